@@ -1,0 +1,4 @@
+//! mcp-inspect: inspect and exercise Model Context Protocol servers from a terminal UI or scripts.
+
+pub mod schema;
+pub mod untrusted;

@@ -1,0 +1,19 @@
+//! The schema engine: display trees, validation, boxing, verdicts, signatures, skeletons and lint.
+//! Pure: no IO, no MCP types, no UI. Shared by the TUI and the headless commands.
+
+pub mod boxing;
+pub mod describe;
+pub mod dialect;
+pub mod lint;
+pub mod refs;
+pub mod signature;
+pub mod skeleton;
+pub mod tree;
+pub mod validate;
+pub mod verdict;
+
+pub use boxing::{Boxer, Boxing};
+pub use dialect::Dialect;
+pub use tree::{Edge, NodeId, SchemaNode, SchemaTree};
+pub use validate::{Compiled, Unusable, Violation};
+pub use verdict::{Era, ResultView, Status, Verdict, verdict};

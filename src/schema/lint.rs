@@ -1,0 +1,148 @@
+//! `check`: lints every tool's schemas (compiles in its dialect, refs, object input root,
+//! boolean subschemas, duplicates, descriptions, unusable outputs), each finding with a pointer. Pure.
+
+use super::refs::{Document, RefTarget, all_refs, escape_segment};
+use super::validate::Compiled;
+use super::verdict::Era;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashSet;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub tool: String,
+    pub severity: Severity,
+    /// JSON Pointer into the tool definition (`/inputSchema/properties/x`), or empty for the tool.
+    pub pointer: String,
+    pub message: String,
+}
+
+/// What `check` needs of one tool.
+pub struct ToolSchemas<'a> {
+    pub name: &'a str,
+    pub description: Option<&'a str>,
+    pub input: &'a Value,
+    /// `None` when the tool declares no outputSchema.
+    pub output: Option<&'a Value>,
+}
+
+/// Every finding for a tool list, errors first, then by tool in list order.
+pub fn lint(tools: &[ToolSchemas<'_>], era: Era) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for tool in tools {
+        let mut add = |severity, pointer: String, message: String| {
+            out.push(Finding {
+                tool: tool.name.to_string(),
+                severity,
+                pointer,
+                message,
+            })
+        };
+        if !seen.insert(tool.name) {
+            add(Severity::Error, String::new(), format!("duplicate tool name `{}`", tool.name));
+        }
+        if tool.description.is_none_or(|d| d.trim().is_empty()) {
+            add(Severity::Warning, "/description".into(), "no description".into());
+        }
+        if tool.input.get("type") != Some(&Value::from("object")) {
+            add(Severity::Error, "/inputSchema".into(), "input schema root is not `type: object`".into());
+        }
+        schema_findings(tool.input, "/inputSchema", &mut add);
+        match tool.output {
+            None => {}
+            Some(output) if !output.is_object() && !output.is_boolean() => add(
+                Severity::Error,
+                "/outputSchema".into(),
+                "outputSchema is not a schema (neither object nor boolean)".into(),
+            ),
+            Some(output) => {
+                if era == Era::Legacy && output.get("type") != Some(&Value::from("object")) {
+                    add(
+                        Severity::Warning,
+                        "/outputSchema".into(),
+                        "legacy protocol requires the outputSchema root to be `type: object`".into(),
+                    );
+                }
+                schema_findings(output, "/outputSchema", &mut add);
+            }
+        }
+    }
+    out.sort_by(|a, b| b.severity.cmp(&a.severity));
+    out
+}
+
+fn schema_findings(schema: &Value, at: &str, add: &mut impl FnMut(Severity, String, String)) {
+    let doc = Document::new(schema);
+    let mut ref_problem = false;
+    for (pointer, reference) in all_refs(schema) {
+        let message = match doc.resolve(&reference) {
+            RefTarget::Found { .. } => continue,
+            RefTarget::Dangling => format!("dangling $ref {reference}"),
+            RefTarget::NotFetched => format!("$ref {reference} points outside the schema (never fetched)"),
+        };
+        ref_problem = true;
+        add(Severity::Error, format!("{at}{pointer}/$ref"), message);
+    }
+    if !ref_problem && let Some(unusable) = Compiled::new(schema).unusable() {
+        add(Severity::Error, at.to_string(), format!("not validated: {}", unusable.describe()));
+    }
+    boolean_subschemas(schema, &mut at.to_string(), add);
+}
+
+/// Boolean schemas where a property, item or branch is expected (`additionalProperties: false`
+/// and its kin are the ordinary way to close a schema and are not reported).
+fn boolean_subschemas(value: &Value, at: &mut String, add: &mut impl FnMut(Severity, String, String)) {
+    let Some(map) = value.as_object() else { return };
+    for (key, child) in map {
+        let base = at.len();
+        at.push('/');
+        at.push_str(&escape_segment(key));
+        match (key.as_str(), child) {
+            ("properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas", Value::Object(m)) => {
+                for (name, sub) in m {
+                    let len = at.len();
+                    at.push('/');
+                    at.push_str(&escape_segment(name));
+                    report_or_descend(sub, at, add);
+                    at.truncate(len);
+                }
+            }
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(a)) => {
+                for (i, sub) in a.iter().enumerate() {
+                    let len = at.len();
+                    at.push_str(&format!("/{i}"));
+                    report_or_descend(sub, at, add);
+                    at.truncate(len);
+                }
+            }
+            ("items" | "contains" | "not" | "if" | "then" | "else" | "propertyNames", sub) => {
+                report_or_descend(sub, at, add)
+            }
+            ("additionalProperties" | "unevaluatedProperties" | "additionalItems" | "unevaluatedItems", sub) => {
+                boolean_subschemas(sub, at, add)
+            }
+            _ => {}
+        }
+        at.truncate(base);
+    }
+}
+
+fn report_or_descend(sub: &Value, at: &mut String, add: &mut impl FnMut(Severity, String, String)) {
+    match sub {
+        Value::Bool(b) => add(
+            Severity::Info,
+            at.clone(),
+            format!("boolean subschema `{b}` ({})", if *b { "accepts anything" } else { "accepts nothing" }),
+        ),
+        other => boolean_subschemas(other, at, add),
+    }
+}

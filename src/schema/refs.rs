@@ -1,0 +1,236 @@
+//! Resolution of `$ref` inside one schema document: JSON Pointers, `$defs`/`definitions`,
+//! `$anchor`. Anything else is "not fetched" and never fetched. Pure.
+
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// What a `$ref` string points at.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RefTarget<'a> {
+    /// Found in this document, at `pointer`, shown with the badge `name`.
+    Found {
+        pointer: String,
+        name: String,
+        schema: &'a Value,
+    },
+    /// A same-document reference whose target does not exist.
+    Dangling,
+    /// A reference to another document (URL, file, relative path): never fetched.
+    NotFetched,
+}
+
+/// One schema document with its anchors indexed.
+pub struct Document<'a> {
+    root: &'a Value,
+    anchors: HashMap<String, String>,
+}
+
+/// How many values the anchor scan visits before it stops (bounds hostile documents).
+const ANCHOR_SCAN_LIMIT: usize = 200_000;
+
+impl<'a> Document<'a> {
+    pub fn new(root: &'a Value) -> Self {
+        let mut anchors = HashMap::new();
+        let mut budget = ANCHOR_SCAN_LIMIT;
+        scan_anchors(root, &mut String::new(), &mut anchors, &mut budget);
+        Document { root, anchors }
+    }
+
+    pub fn root(&self) -> &'a Value {
+        self.root
+    }
+
+    /// Resolves a `$ref` value against this document.
+    pub fn resolve(&self, reference: &str) -> RefTarget<'a> {
+        let Some(fragment) = reference.strip_prefix('#') else {
+            return RefTarget::NotFetched;
+        };
+        let fragment = percent_decode(fragment);
+        if fragment.is_empty() || fragment.starts_with('/') {
+            return match self.root.pointer(&fragment) {
+                Some(schema) => RefTarget::Found {
+                    name: pointer_name(&fragment),
+                    pointer: fragment,
+                    schema,
+                },
+                None => RefTarget::Dangling,
+            };
+        }
+        match self.anchors.get(&fragment) {
+            Some(pointer) => match self.root.pointer(pointer) {
+                Some(schema) => RefTarget::Found {
+                    pointer: pointer.clone(),
+                    name: fragment,
+                    schema,
+                },
+                None => RefTarget::Dangling,
+            },
+            None => RefTarget::Dangling,
+        }
+    }
+}
+
+/// The badge for a pointer target: its last segment (`#/$defs/Node` is `Node`), `root` for `#`.
+fn pointer_name(pointer: &str) -> String {
+    match pointer.rsplit('/').next() {
+        Some("") | None => "root".to_string(),
+        Some(last) => last.replace("~1", "/").replace("~0", "~"),
+    }
+}
+
+/// Escapes one key as a JSON Pointer segment.
+pub fn escape_segment(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+fn scan_anchors(value: &Value, at: &mut String, out: &mut HashMap<String, String>, budget: &mut usize) {
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(anchor)) = map.get("$anchor") {
+                out.entry(anchor.clone()).or_insert_with(|| at.clone());
+            }
+            // Draft-04..07 spell a plain-name anchor as an `$id` (or draft-04 `id`) of `#name`.
+            for key in ["$id", "id"] {
+                if let Some(Value::String(id)) = map.get(key)
+                    && let Some(name) = id.strip_prefix('#')
+                    && !name.is_empty()
+                {
+                    out.entry(name.to_string()).or_insert_with(|| at.clone());
+                }
+            }
+            for (key, child) in map {
+                let len = at.len();
+                at.push('/');
+                at.push_str(&escape_segment(key));
+                scan_anchors(child, at, out, budget);
+                at.truncate(len);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                let len = at.len();
+                at.push_str(&format!("/{i}"));
+                scan_anchors(child, at, out, budget);
+                at.truncate(len);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Decodes `%XX` escapes in a URI fragment; malformed escapes are kept as written.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = text.get(i + 1..i + 3)
+            && let Ok(byte) = u8::from_str_radix(hex, 16)
+        {
+            out.push(byte);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Every `$ref` string in a document with the pointer of the object holding it (bounded scan).
+pub fn all_refs(root: &Value) -> Vec<(String, String)> {
+    fn walk(value: &Value, at: &mut String, out: &mut Vec<(String, String)>, budget: &mut usize) {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(r)) = map.get("$ref") {
+                    out.push((at.clone(), r.clone()));
+                }
+                for (key, child) in map {
+                    // `const`, `enum`, `default` and `examples` hold data, not schemas.
+                    if matches!(key.as_str(), "const" | "enum" | "default" | "examples") {
+                        continue;
+                    }
+                    let len = at.len();
+                    at.push('/');
+                    at.push_str(&escape_segment(key));
+                    walk(child, at, out, budget);
+                    at.truncate(len);
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    let len = at.len();
+                    at.push_str(&format!("/{i}"));
+                    walk(child, at, out, budget);
+                    at.truncate(len);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let mut budget = ANCHOR_SCAN_LIMIT;
+    walk(root, &mut String::new(), &mut out, &mut budget);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn found_pointer(t: RefTarget<'_>) -> (String, String) {
+        match t {
+            RefTarget::Found { pointer, name, .. } => (pointer, name),
+            other => panic!("not found: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn resolves_defs_definitions_and_root() {
+        let doc = json!({"$defs": {"Node": {"type": "object"}}, "definitions": {"a/b": {"type": "string"}}});
+        let d = Document::new(&doc);
+        assert_eq!(found_pointer(d.resolve("#/$defs/Node")), ("/$defs/Node".into(), "Node".into()));
+        assert_eq!(found_pointer(d.resolve("#/definitions/a~1b")).1, "a/b");
+        assert_eq!(found_pointer(d.resolve("#")), ("".into(), "root".into()));
+    }
+
+    #[test]
+    fn percent_encoded_pointers_resolve() {
+        let doc = json!({"$defs": {"a b": {"type": "string"}}});
+        assert_eq!(found_pointer(Document::new(&doc).resolve("#/$defs/a%20b")).1, "a b");
+    }
+
+    #[test]
+    fn anchors_resolve_in_both_spellings() {
+        let doc = json!({"$defs": {"x": {"$anchor": "thing"}, "y": {"$id": "#old"}}});
+        let d = Document::new(&doc);
+        assert_eq!(found_pointer(d.resolve("#thing")), ("/$defs/x".into(), "thing".into()));
+        assert_eq!(found_pointer(d.resolve("#old")).0, "/$defs/y");
+    }
+
+    #[test]
+    fn dangling_and_foreign_refs_are_told_apart() {
+        let doc = json!({});
+        let d = Document::new(&doc);
+        assert_eq!(d.resolve("#/$defs/Missing"), RefTarget::Dangling);
+        assert_eq!(d.resolve("#nowhere"), RefTarget::Dangling);
+        assert_eq!(d.resolve("https://example.com/s.json"), RefTarget::NotFetched);
+        assert_eq!(d.resolve("other.json#/a"), RefTarget::NotFetched);
+    }
+
+    #[test]
+    fn all_refs_skips_data_keywords() {
+        let doc = json!({"properties": {"a": {"$ref": "#/x"}}, "const": {"$ref": "#/data"}});
+        assert_eq!(all_refs(&doc), vec![("/properties/a".to_string(), "#/x".to_string())]);
+    }
+}

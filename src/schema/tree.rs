@@ -1,0 +1,349 @@
+//! A schema as a tree of display rows: `$ref`s resolved with their names kept, recursion shown as
+//! a back-link to the ancestor, every keyword visible, bounded in depth and size. Pure.
+
+use super::describe::{Facts, View, describe};
+use super::refs::{Document, RefTarget, escape_segment};
+use serde_json::{Map, Value};
+
+pub type NodeId = usize;
+
+/// Rows a tree may hold; a composition bomb stops here with a notice.
+pub const MAX_NODES: usize = 250_000;
+/// Nesting depth past which a subschema is shown but not expanded.
+pub const MAX_DEPTH: usize = 64;
+/// `$ref` hops followed from one place before giving up on a chain.
+const MAX_REF_HOPS: usize = 32;
+
+/// How a row hangs from its parent: the keyword (and key or index) that leads to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edge {
+    Root,
+    Property(String),
+    PatternProperty(String),
+    AdditionalProperties,
+    UnevaluatedProperties,
+    PropertyNames,
+    DependentSchema(String),
+    Items,
+    PrefixItem(usize),
+    AdditionalItems,
+    UnevaluatedItems,
+    Contains,
+    AnyOf(usize),
+    OneOf(usize),
+    AllOf(usize),
+    Not,
+    If,
+    Then,
+    Else,
+    ContentSchema,
+}
+
+impl Edge {
+    /// The label a person reads: the property name, or the keyword that leads here.
+    pub fn label(&self) -> String {
+        match self {
+            Edge::Root => "(root)".into(),
+            Edge::Property(name) => name.clone(),
+            Edge::PatternProperty(p) => format!("/{p}/"),
+            Edge::AdditionalProperties => "(additional properties)".into(),
+            Edge::UnevaluatedProperties => "(unevaluated properties)".into(),
+            Edge::PropertyNames => "(property names)".into(),
+            Edge::DependentSchema(k) => format!("(if {k} present)"),
+            Edge::Items => "[]".into(),
+            Edge::PrefixItem(i) => format!("[{i}]"),
+            Edge::AdditionalItems => "(additional items)".into(),
+            Edge::UnevaluatedItems => "(unevaluated items)".into(),
+            Edge::Contains => "(contains)".into(),
+            Edge::AnyOf(i) => format!("anyOf[{i}]"),
+            Edge::OneOf(i) => format!("oneOf[{i}]"),
+            Edge::AllOf(i) => format!("allOf[{i}]"),
+            Edge::Not => "not".into(),
+            Edge::If => "if".into(),
+            Edge::Then => "then".into(),
+            Edge::Else => "else".into(),
+            Edge::ContentSchema => "(content schema)".into(),
+        }
+    }
+
+    /// How the instance location changes along this edge: a key, any element, or unchanged.
+    fn instance_step(&self) -> Option<String> {
+        match self {
+            Edge::Property(name) => Some(escape_segment(name)),
+            Edge::PrefixItem(i) => Some(i.to_string()),
+            Edge::PatternProperty(_)
+            | Edge::AdditionalProperties
+            | Edge::UnevaluatedProperties
+            | Edge::Items
+            | Edge::AdditionalItems
+            | Edge::UnevaluatedItems
+            | Edge::Contains => Some("*".into()),
+            _ => None,
+        }
+    }
+}
+
+/// One row of the tree.
+#[derive(Debug, Clone)]
+pub struct SchemaNode {
+    pub parent: Option<NodeId>,
+    pub children: Vec<NodeId>,
+    pub edge: Edge,
+    pub required: bool,
+    /// JSON Pointer (in the schema document) of the subschema this row shows.
+    pub pointer: String,
+    /// Keyword path from the root through any `$ref`, as validators report it.
+    pub eval_path: String,
+    /// The instance location this row describes; `*` stands for any key or index.
+    pub instance_path: String,
+    pub facts: Facts,
+}
+
+/// A whole schema as rows; `nodes[0]` is the root.
+#[derive(Debug, Clone)]
+pub struct SchemaTree {
+    pub nodes: Vec<SchemaNode>,
+    /// Set when a cap cut the tree short.
+    pub notice: Option<String>,
+}
+
+impl SchemaTree {
+    pub fn build(schema: &Value) -> SchemaTree {
+        let doc = Document::new(schema);
+        let mut builder = Builder {
+            doc: &doc,
+            nodes: Vec::new(),
+            notice: None,
+            ancestors: Vec::new(),
+        };
+        builder.add(None, Edge::Root, false, schema, String::new(), String::new(), 0);
+        SchemaTree {
+            nodes: builder.nodes,
+            notice: builder.notice,
+        }
+    }
+
+    pub fn root(&self) -> &SchemaNode {
+        &self.nodes[0]
+    }
+
+    /// Every row with a problem (dangling or foreign `$ref`, too deep), in tree order.
+    pub fn problems(&self) -> impl Iterator<Item = (NodeId, &str)> {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(id, n)| n.facts.problem.as_deref().map(|p| (id, p)))
+    }
+
+    /// The row that best matches a validator's evaluation path: the deepest row whose
+    /// `eval_path` is a prefix of it.
+    pub fn node_for_eval_path(&self, eval_path: &str) -> NodeId {
+        let mut best = 0;
+        let mut best_len = 0;
+        for (id, node) in self.nodes.iter().enumerate() {
+            let p = node.eval_path.as_str();
+            let is_prefix = eval_path.starts_with(p)
+                && (eval_path.len() == p.len() || eval_path.as_bytes()[p.len()] == b'/');
+            if is_prefix && p.len() > best_len {
+                best = id;
+                best_len = p.len();
+            }
+        }
+        best
+    }
+
+    /// The chain of edges from the root to a row, for addressing it in a tree widget.
+    pub fn path_to(&self, mut id: NodeId) -> Vec<NodeId> {
+        let mut path = vec![id];
+        while let Some(parent) = self.nodes[id].parent {
+            path.push(parent);
+            id = parent;
+        }
+        path.reverse();
+        path
+    }
+}
+
+struct Builder<'d, 'a> {
+    doc: &'d Document<'a>,
+    nodes: Vec<SchemaNode>,
+    notice: Option<String>,
+    /// Ref targets being expanded on the current path, with the row that expanded each.
+    ancestors: Vec<(String, NodeId)>,
+}
+
+/// A subschema with the `$ref` chain behind it resolved into layers, nearest first.
+struct Resolved<'a> {
+    view: View<'a>,
+    ref_name: Option<String>,
+    targets: Vec<String>,
+    back_link: Option<NodeId>,
+    problem: Option<String>,
+    boolean: Option<bool>,
+}
+
+impl<'d, 'a> Builder<'d, 'a> {
+    #[allow(clippy::too_many_arguments)]
+    fn add(
+        &mut self,
+        parent: Option<NodeId>,
+        edge: Edge,
+        required: bool,
+        schema: &'a Value,
+        pointer: String,
+        eval_path: String,
+        depth: usize,
+    ) -> Option<NodeId> {
+        if self.nodes.len() >= MAX_NODES {
+            self.notice = Some(format!("schema tree cut at {MAX_NODES} rows; the schema is larger"));
+            return None;
+        }
+        let instance_path = match (parent, edge.instance_step()) {
+            (Some(p), Some(step)) => format!("{}/{step}", self.nodes[p].instance_path),
+            (Some(p), None) => self.nodes[p].instance_path.clone(),
+            (None, _) => String::new(),
+        };
+        let mut resolved = self.resolve(schema, pointer.clone(), eval_path.clone());
+        let id = self.nodes.len();
+        // The root is its own first ancestor, so `$ref: "#"` is recursion too.
+        if parent.is_none() {
+            self.ancestors.push((String::new(), id));
+        }
+        let mut facts = describe(&resolved.view);
+        facts.ref_name = resolved.ref_name.take();
+        facts.back_link = resolved.back_link;
+        facts.boolean_schema = resolved.boolean;
+        facts.problem = resolved.problem.take();
+        let expand = resolved.back_link.is_none() && facts.problem.is_none();
+        if depth >= MAX_DEPTH && expand {
+            facts.problem = Some(format!("nested deeper than {MAX_DEPTH} levels; not expanded"));
+        }
+        self.nodes.push(SchemaNode {
+            parent,
+            children: Vec::new(),
+            edge,
+            required,
+            pointer,
+            eval_path,
+            instance_path,
+            facts,
+        });
+        if let Some(p) = parent {
+            self.nodes[p].children.push(id);
+        }
+        if expand && depth < MAX_DEPTH {
+            let pushed = resolved.targets.len();
+            for t in resolved.targets.drain(..) {
+                self.ancestors.push((t, id));
+            }
+            self.add_children(id, &resolved.view, depth);
+            self.ancestors.truncate(self.ancestors.len() - pushed);
+        }
+        Some(id)
+    }
+
+    /// Follows `$ref` chains (and the nullable `anyOf [T, null]` shape) into display layers.
+    fn resolve(&self, schema: &'a Value, pointer: String, eval: String) -> Resolved<'a> {
+        let mut out = Resolved {
+            view: View::default(),
+            ref_name: None,
+            targets: Vec::new(),
+            back_link: None,
+            problem: None,
+            boolean: schema.as_bool(),
+        };
+        self.push_layers(&mut out, schema, pointer, eval);
+        if let Some((branch, p, e)) = out.view.nullable_branch() {
+            out.view.nullable = true;
+            self.push_layers(&mut out, branch, p, e);
+        }
+        out
+    }
+
+    fn push_layers(&self, out: &mut Resolved<'a>, mut schema: &'a Value, mut pointer: String, mut eval: String) {
+        for _ in 0..MAX_REF_HOPS {
+            let Some(map) = schema.as_object() else { return };
+            out.view.push(map, pointer.clone(), eval.clone());
+            let Some(Value::String(reference)) = map.get("$ref") else { return };
+            match self.doc.resolve(reference) {
+                RefTarget::Found { pointer: target, name, schema: next } => {
+                    out.ref_name.get_or_insert(name);
+                    if let Some((_, row)) = self.ancestors.iter().find(|(t, _)| *t == target) {
+                        out.back_link = Some(*row);
+                        return;
+                    }
+                    if out.targets.contains(&target) {
+                        out.problem = Some(format!("$ref cycle through {reference}"));
+                        return;
+                    }
+                    out.targets.push(target.clone());
+                    schema = next;
+                    pointer = target;
+                    eval.push_str("/$ref");
+                }
+                RefTarget::Dangling => {
+                    out.problem = Some(format!("dangling $ref {reference}: no such place in this schema"));
+                    return;
+                }
+                RefTarget::NotFetched => {
+                    out.problem = Some(format!("$ref {reference} points outside this schema: not fetched"));
+                    return;
+                }
+            }
+        }
+        out.problem = Some(format!("$ref chain longer than {MAX_REF_HOPS} hops"));
+    }
+
+    fn add_children(&mut self, id: NodeId, view: &View<'a>, depth: usize) {
+        let required = view.required();
+        for (keyword, value, pointer, eval) in view.child_schemas() {
+            let edges: Vec<(Edge, &'a Value, String)> = match (keyword, value) {
+                ("properties", Value::Object(m)) => keyed(m, Edge::Property),
+                ("patternProperties", Value::Object(m)) => keyed(m, Edge::PatternProperty),
+                ("dependentSchemas", Value::Object(m)) => keyed(m, Edge::DependentSchema),
+                ("dependencies", Value::Object(m)) => keyed(m, Edge::DependentSchema)
+                    .into_iter()
+                    .filter(|(_, v, _)| !v.is_array())
+                    .collect(),
+                ("prefixItems" | "items", Value::Array(a)) => indexed(a, Edge::PrefixItem),
+                ("allOf", Value::Array(a)) => indexed(a, Edge::AllOf),
+                ("anyOf", Value::Array(a)) if !view.nullable => indexed(a, Edge::AnyOf),
+                ("oneOf", Value::Array(a)) => indexed(a, Edge::OneOf),
+                ("additionalProperties", v) if v.is_object() => vec![(Edge::AdditionalProperties, v, String::new())],
+                ("unevaluatedProperties", v) if v.is_object() => {
+                    vec![(Edge::UnevaluatedProperties, v, String::new())]
+                }
+                ("additionalItems", v) if v.is_object() => vec![(Edge::AdditionalItems, v, String::new())],
+                ("unevaluatedItems", v) if v.is_object() => vec![(Edge::UnevaluatedItems, v, String::new())],
+                ("items", v) if v.is_object() || v.is_boolean() => vec![(Edge::Items, v, String::new())],
+                ("propertyNames", v) if v.is_object() => vec![(Edge::PropertyNames, v, String::new())],
+                ("contains", v) if v.is_object() || v.is_boolean() => vec![(Edge::Contains, v, String::new())],
+                ("not", v) => vec![(Edge::Not, v, String::new())],
+                ("if", v) => vec![(Edge::If, v, String::new())],
+                ("then", v) => vec![(Edge::Then, v, String::new())],
+                ("else", v) => vec![(Edge::Else, v, String::new())],
+                ("contentSchema", v) => vec![(Edge::ContentSchema, v, String::new())],
+                _ => Vec::new(),
+            };
+            for (edge, child, key) in edges {
+                let is_required = matches!(&edge, Edge::Property(name) if required.contains(&name.as_str()));
+                let (p, e) = if key.is_empty() {
+                    (pointer.clone(), eval.clone())
+                } else {
+                    (format!("{pointer}/{key}"), format!("{eval}/{key}"))
+                };
+                if self.add(Some(id), edge, is_required, child, p, e, depth + 1).is_none() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn keyed<'a>(map: &'a Map<String, Value>, edge: fn(String) -> Edge) -> Vec<(Edge, &'a Value, String)> {
+    map.iter().map(|(k, v)| (edge(k.clone()), v, escape_segment(k))).collect()
+}
+
+fn indexed<'a>(items: &'a [Value], edge: fn(usize) -> Edge) -> Vec<(Edge, &'a Value, String)> {
+    items.iter().enumerate().map(|(i, v)| (edge(i), v, i.to_string())).collect()
+}

@@ -1,0 +1,187 @@
+//! The honest verdict on one tool result: one pure function of the output schema, the result and
+//! the protocol era. The result itself is never hidden or altered; this only judges it. Pure.
+
+use super::boxing::{self, Boxing};
+use super::validate::{Compiled, Violation};
+use serde::Serialize;
+use serde_json::Value;
+
+/// Which protocol era the result came from: legacy requires object structuredContent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Era {
+    Legacy,
+    Modern,
+}
+
+/// What the verdict needs to know about a result.
+#[derive(Debug, Clone, Copy)]
+pub struct ResultView<'a> {
+    pub is_error: bool,
+    /// `None` when the field is absent; `Some(Value::Null)` when the server sent `null`.
+    pub structured: Option<&'a Value>,
+    /// The text of each `text` content block, in order.
+    pub texts: &'a [&'a str],
+    pub meta: Option<&'a Value>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Conforms,
+    Violations,
+    NotChecked,
+    ToolError,
+    MissingStructuredContent,
+    UnexpectedStructuredContent,
+}
+
+/// Whether a JSON text block mirrors the structured value (information only, never an alarm).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mirror {
+    Matches,
+    Differs,
+    NoJsonText,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Verdict {
+    pub status: Status,
+    /// The dialect used to validate, when a schema was present.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dialect: Option<String>,
+    /// Why nothing was checked, for `not_checked`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub violations: Vec<Violation>,
+    /// Violations found past the kept ones.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more_violations: usize,
+    pub boxing: Option<Boxing>,
+    /// The natural value: structuredContent unboxed when boxed, as sent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_mirror: Option<Mirror>,
+    /// Information a careful reader would want: era rules, boxing mismatches, budget cuts.
+    pub notes: Vec<String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Verdict {
+    /// One line for a person: `conforms (2020-12)`, `3 violations (draft-07)`, `not checked: …`.
+    pub fn headline(&self) -> String {
+        let dialect = self.dialect.as_deref().map(|d| format!(" ({d})")).unwrap_or_default();
+        match self.status {
+            Status::Conforms => format!("conforms{dialect}"),
+            Status::Violations => {
+                let n = self.violations.len() + self.more_violations;
+                format!("{n} violation{}{dialect}", if n == 1 { "" } else { "s" })
+            }
+            Status::NotChecked => format!("not checked: {}", self.reason.as_deref().unwrap_or("unknown reason")),
+            Status::ToolError => "tool error (isError): the success schema is not held against it".into(),
+            Status::MissingStructuredContent => "outputSchema declared but no structuredContent".into(),
+            Status::UnexpectedStructuredContent => "structuredContent without an outputSchema (not validated)".into(),
+        }
+    }
+}
+
+/// Judges one result against the tool's output schema (`compiled` is `None` when there is none).
+pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era: Era) -> Verdict {
+    let mut v = Verdict {
+        status: Status::NotChecked,
+        dialect: schema.map(|(_, c)| c.dialect.name()),
+        reason: None,
+        violations: Vec::new(),
+        more_violations: 0,
+        boxing: None,
+        value: result.structured.cloned(),
+        text_mirror: result.structured.map(|s| mirror(s, result.texts)),
+        notes: Vec::new(),
+    };
+    if let (Some((raw, _)), Some(sc)) = (schema, result.structured) {
+        v.boxing = boxing::detect(raw, result.meta);
+        if let Some(b) = &v.boxing {
+            match sc.as_object().and_then(|o| o.get(&b.field)) {
+                Some(inner) if sc.as_object().is_some_and(|o| o.len() == 1) => v.value = Some(inner.clone()),
+                _ if b.certain => v.notes.push(format!(
+                    "the schema boxes the value in `{}` but structuredContent is not boxed",
+                    b.field
+                )),
+                _ => v.boxing = None,
+            }
+        }
+    }
+    if era == Era::Legacy {
+        if let Some(sc) = result.structured.filter(|s| !s.is_object()) {
+            v.notes.push(format!(
+                "legacy protocol requires structuredContent to be an object; got {}",
+                kind_of(sc)
+            ));
+        }
+        if schema.is_some_and(|(raw, _)| raw.get("type") != Some(&Value::from("object"))) {
+            v.notes.push("legacy protocol requires the outputSchema root to be `type: object`".into());
+        }
+    }
+    if result.is_error {
+        v.status = Status::ToolError;
+        if let (Some((_, c)), Some(sc)) = (schema, result.structured)
+            && let Ok(checked) = c.check(sc)
+            && !checked.violations.is_empty()
+        {
+            v.notes.push(format!(
+                "information only: the error's structuredContent differs from the success schema in {} place(s)",
+                checked.violations.len() + checked.more
+            ));
+        }
+        return v;
+    }
+    match (schema, result.structured) {
+        (None, None) => {
+            v.reason = Some("the tool declares no outputSchema".into());
+        }
+        (None, Some(_)) => v.status = Status::UnexpectedStructuredContent,
+        (Some(_), None) => v.status = Status::MissingStructuredContent,
+        (Some((_, compiled)), Some(sc)) => match compiled.check(sc) {
+            Err(unusable) => v.reason = Some(unusable.describe()),
+            Ok(checked) => {
+                if checked.timed_out {
+                    v.notes.push("validation stopped at its time budget; more violations may exist".into());
+                }
+                v.status = if checked.violations.is_empty() { Status::Conforms } else { Status::Violations };
+                v.violations = checked.violations;
+                v.more_violations = checked.more;
+            }
+        },
+    }
+    v
+}
+
+fn mirror(structured: &Value, texts: &[&str]) -> Mirror {
+    let mut saw_json = false;
+    for text in texts {
+        if let Ok(parsed) = serde_json::from_str::<Value>(text) {
+            if &parsed == structured {
+                return Mirror::Matches;
+            }
+            saw_json = true;
+        }
+    }
+    if saw_json { Mirror::Differs } else { Mirror::NoJsonText }
+}
+
+/// `an array`, `null`, `a string` …, for notes.
+pub fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,121 @@
+//! Escaping of server-provided text before it reaches a terminal: control characters, escape
+//! sequences and bidi overrides become visible escapes, and oversized text is cut with a note. Pure.
+
+use std::borrow::Cow;
+
+/// Longest single line of server text we draw or print before cutting it.
+pub const MAX_LINE_CHARS: usize = 2_000;
+
+/// True for characters that must never reach a terminal raw: C0 and C1 controls (ESC starts
+/// CSI/OSC sequences, which can retitle windows, write the clipboard or draw hyperlinks), DEL,
+/// and the Unicode bidi controls that reorder what a reader sees.
+fn is_dangerous(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}')
+}
+
+fn push_escaped(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\u{1b}' => out.push_str("\\e"),
+        c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
+        c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+    }
+}
+
+/// One line of untrusted text, safe to draw: every dangerous character escaped (newlines too),
+/// cut at `max_chars` with a visible note of how much was left out.
+pub fn line(text: &str, max_chars: usize) -> Cow<'_, str> {
+    let clean = !text.chars().any(is_dangerous);
+    let count = text.chars().count();
+    if clean && count <= max_chars {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len().min(max_chars * 4) + 16);
+    let mut shown = 0;
+    for c in text.chars() {
+        if shown >= max_chars {
+            break;
+        }
+        if is_dangerous(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
+        shown += 1;
+    }
+    if count > max_chars {
+        out.push_str(&format!("… [{} more chars]", count - max_chars));
+    }
+    Cow::Owned(out)
+}
+
+/// Multi-line untrusted text: newlines kept as line breaks, tabs expanded, everything else
+/// dangerous escaped, each line cut at [`MAX_LINE_CHARS`].
+pub fn lines(text: &str) -> Vec<String> {
+    text.split('\n')
+        .map(|l| {
+            let l = l.strip_suffix('\r').unwrap_or(l).replace('\t', "    ");
+            line(&l, MAX_LINE_CHARS).into_owned()
+        })
+        .collect()
+}
+
+/// Multi-line untrusted text as one string (newlines kept), for headless text output.
+pub fn block(text: &str) -> String {
+    lines(text).join("\n")
+}
+
+/// A short single-line form for labels: [`line`] with the default cut.
+pub fn label(text: &str) -> Cow<'_, str> {
+    line(text, MAX_LINE_CHARS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_borrowed_unchanged() {
+        assert!(matches!(line("hello world", 100), Cow::Borrowed("hello world")));
+    }
+
+    #[test]
+    fn escape_sequences_become_visible() {
+        let hostile = "title\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}31m";
+        let shown = line(hostile, 100);
+        assert_eq!(shown, "title\\e]0;pwned\\x07\\e[2J\\x9b31m");
+        assert!(!shown.chars().any(|c| c.is_control()));
+    }
+
+    #[test]
+    fn osc52_clipboard_write_is_neutralised() {
+        let shown = line("\u{1b}]52;c;ZXZpbA==\u{1b}\\", 100);
+        assert_eq!(shown, "\\e]52;c;ZXZpbA==\\e\\");
+    }
+
+    #[test]
+    fn bidi_overrides_are_escaped() {
+        assert_eq!(line("abc\u{202e}def", 100), "abc\\u{202e}def");
+        assert_eq!(line("\u{2066}x\u{2069}", 100), "\\u{2066}x\\u{2069}");
+    }
+
+    #[test]
+    fn long_lines_are_cut_with_a_note() {
+        let long = "a".repeat(50);
+        assert_eq!(line(&long, 10), format!("{}… [40 more chars]", "a".repeat(10)));
+    }
+
+    #[test]
+    fn multi_line_keeps_breaks_but_escapes_the_rest() {
+        assert_eq!(lines("one\r\ntwo\u{1b}[1m\tx"), vec!["one", "two\\e[1m    x"]);
+        assert_eq!(block("a\nb"), "a\nb");
+    }
+
+    #[test]
+    fn unicode_text_is_kept() {
+        assert_eq!(line("héllo → 世界", 100), "héllo → 世界");
+    }
+}
