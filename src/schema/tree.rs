@@ -315,7 +315,7 @@ impl<'d, 'a> Builder<'d, 'a> {
                 }
                 ("additionalItems", v) if v.is_object() => vec![(Edge::AdditionalItems, v, String::new())],
                 ("unevaluatedItems", v) if v.is_object() => vec![(Edge::UnevaluatedItems, v, String::new())],
-                ("items", v) if v.is_object() || v.is_boolean() => vec![(Edge::Items, v, String::new())],
+                ("items", v) if v.is_object() => vec![(Edge::Items, v, String::new())],
                 ("propertyNames", v) if v.is_object() => vec![(Edge::PropertyNames, v, String::new())],
                 ("contains", v) if v.is_object() || v.is_boolean() => vec![(Edge::Contains, v, String::new())],
                 ("not", v) => vec![(Edge::Not, v, String::new())],

@@ -41,6 +41,8 @@ pub enum Status {
 #[serde(rename_all = "snake_case")]
 pub enum Mirror {
     Matches,
+    /// The text carries the unboxed value (fastmcp and the Python SDK write it so).
+    MatchesUnboxed,
     Differs,
     NoJsonText,
 }
@@ -100,7 +102,7 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
         more_violations: 0,
         boxing: None,
         value: result.structured.cloned(),
-        text_mirror: result.structured.map(|s| mirror(s, result.texts)),
+        text_mirror: None,
         notes: Vec::new(),
     };
     if let (Some((raw, _)), Some(sc)) = (schema, result.structured) {
@@ -116,6 +118,10 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
             }
         }
     }
+    v.text_mirror = result.structured.map(|sc| {
+        let unboxed = v.boxing.as_ref().and(v.value.as_ref());
+        mirror(sc, unboxed, result.texts)
+    });
     if era == Era::Legacy {
         if let Some(sc) = result.structured.filter(|s| !s.is_object()) {
             v.notes.push(format!(
@@ -161,12 +167,15 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
     v
 }
 
-fn mirror(structured: &Value, texts: &[&str]) -> Mirror {
+fn mirror(structured: &Value, unboxed: Option<&Value>, texts: &[&str]) -> Mirror {
     let mut saw_json = false;
     for text in texts {
         if let Ok(parsed) = serde_json::from_str::<Value>(text) {
             if &parsed == structured {
                 return Mirror::Matches;
+            }
+            if unboxed == Some(&parsed) {
+                return Mirror::MatchesUnboxed;
             }
             saw_json = true;
         }

@@ -1,0 +1,180 @@
+//! Tools as the project sees them, decoded one by one from raw `tools/list` JSON so one malformed
+//! tool is reported instead of losing the whole page. Pure.
+
+use crate::schema::lint::ToolSchemas;
+use serde::Serialize;
+use serde_json::Value;
+
+/// Hints a server gives about a tool. Untrusted: shown, never relied on.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Annotations {
+    pub title: Option<String>,
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
+}
+
+impl Annotations {
+    /// The hints in words, e.g. `["read-only", "idempotent"]`; unset hints are left out.
+    pub fn words(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        let pairs = [
+            (self.read_only, "read-only", "writes"),
+            (self.destructive, "destructive", "non-destructive"),
+            (self.idempotent, "idempotent", "not idempotent"),
+            (self.open_world, "open-world", "closed-world"),
+        ];
+        for (hint, yes, no) in pairs {
+            match hint {
+                Some(true) => out.push(yes),
+                Some(false) => out.push(no),
+                None => {}
+            }
+        }
+        out
+    }
+}
+
+/// One tool definition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tool {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub input_schema: Value,
+    /// `None` when the server defines no outputSchema.
+    pub output_schema: Option<Value>,
+    pub annotations: Annotations,
+    /// The definition exactly as the server sent it.
+    pub raw: Value,
+}
+
+impl Tool {
+    /// The name a person reads: `title`, then `annotations.title`, then `name`.
+    pub fn display_title(&self) -> &str {
+        self.title
+            .as_deref()
+            .or(self.annotations.title.as_deref())
+            .unwrap_or(&self.name)
+    }
+
+    pub fn schemas(&self) -> ToolSchemas<'_> {
+        ToolSchemas {
+            name: &self.name,
+            description: self.description.as_deref(),
+            input: &self.input_schema,
+            output: self.output_schema.as_ref(),
+        }
+    }
+}
+
+/// A tool the server listed that could not be used, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RejectedTool {
+    pub index: usize,
+    pub name: Option<String>,
+    pub reason: String,
+}
+
+/// One `tools/list` page: its tools, the ones rejected, and the cursor to the next page.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolPage {
+    pub tools: Vec<Tool>,
+    pub rejected: Vec<RejectedTool>,
+    pub next_cursor: Option<String>,
+}
+
+/// Decodes a `tools/list` result, keeping every well-formed tool.
+pub fn decode_page(result: &Value) -> Result<ToolPage, String> {
+    let Some(items) = result.get("tools").and_then(Value::as_array) else {
+        return Err("the tools/list result has no `tools` array".into());
+    };
+    let mut page = ToolPage {
+        next_cursor: match result.get("nextCursor") {
+            Some(Value::String(c)) => Some(c.clone()),
+            _ => None,
+        },
+        ..ToolPage::default()
+    };
+    for (index, item) in items.iter().enumerate() {
+        match decode_tool(item) {
+            Ok(tool) => page.tools.push(tool),
+            Err(reason) => page.rejected.push(RejectedTool {
+                index,
+                name: item.get("name").and_then(Value::as_str).map(String::from),
+                reason,
+            }),
+        }
+    }
+    Ok(page)
+}
+
+/// Decodes one tool; optional fields of the wrong type are treated as absent.
+pub fn decode_tool(item: &Value) -> Result<Tool, String> {
+    let Some(obj) = item.as_object() else {
+        return Err(format!("a tool must be an object, got {}", crate::schema::verdict::kind_of(item)));
+    };
+    let name = match obj.get("name") {
+        Some(Value::String(n)) if !n.is_empty() => n.clone(),
+        Some(Value::String(_)) => return Err("empty `name`".into()),
+        Some(other) => return Err(format!("`name` is {}, not a string", crate::schema::verdict::kind_of(other))),
+        None => return Err("no `name`".into()),
+    };
+    let input_schema = match obj.get("inputSchema") {
+        Some(s @ Value::Object(_)) => s.clone(),
+        Some(other) => {
+            return Err(format!("`inputSchema` is {}, not an object", crate::schema::verdict::kind_of(other)));
+        }
+        None => return Err("no `inputSchema`".into()),
+    };
+    let text = |key: &str| obj.get(key).and_then(Value::as_str).map(String::from);
+    let ann = obj.get("annotations");
+    let hint = |key: &str| ann.and_then(|a| a.get(key)).and_then(Value::as_bool);
+    Ok(Tool {
+        title: text("title"),
+        description: text("description"),
+        output_schema: obj.get("outputSchema").filter(|v| !v.is_null()).cloned(),
+        annotations: Annotations {
+            title: ann.and_then(|a| a.get("title")).and_then(Value::as_str).map(String::from),
+            read_only: hint("readOnlyHint"),
+            destructive: hint("destructiveHint"),
+            idempotent: hint("idempotentHint"),
+            open_world: hint("openWorldHint"),
+        },
+        name,
+        input_schema,
+        raw: item.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn good_tools_survive_a_bad_neighbour() {
+        let page = decode_page(&json!({"tools": [
+            {"name": "ok", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}},
+            {"name": 7, "inputSchema": {}},
+            {"name": "no-schema"},
+            "garbage",
+            {"name": "also-ok", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}, "title": 5}
+        ], "nextCursor": "p2"}))
+        .expect("page");
+        let names: Vec<&str> = page.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["ok", "also-ok"]);
+        assert_eq!(page.next_cursor.as_deref(), Some("p2"));
+        let reasons: Vec<&str> = page.rejected.iter().map(|r| r.reason.as_str()).collect();
+        assert_eq!(reasons, ["`name` is a number, not a string", "no `inputSchema`", "a tool must be an object, got a string"]);
+        assert_eq!(page.rejected[1].name.as_deref(), Some("no-schema"));
+        assert_eq!(page.tools[0].annotations.words(), ["read-only"]);
+        assert_eq!(page.tools[1].title, None);
+    }
+
+    #[test]
+    fn a_page_without_tools_is_an_error() {
+        assert!(decode_page(&json!({"items": []})).is_err());
+    }
+}

@@ -1,0 +1,57 @@
+//! Property tests: arbitrary JSON as schema and as instance never panics and always terminates
+//! within the caps, through the tree, signature, skeleton, validation, verdict and lint.
+
+use mcp_inspect::schema::lint::{ToolSchemas, lint};
+use mcp_inspect::schema::signature::{signature, type_text};
+use mcp_inspect::schema::skeleton::skeleton;
+use mcp_inspect::schema::verdict::{ResultView, verdict};
+use mcp_inspect::schema::{Compiled, Era, SchemaTree, boxing};
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+
+/// Keys that steer the engine, mixed with plain ones so generated objects look like schemas.
+const KEYS: &[&str] = &[
+    "type", "properties", "items", "prefixItems", "anyOf", "oneOf", "allOf", "not", "if", "then", "else",
+    "$ref", "$defs", "definitions", "required", "enum", "const", "default", "additionalProperties",
+    "patternProperties", "$anchor", "$schema", "minimum", "pattern", "format", "result", "x-fastmcp-wrap-result", "a",
+];
+const REFS: &[&str] = &["#", "#/$defs/a", "#/properties/a", "#a", "#/definitions/result", "http://127.0.0.1:9/x", "#/$defs/missing"];
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i32>().prop_map(|n| json!(n)),
+        prop::sample::select(REFS).prop_map(|r| json!(r)),
+        prop::sample::select(&["string", "object", "array", "integer", "null", "^a+$", "uuid"][..]).prop_map(|s| json!(s)),
+    ];
+    leaf.prop_recursive(6, 120, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec((prop::sample::select(KEYS), inner), 0..6)
+                .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, .. ProptestConfig::default() })]
+
+    #[test]
+    fn engine_is_total(schema in json_value(), instance in json_value(), is_error in any::<bool>()) {
+        let tree = SchemaTree::build(&schema);
+        prop_assert!(!tree.nodes.is_empty());
+        prop_assert!(tree.nodes.len() <= mcp_inspect::schema::tree::MAX_NODES);
+        for id in 0..tree.nodes.len().min(50) {
+            let _ = type_text(&tree, id);
+        }
+        let b = boxing::detect(&schema, None);
+        let _ = signature("t", &tree, Some((&tree, b.as_ref())));
+        prop_assert!(skeleton(&schema).is_object());
+        let compiled = Compiled::new(&schema);
+        let v = verdict(Some((&schema, &compiled)), ResultView { is_error, structured: Some(&instance), texts: &["{}"], meta: Some(&instance) }, Era::Modern);
+        let _ = serde_json::to_string(&v).expect("serialises");
+        let tools = [ToolSchemas { name: "t", description: None, input: &schema, output: Some(&instance) }];
+        let _ = lint(&tools, Era::Legacy);
+    }
+}
