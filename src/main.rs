@@ -1,3 +1,25 @@
+//! The `mcp-inspect` binary: parses the command line and hands off to the TUI, a headless
+//! command or the demo server.
+
+use clap::Parser;
+use mcp_inspect::cli::{Cli, Command};
+
 fn main() {
-    println!("Hello, world!");
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    let code = runtime.block_on(async {
+        match cli.command {
+            Some(Command::DemoServer { http }) => mcp_inspect::demo::run(http).await,
+            Some(command) => mcp_inspect::headless::run(command).await,
+            None => mcp_inspect::tui::run(cli.connection).await,
+        }
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    std::process::exit(code);
 }

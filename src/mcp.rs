@@ -1,5 +1,21 @@
 //! The MCP side: tools and results as project types, and the connection (the one IO module here).
 //! Only this layer names rmcp types; everything leaves it converted.
 
+mod child;
+pub mod config;
+pub mod error;
+pub mod events;
+mod handler;
+mod http;
+mod lines;
+mod raw;
 pub mod result;
+pub mod session;
+mod sse;
+pub mod target;
 pub mod tool;
+
+pub use error::{ConnectError, RequestError};
+pub use events::{EventSink, ServerEvent};
+pub use session::{Session, ServerSummary, ToolList};
+pub use target::{ConnectOptions, Header, HttpTransport, ProtocolChoice, Target};

@@ -48,6 +48,7 @@ pub enum Mirror {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Verdict {
     pub status: Status,
     /// The dialect used to validate, when a schema was present.

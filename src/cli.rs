@@ -1,0 +1,290 @@
+//! Command-line parsing: the connection flags every command shares, the headless subcommands,
+//! and their conversion into [`ConnectOptions`]. No IO beyond reading a config file.
+
+use crate::mcp::{ConnectOptions, Header, HttpTransport, ProtocolChoice, Target};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "mcp-inspect",
+    version,
+    about = "Inspect and exercise Model Context Protocol servers: a terminal UI and scriptable commands",
+    after_help = "Examples:\n  mcp-inspect --demo\n  mcp-inspect -- npx -y @modelcontextprotocol/server-everything\n  mcp-inspect --url http://127.0.0.1:3001/mcp\n  mcp-inspect tools --format json -- uvx mcp-server-time\n  mcp-inspect call add --arg a=2 --arg b=40 --demo\n\nExit codes: 0 ok, 1 usage or error, 3 result violates its outputSchema (--strict), 4 server unreachable, 5 tool error or unknown tool.",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List every tool (all pages): one line per tool, or JSON.
+    Tools {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// One tool's full definition as JSON: schemas, annotations, signature.
+    Inspect {
+        /// The tool's name.
+        tool: String,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Call a tool and print the result with its verdict against the outputSchema.
+    Call {
+        /// The tool's name.
+        tool: String,
+        /// All arguments as one JSON object.
+        #[arg(long, conflicts_with = "arg")]
+        args: Option<String>,
+        /// One argument as key=value; the value is read as JSON when it parses, else as a string.
+        #[arg(long = "arg", value_name = "KEY=VALUE")]
+        arg: Vec<String>,
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+        /// Exit with 3 when the result violates its outputSchema.
+        #[arg(long)]
+        strict: bool,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Lint every tool's schemas; exits 1 when there are errors.
+    Check {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Run the built-in demo MCP server (stdio, or Streamable HTTP with --http).
+    DemoServer {
+        /// Serve Streamable HTTP at 127.0.0.1:PORT/mcp instead of stdio.
+        #[arg(long, value_name = "PORT")]
+        http: Option<u16>,
+    },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TransportArg {
+    /// Streamable HTTP, or legacy SSE when the URL path ends in /sse.
+    Auto,
+    Http,
+    Sse,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProtocolArg {
+    /// Try 2026-07-28 (server/discover), fall back to initialize.
+    Auto,
+    /// 2026-07-28 only.
+    Modern,
+    /// initialize (2025-11-25 and earlier) only.
+    Legacy,
+}
+
+#[derive(Args, Debug, Default, Clone)]
+pub struct ConnectionArgs {
+    /// Connect to the built-in demo server (started from this binary over stdio).
+    #[arg(long)]
+    pub demo: bool,
+    /// The server's URL (Streamable HTTP, or legacy SSE).
+    #[arg(long)]
+    pub url: Option<String>,
+    /// HTTP transport.
+    #[arg(long, value_enum)]
+    pub transport: Option<TransportArg>,
+    /// An HTTP header, `Name: value` (repeatable). Values never appear in output.
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
+    /// Send `Authorization: Bearer <token>` with the token read from this environment variable.
+    #[arg(long, value_name = "VAR")]
+    pub bearer_env: Option<String>,
+    /// Environment for a stdio server, KEY=VALUE (repeatable).
+    #[arg(short = 'e', long = "env", value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+    /// Working directory for a stdio server.
+    #[arg(long)]
+    pub cwd: Option<PathBuf>,
+    /// An mcpServers JSON file (Claude Desktop, official Inspector).
+    #[arg(long, requires = "server")]
+    pub config: Option<PathBuf>,
+    /// The server's name in --config.
+    #[arg(long, requires = "config")]
+    pub server: Option<String>,
+    /// Protocol era.
+    #[arg(long, value_enum)]
+    pub protocol: Option<ProtocolArg>,
+    /// Seconds to wait for any answer (a tool call's wait restarts on progress).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// The stdio server's command and arguments, after `--`.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+/// Default seconds to wait for an answer.
+pub const DEFAULT_TIMEOUT_SECS: f64 = 30.0;
+
+impl ConnectionArgs {
+    /// Whether any way to reach a server was given.
+    pub fn is_empty(&self) -> bool {
+        !self.demo && self.url.is_none() && self.config.is_none() && self.command.is_empty()
+    }
+
+    /// The connection these flags describe.
+    pub fn options(&self) -> Result<ConnectOptions, String> {
+        let given = [self.demo, self.url.is_some(), self.config.is_some(), !self.command.is_empty()];
+        match given.iter().filter(|g| **g).count() {
+            0 => return Err("no server given: use `-- COMMAND ARGS...`, --url URL, --config FILE --server NAME, or --demo".into()),
+            1 => {}
+            _ => return Err("give only one of `-- COMMAND`, --url, --config and --demo".into()),
+        }
+        let mut target = if self.demo {
+            let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+            Target::Stdio { command: exe.to_string_lossy().into_owned(), args: vec!["demo-server".into()], env: vec![], cwd: None }
+        } else if let Some(url) = &self.url {
+            let sse = match self.transport.unwrap_or(TransportArg::Auto) {
+                TransportArg::Sse => true,
+                TransportArg::Http => false,
+                TransportArg::Auto => url_path_ends_in_sse(url),
+            };
+            Target::Http { url: url.clone(), transport: if sse { HttpTransport::Sse } else { HttpTransport::Streamable }, headers: vec![] }
+        } else if let (Some(file), Some(name)) = (&self.config, &self.server) {
+            crate::mcp::config::load(file, name)?
+        } else {
+            Target::Stdio { command: self.command[0].clone(), args: self.command[1..].to_vec(), env: vec![], cwd: None }
+        };
+        self.apply_overrides(&mut target)?;
+        let timeout = self.timeout.unwrap_or(DEFAULT_TIMEOUT_SECS);
+        if !(timeout.is_finite() && timeout > 0.0) {
+            return Err("--timeout must be a positive number of seconds".into());
+        }
+        Ok(ConnectOptions {
+            target,
+            protocol: match self.protocol.unwrap_or(ProtocolArg::Auto) {
+                ProtocolArg::Auto => ProtocolChoice::Auto,
+                ProtocolArg::Modern => ProtocolChoice::Modern,
+                ProtocolArg::Legacy => ProtocolChoice::Legacy,
+            },
+            timeout: Duration::from_secs_f64(timeout),
+        })
+    }
+
+    fn apply_overrides(&self, target: &mut Target) -> Result<(), String> {
+        match target {
+            Target::Stdio { env, cwd, .. } => {
+                if !self.headers.is_empty() || self.bearer_env.is_some() || self.transport.is_some() {
+                    return Err("--header, --bearer-env and --transport apply to --url servers only".into());
+                }
+                for pair in &self.env {
+                    let (k, v) = pair.split_once('=').ok_or_else(|| format!("-e `{pair}` is not KEY=VALUE"))?;
+                    env.push((k.to_string(), v.to_string()));
+                }
+                if self.cwd.is_some() {
+                    cwd.clone_from(&self.cwd);
+                }
+            }
+            Target::Http { headers, .. } => {
+                if !self.env.is_empty() || self.cwd.is_some() {
+                    return Err("-e and --cwd apply to stdio servers only".into());
+                }
+                for h in &self.headers {
+                    headers.push(Header::parse(h)?);
+                }
+                if let Some(var) = &self.bearer_env {
+                    let token = std::env::var(var).map_err(|_| format!("--bearer-env: environment variable {var} is not set"))?;
+                    headers.push(Header { name: "Authorization".into(), value: format!("Bearer {token}") });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn url_path_ends_in_sse(url: &str) -> bool {
+    reqwest::Url::parse(url).is_ok_and(|u| u.path().trim_end_matches('/').ends_with("/sse"))
+}
+
+/// Arguments for `call` from `--args` or repeated `--arg key=value`.
+pub fn call_arguments(args: Option<&str>, pairs: &[String]) -> Result<serde_json::Value, String> {
+    if let Some(text) = args {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("--args is not JSON: {e}"))?;
+        if !value.is_object() {
+            return Err("--args must be a JSON object".into());
+        }
+        return Ok(value);
+    }
+    let mut map = serde_json::Map::new();
+    for pair in pairs {
+        let (k, v) = pair.split_once('=').ok_or_else(|| format!("--arg `{pair}` is not KEY=VALUE"))?;
+        let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.to_string()));
+        map.insert(k.to_string(), value);
+    }
+    Ok(serde_json::Value::Object(map))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(args: &[&str]) -> Cli {
+        Cli::try_parse_from(std::iter::once("mcp-inspect").chain(args.iter().copied())).expect("parses")
+    }
+
+    #[test]
+    fn stdio_after_double_dash_with_env_and_cwd() {
+        let cli = parse(&["-e", "A=1", "--cwd", "/tmp", "--", "server", "--flag"]);
+        let opts = cli.connection.options().expect("options");
+        assert_eq!(
+            opts.target,
+            Target::Stdio { command: "server".into(), args: vec!["--flag".into()], env: vec![("A".into(), "1".into())], cwd: Some("/tmp".into()) }
+        );
+    }
+
+    #[test]
+    fn subcommands_take_the_connection_too() {
+        let cli = parse(&["call", "add", "--arg", "a=2", "--arg", "b=x", "--strict", "--", "srv"]);
+        let Some(Command::Call { tool, arg, strict, connection, .. }) = cli.command else { panic!("call") };
+        assert_eq!((tool.as_str(), strict), ("add", true));
+        assert_eq!(call_arguments(None, &arg), Ok(json!({"a": 2, "b": "x"})));
+        assert!(matches!(connection.options().expect("opts").target, Target::Stdio { .. }));
+    }
+
+    #[test]
+    fn sse_is_chosen_by_path_or_flag() {
+        let sse = parse(&["--url", "http://h/sse"]).connection.options().expect("opts");
+        assert!(matches!(sse.target, Target::Http { transport: HttpTransport::Sse, .. }));
+        let http = parse(&["--url", "http://h/mcp"]).connection.options().expect("opts");
+        assert!(matches!(http.target, Target::Http { transport: HttpTransport::Streamable, .. }));
+        let forced = parse(&["--url", "http://h/events", "--transport", "sse"]).connection.options().expect("opts");
+        assert!(matches!(forced.target, Target::Http { transport: HttpTransport::Sse, .. }));
+    }
+
+    #[test]
+    fn usage_errors_are_clear() {
+        assert!(parse(&[]).connection.options().expect_err("none").starts_with("no server given"));
+        assert!(parse(&["--url", "http://h/mcp", "--", "x"]).connection.options().is_err());
+        assert!(parse(&["--url", "http://h/mcp", "-e", "A=1"]).connection.options().is_err());
+        assert!(parse(&["--timeout", "0", "--", "x"]).connection.options().is_err());
+        assert_eq!(call_arguments(Some("[1]"), &[]), Err("--args must be a JSON object".into()));
+    }
+
+    #[test]
+    fn bearer_token_from_environment() {
+        let cli = parse(&["--url", "http://h/mcp", "--bearer-env", "MCP_INSPECT_TEST_TOKEN_UNSET"]);
+        assert!(cli.connection.options().expect_err("unset").contains("MCP_INSPECT_TEST_TOKEN_UNSET"));
+    }
+}

@@ -1,0 +1,50 @@
+//! The built-in demo MCP server (`mcp-inspect demo-server`): a real rmcp server over stdio or
+//! Streamable HTTP, the fixture for the project's tests and the README's demo.
+
+mod catalog;
+mod server;
+
+use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use server::Demo;
+use std::sync::Arc;
+
+/// Serves the demo over stdio, or over Streamable HTTP at `127.0.0.1:PORT/mcp`. Returns an exit code.
+pub async fn run(http: Option<u16>) -> i32 {
+    let outcome = match http {
+        None => serve_stdio().await,
+        Some(port) => serve_http(port).await,
+    };
+    match outcome {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("demo server: {e}");
+            1
+        }
+    }
+}
+
+async fn serve_stdio() -> Result<(), String> {
+    eprintln!("demo: mcp-inspect demo server ready on stdio");
+    let service = Demo::default()
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| e.to_string())?;
+    service.waiting().await.map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+async fn serve_http(port: u16) -> Result<(), String> {
+    let demo = Demo::default();
+    let service = StreamableHttpService::new(
+        move || Ok(demo.clone()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let app = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    eprintln!("demo: mcp-inspect demo server ready at http://{addr}/mcp");
+    axum::serve(listener, app).await.map_err(|e| e.to_string())
+}

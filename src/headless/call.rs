@@ -1,0 +1,116 @@
+//! `mcp-inspect call TOOL`: calls a tool and prints the full result with the verdict on it
+//! (JSON), or the content, the natural value and the verdict in words (text).
+
+use super::inspect::unknown_tool;
+use super::output::Report;
+use crate::cli::{Format, call_arguments};
+use crate::mcp::error::exit;
+use crate::mcp::result::{CallResult, Content, describe_block};
+use crate::mcp::{RequestError, Session};
+use crate::schema::verdict::Mirror;
+use crate::schema::{Compiled, Status, Verdict};
+use crate::untrusted;
+use serde_json::{Value, json};
+
+/// Exit code for `--strict` when the result breaks its outputSchema.
+pub const STRICT_VIOLATION: i32 = 3;
+
+pub async fn run(session: &Session, name: &str, args: Option<&str>, pairs: &[String], strict: bool, report: &Report) -> i32 {
+    let arguments = match call_arguments(args, pairs) {
+        Ok(a) => a,
+        Err(e) => return report.error(&e, exit::ERROR),
+    };
+    let list = match session.list_tools().await {
+        Ok(l) => l,
+        Err(e) => return report.error(&format!("tools/list failed: {e}"), exit::ERROR),
+    };
+    let tool = list.tools.iter().find(|t| t.name == name);
+    let result = match session.call_tool(name, arguments).await {
+        Ok(r) => r,
+        Err(RequestError::Server { code, message, .. }) if tool.is_none() => {
+            let known = unknown_tool(name, list.tools.iter().map(|t| t.name.as_str()));
+            return report.error(&format!("{known}; the server said {code}: {message}"), exit::TOOL_ERROR);
+        }
+        Err(e @ RequestError::Server { .. }) => return report.error(&e.to_string(), exit::TOOL_ERROR),
+        Err(e) => return report.error(&format!("tools/call failed: {e}"), exit::ERROR),
+    };
+    let schema = tool.and_then(|t| t.output_schema.as_ref());
+    let compiled = schema.map(Compiled::new);
+    let mut verdict = result.verdict(schema.zip(compiled.as_ref()), session.server.era);
+    if tool.is_none() {
+        verdict.notes.push(format!("`{}` is not in tools/list", untrusted::line(name, 80)));
+    }
+    match report.format {
+        Format::Json => report.json(&with_verdict(&result.raw, &verdict)),
+        Format::Text => print_text(&result, &verdict, report),
+    }
+    if result.is_error {
+        exit::TOOL_ERROR
+    } else if strict && verdict.status == Status::Violations {
+        STRICT_VIOLATION
+    } else {
+        exit::OK
+    }
+}
+
+/// The raw result object with `verdict` added at its top level (so `jq .content` still works).
+fn with_verdict(raw: &Value, verdict: &Verdict) -> Value {
+    let mut out = match raw {
+        Value::Object(map) => Value::Object(map.clone()),
+        other => json!({ "result": other }),
+    };
+    out["verdict"] = serde_json::to_value(verdict).unwrap_or(Value::Null);
+    out
+}
+
+fn print_text(result: &CallResult, verdict: &Verdict, report: &Report) {
+    for (i, block) in result.content.iter().enumerate() {
+        report.line(&format!("content[{i}]: {}", untrusted::line(&describe_block(block), 300)));
+        if let Content::Text(text) = block {
+            for line in untrusted::lines(text) {
+                report.line(&format!("  {line}"));
+            }
+        }
+    }
+    if result.content.is_empty() {
+        report.line("content: (none)");
+    }
+    match (&result.structured, &verdict.value) {
+        (None, _) => report.line("structuredContent: (absent)"),
+        (Some(_), Some(value)) => {
+            let label = match &verdict.boxing {
+                Some(b) => format!("value ({}):", b.describe()),
+                None => "structuredContent:".into(),
+            };
+            report.line(&label);
+            let pretty = serde_json::to_string_pretty(value).unwrap_or_default();
+            for line in pretty.lines() {
+                report.line(&format!("  {line}"));
+            }
+        }
+        (Some(_), None) => {}
+    }
+    report.line(&format!("verdict: {}", verdict.headline()));
+    for v in &verdict.violations {
+        report.line(&format!(
+            "  at {} ({}{}, schema {}): {}",
+            if v.instance_path.is_empty() { "/" } else { &v.instance_path },
+            v.keyword,
+            if v.format { ", format" } else { "" },
+            v.schema_path,
+            v.message
+        ));
+    }
+    if verdict.more_violations > 0 {
+        report.line(&format!("  … and {} more", verdict.more_violations));
+    }
+    match verdict.text_mirror {
+        Some(Mirror::Matches) => report.line("text mirror: matches structuredContent"),
+        Some(Mirror::MatchesUnboxed) => report.line("text mirror: matches the unboxed value"),
+        Some(Mirror::Differs) => report.line("text mirror: JSON text differs from structuredContent (information)"),
+        Some(Mirror::NoJsonText) | None => {}
+    }
+    for note in &verdict.notes {
+        report.line(&format!("note: {}", untrusted::line(note, 400)));
+    }
+}

@@ -1,0 +1,43 @@
+//! Where headless output goes: results on stdout, errors on stderr (one JSON object with
+//! `--format json`), every server string escaped for the terminal.
+
+use crate::cli::Format;
+use serde_json::json;
+use std::io::Write;
+
+pub struct Report {
+    pub format: Format,
+}
+
+impl Report {
+    /// Prints a line to stdout (callers escape server text first).
+    pub fn line(&self, text: &str) {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{text}");
+    }
+
+    /// Prints a JSON value to stdout, pretty. JSON escapes control characters itself.
+    pub fn json(&self, value: &serde_json::Value) {
+        let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "null".into());
+        self.line(&text);
+    }
+
+    /// Reports an error on stderr and returns its exit code.
+    pub fn error(&self, message: &str, code: i32) -> i32 {
+        let mut err = std::io::stderr().lock();
+        let _ = match self.format {
+            Format::Json => writeln!(err, "{}", json!({"error": message, "exitCode": code})),
+            Format::Text => writeln!(err, "error: {}", crate::untrusted::block(message)),
+        };
+        code
+    }
+
+    /// A warning on stderr that does not change the exit code.
+    pub fn warn(&self, message: &str) {
+        let mut err = std::io::stderr().lock();
+        let _ = match self.format {
+            Format::Json => writeln!(err, "{}", json!({"warning": message})),
+            Format::Text => writeln!(err, "warning: {}", crate::untrusted::block(message)),
+        };
+    }
+}

@@ -1,0 +1,59 @@
+//! `mcp-inspect tools`: every tool across all pages, one line each or as JSON.
+
+use super::output::Report;
+use crate::cli::Format;
+use crate::mcp::Session;
+use crate::mcp::error::exit;
+use crate::mcp::tool::Tool;
+use crate::schema::signature::signature;
+use crate::schema::{SchemaTree, boxing};
+use crate::untrusted;
+use serde_json::json;
+
+pub async fn run(session: &Session, report: &Report) -> i32 {
+    let list = match session.list_tools().await {
+        Ok(l) => l,
+        Err(e) => return report.error(&format!("tools/list failed: {e}"), exit::ERROR),
+    };
+    match report.format {
+        Format::Json => report.json(&json!({
+            "server": session.server,
+            "tools": list.tools.iter().map(|t| &t.raw).collect::<Vec<_>>(),
+            "rejected": list.rejected,
+        })),
+        Format::Text => {
+            for tool in &list.tools {
+                report.line(&tool_line(tool));
+            }
+        }
+    }
+    for r in &list.rejected {
+        report.warn(&format!(
+            "tool #{} {} rejected: {}",
+            r.index,
+            r.name.as_deref().map(|n| format!("`{}`", untrusted::line(n, 80))).unwrap_or_default(),
+            r.reason
+        ));
+    }
+    match list.problem {
+        Some(problem) => report.error(&problem, exit::ERROR),
+        None => exit::OK,
+    }
+}
+
+/// `signature  [hints]  first line of the description`, escaped and bounded.
+pub fn tool_line(tool: &Tool) -> String {
+    let input = SchemaTree::build(&tool.input_schema);
+    let output = tool.output_schema.as_ref().map(|s| (SchemaTree::build(s), boxing::detect(s, None)));
+    let sig = signature(&tool.name, &input, output.as_ref().map(|(t, b)| (t, b.as_ref())));
+    let mut line = untrusted::line(&sig, 300).into_owned();
+    let hints = tool.annotations.words();
+    if !hints.is_empty() {
+        line.push_str(&format!("  [{}]", hints.join(", ")));
+    }
+    if let Some(first) = tool.description.as_deref().and_then(|d| d.lines().find(|l| !l.trim().is_empty())) {
+        line.push_str("  ");
+        line.push_str(&untrusted::line(first.trim(), 160));
+    }
+    line
+}

@@ -1,0 +1,189 @@
+//! The stdio server process: spawned in its own process group with every pipe ours, stderr kept
+//! as a bounded tail, stdout screened line by line, and shut down without leaving orphans.
+
+use super::events::{EventSink, ServerEvent};
+use super::lines::{Line, read_line};
+use super::raw::RawResponses;
+use crate::untrusted;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncWriteExt, BufReader, DuplexStream};
+use tokio::process::{Child, ChildStdin, Command};
+
+/// Lines of stderr kept for error messages and the log pane.
+pub const STDERR_TAIL_LINES: usize = 200;
+/// Longest stderr line kept.
+const STDERR_LINE_MAX: usize = 4_096;
+/// Largest JSON-RPC message accepted from a server; larger ones are dropped with a notice.
+pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+/// How long a server gets to exit by itself after its stdin closes, and again after SIGTERM.
+const GRACE: Duration = Duration::from_millis(300);
+
+/// The last lines a server wrote to stderr.
+#[derive(Clone, Default)]
+pub struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+
+impl StderrTail {
+    fn push(&self, line: String) {
+        if let Ok(mut tail) = self.0.lock() {
+            if tail.len() >= STDERR_TAIL_LINES {
+                tail.pop_front();
+            }
+            tail.push_back(line);
+        }
+    }
+
+    /// The last `n` lines, oldest first, already escaped for a terminal.
+    pub fn last(&self, n: usize) -> Vec<String> {
+        self.0
+            .lock()
+            .map(|t| t.iter().skip(t.len().saturating_sub(n)).cloned().collect())
+            .unwrap_or_default()
+    }
+}
+
+/// A running stdio server. Dropping it kills the whole process group.
+pub struct ServerProcess {
+    child: Child,
+    pgid: Option<i32>,
+    pub stderr: StderrTail,
+}
+
+/// What `spawn` hands back: the process, and the two ends rmcp speaks over.
+pub struct Spawned {
+    pub process: ServerProcess,
+    /// rmcp reads server messages from here (stdout, screened).
+    pub from_server: DuplexStream,
+    /// rmcp writes client messages here (the server's stdin).
+    pub to_server: ChildStdin,
+}
+
+pub fn spawn(
+    command: &str,
+    args: &[String],
+    env: &[(String, String)],
+    cwd: Option<&PathBuf>,
+    events: &EventSink,
+    raw: &RawResponses,
+) -> std::io::Result<Spawned> {
+    let mut cmd = Command::new(command);
+    cmd.args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
+    let mut child = cmd.spawn()?;
+    let pgid = child.id().and_then(|p| i32::try_from(p).ok());
+    let stderr = StderrTail::default();
+    let (Some(stdin), Some(stdout), Some(err)) = (child.stdin.take(), child.stdout.take(), child.stderr.take()) else {
+        return Err(std::io::Error::other("child pipes missing"));
+    };
+    tokio::spawn(pump_stderr(BufReader::new(err), stderr.clone(), events.clone()));
+    let (rmcp_side, our_side) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(pump_stdout(BufReader::new(stdout), our_side, events.clone(), raw.clone()));
+    Ok(Spawned {
+        process: ServerProcess { child, pgid, stderr },
+        from_server: rmcp_side,
+        to_server: stdin,
+    })
+}
+
+async fn pump_stderr(mut reader: BufReader<tokio::process::ChildStderr>, tail: StderrTail, events: EventSink) {
+    loop {
+        let text = match read_line(&mut reader, STDERR_LINE_MAX).await {
+            Ok(Line::Complete(bytes)) => untrusted::line(&String::from_utf8_lossy(&bytes), STDERR_LINE_MAX).into_owned(),
+            Ok(Line::TooLong { head, total }) => format!(
+                "{}… [{} bytes in all]",
+                untrusted::line(&String::from_utf8_lossy(&head), STDERR_LINE_MAX),
+                total
+            ),
+            Ok(Line::Eof) | Err(_) => return,
+        };
+        tail.push(text.clone());
+        events.send(ServerEvent::Stderr(text));
+    }
+}
+
+/// Forwards each JSON line to rmcp; reports and drops non-JSON and oversized lines, which rmcp
+/// would otherwise drop silently (or buffer without bound).
+async fn pump_stdout(
+    mut reader: BufReader<tokio::process::ChildStdout>,
+    mut to_rmcp: DuplexStream,
+    events: EventSink,
+    raw: RawResponses,
+) {
+    loop {
+        match read_line(&mut reader, MAX_MESSAGE_BYTES).await {
+            Ok(Line::Complete(bytes)) => {
+                if bytes.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                match serde_json::from_slice::<serde_json::Value>(&bytes) {
+                    Ok(message) => {
+                        raw.record(&message);
+                        if to_rmcp.write_all(&bytes).await.is_err() || to_rmcp.write_all(b"\n").await.is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => events.send(ServerEvent::Notice(format!(
+                        "server wrote a non-JSON line to stdout ({e}): {}",
+                        untrusted::line(&String::from_utf8_lossy(&bytes), 200)
+                    ))),
+                }
+            }
+            Ok(Line::TooLong { total, .. }) => events.send(ServerEvent::Notice(format!(
+                "server sent a {total}-byte message, over the {MAX_MESSAGE_BYTES}-byte limit: dropped"
+            ))),
+            Ok(Line::Eof) | Err(_) => {
+                let _ = to_rmcp.shutdown().await;
+                return;
+            }
+        }
+    }
+}
+
+impl ServerProcess {
+    /// How the server exited, if it has.
+    pub fn exit_status(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
+    /// Waits briefly for the server to exit; the caller has closed its stdin.
+    pub async fn wait_briefly(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        tokio::time::timeout(limit, self.child.wait()).await.ok().and_then(Result::ok)
+    }
+
+    /// Stdin already closed: a grace period, then SIGTERM to the group, then SIGKILL.
+    pub async fn shutdown(mut self) {
+        if self.wait_briefly(GRACE).await.is_none() {
+            self.signal_group(nix::sys::signal::Signal::SIGTERM);
+            if self.wait_briefly(GRACE).await.is_none() {
+                self.signal_group(nix::sys::signal::Signal::SIGKILL);
+                let _ = self.wait_briefly(GRACE).await;
+            }
+        }
+        // Grandchildren that outlived the leader still share its group.
+        self.signal_group(nix::sys::signal::Signal::SIGKILL);
+        self.pgid = None;
+    }
+
+    fn signal_group(&self, signal: nix::sys::signal::Signal) {
+        if let Some(pgid) = self.pgid {
+            let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pgid), signal);
+        }
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        self.signal_group(nix::sys::signal::Signal::SIGKILL);
+    }
+}

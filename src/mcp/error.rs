@@ -1,0 +1,83 @@
+//! Connection and request failures as one-line messages a person can act on, with the exit
+//! codes of the official Inspector CLI. Header values never appear here.
+
+use std::time::Duration;
+use thiserror::Error;
+
+/// Exit codes shared with the official Inspector CLI.
+pub mod exit {
+    pub const OK: i32 = 0;
+    /// Usage error or any other failure.
+    pub const ERROR: i32 = 1;
+    /// The server could not be reached or did not complete the handshake.
+    pub const UNREACHABLE: i32 = 4;
+    /// The tool reported an error (`isError`) or does not exist.
+    pub const TOOL_ERROR: i32 = 5;
+}
+
+#[derive(Debug, Error)]
+pub enum ConnectError {
+    #[error("command not found: `{0}` (is it installed and on PATH?)")]
+    CommandNotFound(String),
+    #[error("cannot start `{command}`: {reason}")]
+    Spawn { command: String, reason: String },
+    #[error("the server exited during the handshake ({status}){}", tail(.stderr))]
+    ExitedDuringHandshake { status: String, stderr: Vec<String> },
+    #[error("connection refused: nothing is listening at {0}")]
+    Refused(String),
+    #[error("cannot reach {url}: {reason}")]
+    Unreachable { url: String, reason: String },
+    #[error("HTTP 401 Unauthorized from {url}{}", challenge.as_deref().map(|c| format!(" (WWW-Authenticate: {c})")).unwrap_or_default())]
+    Unauthorized { url: String, challenge: Option<String> },
+    #[error("HTTP 404 Not Found: no MCP endpoint at {0} (Streamable HTTP servers usually serve /mcp, legacy SSE /sse)")]
+    NotFound(String),
+    #[error("HTTP {status} from {url}{}", if body.is_empty() { String::new() } else { format!(": {body}") })]
+    HttpStatus { url: String, status: u16, body: String },
+    #[error("not an MCP server: {0}")]
+    NotMcp(String),
+    #[error("no answer to the handshake within {}s{}", .timeout.as_secs_f32(), tail(.stderr))]
+    Timeout { timeout: Duration, stderr: Vec<String> },
+    #[error("handshake failed: {reason}{}", tail(.stderr))]
+    Handshake { reason: String, stderr: Vec<String> },
+}
+
+impl ConnectError {
+    pub fn exit_code(&self) -> i32 {
+        exit::UNREACHABLE
+    }
+
+    /// Whether a fresh attempt with the legacy `initialize` handshake could succeed.
+    pub fn may_be_era_mismatch(&self) -> bool {
+        matches!(
+            self,
+            ConnectError::Handshake { .. }
+                | ConnectError::ExitedDuringHandshake { .. }
+                | ConnectError::NotMcp(_)
+                | ConnectError::HttpStatus { status: 400..=499, .. }
+                | ConnectError::Timeout { .. }
+        )
+    }
+}
+
+/// The stderr tail appended to a message, when there is one.
+fn tail(lines: &[String]) -> String {
+    if lines.is_empty() {
+        String::new()
+    } else {
+        format!("; server stderr (last lines):\n  {}", lines.join("\n  "))
+    }
+}
+
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum RequestError {
+    #[error("the server answered with error {code}: {message}")]
+    Server { code: i64, message: String, data: Option<serde_json::Value> },
+    #[error("no answer within {}s (timeout; raise it with --timeout)", .0.as_secs_f32())]
+    Timeout(Duration),
+    #[error("cancelled")]
+    Cancelled,
+    #[error("the connection closed{}", tail(.0))]
+    Closed(Vec<String>),
+    #[error("malformed answer: {0}")]
+    Malformed(String),
+}

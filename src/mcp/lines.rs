@@ -1,0 +1,65 @@
+//! Reading newline-delimited input with a bound on each line, so a server that sends a 100 MB
+//! line or never sends a newline costs at most the bound in memory.
+
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+
+/// One line read from a stream.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A complete line (without its `\n`), within the bound.
+    Complete(Vec<u8>),
+    /// A line longer than the bound: its first `max` bytes, and how many bytes it had in all.
+    TooLong { head: Vec<u8>, total: usize },
+    /// End of stream.
+    Eof,
+}
+
+/// Reads one line of at most `max` bytes; the rest of a longer line is read and discarded.
+pub async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R, max: usize) -> std::io::Result<Line> {
+    let mut head = Vec::new();
+    let mut total = 0usize;
+    loop {
+        let available = reader.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(match (total, total > max) {
+                (0, _) => Line::Eof,
+                (_, false) => Line::Complete(head),
+                (_, true) => Line::TooLong { head, total },
+            });
+        }
+        let (chunk, found_newline) = match available.iter().position(|b| *b == b'\n') {
+            Some(i) => (&available[..i], true),
+            None => (available, false),
+        };
+        let room = max.saturating_sub(head.len());
+        head.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        total += chunk.len();
+        let consumed = chunk.len() + usize::from(found_newline);
+        reader.consume(consumed);
+        if found_newline {
+            if head.last() == Some(&b'\r') && total <= max {
+                head.pop();
+            }
+            return Ok(if total > max { Line::TooLong { head, total } } else { Line::Complete(head) });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::BufReader;
+
+    #[tokio::test]
+    async fn lines_within_and_beyond_the_bound() {
+        let data = b"short\r\nthis line is far too long\nlast".to_vec();
+        let mut r = BufReader::with_capacity(4, &data[..]);
+        assert_eq!(read_line(&mut r, 10).await.expect("io"), Line::Complete(b"short".to_vec()));
+        assert_eq!(
+            read_line(&mut r, 10).await.expect("io"),
+            Line::TooLong { head: b"this line ".to_vec(), total: 24 }
+        );
+        assert_eq!(read_line(&mut r, 10).await.expect("io"), Line::Complete(b"last".to_vec()));
+        assert_eq!(read_line(&mut r, 10).await.expect("io"), Line::Eof);
+    }
+}

@@ -1,0 +1,252 @@
+//! The legacy HTTP+SSE transport (removed from rmcp): GET the event stream, wait for its
+//! `endpoint` event, then POST each message there; answers arrive as `message` events.
+
+use super::error::ConnectError;
+use super::events::{EventSink, ServerEvent};
+use super::lines::{Line, read_line};
+use super::raw::RawResponses;
+use super::target::Header;
+use crate::untrusted;
+use futures::TryStreamExt;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::service::RoleClient;
+use rmcp::transport::Transport;
+use serde_json::{Value, json};
+use std::time::Duration;
+use tokio::io::{AsyncBufRead, BufReader};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+/// Largest SSE event accepted; larger ones are dropped with a notice.
+const MAX_EVENT_BYTES: usize = super::child::MAX_MESSAGE_BYTES;
+
+#[derive(Debug, thiserror::Error)]
+#[error("the SSE connection is closed")]
+pub struct SseClosed;
+
+pub struct SseTransport {
+    outgoing: mpsc::Sender<ClientJsonRpcMessage>,
+    incoming: mpsc::Receiver<ServerJsonRpcMessage>,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+/// One server-sent event.
+#[derive(Debug, Default, PartialEq)]
+struct Event {
+    name: Option<String>,
+    data: String,
+}
+
+/// Opens the stream and waits for the endpoint, so failures surface as connection errors.
+pub async fn connect(
+    url: &str,
+    headers: &[Header],
+    timeout: Duration,
+    events: &EventSink,
+    raw: &RawResponses,
+) -> Result<SseTransport, ConnectError> {
+    let client = reqwest::Client::new();
+    let base = reqwest::Url::parse(url).map_err(|e| ConnectError::Unreachable { url: url.into(), reason: e.to_string() })?;
+    let mut get = client.get(base.clone()).header("Accept", "text/event-stream");
+    for h in headers {
+        get = get.header(&h.name, &h.value);
+    }
+    let response = tokio::time::timeout(timeout, get.send())
+        .await
+        .map_err(|_| ConnectError::Timeout { timeout, stderr: Vec::new() })?
+        .map_err(|e| super::http::request_error(url, &e))?;
+    let response = super::http::check_status(url, response).await?;
+    let is_sse = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|c| c.starts_with("text/event-stream"));
+    if !is_sse {
+        return Err(ConnectError::NotMcp(format!("{url} did not answer with an event stream")));
+    }
+    let stream = response.bytes_stream().map_err(std::io::Error::other);
+    let mut reader = BufReader::new(tokio_util::io::StreamReader::new(stream));
+    let endpoint = tokio::time::timeout(timeout, async {
+        loop {
+            match next_event(&mut reader).await {
+                Some(Ok(e)) if e.name.as_deref() == Some("endpoint") => return Some(e.data),
+                Some(_) => continue,
+                None => return None,
+            }
+        }
+    })
+    .await
+    .map_err(|_| ConnectError::NotMcp(format!("{url} sent no `endpoint` event within {}s", timeout.as_secs())))?
+    .ok_or_else(|| ConnectError::NotMcp(format!("{url} closed the stream before sending an `endpoint` event")))?;
+    let endpoint = base
+        .join(endpoint.trim())
+        .map_err(|e| ConnectError::NotMcp(format!("bad endpoint `{}`: {e}", untrusted::line(&endpoint, 200))))?;
+    let (in_tx, incoming) = mpsc::channel(256);
+    let (outgoing, out_rx) = mpsc::channel(64);
+    let reader_task = tokio::spawn(read_messages(reader, in_tx.clone(), events.clone(), raw.clone()));
+    let writer_task = tokio::spawn(post_messages(client, endpoint, headers.to_vec(), out_rx, in_tx));
+    Ok(SseTransport {
+        outgoing,
+        incoming,
+        tasks: vec![reader_task, writer_task],
+    })
+}
+
+/// Reads the next event; `Some(Err)` for an oversized one.
+async fn next_event<R: AsyncBufRead + Unpin>(reader: &mut R) -> Option<Result<Event, usize>> {
+    let mut event = Event::default();
+    let mut size = 0usize;
+    let mut has_data = false;
+    loop {
+        let line = match read_line(reader, MAX_EVENT_BYTES).await.ok()? {
+            Line::Eof => return None,
+            Line::TooLong { total, .. } => {
+                size += total;
+                continue;
+            }
+            Line::Complete(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        };
+        if line.is_empty() {
+            if size > MAX_EVENT_BYTES {
+                return Some(Err(size));
+            }
+            if has_data || event.name.is_some() {
+                return Some(Ok(event));
+            }
+            continue;
+        }
+        let (field, value) = match line.split_once(':') {
+            Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
+            None => (line.as_str(), ""),
+        };
+        match field {
+            "event" => event.name = Some(value.to_string()),
+            "data" => {
+                size += value.len();
+                if size <= MAX_EVENT_BYTES {
+                    if has_data {
+                        event.data.push('\n');
+                    }
+                    event.data.push_str(value);
+                }
+                has_data = true;
+            }
+            _ => {}
+        }
+    }
+}
+
+async fn read_messages<R: AsyncBufRead + Unpin>(
+    mut reader: R,
+    tx: mpsc::Sender<ServerJsonRpcMessage>,
+    events: EventSink,
+    raw: RawResponses,
+) {
+    while let Some(event) = next_event(&mut reader).await {
+        let event = match event {
+            Ok(e) => e,
+            Err(size) => {
+                events.send(ServerEvent::Notice(format!("server sent a {size}-byte event, over the limit: dropped")));
+                continue;
+            }
+        };
+        if !matches!(event.name.as_deref(), None | Some("message")) {
+            continue;
+        }
+        let message = serde_json::from_str::<Value>(&event.data).and_then(|v| {
+            raw.record(&v);
+            serde_json::from_value::<ServerJsonRpcMessage>(v)
+        });
+        match message {
+            Ok(m) => {
+                if tx.send(m).await.is_err() {
+                    return;
+                }
+            }
+            Err(e) => events.send(ServerEvent::Notice(format!(
+                "server sent an SSE message that is not JSON-RPC ({e}): {}",
+                untrusted::line(&event.data, 200)
+            ))),
+        }
+    }
+    events.send(ServerEvent::Closed("the SSE stream ended".into()));
+}
+
+/// POSTs each outgoing message; a failed POST of a request is answered locally with a JSON-RPC
+/// error, so the caller sees the HTTP failure instead of waiting for a timeout.
+async fn post_messages(
+    client: reqwest::Client,
+    endpoint: reqwest::Url,
+    headers: Vec<Header>,
+    mut rx: mpsc::Receiver<ClientJsonRpcMessage>,
+    tx: mpsc::Sender<ServerJsonRpcMessage>,
+) {
+    while let Some(message) = rx.recv().await {
+        let body = match serde_json::to_value(&message) {
+            Ok(b) => b,
+            Err(_) => continue,
+        };
+        let mut post = client.post(endpoint.clone()).json(&body);
+        for h in &headers {
+            post = post.header(&h.name, &h.value);
+        }
+        let failure = match post.send().await {
+            Ok(r) if r.status().is_success() => None,
+            Ok(r) => Some(format!("HTTP {} from the message endpoint", r.status().as_u16())),
+            Err(e) => Some(format!("POST to the message endpoint failed: {}", super::http::describe(&e))),
+        };
+        if let (Some(reason), Some(id)) = (failure, body.get("id").filter(|_| body.get("method").is_some())) {
+            let answer = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": reason}});
+            if let Ok(m) = serde_json::from_value(answer)
+                && tx.send(m).await.is_err()
+            {
+                return;
+            }
+        }
+    }
+}
+
+impl Transport<RoleClient> for SseTransport {
+    type Error = SseClosed;
+
+    fn send(&mut self, item: ClientJsonRpcMessage) -> impl Future<Output = Result<(), SseClosed>> + Send + 'static {
+        let tx = self.outgoing.clone();
+        async move { tx.send(item).await.map_err(|_| SseClosed) }
+    }
+
+    async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
+        self.incoming.recv().await
+    }
+
+    async fn close(&mut self) -> Result<(), SseClosed> {
+        for task in &self.tasks {
+            task.abort();
+        }
+        Ok(())
+    }
+}
+
+impl Drop for SseTransport {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn parses_events_with_multi_line_data_and_comments() {
+        let text = b": comment\nevent: endpoint\ndata: /message?sessionId=1\n\ndata: {\"a\":\ndata: 1}\n\n".to_vec();
+        let mut r = BufReader::new(&text[..]);
+        assert_eq!(
+            next_event(&mut r).await,
+            Some(Ok(Event { name: Some("endpoint".into()), data: "/message?sessionId=1".into() }))
+        );
+        assert_eq!(next_event(&mut r).await, Some(Ok(Event { name: None, data: "{\"a\":\n1}".into() })));
+        assert_eq!(next_event(&mut r).await, None);
+    }
+}
