@@ -217,8 +217,10 @@ fn url_path_ends_in_sse(url: &str) -> bool {
     reqwest::Url::parse(url).is_ok_and(|u| u.path().trim_end_matches('/').ends_with("/sse"))
 }
 
-/// Arguments for `call` from `--args` or repeated `--arg key=value`.
-pub fn call_arguments(args: Option<&str>, pairs: &[String]) -> Result<serde_json::Value, String> {
+/// Arguments for `call` from `--args` or repeated `--arg key=value`. A value is read as JSON
+/// when it parses, unless the input schema says the property is a string (so `kind=false` or
+/// `id=007` stay strings where strings are expected).
+pub fn call_arguments(args: Option<&str>, pairs: &[String], input_schema: Option<&serde_json::Value>) -> Result<serde_json::Value, String> {
     if let Some(text) = args {
         let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("--args is not JSON: {e}"))?;
         if !value.is_object() {
@@ -229,10 +231,23 @@ pub fn call_arguments(args: Option<&str>, pairs: &[String]) -> Result<serde_json
     let mut map = serde_json::Map::new();
     for pair in pairs {
         let (k, v) = pair.split_once('=').ok_or_else(|| format!("--arg `{pair}` is not KEY=VALUE"))?;
-        let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.to_string()));
+        let as_string = input_schema.and_then(|s| s.get("properties")).and_then(|p| p.get(k)).is_some_and(expects_string);
+        let value = match serde_json::from_str(v) {
+            Ok(parsed) if !as_string => parsed,
+            _ => serde_json::Value::String(v.to_string()),
+        };
         map.insert(k.to_string(), value);
     }
     Ok(serde_json::Value::Object(map))
+}
+
+/// Whether a property schema only accepts strings (`type: string`, or string enum/const).
+fn expects_string(schema: &serde_json::Value) -> bool {
+    if let Some(t) = schema.get("type") {
+        return t == "string";
+    }
+    let all_strings = |v: &serde_json::Value| v.as_array().is_some_and(|a| !a.is_empty() && a.iter().all(serde_json::Value::is_string));
+    schema.get("enum").is_some_and(all_strings) || schema.get("const").is_some_and(serde_json::Value::is_string)
 }
 
 #[cfg(test)]
@@ -259,7 +274,10 @@ mod tests {
         let cli = parse(&["call", "add", "--arg", "a=2", "--arg", "b=x", "--strict", "--", "srv"]);
         let Some(Command::Call { tool, arg, strict, connection, .. }) = cli.command else { panic!("call") };
         assert_eq!((tool.as_str(), strict), ("add", true));
-        assert_eq!(call_arguments(None, &arg), Ok(json!({"a": 2, "b": "x"})));
+        assert_eq!(call_arguments(None, &arg, None), Ok(json!({"a": 2, "b": "x"})));
+        let schema = json!({"properties": {"kind": {"enum": ["zero", "false"]}, "id": {"type": "string"}, "n": {"type": "integer"}}});
+        let pairs = ["kind=false".to_string(), "id=007".to_string(), "n=7".to_string()];
+        assert_eq!(call_arguments(None, &pairs, Some(&schema)), Ok(json!({"kind": "false", "id": "007", "n": 7})));
         assert!(matches!(connection.options().expect("opts").target, Target::Stdio { .. }));
     }
 
@@ -279,7 +297,7 @@ mod tests {
         assert!(parse(&["--url", "http://h/mcp", "--", "x"]).connection.options().is_err());
         assert!(parse(&["--url", "http://h/mcp", "-e", "A=1"]).connection.options().is_err());
         assert!(parse(&["--timeout", "0", "--", "x"]).connection.options().is_err());
-        assert_eq!(call_arguments(Some("[1]"), &[]), Err("--args must be a JSON object".into()));
+        assert_eq!(call_arguments(Some("[1]"), &[], None), Err("--args must be a JSON object".into()));
     }
 
     #[test]

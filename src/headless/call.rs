@@ -16,15 +16,15 @@ use serde_json::{Value, json};
 pub const STRICT_VIOLATION: i32 = 3;
 
 pub async fn run(session: &Session, name: &str, args: Option<&str>, pairs: &[String], strict: bool, report: &Report) -> i32 {
-    let arguments = match call_arguments(args, pairs) {
-        Ok(a) => a,
-        Err(e) => return report.error(&e, exit::ERROR),
-    };
     let list = match session.list_tools().await {
         Ok(l) => l,
         Err(e) => return report.error(&format!("tools/list failed: {e}"), exit::ERROR),
     };
     let tool = list.tools.iter().find(|t| t.name == name);
+    let arguments = match call_arguments(args, pairs, tool.map(|t| &t.input_schema)) {
+        Ok(a) => a,
+        Err(e) => return report.error(&e, exit::ERROR),
+    };
     let result = match session.call_tool(name, arguments).await {
         Ok(r) => r,
         Err(RequestError::Server { code, message, .. }) if tool.is_none() => {

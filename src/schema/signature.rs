@@ -31,24 +31,45 @@ fn type_at(tree: &SchemaTree, id: NodeId, depth: usize) -> String {
     } else if depth >= MAX_TYPE_DEPTH {
         f.ref_name.clone().unwrap_or_else(|| joined(&f.types))
     } else if f.types.len() == 1 && f.types[0] == "array" {
+        let tuple: Vec<String> = children_where(tree, id, |e| matches!(e, Edge::PrefixItem(_)))
+            .map(|c| type_at(tree, c, depth + 1))
+            .collect();
         match node.children.iter().find(|c| tree.nodes[**c].edge == Edge::Items) {
             Some(items) => format!("{}[]", wrap(type_at(tree, *items, depth + 1))),
+            None if !tuple.is_empty() => format!("[{}]", tuple.join(", ")),
             None => f.ref_name.clone().unwrap_or_else(|| "array".into()),
         }
     } else if let Some(name) = &f.ref_name {
         name.clone()
     } else if f.types.is_empty() {
-        let branches: Vec<String> = node
-            .children
-            .iter()
-            .filter(|c| matches!(tree.nodes[**c].edge, Edge::AnyOf(_) | Edge::OneOf(_)))
-            .map(|c| type_at(tree, *c, depth + 1))
+        let union: Vec<String> = children_where(tree, id, |e| matches!(e, Edge::AnyOf(_) | Edge::OneOf(_)))
+            .map(|c| branch_name(tree, c, depth + 1))
             .collect();
-        if branches.is_empty() { "any".into() } else { branches.join(" | ") }
+        let all: Vec<String> = children_where(tree, id, |e| matches!(e, Edge::AllOf(_)))
+            .map(|c| branch_name(tree, c, depth + 1))
+            .collect();
+        match (union.is_empty(), all.is_empty()) {
+            (false, _) => union.join(" | "),
+            (true, false) => all.join(" & "),
+            (true, true) => "any".into(),
+        }
     } else {
         joined(&f.types)
     };
     if f.nullable { format!("{} | null", base) } else { base }
+}
+
+fn children_where(tree: &SchemaTree, id: NodeId, keep: fn(&Edge) -> bool) -> impl Iterator<Item = NodeId> + '_ {
+    tree.nodes[id].children.iter().copied().filter(move |c| keep(&tree.nodes[*c].edge))
+}
+
+/// A union or intersection branch: its type, or its title when it is a plain object.
+fn branch_name(tree: &SchemaTree, id: NodeId, depth: usize) -> String {
+    let t = type_at(tree, id, depth);
+    match &tree.nodes[id].facts.title {
+        Some(title) if t == "object" => title.clone(),
+        _ => t,
+    }
 }
 
 fn joined(types: &[String]) -> String {

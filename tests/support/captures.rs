@@ -1,4 +1,5 @@
 //! Loads the verbatim server traffic in `../shared/captures` for tests.
+#![allow(dead_code)]
 
 use mcp_inspect::mcp::result::CallResult;
 use mcp_inspect::mcp::tool::{Tool, decode_page};

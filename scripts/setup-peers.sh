@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the third-party MCP servers the tests run against, into .peers/ (idempotent):
+# npm: server-everything, server-filesystem, server-memory; PyPI (venv): mcp-server-time, fastmcp.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+peers="$root/.peers"
+mkdir -p "$peers"
+
+npm_packages=(
+  "@modelcontextprotocol/server-everything@2026.8.31"
+  "@modelcontextprotocol/server-filesystem@2026.8.31"
+  "@modelcontextprotocol/server-memory@2026.8.31"
+)
+py_packages=("mcp-server-time==2026.10.19" "fastmcp==4.2.3")
+
+stamp="$peers/.installed"
+want="$(printf '%s\n' "${npm_packages[@]}" "${py_packages[@]}")"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  echo "peers: already installed in $peers"
+  exit 0
+fi
+
+echo "peers: installing npm servers into $peers/npm"
+mkdir -p "$peers/npm"
+( cd "$peers/npm" && [ -f package.json ] || echo '{"private": true}' > package.json )
+npm install --prefix "$peers/npm" --no-audit --no-fund --loglevel=error "${npm_packages[@]}"
+
+echo "peers: installing Python servers into $peers/venv"
+python3 -m venv "$peers/venv"
+"$peers/venv/bin/pip" install --quiet --disable-pip-version-check "${py_packages[@]}"
+
+printf '%s\n' "$want" > "$stamp"
+echo "peers: ready"
