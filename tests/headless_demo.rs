@@ -30,13 +30,13 @@ fn tools_lists_every_demo_tool_one_line_each() {
 fn tools_json_names_the_server_and_era() {
     let modern = run(&["tools", "--format", "json", "--demo"]).json();
     assert_eq!(modern["server"]["name"], "mcp-inspect-demo");
-    assert_eq!(modern["server"]["protocol_version"], "2026-07-28");
+    assert_eq!(modern["server"]["protocolVersion"], "2026-07-28");
     assert_eq!(modern["server"]["era"], "modern");
     assert_eq!(modern["tools"].as_array().map(Vec::len), Some(17));
     let primes = modern["tools"].as_array().and_then(|t| t.iter().find(|t| t["name"] == "primes")).expect("primes");
     assert_eq!(primes["outputSchema"], json!({"type": "array", "items": {"type": "integer"}}));
     let legacy = run(&["tools", "--format", "json", "--protocol", "legacy", "--demo"]).json();
-    assert_eq!(legacy["server"]["protocol_version"], "2025-11-25");
+    assert_eq!(legacy["server"]["protocolVersion"], "2025-11-25");
     let primes = legacy["tools"].as_array().and_then(|t| t.iter().find(|t| t["name"] == "primes")).expect("primes");
     assert_eq!(primes["outputSchema"]["required"], json!(["result"]), "boxed for legacy clients");
 }

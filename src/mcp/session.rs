@@ -29,6 +29,7 @@ const STDERR_IN_ERRORS: usize = 12;
 
 /// Who the server is and how we are talking to it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ServerSummary {
     pub name: String,
     pub title: Option<String>,
