@@ -145,26 +145,50 @@ impl ConnectionArgs {
 
     /// The connection these flags describe.
     pub fn options(&self) -> Result<ConnectOptions, String> {
-        let given = [self.demo, self.url.is_some(), self.config.is_some(), !self.command.is_empty()];
+        let given = [
+            self.demo,
+            self.url.is_some(),
+            self.config.is_some(),
+            !self.command.is_empty(),
+        ];
         match given.iter().filter(|g| **g).count() {
             0 => return Err("no server given: use `-- COMMAND ARGS...`, --url URL, --config FILE --server NAME, or --demo".into()),
             1 => {}
             _ => return Err("give only one of `-- COMMAND`, --url, --config and --demo".into()),
         }
         let mut target = if self.demo {
-            let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
-            Target::Stdio { command: exe.to_string_lossy().into_owned(), args: vec!["demo-server".into()], env: vec![], cwd: None }
+            let exe =
+                std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+            Target::Stdio {
+                command: exe.to_string_lossy().into_owned(),
+                args: vec!["demo-server".into()],
+                env: vec![],
+                cwd: None,
+            }
         } else if let Some(url) = &self.url {
             let sse = match self.transport.unwrap_or(TransportArg::Auto) {
                 TransportArg::Sse => true,
                 TransportArg::Http => false,
                 TransportArg::Auto => url_path_ends_in_sse(url),
             };
-            Target::Http { url: url.clone(), transport: if sse { HttpTransport::Sse } else { HttpTransport::Streamable }, headers: vec![] }
+            Target::Http {
+                url: url.clone(),
+                transport: if sse {
+                    HttpTransport::Sse
+                } else {
+                    HttpTransport::Streamable
+                },
+                headers: vec![],
+            }
         } else if let (Some(file), Some(name)) = (&self.config, &self.server) {
             crate::mcp::config::load(file, name)?
         } else {
-            Target::Stdio { command: self.command[0].clone(), args: self.command[1..].to_vec(), env: vec![], cwd: None }
+            Target::Stdio {
+                command: self.command[0].clone(),
+                args: self.command[1..].to_vec(),
+                env: vec![],
+                cwd: None,
+            }
         };
         self.apply_overrides(&mut target)?;
         let timeout = self.timeout.unwrap_or(DEFAULT_TIMEOUT_SECS);
@@ -185,11 +209,16 @@ impl ConnectionArgs {
     fn apply_overrides(&self, target: &mut Target) -> Result<(), String> {
         match target {
             Target::Stdio { env, cwd, .. } => {
-                if !self.headers.is_empty() || self.bearer_env.is_some() || self.transport.is_some() {
-                    return Err("--header, --bearer-env and --transport apply to --url servers only".into());
+                if !self.headers.is_empty() || self.bearer_env.is_some() || self.transport.is_some()
+                {
+                    return Err(
+                        "--header, --bearer-env and --transport apply to --url servers only".into(),
+                    );
                 }
                 for pair in &self.env {
-                    let (k, v) = pair.split_once('=').ok_or_else(|| format!("-e `{pair}` is not KEY=VALUE"))?;
+                    let (k, v) = pair
+                        .split_once('=')
+                        .ok_or_else(|| format!("-e `{pair}` is not KEY=VALUE"))?;
                     env.push((k.to_string(), v.to_string()));
                 }
                 if self.cwd.is_some() {
@@ -204,8 +233,13 @@ impl ConnectionArgs {
                     headers.push(Header::parse(h)?);
                 }
                 if let Some(var) = &self.bearer_env {
-                    let token = std::env::var(var).map_err(|_| format!("--bearer-env: environment variable {var} is not set"))?;
-                    headers.push(Header { name: "Authorization".into(), value: format!("Bearer {token}") });
+                    let token = std::env::var(var).map_err(|_| {
+                        format!("--bearer-env: environment variable {var} is not set")
+                    })?;
+                    headers.push(Header {
+                        name: "Authorization".into(),
+                        value: format!("Bearer {token}"),
+                    });
                 }
             }
         }
@@ -220,9 +254,14 @@ fn url_path_ends_in_sse(url: &str) -> bool {
 /// Arguments for `call` from `--args` or repeated `--arg key=value`. A value is read as JSON
 /// when it parses, unless the input schema says the property is a string (so `kind=false` or
 /// `id=007` stay strings where strings are expected).
-pub fn call_arguments(args: Option<&str>, pairs: &[String], input_schema: Option<&serde_json::Value>) -> Result<serde_json::Value, String> {
+pub fn call_arguments(
+    args: Option<&str>,
+    pairs: &[String],
+    input_schema: Option<&serde_json::Value>,
+) -> Result<serde_json::Value, String> {
     if let Some(text) = args {
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("--args is not JSON: {e}"))?;
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("--args is not JSON: {e}"))?;
         if !value.is_object() {
             return Err("--args must be a JSON object".into());
         }
@@ -230,8 +269,13 @@ pub fn call_arguments(args: Option<&str>, pairs: &[String], input_schema: Option
     }
     let mut map = serde_json::Map::new();
     for pair in pairs {
-        let (k, v) = pair.split_once('=').ok_or_else(|| format!("--arg `{pair}` is not KEY=VALUE"))?;
-        let as_string = input_schema.and_then(|s| s.get("properties")).and_then(|p| p.get(k)).is_some_and(expects_string);
+        let (k, v) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--arg `{pair}` is not KEY=VALUE"))?;
+        let as_string = input_schema
+            .and_then(|s| s.get("properties"))
+            .and_then(|p| p.get(k))
+            .is_some_and(expects_string);
         let value = match serde_json::from_str(v) {
             Ok(parsed) if !as_string => parsed,
             _ => serde_json::Value::String(v.to_string()),
@@ -246,8 +290,14 @@ fn expects_string(schema: &serde_json::Value) -> bool {
     if let Some(t) = schema.get("type") {
         return t == "string";
     }
-    let all_strings = |v: &serde_json::Value| v.as_array().is_some_and(|a| !a.is_empty() && a.iter().all(serde_json::Value::is_string));
-    schema.get("enum").is_some_and(all_strings) || schema.get("const").is_some_and(serde_json::Value::is_string)
+    let all_strings = |v: &serde_json::Value| {
+        v.as_array()
+            .is_some_and(|a| !a.is_empty() && a.iter().all(serde_json::Value::is_string))
+    };
+    schema.get("enum").is_some_and(all_strings)
+        || schema
+            .get("const")
+            .is_some_and(serde_json::Value::is_string)
 }
 
 #[cfg(test)]
@@ -256,7 +306,8 @@ mod tests {
     use serde_json::json;
 
     fn parse(args: &[&str]) -> Cli {
-        Cli::try_parse_from(std::iter::once("mcp-inspect").chain(args.iter().copied())).expect("parses")
+        Cli::try_parse_from(std::iter::once("mcp-inspect").chain(args.iter().copied()))
+            .expect("parses")
     }
 
     #[test]
@@ -265,44 +316,134 @@ mod tests {
         let opts = cli.connection.options().expect("options");
         assert_eq!(
             opts.target,
-            Target::Stdio { command: "server".into(), args: vec!["--flag".into()], env: vec![("A".into(), "1".into())], cwd: Some("/tmp".into()) }
+            Target::Stdio {
+                command: "server".into(),
+                args: vec!["--flag".into()],
+                env: vec![("A".into(), "1".into())],
+                cwd: Some("/tmp".into())
+            }
         );
     }
 
     #[test]
     fn subcommands_take_the_connection_too() {
-        let cli = parse(&["call", "add", "--arg", "a=2", "--arg", "b=x", "--strict", "--", "srv"]);
-        let Some(Command::Call { tool, arg, strict, connection, .. }) = cli.command else { panic!("call") };
+        let cli = parse(&[
+            "call", "add", "--arg", "a=2", "--arg", "b=x", "--strict", "--", "srv",
+        ]);
+        let Some(Command::Call {
+            tool,
+            arg,
+            strict,
+            connection,
+            ..
+        }) = cli.command
+        else {
+            panic!("call")
+        };
         assert_eq!((tool.as_str(), strict), ("add", true));
-        assert_eq!(call_arguments(None, &arg, None), Ok(json!({"a": 2, "b": "x"})));
+        assert_eq!(
+            call_arguments(None, &arg, None),
+            Ok(json!({"a": 2, "b": "x"}))
+        );
         let schema = json!({"properties": {"kind": {"enum": ["zero", "false"]}, "id": {"type": "string"}, "n": {"type": "integer"}}});
-        let pairs = ["kind=false".to_string(), "id=007".to_string(), "n=7".to_string()];
-        assert_eq!(call_arguments(None, &pairs, Some(&schema)), Ok(json!({"kind": "false", "id": "007", "n": 7})));
-        assert!(matches!(connection.options().expect("opts").target, Target::Stdio { .. }));
+        let pairs = [
+            "kind=false".to_string(),
+            "id=007".to_string(),
+            "n=7".to_string(),
+        ];
+        assert_eq!(
+            call_arguments(None, &pairs, Some(&schema)),
+            Ok(json!({"kind": "false", "id": "007", "n": 7}))
+        );
+        assert!(matches!(
+            connection.options().expect("opts").target,
+            Target::Stdio { .. }
+        ));
     }
 
     #[test]
     fn sse_is_chosen_by_path_or_flag() {
-        let sse = parse(&["--url", "http://h/sse"]).connection.options().expect("opts");
-        assert!(matches!(sse.target, Target::Http { transport: HttpTransport::Sse, .. }));
-        let http = parse(&["--url", "http://h/mcp"]).connection.options().expect("opts");
-        assert!(matches!(http.target, Target::Http { transport: HttpTransport::Streamable, .. }));
-        let forced = parse(&["--url", "http://h/events", "--transport", "sse"]).connection.options().expect("opts");
-        assert!(matches!(forced.target, Target::Http { transport: HttpTransport::Sse, .. }));
+        let sse = parse(&["--url", "http://h/sse"])
+            .connection
+            .options()
+            .expect("opts");
+        assert!(matches!(
+            sse.target,
+            Target::Http {
+                transport: HttpTransport::Sse,
+                ..
+            }
+        ));
+        let http = parse(&["--url", "http://h/mcp"])
+            .connection
+            .options()
+            .expect("opts");
+        assert!(matches!(
+            http.target,
+            Target::Http {
+                transport: HttpTransport::Streamable,
+                ..
+            }
+        ));
+        let forced = parse(&["--url", "http://h/events", "--transport", "sse"])
+            .connection
+            .options()
+            .expect("opts");
+        assert!(matches!(
+            forced.target,
+            Target::Http {
+                transport: HttpTransport::Sse,
+                ..
+            }
+        ));
     }
 
     #[test]
     fn usage_errors_are_clear() {
-        assert!(parse(&[]).connection.options().expect_err("none").starts_with("no server given"));
-        assert!(parse(&["--url", "http://h/mcp", "--", "x"]).connection.options().is_err());
-        assert!(parse(&["--url", "http://h/mcp", "-e", "A=1"]).connection.options().is_err());
-        assert!(parse(&["--timeout", "0", "--", "x"]).connection.options().is_err());
-        assert_eq!(call_arguments(Some("[1]"), &[], None), Err("--args must be a JSON object".into()));
+        assert!(
+            parse(&[])
+                .connection
+                .options()
+                .expect_err("none")
+                .starts_with("no server given")
+        );
+        assert!(
+            parse(&["--url", "http://h/mcp", "--", "x"])
+                .connection
+                .options()
+                .is_err()
+        );
+        assert!(
+            parse(&["--url", "http://h/mcp", "-e", "A=1"])
+                .connection
+                .options()
+                .is_err()
+        );
+        assert!(
+            parse(&["--timeout", "0", "--", "x"])
+                .connection
+                .options()
+                .is_err()
+        );
+        assert_eq!(
+            call_arguments(Some("[1]"), &[], None),
+            Err("--args must be a JSON object".into())
+        );
     }
 
     #[test]
     fn bearer_token_from_environment() {
-        let cli = parse(&["--url", "http://h/mcp", "--bearer-env", "MCP_INSPECT_TEST_TOKEN_UNSET"]);
-        assert!(cli.connection.options().expect_err("unset").contains("MCP_INSPECT_TEST_TOKEN_UNSET"));
+        let cli = parse(&[
+            "--url",
+            "http://h/mcp",
+            "--bearer-env",
+            "MCP_INSPECT_TEST_TOKEN_UNSET",
+        ]);
+        assert!(
+            cli.connection
+                .options()
+                .expect_err("unset")
+                .contains("MCP_INSPECT_TEST_TOKEN_UNSET")
+        );
     }
 }

@@ -15,8 +15,12 @@ use output::Report;
 /// Runs one headless command and returns the process exit code.
 pub async fn run(command: Command) -> i32 {
     let (format, connection) = match &command {
-        Command::Tools { format, connection } | Command::Check { format, connection } => (*format, connection),
-        Command::Call { format, connection, .. } => (*format, connection),
+        Command::Tools { format, connection } | Command::Check { format, connection } => {
+            (*format, connection)
+        }
+        Command::Call {
+            format, connection, ..
+        } => (*format, connection),
         Command::Inspect { connection, .. } => (Format::Json, connection),
         Command::DemoServer { .. } => return exit::ERROR,
     };
@@ -29,9 +33,13 @@ pub async fn run(command: Command) -> i32 {
         match &command {
             Command::Tools { .. } => tools::run(&session, &report).await,
             Command::Inspect { tool, .. } => inspect::run(&session, tool, &report).await,
-            Command::Call { tool, args, arg, strict, .. } => {
-                call::run(&session, tool, args.as_deref(), arg, *strict, &report).await
-            }
+            Command::Call {
+                tool,
+                args,
+                arg,
+                strict,
+                ..
+            } => call::run(&session, tool, args.as_deref(), arg, *strict, &report).await,
             Command::Check { .. } => check::run(&session, &report).await,
             Command::DemoServer { .. } => exit::ERROR,
         }
@@ -48,7 +56,9 @@ pub async fn run(command: Command) -> i32 {
 }
 
 async fn connect(connection: &ConnectionArgs, report: &Report) -> Result<Session, i32> {
-    let options = connection.options().map_err(|e| report.error(&e, exit::ERROR))?;
+    let options = connection
+        .options()
+        .map_err(|e| report.error(&e, exit::ERROR))?;
     let (events, _receiver) = EventSink::new();
     tokio::select! {
         result = Session::connect(&options, &events) => result.map_err(|e| report.error(&e.to_string(), e.exit_code())),

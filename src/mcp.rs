@@ -17,5 +17,5 @@ pub mod tool;
 
 pub use error::{ConnectError, RequestError};
 pub use events::{EventSink, ServerEvent};
-pub use session::{Session, ServerSummary, ToolList};
+pub use session::{ServerSummary, Session, ToolList};
 pub use target::{ConnectOptions, Header, HttpTransport, ProtocolChoice, Target};

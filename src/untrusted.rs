@@ -34,17 +34,12 @@ pub fn line(text: &str, max_chars: usize) -> Cow<'_, str> {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len().min(max_chars * 4) + 16);
-    let mut shown = 0;
-    for c in text.chars() {
-        if shown >= max_chars {
-            break;
-        }
+    for c in text.chars().take(max_chars) {
         if is_dangerous(c) {
             push_escaped(&mut out, c);
         } else {
             out.push(c);
         }
-        shown += 1;
     }
     if count > max_chars {
         out.push_str(&format!("… [{} more chars]", count - max_chars));
@@ -79,7 +74,10 @@ mod tests {
 
     #[test]
     fn plain_text_is_borrowed_unchanged() {
-        assert!(matches!(line("hello world", 100), Cow::Borrowed("hello world")));
+        assert!(matches!(
+            line("hello world", 100),
+            Cow::Borrowed("hello world")
+        ));
     }
 
     #[test]
@@ -105,12 +103,18 @@ mod tests {
     #[test]
     fn long_lines_are_cut_with_a_note() {
         let long = "a".repeat(50);
-        assert_eq!(line(&long, 10), format!("{}… [40 more chars]", "a".repeat(10)));
+        assert_eq!(
+            line(&long, 10),
+            format!("{}… [40 more chars]", "a".repeat(10))
+        );
     }
 
     #[test]
     fn multi_line_keeps_breaks_but_escapes_the_rest() {
-        assert_eq!(lines("one\r\ntwo\u{1b}[1m\tx"), vec!["one", "two\\e[1m    x"]);
+        assert_eq!(
+            lines("one\r\ntwo\u{1b}[1m\tx"),
+            vec!["one", "two\\e[1m    x"]
+        );
         assert_eq!(block("a\nb"), "a\nb");
     }
 

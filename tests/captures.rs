@@ -24,7 +24,10 @@ fn verdicts() -> Vec<(String, String, Verdict)> {
 }
 
 fn find<'a>(all: &'a [(String, String, Verdict)], cap: &str, label: &str) -> &'a Verdict {
-    &all.iter().find(|(c, l, _)| c == cap && l == label).unwrap_or_else(|| panic!("{cap}/{label}")).2
+    &all.iter()
+        .find(|(c, l, _)| c == cap && l == label)
+        .unwrap_or_else(|| panic!("{cap}/{label}"))
+        .2
 }
 
 #[test]
@@ -55,22 +58,45 @@ fn tool_errors_are_never_judged_as_violations() {
         ("mcp-sdk2-2026", "fail"),
         ("filesystem", "read_text_file_outside_root"),
     ] {
-        assert_eq!(find(&all, cap, label).status, Status::ToolError, "{cap}/{label}");
+        assert_eq!(
+            find(&all, cap, label).status,
+            Status::ToolError,
+            "{cap}/{label}"
+        );
     }
 }
 
 #[test]
 fn fastmcp_boxing_is_certain_and_unboxed() {
     let all = verdicts();
-    for cap in ["fastmcp", "fastmcp-2026", "fastmcp-http", "fastmcp-http-2026"] {
+    for cap in [
+        "fastmcp",
+        "fastmcp-2026",
+        "fastmcp-http",
+        "fastmcp-http-2026",
+    ] {
         let add = find(&all, cap, "add");
         let b = add.boxing.as_ref().expect("boxed");
-        assert_eq!((b.boxer, b.certain, b.field.as_str()), (Boxer::Fastmcp, true, "result"));
+        assert_eq!(
+            (b.boxer, b.certain, b.field.as_str()),
+            (Boxer::Fastmcp, true, "result")
+        );
         assert_eq!(add.value, Some(json!(42)));
-        assert_eq!(add.text_mirror, Some(Mirror::MatchesUnboxed), "the text carries the unboxed 42");
+        assert_eq!(
+            add.text_mirror,
+            Some(Mirror::MatchesUnboxed),
+            "the text carries the unboxed 42"
+        );
         let null = find(&all, cap, "maybe_number_null");
-        assert_eq!((null.status, null.value.clone()), (Status::Conforms, Some(json!(null))));
-        assert_eq!(find(&all, cap, "get_point").boxing, None, "an object return is not boxed");
+        assert_eq!(
+            (null.status, null.value.clone()),
+            (Status::Conforms, Some(json!(null)))
+        );
+        assert_eq!(
+            find(&all, cap, "get_point").boxing,
+            None,
+            "an object return is not boxed"
+        );
     }
 }
 
@@ -86,7 +112,10 @@ fn python_sdk_boxing_is_a_named_guess() {
         assert_eq!((b.boxer, b.certain), (Boxer::PythonSdk, false));
         assert_eq!(add.value, Some(json!(42)));
         let nothing = find(&all, cap, "do_nothing");
-        assert_eq!((nothing.status, nothing.value.clone()), (Status::Conforms, Some(json!(null))));
+        assert_eq!(
+            (nothing.status, nothing.value.clone()),
+            (Status::Conforms, Some(json!(null)))
+        );
     }
 }
 
@@ -95,9 +124,15 @@ fn content_only_results_are_not_checked_and_say_why() {
     let all = verdicts();
     let v = find(&all, "everything-stdio", "echo");
     assert_eq!(v.status, Status::NotChecked);
-    assert_eq!(v.headline(), "not checked: the tool declares no outputSchema");
+    assert_eq!(
+        v.headline(),
+        "not checked: the tool declares no outputSchema"
+    );
     let sc = find(&all, "everything-stdio", "get-structured-content");
-    assert_eq!((sc.status, sc.text_mirror), (Status::Conforms, Some(Mirror::Matches)));
+    assert_eq!(
+        (sc.status, sc.text_mirror),
+        (Status::Conforms, Some(Mirror::Matches))
+    );
 }
 
 #[test]
@@ -111,18 +146,41 @@ fn every_captured_schema_builds_a_clean_tree_and_lints_without_errors() {
             }
         }
         let schemas: Vec<_> = cap.tools.iter().map(|t| t.schemas()).collect();
-        let errors: Vec<_> = lint(&schemas, cap.era).into_iter().filter(|f| f.severity == Severity::Error).collect();
+        let errors: Vec<_> = lint(&schemas, cap.era)
+            .into_iter()
+            .filter(|f| f.severity == Severity::Error)
+            .collect();
         assert!(errors.is_empty(), "{}: {errors:?}", cap.name);
     }
 }
 
 #[test]
 fn recursive_defs_show_a_back_link() {
-    let cap = captures::all().into_iter().find(|c| c.name == "fastmcp").expect("fastmcp capture");
-    let tool = cap.tools.iter().find(|t| t.name == "get_tree").expect("get_tree");
+    let cap = captures::all()
+        .into_iter()
+        .find(|c| c.name == "fastmcp")
+        .expect("fastmcp capture");
+    let tool = cap
+        .tools
+        .iter()
+        .find(|t| t.name == "get_tree")
+        .expect("get_tree");
     let tree = SchemaTree::build(tool.output_schema.as_ref().expect("schema"));
-    let links: Vec<_> = tree.nodes.iter().filter(|n| n.facts.back_link.is_some()).collect();
+    let links: Vec<_> = tree
+        .nodes
+        .iter()
+        .filter(|n| n.facts.back_link.is_some())
+        .collect();
     assert_eq!(links.len(), 1);
     assert_eq!(links[0].facts.ref_name.as_deref(), Some("Node"));
-    assert_eq!(mcp_inspect::schema::signature::type_text(&tree, tree.nodes.iter().position(|n| n.edge.label() == "children").expect("children")), "Node[]");
+    assert_eq!(
+        mcp_inspect::schema::signature::type_text(
+            &tree,
+            tree.nodes
+                .iter()
+                .position(|n| n.edge.label() == "children")
+                .expect("children")
+        ),
+        "Node[]"
+    );
 }

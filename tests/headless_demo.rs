@@ -4,7 +4,7 @@
 #[path = "support/cli.rs"]
 mod cli;
 
-use cli::{run, BIN};
+use cli::{BIN, run};
 use serde_json::{Value, json};
 
 fn call(tool: &str, args: &[&str]) -> (i32, Value) {
@@ -22,8 +22,12 @@ fn tools_lists_every_demo_tool_one_line_each() {
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(lines.len(), 17, "{}", r.stdout);
     assert!(lines.contains(&"add(a: integer, b: integer) -> integer  Adds two integers. Boxed the fastmcp way (x-fastmcp-wrap-result)."));
-    assert!(lines.iter().any(|l| l.starts_with("delete_everything(confirm: true)  [writes, destructive, not idempotent, open-world]")));
-    assert!(lines.iter().any(|l| l.starts_with("configure(target: File | Url, mode: \"copy\" | \"move\", retry?: Retry & object")));
+    assert!(lines.iter().any(|l| l.starts_with(
+        "delete_everything(confirm: true)  [writes, destructive, not idempotent, open-world]"
+    )));
+    assert!(lines.iter().any(|l| l.starts_with(
+        "configure(target: File | Url, mode: \"copy\" | \"move\", retry?: Retry & object"
+    )));
 }
 
 #[test]
@@ -33,24 +37,51 @@ fn tools_json_names_the_server_and_era() {
     assert_eq!(modern["server"]["protocolVersion"], "2026-07-28");
     assert_eq!(modern["server"]["era"], "modern");
     assert_eq!(modern["tools"].as_array().map(Vec::len), Some(17));
-    let primes = modern["tools"].as_array().and_then(|t| t.iter().find(|t| t["name"] == "primes")).expect("primes");
-    assert_eq!(primes["outputSchema"], json!({"type": "array", "items": {"type": "integer"}}));
-    let legacy = run(&["tools", "--format", "json", "--protocol", "legacy", "--demo"]).json();
+    let primes = modern["tools"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["name"] == "primes"))
+        .expect("primes");
+    assert_eq!(
+        primes["outputSchema"],
+        json!({"type": "array", "items": {"type": "integer"}})
+    );
+    let legacy = run(&[
+        "tools",
+        "--format",
+        "json",
+        "--protocol",
+        "legacy",
+        "--demo",
+    ])
+    .json();
     assert_eq!(legacy["server"]["protocolVersion"], "2025-11-25");
-    let primes = legacy["tools"].as_array().and_then(|t| t.iter().find(|t| t["name"] == "primes")).expect("primes");
-    assert_eq!(primes["outputSchema"]["required"], json!(["result"]), "boxed for legacy clients");
+    let primes = legacy["tools"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["name"] == "primes"))
+        .expect("primes");
+    assert_eq!(
+        primes["outputSchema"]["required"],
+        json!(["result"]),
+        "boxed for legacy clients"
+    );
 }
 
 #[test]
 fn inspect_shows_schemas_signature_and_missing_output() {
     let r = run(&["inspect", "lookup_user", "--demo"]);
     let j = r.json();
-    assert_eq!(j["outputSchema"]["$schema"], "http://json-schema.org/draft-07/schema#");
+    assert_eq!(
+        j["outputSchema"]["$schema"],
+        "http://json-schema.org/draft-07/schema#"
+    );
     assert_eq!(j["signature"], "lookup_user(id: string) -> object");
     assert_eq!(j["annotations"], json!({"readOnlyHint": true}));
     let slow = run(&["inspect", "slow", "--demo"]).json();
     assert_eq!(slow["outputSchema"], Value::Null);
-    assert_eq!(slow["note"], "the server defines no outputSchema for this tool");
+    assert_eq!(
+        slow["note"],
+        "the server defines no outputSchema for this tool"
+    );
     let missing = run(&["inspect", "nope", "--demo"]);
     assert_eq!(missing.code, 5);
 }
@@ -60,13 +91,22 @@ fn boxed_tools_are_unboxed_with_the_boxer_named() {
     let (code, add) = call("add", &["--arg", "a=2", "--arg", "b=40"]);
     assert_eq!(code, 0);
     assert_eq!(add["verdict"]["status"], "conforms");
-    assert_eq!(add["verdict"]["boxing"], json!({"boxer": "fastmcp", "field": "result", "certain": true}));
+    assert_eq!(
+        add["verdict"]["boxing"],
+        json!({"boxer": "fastmcp", "field": "result", "certain": true})
+    );
     assert_eq!(add["verdict"]["value"], 42);
     let (_, words) = call("word_count", &["--args", r#"{"text": "one two three"}"#]);
-    assert_eq!(words["verdict"]["boxing"], json!({"boxer": "dedalus", "field": "count", "certain": true}));
+    assert_eq!(
+        words["verdict"]["boxing"],
+        json!({"boxer": "dedalus", "field": "count", "certain": true})
+    );
     assert_eq!(words["verdict"]["value"], 3);
     let (_, even) = call("is_even", &["--arg", "n=4"]);
-    assert_eq!(even["verdict"]["boxing"], json!({"boxer": "python-sdk", "field": "result", "certain": false}));
+    assert_eq!(
+        even["verdict"]["boxing"],
+        json!({"boxer": "python-sdk", "field": "result", "certain": false})
+    );
     assert_eq!(even["verdict"]["value"], true);
 }
 
@@ -80,18 +120,33 @@ fn non_object_outputs_in_both_eras() {
     assert_eq!(pi["structuredContent"], json!(std::f64::consts::PI));
     let r = run(&["call", "primes", "--protocol", "legacy", "--demo"]);
     let legacy = r.json();
-    assert_eq!(legacy["structuredContent"], json!({"result": [2, 3, 5, 7, 11]}));
-    assert_eq!(legacy["verdict"]["boxing"], json!({"boxer": "unmarked", "field": "result", "certain": false}));
+    assert_eq!(
+        legacy["structuredContent"],
+        json!({"result": [2, 3, 5, 7, 11]})
+    );
+    assert_eq!(
+        legacy["verdict"]["boxing"],
+        json!({"boxer": "unmarked", "field": "result", "certain": false})
+    );
     assert_eq!(legacy["verdict"]["value"], json!([2, 3, 5, 7, 11]));
 }
 
 #[test]
 fn falsy_structured_content_is_kept_and_judged() {
-    for (kind, value) in [("zero", json!(0)), ("false", json!(false)), ("empty", json!("")), ("null", Value::Null)] {
+    for (kind, value) in [
+        ("zero", json!(0)),
+        ("false", json!(false)),
+        ("empty", json!("")),
+        ("null", Value::Null),
+    ] {
         let (code, r) = call("falsy", &["--arg", &format!("kind={kind}")]);
         assert_eq!(code, 0);
         assert_eq!(r["structuredContent"], value, "{kind}");
-        assert!(r.as_object().is_some_and(|o| o.contains_key("structuredContent")), "{kind}: kept even when null");
+        assert!(
+            r.as_object()
+                .is_some_and(|o| o.contains_key("structuredContent")),
+            "{kind}: kept even when null"
+        );
         assert_eq!(r["verdict"]["status"], "conforms", "{kind}");
         assert_eq!(r["verdict"]["value"], value, "{kind}");
     }
@@ -106,23 +161,47 @@ fn violations_are_listed_with_paths_and_strict_fails() {
         .as_array()
         .expect("violations")
         .iter()
-        .map(|v| (v["instancePath"].as_str().unwrap_or_default().into(), v["keyword"].as_str().unwrap_or_default().into()))
+        .map(|v| {
+            (
+                v["instancePath"].as_str().unwrap_or_default().into(),
+                v["keyword"].as_str().unwrap_or_default().into(),
+            )
+        })
         .collect();
     paths.sort();
-    assert_eq!(paths, [("/count".into(), "minimum".into()), ("/items/1".into(), "type".into()), ("/status".into(), "enum".into())]);
-    assert_eq!(bad["structuredContent"]["count"], -3, "the result is shown, never hidden");
+    assert_eq!(
+        paths,
+        [
+            ("/count".into(), "minimum".into()),
+            ("/items/1".into(), "type".into()),
+            ("/status".into(), "enum".into())
+        ]
+    );
+    assert_eq!(
+        bad["structuredContent"]["count"], -3,
+        "the result is shown, never hidden"
+    );
     let strict = run(&["call", "bad_output", "--strict", "--demo"]);
     assert_eq!(strict.code, 3);
     let text = run(&["call", "bad_output", "--format", "text", "--demo"]);
-    assert!(text.stdout.contains("verdict: 3 violations (2020-12)"), "{}", text.stdout);
-    assert!(text.stdout.contains("at /items/1 (type, schema /properties/items/items/type): 2 is not of type \"string\""));
+    assert!(
+        text.stdout.contains("verdict: 3 violations (2020-12)"),
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.contains(
+        "at /items/1 (type, schema /properties/items/items/type): 2 is not of type \"string\""
+    ));
 }
 
 #[test]
 fn unusable_schemas_errors_and_content_only_results() {
     let (_, dangling) = call("dangling_ref", &[]);
     assert_eq!(dangling["verdict"]["status"], "not_checked");
-    assert_eq!(dangling["verdict"]["reason"], "dangling $ref #/$defs/Missing");
+    assert_eq!(
+        dangling["verdict"]["reason"],
+        "dangling $ref #/$defs/Missing"
+    );
     let (code, fail) = call("fail", &[]);
     assert_eq!(code, 5);
     assert_eq!(fail["isError"], true);
@@ -130,11 +209,32 @@ fn unusable_schemas_errors_and_content_only_results() {
     let (_, echo) = call("echo", &["--arg", "message=hi"]);
     assert_eq!(echo["content"], json!([{"type": "text", "text": "hi"}]));
     assert_eq!(echo["verdict"]["status"], "not_checked");
-    for (tool, args) in [("search", r#"{"query": "schema"}"#), ("configure", r#"{"target": {"kind": "file", "path": "/x"}, "mode": "copy"}"#), ("build_tree", "{}"), ("lookup_user", r#"{"id": "00000000-0000-4000-8000-000000000000"}"#)] {
+    for (tool, args) in [
+        ("search", r#"{"query": "schema"}"#),
+        (
+            "configure",
+            r#"{"target": {"kind": "file", "path": "/x"}, "mode": "copy"}"#,
+        ),
+        ("build_tree", "{}"),
+        (
+            "lookup_user",
+            r#"{"id": "00000000-0000-4000-8000-000000000000"}"#,
+        ),
+    ] {
         let (code, r) = call(tool, &["--args", args]);
-        assert_eq!((code, r["verdict"]["status"].clone()), (0, json!("conforms")), "{tool}: {r}");
+        assert_eq!(
+            (code, r["verdict"]["status"].clone()),
+            (0, json!("conforms")),
+            "{tool}: {r}"
+        );
     }
-    let (_, user) = call("lookup_user", &["--args", r#"{"id": "00000000-0000-4000-8000-000000000000"}"#]);
+    let (_, user) = call(
+        "lookup_user",
+        &[
+            "--args",
+            r#"{"id": "00000000-0000-4000-8000-000000000000"}"#,
+        ],
+    );
     assert_eq!(user["verdict"]["dialect"], "draft-07");
 }
 
@@ -145,7 +245,11 @@ fn slow_tool_finishes_with_progress_and_unknown_tools_exit_5() {
     assert_eq!(slow["content"][0]["text"], "finished 3 steps in 0.3s");
     let unknown = run(&["call", "nope", "--demo"]);
     assert_eq!(unknown.code, 5);
-    assert!(unknown.error_json()["error"].as_str().is_some_and(|e| e.starts_with("unknown tool `nope` (known: echo, search")));
+    assert!(
+        unknown.error_json()["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("unknown tool `nope` (known: echo, search"))
+    );
 }
 
 #[test]
@@ -155,9 +259,18 @@ fn check_lints_the_demo() {
     let j = r.json();
     assert_eq!(j["tools"], 17);
     let findings = j["findings"].as_array().expect("findings");
-    assert!(findings.iter().any(|f| f["tool"] == "dangling_ref" && f["severity"] == "error" && f["pointer"] == "/outputSchema/properties/value/$ref"));
+    assert!(findings.iter().any(|f| f["tool"] == "dangling_ref"
+        && f["severity"] == "error"
+        && f["pointer"] == "/outputSchema/properties/value/$ref"));
     let text = run(&["check", "--demo"]);
-    assert!(text.stdout.lines().last().is_some_and(|l| l.starts_with("17 tools: 1 errors")), "{}", text.stdout);
+    assert!(
+        text.stdout
+            .lines()
+            .last()
+            .is_some_and(|l| l.starts_with("17 tools: 1 errors")),
+        "{}",
+        text.stdout
+    );
 }
 
 #[test]

@@ -7,12 +7,17 @@ mod cli;
 #[path = "support/peers.rs"]
 mod peers;
 
-use cli::{run, start_listening, free_port};
+use cli::{free_port, run, start_listening};
 use serde_json::{Value, json};
 use std::process::Command;
 
 fn tool_names(j: &Value) -> Vec<String> {
-    j["tools"].as_array().expect("tools").iter().filter_map(|t| t["name"].as_str().map(String::from)).collect()
+    j["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str().map(String::from))
+        .collect()
 }
 
 fn with(base: &[&str], conn: &[&str]) -> Vec<String> {
@@ -29,13 +34,32 @@ fn check_everything(conn: &[&str], transport: &str) {
     assert_eq!(tools.code, 0, "{}", tools.stderr);
     let j = tools.json();
     assert_eq!(j["server"]["name"], "mcp-servers/everything");
-    assert_eq!(j["server"]["protocolVersion"], "2025-11-25", "legacy only: auto fell back");
+    assert_eq!(
+        j["server"]["protocolVersion"], "2025-11-25",
+        "legacy only: auto fell back"
+    );
     assert_eq!(j["server"]["transport"], transport);
     let names = tool_names(&j);
-    for expected in ["echo", "get-sum", "get-structured-content", "trigger-long-running-operation"] {
-        assert!(names.contains(&expected.to_string()), "{expected} not in {names:?}");
+    for expected in [
+        "echo",
+        "get-sum",
+        "get-structured-content",
+        "trigger-long-running-operation",
+    ] {
+        assert!(
+            names.contains(&expected.to_string()),
+            "{expected} not in {names:?}"
+        );
     }
-    let call = run_v(&with(&["call", "get-structured-content", "--arg", "location=Chicago"], conn));
+    let call = run_v(&with(
+        &[
+            "call",
+            "get-structured-content",
+            "--arg",
+            "location=Chicago",
+        ],
+        conn,
+    ));
     assert_eq!(call.code, 0, "{}", call.stderr);
     let r = call.json();
     assert!(r["structuredContent"]["temperature"].is_number(), "{r}");
@@ -48,23 +72,33 @@ fn check_everything(conn: &[&str], transport: &str) {
 
 #[test]
 fn everything_over_stdio() {
-    let Some(index) = peers::everything() else { return };
+    let Some(index) = peers::everything() else {
+        return;
+    };
     check_everything(&["--", "node", &index], "stdio");
 }
 
 #[test]
 fn everything_over_streamable_http() {
-    let Some(index) = peers::everything() else { return };
+    let Some(index) = peers::everything() else {
+        return;
+    };
     let port = free_port();
     let mut cmd = Command::new("node");
-    cmd.args([&index, "streamableHttp"]).env("PORT", port.to_string());
+    cmd.args([&index, "streamableHttp"])
+        .env("PORT", port.to_string());
     let _server = start_listening(cmd, port);
-    check_everything(&["--url", &format!("http://127.0.0.1:{port}/mcp")], "streamable-http");
+    check_everything(
+        &["--url", &format!("http://127.0.0.1:{port}/mcp")],
+        "streamable-http",
+    );
 }
 
 #[test]
 fn everything_over_legacy_sse() {
-    let Some(index) = peers::everything() else { return };
+    let Some(index) = peers::everything() else {
+        return;
+    };
     let port = free_port();
     let mut cmd = Command::new("node");
     cmd.args([&index, "sse"]).env("PORT", port.to_string());
@@ -74,7 +108,9 @@ fn everything_over_legacy_sse() {
 
 #[test]
 fn filesystem_tools_have_output_schemas_that_conform() {
-    let Some(index) = peers::filesystem() else { return };
+    let Some(index) = peers::filesystem() else {
+        return;
+    };
     let dir = std::env::temp_dir().join(format!("mcp-inspect-fs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     std::fs::write(dir.join("a.txt"), "hello").expect("file");
@@ -82,11 +118,33 @@ fn filesystem_tools_have_output_schemas_that_conform() {
     let tools = run(&["tools", "--format", "json", "--", "node", &index, &root]).json();
     let list = tools["tools"].as_array().expect("tools");
     assert!(list.len() >= 10);
-    assert!(list.iter().all(|t| t["outputSchema"].is_object()), "every filesystem tool declares an outputSchema");
-    let call = run(&["call", "read_text_file", "--arg", &format!("path={root}/a.txt"), "--", "node", &index, &root]).json();
+    assert!(
+        list.iter().all(|t| t["outputSchema"].is_object()),
+        "every filesystem tool declares an outputSchema"
+    );
+    let call = run(&[
+        "call",
+        "read_text_file",
+        "--arg",
+        &format!("path={root}/a.txt"),
+        "--",
+        "node",
+        &index,
+        &root,
+    ])
+    .json();
     assert_eq!(call["structuredContent"], json!({"content": "hello"}));
     assert_eq!(call["verdict"]["status"], "conforms");
-    let outside = run(&["call", "read_text_file", "--arg", "path=/etc/hostname", "--", "node", &index, &root]);
+    let outside = run(&[
+        "call",
+        "read_text_file",
+        "--arg",
+        "path=/etc/hostname",
+        "--",
+        "node",
+        &index,
+        &root,
+    ]);
     assert_eq!(outside.code, 5, "access outside the root is a tool error");
     assert_eq!(outside.json()["verdict"]["status"], "tool_error");
     let _ = std::fs::remove_dir_all(&dir);
@@ -97,7 +155,17 @@ fn memory_server_round_trip() {
     let Some(index) = peers::memory() else { return };
     let file = std::env::temp_dir().join(format!("mcp-inspect-memory-{}.json", std::process::id()));
     let env = format!("MEMORY_FILE_PATH={}", file.display());
-    let created = run(&["call", "create_entities", "--args", r#"{"entities": [{"name": "Ada", "entityType": "person", "observations": ["wrote notes"]}]}"#, "-e", &env, "--", "node", &index]);
+    let created = run(&[
+        "call",
+        "create_entities",
+        "--args",
+        r#"{"entities": [{"name": "Ada", "entityType": "person", "observations": ["wrote notes"]}]}"#,
+        "-e",
+        &env,
+        "--",
+        "node",
+        &index,
+    ]);
     assert_eq!(created.code, 0, "{}", created.stderr);
     assert_eq!(created.json()["verdict"]["status"], "conforms");
     let graph = run(&["call", "read_graph", "-e", &env, "--", "node", &index]).json();
@@ -110,10 +178,33 @@ fn memory_server_round_trip() {
 fn time_server_in_both_eras() {
     let Some(bin) = peers::time() else { return };
     for (protocol, version) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
-        let tools = run(&["tools", "--format", "json", "--protocol", protocol, "--", &bin, "--local-timezone", "UTC"]).json();
+        let tools = run(&[
+            "tools",
+            "--format",
+            "json",
+            "--protocol",
+            protocol,
+            "--",
+            &bin,
+            "--local-timezone",
+            "UTC",
+        ])
+        .json();
         assert_eq!(tools["server"]["protocolVersion"], version);
         assert_eq!(tool_names(&tools), ["get_current_time", "convert_time"]);
-        let call = run(&["call", "get_current_time", "--arg", "timezone=Europe/Paris", "--protocol", protocol, "--", &bin, "--local-timezone", "UTC"]).json();
+        let call = run(&[
+            "call",
+            "get_current_time",
+            "--arg",
+            "timezone=Europe/Paris",
+            "--protocol",
+            protocol,
+            "--",
+            &bin,
+            "--local-timezone",
+            "UTC",
+        ])
+        .json();
         assert_eq!(call["structuredContent"]["timezone"], "Europe/Paris");
         assert_eq!(call["verdict"]["status"], "conforms", "{protocol}");
     }
@@ -121,20 +212,75 @@ fn time_server_in_both_eras() {
 
 fn check_fastmcp(conn: &[&str]) {
     for (protocol, version) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
-        let tools = run_v(&with(&["tools", "--format", "json", "--protocol", protocol], conn));
+        let tools = run_v(&with(
+            &["tools", "--format", "json", "--protocol", protocol],
+            conn,
+        ));
         assert_eq!(tools.code, 0, "{}", tools.stderr);
         let j = tools.json();
         assert_eq!(j["server"]["protocolVersion"], version);
-        assert_eq!(tool_names(&j), ["add", "greet", "get_point", "maybe_number", "fail"]);
-        let add = run_v(&with(&["call", "add", "--arg", "a=40", "--arg", "b=2", "--protocol", protocol], conn)).json();
+        assert_eq!(
+            tool_names(&j),
+            ["add", "greet", "get_point", "maybe_number", "fail"]
+        );
+        let add = run_v(&with(
+            &[
+                "call",
+                "add",
+                "--arg",
+                "a=40",
+                "--arg",
+                "b=2",
+                "--protocol",
+                protocol,
+            ],
+            conn,
+        ))
+        .json();
         assert_eq!(add["verdict"]["status"], "conforms");
-        assert_eq!(add["verdict"]["boxing"], json!({"boxer": "fastmcp", "field": "result", "certain": true}));
+        assert_eq!(
+            add["verdict"]["boxing"],
+            json!({"boxer": "fastmcp", "field": "result", "certain": true})
+        );
         assert_eq!(add["verdict"]["value"], 42);
-        let none = run_v(&with(&["call", "maybe_number", "--arg", "give=false", "--protocol", protocol], conn)).json();
-        assert_eq!((none["verdict"]["status"].clone(), none["verdict"]["value"].clone()), (json!("conforms"), Value::Null));
-        let point = run_v(&with(&["call", "get_point", "--arg", "x=1", "--arg", "y=2", "--protocol", protocol], conn)).json();
+        let none = run_v(&with(
+            &[
+                "call",
+                "maybe_number",
+                "--arg",
+                "give=false",
+                "--protocol",
+                protocol,
+            ],
+            conn,
+        ))
+        .json();
+        assert_eq!(
+            (
+                none["verdict"]["status"].clone(),
+                none["verdict"]["value"].clone()
+            ),
+            (json!("conforms"), Value::Null)
+        );
+        let point = run_v(&with(
+            &[
+                "call",
+                "get_point",
+                "--arg",
+                "x=1",
+                "--arg",
+                "y=2",
+                "--protocol",
+                protocol,
+            ],
+            conn,
+        ))
+        .json();
         assert_eq!(point["verdict"]["boxing"], Value::Null);
-        assert_eq!(point["structuredContent"], json!({"x": 1.0, "y": 2.0, "label": "origin"}));
+        assert_eq!(
+            point["structuredContent"],
+            json!({"x": 1.0, "y": 2.0, "label": "origin"})
+        );
         let fail = run_v(&with(&["call", "fail", "--protocol", protocol], conn));
         assert_eq!(fail.code, 5);
         assert_eq!(fail.json()["verdict"]["status"], "tool_error");
@@ -143,13 +289,17 @@ fn check_fastmcp(conn: &[&str]) {
 
 #[test]
 fn fastmcp_over_stdio_in_both_eras() {
-    let Some(python) = peers::python() else { return };
+    let Some(python) = peers::python() else {
+        return;
+    };
     check_fastmcp(&["--", &python, &peers::fastmcp_script()]);
 }
 
 #[test]
 fn fastmcp_over_http_in_both_eras() {
-    let Some(python) = peers::python() else { return };
+    let Some(python) = peers::python() else {
+        return;
+    };
     let port = free_port();
     let mut cmd = Command::new(&python);
     cmd.args([peers::fastmcp_script(), "http".into(), port.to_string()]);

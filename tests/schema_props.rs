@@ -11,11 +11,44 @@ use serde_json::{Map, Value, json};
 
 /// Keys that steer the engine, mixed with plain ones so generated objects look like schemas.
 const KEYS: &[&str] = &[
-    "type", "properties", "items", "prefixItems", "anyOf", "oneOf", "allOf", "not", "if", "then", "else",
-    "$ref", "$defs", "definitions", "required", "enum", "const", "default", "additionalProperties",
-    "patternProperties", "$anchor", "$schema", "minimum", "pattern", "format", "result", "x-fastmcp-wrap-result", "a",
+    "type",
+    "properties",
+    "items",
+    "prefixItems",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "$defs",
+    "definitions",
+    "required",
+    "enum",
+    "const",
+    "default",
+    "additionalProperties",
+    "patternProperties",
+    "$anchor",
+    "$schema",
+    "minimum",
+    "pattern",
+    "format",
+    "result",
+    "x-fastmcp-wrap-result",
+    "a",
 ];
-const REFS: &[&str] = &["#", "#/$defs/a", "#/properties/a", "#a", "#/definitions/result", "http://127.0.0.1:9/x", "#/$defs/missing"];
+const REFS: &[&str] = &[
+    "#",
+    "#/$defs/a",
+    "#/properties/a",
+    "#a",
+    "#/definitions/result",
+    "http://127.0.0.1:9/x",
+    "#/$defs/missing",
+];
 
 fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
@@ -23,13 +56,23 @@ fn json_value() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::Bool),
         any::<i32>().prop_map(|n| json!(n)),
         prop::sample::select(REFS).prop_map(|r| json!(r)),
-        prop::sample::select(&["string", "object", "array", "integer", "null", "^a+$", "uuid"][..]).prop_map(|s| json!(s)),
+        prop::sample::select(
+            &[
+                "string", "object", "array", "integer", "null", "^a+$", "uuid"
+            ][..]
+        )
+        .prop_map(|s| json!(s)),
     ];
     leaf.prop_recursive(6, 120, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            prop::collection::vec((prop::sample::select(KEYS), inner), 0..6)
-                .prop_map(|kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect::<Map<_, _>>())),
+            prop::collection::vec((prop::sample::select(KEYS), inner), 0..6).prop_map(|kv| {
+                Value::Object(
+                    kv.into_iter()
+                        .map(|(k, v)| (k.to_string(), v))
+                        .collect::<Map<_, _>>(),
+                )
+            }),
         ]
     })
 }

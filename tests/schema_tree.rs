@@ -5,7 +5,11 @@ use mcp_inspect::schema::{Edge, SchemaTree, boxing};
 use serde_json::{Value, json};
 
 fn labels(tree: &SchemaTree, id: usize) -> Vec<String> {
-    tree.nodes[id].children.iter().map(|c| tree.nodes[*c].edge.label()).collect()
+    tree.nodes[id]
+        .children
+        .iter()
+        .map(|c| tree.nodes[*c].edge.label())
+        .collect()
 }
 
 fn child(tree: &SchemaTree, id: usize, label: &str) -> usize {
@@ -26,7 +30,10 @@ fn properties_keep_order_required_and_facts() {
     assert_eq!(labels(&tree, 0), ["query", "limit", "when"]);
     let q = &tree.nodes[child(&tree, 0, "query")];
     assert!(q.required);
-    assert_eq!(q.facts.constraints, ["minLength: 1", "maxLength: 200", "pattern: ^\\w"]);
+    assert_eq!(
+        q.facts.constraints,
+        ["minLength: 1", "maxLength: 200", "pattern: ^\\w"]
+    );
     assert_eq!(q.facts.description.as_deref(), Some("What to find"));
     assert_eq!(q.pointer, "/properties/query");
     let l = &tree.nodes[child(&tree, 0, "limit")];
@@ -35,7 +42,12 @@ fn properties_keep_order_required_and_facts() {
     let w = &tree.nodes[child(&tree, 0, "when")];
     assert_eq!(w.facts.flags, ["deprecated"]);
     assert_eq!(w.facts.examples, [json!("2026-01-01T00:00:00Z")]);
-    assert!(tree.root().facts.constraints.contains(&"no additional properties".to_string()));
+    assert!(
+        tree.root()
+            .facts
+            .constraints
+            .contains(&"no additional properties".to_string())
+    );
 }
 
 #[test]
@@ -59,30 +71,68 @@ fn every_2020_12_applicator_is_a_row() {
     }));
     assert_eq!(
         labels(&tree, 0),
-        ["a", "/^x-/", "(additional properties)", "(property names)", "(if a present)", "allOf[0]", "anyOf[0]", "anyOf[1]", "oneOf[0]", "oneOf[1]", "not", "if", "then", "else"]
+        [
+            "a",
+            "/^x-/",
+            "(additional properties)",
+            "(property names)",
+            "(if a present)",
+            "allOf[0]",
+            "anyOf[0]",
+            "anyOf[1]",
+            "oneOf[0]",
+            "oneOf[1]",
+            "not",
+            "if",
+            "then",
+            "else"
+        ]
     );
-    assert!(tree.root().facts.constraints.contains(&"if a present, requires: c".to_string()));
-    assert_eq!(tree.root().facts.extras, [("x-vendor".to_string(), json!({"k": 1}))]);
+    assert!(
+        tree.root()
+            .facts
+            .constraints
+            .contains(&"if a present, requires: c".to_string())
+    );
+    assert_eq!(
+        tree.root().facts.extras,
+        [("x-vendor".to_string(), json!({"k": 1}))]
+    );
 }
 
 #[test]
 fn arrays_prefix_items_contains_and_draft07_tuples() {
-    let t = SchemaTree::build(&json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false, "contains": {"const": 3}, "minContains": 1, "uniqueItems": true}));
+    let t = SchemaTree::build(
+        &json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false, "contains": {"const": 3}, "minContains": 1, "uniqueItems": true}),
+    );
     assert_eq!(labels(&t, 0), ["[0]", "[1]", "(contains)"]);
     assert!(t.root().facts.constraints.contains(&"no items".to_string()));
-    assert!(t.root().facts.constraints.contains(&"uniqueItems".to_string()));
-    let d7 = SchemaTree::build(&json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "array", "items": [{"type": "string"}], "additionalItems": {"type": "number"}}));
+    assert!(
+        t.root()
+            .facts
+            .constraints
+            .contains(&"uniqueItems".to_string())
+    );
+    let d7 = SchemaTree::build(
+        &json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "array", "items": [{"type": "string"}], "additionalItems": {"type": "number"}}),
+    );
     assert_eq!(labels(&d7, 0), ["[0]", "(additional items)"]);
     assert_eq!(d7.nodes[child(&d7, 0, "[0]")].instance_path, "/0");
 }
 
 #[test]
 fn refs_resolve_with_badge_and_sibling_keywords_kept() {
-    let t = SchemaTree::build(&json!({"type": "object", "$defs": {"Point": {"type": "object", "description": "A point", "properties": {"x": {"type": "number"}}}},
-        "properties": {"at": {"$ref": "#/$defs/Point", "description": "Where"}}}));
+    let t = SchemaTree::build(
+        &json!({"type": "object", "$defs": {"Point": {"type": "object", "description": "A point", "properties": {"x": {"type": "number"}}}},
+        "properties": {"at": {"$ref": "#/$defs/Point", "description": "Where"}}}),
+    );
     let at = &t.nodes[child(&t, 0, "at")];
     assert_eq!(at.facts.ref_name.as_deref(), Some("Point"));
-    assert_eq!(at.facts.description.as_deref(), Some("Where"), "sibling wins over target");
+    assert_eq!(
+        at.facts.description.as_deref(),
+        Some("Where"),
+        "sibling wins over target"
+    );
     assert_eq!(at.facts.types, ["object"]);
     let x = &t.nodes[child(&t, child(&t, 0, "at"), "x")];
     assert_eq!(x.pointer, "/$defs/Point/properties/x");
@@ -100,7 +150,8 @@ fn recursion_is_a_back_link_not_an_infinite_tree() {
     let items = child(&t, children, "[]");
     assert_eq!(t.nodes[items].facts.back_link, Some(0));
     assert_eq!(type_text(&t, children), "Node[]");
-    let root_ref = SchemaTree::build(&json!({"type": "object", "properties": {"self": {"$ref": "#"}}}));
+    let root_ref =
+        SchemaTree::build(&json!({"type": "object", "properties": {"self": {"$ref": "#"}}}));
     assert_eq!(root_ref.nodes[1].facts.back_link, Some(0));
 }
 
@@ -131,7 +182,9 @@ fn nullable_any_of_reads_as_nullable_type() {
 
 #[test]
 fn boolean_schemas_show_as_any_and_never() {
-    let t = SchemaTree::build(&json!({"type": "object", "properties": {"anything": true, "nothing": false}}));
+    let t = SchemaTree::build(
+        &json!({"type": "object", "properties": {"anything": true, "nothing": false}}),
+    );
     assert_eq!(type_text(&t, child(&t, 0, "anything")), "any");
     assert_eq!(type_text(&t, child(&t, 0, "nothing")), "never");
 }
@@ -145,7 +198,11 @@ fn composition_bomb_is_cut_with_a_notice() {
     defs.insert("L40".into(), json!({"type": "string"}));
     let t = SchemaTree::build(&json!({"$defs": defs, "$ref": "#/$defs/L0"}));
     assert!(t.nodes.len() <= mcp_inspect::schema::tree::MAX_NODES);
-    assert!(t.notice.as_deref().is_some_and(|n| n.contains("cut at")), "{:?}", t.notice);
+    assert!(
+        t.notice.as_deref().is_some_and(|n| n.contains("cut at")),
+        "{:?}",
+        t.notice
+    );
 }
 
 #[test]
@@ -160,7 +217,9 @@ fn deep_nesting_stops_with_a_problem() {
 
 #[test]
 fn eval_paths_map_violations_to_rows() {
-    let t = SchemaTree::build(&json!({"type": "object", "properties": {"list": {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer"}}}}}}));
+    let t = SchemaTree::build(
+        &json!({"type": "object", "properties": {"list": {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer"}}}}}}),
+    );
     let id = t.node_for_eval_path("/properties/list/items/properties/n/type");
     assert_eq!(t.nodes[id].edge, Edge::Property("n".into()));
     assert_eq!(t.nodes[id].instance_path, "/list/*/n");
@@ -178,12 +237,21 @@ fn signatures_read_naturally() {
         signature("search", &input, Some((&output, b.as_ref()))),
         "search(query: string, limit?: integer = 10, mode?: \"a\" | \"b\") -> string[]"
     );
-    assert_eq!(signature("ping", &SchemaTree::build(&json!({"type": "object"})), None), "ping()");
+    assert_eq!(
+        signature("ping", &SchemaTree::build(&json!({"type": "object"})), None),
+        "ping()"
+    );
 }
 
 #[test]
 fn arbitrary_values_never_panic() {
-    for v in [json!(null), json!(1), json!("x"), json!([1, {"$ref": "#"}]), json!({"properties": 5, "items": "x", "anyOf": {}, "$ref": 3})] {
+    for v in [
+        json!(null),
+        json!(1),
+        json!("x"),
+        json!([1, {"$ref": "#"}]),
+        json!({"properties": 5, "items": "x", "anyOf": {}, "$ref": 3}),
+    ] {
         let t = SchemaTree::build(&v);
         assert!(!t.nodes.is_empty());
         let _ = type_text(&t, 0);

@@ -9,7 +9,12 @@ fn judge(schema: Option<Value>, structured: Option<Value>, is_error: bool, era: 
     let compiled = schema.as_ref().map(Compiled::new);
     verdict(
         schema.as_ref().zip(compiled.as_ref()),
-        ResultView { is_error, structured: structured.as_ref(), texts: &[], meta: None },
+        ResultView {
+            is_error,
+            structured: structured.as_ref(),
+            texts: &[],
+            meta: None,
+        },
         era,
     )
 }
@@ -19,28 +24,63 @@ fn violations_carry_every_path_and_mark_formats() {
     let schema = json!({"type": "object", "properties": {
         "id": {"type": "string", "format": "uuid"},
         "items": {"type": "array", "items": {"type": "integer", "maximum": 5}}}, "required": ["id", "name"]});
-    let v = judge(Some(schema), Some(json!({"id": "nope", "items": [1, 9, "x"]})), false, Era::Legacy);
+    let v = judge(
+        Some(schema),
+        Some(json!({"id": "nope", "items": [1, 9, "x"]})),
+        false,
+        Era::Legacy,
+    );
     assert_eq!(v.status, Status::Violations);
     assert_eq!(v.dialect.as_deref(), Some("2020-12"));
     let mut got: Vec<(String, String, String, bool)> = v
         .violations
         .iter()
-        .map(|x| (x.instance_path.clone(), x.keyword.clone(), x.schema_path.clone(), x.format))
+        .map(|x| {
+            (
+                x.instance_path.clone(),
+                x.keyword.clone(),
+                x.schema_path.clone(),
+                x.format,
+            )
+        })
         .collect();
     got.sort();
-    assert_eq!(got, [
-        ("".into(), "required".into(), "/required".into(), false),
-        ("/id".into(), "format".into(), "/properties/id/format".into(), true),
-        ("/items/1".into(), "maximum".into(), "/properties/items/items/maximum".into(), false),
-        ("/items/2".into(), "type".into(), "/properties/items/items/type".into(), false),
-    ]);
+    assert_eq!(
+        got,
+        [
+            ("".into(), "required".into(), "/required".into(), false),
+            (
+                "/id".into(),
+                "format".into(),
+                "/properties/id/format".into(),
+                true
+            ),
+            (
+                "/items/1".into(),
+                "maximum".into(),
+                "/properties/items/items/maximum".into(),
+                false
+            ),
+            (
+                "/items/2".into(),
+                "type".into(),
+                "/properties/items/items/type".into(),
+                false
+            ),
+        ]
+    );
     assert_eq!(v.headline(), "4 violations (2020-12)");
 }
 
 #[test]
 fn violations_map_to_schema_rows_through_refs() {
     let schema = json!({"$defs": {"P": {"type": "object", "properties": {"x": {"type": "number"}}}}, "type": "object", "properties": {"p": {"$ref": "#/$defs/P"}}});
-    let v = judge(Some(schema.clone()), Some(json!({"p": {"x": "one"}})), false, Era::Legacy);
+    let v = judge(
+        Some(schema.clone()),
+        Some(json!({"p": {"x": "one"}})),
+        false,
+        Era::Legacy,
+    );
     let tree = SchemaTree::build(&schema);
     let row = tree.node_for_eval_path(&v.violations[0].evaluation_path);
     assert_eq!(tree.nodes[row].edge.label(), "x");
@@ -58,37 +98,79 @@ fn falsy_and_null_values_are_judged_not_dropped() {
         let v = judge(Some(schema), Some(value.clone()), false, Era::Modern);
         assert_eq!((v.status, v.value), (Status::Conforms, Some(value)));
     }
-    let wrong = judge(Some(json!({"type": "integer"})), Some(json!(false)), false, Era::Modern);
+    let wrong = judge(
+        Some(json!({"type": "integer"})),
+        Some(json!(false)),
+        false,
+        Era::Modern,
+    );
     assert_eq!(wrong.status, Status::Violations);
 }
 
 #[test]
 fn unusable_schemas_are_not_checked_never_valid() {
     let cases = [
-        (json!({"$schema": "https://example.com/custom", "type": "object"}), "not checked: unknown dialect https://example.com/custom"),
-        (json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/Nope"}}}), "not checked: dangling $ref #/$defs/Nope"),
-        (json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}}), "not checked: $ref https://example.com/a.json points outside the schema (not fetched)"),
+        (
+            json!({"$schema": "https://example.com/custom", "type": "object"}),
+            "not checked: unknown dialect https://example.com/custom",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/Nope"}}}),
+            "not checked: dangling $ref #/$defs/Nope",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}}),
+            "not checked: $ref https://example.com/a.json points outside the schema (not fetched)",
+        ),
     ];
     for (schema, headline) in cases {
         let v = judge(Some(schema), Some(json!({"a": 1})), false, Era::Legacy);
-        assert_eq!((v.status, v.headline().as_str()), (Status::NotChecked, headline));
+        assert_eq!(
+            (v.status, v.headline().as_str()),
+            (Status::NotChecked, headline)
+        );
     }
-    let broken = judge(Some(json!({"type": "object", "minLength": "three"})), Some(json!({})), false, Era::Legacy);
+    let broken = judge(
+        Some(json!({"type": "object", "minLength": "three"})),
+        Some(json!({})),
+        false,
+        Era::Legacy,
+    );
     assert_eq!(broken.status, Status::NotChecked);
-    assert!(broken.headline().starts_with("not checked: schema does not compile"), "{}", broken.headline());
+    assert!(
+        broken
+            .headline()
+            .starts_with("not checked: schema does not compile"),
+        "{}",
+        broken.headline()
+    );
 }
 
 #[test]
 fn structured_content_presence_rules() {
     let schema = json!({"type": "object"});
-    assert_eq!(judge(Some(schema.clone()), None, false, Era::Legacy).status, Status::MissingStructuredContent);
-    assert_eq!(judge(None, Some(json!({"a": 1})), false, Era::Legacy).status, Status::UnexpectedStructuredContent);
-    assert_eq!(judge(None, None, false, Era::Legacy).status, Status::NotChecked);
+    assert_eq!(
+        judge(Some(schema.clone()), None, false, Era::Legacy).status,
+        Status::MissingStructuredContent
+    );
+    assert_eq!(
+        judge(None, Some(json!({"a": 1})), false, Era::Legacy).status,
+        Status::UnexpectedStructuredContent
+    );
+    assert_eq!(
+        judge(None, None, false, Era::Legacy).status,
+        Status::NotChecked
+    );
 }
 
 #[test]
 fn tool_errors_keep_mismatches_as_information() {
-    let v = judge(Some(json!({"type": "object", "required": ["ok"]})), Some(json!({"error": "x"})), true, Era::Legacy);
+    let v = judge(
+        Some(json!({"type": "object", "required": ["ok"]})),
+        Some(json!({"error": "x"})),
+        true,
+        Era::Legacy,
+    );
     assert_eq!(v.status, Status::ToolError);
     assert!(v.violations.is_empty());
     assert!(v.notes[0].starts_with("information only"), "{:?}", v.notes);
@@ -99,15 +181,29 @@ fn boxing_schema_with_unboxed_value_is_called_out() {
     let schema = json!({"type": "object", "properties": {"result": {"type": "integer"}}, "required": ["result"], "x-fastmcp-wrap-result": true});
     let v = judge(Some(schema), Some(json!(42)), false, Era::Modern);
     assert_eq!(v.status, Status::Violations);
-    assert!(v.notes.iter().any(|n| n.contains("not boxed")), "{:?}", v.notes);
+    assert!(
+        v.notes.iter().any(|n| n.contains("not boxed")),
+        "{:?}",
+        v.notes
+    );
 }
 
 #[test]
 fn legacy_era_requires_objects() {
-    let v = judge(Some(json!({"type": "array"})), Some(json!([1])), false, Era::Legacy);
+    let v = judge(
+        Some(json!({"type": "array"})),
+        Some(json!([1])),
+        false,
+        Era::Legacy,
+    );
     assert_eq!(v.status, Status::Conforms);
     assert_eq!(v.notes.len(), 2, "{:?}", v.notes);
-    let modern = judge(Some(json!({"type": "array"})), Some(json!([1])), false, Era::Modern);
+    let modern = judge(
+        Some(json!({"type": "array"})),
+        Some(json!([1])),
+        false,
+        Era::Modern,
+    );
     assert!(modern.notes.is_empty());
 }
 
@@ -117,7 +213,16 @@ fn text_mirror_is_information() {
     let compiled = Compiled::new(&schema);
     let sc = json!({"a": 1});
     let mk = |texts: &[&str]| {
-        verdict(Some((&schema, &compiled)), ResultView { is_error: false, structured: Some(&sc), texts, meta: None }, Era::Legacy)
+        verdict(
+            Some((&schema, &compiled)),
+            ResultView {
+                is_error: false,
+                structured: Some(&sc),
+                texts,
+                meta: None,
+            },
+            Era::Legacy,
+        )
     };
     assert_eq!(mk(&["{\"a\": 1}"]).text_mirror, Some(Mirror::Matches));
     assert_eq!(mk(&["{\"a\": 2}"]).text_mirror, Some(Mirror::Differs));
@@ -127,14 +232,23 @@ fn text_mirror_is_information() {
 
 #[test]
 fn verdict_json_shape() {
-    let v = judge(Some(json!({"type": "object", "properties": {"n": {"type": "integer"}}})), Some(json!({"n": "x"})), false, Era::Legacy);
+    let v = judge(
+        Some(json!({"type": "object", "properties": {"n": {"type": "integer"}}})),
+        Some(json!({"n": "x"})),
+        false,
+        Era::Legacy,
+    );
     let j = serde_json::to_value(&v).expect("json");
     assert_eq!(j["status"], "violations");
     assert_eq!(j["dialect"], "2020-12");
     assert_eq!(j["violations"][0]["instancePath"], "/n");
     assert_eq!(j["violations"][0]["keyword"], "type");
     assert_eq!(j["violations"][0]["schemaPath"], "/properties/n/type");
-    assert!(j["violations"][0]["message"].as_str().is_some_and(|m| m.contains("integer")));
+    assert!(
+        j["violations"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("integer"))
+    );
     assert_eq!(j["boxing"], Value::Null);
 }
 
@@ -145,18 +259,44 @@ fn lint_reports_each_rule_with_a_pointer() {
     let out_dialect = json!({"$schema": "urn:mine", "type": "object"});
     let good = json!({"type": "object"});
     let tools = [
-        ToolSchemas { name: "a", description: Some("ok"), input: &bad_input, output: None },
-        ToolSchemas { name: "b", description: None, input: &dangling, output: Some(&out_dialect) },
-        ToolSchemas { name: "a", description: Some("dup"), input: &good, output: Some(&json!("nope")) },
+        ToolSchemas {
+            name: "a",
+            description: Some("ok"),
+            input: &bad_input,
+            output: None,
+        },
+        ToolSchemas {
+            name: "b",
+            description: None,
+            input: &dangling,
+            output: Some(&out_dialect),
+        },
+        ToolSchemas {
+            name: "a",
+            description: Some("dup"),
+            input: &good,
+            output: Some(&json!("nope")),
+        },
     ];
     let findings = lint(&tools, Era::Legacy);
-    let got: Vec<(String, Severity, String)> = findings.iter().map(|f| (f.tool.clone(), f.severity, f.pointer.clone())).collect();
+    let got: Vec<(String, Severity, String)> = findings
+        .iter()
+        .map(|f| (f.tool.clone(), f.severity, f.pointer.clone()))
+        .collect();
     for expected in [
         ("a".to_string(), Severity::Error, "/inputSchema".to_string()),
-        ("b".into(), Severity::Error, "/inputSchema/properties/a/$ref".into()),
+        (
+            "b".into(),
+            Severity::Error,
+            "/inputSchema/properties/a/$ref".into(),
+        ),
         ("b".into(), Severity::Error, "/outputSchema".into()),
         ("b".into(), Severity::Warning, "/description".into()),
-        ("b".into(), Severity::Info, "/inputSchema/properties/b".into()),
+        (
+            "b".into(),
+            Severity::Info,
+            "/inputSchema/properties/b".into(),
+        ),
         ("a".into(), Severity::Error, "".into()),
     ] {
         assert!(got.contains(&expected), "{expected:?} not in {got:?}");
@@ -169,12 +309,25 @@ fn lint_reports_each_rule_with_a_pointer() {
 fn no_ref_ever_reaches_the_network() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     listener.set_nonblocking(true).expect("nonblocking");
-    let url = format!("http://{}/schema.json", listener.local_addr().expect("addr"));
+    let url = format!(
+        "http://{}/schema.json",
+        listener.local_addr().expect("addr")
+    );
     let schema = json!({"type": "object", "properties": {"a": {"$ref": url}, "b": {"$ref": format!("{url}#/x")}}, "allOf": [{"$ref": url}]});
     let _ = SchemaTree::build(&schema);
-    let v = judge(Some(schema.clone()), Some(json!({"a": 1})), false, Era::Legacy);
+    let v = judge(
+        Some(schema.clone()),
+        Some(json!({"a": 1})),
+        false,
+        Era::Legacy,
+    );
     assert_eq!(v.status, Status::NotChecked);
-    let tools = [ToolSchemas { name: "t", description: None, input: &schema, output: Some(&schema) }];
+    let tools = [ToolSchemas {
+        name: "t",
+        description: None,
+        input: &schema,
+        output: Some(&schema),
+    }];
     assert!(!lint(&tools, Era::Legacy).is_empty());
     // Also straight through the validator with a ref that is not caught by our pre-scan.
     let _ = Compiled::new(&json!({"$id": url.clone(), "$ref": "other.json"})).check(&json!(1));

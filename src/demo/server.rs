@@ -4,8 +4,9 @@
 use super::catalog;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, SubscriptionFilter, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
+    ServerConfig, SubscriptionFilter, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use serde_json::{Value, json};
@@ -23,12 +24,17 @@ pub struct Demo {
 
 impl Default for Demo {
     fn default() -> Self {
-        Demo { extra: Arc::new(AtomicBool::new(false)), changes: broadcast::channel(16).0 }
+        Demo {
+            extra: Arc::new(AtomicBool::new(false)),
+            changes: broadcast::channel(16).0,
+        }
     }
 }
 
 fn is_modern(context: &RequestContext<RoleServer>) -> bool {
-    context.protocol_version().is_some_and(|v| v.to_string().as_str() >= "2026-07-28")
+    context
+        .protocol_version()
+        .is_some_and(|v| v.to_string().as_str() >= "2026-07-28")
 }
 
 /// Builds a result from its JSON form (the demo writes results as the wire shows them).
@@ -44,7 +50,11 @@ fn text(s: impl Into<String>) -> Value {
 
 /// A structured result with its JSON text mirror, boxed for legacy clients when `box_legacy`.
 fn structured(value: Value, modern: bool, box_legacy: bool) -> Result<CallToolResponse, ErrorData> {
-    let sc = if box_legacy && !modern { json!({"result": value}) } else { value.clone() };
+    let sc = if box_legacy && !modern {
+        json!({"result": value})
+    } else {
+        value.clone()
+    };
     result(json!({"content": [text(value.to_string())], "structuredContent": sc, "isError": false}))
 }
 
@@ -79,36 +89,66 @@ impl ServerHandler for Demo {
     ) -> Result<CallToolResponse, ErrorData> {
         let modern = is_modern(&context);
         let args = request.arguments.clone().unwrap_or_default();
-        eprintln!("demo: call {} {}", request.name, Value::Object(args.clone()));
+        eprintln!(
+            "demo: call {} {}",
+            request.name,
+            Value::Object(args.clone())
+        );
         match request.name.as_ref() {
-            "echo" => result(json!({"content": [text(arg(&args, "message").and_then(Value::as_str).unwrap_or_default())]})),
+            "echo" => result(
+                json!({"content": [text(arg(&args, "message").and_then(Value::as_str).unwrap_or_default())]}),
+            ),
             "search" => search(&args),
-            "configure" => result(json!({"content": [text("applied")], "structuredContent": {"applied": true, "summary": format!("{} keys", args.len())}})),
+            "configure" => result(
+                json!({"content": [text("applied")], "structuredContent": {"applied": true, "summary": format!("{} keys", args.len())}}),
+            ),
             "build_tree" => {
-                let depth = arg(&args, "depth").and_then(Value::as_u64).unwrap_or(2).min(5);
+                let depth = arg(&args, "depth")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(2)
+                    .min(5);
                 let tree = tree("root", depth);
                 result(json!({"content": [text(tree.to_string())], "structuredContent": tree}))
             }
             "lookup_user" => {
-                let id = arg(&args, "id").and_then(Value::as_str).unwrap_or("00000000-0000-4000-8000-000000000000");
+                let id = arg(&args, "id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("00000000-0000-4000-8000-000000000000");
                 let user = json!({"user": {"id": id, "email": "ada@example.com", "role": "admin",
                     "manager": {"id": "11111111-1111-4111-8111-111111111111", "email": "grace@example.com", "role": "member", "manager": null}}});
                 result(json!({"content": [text(user.to_string())], "structuredContent": user}))
             }
             "add" => {
-                let sum = ["a", "b"].iter().filter_map(|k| arg(&args, k).and_then(Value::as_i64)).fold(0i64, i64::saturating_add);
-                result(json!({"content": [text(sum.to_string())], "structuredContent": {"result": sum}, "_meta": {"fastmcp": {"wrap_result": true}}}))
+                let sum = ["a", "b"]
+                    .iter()
+                    .filter_map(|k| arg(&args, k).and_then(Value::as_i64))
+                    .fold(0i64, i64::saturating_add);
+                result(
+                    json!({"content": [text(sum.to_string())], "structuredContent": {"result": sum}, "_meta": {"fastmcp": {"wrap_result": true}}}),
+                )
             }
             "word_count" => {
-                let count = arg(&args, "text").and_then(Value::as_str).map(|t| t.split_whitespace().count()).unwrap_or(0);
-                result(json!({"content": [text(count.to_string())], "structuredContent": {"count": count}}))
+                let count = arg(&args, "text")
+                    .and_then(Value::as_str)
+                    .map(|t| t.split_whitespace().count())
+                    .unwrap_or(0);
+                result(
+                    json!({"content": [text(count.to_string())], "structuredContent": {"count": count}}),
+                )
             }
             "is_even" => {
-                let even = arg(&args, "n").and_then(Value::as_i64).is_some_and(|n| n % 2 == 0);
-                result(json!({"content": [text(even.to_string())], "structuredContent": {"result": even}}))
+                let even = arg(&args, "n")
+                    .and_then(Value::as_i64)
+                    .is_some_and(|n| n % 2 == 0);
+                result(
+                    json!({"content": [text(even.to_string())], "structuredContent": {"result": even}}),
+                )
             }
             "primes" => {
-                let count = arg(&args, "count").and_then(Value::as_u64).unwrap_or(5).min(100) as usize;
+                let count = arg(&args, "count")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(5)
+                    .min(100) as usize;
                 structured(json!(primes(count)), modern, true)
             }
             "pi" => structured(json!(std::f64::consts::PI), modern, true),
@@ -121,28 +161,46 @@ impl ServerHandler for Demo {
                 };
                 structured(value, modern, true)
             }
-            "bad_output" => result(json!({"content": [text("look closely")], "structuredContent": {"count": -3, "status": "unknown", "items": ["a", 2]}})),
+            "bad_output" => result(
+                json!({"content": [text("look closely")], "structuredContent": {"count": -3, "status": "unknown", "items": ["a", 2]}}),
+            ),
             "dangling_ref" => result(json!({"content": [], "structuredContent": {"value": 1}})),
             "fail" => {
-                let reason = arg(&args, "reason").and_then(Value::as_str).unwrap_or("the demo says no");
-                result(json!({"content": [text(format!("the operation failed: {reason}"))], "isError": true}))
+                let reason = arg(&args, "reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or("the demo says no");
+                result(
+                    json!({"content": [text(format!("the operation failed: {reason}"))], "isError": true}),
+                )
             }
             "slow" => self.slow(&args, &context).await,
-            "delete_everything" => result(json!({"content": [text("nothing was deleted: this is a demo")]})),
+            "delete_everything" => {
+                result(json!({"content": [text("nothing was deleted: this is a demo")]}))
+            }
             "toggle_extra" => {
                 let now = !self.extra.fetch_xor(true, Ordering::Relaxed);
                 let _ = self.changes.send(());
                 if !modern {
                     let _ = context.peer.notify_tool_list_changed().await;
                 }
-                result(json!({"content": [text(if now { "extra added" } else { "extra removed" })]}))
+                result(
+                    json!({"content": [text(if now { "extra added" } else { "extra removed" })]}),
+                )
             }
-            "extra" if self.extra.load(Ordering::Relaxed) => result(json!({"content": [text("here I am")]})),
-            other => Err(ErrorData::invalid_params(format!("unknown tool: {other}"), None)),
+            "extra" if self.extra.load(Ordering::Relaxed) => {
+                result(json!({"content": [text("here I am")]}))
+            }
+            other => Err(ErrorData::invalid_params(
+                format!("unknown tool: {other}"),
+                None,
+            )),
         }
     }
 
-    fn accepted_subscription_filter(&self, _requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
         Some(SubscriptionFilter::builder().tools_list_changed().build())
     }
 
@@ -163,9 +221,19 @@ impl ServerHandler for Demo {
 }
 
 impl Demo {
-    async fn slow(&self, args: &serde_json::Map<String, Value>, context: &RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
-        let seconds = arg(args, "seconds").and_then(Value::as_f64).unwrap_or(5.0).clamp(0.0, 120.0);
-        let steps = arg(args, "steps").and_then(Value::as_u64).unwrap_or(10).clamp(1, 1000);
+    async fn slow(
+        &self,
+        args: &serde_json::Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let seconds = arg(args, "seconds")
+            .and_then(Value::as_f64)
+            .unwrap_or(5.0)
+            .clamp(0.0, 120.0);
+        let steps = arg(args, "steps")
+            .and_then(Value::as_u64)
+            .unwrap_or(10)
+            .clamp(1, 1000);
         let pause = Duration::from_secs_f64(seconds / steps as f64);
         let token = context.meta.get_progress_token();
         for step in 1..=steps {
@@ -177,7 +245,8 @@ impl Demo {
                 () = tokio::time::sleep(pause) => {}
             }
             if let Some(token) = &token {
-                let mut p = ProgressNotificationParam::new(token.clone(), step as f64).with_total(steps as f64);
+                let mut p = ProgressNotificationParam::new(token.clone(), step as f64)
+                    .with_total(steps as f64);
                 p.message = Some(format!("step {step} of {steps}"));
                 let _ = context.peer.notify_progress(p).await;
             }
@@ -187,9 +256,19 @@ impl Demo {
 }
 
 fn search(args: &serde_json::Map<String, Value>) -> Result<CallToolResponse, ErrorData> {
-    let query = arg(args, "query").and_then(Value::as_str).unwrap_or_default().to_lowercase();
+    let query = arg(args, "query")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_lowercase();
     let limit = arg(args, "limit").and_then(Value::as_u64).unwrap_or(10) as usize;
-    let corpus = [("Model Context Protocol", "https://modelcontextprotocol.io"), ("JSON Schema 2020-12", "https://json-schema.org/draft/2020-12"), ("Ratatui", "https://ratatui.rs")];
+    let corpus = [
+        ("Model Context Protocol", "https://modelcontextprotocol.io"),
+        (
+            "JSON Schema 2020-12",
+            "https://json-schema.org/draft/2020-12",
+        ),
+        ("Ratatui", "https://ratatui.rs"),
+    ];
     let results: Vec<Value> = corpus
         .iter()
         .filter(|(title, _)| query.split_whitespace().any(|w| title.to_lowercase().contains(w)))
@@ -202,7 +281,13 @@ fn search(args: &serde_json::Map<String, Value>) -> Result<CallToolResponse, Err
 }
 
 fn tree(name: &str, depth: u64) -> Value {
-    let children: Vec<Value> = if depth == 0 { vec![] } else { (1..=2).map(|i| tree(&format!("{name}.{i}"), depth - 1)).collect() };
+    let children: Vec<Value> = if depth == 0 {
+        vec![]
+    } else {
+        (1..=2)
+            .map(|i| tree(&format!("{name}.{i}"), depth - 1))
+            .collect()
+    };
     json!({"name": name, "children": children})
 }
 
@@ -210,7 +295,11 @@ fn primes(count: usize) -> Vec<u64> {
     let mut found = Vec::with_capacity(count);
     let mut n = 2u64;
     while found.len() < count {
-        if found.iter().take_while(|p| *p * *p <= n).all(|p| n % p != 0) {
+        if found
+            .iter()
+            .take_while(|p| *p * *p <= n)
+            .all(|p| !n.is_multiple_of(*p))
+        {
             found.push(n);
         }
         n += 1;

@@ -15,7 +15,14 @@ use serde_json::{Value, json};
 /// Exit code for `--strict` when the result breaks its outputSchema.
 pub const STRICT_VIOLATION: i32 = 3;
 
-pub async fn run(session: &Session, name: &str, args: Option<&str>, pairs: &[String], strict: bool, report: &Report) -> i32 {
+pub async fn run(
+    session: &Session,
+    name: &str,
+    args: Option<&str>,
+    pairs: &[String],
+    strict: bool,
+    report: &Report,
+) -> i32 {
     let list = match session.list_tools().await {
         Ok(l) => l,
         Err(e) => return report.error(&format!("tools/list failed: {e}"), exit::ERROR),
@@ -29,16 +36,24 @@ pub async fn run(session: &Session, name: &str, args: Option<&str>, pairs: &[Str
         Ok(r) => r,
         Err(RequestError::Server { code, message, .. }) if tool.is_none() => {
             let known = unknown_tool(name, list.tools.iter().map(|t| t.name.as_str()));
-            return report.error(&format!("{known}; the server said {code}: {message}"), exit::TOOL_ERROR);
+            return report.error(
+                &format!("{known}; the server said {code}: {message}"),
+                exit::TOOL_ERROR,
+            );
         }
-        Err(e @ RequestError::Server { .. }) => return report.error(&e.to_string(), exit::TOOL_ERROR),
+        Err(e @ RequestError::Server { .. }) => {
+            return report.error(&e.to_string(), exit::TOOL_ERROR);
+        }
         Err(e) => return report.error(&format!("tools/call failed: {e}"), exit::ERROR),
     };
     let schema = tool.and_then(|t| t.output_schema.as_ref());
     let compiled = schema.map(Compiled::new);
     let mut verdict = result.verdict(schema.zip(compiled.as_ref()), session.server.era);
     if tool.is_none() {
-        verdict.notes.push(format!("`{}` is not in tools/list", untrusted::line(name, 80)));
+        verdict.notes.push(format!(
+            "`{}` is not in tools/list",
+            untrusted::line(name, 80)
+        ));
     }
     match report.format {
         Format::Json => report.json(&with_verdict(&result.raw, &verdict)),
@@ -65,7 +80,10 @@ fn with_verdict(raw: &Value, verdict: &Verdict) -> Value {
 
 fn print_text(result: &CallResult, verdict: &Verdict, report: &Report) {
     for (i, block) in result.content.iter().enumerate() {
-        report.line(&format!("content[{i}]: {}", untrusted::line(&describe_block(block), 300)));
+        report.line(&format!(
+            "content[{i}]: {}",
+            untrusted::line(&describe_block(block), 300)
+        ));
         if let Content::Text(text) = block {
             for line in untrusted::lines(text) {
                 report.line(&format!("  {line}"));
@@ -94,7 +112,11 @@ fn print_text(result: &CallResult, verdict: &Verdict, report: &Report) {
     for v in &verdict.violations {
         report.line(&format!(
             "  at {} ({}{}, schema {}): {}",
-            if v.instance_path.is_empty() { "/" } else { &v.instance_path },
+            if v.instance_path.is_empty() {
+                "/"
+            } else {
+                &v.instance_path
+            },
             v.keyword,
             if v.format { ", format" } else { "" },
             v.schema_path,
@@ -107,7 +129,9 @@ fn print_text(result: &CallResult, verdict: &Verdict, report: &Report) {
     match verdict.text_mirror {
         Some(Mirror::Matches) => report.line("text mirror: matches structuredContent"),
         Some(Mirror::MatchesUnboxed) => report.line("text mirror: matches the unboxed value"),
-        Some(Mirror::Differs) => report.line("text mirror: JSON text differs from structuredContent (information)"),
+        Some(Mirror::Differs) => {
+            report.line("text mirror: JSON text differs from structuredContent (information)")
+        }
         Some(Mirror::NoJsonText) | None => {}
     }
     for note in &verdict.notes {

@@ -16,12 +16,15 @@ pub async fn run(session: &Session, report: &Report) -> i32 {
     let schemas: Vec<_> = list.tools.iter().map(|t| t.schemas()).collect();
     let mut findings = lint(&schemas, session.server.era);
     for r in &list.rejected {
-        findings.insert(0, crate::schema::lint::Finding {
-            tool: r.name.clone().unwrap_or_else(|| format!("#{}", r.index)),
-            severity: Severity::Error,
-            pointer: String::new(),
-            message: format!("rejected from tools/list: {}", r.reason),
-        });
+        findings.insert(
+            0,
+            crate::schema::lint::Finding {
+                tool: r.name.clone().unwrap_or_else(|| format!("#{}", r.index)),
+                severity: Severity::Error,
+                pointer: String::new(),
+                message: format!("rejected from tools/list: {}", r.reason),
+            },
+        );
     }
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
     let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
@@ -39,12 +42,23 @@ pub async fn run(session: &Session, report: &Report) -> i32 {
                 report.line(&format!(
                     "{severity:<7} {}  {}  {}",
                     untrusted::line(&f.tool, 80),
-                    if f.pointer.is_empty() { "-".into() } else { untrusted::line(&f.pointer, 120) },
+                    if f.pointer.is_empty() {
+                        "-".into()
+                    } else {
+                        untrusted::line(&f.pointer, 120)
+                    },
                     untrusted::line(&f.message, 300)
                 ));
             }
-            report.line(&format!("{} tools: {errors} errors, {warnings} warnings", list.tools.len()));
+            report.line(&format!(
+                "{} tools: {errors} errors, {warnings} warnings",
+                list.tools.len()
+            ));
         }
     }
-    if errors > 0 || list.problem.is_some() { exit::ERROR } else { exit::OK }
+    if errors > 0 || list.problem.is_some() {
+        exit::ERROR
+    } else {
+        exit::OK
+    }
 }

@@ -14,10 +14,16 @@ pub async fn run(session: &Session, name: &str, report: &Report) -> i32 {
         Err(e) => return report.error(&format!("tools/list failed: {e}"), exit::ERROR),
     };
     let Some(tool) = list.tools.iter().find(|t| t.name == name) else {
-        return report.error(&unknown_tool(name, list.tools.iter().map(|t| t.name.as_str())), exit::TOOL_ERROR);
+        return report.error(
+            &unknown_tool(name, list.tools.iter().map(|t| t.name.as_str())),
+            exit::TOOL_ERROR,
+        );
     };
     let input = SchemaTree::build(&tool.input_schema);
-    let boxed = tool.output_schema.as_ref().and_then(|s| boxing::detect(s, None));
+    let boxed = tool
+        .output_schema
+        .as_ref()
+        .and_then(|s| boxing::detect(s, None));
     let output = tool.output_schema.as_ref().map(SchemaTree::build);
     let mut out = json!({
         "name": tool.name,
@@ -38,6 +44,13 @@ pub async fn run(session: &Session, name: &str, report: &Report) -> i32 {
 
 /// `unknown tool X (known: a, b, …)`, bounded and escaped.
 pub fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> String {
-    let known: Vec<String> = known.take(20).map(|n| untrusted::line(n, 60).into_owned()).collect();
-    format!("unknown tool `{}` (known: {})", untrusted::line(name, 80), known.join(", "))
+    let known: Vec<String> = known
+        .take(20)
+        .map(|n| untrusted::line(n, 60).into_owned())
+        .collect();
+    format!(
+        "unknown tool `{}` (known: {})",
+        untrusted::line(name, 80),
+        known.join(", ")
+    )
 }

@@ -31,7 +31,10 @@ pub async fn run(session: &Session, report: &Report) -> i32 {
         report.warn(&format!(
             "tool #{} {} rejected: {}",
             r.index,
-            r.name.as_deref().map(|n| format!("`{}`", untrusted::line(n, 80))).unwrap_or_default(),
+            r.name
+                .as_deref()
+                .map(|n| format!("`{}`", untrusted::line(n, 80)))
+                .unwrap_or_default(),
             r.reason
         ));
     }
@@ -44,14 +47,25 @@ pub async fn run(session: &Session, report: &Report) -> i32 {
 /// `signature  [hints]  first line of the description`, escaped and bounded.
 pub fn tool_line(tool: &Tool) -> String {
     let input = SchemaTree::build(&tool.input_schema);
-    let output = tool.output_schema.as_ref().map(|s| (SchemaTree::build(s), boxing::detect(s, None)));
-    let sig = signature(&tool.name, &input, output.as_ref().map(|(t, b)| (t, b.as_ref())));
+    let output = tool
+        .output_schema
+        .as_ref()
+        .map(|s| (SchemaTree::build(s), boxing::detect(s, None)));
+    let sig = signature(
+        &tool.name,
+        &input,
+        output.as_ref().map(|(t, b)| (t, b.as_ref())),
+    );
     let mut line = untrusted::line(&sig, 300).into_owned();
     let hints = tool.annotations.words();
     if !hints.is_empty() {
         line.push_str(&format!("  [{}]", hints.join(", ")));
     }
-    if let Some(first) = tool.description.as_deref().and_then(|d| d.lines().find(|l| !l.trim().is_empty())) {
+    if let Some(first) = tool
+        .description
+        .as_deref()
+        .and_then(|d| d.lines().find(|l| !l.trim().is_empty()))
+    {
         line.push_str("  ");
         line.push_str(&untrusted::line(first.trim(), 160));
     }

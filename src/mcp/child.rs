@@ -83,23 +83,44 @@ pub fn spawn(
     let mut child = cmd.spawn()?;
     let pgid = child.id().and_then(|p| i32::try_from(p).ok());
     let stderr = StderrTail::default();
-    let (Some(stdin), Some(stdout), Some(err)) = (child.stdin.take(), child.stdout.take(), child.stderr.take()) else {
+    let (Some(stdin), Some(stdout), Some(err)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
         return Err(std::io::Error::other("child pipes missing"));
     };
-    tokio::spawn(pump_stderr(BufReader::new(err), stderr.clone(), events.clone()));
+    tokio::spawn(pump_stderr(
+        BufReader::new(err),
+        stderr.clone(),
+        events.clone(),
+    ));
     let (rmcp_side, our_side) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(pump_stdout(BufReader::new(stdout), our_side, events.clone(), raw.clone()));
+    tokio::spawn(pump_stdout(
+        BufReader::new(stdout),
+        our_side,
+        events.clone(),
+        raw.clone(),
+    ));
     Ok(Spawned {
-        process: ServerProcess { child, pgid, stderr },
+        process: ServerProcess {
+            child,
+            pgid,
+            stderr,
+        },
         from_server: rmcp_side,
         to_server: stdin,
     })
 }
 
-async fn pump_stderr(mut reader: BufReader<tokio::process::ChildStderr>, tail: StderrTail, events: EventSink) {
+async fn pump_stderr(
+    mut reader: BufReader<tokio::process::ChildStderr>,
+    tail: StderrTail,
+    events: EventSink,
+) {
     loop {
         let text = match read_line(&mut reader, STDERR_LINE_MAX).await {
-            Ok(Line::Complete(bytes)) => untrusted::line(&String::from_utf8_lossy(&bytes), STDERR_LINE_MAX).into_owned(),
+            Ok(Line::Complete(bytes)) => {
+                untrusted::line(&String::from_utf8_lossy(&bytes), STDERR_LINE_MAX).into_owned()
+            }
             Ok(Line::TooLong { head, total }) => format!(
                 "{}… [{} bytes in all]",
                 untrusted::line(&String::from_utf8_lossy(&head), STDERR_LINE_MAX),
@@ -158,7 +179,10 @@ impl ServerProcess {
 
     /// Waits briefly for the server to exit; the caller has closed its stdin.
     pub async fn wait_briefly(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
-        tokio::time::timeout(limit, self.child.wait()).await.ok().and_then(Result::ok)
+        tokio::time::timeout(limit, self.child.wait())
+            .await
+            .ok()
+            .and_then(Result::ok)
     }
 
     /// Stdin already closed: a grace period, then SIGTERM to the group, then SIGKILL.

@@ -29,37 +29,64 @@ struct ServerEntry {
 
 /// Reads `path` and returns the server called `name`.
 pub fn load(path: &Path, name: &str) -> Result<Target, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read config {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read config {}: {e}", path.display()))?;
     parse(&text, name).map_err(|e| format!("config {}: {e}", path.display()))
 }
 
 pub fn parse(text: &str, name: &str) -> Result<Target, String> {
-    let file: ConfigFile = serde_json::from_str(text).map_err(|e| format!("not an mcpServers file: {e}"))?;
+    let file: ConfigFile =
+        serde_json::from_str(text).map_err(|e| format!("not an mcpServers file: {e}"))?;
     let names: Vec<&str> = file.mcp_servers.keys().map(String::as_str).collect();
     let Some(entry) = file.mcp_servers.get(name) else {
-        return Err(format!("no server `{name}` (servers: {})", names.join(", ")));
+        return Err(format!(
+            "no server `{name}` (servers: {})",
+            names.join(", ")
+        ));
     };
-    let kind = entry.kind.as_deref().unwrap_or(if entry.url.is_some() { "http" } else { "stdio" });
+    let kind = entry
+        .kind
+        .as_deref()
+        .unwrap_or(if entry.url.is_some() { "http" } else { "stdio" });
     match kind {
         "stdio" => Ok(Target::Stdio {
-            command: entry.command.clone().ok_or_else(|| format!("server `{name}` has no `command`"))?,
+            command: entry
+                .command
+                .clone()
+                .ok_or_else(|| format!("server `{name}` has no `command`"))?,
             args: entry.args.clone(),
-            env: entry.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            env: entry
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
             cwd: entry.cwd.clone(),
         }),
         "http" | "streamable-http" | "streamableHttp" | "sse" => {
-            let url = entry.url.clone().ok_or_else(|| format!("server `{name}` has no `url`"))?;
+            let url = entry
+                .url
+                .clone()
+                .ok_or_else(|| format!("server `{name}` has no `url`"))?;
             Ok(Target::Http {
-                transport: if kind == "sse" { HttpTransport::Sse } else { HttpTransport::Streamable },
+                transport: if kind == "sse" {
+                    HttpTransport::Sse
+                } else {
+                    HttpTransport::Streamable
+                },
                 url,
                 headers: entry
                     .headers
                     .iter()
-                    .map(|(k, v)| Header { name: k.clone(), value: v.clone() })
+                    .map(|(k, v)| Header {
+                        name: k.clone(),
+                        value: v.clone(),
+                    })
                     .collect(),
             })
         }
-        other => Err(format!("server `{name}` has unknown type `{other}` (stdio, http or sse)")),
+        other => Err(format!(
+            "server `{name}` has unknown type `{other}` (stdio, http or sse)"
+        )),
     }
 }
 
@@ -85,15 +112,37 @@ mod tests {
                 cwd: Some("/srv".into()),
             })
         );
-        let Ok(Target::Http { transport, headers, .. }) = parse(FILE, "remote") else { panic!("http") };
+        let Ok(Target::Http {
+            transport, headers, ..
+        }) = parse(FILE, "remote")
+        else {
+            panic!("http")
+        };
         assert_eq!((transport, headers.len()), (HttpTransport::Streamable, 1));
-        assert!(matches!(parse(FILE, "old"), Ok(Target::Http { transport: HttpTransport::Sse, .. })));
+        assert!(matches!(
+            parse(FILE, "old"),
+            Ok(Target::Http {
+                transport: HttpTransport::Sse,
+                ..
+            })
+        ));
     }
 
     #[test]
     fn clear_errors() {
-        assert_eq!(parse(FILE, "nope"), Err("no server `nope` (servers: files, odd, old, remote)".into()));
-        assert!(parse(FILE, "odd").expect_err("odd").contains("unknown type `carrier-pigeon`"));
-        assert!(parse("{}", "x").expect_err("shape").starts_with("not an mcpServers file"));
+        assert_eq!(
+            parse(FILE, "nope"),
+            Err("no server `nope` (servers: files, odd, old, remote)".into())
+        );
+        assert!(
+            parse(FILE, "odd")
+                .expect_err("odd")
+                .contains("unknown type `carrier-pigeon`")
+        );
+        assert!(
+            parse("{}", "x")
+                .expect_err("shape")
+                .starts_with("not an mcpServers file")
+        );
     }
 }

@@ -28,15 +28,27 @@ pub enum ConnectError {
     #[error("cannot reach {url}: {reason}")]
     Unreachable { url: String, reason: String },
     #[error("HTTP 401 Unauthorized from {url}{}", challenge.as_deref().map(|c| format!(" (WWW-Authenticate: {c})")).unwrap_or_default())]
-    Unauthorized { url: String, challenge: Option<String> },
-    #[error("HTTP 404 Not Found: no MCP endpoint at {0} (Streamable HTTP servers usually serve /mcp, legacy SSE /sse)")]
+    Unauthorized {
+        url: String,
+        challenge: Option<String>,
+    },
+    #[error(
+        "HTTP 404 Not Found: no MCP endpoint at {0} (Streamable HTTP servers usually serve /mcp, legacy SSE /sse)"
+    )]
     NotFound(String),
     #[error("HTTP {status} from {url}{}", if body.is_empty() { String::new() } else { format!(": {body}") })]
-    HttpStatus { url: String, status: u16, body: String },
+    HttpStatus {
+        url: String,
+        status: u16,
+        body: String,
+    },
     #[error("not an MCP server: {0}")]
     NotMcp(String),
     #[error("no answer to the handshake within {}s{}", .timeout.as_secs_f32(), tail(.stderr))]
-    Timeout { timeout: Duration, stderr: Vec<String> },
+    Timeout {
+        timeout: Duration,
+        stderr: Vec<String>,
+    },
     #[error("handshake failed: {reason}{}", tail(.stderr))]
     Handshake { reason: String, stderr: Vec<String> },
 }
@@ -53,7 +65,10 @@ impl ConnectError {
             ConnectError::Handshake { .. }
                 | ConnectError::ExitedDuringHandshake { .. }
                 | ConnectError::NotMcp(_)
-                | ConnectError::HttpStatus { status: 400..=499, .. }
+                | ConnectError::HttpStatus {
+                    status: 400..=499,
+                    ..
+                }
                 | ConnectError::Timeout { .. }
         )
     }
@@ -71,7 +86,11 @@ fn tail(lines: &[String]) -> String {
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum RequestError {
     #[error("the server answered with error {code}: {message}")]
-    Server { code: i64, message: String, data: Option<serde_json::Value> },
+    Server {
+        code: i64,
+        message: String,
+        data: Option<serde_json::Value>,
+    },
     #[error("no answer within {}s (timeout; raise it with --timeout)", .0.as_secs_f32())]
     Timeout(Duration),
     #[error("cancelled")]

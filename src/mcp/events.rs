@@ -19,7 +19,11 @@ pub enum ServerEvent {
         message: Option<String>,
     },
     /// `notifications/message`.
-    Log { level: String, logger: Option<String>, data: Value },
+    Log {
+        level: String,
+        logger: Option<String>,
+        data: Value,
+    },
     /// The tool list changed (legacy notification or modern subscription).
     ToolsChanged,
     /// A line the server wrote to stderr.

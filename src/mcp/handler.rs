@@ -5,7 +5,10 @@ use super::events::{EventSink, ServerEvent};
 use rmcp::ClientHandler;
 #[allow(deprecated)]
 use rmcp::model::LoggingMessageNotificationParam;
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam, ProgressToken, ProtocolVersion};
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam, ProgressToken,
+    ProtocolVersion,
+};
 use rmcp::service::{NotificationContext, RoleClient};
 
 pub struct Handler {
@@ -35,7 +38,11 @@ impl ClientHandler for Handler {
         info
     }
 
-    async fn on_progress(&self, params: ProgressNotificationParam, _: NotificationContext<RoleClient>) {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
         self.events.send(ServerEvent::Progress {
             token: token_text(&params.progress_token),
             progress: params.progress,
@@ -44,7 +51,11 @@ impl ClientHandler for Handler {
         });
     }
 
-    async fn on_logging_message(&self, params: LoggingMessageNotificationParam, _: NotificationContext<RoleClient>) {
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
         let level = serde_json::to_value(params.level)
             .ok()
             .and_then(|v| v.as_str().map(String::from))

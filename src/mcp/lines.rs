@@ -15,7 +15,10 @@ pub enum Line {
 }
 
 /// Reads one line of at most `max` bytes; the rest of a longer line is read and discarded.
-pub async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R, max: usize) -> std::io::Result<Line> {
+pub async fn read_line<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    max: usize,
+) -> std::io::Result<Line> {
     let mut head = Vec::new();
     let mut total = 0usize;
     loop {
@@ -40,7 +43,11 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(reader: &mut R, max: usize) -> s
             if head.last() == Some(&b'\r') && total <= max {
                 head.pop();
             }
-            return Ok(if total > max { Line::TooLong { head, total } } else { Line::Complete(head) });
+            return Ok(if total > max {
+                Line::TooLong { head, total }
+            } else {
+                Line::Complete(head)
+            });
         }
     }
 }
@@ -54,12 +61,21 @@ mod tests {
     async fn lines_within_and_beyond_the_bound() {
         let data = b"short\r\nthis line is far too long\nlast".to_vec();
         let mut r = BufReader::with_capacity(4, &data[..]);
-        assert_eq!(read_line(&mut r, 10).await.expect("io"), Line::Complete(b"short".to_vec()));
         assert_eq!(
             read_line(&mut r, 10).await.expect("io"),
-            Line::TooLong { head: b"this line ".to_vec(), total: 24 }
+            Line::Complete(b"short".to_vec())
         );
-        assert_eq!(read_line(&mut r, 10).await.expect("io"), Line::Complete(b"last".to_vec()));
+        assert_eq!(
+            read_line(&mut r, 10).await.expect("io"),
+            Line::TooLong {
+                head: b"this line ".to_vec(),
+                total: 24
+            }
+        );
+        assert_eq!(
+            read_line(&mut r, 10).await.expect("io"),
+            Line::Complete(b"last".to_vec())
+        );
         assert_eq!(read_line(&mut r, 10).await.expect("io"), Line::Eof);
     }
 }

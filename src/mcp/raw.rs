@@ -14,7 +14,9 @@ pub struct RawResponses(Arc<Mutex<VecDeque<(String, Value)>>>);
 impl RawResponses {
     /// Records `message` if it is a response (has an id and a result or error).
     pub fn record(&self, message: &Value) {
-        let Some(obj) = message.as_object() else { return };
+        let Some(obj) = message.as_object() else {
+            return;
+        };
         let Some(id) = obj.get("id") else { return };
         if !obj.contains_key("result") && !obj.contains_key("error") {
             return;

@@ -11,9 +11,22 @@ use serde_json::Value;
 pub enum Content {
     Text(String),
     /// Image or audio: its MIME type and decoded size in bytes (`None` if the base64 is broken).
-    Media { kind: String, mime: String, bytes: Option<usize> },
-    ResourceLink { uri: String, name: Option<String>, mime: Option<String> },
-    Resource { uri: String, mime: Option<String>, text: Option<String>, blob_bytes: Option<usize> },
+    Media {
+        kind: String,
+        mime: String,
+        bytes: Option<usize>,
+    },
+    ResourceLink {
+        uri: String,
+        name: Option<String>,
+        mime: Option<String>,
+    },
+    Resource {
+        uri: String,
+        mime: Option<String>,
+        text: Option<String>,
+        blob_bytes: Option<usize>,
+    },
     /// A block of a type this inspector does not know, kept raw.
     Other(Value),
 }
@@ -33,12 +46,22 @@ pub struct CallResult {
 
 impl CallResult {
     pub fn decode(raw: Value) -> CallResult {
-        let blocks = raw.get("content").and_then(Value::as_array).cloned().unwrap_or_default();
+        let blocks = raw
+            .get("content")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         CallResult {
             is_error: raw.get("isError").and_then(Value::as_bool).unwrap_or(false),
-            structured: raw.as_object().and_then(|o| o.get("structuredContent")).cloned(),
+            structured: raw
+                .as_object()
+                .and_then(|o| o.get("structuredContent"))
+                .cloned(),
             content: blocks.iter().map(decode_block).collect(),
-            annotations: blocks.iter().map(|b| b.get("annotations").cloned()).collect(),
+            annotations: blocks
+                .iter()
+                .map(|b| b.get("annotations").cloned())
+                .collect(),
             meta: raw.get("_meta").cloned(),
             raw,
         }
@@ -72,7 +95,10 @@ impl CallResult {
 
 fn base64_len(data: Option<&Value>) -> Option<usize> {
     let data = data?.as_str()?;
-    base64::engine::general_purpose::STANDARD.decode(data).ok().map(|b| b.len())
+    base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .ok()
+        .map(|b| b.len())
 }
 
 fn decode_block(block: &Value) -> Content {
@@ -94,7 +120,11 @@ fn decode_block(block: &Value) -> Content {
         },
         Some("resource") => {
             let r = block.get("resource");
-            let rs = |key: &str| r.and_then(|r| r.get(key)).and_then(Value::as_str).map(String::from);
+            let rs = |key: &str| {
+                r.and_then(|r| r.get(key))
+                    .and_then(Value::as_str)
+                    .map(String::from)
+            };
             Content::Resource {
                 uri: rs("uri").unwrap_or_default(),
                 mime: rs("mimeType"),
@@ -108,25 +138,44 @@ fn decode_block(block: &Value) -> Content {
 
 /// A one-line description of a content block for text output and the content view.
 pub fn describe_block(c: &Content) -> String {
-    let size = |b: &Option<usize>| b.map(|n| format!("{n} bytes")).unwrap_or_else(|| "invalid base64".into());
+    let size = |b: &Option<usize>| {
+        b.map(|n| format!("{n} bytes"))
+            .unwrap_or_else(|| "invalid base64".into())
+    };
     match c {
         Content::Text(t) => format!("text ({} chars)", t.chars().count()),
         Content::Media { kind, mime, bytes } => format!("{kind} {mime}, {}", size(bytes)),
         Content::ResourceLink { uri, name, mime } => format!(
             "resource link {uri}{}{}",
-            name.as_deref().map(|n| format!(" \"{n}\"")).unwrap_or_default(),
-            mime.as_deref().map(|m| format!(" ({m})")).unwrap_or_default()
+            name.as_deref()
+                .map(|n| format!(" \"{n}\""))
+                .unwrap_or_default(),
+            mime.as_deref()
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default()
         ),
-        Content::Resource { uri, mime, text, blob_bytes } => format!(
+        Content::Resource {
+            uri,
+            mime,
+            text,
+            blob_bytes,
+        } => format!(
             "embedded resource {uri}{}{}",
-            mime.as_deref().map(|m| format!(" ({m})")).unwrap_or_default(),
+            mime.as_deref()
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default(),
             match (text, blob_bytes) {
                 (Some(t), _) => format!(", text {} chars", t.chars().count()),
                 (None, Some(n)) => format!(", blob {n} bytes"),
                 _ => String::new(),
             }
         ),
-        Content::Other(v) => format!("unknown block {}", v.get("type").map(Value::to_string).unwrap_or_else(|| kind_of(v).into())),
+        Content::Other(v) => format!(
+            "unknown block {}",
+            v.get("type")
+                .map(Value::to_string)
+                .unwrap_or_else(|| kind_of(v).into())
+        ),
     }
 }
 
@@ -138,9 +187,15 @@ mod tests {
     #[test]
     fn absent_null_and_falsy_structured_content_stay_apart() {
         assert_eq!(CallResult::decode(json!({"content": []})).structured, None);
-        assert_eq!(CallResult::decode(json!({"structuredContent": null})).structured, Some(Value::Null));
+        assert_eq!(
+            CallResult::decode(json!({"structuredContent": null})).structured,
+            Some(Value::Null)
+        );
         for falsy in [json!(0), json!(false), json!(""), json!([])] {
-            assert_eq!(CallResult::decode(json!({"structuredContent": falsy.clone()})).structured, Some(falsy));
+            assert_eq!(
+                CallResult::decode(json!({"structuredContent": falsy.clone()})).structured,
+                Some(falsy)
+            );
         }
     }
 
@@ -156,10 +211,17 @@ mod tests {
         ], "isError": true}));
         assert!(r.is_error);
         let described: Vec<String> = r.content.iter().map(describe_block).collect();
-        assert_eq!(described, [
-            "text (2 chars)", "image image/png, 5 bytes", "audio audio/wav, invalid base64",
-            "resource link file:///a \"a\"", "embedded resource mem://x (text/plain), text 3 chars", "unknown block \"hologram\""
-        ]);
+        assert_eq!(
+            described,
+            [
+                "text (2 chars)",
+                "image image/png, 5 bytes",
+                "audio audio/wav, invalid base64",
+                "resource link file:///a \"a\"",
+                "embedded resource mem://x (text/plain), text 3 chars",
+                "unknown block \"hologram\""
+            ]
+        );
         assert_eq!(r.annotations[0], Some(json!({"priority": 1})));
     }
 }

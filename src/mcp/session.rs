@@ -12,9 +12,13 @@ use super::tool::{RejectedTool, Tool, decode_page};
 use crate::schema::Era;
 use crate::untrusted;
 use rmcp::model::{
-    CancelledNotificationParam, ClientRequest, CustomRequest, ProtocolVersion, ServerResult, SubscriptionFilter,
+    CancelledNotificationParam, ClientRequest, CustomRequest, ProtocolVersion, ServerResult,
+    SubscriptionFilter,
 };
-use rmcp::service::{ClientInitializeError, PeerRequestOptions, RequestHandle, RoleClient, RunningService, ServiceError};
+use rmcp::service::{
+    ClientInitializeError, PeerRequestOptions, RequestHandle, RoleClient, RunningService,
+    ServiceError,
+};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientCacheConfig, ClientLifecycleMode, ClientServiceExt, Peer};
@@ -60,7 +64,10 @@ pub struct Session {
 
 impl Session {
     /// Connects, speaking the era asked for; `auto` retries a failed probe with `initialize`.
-    pub async fn connect(opts: &ConnectOptions, events: &EventSink) -> Result<Session, ConnectError> {
+    pub async fn connect(
+        opts: &ConnectOptions,
+        events: &EventSink,
+    ) -> Result<Session, ConnectError> {
         match opts.protocol {
             ProtocolChoice::Legacy => attempt(opts, events, Attempt::Initialize).await,
             ProtocolChoice::Modern => attempt(opts, events, Attempt::Discover).await,
@@ -83,12 +90,25 @@ impl Session {
 
     /// The last lines the server wrote to stderr (stdio only).
     pub fn stderr_tail(&self, n: usize) -> Vec<String> {
-        self.process.as_ref().map(|p| p.stderr.last(n)).unwrap_or_default()
+        self.process
+            .as_ref()
+            .map(|p| p.stderr.last(n))
+            .unwrap_or_default()
     }
 
     /// Sends a request and returns its raw result (exactly as sent, where the transport is ours).
-    pub async fn request(&self, method: &str, params: Option<Value>) -> Result<Value, RequestError> {
-        let handle = self.send(method, params, PeerRequestOptions::with_timeout(self.timeout)).await?;
+    pub async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<Value, RequestError> {
+        let handle = self
+            .send(
+                method,
+                params,
+                PeerRequestOptions::with_timeout(self.timeout),
+            )
+            .await?;
         self.finish(handle).await
     }
 
@@ -107,7 +127,10 @@ impl Session {
 
     async fn finish(&self, handle: RequestHandle<RoleClient>) -> Result<Value, RequestError> {
         let id = serde_json::to_string(&handle.id).unwrap_or_default();
-        let result = handle.await_response().await.map_err(|e| self.request_error(e))?;
+        let result = handle
+            .await_response()
+            .await
+            .map_err(|e| self.request_error(e))?;
         Ok(self.raw_result(&id, result))
     }
 
@@ -162,7 +185,9 @@ impl Session {
                     return Ok(list);
                 }
                 Some(_) if list.pages >= MAX_PAGES => {
-                    list.problem = Some(format!("more than {MAX_PAGES} pages of tools: listing stopped"));
+                    list.problem = Some(format!(
+                        "more than {MAX_PAGES} pages of tools: listing stopped"
+                    ));
                     return Ok(list);
                 }
                 Some(next) => cursor = Some(next),
@@ -171,9 +196,19 @@ impl Session {
     }
 
     /// Starts a tool call. The timeout restarts on every progress notification.
-    pub async fn start_call(&self, name: &str, arguments: Value) -> Result<PendingCall<'_>, RequestError> {
+    pub async fn start_call(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<PendingCall<'_>, RequestError> {
         let options = PeerRequestOptions::with_timeout(self.timeout).reset_timeout_on_progress();
-        let handle = self.send("tools/call", Some(json!({"name": name, "arguments": arguments})), options).await?;
+        let handle = self
+            .send(
+                "tools/call",
+                Some(json!({"name": name, "arguments": arguments})),
+                options,
+            )
+            .await?;
         Ok(PendingCall {
             progress_token: token_text(&handle.progress_token),
             session: self,
@@ -182,13 +217,19 @@ impl Session {
     }
 
     /// Calls a tool and waits for its result.
-    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<CallResult, RequestError> {
+    pub async fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<CallResult, RequestError> {
         self.start_call(name, arguments).await?.result().await
     }
 
     /// Closes the connection: stdin first, then a short grace, then the process group is ended.
     pub async fn shutdown(self) {
-        let Session { service, process, .. } = self;
+        let Session {
+            service, process, ..
+        } = self;
         let _ = tokio::time::timeout(Duration::from_millis(500), service.cancel()).await;
         if let Some(p) = process {
             p.shutdown().await;
@@ -210,7 +251,10 @@ impl PendingCall<'_> {
     }
 
     /// Waits for the result unless `cancel` resolves first; then `notifications/cancelled` is sent.
-    pub async fn result_or_cancel(self, cancel: impl Future<Output = ()>) -> Result<CallResult, RequestError> {
+    pub async fn result_or_cancel(
+        self,
+        cancel: impl Future<Output = ()>,
+    ) -> Result<CallResult, RequestError> {
         let id = self.handle.id.clone();
         let peer = self.handle.peer.clone();
         tokio::select! {
@@ -230,7 +274,11 @@ enum Attempt {
     Initialize,
 }
 
-async fn attempt(opts: &ConnectOptions, events: &EventSink, kind: Attempt) -> Result<Session, ConnectError> {
+async fn attempt(
+    opts: &ConnectOptions,
+    events: &EventSink,
+    kind: Attempt,
+) -> Result<Session, ConnectError> {
     let raw = RawResponses::default();
     let handler = Handler {
         events: events.clone(),
@@ -241,7 +289,9 @@ async fn attempt(opts: &ConnectOptions, events: &EventSink, kind: Attempt) -> Re
     };
     let lifecycle = match kind {
         Attempt::Initialize => ClientLifecycleMode::Initialize,
-        Attempt::Discover => ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::LATEST] },
+        Attempt::Discover => ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::LATEST],
+        },
         Attempt::Auto => ClientLifecycleMode::Auto {
             preferred_versions: vec![ProtocolVersion::LATEST],
             legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
@@ -249,22 +299,40 @@ async fn attempt(opts: &ConnectOptions, events: &EventSink, kind: Attempt) -> Re
     };
     let timeout = opts.timeout;
     let (service, process) = match &opts.target {
-        Target::Stdio { command, args, env, cwd } => {
-            let spawned = child::spawn(command, args, env, cwd.as_ref(), events, &raw).map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => ConnectError::CommandNotFound(command.clone()),
-                _ => ConnectError::Spawn { command: command.clone(), reason: e.to_string() },
-            })?;
+        Target::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        } => {
+            let spawned = child::spawn(command, args, env, cwd.as_ref(), events, &raw).map_err(
+                |e| match e.kind() {
+                    std::io::ErrorKind::NotFound => ConnectError::CommandNotFound(command.clone()),
+                    _ => ConnectError::Spawn {
+                        command: command.clone(),
+                        reason: e.to_string(),
+                    },
+                },
+            )?;
             let mut process = spawned.process;
             let transport = (spawned.from_server, spawned.to_server);
-            match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle)).await {
+            match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle))
+                .await
+            {
                 Ok(Ok(service)) => (service, Some(process)),
                 Ok(Err(e)) => {
                     let exited = process.wait_briefly(Duration::from_millis(300)).await;
                     let stderr = process.stderr.last(STDERR_IN_ERRORS);
                     process.shutdown().await;
                     return Err(match exited {
-                        Some(status) => ConnectError::ExitedDuringHandshake { status: status.to_string(), stderr },
-                        None => ConnectError::Handshake { reason: init_error(&e), stderr },
+                        Some(status) => ConnectError::ExitedDuringHandshake {
+                            status: status.to_string(),
+                            stderr,
+                        },
+                        None => ConnectError::Handshake {
+                            reason: init_error(&e),
+                            stderr,
+                        },
                     });
                 }
                 Err(_) => {
@@ -272,46 +340,101 @@ async fn attempt(opts: &ConnectOptions, events: &EventSink, kind: Attempt) -> Re
                     let status = process.exit_status();
                     process.shutdown().await;
                     return Err(match status {
-                        Some(status) => ConnectError::ExitedDuringHandshake { status: status.to_string(), stderr },
+                        Some(status) => ConnectError::ExitedDuringHandshake {
+                            status: status.to_string(),
+                            stderr,
+                        },
                         None => ConnectError::Timeout { timeout, stderr },
                     });
                 }
             }
         }
-        Target::Http { url, transport: HttpTransport::Streamable, headers } => {
+        Target::Http {
+            url,
+            transport: HttpTransport::Streamable,
+            headers,
+        } => {
             let mut custom = HashMap::new();
             for h in headers {
-                let name = reqwest::header::HeaderName::from_bytes(h.name.as_bytes())
-                    .map_err(|_| ConnectError::Handshake { reason: format!("bad header name `{}`", h.name), stderr: vec![] })?;
-                let value = reqwest::header::HeaderValue::from_str(&h.value).map_err(|_| ConnectError::Handshake {
-                    reason: format!("header `{}` has a value that is not valid in HTTP", h.name),
-                    stderr: vec![],
+                let name =
+                    reqwest::header::HeaderName::from_bytes(h.name.as_bytes()).map_err(|_| {
+                        ConnectError::Handshake {
+                            reason: format!("bad header name `{}`", h.name),
+                            stderr: vec![],
+                        }
+                    })?;
+                let value = reqwest::header::HeaderValue::from_str(&h.value).map_err(|_| {
+                    ConnectError::Handshake {
+                        reason: format!(
+                            "header `{}` has a value that is not valid in HTTP",
+                            h.name
+                        ),
+                        stderr: vec![],
+                    }
                 })?;
                 custom.insert(name, value);
             }
-            let config = StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
+            let config =
+                StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
             let transport = StreamableHttpClientTransport::from_config(config);
-            match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle)).await {
+            match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle))
+                .await
+            {
                 Ok(Ok(service)) => (service, None),
-                Ok(Err(e)) => return Err(super::http::diagnose(url, headers, timeout, init_error(&e)).await),
-                Err(_) => return Err(super::http::diagnose(url, headers, timeout, "handshake timed out".into()).await),
+                Ok(Err(e)) => {
+                    return Err(super::http::diagnose(url, headers, timeout, init_error(&e)).await);
+                }
+                Err(_) => {
+                    return Err(super::http::diagnose(
+                        url,
+                        headers,
+                        timeout,
+                        "handshake timed out".into(),
+                    )
+                    .await);
+                }
             }
         }
-        Target::Http { url, transport: HttpTransport::Sse, headers } => {
+        Target::Http {
+            url,
+            transport: HttpTransport::Sse,
+            headers,
+        } => {
             let transport = super::sse::connect(url, headers, timeout, events, &raw).await?;
-            match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle)).await {
+            match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle))
+                .await
+            {
                 Ok(Ok(service)) => (service, None),
-                Ok(Err(e)) => return Err(ConnectError::Handshake { reason: init_error(&e), stderr: vec![] }),
-                Err(_) => return Err(ConnectError::Timeout { timeout, stderr: vec![] }),
+                Ok(Err(e)) => {
+                    return Err(ConnectError::Handshake {
+                        reason: init_error(&e),
+                        stderr: vec![],
+                    });
+                }
+                Err(_) => {
+                    return Err(ConnectError::Timeout {
+                        timeout,
+                        stderr: vec![],
+                    });
+                }
             }
         }
     };
-    service.peer().set_response_cache_config(ClientCacheConfig::disabled()).await;
+    service
+        .peer()
+        .set_response_cache_config(ClientCacheConfig::disabled())
+        .await;
     let server = summary(&service, opts.target.transport_name());
     if server.era == Era::Modern {
         watch_tool_changes(service.peer().clone(), events.clone());
     }
-    Ok(Session { service, process, raw, server, timeout })
+    Ok(Session {
+        service,
+        process,
+        raw,
+        server,
+        timeout,
+    })
 }
 
 /// On a modern connection, list changes arrive only through a `subscriptions/listen` stream.
@@ -321,30 +444,54 @@ fn watch_tool_changes(peer: Peer<RoleClient>, events: EventSink) {
         let mut subscription = match peer.listen(filter).await {
             Ok(s) => s,
             Err(e) => {
-                events.send(ServerEvent::Notice(format!("subscriptions/listen failed: {e}; list changes will not be seen")));
+                events.send(ServerEvent::Notice(format!(
+                    "subscriptions/listen failed: {e}; list changes will not be seen"
+                )));
                 return;
             }
         };
         while let Ok(Some(notification)) = subscription.next().await {
-            if matches!(notification, rmcp::model::ServerNotification::ToolListChangedNotification(_)) {
+            if matches!(
+                notification,
+                rmcp::model::ServerNotification::ToolListChangedNotification(_)
+            ) {
                 events.send(ServerEvent::ToolsChanged);
             }
         }
     });
 }
 
-fn summary(service: &RunningService<RoleClient, Handler>, transport: &'static str) -> ServerSummary {
+fn summary(
+    service: &RunningService<RoleClient, Handler>,
+    transport: &'static str,
+) -> ServerSummary {
     let info = service.peer().peer_info();
-    let protocol_version = info.as_ref().map(|i| i.protocol_version.to_string()).unwrap_or_default();
+    let protocol_version = info
+        .as_ref()
+        .map(|i| i.protocol_version.to_string())
+        .unwrap_or_default();
     let implementation = info.as_ref().and_then(|i| i.server_info.clone());
     ServerSummary {
-        name: implementation.as_ref().map(|s| s.name.clone()).unwrap_or_else(|| "(unnamed)".into()),
+        name: implementation
+            .as_ref()
+            .map(|s| s.name.clone())
+            .unwrap_or_else(|| "(unnamed)".into()),
         title: implementation.as_ref().and_then(|s| s.title.clone()),
-        version: implementation.as_ref().map(|s| s.version.clone()).unwrap_or_default(),
-        era: if protocol_version.as_str() >= "2026-07-28" { Era::Modern } else { Era::Legacy },
+        version: implementation
+            .as_ref()
+            .map(|s| s.version.clone())
+            .unwrap_or_default(),
+        era: if protocol_version.as_str() >= "2026-07-28" {
+            Era::Modern
+        } else {
+            Era::Legacy
+        },
         protocol_version,
         transport,
-        capabilities: info.as_ref().and_then(|i| serde_json::to_value(&i.capabilities).ok()).unwrap_or(Value::Null),
+        capabilities: info
+            .as_ref()
+            .and_then(|i| serde_json::to_value(&i.capabilities).ok())
+            .unwrap_or(Value::Null),
         instructions: info.as_ref().and_then(|i| i.instructions.clone()),
     }
 }

@@ -46,14 +46,22 @@ pub async fn connect(
     raw: &RawResponses,
 ) -> Result<SseTransport, ConnectError> {
     let client = reqwest::Client::new();
-    let base = reqwest::Url::parse(url).map_err(|e| ConnectError::Unreachable { url: url.into(), reason: e.to_string() })?;
-    let mut get = client.get(base.clone()).header("Accept", "text/event-stream");
+    let base = reqwest::Url::parse(url).map_err(|e| ConnectError::Unreachable {
+        url: url.into(),
+        reason: e.to_string(),
+    })?;
+    let mut get = client
+        .get(base.clone())
+        .header("Accept", "text/event-stream");
     for h in headers {
         get = get.header(&h.name, &h.value);
     }
     let response = tokio::time::timeout(timeout, get.send())
         .await
-        .map_err(|_| ConnectError::Timeout { timeout, stderr: Vec::new() })?
+        .map_err(|_| ConnectError::Timeout {
+            timeout,
+            stderr: Vec::new(),
+        })?
         .map_err(|e| super::http::request_error(url, &e))?;
     let response = super::http::check_status(url, response).await?;
     let is_sse = response
@@ -62,7 +70,9 @@ pub async fn connect(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|c| c.starts_with("text/event-stream"));
     if !is_sse {
-        return Err(ConnectError::NotMcp(format!("{url} did not answer with an event stream")));
+        return Err(ConnectError::NotMcp(format!(
+            "{url} did not answer with an event stream"
+        )));
     }
     let stream = response.bytes_stream().map_err(std::io::Error::other);
     let mut reader = BufReader::new(tokio_util::io::StreamReader::new(stream));
@@ -76,15 +86,38 @@ pub async fn connect(
         }
     })
     .await
-    .map_err(|_| ConnectError::NotMcp(format!("{url} sent no `endpoint` event within {}s", timeout.as_secs())))?
-    .ok_or_else(|| ConnectError::NotMcp(format!("{url} closed the stream before sending an `endpoint` event")))?;
-    let endpoint = base
-        .join(endpoint.trim())
-        .map_err(|e| ConnectError::NotMcp(format!("bad endpoint `{}`: {e}", untrusted::line(&endpoint, 200))))?;
+    .map_err(|_| {
+        ConnectError::NotMcp(format!(
+            "{url} sent no `endpoint` event within {}s",
+            timeout.as_secs()
+        ))
+    })?
+    .ok_or_else(|| {
+        ConnectError::NotMcp(format!(
+            "{url} closed the stream before sending an `endpoint` event"
+        ))
+    })?;
+    let endpoint = base.join(endpoint.trim()).map_err(|e| {
+        ConnectError::NotMcp(format!(
+            "bad endpoint `{}`: {e}",
+            untrusted::line(&endpoint, 200)
+        ))
+    })?;
     let (in_tx, incoming) = mpsc::channel(256);
     let (outgoing, out_rx) = mpsc::channel(64);
-    let reader_task = tokio::spawn(read_messages(reader, in_tx.clone(), events.clone(), raw.clone()));
-    let writer_task = tokio::spawn(post_messages(client, endpoint, headers.to_vec(), out_rx, in_tx));
+    let reader_task = tokio::spawn(read_messages(
+        reader,
+        in_tx.clone(),
+        events.clone(),
+        raw.clone(),
+    ));
+    let writer_task = tokio::spawn(post_messages(
+        client,
+        endpoint,
+        headers.to_vec(),
+        out_rx,
+        in_tx,
+    ));
     Ok(SseTransport {
         outgoing,
         incoming,
@@ -146,7 +179,9 @@ async fn read_messages<R: AsyncBufRead + Unpin>(
         let event = match event {
             Ok(e) => e,
             Err(size) => {
-                events.send(ServerEvent::Notice(format!("server sent a {size}-byte event, over the limit: dropped")));
+                events.send(ServerEvent::Notice(format!(
+                    "server sent a {size}-byte event, over the limit: dropped"
+                )));
                 continue;
             }
         };
@@ -192,11 +227,21 @@ async fn post_messages(
         }
         let failure = match post.send().await {
             Ok(r) if r.status().is_success() => None,
-            Ok(r) => Some(format!("HTTP {} from the message endpoint", r.status().as_u16())),
-            Err(e) => Some(format!("POST to the message endpoint failed: {}", super::http::describe(&e))),
+            Ok(r) => Some(format!(
+                "HTTP {} from the message endpoint",
+                r.status().as_u16()
+            )),
+            Err(e) => Some(format!(
+                "POST to the message endpoint failed: {}",
+                super::http::describe(&e)
+            )),
         };
-        if let (Some(reason), Some(id)) = (failure, body.get("id").filter(|_| body.get("method").is_some())) {
-            let answer = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": reason}});
+        if let (Some(reason), Some(id)) = (
+            failure,
+            body.get("id").filter(|_| body.get("method").is_some()),
+        ) {
+            let answer =
+                json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32603, "message": reason}});
             if let Ok(m) = serde_json::from_value(answer)
                 && tx.send(m).await.is_err()
             {
@@ -209,7 +254,10 @@ async fn post_messages(
 impl Transport<RoleClient> for SseTransport {
     type Error = SseClosed;
 
-    fn send(&mut self, item: ClientJsonRpcMessage) -> impl Future<Output = Result<(), SseClosed>> + Send + 'static {
+    fn send(
+        &mut self,
+        item: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), SseClosed>> + Send + 'static {
         let tx = self.outgoing.clone();
         async move { tx.send(item).await.map_err(|_| SseClosed) }
     }
@@ -244,9 +292,18 @@ mod tests {
         let mut r = BufReader::new(&text[..]);
         assert_eq!(
             next_event(&mut r).await,
-            Some(Ok(Event { name: Some("endpoint".into()), data: "/message?sessionId=1".into() }))
+            Some(Ok(Event {
+                name: Some("endpoint".into()),
+                data: "/message?sessionId=1".into()
+            }))
         );
-        assert_eq!(next_event(&mut r).await, Some(Ok(Event { name: None, data: "{\"a\":\n1}".into() })));
+        assert_eq!(
+            next_event(&mut r).await,
+            Some(Ok(Event {
+                name: None,
+                data: "{\"a\":\n1}".into()
+            }))
+        );
         assert_eq!(next_event(&mut r).await, None);
     }
 }

@@ -86,8 +86,14 @@ impl Target {
     pub fn transport_name(&self) -> &'static str {
         match self {
             Target::Stdio { .. } => "stdio",
-            Target::Http { transport: HttpTransport::Streamable, .. } => "streamable-http",
-            Target::Http { transport: HttpTransport::Sse, .. } => "sse",
+            Target::Http {
+                transport: HttpTransport::Streamable,
+                ..
+            } => "streamable-http",
+            Target::Http {
+                transport: HttpTransport::Sse,
+                ..
+            } => "sse",
         }
     }
 }
@@ -118,7 +124,10 @@ mod tests {
     #[test]
     fn headers_parse_and_never_print_their_value() {
         let h = Header::parse("Authorization: Bearer s3cret").expect("header");
-        assert_eq!((h.name.as_str(), h.value.as_str()), ("Authorization", "Bearer s3cret"));
+        assert_eq!(
+            (h.name.as_str(), h.value.as_str()),
+            ("Authorization", "Bearer s3cret")
+        );
         assert_eq!(format!("{h:?}"), "Authorization: <redacted>");
         assert!(Header::parse("no colon here").is_err());
         let err = Header::parse("Bad Name: s3cret").expect_err("space in name");

@@ -113,18 +113,29 @@ pub fn decode_page(result: &Value) -> Result<ToolPage, String> {
 /// Decodes one tool; optional fields of the wrong type are treated as absent.
 pub fn decode_tool(item: &Value) -> Result<Tool, String> {
     let Some(obj) = item.as_object() else {
-        return Err(format!("a tool must be an object, got {}", crate::schema::verdict::kind_of(item)));
+        return Err(format!(
+            "a tool must be an object, got {}",
+            crate::schema::verdict::kind_of(item)
+        ));
     };
     let name = match obj.get("name") {
         Some(Value::String(n)) if !n.is_empty() => n.clone(),
         Some(Value::String(_)) => return Err("empty `name`".into()),
-        Some(other) => return Err(format!("`name` is {}, not a string", crate::schema::verdict::kind_of(other))),
+        Some(other) => {
+            return Err(format!(
+                "`name` is {}, not a string",
+                crate::schema::verdict::kind_of(other)
+            ));
+        }
         None => return Err("no `name`".into()),
     };
     let input_schema = match obj.get("inputSchema") {
         Some(s @ Value::Object(_)) => s.clone(),
         Some(other) => {
-            return Err(format!("`inputSchema` is {}, not an object", crate::schema::verdict::kind_of(other)));
+            return Err(format!(
+                "`inputSchema` is {}, not an object",
+                crate::schema::verdict::kind_of(other)
+            ));
         }
         None => return Err("no `inputSchema`".into()),
     };
@@ -136,7 +147,10 @@ pub fn decode_tool(item: &Value) -> Result<Tool, String> {
         description: text("description"),
         output_schema: obj.get("outputSchema").filter(|v| !v.is_null()).cloned(),
         annotations: Annotations {
-            title: ann.and_then(|a| a.get("title")).and_then(Value::as_str).map(String::from),
+            title: ann
+                .and_then(|a| a.get("title"))
+                .and_then(Value::as_str)
+                .map(String::from),
             read_only: hint("readOnlyHint"),
             destructive: hint("destructiveHint"),
             idempotent: hint("idempotentHint"),
@@ -167,7 +181,14 @@ mod tests {
         assert_eq!(names, ["ok", "also-ok"]);
         assert_eq!(page.next_cursor.as_deref(), Some("p2"));
         let reasons: Vec<&str> = page.rejected.iter().map(|r| r.reason.as_str()).collect();
-        assert_eq!(reasons, ["`name` is a number, not a string", "no `inputSchema`", "a tool must be an object, got a string"]);
+        assert_eq!(
+            reasons,
+            [
+                "`name` is a number, not a string",
+                "no `inputSchema`",
+                "a tool must be an object, got a string"
+            ]
+        );
         assert_eq!(page.rejected[1].name.as_deref(), Some("no-schema"));
         assert_eq!(page.tools[0].annotations.words(), ["read-only"]);
         assert_eq!(page.tools[1].title, None);

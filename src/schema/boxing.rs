@@ -43,7 +43,11 @@ impl Boxing {
         if self.certain {
             format!("boxed by {} in `{}`", self.boxer.name(), self.field)
         } else {
-            format!("probably boxed in `{}` ({} shape)", self.field, self.boxer.name())
+            format!(
+                "probably boxed in `{}` ({} shape)",
+                self.field,
+                self.boxer.name()
+            )
         }
     }
 }
@@ -61,7 +65,10 @@ pub fn detect(output_schema: &Value, result_meta: Option<&Value>) -> Option<Boxi
             certain: true,
         });
     }
-    if let Some(field) = output_schema.pointer("/x-dedalus-box/field").and_then(Value::as_str) {
+    if let Some(field) = output_schema
+        .pointer("/x-dedalus-box/field")
+        .and_then(Value::as_str)
+    {
         return Some(Boxing {
             boxer: Boxer::Dedalus,
             field: field.into(),
@@ -88,7 +95,11 @@ fn unmarked(schema: &Value) -> Option<Boxing> {
         .is_some_and(|t| t.ends_with("Output"))
         && props["result"].get("title").and_then(Value::as_str) == Some("Result");
     Some(Boxing {
-        boxer: if python { Boxer::PythonSdk } else { Boxer::Unmarked },
+        boxer: if python {
+            Boxer::PythonSdk
+        } else {
+            Boxer::Unmarked
+        },
         field: "result".into(),
         certain: false,
     })
@@ -110,12 +121,19 @@ mod tests {
     #[test]
     fn fastmcp_marker_is_certain() {
         let b = detect(&wrapper(json!({"x-fastmcp-wrap-result": true})), None).expect("boxed");
-        assert_eq!((b.boxer, b.certain, b.field.as_str()), (Boxer::Fastmcp, true, "result"));
+        assert_eq!(
+            (b.boxer, b.certain, b.field.as_str()),
+            (Boxer::Fastmcp, true, "result")
+        );
     }
 
     #[test]
     fn fastmcp_result_meta_is_certain_without_schema_marker() {
-        let b = detect(&wrapper(json!({})), Some(&json!({"fastmcp": {"wrap_result": true}}))).expect("boxed");
+        let b = detect(
+            &wrapper(json!({})),
+            Some(&json!({"fastmcp": {"wrap_result": true}})),
+        )
+        .expect("boxed");
         assert_eq!((b.boxer, b.certain), (Boxer::Fastmcp, true));
     }
 
@@ -124,7 +142,10 @@ mod tests {
         let schema = json!({"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"],
             "additionalProperties": false, "x-dedalus-box": {"field": "value"}});
         let b = detect(&schema, None).expect("boxed");
-        assert_eq!((b.boxer, b.certain, b.field.as_str()), (Boxer::Dedalus, true, "value"));
+        assert_eq!(
+            (b.boxer, b.certain, b.field.as_str()),
+            (Boxer::Dedalus, true, "value")
+        );
     }
 
     #[test]
@@ -132,7 +153,10 @@ mod tests {
         let schema = json!({"type": "object", "title": "addOutput", "properties": {"result": {"type": "integer", "title": "Result"}}, "required": ["result"]});
         let b = detect(&schema, None).expect("boxed");
         assert_eq!((b.boxer, b.certain), (Boxer::PythonSdk, false));
-        assert_eq!(b.describe(), "probably boxed in `result` (python-sdk shape)");
+        assert_eq!(
+            b.describe(),
+            "probably boxed in `result` (python-sdk shape)"
+        );
     }
 
     #[test]
@@ -144,8 +168,20 @@ mod tests {
     #[test]
     fn other_shapes_are_not_boxing() {
         assert!(detect(&json!({"type": "object", "properties": {"result": {}, "x": {}}, "required": ["result"]}), None).is_none());
-        assert!(detect(&json!({"type": "object", "properties": {"result": {}}}), None).is_none());
+        assert!(
+            detect(
+                &json!({"type": "object", "properties": {"result": {}}}),
+                None
+            )
+            .is_none()
+        );
         assert!(detect(&json!({"type": "array"}), None).is_none());
-        assert!(detect(&json!({"type": "object", "properties": {"value": {}}, "required": ["value"]}), None).is_none());
+        assert!(
+            detect(
+                &json!({"type": "object", "properties": {"value": {}}, "required": ["value"]}),
+                None
+            )
+            .is_none()
+        );
     }
 }

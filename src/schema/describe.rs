@@ -45,12 +45,48 @@ const CHILD_KEYWORDS: &[&str] = &[
 
 /// Keywords shown as facts or structure; anything else is listed as an extra keyword.
 const KNOWN_KEYWORDS: &[&str] = &[
-    "$schema", "$id", "id", "$ref", "$defs", "definitions", "$anchor", "$dynamicAnchor", "$dynamicRef",
-    "$recursiveRef", "$recursiveAnchor", "$vocabulary", "type", "required", "enum", "const", "default",
-    "examples", "title", "description", "deprecated", "readOnly", "writeOnly", "minLength", "maxLength",
-    "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-    "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "minContains", "maxContains",
-    "contentEncoding", "contentMediaType", "dependentRequired",
+    "$schema",
+    "$id",
+    "id",
+    "$ref",
+    "$defs",
+    "definitions",
+    "$anchor",
+    "$dynamicAnchor",
+    "$dynamicRef",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "$vocabulary",
+    "type",
+    "required",
+    "enum",
+    "const",
+    "default",
+    "examples",
+    "title",
+    "description",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "minContains",
+    "maxContains",
+    "contentEncoding",
+    "contentMediaType",
+    "dependentRequired",
 ];
 
 impl<'a> View<'a> {
@@ -59,7 +95,9 @@ impl<'a> View<'a> {
     }
 
     fn find(&self, key: &str) -> Option<(&'a Value, &Layer<'a>)> {
-        self.layers.iter().find_map(|l| l.map.get(key).map(|v| (v, l)))
+        self.layers
+            .iter()
+            .find_map(|l| l.map.get(key).map(|v| (v, l)))
     }
 
     /// A keyword's value from the nearest layer that has it.
@@ -72,8 +110,14 @@ impl<'a> View<'a> {
         CHILD_KEYWORDS
             .iter()
             .filter_map(|k| {
-                self.find(k)
-                    .map(|(v, l)| (*k, v, format!("{}/{k}", l.pointer), format!("{}/{k}", l.eval)))
+                self.find(k).map(|(v, l)| {
+                    (
+                        *k,
+                        v,
+                        format!("{}/{k}", l.pointer),
+                        format!("{}/{k}", l.eval),
+                    )
+                })
             })
             .collect()
     }
@@ -96,7 +140,10 @@ impl<'a> View<'a> {
         if branches.len() != 2 {
             return None;
         }
-        let is_null = |v: &Value| v.as_object().is_some_and(|m| m.len() == 1 && m.get("type") == Some(&"null".into()));
+        let is_null = |v: &Value| {
+            v.as_object()
+                .is_some_and(|m| m.len() == 1 && m.get("type") == Some(&"null".into()))
+        };
         let i = match (is_null(&branches[0]), is_null(&branches[1])) {
             (true, false) => 1,
             (false, true) => 0,
@@ -153,7 +200,9 @@ pub fn describe(view: &View<'_>) -> Facts {
     };
     match view.get("type") {
         Some(Value::String(t)) => facts.types.push(t.clone()),
-        Some(Value::Array(ts)) => facts.types.extend(ts.iter().filter_map(Value::as_str).map(String::from)),
+        Some(Value::Array(ts)) => facts
+            .types
+            .extend(ts.iter().filter_map(Value::as_str).map(String::from)),
         _ => {}
     }
     if facts.types.iter().any(|t| t == "null") && facts.types.len() > 1 {
@@ -177,7 +226,10 @@ pub fn describe(view: &View<'_>) -> Facts {
         None => Vec::new(),
     };
     facts.title = view.get("title").and_then(Value::as_str).map(String::from);
-    facts.description = view.get("description").and_then(Value::as_str).map(String::from);
+    facts.description = view
+        .get("description")
+        .and_then(Value::as_str)
+        .map(String::from);
     for flag in ["deprecated", "readOnly", "writeOnly"] {
         if view.get(flag) == Some(&Value::Bool(true)) {
             facts.flags.push(flag);
@@ -195,9 +247,23 @@ pub fn describe(view: &View<'_>) -> Facts {
 fn constraints(view: &View<'_>) -> Vec<String> {
     let mut out = Vec::new();
     for key in [
-        "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
-        "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "minContains", "maxContains",
-        "minProperties", "maxProperties", "contentEncoding", "contentMediaType",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+        "minContains",
+        "maxContains",
+        "minProperties",
+        "maxProperties",
+        "contentEncoding",
+        "contentMediaType",
     ] {
         if let Some(v) = view.get(key) {
             out.push(format!("{key}: {}", plain(v)));

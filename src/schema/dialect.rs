@@ -87,8 +87,14 @@ mod tests {
             ("https://json-schema.org/draft-07/schema", Dialect::Draft7),
             ("http://json-schema.org/draft-04/schema#", Dialect::Draft4),
             ("http://json-schema.org/draft-06/schema#", Dialect::Draft6),
-            ("https://json-schema.org/draft/2019-09/schema", Dialect::Draft2019),
-            ("https://json-schema.org/draft/2020-12/schema", Dialect::Draft2020),
+            (
+                "https://json-schema.org/draft/2019-09/schema",
+                Dialect::Draft2019,
+            ),
+            (
+                "https://json-schema.org/draft/2020-12/schema",
+                Dialect::Draft2020,
+            ),
         ];
         for (uri, dialect) in cases {
             assert_eq!(Dialect::of(&json!({ "$schema": uri })), dialect, "{uri}");
@@ -100,6 +106,9 @@ mod tests {
         let d = Dialect::of(&json!({"$schema": "https://example.com/my-dialect"}));
         assert_eq!(d.name(), "unknown https://example.com/my-dialect");
         assert!(d.draft().is_none());
-        assert!(matches!(Dialect::of(&json!({"$schema": 7})), Dialect::Unknown(_)));
+        assert!(matches!(
+            Dialect::of(&json!({"$schema": 7})),
+            Dialect::Unknown(_)
+        ));
     }
 }

@@ -48,13 +48,25 @@ pub fn lint(tools: &[ToolSchemas<'_>], era: Era) -> Vec<Finding> {
             })
         };
         if !seen.insert(tool.name) {
-            add(Severity::Error, String::new(), format!("duplicate tool name `{}`", tool.name));
+            add(
+                Severity::Error,
+                String::new(),
+                format!("duplicate tool name `{}`", tool.name),
+            );
         }
         if tool.description.is_none_or(|d| d.trim().is_empty()) {
-            add(Severity::Warning, "/description".into(), "no description".into());
+            add(
+                Severity::Warning,
+                "/description".into(),
+                "no description".into(),
+            );
         }
         if tool.input.get("type") != Some(&Value::from("object")) {
-            add(Severity::Error, "/inputSchema".into(), "input schema root is not `type: object`".into());
+            add(
+                Severity::Error,
+                "/inputSchema".into(),
+                "input schema root is not `type: object`".into(),
+            );
         }
         schema_findings(tool.input, "/inputSchema", &mut add);
         match tool.output {
@@ -69,14 +81,15 @@ pub fn lint(tools: &[ToolSchemas<'_>], era: Era) -> Vec<Finding> {
                     add(
                         Severity::Warning,
                         "/outputSchema".into(),
-                        "legacy protocol requires the outputSchema root to be `type: object`".into(),
+                        "legacy protocol requires the outputSchema root to be `type: object`"
+                            .into(),
                     );
                 }
                 schema_findings(output, "/outputSchema", &mut add);
             }
         }
     }
-    out.sort_by(|a, b| b.severity.cmp(&a.severity));
+    out.sort_by_key(|f| std::cmp::Reverse(f.severity));
     out
 }
 
@@ -87,27 +100,40 @@ fn schema_findings(schema: &Value, at: &str, add: &mut impl FnMut(Severity, Stri
         let message = match doc.resolve(&reference) {
             RefTarget::Found { .. } => continue,
             RefTarget::Dangling => format!("dangling $ref {reference}"),
-            RefTarget::NotFetched => format!("$ref {reference} points outside the schema (never fetched)"),
+            RefTarget::NotFetched => {
+                format!("$ref {reference} points outside the schema (never fetched)")
+            }
         };
         ref_problem = true;
         add(Severity::Error, format!("{at}{pointer}/$ref"), message);
     }
     if !ref_problem && let Some(unusable) = Compiled::new(schema).unusable() {
-        add(Severity::Error, at.to_string(), format!("not validated: {}", unusable.describe()));
+        add(
+            Severity::Error,
+            at.to_string(),
+            format!("not validated: {}", unusable.describe()),
+        );
     }
     boolean_subschemas(schema, &mut at.to_string(), add);
 }
 
 /// Boolean schemas where a property, item or branch is expected (`additionalProperties: false`
 /// and its kin are the ordinary way to close a schema and are not reported).
-fn boolean_subschemas(value: &Value, at: &mut String, add: &mut impl FnMut(Severity, String, String)) {
+fn boolean_subschemas(
+    value: &Value,
+    at: &mut String,
+    add: &mut impl FnMut(Severity, String, String),
+) {
     let Some(map) = value.as_object() else { return };
     for (key, child) in map {
         let base = at.len();
         at.push('/');
         at.push_str(&escape_segment(key));
         match (key.as_str(), child) {
-            ("properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas", Value::Object(m)) => {
+            (
+                "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas",
+                Value::Object(m),
+            ) => {
                 for (name, sub) in m {
                     let len = at.len();
                     at.push('/');
@@ -127,9 +153,13 @@ fn boolean_subschemas(value: &Value, at: &mut String, add: &mut impl FnMut(Sever
             ("items" | "contains" | "not" | "if" | "then" | "else" | "propertyNames", sub) => {
                 report_or_descend(sub, at, add)
             }
-            ("additionalProperties" | "unevaluatedProperties" | "additionalItems" | "unevaluatedItems", sub) => {
-                boolean_subschemas(sub, at, add)
-            }
+            (
+                "additionalProperties"
+                | "unevaluatedProperties"
+                | "additionalItems"
+                | "unevaluatedItems",
+                sub,
+            ) => boolean_subschemas(sub, at, add),
             _ => {}
         }
         at.truncate(base);
@@ -141,7 +171,14 @@ fn report_or_descend(sub: &Value, at: &mut String, add: &mut impl FnMut(Severity
         Value::Bool(b) => add(
             Severity::Info,
             at.clone(),
-            format!("boolean subschema `{b}` ({})", if *b { "accepts anything" } else { "accepts nothing" }),
+            format!(
+                "boolean subschema `{b}` ({})",
+                if *b {
+                    "accepts anything"
+                } else {
+                    "accepts nothing"
+                }
+            ),
         ),
         other => boolean_subschemas(other, at, add),
     }

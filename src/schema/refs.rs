@@ -83,7 +83,12 @@ pub fn escape_segment(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-fn scan_anchors(value: &Value, at: &mut String, out: &mut HashMap<String, String>, budget: &mut usize) {
+fn scan_anchors(
+    value: &Value,
+    at: &mut String,
+    out: &mut HashMap<String, String>,
+    budget: &mut usize,
+) {
     if *budget == 0 {
         return;
     }
@@ -199,7 +204,10 @@ mod tests {
     fn resolves_defs_definitions_and_root() {
         let doc = json!({"$defs": {"Node": {"type": "object"}}, "definitions": {"a/b": {"type": "string"}}});
         let d = Document::new(&doc);
-        assert_eq!(found_pointer(d.resolve("#/$defs/Node")), ("/$defs/Node".into(), "Node".into()));
+        assert_eq!(
+            found_pointer(d.resolve("#/$defs/Node")),
+            ("/$defs/Node".into(), "Node".into())
+        );
         assert_eq!(found_pointer(d.resolve("#/definitions/a~1b")).1, "a/b");
         assert_eq!(found_pointer(d.resolve("#")), ("".into(), "root".into()));
     }
@@ -207,14 +215,20 @@ mod tests {
     #[test]
     fn percent_encoded_pointers_resolve() {
         let doc = json!({"$defs": {"a b": {"type": "string"}}});
-        assert_eq!(found_pointer(Document::new(&doc).resolve("#/$defs/a%20b")).1, "a b");
+        assert_eq!(
+            found_pointer(Document::new(&doc).resolve("#/$defs/a%20b")).1,
+            "a b"
+        );
     }
 
     #[test]
     fn anchors_resolve_in_both_spellings() {
         let doc = json!({"$defs": {"x": {"$anchor": "thing"}, "y": {"$id": "#old"}}});
         let d = Document::new(&doc);
-        assert_eq!(found_pointer(d.resolve("#thing")), ("/$defs/x".into(), "thing".into()));
+        assert_eq!(
+            found_pointer(d.resolve("#thing")),
+            ("/$defs/x".into(), "thing".into())
+        );
         assert_eq!(found_pointer(d.resolve("#old")).0, "/$defs/y");
     }
 
@@ -224,13 +238,19 @@ mod tests {
         let d = Document::new(&doc);
         assert_eq!(d.resolve("#/$defs/Missing"), RefTarget::Dangling);
         assert_eq!(d.resolve("#nowhere"), RefTarget::Dangling);
-        assert_eq!(d.resolve("https://example.com/s.json"), RefTarget::NotFetched);
+        assert_eq!(
+            d.resolve("https://example.com/s.json"),
+            RefTarget::NotFetched
+        );
         assert_eq!(d.resolve("other.json#/a"), RefTarget::NotFetched);
     }
 
     #[test]
     fn all_refs_skips_data_keywords() {
         let doc = json!({"properties": {"a": {"$ref": "#/x"}}, "const": {"$ref": "#/data"}});
-        assert_eq!(all_refs(&doc), vec![("/properties/a".to_string(), "#/x".to_string())]);
+        assert_eq!(
+            all_refs(&doc),
+            vec![("/properties/a".to_string(), "#/x".to_string())]
+        );
     }
 }

@@ -19,12 +19,20 @@ fn type_at(tree: &SchemaTree, id: NodeId, depth: usize) -> String {
     let node = &tree.nodes[id];
     let f = &node.facts;
     let base = if let Some(b) = f.boolean_schema {
-        if b { "any".to_string() } else { "never".to_string() }
+        if b {
+            "any".to_string()
+        } else {
+            "never".to_string()
+        }
     } else if let Some(c) = &f.const_value {
         c.to_string()
     } else if let Some(values) = &f.enum_values {
         if values.len() <= MAX_ENUM_SHOWN {
-            values.iter().map(Value::to_string).collect::<Vec<_>>().join(" | ")
+            values
+                .iter()
+                .map(Value::to_string)
+                .collect::<Vec<_>>()
+                .join(" | ")
         } else {
             format!("enum({})", values.len())
         }
@@ -34,7 +42,11 @@ fn type_at(tree: &SchemaTree, id: NodeId, depth: usize) -> String {
         let tuple: Vec<String> = children_where(tree, id, |e| matches!(e, Edge::PrefixItem(_)))
             .map(|c| type_at(tree, c, depth + 1))
             .collect();
-        match node.children.iter().find(|c| tree.nodes[**c].edge == Edge::Items) {
+        match node
+            .children
+            .iter()
+            .find(|c| tree.nodes[**c].edge == Edge::Items)
+        {
             Some(items) => format!("{}[]", wrap(type_at(tree, *items, depth + 1))),
             None if !tuple.is_empty() => format!("[{}]", tuple.join(", ")),
             None => f.ref_name.clone().unwrap_or_else(|| "array".into()),
@@ -42,9 +54,10 @@ fn type_at(tree: &SchemaTree, id: NodeId, depth: usize) -> String {
     } else if let Some(name) = &f.ref_name {
         name.clone()
     } else if f.types.is_empty() {
-        let union: Vec<String> = children_where(tree, id, |e| matches!(e, Edge::AnyOf(_) | Edge::OneOf(_)))
-            .map(|c| branch_name(tree, c, depth + 1))
-            .collect();
+        let union: Vec<String> =
+            children_where(tree, id, |e| matches!(e, Edge::AnyOf(_) | Edge::OneOf(_)))
+                .map(|c| branch_name(tree, c, depth + 1))
+                .collect();
         let all: Vec<String> = children_where(tree, id, |e| matches!(e, Edge::AllOf(_)))
             .map(|c| branch_name(tree, c, depth + 1))
             .collect();
@@ -56,11 +69,23 @@ fn type_at(tree: &SchemaTree, id: NodeId, depth: usize) -> String {
     } else {
         joined(&f.types)
     };
-    if f.nullable { format!("{} | null", base) } else { base }
+    if f.nullable {
+        format!("{} | null", base)
+    } else {
+        base
+    }
 }
 
-fn children_where(tree: &SchemaTree, id: NodeId, keep: fn(&Edge) -> bool) -> impl Iterator<Item = NodeId> + '_ {
-    tree.nodes[id].children.iter().copied().filter(move |c| keep(&tree.nodes[*c].edge))
+fn children_where(
+    tree: &SchemaTree,
+    id: NodeId,
+    keep: fn(&Edge) -> bool,
+) -> impl Iterator<Item = NodeId> + '_ {
+    tree.nodes[id]
+        .children
+        .iter()
+        .copied()
+        .filter(move |c| keep(&tree.nodes[*c].edge))
 }
 
 /// A union or intersection branch: its type, or its title when it is a plain object.
@@ -73,25 +98,43 @@ fn branch_name(tree: &SchemaTree, id: NodeId, depth: usize) -> String {
 }
 
 fn joined(types: &[String]) -> String {
-    if types.is_empty() { "any".into() } else { types.join(" | ") }
+    if types.is_empty() {
+        "any".into()
+    } else {
+        types.join(" | ")
+    }
 }
 
 /// Parenthesises a union before `[]` so `(a | b)[]` reads right.
 fn wrap(t: String) -> String {
-    if t.contains(" | ") { format!("({t})") } else { t }
+    if t.contains(" | ") {
+        format!("({t})")
+    } else {
+        t
+    }
 }
 
 /// `name(a: string, b?: integer = 10) -> T`: required parameters first, then optional ones with
 /// defaults; the output is the unboxed type when the output is boxed, omitted when undeclared.
-pub fn signature(name: &str, input: &SchemaTree, output: Option<(&SchemaTree, Option<&Boxing>)>) -> String {
+pub fn signature(
+    name: &str,
+    input: &SchemaTree,
+    output: Option<(&SchemaTree, Option<&Boxing>)>,
+) -> String {
     let root = input.root();
     let mut params: Vec<(bool, String)> = root
         .children
         .iter()
         .filter_map(|c| {
             let node = &input.nodes[*c];
-            let Edge::Property(prop) = &node.edge else { return None };
-            let mut text = format!("{prop}{}: {}", if node.required { "" } else { "?" }, type_text(input, *c));
+            let Edge::Property(prop) = &node.edge else {
+                return None;
+            };
+            let mut text = format!(
+                "{prop}{}: {}",
+                if node.required { "" } else { "?" },
+                type_text(input, *c)
+            );
             if let Some(d) = &node.facts.default {
                 text.push_str(&format!(" = {d}"));
             }

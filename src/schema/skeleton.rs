@@ -15,7 +15,9 @@ pub fn skeleton(schema: &Value) -> Value {
 }
 
 fn value_for(doc: &Document<'_>, schema: &Value, depth: usize) -> Value {
-    let Some(map) = schema.as_object() else { return Value::Null };
+    let Some(map) = schema.as_object() else {
+        return Value::Null;
+    };
     if let Some(Value::String(r)) = map.get("$ref")
         && let RefTarget::Found { schema: target, .. } = doc.resolve(r)
         && depth < MAX_SKELETON_DEPTH
@@ -40,7 +42,10 @@ fn value_for(doc: &Document<'_>, schema: &Value, depth: usize) -> Value {
     }
     for key in ["anyOf", "oneOf"] {
         if let Some(Value::Array(branches)) = map.get(key) {
-            if branches.iter().any(|b| b.get("type") == Some(&Value::from("null"))) {
+            if branches
+                .iter()
+                .any(|b| b.get("type") == Some(&Value::from("null")))
+            {
                 return Value::Null;
             }
             if let Some(first) = branches.first() {
@@ -68,7 +73,11 @@ fn value_for(doc: &Document<'_>, schema: &Value, depth: usize) -> Value {
         "object" => object_for(doc, map, depth),
         "array" => json!([]),
         "string" => json!(""),
-        "integer" => map.get("minimum").filter(|m| m.is_i64() || m.is_u64()).cloned().unwrap_or(json!(0)),
+        "integer" => map
+            .get("minimum")
+            .filter(|m| m.is_i64() || m.is_u64())
+            .cloned()
+            .unwrap_or(json!(0)),
         "number" => map.get("minimum").cloned().unwrap_or(json!(0)),
         "boolean" => json!(false),
         _ => Value::Null,
@@ -81,7 +90,9 @@ fn object_for(doc: &Document<'_>, map: &Map<String, Value>, depth: usize) -> Val
     if depth >= MAX_SKELETON_DEPTH {
         return Value::Object(out);
     }
-    let Some(Value::Object(props)) = map.get("properties") else { return Value::Object(out) };
+    let Some(Value::Object(props)) = map.get("properties") else {
+        return Value::Object(out);
+    };
     let required: Vec<&str> = map
         .get("required")
         .and_then(Value::as_array)
@@ -90,7 +101,10 @@ fn object_for(doc: &Document<'_>, map: &Map<String, Value>, depth: usize) -> Val
     for (name, prop) in props.iter().filter(|(n, _)| required.contains(&n.as_str())) {
         out.insert(name.clone(), value_for(doc, prop, depth + 1));
     }
-    for (name, prop) in props.iter().filter(|(n, _)| !required.contains(&n.as_str())) {
+    for (name, prop) in props
+        .iter()
+        .filter(|(n, _)| !required.contains(&n.as_str()))
+    {
         if let Some(d) = prop.get("default") {
             out.insert(name.clone(), d.clone());
         }
@@ -112,7 +126,10 @@ mod tests {
             "verbose": {"type": "boolean"}
         }, "required": ["query", "mode", "kind"]});
         let s = skeleton(&schema);
-        assert_eq!(s, json!({"mode": "fast", "query": "", "kind": "search", "limit": 10}));
+        assert_eq!(
+            s,
+            json!({"mode": "fast", "query": "", "kind": "search", "limit": 10})
+        );
         let keys: Vec<&String> = s.as_object().expect("object").keys().collect();
         assert_eq!(keys, ["mode", "query", "kind", "limit"]);
     }
@@ -122,12 +139,16 @@ mod tests {
         let schema = json!({"type": "object", "$defs": {"Point": {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]}},
             "properties": {"at": {"$ref": "#/$defs/Point"}, "note": {"anyOf": [{"type": "string"}, {"type": "null"}]}, "tags": {"type": ["array", "null"]}},
             "required": ["at", "note", "tags"]});
-        assert_eq!(skeleton(&schema), json!({"at": {"x": 0}, "note": null, "tags": null}));
+        assert_eq!(
+            skeleton(&schema),
+            json!({"at": {"x": 0}, "note": null, "tags": null})
+        );
     }
 
     #[test]
     fn recursive_refs_terminate() {
-        let schema = json!({"type": "object", "properties": {"node": {"$ref": "#"}}, "required": ["node"]});
+        let schema =
+            json!({"type": "object", "properties": {"node": {"$ref": "#"}}, "required": ["node"]});
         let s = skeleton(&schema);
         assert!(s.is_object());
     }

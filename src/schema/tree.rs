@@ -116,7 +116,15 @@ impl SchemaTree {
             notice: None,
             ancestors: Vec::new(),
         };
-        builder.add(None, Edge::Root, false, schema, String::new(), String::new(), 0);
+        builder.add(
+            None,
+            Edge::Root,
+            false,
+            schema,
+            String::new(),
+            String::new(),
+            0,
+        );
         SchemaTree {
             nodes: builder.nodes,
             notice: builder.notice,
@@ -195,7 +203,9 @@ impl<'d, 'a> Builder<'d, 'a> {
         depth: usize,
     ) -> Option<NodeId> {
         if self.nodes.len() >= MAX_NODES {
-            self.notice = Some(format!("schema tree cut at {MAX_NODES} rows; the schema is larger"));
+            self.notice = Some(format!(
+                "schema tree cut at {MAX_NODES} rows; the schema is larger"
+            ));
             return None;
         }
         let instance_path = match (parent, edge.instance_step()) {
@@ -216,7 +226,9 @@ impl<'d, 'a> Builder<'d, 'a> {
         facts.problem = resolved.problem.take();
         let expand = resolved.back_link.is_none() && facts.problem.is_none();
         if depth >= MAX_DEPTH && expand {
-            facts.problem = Some(format!("nested deeper than {MAX_DEPTH} levels; not expanded"));
+            facts.problem = Some(format!(
+                "nested deeper than {MAX_DEPTH} levels; not expanded"
+            ));
         }
         self.nodes.push(SchemaNode {
             parent,
@@ -260,13 +272,27 @@ impl<'d, 'a> Builder<'d, 'a> {
         out
     }
 
-    fn push_layers(&self, out: &mut Resolved<'a>, mut schema: &'a Value, mut pointer: String, mut eval: String) {
+    fn push_layers(
+        &self,
+        out: &mut Resolved<'a>,
+        mut schema: &'a Value,
+        mut pointer: String,
+        mut eval: String,
+    ) {
         for _ in 0..MAX_REF_HOPS {
-            let Some(map) = schema.as_object() else { return };
+            let Some(map) = schema.as_object() else {
+                return;
+            };
             out.view.push(map, pointer.clone(), eval.clone());
-            let Some(Value::String(reference)) = map.get("$ref") else { return };
+            let Some(Value::String(reference)) = map.get("$ref") else {
+                return;
+            };
             match self.doc.resolve(reference) {
-                RefTarget::Found { pointer: target, name, schema: next } => {
+                RefTarget::Found {
+                    pointer: target,
+                    name,
+                    schema: next,
+                } => {
                     out.ref_name.get_or_insert(name);
                     if let Some((_, row)) = self.ancestors.iter().find(|(t, _)| *t == target) {
                         out.back_link = Some(*row);
@@ -282,11 +308,15 @@ impl<'d, 'a> Builder<'d, 'a> {
                     eval.push_str("/$ref");
                 }
                 RefTarget::Dangling => {
-                    out.problem = Some(format!("dangling $ref {reference}: no such place in this schema"));
+                    out.problem = Some(format!(
+                        "dangling $ref {reference}: no such place in this schema"
+                    ));
                     return;
                 }
                 RefTarget::NotFetched => {
-                    out.problem = Some(format!("$ref {reference} points outside this schema: not fetched"));
+                    out.problem = Some(format!(
+                        "$ref {reference} points outside this schema: not fetched"
+                    ));
                     return;
                 }
             }
@@ -309,15 +339,25 @@ impl<'d, 'a> Builder<'d, 'a> {
                 ("allOf", Value::Array(a)) => indexed(a, Edge::AllOf),
                 ("anyOf", Value::Array(a)) if !view.nullable => indexed(a, Edge::AnyOf),
                 ("oneOf", Value::Array(a)) => indexed(a, Edge::OneOf),
-                ("additionalProperties", v) if v.is_object() => vec![(Edge::AdditionalProperties, v, String::new())],
+                ("additionalProperties", v) if v.is_object() => {
+                    vec![(Edge::AdditionalProperties, v, String::new())]
+                }
                 ("unevaluatedProperties", v) if v.is_object() => {
                     vec![(Edge::UnevaluatedProperties, v, String::new())]
                 }
-                ("additionalItems", v) if v.is_object() => vec![(Edge::AdditionalItems, v, String::new())],
-                ("unevaluatedItems", v) if v.is_object() => vec![(Edge::UnevaluatedItems, v, String::new())],
+                ("additionalItems", v) if v.is_object() => {
+                    vec![(Edge::AdditionalItems, v, String::new())]
+                }
+                ("unevaluatedItems", v) if v.is_object() => {
+                    vec![(Edge::UnevaluatedItems, v, String::new())]
+                }
                 ("items", v) if v.is_object() => vec![(Edge::Items, v, String::new())],
-                ("propertyNames", v) if v.is_object() => vec![(Edge::PropertyNames, v, String::new())],
-                ("contains", v) if v.is_object() || v.is_boolean() => vec![(Edge::Contains, v, String::new())],
+                ("propertyNames", v) if v.is_object() => {
+                    vec![(Edge::PropertyNames, v, String::new())]
+                }
+                ("contains", v) if v.is_object() || v.is_boolean() => {
+                    vec![(Edge::Contains, v, String::new())]
+                }
                 ("not", v) => vec![(Edge::Not, v, String::new())],
                 ("if", v) => vec![(Edge::If, v, String::new())],
                 ("then", v) => vec![(Edge::Then, v, String::new())],
@@ -326,13 +366,17 @@ impl<'d, 'a> Builder<'d, 'a> {
                 _ => Vec::new(),
             };
             for (edge, child, key) in edges {
-                let is_required = matches!(&edge, Edge::Property(name) if required.contains(&name.as_str()));
+                let is_required =
+                    matches!(&edge, Edge::Property(name) if required.contains(&name.as_str()));
                 let (p, e) = if key.is_empty() {
                     (pointer.clone(), eval.clone())
                 } else {
                     (format!("{pointer}/{key}"), format!("{eval}/{key}"))
                 };
-                if self.add(Some(id), edge, is_required, child, p, e, depth + 1).is_none() {
+                if self
+                    .add(Some(id), edge, is_required, child, p, e, depth + 1)
+                    .is_none()
+                {
                     return;
                 }
             }
@@ -340,10 +384,16 @@ impl<'d, 'a> Builder<'d, 'a> {
     }
 }
 
-fn keyed<'a>(map: &'a Map<String, Value>, edge: fn(String) -> Edge) -> Vec<(Edge, &'a Value, String)> {
-    map.iter().map(|(k, v)| (edge(k.clone()), v, escape_segment(k))).collect()
+fn keyed(map: &Map<String, Value>, edge: fn(String) -> Edge) -> Vec<(Edge, &Value, String)> {
+    map.iter()
+        .map(|(k, v)| (edge(k.clone()), v, escape_segment(k)))
+        .collect()
 }
 
-fn indexed<'a>(items: &'a [Value], edge: fn(usize) -> Edge) -> Vec<(Edge, &'a Value, String)> {
-    items.iter().enumerate().map(|(i, v)| (edge(i), v, i.to_string())).collect()
+fn indexed(items: &[Value], edge: fn(usize) -> Edge) -> Vec<(Edge, &Value, String)> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (edge(i), v, i.to_string()))
+        .collect()
 }

@@ -100,7 +100,8 @@ impl Compiled {
                     keyword,
                     schema_path: error.schema_path().as_str().to_string(),
                     evaluation_path: error.evaluation_path().as_str().to_string(),
-                    message: crate::untrusted::line(&error.to_string(), MAX_MESSAGE_CHARS).into_owned(),
+                    message: crate::untrusted::line(&error.to_string(), MAX_MESSAGE_CHARS)
+                        .into_owned(),
                 });
             } else {
                 out.more += 1;
@@ -123,7 +124,9 @@ fn compile(schema: &Value, dialect: &Dialect) -> Result<jsonschema::Validator, U
     };
     let size = count_values(schema, MAX_SCHEMA_VALUES + 1);
     if size > MAX_SCHEMA_VALUES {
-        return Err(Unusable::TooLarge(format!("more than {MAX_SCHEMA_VALUES} JSON values")));
+        return Err(Unusable::TooLarge(format!(
+            "more than {MAX_SCHEMA_VALUES} JSON values"
+        )));
     }
     let doc = Document::new(schema);
     for (_, reference) in all_refs(schema) {
@@ -138,7 +141,11 @@ fn compile(schema: &Value, dialect: &Dialect) -> Result<jsonschema::Validator, U
         .offline()
         .should_validate_formats(true)
         .build(schema)
-        .map_err(|e| Unusable::DoesNotCompile(crate::untrusted::line(&e.to_string(), MAX_MESSAGE_CHARS).into_owned()))
+        .map_err(|e| {
+            Unusable::DoesNotCompile(
+                crate::untrusted::line(&e.to_string(), MAX_MESSAGE_CHARS).into_owned(),
+            )
+        })
 }
 
 /// Counts JSON values up to `limit` (stops early on huge documents).

@@ -78,17 +78,30 @@ fn is_zero(n: &usize) -> bool {
 impl Verdict {
     /// One line for a person: `conforms (2020-12)`, `3 violations (draft-07)`, `not checked: …`.
     pub fn headline(&self) -> String {
-        let dialect = self.dialect.as_deref().map(|d| format!(" ({d})")).unwrap_or_default();
+        let dialect = self
+            .dialect
+            .as_deref()
+            .map(|d| format!(" ({d})"))
+            .unwrap_or_default();
         match self.status {
             Status::Conforms => format!("conforms{dialect}"),
             Status::Violations => {
                 let n = self.violations.len() + self.more_violations;
                 format!("{n} violation{}{dialect}", if n == 1 { "" } else { "s" })
             }
-            Status::NotChecked => format!("not checked: {}", self.reason.as_deref().unwrap_or("unknown reason")),
-            Status::ToolError => "tool error (isError): the success schema is not held against it".into(),
-            Status::MissingStructuredContent => "outputSchema declared but no structuredContent".into(),
-            Status::UnexpectedStructuredContent => "structuredContent without an outputSchema (not validated)".into(),
+            Status::NotChecked => format!(
+                "not checked: {}",
+                self.reason.as_deref().unwrap_or("unknown reason")
+            ),
+            Status::ToolError => {
+                "tool error (isError): the success schema is not held against it".into()
+            }
+            Status::MissingStructuredContent => {
+                "outputSchema declared but no structuredContent".into()
+            }
+            Status::UnexpectedStructuredContent => {
+                "structuredContent without an outputSchema (not validated)".into()
+            }
         }
     }
 }
@@ -110,7 +123,9 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
         v.boxing = boxing::detect(raw, result.meta);
         if let Some(b) = &v.boxing {
             match sc.as_object().and_then(|o| o.get(&b.field)) {
-                Some(inner) if sc.as_object().is_some_and(|o| o.len() == 1) => v.value = Some(inner.clone()),
+                Some(inner) if sc.as_object().is_some_and(|o| o.len() == 1) => {
+                    v.value = Some(inner.clone())
+                }
                 _ if b.certain => v.notes.push(format!(
                     "the schema boxes the value in `{}` but structuredContent is not boxed",
                     b.field
@@ -131,7 +146,8 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
             ));
         }
         if schema.is_some_and(|(raw, _)| raw.get("type") != Some(&Value::from("object"))) {
-            v.notes.push("legacy protocol requires the outputSchema root to be `type: object`".into());
+            v.notes
+                .push("legacy protocol requires the outputSchema root to be `type: object`".into());
         }
     }
     if result.is_error {
@@ -157,9 +173,15 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
             Err(unusable) => v.reason = Some(unusable.describe()),
             Ok(checked) => {
                 if checked.timed_out {
-                    v.notes.push("validation stopped at its time budget; more violations may exist".into());
+                    v.notes.push(
+                        "validation stopped at its time budget; more violations may exist".into(),
+                    );
                 }
-                v.status = if checked.violations.is_empty() { Status::Conforms } else { Status::Violations };
+                v.status = if checked.violations.is_empty() {
+                    Status::Conforms
+                } else {
+                    Status::Violations
+                };
                 v.violations = checked.violations;
                 v.more_violations = checked.more;
             }
@@ -181,7 +203,11 @@ fn mirror(structured: &Value, unboxed: Option<&Value>, texts: &[&str]) -> Mirror
             saw_json = true;
         }
     }
-    if saw_json { Mirror::Differs } else { Mirror::NoJsonText }
+    if saw_json {
+        Mirror::Differs
+    } else {
+        Mirror::NoJsonText
+    }
 }
 
 /// `an array`, `null`, `a string` …, for notes.

@@ -35,7 +35,11 @@ pub fn all() -> Vec<Capture> {
 }
 
 fn load(dir: &Path) -> Capture {
-    let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+    let name = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .to_string();
     let page = decode_page(&read(&dir.join("tools_list.json"))["result"]).expect("tools page");
     assert!(page.rejected.is_empty(), "{name}: {:?}", page.rejected);
     let mut calls = Vec::new();
@@ -49,9 +53,17 @@ fn load(dir: &Path) -> Capture {
         .collect();
     files.sort();
     for file in files {
-        let label = file.file_stem().and_then(|n| n.to_str()).unwrap_or_default().trim_start_matches("call_").to_string();
+        let label = file
+            .file_stem()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default()
+            .trim_start_matches("call_")
+            .to_string();
         let request = read(&file.with_extension("request.json"));
-        let tool = request["params"]["name"].as_str().unwrap_or_default().to_string();
+        let tool = request["params"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         let response = read(&file);
         let result = match response.get("result") {
             Some(r) => r.clone(),
@@ -60,7 +72,11 @@ fn load(dir: &Path) -> Capture {
         calls.push((label, tool, CallResult::decode(result)));
     }
     Capture {
-        era: if name.ends_with("-2026") { Era::Modern } else { Era::Legacy },
+        era: if name.ends_with("-2026") {
+            Era::Modern
+        } else {
+            Era::Legacy
+        },
         name,
         tools: page.tools,
         calls,

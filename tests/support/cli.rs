@@ -16,17 +16,30 @@ pub struct Run {
 
 impl Run {
     pub fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}\nstderr:\n{}", self.stdout, self.stderr))
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
+                self.stdout, self.stderr
+            )
+        })
     }
 
     pub fn error_json(&self) -> Value {
-        serde_json::from_str(self.stderr.trim()).unwrap_or_else(|e| panic!("stderr is not one JSON object ({e}): {}", self.stderr))
+        serde_json::from_str(self.stderr.trim())
+            .unwrap_or_else(|e| panic!("stderr is not one JSON object ({e}): {}", self.stderr))
     }
 }
 
 pub fn run(args: &[&str]) -> Run {
     let start = Instant::now();
-    let Output { status, stdout, stderr } = Command::new(BIN).args(args).output().expect("run mcp-inspect");
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("run mcp-inspect");
     Run {
         code: status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
@@ -37,7 +50,11 @@ pub fn run(args: &[&str]) -> Run {
 
 /// A free loopback port.
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port()
 }
 
 /// A child process killed when dropped (servers started for a test).
@@ -52,7 +69,11 @@ impl Drop for Background {
 
 /// Starts a command and waits until `port` accepts connections.
 pub fn start_listening(mut cmd: Command, port: u16) -> Background {
-    let child = cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().expect("start server");
+    let child = cmd
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start server");
     let bg = Background(child);
     let deadline = Instant::now() + Duration::from_secs(60);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {

@@ -17,7 +17,10 @@ pub fn path(relative: &str) -> Option<String> {
     if std::env::var("MCP_INSPECT_REQUIRE_PEERS").as_deref() == Ok("1") {
         panic!("{} is missing: run scripts/setup-peers.sh", p.display());
     }
-    eprintln!("skipped: {} is missing (run scripts/setup-peers.sh)", p.display());
+    eprintln!(
+        "skipped: {} is missing (run scripts/setup-peers.sh)",
+        p.display()
+    );
     None
 }
 
@@ -37,5 +40,8 @@ pub fn python() -> Option<String> {
     path("venv/bin/python")
 }
 pub fn fastmcp_script() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/fastmcp_server.py").to_string_lossy().into_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/peers/fastmcp_server.py")
+        .to_string_lossy()
+        .into_owned()
 }

@@ -1,0 +1,224 @@
+//! Bad conditions get a clear one-line error and the right exit code, promptly, without leaking
+//! secrets or leaving a server process behind. Also the demo server over Streamable HTTP.
+
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::{BIN, free_port, run, start_listening};
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::process::Command;
+use std::time::Duration;
+
+/// Answers every HTTP request on a fresh port with `response`; returns the port.
+fn canned_http(response: &'static str) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut stream = stream;
+            let mut buf = [0u8; 8192];
+            let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+            let _ = stream.read(&mut buf);
+            let _ = stream.write_all(response.as_bytes());
+        }
+    });
+    port
+}
+
+#[test]
+fn command_not_found() {
+    let r = run(&["tools", "--", "no-such-command-mcp-inspect"]);
+    assert_eq!(r.code, 4);
+    assert_eq!(
+        r.stderr.trim(),
+        "error: command not found: `no-such-command-mcp-inspect` (is it installed and on PATH?)"
+    );
+}
+
+#[test]
+fn server_exiting_during_handshake_shows_its_stderr() {
+    let r = run(&[
+        "tools",
+        "--",
+        "sh",
+        "-c",
+        "echo 'fatal: missing API key' >&2; exit 3",
+    ]);
+    assert_eq!(r.code, 4);
+    assert!(
+        r.stderr
+            .contains("the server exited during the handshake (exit status: 3)"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("fatal: missing API key"));
+}
+
+#[test]
+fn connection_refused_and_404() {
+    let refused = run(&[
+        "tools",
+        "--url",
+        &format!("http://127.0.0.1:{}/mcp", free_port()),
+    ]);
+    assert_eq!(refused.code, 4);
+    assert!(
+        refused.stderr.contains("connection refused"),
+        "{}",
+        refused.stderr
+    );
+    let port = free_port();
+    let mut demo = Command::new(BIN);
+    demo.args(["demo-server", "--http", &port.to_string()]);
+    let _server = start_listening(demo, port);
+    let missing = run(&["tools", "--url", &format!("http://127.0.0.1:{port}/nope")]);
+    assert_eq!(missing.code, 4);
+    assert!(
+        missing.stderr.contains("HTTP 404 Not Found"),
+        "{}",
+        missing.stderr
+    );
+}
+
+#[test]
+fn unauthorized_shows_the_challenge_but_never_the_token() {
+    let port = canned_http(
+        "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer realm=\"demo\", error=\"invalid_token\"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    let r = run(&[
+        "tools",
+        "--url",
+        &format!("http://127.0.0.1:{port}/mcp"),
+        "--header",
+        "Authorization: Bearer TOPSECRET-123",
+    ]);
+    assert_eq!(r.code, 4);
+    assert!(r.stderr.contains("HTTP 401 Unauthorized"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("WWW-Authenticate: Bearer realm=\"demo\""),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("TOPSECRET") && !r.stdout.contains("TOPSECRET"));
+    let sse = run(&[
+        "tools",
+        "--url",
+        &format!("http://127.0.0.1:{port}/sse"),
+        "--header",
+        "X-Api-Key: TOPSECRET-456",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(sse.error_json()["exitCode"], 4);
+    assert!(!sse.stderr.contains("TOPSECRET"));
+}
+
+#[test]
+fn a_web_page_is_not_an_mcp_server() {
+    let port = canned_http(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 13\r\nConnection: close\r\n\r\n<html></html>",
+    );
+    let r = run(&["tools", "--url", &format!("http://127.0.0.1:{port}/mcp")]);
+    assert_eq!(r.code, 4);
+    assert!(r.stderr.contains("not an MCP server"), "{}", r.stderr);
+    let sse = run(&["tools", "--url", &format!("http://127.0.0.1:{port}/sse")]);
+    assert!(
+        sse.stderr.contains("did not answer with an event stream"),
+        "{}",
+        sse.stderr
+    );
+}
+
+#[test]
+fn a_silent_server_times_out_promptly() {
+    let r = run(&[
+        "tools",
+        "--timeout",
+        "1",
+        "--",
+        "sh",
+        "-c",
+        "cat > /dev/null",
+    ]);
+    assert_eq!(r.code, 4);
+    assert!(
+        r.stderr.contains("no answer to the handshake within 1s"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.took < Duration::from_secs(8), "took {:?}", r.took);
+}
+
+#[test]
+fn a_lingering_server_is_ended_without_orphans() {
+    let marker = format!("31.{}", std::process::id());
+    let script = format!("trap '' TERM; {BIN} demo-server; sleep {marker}");
+    let r = run(&["tools", "--protocol", "legacy", "--", "sh", "-c", &script]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.took < Duration::from_secs(5), "took {:?}", r.took);
+    std::thread::sleep(Duration::from_millis(200));
+    let left = Command::new("pgrep")
+        .args(["-f", &format!("sleep {marker}")])
+        .output()
+        .expect("pgrep");
+    assert!(
+        left.stdout.is_empty(),
+        "orphan left: {}",
+        String::from_utf8_lossy(&left.stdout)
+    );
+}
+
+#[test]
+fn usage_errors_exit_1_and_json_errors_are_one_object() {
+    let none = run(&["tools"]);
+    assert_eq!(none.code, 1);
+    assert!(none.stderr.contains("no server given"));
+    let bad = run(&[
+        "call", "x", "--args", "not json", "--format", "json", "--demo",
+    ]);
+    assert_eq!(bad.code, 1);
+    assert!(
+        bad.error_json()["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("--args is not JSON"))
+    );
+}
+
+#[test]
+fn demo_server_over_streamable_http_in_both_eras() {
+    let port = free_port();
+    let mut demo = Command::new(BIN);
+    demo.args(["demo-server", "--http", &port.to_string()]);
+    let _server = start_listening(demo, port);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    for (protocol, version) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
+        let j = run(&[
+            "tools",
+            "--format",
+            "json",
+            "--protocol",
+            protocol,
+            "--url",
+            &url,
+        ])
+        .json();
+        assert_eq!(j["server"]["protocolVersion"], version);
+        assert_eq!(j["server"]["transport"], "streamable-http");
+        assert_eq!(j["tools"].as_array().map(Vec::len), Some(17));
+        let add = run(&[
+            "call",
+            "add",
+            "--arg",
+            "a=1",
+            "--arg",
+            "b=2",
+            "--protocol",
+            protocol,
+            "--url",
+            &url,
+        ])
+        .json();
+        assert_eq!(add["verdict"]["value"], 3);
+    }
+}
