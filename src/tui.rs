@@ -1,10 +1,40 @@
-//! The terminal UI.
+//! The terminal UI: model, update, keymap and copy logic (pure), drawing (read-only), and the
+//! runtime that owns the terminal and the connection task.
+
+mod clipboard;
+pub mod copy;
+pub mod filter;
+pub mod keymap;
+pub mod model;
+mod runtime;
+mod session_task;
+pub mod theme;
+pub mod tree_view;
+pub mod ui;
+pub mod update;
 
 use crate::cli::ConnectionArgs;
+use crate::mcp::error::exit;
 
 /// Runs the TUI on a connection and returns the exit code.
 pub async fn run(connection: ConnectionArgs) -> i32 {
-    let _ = connection;
-    eprintln!("the terminal UI is not built yet; use the headless commands (mcp-inspect --help)");
-    1
+    let options = match connection.options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}\n(try mcp-inspect --help, or mcp-inspect --demo)");
+            return exit::ERROR;
+        }
+    };
+    let (keymap, warning) = keymap::Keymap::load();
+    let mut model = model::Model::new(options.target.describe(), keymap, theme::Theme::from_env());
+    if let Some(w) = warning {
+        model.push_log(model::LogKind::Problem, w);
+    }
+    match runtime::run(options, model).await {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: terminal: {e}");
+            exit::ERROR
+        }
+    }
 }

@@ -225,6 +225,24 @@ impl Session {
         self.start_call(name, arguments).await?.result().await
     }
 
+    /// Whether the connection has ended (the server exited or the transport closed).
+    pub fn is_closed(&self) -> bool {
+        self.peer().is_transport_closed()
+    }
+
+    /// Why the connection ended, with the server's exit status and last stderr lines.
+    pub fn close_reason(&mut self) -> String {
+        let tail = self.stderr_tail(3);
+        let mut reason = match self.process.as_mut().and_then(|p| p.exit_status()) {
+            Some(status) => format!("the server exited ({status})"),
+            None => "the connection closed".to_string(),
+        };
+        if !tail.is_empty() {
+            reason.push_str(&format!("; last stderr: {}", tail.join(" | ")));
+        }
+        reason
+    }
+
     /// Closes the connection: stdin first, then a short grace, then the process group is ended.
     pub async fn shutdown(self) {
         let Session {

@@ -1,0 +1,247 @@
+//! The keymap as data: `assets/keymap.toml` compiled in, a user file layered on top, and the
+//! lookup from a key press in a layer to a command. The help overlay is generated from this. Pure.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+pub const DEFAULT_KEYMAP: &str = include_str!("../../assets/keymap.toml");
+
+/// The layers a key press can belong to, derived from the model's state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Layer {
+    Global,
+    Tools,
+    Filter,
+    Tool,
+    Log,
+    Copy,
+    Help,
+}
+
+impl Layer {
+    pub const ALL: [Layer; 7] = [Layer::Global, Layer::Tools, Layer::Filter, Layer::Tool, Layer::Log, Layer::Copy, Layer::Help];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Layer::Global => "global",
+            Layer::Tools => "tools",
+            Layer::Filter => "filter",
+            Layer::Tool => "tool",
+            Layer::Log => "log",
+            Layer::Copy => "copy",
+            Layer::Help => "help",
+        }
+    }
+}
+
+/// One key (with modifiers) as written in the keymap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    pub code: KeyCode,
+    pub ctrl: bool,
+    pub alt: bool,
+}
+
+impl Key {
+    pub fn parse(text: &str) -> Result<Key, String> {
+        let (mut ctrl, mut alt, mut rest) = (false, false, text);
+        loop {
+            if let Some(r) = rest.strip_prefix("ctrl-").filter(|r| !r.is_empty()) {
+                ctrl = true;
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix("alt-").filter(|r| !r.is_empty()) {
+                alt = true;
+                rest = r;
+            } else {
+                break;
+            }
+        }
+        let code = match rest {
+            "enter" => KeyCode::Enter,
+            "esc" => KeyCode::Esc,
+            "tab" => KeyCode::Tab,
+            "backtab" => KeyCode::BackTab,
+            "space" => KeyCode::Char(' '),
+            "backspace" => KeyCode::Backspace,
+            "up" => KeyCode::Up,
+            "down" => KeyCode::Down,
+            "left" => KeyCode::Left,
+            "right" => KeyCode::Right,
+            "pageup" => KeyCode::PageUp,
+            "pagedown" => KeyCode::PageDown,
+            "home" => KeyCode::Home,
+            "end" => KeyCode::End,
+            s if s.chars().count() == 1 => KeyCode::Char(s.chars().next().unwrap_or(' ')),
+            other => return Err(format!("unknown key `{other}`")),
+        };
+        Ok(Key { code, ctrl, alt })
+    }
+
+    /// The key a terminal event stands for (shift is part of the character itself).
+    pub fn from_event(event: &KeyEvent) -> Key {
+        Key {
+            code: event.code,
+            ctrl: event.modifiers.contains(KeyModifiers::CONTROL),
+            alt: event.modifiers.contains(KeyModifiers::ALT),
+        }
+    }
+
+    /// How the help overlay writes the key.
+    pub fn label(&self) -> String {
+        let base = match self.code {
+            KeyCode::Char(' ') => "space".to_string(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Enter => "enter".into(),
+            KeyCode::Esc => "esc".into(),
+            KeyCode::Tab => "tab".into(),
+            KeyCode::BackTab => "shift-tab".into(),
+            KeyCode::Backspace => "backspace".into(),
+            KeyCode::Up => "↑".into(),
+            KeyCode::Down => "↓".into(),
+            KeyCode::Left => "←".into(),
+            KeyCode::Right => "→".into(),
+            KeyCode::PageUp => "pgup".into(),
+            KeyCode::PageDown => "pgdn".into(),
+            KeyCode::Home => "home".into(),
+            KeyCode::End => "end".into(),
+            other => format!("{other:?}"),
+        };
+        format!("{}{}{base}", if self.ctrl { "ctrl-" } else { "" }, if self.alt { "alt-" } else { "" })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    pub keys: Vec<Key>,
+    pub run: String,
+    pub desc: String,
+}
+
+#[derive(Deserialize)]
+struct RawBinding {
+    on: Vec<String>,
+    run: String,
+    #[serde(default)]
+    desc: String,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Keymap {
+    layers: BTreeMap<Layer, Vec<Binding>>,
+}
+
+impl Keymap {
+    /// The built-in keymap.
+    pub fn default_map() -> Keymap {
+        Keymap::parse(DEFAULT_KEYMAP).unwrap_or_default()
+    }
+
+    pub fn parse(text: &str) -> Result<Keymap, String> {
+        let raw: BTreeMap<String, Vec<RawBinding>> = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut layers = BTreeMap::new();
+        for (name, bindings) in raw {
+            let layer = Layer::ALL.into_iter().find(|l| l.name() == name).ok_or_else(|| format!("unknown layer `{name}`"))?;
+            let mut list = Vec::new();
+            for b in bindings {
+                let keys = b.on.iter().map(|k| Key::parse(k)).collect::<Result<Vec<_>, _>>()?;
+                list.push(Binding { keys, run: b.run, desc: b.desc });
+            }
+            layers.insert(layer, list);
+        }
+        Ok(Keymap { layers })
+    }
+
+    /// Layers `user` on top of `self`: user bindings win, and a default bound to a key the user
+    /// rebound loses that key.
+    pub fn overlay(mut self, user: Keymap) -> Keymap {
+        for (layer, user_bindings) in user.layers {
+            let defaults = self.layers.remove(&layer).unwrap_or_default();
+            let taken: Vec<Key> = user_bindings.iter().flat_map(|b| b.keys.clone()).collect();
+            let mut merged = user_bindings;
+            for mut d in defaults {
+                d.keys.retain(|k| !taken.contains(k));
+                if !d.keys.is_empty() {
+                    merged.push(d);
+                }
+            }
+            self.layers.insert(layer, merged);
+        }
+        self
+    }
+
+    /// The built-in keymap with the user's file on top, and a warning if that file is broken.
+    pub fn load() -> (Keymap, Option<String>) {
+        let base = Keymap::default_map();
+        let Some(path) = user_file() else { return (base, None) };
+        match std::fs::read_to_string(&path) {
+            Err(_) => (base, None),
+            Ok(text) => match Keymap::parse(&text) {
+                Ok(user) => (base.overlay(user), None),
+                Err(e) => (base, Some(format!("ignored {}: {e}", path.display()))),
+            },
+        }
+    }
+
+    /// The command bound to `key` in `layer`.
+    pub fn command(&self, layer: Layer, key: Key) -> Option<&str> {
+        self.layers.get(&layer)?.iter().find(|b| b.keys.contains(&key)).map(|b| b.run.as_str())
+    }
+
+    pub fn bindings(&self, layer: Layer) -> &[Binding] {
+        self.layers.get(&layer).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The first key bound to `command` in `layer`, for hints.
+    pub fn key_for(&self, layer: Layer, command: &str) -> Option<String> {
+        self.bindings(layer).iter().find(|b| b.run == command).and_then(|b| b.keys.first()).map(Key::label)
+    }
+}
+
+fn user_file() -> Option<std::path::PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".config")))?;
+    Some(base.join("mcp-inspect").join("keymap.toml"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(text: &str) -> Key {
+        Key::parse(text).expect("key")
+    }
+
+    #[test]
+    fn default_keymap_parses_and_binds_the_basics() {
+        let map = Keymap::parse(DEFAULT_KEYMAP).expect("default keymap");
+        assert_eq!(map.command(Layer::Global, key("q")), Some("quit"));
+        assert_eq!(map.command(Layer::Global, key("ctrl-c")), Some("quit"));
+        assert_eq!(map.command(Layer::Tools, key("j")), Some("down"));
+        assert_eq!(map.command(Layer::Tool, key("enter")), Some("toggle"));
+        assert_eq!(map.command(Layer::Copy, key("i")), Some("copy-input"));
+        for layer in Layer::ALL {
+            for b in map.bindings(layer) {
+                assert!(!b.desc.is_empty(), "{} {} has no description", layer.name(), b.run);
+            }
+        }
+    }
+
+    #[test]
+    fn user_bindings_win_and_take_their_keys() {
+        let user = Keymap::parse("[[tools]]\non = [\"j\"]\nrun = \"last\"\ndesc = \"mine\"\n").expect("user");
+        let map = Keymap::default_map().overlay(user);
+        assert_eq!(map.command(Layer::Tools, key("j")), Some("last"));
+        assert_eq!(map.command(Layer::Tools, key("down")), Some("down"), "other keys of the default stay");
+        assert_eq!(map.command(Layer::Global, key("q")), Some("quit"), "other layers untouched");
+    }
+
+    #[test]
+    fn bad_files_are_reported() {
+        assert!(Keymap::parse("[[nowhere]]\non = [\"x\"]\nrun = \"quit\"\n").is_err());
+        assert!(Keymap::parse("[[global]]\non = [\"hyper-x\"]\nrun = \"quit\"\n").is_err());
+        assert_eq!(key("ctrl-d"), Key { code: KeyCode::Char('d'), ctrl: true, alt: false });
+        assert_eq!(key("G").label(), "G");
+    }
+}

@@ -1,0 +1,197 @@
+//! Everything the TUI knows: the connection, the tools with their cached schema trees, the
+//! filter, focus, per-tool view state, the log and overlays. Plain data; `update` changes it.
+
+use super::filter::Filter;
+use super::keymap::Keymap;
+use super::theme::Theme;
+use crate::mcp::ServerSummary;
+use crate::mcp::tool::Tool;
+use crate::schema::refs::{Document, RefTarget, all_refs};
+use crate::schema::signature::signature;
+use crate::schema::{Boxing, NodeId, SchemaTree, boxing};
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// Log lines kept; older ones are dropped (and counted).
+pub const LOG_LINES: usize = 5_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Tools,
+    Tool,
+    Server,
+    Log,
+}
+
+impl Pane {
+    pub const ORDER: [Pane; 4] = [Pane::Tools, Pane::Tool, Pane::Server, Pane::Log];
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Connection {
+    Connecting,
+    Connected,
+    Lost(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overlay {
+    Help,
+    CopyMenu,
+}
+
+/// Which of a tool's two schema trees.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Which {
+    Input,
+    Output,
+}
+
+/// A tool as listed, with what the list needs computed once.
+#[derive(Debug, Clone)]
+pub struct ToolEntry {
+    pub tool: Tool,
+    pub boxing: Option<Boxing>,
+    /// Name and title, matched fuzzily by the filter.
+    pub names: String,
+    /// Lower-cased description and property names, matched by substring.
+    pub haystack: String,
+    /// A schema has a dangling or foreign `$ref` (a cheap check; the tree tells the details).
+    pub has_problem: bool,
+}
+
+impl ToolEntry {
+    pub fn new(tool: Tool) -> ToolEntry {
+        let boxing = tool.output_schema.as_ref().and_then(|s| boxing::detect(s, None));
+        let names = format!("{} {}", tool.name, tool.display_title());
+        let mut haystack = tool.description.clone().unwrap_or_default();
+        for schema in std::iter::once(&tool.input_schema).chain(tool.output_schema.as_ref()) {
+            if let Some(props) = schema.get("properties").and_then(|p| p.as_object()) {
+                for k in props.keys() {
+                    haystack.push(' ');
+                    haystack.push_str(k);
+                }
+            }
+        }
+        let has_problem = std::iter::once(&tool.input_schema).chain(tool.output_schema.as_ref()).any(|s| {
+            let doc = Document::new(s);
+            all_refs(s).iter().any(|(_, r)| !matches!(doc.resolve(r), RefTarget::Found { .. }))
+        });
+        ToolEntry { tool, boxing, names, haystack: haystack.to_lowercase(), has_problem }
+    }
+}
+
+/// A tool's schema trees and signature, built when the tool is first shown.
+#[derive(Debug, Clone)]
+pub struct ToolDetail {
+    pub input: SchemaTree,
+    pub output: Option<SchemaTree>,
+    pub signature: String,
+    pub problems: usize,
+}
+
+impl ToolDetail {
+    pub fn build(entry: &ToolEntry) -> ToolDetail {
+        let input = SchemaTree::build(&entry.tool.input_schema);
+        let output = entry.tool.output_schema.as_ref().map(SchemaTree::build);
+        let signature = signature(&entry.tool.name, &input, output.as_ref().map(|t| (t, entry.boxing.as_ref())));
+        let problems = input.problems().count() + output.as_ref().map_or(0, |t| t.problems().count());
+        ToolDetail { input, output, signature, problems }
+    }
+
+    pub fn tree(&self, which: Which) -> Option<&SchemaTree> {
+        match which {
+            Which::Input => Some(&self.input),
+            Which::Output => self.output.as_ref(),
+        }
+    }
+}
+
+/// How one tool's pane looks: open rows per tree, the cursor, raw or unboxed output, scroll.
+#[derive(Debug, Clone, Default)]
+pub struct ToolView {
+    pub open: HashMap<Which, HashSet<NodeId>>,
+    pub cursor: Option<(Which, NodeId)>,
+    pub raw_output: bool,
+    pub scroll: usize,
+    /// Set once the default rows were opened.
+    pub initialised: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LogKind {
+    Stderr,
+    Log(String),
+    Event,
+    Problem,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    pub kind: LogKind,
+    /// Already escaped for the terminal.
+    pub text: String,
+}
+
+pub struct Model {
+    pub target: String,
+    pub connection: Connection,
+    pub server: Option<ServerSummary>,
+    pub tools: Vec<ToolEntry>,
+    pub details: HashMap<String, ToolDetail>,
+    pub views: HashMap<String, ToolView>,
+    pub filter: Filter,
+    /// Index into `filter.visible`.
+    pub selected: usize,
+    pub list_scroll: usize,
+    pub focus: Pane,
+    pub overlay: Option<Overlay>,
+    pub log: VecDeque<LogLine>,
+    pub log_dropped: u64,
+    /// Lines scrolled up from the newest; 0 follows the tail.
+    pub log_scroll: usize,
+    pub status: Option<String>,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    /// Rows the tool pane's tree area showed last frame (for page keys).
+    pub page_rows: usize,
+    pub quit: bool,
+}
+
+impl Model {
+    pub fn new(target: String, keymap: Keymap, theme: Theme) -> Model {
+        Model {
+            target,
+            connection: Connection::Connecting,
+            server: None,
+            tools: Vec::new(),
+            details: HashMap::new(),
+            views: HashMap::new(),
+            filter: Filter::default(),
+            selected: 0,
+            list_scroll: 0,
+            focus: Pane::Tools,
+            overlay: None,
+            log: VecDeque::new(),
+            log_dropped: 0,
+            log_scroll: 0,
+            status: None,
+            keymap,
+            theme,
+            page_rows: 10,
+            quit: false,
+        }
+    }
+
+    /// The tool under the cursor in the (filtered) list.
+    pub fn selected_entry(&self) -> Option<&ToolEntry> {
+        self.filter.visible.get(self.selected).and_then(|m| self.tools.get(m.index))
+    }
+
+    pub fn push_log(&mut self, kind: LogKind, text: String) {
+        if self.log.len() >= LOG_LINES {
+            self.log.pop_front();
+            self.log_dropped += 1;
+        }
+        self.log.push_back(LogLine { kind, text });
+    }
+}

@@ -1,0 +1,31 @@
+//! Drawing: functions from `&Model` to widgets on a frame. Read-only apart from remembering the
+//! page size and scroll offsets; nothing here can fail. Every server string arrives escaped.
+
+mod help;
+mod layout;
+mod log;
+mod server;
+mod status;
+mod tool;
+mod tools;
+
+use super::model::{Model, Overlay};
+use ratatui::Frame;
+
+pub fn draw(frame: &mut Frame<'_>, model: &mut Model) {
+    let areas = layout::split(frame.area(), model.focus);
+    tools::draw(frame, areas.tools, model);
+    if let Some(area) = areas.tool {
+        tool::draw(frame, area, model);
+    }
+    if let Some(area) = areas.server {
+        server::draw(frame, area, model);
+    }
+    log::draw(frame, areas.log, model);
+    status::draw(frame, areas.status, model);
+    match model.overlay {
+        Some(Overlay::Help) => help::draw_help(frame, model),
+        Some(Overlay::CopyMenu) => help::draw_copy_menu(frame, model),
+        None => {}
+    }
+}

@@ -1,0 +1,53 @@
+//! Overlays generated from the keymap, so they cannot drift from it: help and the copy menu.
+
+use crate::tui::keymap::Layer;
+use crate::tui::model::Model;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let [v] = Layout::vertical([Constraint::Length(height.min(area.height))]).flex(Flex::Center).areas(area);
+    let [h] = Layout::horizontal([Constraint::Length(width.min(area.width))]).flex(Flex::Center).areas(v);
+    h
+}
+
+fn binding_lines(model: &Model, layer: Layer) -> Vec<Line<'static>> {
+    model
+        .keymap
+        .bindings(layer)
+        .iter()
+        .map(|b| {
+            let keys: Vec<String> = b.keys.iter().map(|k| k.label()).collect();
+            Line::from(vec![Span::styled(format!("  {:<18}", keys.join(" ")), model.theme.heading()), Span::raw(b.desc.clone())])
+        })
+        .collect()
+}
+
+pub fn draw_help(frame: &mut Frame<'_>, model: &Model) {
+    let mut lines = Vec::new();
+    for (layer, title) in [
+        (Layer::Global, "Everywhere"),
+        (Layer::Tools, "Tools pane"),
+        (Layer::Filter, "While filtering"),
+        (Layer::Tool, "Tool pane (schema trees)"),
+        (Layer::Log, "Log pane"),
+        (Layer::Copy, "Copy menu (y)"),
+    ] {
+        lines.push(Line::styled(title, model.theme.name()));
+        lines.extend(binding_lines(model, layer));
+    }
+    let area = centered(frame.area(), 76, lines.len() as u16 + 2);
+    let block = Block::default().borders(Borders::ALL).title(" Help: keys (? or esc closes) ").border_style(model.theme.border(true));
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+pub fn draw_copy_menu(frame: &mut Frame<'_>, model: &Model) {
+    let lines = binding_lines(model, Layer::Copy);
+    let area = centered(frame.area(), 52, lines.len() as u16 + 2);
+    let block = Block::default().borders(Borders::ALL).title(" Copy ").border_style(model.theme.border(true));
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}

@@ -1,0 +1,34 @@
+//! Where each pane goes: side by side from 100 columns, stacked below that (down to 80×24).
+
+use crate::tui::model::Pane;
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+
+pub struct Areas {
+    pub tools: Rect,
+    pub tool: Option<Rect>,
+    pub server: Option<Rect>,
+    pub log: Rect,
+    pub status: Rect,
+}
+
+/// Columns from which the tools list and the tool pane sit side by side.
+pub const WIDE: u16 = 100;
+
+pub fn split(area: Rect, focus: Pane) -> Areas {
+    let [main, status] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    let log_height = if main.height >= 30 { 8 } else { 5 };
+    let [main, log] = Layout::vertical([Constraint::Min(3), Constraint::Length(log_height)]).areas(main);
+    if area.width >= WIDE {
+        let [left, right] = Layout::horizontal([Constraint::Percentage(32), Constraint::Percentage(68)]).areas(main);
+        let server_height = if left.height >= 24 { 9 } else { 7 };
+        let [tools, server] = Layout::vertical([Constraint::Min(3), Constraint::Length(server_height)]).areas(left);
+        Areas { tools, tool: Some(right), server: Some(server), log, status }
+    } else {
+        let parts = Layout::default()
+            .direction(Direction::Vertical)
+            .constraints([Constraint::Percentage(35), Constraint::Percentage(65)])
+            .split(main);
+        let (tool, server) = if focus == Pane::Server { (None, Some(parts[1])) } else { (Some(parts[1]), None) };
+        Areas { tools: parts[0], tool, server, log, status }
+    }
+}

@@ -1,0 +1,55 @@
+//! The server pane: who the server is, the negotiated protocol and transport, capabilities and
+//! instructions.
+
+use crate::tui::model::{Connection, Model, Pane};
+use crate::untrusted;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
+    let theme = model.theme;
+    let block = Block::default().borders(Borders::ALL).title(" Server ").border_style(theme.border(model.focus == Pane::Server));
+    let mut lines = Vec::new();
+    match &model.server {
+        None => lines.push(Line::styled(format!("connecting to {}", untrusted::line(&model.target, 200)), theme.dim())),
+        Some(s) => {
+            let mut name = vec![Span::styled(untrusted::line(&s.name, 80).into_owned(), theme.name()), Span::raw(format!(" {}", untrusted::line(&s.version, 40)))];
+            if let Some(t) = &s.title {
+                name.push(Span::styled(format!("  {}", untrusted::line(t, 80)), theme.dim()));
+            }
+            lines.push(Line::from(name));
+            lines.push(Line::from(vec![
+                Span::styled("protocol ", theme.dim()),
+                Span::styled(s.protocol_version.clone(), theme.kind()),
+                Span::styled(format!(" ({:?})", s.era).to_lowercase(), theme.dim()),
+                Span::styled(" over ", theme.dim()),
+                Span::raw(s.transport),
+            ]));
+            let caps: Vec<String> = s.capabilities.as_object().map(|m| m.iter().map(|(k, v)| capability(k, v)).collect()).unwrap_or_default();
+            lines.push(Line::from(vec![Span::styled("capabilities ", theme.dim()), Span::raw(untrusted::line(&caps.join(", "), 300).into_owned())]));
+            if let Some(i) = &s.instructions {
+                lines.push(Line::styled("instructions", theme.dim()));
+                lines.extend(untrusted::lines(i.trim()).into_iter().map(Line::raw));
+            }
+        }
+    }
+    if let Connection::Lost(reason) = &model.connection {
+        lines.insert(0, Line::styled(format!("connection lost: {} (r reconnects)", first_line(reason)), theme.error()));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), area);
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or_default()
+}
+
+/// `tools (listChanged)` from `"tools": {"listChanged": true}`.
+fn capability(name: &str, value: &serde_json::Value) -> String {
+    let flags: Vec<&str> = value
+        .as_object()
+        .map(|m| m.iter().filter(|(_, v)| v.as_bool() == Some(true)).map(|(k, _)| k.as_str()).collect())
+        .unwrap_or_default();
+    if flags.is_empty() { name.to_string() } else { format!("{name} ({})", flags.join(", ")) }
+}

@@ -1,0 +1,105 @@
+//! The tools pane: the (filtered) list with matched letters highlighted and badges for hints,
+//! boxing and schema problems.
+
+use crate::tui::model::{Model, Pane, ToolEntry};
+use crate::untrusted;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
+    let theme = model.theme;
+    let focused = model.focus == Pane::Tools;
+    let shown = model.filter.visible.len();
+    let title = if model.filter.text.is_empty() {
+        format!(" Tools ({}) ", model.tools.len())
+    } else {
+        format!(" Tools ({shown}/{}) ", model.tools.len())
+    };
+    let block = Block::default().borders(Borders::ALL).title(title).border_style(theme.border(focused));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let mut lines = Vec::new();
+    if model.filter.editing || !model.filter.text.is_empty() {
+        let cursor = if model.filter.editing { "▏" } else { "" };
+        lines.push(Line::from(vec![
+            Span::styled("/ ", theme.heading()),
+            Span::raw(untrusted::label(&model.filter.text).into_owned()),
+            Span::raw(cursor),
+        ]));
+    }
+    let rows = (inner.height as usize).saturating_sub(lines.len()).max(1);
+    model.page_rows = rows;
+    if model.selected < model.list_scroll {
+        model.list_scroll = model.selected;
+    } else if model.selected >= model.list_scroll + rows {
+        model.list_scroll = model.selected + 1 - rows;
+    }
+    if model.tools.is_empty() {
+        lines.push(Line::styled("(no tools yet)", theme.dim()));
+    } else if shown == 0 {
+        lines.push(Line::styled("no tool matches", theme.dim()));
+    }
+    for (i, visible) in model.filter.visible.iter().enumerate().skip(model.list_scroll).take(rows) {
+        let entry = &model.tools[visible.index];
+        let mut spans = vec![Span::raw(if i == model.selected { "▶ " } else { "  " })];
+        spans.extend(name_spans(entry, &visible.name_hits, model));
+        spans.extend(badges(entry, model));
+        let mut line = Line::from(spans);
+        if i == model.selected {
+            line = line.style(if focused { theme.selected() } else { theme.name() });
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+fn name_spans(entry: &ToolEntry, hits: &[u32], model: &Model) -> Vec<Span<'static>> {
+    let name = untrusted::line(&entry.tool.name, 120);
+    if hits.is_empty() || name.len() != entry.tool.name.len() {
+        return vec![Span::raw(name.into_owned())];
+    }
+    entry
+        .tool
+        .name
+        .chars()
+        .enumerate()
+        .map(|(i, c)| {
+            if hits.contains(&(i as u32)) {
+                Span::styled(c.to_string(), model.theme.match_hit())
+            } else {
+                Span::raw(c.to_string())
+            }
+        })
+        .collect()
+}
+
+fn badges(entry: &ToolEntry, model: &Model) -> Vec<Span<'static>> {
+    let theme = model.theme;
+    let a = &entry.tool.annotations;
+    let mut out = Vec::new();
+    let mut push = |text: &str, style| {
+        out.push(Span::raw(" "));
+        out.push(Span::styled(text.to_string(), style));
+    };
+    if a.read_only == Some(true) {
+        push("ro", theme.dim());
+    }
+    if a.destructive == Some(true) {
+        push("destructive", theme.error());
+    }
+    if a.idempotent == Some(true) {
+        push("idem", theme.dim());
+    }
+    if a.open_world == Some(true) {
+        push("open", theme.dim());
+    }
+    if entry.boxing.is_some() {
+        push("boxed", theme.badge());
+    }
+    if entry.has_problem {
+        push("⚠ schema", theme.warn());
+    }
+    out
+}

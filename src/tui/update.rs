@@ -1,0 +1,344 @@
+//! `update(&mut Model, Msg) -> Vec<Effect>`: every state change, driven by key presses through
+//! the keymap and by connection events. No IO, no awaits; effects are data for the runtime.
+
+use super::copy;
+use super::keymap::{Key, Layer};
+use super::model::{Connection, LogKind, Model, Overlay, Pane, ToolDetail, ToolEntry, Which};
+use super::tree_view::{self, Row};
+use crate::mcp::{ServerEvent, ServerSummary, ToolList};
+use crate::untrusted;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+#[derive(Debug, Clone)]
+pub enum Msg {
+    Key(KeyEvent),
+    Connected(ServerSummary),
+    ConnectFailed(String),
+    ToolsListed(ToolList),
+    ListFailed(String),
+    Server(ServerEvent),
+    /// A copy finished: how it was delivered, or why not.
+    Copied { label: String, outcome: Result<String, String> },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    ListTools,
+    Copy(copy::Copy),
+    Reconnect,
+}
+
+/// The layer a key press belongs to, derived from state (never stored).
+pub fn active_layer(model: &Model) -> Layer {
+    match model.overlay {
+        Some(Overlay::Help) => Layer::Help,
+        Some(Overlay::CopyMenu) => Layer::Copy,
+        None if model.filter.editing => Layer::Filter,
+        None => match model.focus {
+            Pane::Tools => Layer::Tools,
+            Pane::Tool => Layer::Tool,
+            Pane::Log => Layer::Log,
+            Pane::Server => Layer::Global,
+        },
+    }
+}
+
+pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Key(key) => on_key(model, key),
+        Msg::Connected(server) => {
+            model.push_log(LogKind::Event, format!(
+                "connected to {} {} over {} (protocol {})",
+                untrusted::label(&server.name), untrusted::label(&server.version), server.transport, server.protocol_version
+            ));
+            model.server = Some(server);
+            model.connection = Connection::Connected;
+            vec![Effect::ListTools]
+        }
+        Msg::ConnectFailed(reason) | Msg::ListFailed(reason) => {
+            let text = untrusted::block(&reason);
+            model.push_log(LogKind::Problem, text.clone());
+            if model.connection != Connection::Connected || reason.contains("connection closed") {
+                model.connection = Connection::Lost(text);
+            } else {
+                model.status = Some(first_line(&text));
+            }
+            Vec::new()
+        }
+        Msg::ToolsListed(list) => {
+            tools_listed(model, list);
+            Vec::new()
+        }
+        Msg::Server(event) => on_server_event(model, event),
+        Msg::Copied { label, outcome } => {
+            model.status = Some(match outcome {
+                Ok(how) => format!("copied {label} ({how})"),
+                Err(e) => format!("copy failed: {e}"),
+            });
+            Vec::new()
+        }
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+fn tools_listed(model: &mut Model, list: ToolList) {
+    let keep = model.selected_entry().map(|e| e.tool.name.clone());
+    for r in &list.rejected {
+        model.push_log(LogKind::Problem, format!(
+            "tool #{} {} rejected: {}",
+            r.index,
+            untrusted::label(r.name.as_deref().unwrap_or("")),
+            untrusted::label(&r.reason)
+        ));
+    }
+    if let Some(p) = &list.problem {
+        model.push_log(LogKind::Problem, untrusted::block(p));
+    }
+    model.push_log(LogKind::Event, format!("{} tools listed ({} pages)", list.tools.len(), list.pages));
+    model.tools = list.tools.into_iter().map(ToolEntry::new).collect();
+    // Details are rebuilt lazily: a changed tool must not keep a stale tree.
+    model.details.clear();
+    model.filter.apply(&model.tools);
+    model.selected = keep
+        .and_then(|name| model.filter.visible.iter().position(|v| model.tools[v.index].tool.name == name))
+        .unwrap_or(0);
+    ensure_detail(model);
+}
+
+fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
+    match event {
+        ServerEvent::ToolsChanged => {
+            model.push_log(LogKind::Event, "the server's tool list changed: reloading".into());
+            return vec![Effect::ListTools];
+        }
+        ServerEvent::Stderr(line) => model.push_log(LogKind::Stderr, line),
+        ServerEvent::Log { level, logger, data } => {
+            let text = match &data {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let who = logger.map(|l| format!("[{}] ", untrusted::label(&l))).unwrap_or_default();
+            model.push_log(LogKind::Log(level), format!("{who}{}", untrusted::label(&text)));
+        }
+        ServerEvent::Progress { .. } => {}
+        ServerEvent::Notice(text) => model.push_log(LogKind::Problem, untrusted::label(&text).into_owned()),
+        ServerEvent::Closed(reason) => {
+            let text = untrusted::label(&reason).into_owned();
+            model.push_log(LogKind::Problem, format!("connection lost: {text}"));
+            model.connection = Connection::Lost(text);
+        }
+    }
+    Vec::new()
+}
+
+fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
+    let key = Key::from_event(&event);
+    let layer = active_layer(model);
+    let own = model.keymap.command(layer, key).map(String::from);
+    let command = match (own, layer) {
+        (Some(c), _) => c,
+        (None, Layer::Filter) => {
+            if let KeyCode::Char(c) = event.code
+                && !event.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+            {
+                model.filter.text.push(c);
+                refilter(model);
+            } else if key == Key::parse("ctrl-c").unwrap_or(key) {
+                model.quit = true;
+            }
+            return Vec::new();
+        }
+        (None, Layer::Copy | Layer::Help) => {
+            if key == Key::parse("ctrl-c").unwrap_or(key) {
+                model.quit = true;
+            }
+            return Vec::new();
+        }
+        (None, _) => match model.keymap.command(Layer::Global, key) {
+            Some(c) => c.to_string(),
+            None => return Vec::new(),
+        },
+    };
+    run_command(model, &command)
+}
+
+fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
+    model.status = None;
+    match command {
+        "quit" => model.quit = true,
+        "help" => model.overlay = if model.overlay == Some(Overlay::Help) { None } else { Some(Overlay::Help) },
+        "close" => model.overlay = None,
+        "copy-menu" => model.overlay = Some(Overlay::CopyMenu),
+        "focus-next" | "focus-prev" => {
+            let i = Pane::ORDER.iter().position(|p| *p == model.focus).unwrap_or(0);
+            let n = Pane::ORDER.len();
+            model.focus = Pane::ORDER[if command == "focus-next" { (i + 1) % n } else { (i + n - 1) % n }];
+        }
+        "focus-tools" => model.focus = Pane::Tools,
+        "focus-tool" | "open" => model.focus = Pane::Tool,
+        "focus-server" => model.focus = Pane::Server,
+        "focus-log" => model.focus = Pane::Log,
+        "back" => model.focus = Pane::Tools,
+        "reconnect" => {
+            return if matches!(model.connection, Connection::Lost(_)) {
+                model.connection = Connection::Connecting;
+                model.push_log(LogKind::Event, "reconnecting".into());
+                vec![Effect::Reconnect]
+            } else {
+                vec![Effect::ListTools]
+            };
+        }
+        "filter" => model.filter.editing = true,
+        "filter-accept" => model.filter.editing = false,
+        "filter-cancel" | "filter-clear" => {
+            model.filter.editing = false;
+            model.filter.text.clear();
+            refilter(model);
+        }
+        "filter-delete" => {
+            model.filter.text.pop();
+            refilter(model);
+        }
+        c if c.starts_with("copy-") => {
+            model.overlay = None;
+            return match copy::resolve(model, c) {
+                Ok(copy) => vec![Effect::Copy(copy)],
+                Err(e) => {
+                    model.status = Some(format!("nothing copied: {e}"));
+                    Vec::new()
+                }
+            };
+        }
+        motion => match model.focus {
+            Pane::Tools => move_in_list(model, motion),
+            Pane::Tool => tool_command(model, motion),
+            Pane::Log => move_in_log(model, motion),
+            Pane::Server => {}
+        },
+    }
+    Vec::new()
+}
+
+fn refilter(model: &mut Model) {
+    model.filter.apply(&model.tools);
+    model.selected = 0;
+    model.list_scroll = 0;
+    ensure_detail(model);
+}
+
+fn move_in_list(model: &mut Model, motion: &str) {
+    let len = model.filter.visible.len();
+    if len == 0 {
+        return;
+    }
+    let page = model.page_rows.max(1);
+    model.selected = match motion {
+        "down" => (model.selected + 1).min(len - 1),
+        "up" => model.selected.saturating_sub(1),
+        "page-down" => (model.selected + page).min(len - 1),
+        "page-up" => model.selected.saturating_sub(page),
+        "first" => 0,
+        "last" => len - 1,
+        _ => model.selected,
+    };
+    ensure_detail(model);
+}
+
+fn move_in_log(model: &mut Model, motion: &str) {
+    let max = model.log.len().saturating_sub(1);
+    model.log_scroll = match motion {
+        "up" => (model.log_scroll + 1).min(max),
+        "down" => model.log_scroll.saturating_sub(1),
+        "first" => max,
+        "last" => 0,
+        _ => model.log_scroll,
+    };
+}
+
+/// Builds the selected tool's trees (once) and its default view.
+pub fn ensure_detail(model: &mut Model) {
+    let Some(entry) = model.selected_entry() else { return };
+    let name = entry.tool.name.clone();
+    let boxing = entry.boxing.clone();
+    let built = (!model.details.contains_key(&name)).then(|| ToolDetail::build(entry));
+    if let Some(detail) = built {
+        model.details.insert(name.clone(), detail);
+    }
+    if let Some(detail) = model.details.get(&name) {
+        let view = model.views.entry(name).or_default();
+        tree_view::initialise(detail, view, boxing.as_ref());
+    }
+}
+
+fn tool_command(model: &mut Model, command: &str) {
+    ensure_detail(model);
+    let page = model.page_rows.max(1);
+    let Some(entry) = model.selected_entry() else { return };
+    let name = entry.tool.name.clone();
+    let boxing = entry.boxing.clone();
+    let (Some(detail), Some(view)) = (model.details.get(&name), model.views.get_mut(&name)) else { return };
+    let rows = tree_view::visible_rows(detail, view, boxing.as_ref());
+    if rows.is_empty() {
+        return;
+    }
+    let at = tree_view::cursor_index(&rows, view.cursor);
+    let Row { which, node, .. } = rows[at];
+    let Some(tree) = detail.tree(which) else { return };
+    let open = view.open.entry(which).or_default();
+    let goto = |i: usize| Some((rows[i].which, rows[i].node));
+    match command {
+        "down" => view.cursor = goto((at + 1).min(rows.len() - 1)),
+        "up" => view.cursor = goto(at.saturating_sub(1)),
+        "page-down" => view.cursor = goto((at + page).min(rows.len() - 1)),
+        "page-up" => view.cursor = goto(at.saturating_sub(page)),
+        "first" => view.cursor = goto(0),
+        "last" => view.cursor = goto(rows.len() - 1),
+        "expand" => {
+            if !tree.nodes[node].children.is_empty() {
+                open.insert(node);
+            }
+        }
+        "collapse" => {
+            if !open.remove(&node)
+                && let Some(parent) = tree.nodes[node].parent
+                && rows.iter().any(|r| r.which == which && r.node == parent)
+            {
+                view.cursor = Some((which, parent));
+            }
+        }
+        "toggle" => {
+            if !open.remove(&node) && !tree.nodes[node].children.is_empty() {
+                open.insert(node);
+            }
+        }
+        "expand-all" => tree_view::expand_all(tree, view, which),
+        "collapse-all" => {
+            let root = tree_view::display_root(detail, which, boxing.as_ref(), view.raw_output).unwrap_or(0);
+            open.clear();
+            open.extend([root, 0]);
+            view.cursor = Some((which, root));
+        }
+        "follow-link" => match tree.nodes[node].facts.back_link {
+            Some(target) => {
+                tree_view::reveal(tree, view, which, target);
+                view.cursor = Some((which, target));
+            }
+            None => model.status = Some("this row is not a recursion back-link".into()),
+        },
+        "toggle-raw-output" => {
+            if boxing.is_some() {
+                view.raw_output = !view.raw_output;
+                if which == Which::Output {
+                    view.cursor = tree_view::display_root(detail, Which::Output, boxing.as_ref(), view.raw_output)
+                        .map(|n| (Which::Output, n));
+                }
+            } else {
+                model.status = Some("the output is not boxed".into());
+            }
+        }
+        _ => {}
+    }
+}
