@@ -69,7 +69,7 @@ mod tests {
             read_line(&mut r, 10).await.expect("io"),
             Line::TooLong {
                 head: b"this line ".to_vec(),
-                total: 24
+                total: 25
             }
         );
         assert_eq!(
