@@ -1,7 +1,7 @@
 //! The built-in demo MCP server (`mcp-inspect demo-server`): a real rmcp server over stdio or
 //! Streamable HTTP, the fixture for the project's tests and the README's demo.
 
-mod catalog;
+pub mod catalog;
 mod server;
 
 use rmcp::ServiceExt;

@@ -145,6 +145,8 @@ pub struct Model {
     pub list_scroll: usize,
     pub focus: Pane,
     pub overlay: Option<Overlay>,
+    /// Lines the help overlay is scrolled down.
+    pub help_scroll: usize,
     pub log: VecDeque<LogLine>,
     pub log_dropped: u64,
     /// Lines scrolled up from the newest; 0 follows the tail.
@@ -171,6 +173,7 @@ impl Model {
             list_scroll: 0,
             focus: Pane::Tools,
             overlay: None,
+            help_scroll: 0,
             log: VecDeque::new(),
             log_dropped: 0,
             log_scroll: 0,

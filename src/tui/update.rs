@@ -169,7 +169,10 @@ fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
     model.status = None;
     match command {
         "quit" => model.quit = true,
-        "help" => model.overlay = if model.overlay == Some(Overlay::Help) { None } else { Some(Overlay::Help) },
+        "help" => {
+            model.help_scroll = 0;
+            model.overlay = if model.overlay == Some(Overlay::Help) { None } else { Some(Overlay::Help) };
+        }
         "close" => model.overlay = None,
         "copy-menu" => model.overlay = Some(Overlay::CopyMenu),
         "focus-next" | "focus-prev" => {
@@ -210,6 +213,16 @@ fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
                     model.status = Some(format!("nothing copied: {e}"));
                     Vec::new()
                 }
+            };
+        }
+        motion if model.overlay == Some(Overlay::Help) => {
+            let page = model.page_rows.max(1);
+            model.help_scroll = match motion {
+                "down" => model.help_scroll + 1,
+                "up" => model.help_scroll.saturating_sub(1),
+                "page-down" => model.help_scroll + page,
+                "page-up" => model.help_scroll.saturating_sub(page),
+                _ => model.help_scroll,
             };
         }
         motion => match model.focus {
@@ -314,11 +327,22 @@ fn tool_command(model: &mut Model, command: &str) {
                 open.insert(node);
             }
         }
-        "expand-all" => tree_view::expand_all(tree, view, which),
+        "expand-all" => {
+            for w in [Which::Input, Which::Output] {
+                if let Some(t) = detail.tree(w) {
+                    tree_view::expand_all(t, view, w);
+                }
+            }
+        }
         "collapse-all" => {
+            for w in [Which::Input, Which::Output] {
+                if let Some(root) = tree_view::display_root(detail, w, boxing.as_ref(), view.raw_output) {
+                    let open = view.open.entry(w).or_default();
+                    open.clear();
+                    open.extend([root, 0]);
+                }
+            }
             let root = tree_view::display_root(detail, which, boxing.as_ref(), view.raw_output).unwrap_or(0);
-            open.clear();
-            open.extend([root, 0]);
             view.cursor = Some((which, root));
         }
         "follow-link" => match tree.nodes[node].facts.back_link {

@@ -25,7 +25,7 @@ fn binding_lines(model: &Model, layer: Layer) -> Vec<Line<'static>> {
         .collect()
 }
 
-pub fn draw_help(frame: &mut Frame<'_>, model: &Model) {
+pub fn draw_help(frame: &mut Frame<'_>, model: &mut Model) {
     let mut lines = Vec::new();
     for (layer, title) in [
         (Layer::Global, "Everywhere"),
@@ -39,9 +39,16 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model) {
         lines.extend(binding_lines(model, layer));
     }
     let area = centered(frame.area(), 76, lines.len() as u16 + 2);
-    let block = Block::default().borders(Borders::ALL).title(" Help: keys (? or esc closes) ").border_style(model.theme.border(true));
+    let visible = area.height.saturating_sub(2) as usize;
+    model.help_scroll = model.help_scroll.min(lines.len().saturating_sub(visible));
+    let title = if lines.len() > visible {
+        format!(" Help: keys ({}-{} of {}; j/k scroll, esc closes) ", model.help_scroll + 1, (model.help_scroll + visible).min(lines.len()), lines.len())
+    } else {
+        " Help: keys (? or esc closes) ".to_string()
+    };
+    let block = Block::default().borders(Borders::ALL).title(title).border_style(model.theme.border(true));
     frame.render_widget(Clear, area);
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    frame.render_widget(Paragraph::new(lines).scroll((model.help_scroll as u16, 0)).block(block), area);
 }
 
 pub fn draw_copy_menu(frame: &mut Frame<'_>, model: &Model) {

@@ -24,10 +24,9 @@ pub fn split(area: Rect, focus: Pane) -> Areas {
         let [tools, server] = Layout::vertical([Constraint::Min(3), Constraint::Length(server_height)]).areas(left);
         Areas { tools, tool: Some(right), server: Some(server), log, status }
     } else {
-        let parts = Layout::default()
-            .direction(Direction::Vertical)
-            .constraints([Constraint::Percentage(35), Constraint::Percentage(65)])
-            .split(main);
+        // The focused pane gets the room: a short list while reading a tool, a long one while choosing.
+        let list = if focus == Pane::Tools { Constraint::Percentage(50) } else { Constraint::Length(5) };
+        let parts = Layout::default().direction(Direction::Vertical).constraints([list, Constraint::Min(3)]).split(main);
         let (tool, server) = if focus == Pane::Server { (None, Some(parts[1])) } else { (Some(parts[1]), None) };
         Areas { tools: parts[0], tool, server, log, status }
     }

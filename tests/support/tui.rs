@@ -1,0 +1,107 @@
+//! Drives the TUI model the way the runtime does, without a terminal: messages in, frames out.
+#![allow(dead_code)]
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use mcp_inspect::demo::catalog;
+use mcp_inspect::mcp::tool::decode_tool;
+use mcp_inspect::mcp::{ServerSummary, ToolList};
+use mcp_inspect::schema::Era;
+use mcp_inspect::tui::keymap::Keymap;
+use mcp_inspect::tui::model::Model;
+use mcp_inspect::tui::theme::Theme;
+use mcp_inspect::tui::update::{Effect, Msg, update};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use serde_json::json;
+
+pub fn server() -> ServerSummary {
+    ServerSummary {
+        name: "mcp-inspect-demo".into(),
+        title: None,
+        version: "0.1.0".into(),
+        protocol_version: "2026-07-28".into(),
+        era: Era::Modern,
+        transport: "stdio",
+        capabilities: json!({"tools": {"listChanged": true}}),
+        instructions: Some("The built-in demo server of mcp-inspect.".into()),
+    }
+}
+
+pub fn demo_tools() -> ToolList {
+    ToolList {
+        tools: catalog::tools(true, false).iter().map(|t| decode_tool(t).expect("demo tool")).collect(),
+        pages: 1,
+        ..ToolList::default()
+    }
+}
+
+/// A model connected to the demo catalog, colours on.
+pub fn demo_model() -> Model {
+    let mut model = Model::new("mcp-inspect demo-server".into(), Keymap::default_map(), Theme { color: true });
+    let effects = update(&mut model, Msg::Connected(server()));
+    assert_eq!(effects, [Effect::ListTools]);
+    update(&mut model, Msg::ToolsListed(demo_tools()));
+    model
+}
+
+/// Presses keys written as in the keymap (`j`, `enter`, `ctrl-c`), or plain text to type.
+pub fn press(model: &mut Model, keys: &[&str]) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for k in keys {
+        let key = mcp_inspect::tui::keymap::Key::parse(k).expect("key");
+        let mut modifiers = KeyModifiers::NONE;
+        if key.ctrl {
+            modifiers |= KeyModifiers::CONTROL;
+        }
+        if let KeyCode::Char(c) = key.code
+            && c.is_ascii_uppercase()
+        {
+            modifiers |= KeyModifiers::SHIFT;
+        }
+        effects.extend(update(model, Msg::Key(KeyEvent::new(key.code, modifiers))));
+    }
+    effects
+}
+
+pub fn type_text(model: &mut Model, text: &str) {
+    for c in text.chars() {
+        update(model, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+    }
+}
+
+/// Draws the model at a size and returns the buffer.
+pub fn render(model: &mut Model, width: u16, height: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    terminal.draw(|f| mcp_inspect::tui::ui::draw(f, model)).expect("draw");
+    terminal.backend().buffer().clone()
+}
+
+/// The buffer as text, one line per row, trailing spaces trimmed.
+pub fn text(buffer: &Buffer) -> String {
+    let area = buffer.area;
+    let mut out = String::new();
+    for y in 0..area.height {
+        let mut line = String::new();
+        for x in 0..area.width {
+            line.push_str(buffer[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Finds the first cell where `needle` starts; (x, y).
+pub fn find(buffer: &Buffer, needle: &str) -> Option<(u16, u16)> {
+    let area = buffer.area;
+    for y in 0..area.height {
+        let row: Vec<String> = (0..area.width).map(|x| buffer[(x, y)].symbol().to_string()).collect();
+        let line: String = row.concat();
+        if let Some(byte) = line.find(needle) {
+            let x = line[..byte].chars().count() as u16;
+            return Some((x, y));
+        }
+    }
+    None
+}

@@ -1,0 +1,141 @@
+//! Rendered screens at 80×24 and 120×40 (`TestBackend` + insta snapshots), and cell styles for
+//! what colour carries: focus, the selected row, required marks, problems, NO_COLOR.
+
+#[path = "support/tui.rs"]
+mod tui;
+
+use mcp_inspect::mcp::ServerEvent;
+use mcp_inspect::tui::model::Model;
+use mcp_inspect::tui::theme::Theme;
+use mcp_inspect::tui::update::{Msg, update};
+use ratatui::style::{Color, Modifier};
+use tui::{demo_model, find, press, render, text, type_text};
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+fn snapshot(name: &str, model: &mut Model) {
+    for (w, h) in SIZES {
+        let screen = text(&render(model, w, h));
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), screen);
+    }
+}
+
+fn open_tool(model: &mut Model, name: &str) {
+    press(model, &["/"]);
+    type_text(model, name);
+    press(model, &["enter", "enter"]);
+}
+
+#[test]
+fn tools_screen() {
+    let mut m = demo_model();
+    update(&mut m, Msg::Server(ServerEvent::Stderr("demo: mcp-inspect demo server ready on stdio".into())));
+    snapshot("tools", &mut m);
+}
+
+#[test]
+fn tool_with_both_trees() {
+    let mut m = demo_model();
+    open_tool(&mut m, "build_tree");
+    press(&mut m, &["e"]);
+    snapshot("tool_trees", &mut m);
+}
+
+#[test]
+fn boxed_and_problem_tools() {
+    let mut m = demo_model();
+    open_tool(&mut m, "add");
+    snapshot("tool_boxed", &mut m);
+    let mut m = demo_model();
+    open_tool(&mut m, "dangling_ref");
+    press(&mut m, &["G"]);
+    snapshot("tool_problem", &mut m);
+}
+
+#[test]
+fn filter_screen() {
+    let mut m = demo_model();
+    press(&mut m, &["/"]);
+    type_text(&mut m, "box");
+    snapshot("filter", &mut m);
+}
+
+#[test]
+fn help_screen() {
+    let mut m = demo_model();
+    press(&mut m, &["?"]);
+    snapshot("help", &mut m);
+}
+
+#[test]
+fn copy_menu_screen() {
+    let mut m = demo_model();
+    press(&mut m, &["y"]);
+    snapshot("copy_menu", &mut m);
+}
+
+#[test]
+fn log_and_server_screens() {
+    let mut m = demo_model();
+    for i in 0..12 {
+        update(&mut m, Msg::Server(ServerEvent::Stderr(format!("stderr line {i}"))));
+    }
+    update(&mut m, Msg::Server(ServerEvent::Notice("server wrote a non-JSON line to stdout".into())));
+    press(&mut m, &["4", "k", "k"]);
+    snapshot("log", &mut m);
+    press(&mut m, &["3"]);
+    snapshot("server", &mut m);
+    update(&mut m, Msg::Server(ServerEvent::Closed("the server exited (exit status: 1)".into())));
+    snapshot("lost", &mut m);
+}
+
+#[test]
+fn focus_selection_and_required_are_styled() {
+    let mut m = demo_model();
+    open_tool(&mut m, "search");
+    let buffer = render(&mut m, 120, 40);
+    let (x, y) = find(&buffer, "┌ search").expect("tool pane border");
+    assert_eq!(buffer[(x, y)].fg, Color::Cyan, "the focused pane's border is cyan");
+    assert!(buffer[(x, y)].modifier.contains(Modifier::BOLD));
+    let (tx, ty) = find(&buffer, "┌ Tools").expect("tools border");
+    assert_eq!(buffer[(tx, ty)].fg, Color::DarkGray, "unfocused borders are dim");
+    let (qx, qy) = find(&buffer, "query*").expect("required row");
+    assert_eq!(buffer[(qx + 5, qy)].fg, Color::Red, "the required mark is red");
+    let (rx, ry) = find(&buffer, "▾ (root)").expect("cursor row");
+    assert!(buffer[(rx, ry)].modifier.contains(Modifier::REVERSED), "the cursor row is reversed");
+    let mut m = demo_model();
+    open_tool(&mut m, "dangling_ref");
+    press(&mut m, &["G"]);
+    let buffer = render(&mut m, 120, 40);
+    let (px, py) = find(&buffer, "⚠ dangling $ref").expect("problem");
+    assert_eq!(buffer[(px, py)].fg, Color::Red);
+}
+
+#[test]
+fn no_color_keeps_emphasis_only() {
+    let mut m = demo_model();
+    m.theme = Theme { color: false };
+    open_tool(&mut m, "search");
+    let buffer = render(&mut m, 120, 40);
+    let coloured = buffer.content.iter().filter(|c| c.fg != Color::Reset || c.bg != Color::Reset).count();
+    assert_eq!(coloured, 0, "NO_COLOR: no colours at all");
+    let (rx, ry) = find(&buffer, "▾ (root)").expect("cursor row");
+    assert!(buffer[(rx, ry)].modifier.contains(Modifier::REVERSED), "the cursor is still visible");
+}
+
+#[test]
+fn hostile_names_never_reach_the_screen_raw() {
+    let mut m = demo_model();
+    let mut list = tui::demo_tools();
+    let evil = serde_json::json!({"name": "evil\u{1b}]52;c;cHduZWQ=\u{7}", "description": "\u{1b}[2J\u{202e}gnp.exe", "inputSchema": {"type": "object", "properties": {"x\u{1b}[31m": {"type": "string", "description": "\u{9b}6n"}}}});
+    list.tools.insert(0, mcp_inspect::mcp::tool::decode_tool(&evil).expect("tool"));
+    update(&mut m, Msg::ToolsListed(list));
+    press(&mut m, &["g", "enter"]);
+    for (w, h) in SIZES {
+        let buffer = render(&mut m, w, h);
+        let screen = text(&buffer);
+        assert!(!screen.chars().any(|c| c.is_control() && c != '\n'), "raw control character on screen:\n{screen}");
+        assert!(!screen.contains('\u{202e}'));
+        assert!(screen.contains("evil\\e]52;c;cHduZWQ=\\x07"), "{screen}");
+    }
+}

@@ -1,0 +1,204 @@
+//! The TUI driven by key presses through the default keymap: navigation, filter, trees,
+//! back-links, boxing, copy, help, live list changes and lost connections. Pure: no terminal.
+
+#[path = "support/tui.rs"]
+mod tui;
+
+use mcp_inspect::mcp::ServerEvent;
+use mcp_inspect::tui::model::{Connection, Overlay, Pane, Which};
+use mcp_inspect::tui::tree_view::visible_rows;
+use mcp_inspect::tui::update::{Effect, Msg, update};
+use tui::{demo_model, press, type_text};
+
+fn copied(effects: Vec<Effect>) -> mcp_inspect::tui::copy::Copy {
+    match effects.as_slice() {
+        [Effect::Copy(c)] => c.clone(),
+        other => panic!("expected one copy, got {other:?}"),
+    }
+}
+
+fn selected(model: &mcp_inspect::tui::model::Model) -> String {
+    model.selected_entry().map(|e| e.tool.name.clone()).unwrap_or_default()
+}
+
+fn cursor_label(model: &mcp_inspect::tui::model::Model) -> String {
+    let name = selected(model);
+    let (which, node) = model.views[&name].cursor.expect("cursor");
+    model.details[&name].tree(which).expect("tree").nodes[node].edge.label()
+}
+
+#[test]
+fn list_navigation_and_quit() {
+    let mut m = demo_model();
+    assert_eq!(selected(&m), "echo");
+    press(&mut m, &["j", "down", "j"]);
+    assert_eq!(selected(&m), "build_tree");
+    press(&mut m, &["G"]);
+    assert_eq!(selected(&m), "toggle_extra");
+    press(&mut m, &["g", "k"]);
+    assert_eq!(selected(&m), "echo");
+    press(&mut m, &["q"]);
+    assert!(m.quit);
+    let mut m = demo_model();
+    press(&mut m, &["ctrl-c"]);
+    assert!(m.quit);
+}
+
+#[test]
+fn filter_types_narrows_and_clears() {
+    let mut m = demo_model();
+    press(&mut m, &["/"]);
+    type_text(&mut m, "box");
+    assert!(m.filter.editing);
+    assert!(!m.quit, "typing q-less text never quits");
+    let shown: Vec<String> = m.filter.visible.iter().map(|v| m.tools[v.index].tool.name.clone()).collect();
+    assert!(shown.contains(&"add".to_string()) && shown.contains(&"word_count".to_string()), "{shown:?}");
+    press(&mut m, &["enter"]);
+    assert!(!m.filter.editing);
+    press(&mut m, &["/"]);
+    type_text(&mut m, "q");
+    assert!(!m.quit, "q is text while filtering");
+    press(&mut m, &["esc"]);
+    assert_eq!(m.filter.text, "");
+    assert_eq!(m.filter.visible.len(), 17);
+}
+
+#[test]
+fn trees_expand_collapse_and_follow_back_links() {
+    let mut m = demo_model();
+    press(&mut m, &["/"]);
+    type_text(&mut m, "build_tree");
+    press(&mut m, &["enter", "enter"]);
+    assert_eq!(m.focus, Pane::Tool);
+    assert_eq!(cursor_label(&m), "(root)");
+    // input root, depth, output root, name, children
+    press(&mut m, &["j", "j", "j", "j"]);
+    assert_eq!(cursor_label(&m), "children");
+    press(&mut m, &["l", "j"]);
+    assert_eq!(cursor_label(&m), "[]");
+    press(&mut m, &["l", "j", "j"]);
+    assert_eq!(cursor_label(&m), "children", "inside Node");
+    press(&mut m, &["l", "j"]);
+    let name = selected(&m);
+    let (which, node) = m.views[&name].cursor.expect("cursor");
+    let tree = m.details[&name].tree(which).expect("tree");
+    let link = tree.nodes[node].facts.back_link.expect("the recursive row is a back-link");
+    press(&mut m, &["b"]);
+    assert_eq!(m.views[&name].cursor, Some((Which::Output, link)));
+    press(&mut m, &["c"]);
+    let rows = visible_rows(&m.details[&name], &m.views[&name], None);
+    assert_eq!(rows.iter().filter(|r| r.which == Which::Output).count(), 3, "collapse-all leaves the root open, its children closed");
+    press(&mut m, &["e"]);
+    let rows = visible_rows(&m.details[&name], &m.views[&name], None);
+    assert!(rows.iter().filter(|r| r.which == Which::Output).count() >= 6);
+    press(&mut m, &["h"]);
+    press(&mut m, &["esc"]);
+    assert_eq!(m.focus, Pane::Tools);
+}
+
+#[test]
+fn boxed_output_is_shown_unwrapped_one_key_from_raw() {
+    let mut m = demo_model();
+    press(&mut m, &["/"]);
+    type_text(&mut m, "add");
+    press(&mut m, &["enter", "enter"]);
+    assert_eq!(selected(&m), "add");
+    let rows = visible_rows(&m.details["add"], &m.views["add"], m.selected_entry().and_then(|e| e.boxing.as_ref()));
+    let output: Vec<String> = rows.iter().filter(|r| r.which == Which::Output).map(|r| m.details["add"].output.as_ref().expect("out").nodes[r.node].edge.label()).collect();
+    assert_eq!(output, ["result"], "unwrapped: the boxed field is the root");
+    press(&mut m, &["G", "o"]);
+    let rows = visible_rows(&m.details["add"], &m.views["add"], m.selected_entry().and_then(|e| e.boxing.as_ref()));
+    let output: Vec<String> = rows.iter().filter(|r| r.which == Which::Output).map(|r| m.details["add"].output.as_ref().expect("out").nodes[r.node].edge.label()).collect();
+    assert_eq!(output, ["(root)", "result"], "raw: the wrapper object");
+}
+
+#[test]
+fn copy_menu_resolves_each_target() {
+    let mut m = demo_model();
+    press(&mut m, &["/"]);
+    type_text(&mut m, "search");
+    press(&mut m, &["enter", "enter", "j"]);
+    press(&mut m, &["y"]);
+    assert_eq!(m.overlay, Some(Overlay::CopyMenu));
+    let effects = press(&mut m, &["p"]);
+    assert_eq!(m.overlay, None);
+    let [Effect::Copy(c)] = effects.as_slice() else { panic!("{effects:?}") };
+    assert_eq!(c.text, "/inputSchema/properties/query");
+    let sub = copied(press(&mut m, &["y", "s"]));
+    let value: serde_json::Value = serde_json::from_str(&sub.text).expect("json");
+    assert_eq!(value["minLength"], 1);
+    let input = copied(press(&mut m, &["y", "i"]));
+    let v: serde_json::Value = serde_json::from_str(&input.text).expect("json");
+    assert_eq!(v["required"], serde_json::json!(["query"]));
+    let tool = copied(press(&mut m, &["y", "t"]));
+    assert!(tool.text.contains("\"name\": \"search\""));
+    update(&mut m, Msg::Copied { label: "pointer".into(), outcome: Ok("29 bytes, via OSC 52".into()) });
+    assert_eq!(m.status.as_deref(), Some("copied pointer (29 bytes, via OSC 52)"));
+    press(&mut m, &["y", "esc"]);
+    assert_eq!(m.overlay, None);
+}
+
+#[test]
+fn unboxed_output_schema_copy_keeps_defs() {
+    let mut m = demo_model();
+    press(&mut m, &["/"]);
+    type_text(&mut m, "is_even");
+    press(&mut m, &["enter"]);
+    let c = copied(press(&mut m, &["y", "u"]));
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&c.text).expect("json"), serde_json::json!({"type": "boolean", "title": "Result"}));
+    assert_eq!(c.label, "unboxed output schema");
+}
+
+#[test]
+fn help_and_panes() {
+    let mut m = demo_model();
+    press(&mut m, &["?"]);
+    assert_eq!(m.overlay, Some(Overlay::Help));
+    press(&mut m, &["j", "j"]);
+    assert_eq!(m.help_scroll, 2);
+    press(&mut m, &["esc"]);
+    assert_eq!(m.overlay, None);
+    press(&mut m, &["tab"]);
+    assert_eq!(m.focus, Pane::Tool);
+    press(&mut m, &["tab", "tab"]);
+    assert_eq!(m.focus, Pane::Log);
+    press(&mut m, &["backtab"]);
+    assert_eq!(m.focus, Pane::Server);
+    press(&mut m, &["1"]);
+    assert_eq!(m.focus, Pane::Tools);
+}
+
+#[test]
+fn list_changes_reload_and_keep_the_selection() {
+    let mut m = demo_model();
+    press(&mut m, &["j", "j"]);
+    assert_eq!(selected(&m), "configure");
+    let effects = update(&mut m, Msg::Server(ServerEvent::ToolsChanged));
+    assert_eq!(effects, [Effect::ListTools]);
+    let mut list = tui::demo_tools();
+    list.tools.remove(0);
+    update(&mut m, Msg::ToolsListed(list));
+    assert_eq!(selected(&m), "configure", "selection kept by name");
+    assert_eq!(m.tools.len(), 16);
+}
+
+#[test]
+fn lost_connection_is_shown_and_reconnect_is_one_key() {
+    let mut m = demo_model();
+    update(&mut m, Msg::Server(ServerEvent::Closed("the server exited (exit status: 1)".into())));
+    assert!(matches!(m.connection, Connection::Lost(_)));
+    let effects = press(&mut m, &["r"]);
+    assert_eq!(effects, [Effect::Reconnect]);
+    assert_eq!(m.connection, Connection::Connecting);
+    let connected = press(&mut m, &["r"]);
+    assert_eq!(connected, [Effect::ListTools], "while connected, r reloads the list");
+}
+
+#[test]
+fn stderr_and_hostile_text_land_in_the_log_escaped() {
+    let mut m = demo_model();
+    update(&mut m, Msg::Server(ServerEvent::Stderr("plain line".into())));
+    update(&mut m, Msg::Server(ServerEvent::Log { level: "warning".into(), logger: Some("db".into()), data: serde_json::json!("\u{1b}]0;pwned\u{7}") }));
+    let last = m.log.back().expect("log");
+    assert_eq!(last.text, "[db] \\e]0;pwned\\x07");
+}
