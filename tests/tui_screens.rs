@@ -29,7 +29,12 @@ fn open_tool(model: &mut Model, name: &str) {
 #[test]
 fn tools_screen() {
     let mut m = demo_model();
-    update(&mut m, Msg::Server(ServerEvent::Stderr("demo: mcp-inspect demo server ready on stdio".into())));
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Stderr(
+            "demo: mcp-inspect demo server ready on stdio".into(),
+        )),
+    );
     snapshot("tools", &mut m);
 }
 
@@ -78,14 +83,27 @@ fn copy_menu_screen() {
 fn log_and_server_screens() {
     let mut m = demo_model();
     for i in 0..12 {
-        update(&mut m, Msg::Server(ServerEvent::Stderr(format!("stderr line {i}"))));
+        update(
+            &mut m,
+            Msg::Server(ServerEvent::Stderr(format!("stderr line {i}"))),
+        );
     }
-    update(&mut m, Msg::Server(ServerEvent::Notice("server wrote a non-JSON line to stdout".into())));
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Notice(
+            "server wrote a non-JSON line to stdout".into(),
+        )),
+    );
     press(&mut m, &["4", "k", "k"]);
     snapshot("log", &mut m);
     press(&mut m, &["3"]);
     snapshot("server", &mut m);
-    update(&mut m, Msg::Server(ServerEvent::Closed("the server exited (exit status: 1)".into())));
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Closed(
+            "the server exited (exit status: 1)".into(),
+        )),
+    );
     snapshot("lost", &mut m);
 }
 
@@ -95,14 +113,29 @@ fn focus_selection_and_required_are_styled() {
     open_tool(&mut m, "search");
     let buffer = render(&mut m, 120, 40);
     let (x, y) = find(&buffer, "┌ search").expect("tool pane border");
-    assert_eq!(buffer[(x, y)].fg, Color::Cyan, "the focused pane's border is cyan");
+    assert_eq!(
+        buffer[(x, y)].fg,
+        Color::Cyan,
+        "the focused pane's border is cyan"
+    );
     assert!(buffer[(x, y)].modifier.contains(Modifier::BOLD));
     let (tx, ty) = find(&buffer, "┌ Tools").expect("tools border");
-    assert_eq!(buffer[(tx, ty)].fg, Color::DarkGray, "unfocused borders are dim");
+    assert_eq!(
+        buffer[(tx, ty)].fg,
+        Color::DarkGray,
+        "unfocused borders are dim"
+    );
     let (qx, qy) = find(&buffer, "query*").expect("required row");
-    assert_eq!(buffer[(qx + 5, qy)].fg, Color::Red, "the required mark is red");
+    assert_eq!(
+        buffer[(qx + 5, qy)].fg,
+        Color::Red,
+        "the required mark is red"
+    );
     let (rx, ry) = find(&buffer, "▾ (root)").expect("cursor row");
-    assert!(buffer[(rx, ry)].modifier.contains(Modifier::REVERSED), "the cursor row is reversed");
+    assert!(
+        buffer[(rx, ry)].modifier.contains(Modifier::REVERSED),
+        "the cursor row is reversed"
+    );
     let mut m = demo_model();
     open_tool(&mut m, "dangling_ref");
     press(&mut m, &["G"]);
@@ -117,10 +150,17 @@ fn no_color_keeps_emphasis_only() {
     m.theme = Theme { color: false };
     open_tool(&mut m, "search");
     let buffer = render(&mut m, 120, 40);
-    let coloured = buffer.content.iter().filter(|c| c.fg != Color::Reset || c.bg != Color::Reset).count();
+    let coloured = buffer
+        .content
+        .iter()
+        .filter(|c| c.fg != Color::Reset || c.bg != Color::Reset)
+        .count();
     assert_eq!(coloured, 0, "NO_COLOR: no colours at all");
     let (rx, ry) = find(&buffer, "▾ (root)").expect("cursor row");
-    assert!(buffer[(rx, ry)].modifier.contains(Modifier::REVERSED), "the cursor is still visible");
+    assert!(
+        buffer[(rx, ry)].modifier.contains(Modifier::REVERSED),
+        "the cursor is still visible"
+    );
 }
 
 #[test]
@@ -128,13 +168,17 @@ fn hostile_names_never_reach_the_screen_raw() {
     let mut m = demo_model();
     let mut list = tui::demo_tools();
     let evil = serde_json::json!({"name": "evil\u{1b}]52;c;cHduZWQ=\u{7}", "description": "\u{1b}[2J\u{202e}gnp.exe", "inputSchema": {"type": "object", "properties": {"x\u{1b}[31m": {"type": "string", "description": "\u{9b}6n"}}}});
-    list.tools.insert(0, mcp_inspect::mcp::tool::decode_tool(&evil).expect("tool"));
+    list.tools
+        .insert(0, mcp_inspect::mcp::tool::decode_tool(&evil).expect("tool"));
     update(&mut m, Msg::ToolsListed(list));
     press(&mut m, &["g", "enter"]);
     for (w, h) in SIZES {
         let buffer = render(&mut m, w, h);
         let screen = text(&buffer);
-        assert!(!screen.chars().any(|c| c.is_control() && c != '\n'), "raw control character on screen:\n{screen}");
+        assert!(
+            !screen.chars().any(|c| c.is_control() && c != '\n'),
+            "raw control character on screen:\n{screen}"
+        );
         assert!(!screen.contains('\u{202e}'));
         assert!(screen.contains("evil\\e]52;c;cHduZWQ=\\x07"), "{screen}");
     }

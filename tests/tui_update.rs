@@ -18,13 +18,18 @@ fn copied(effects: Vec<Effect>) -> mcp_inspect::tui::copy::Copy {
 }
 
 fn selected(model: &mcp_inspect::tui::model::Model) -> String {
-    model.selected_entry().map(|e| e.tool.name.clone()).unwrap_or_default()
+    model
+        .selected_entry()
+        .map(|e| e.tool.name.clone())
+        .unwrap_or_default()
 }
 
 fn cursor_label(model: &mcp_inspect::tui::model::Model) -> String {
     let name = selected(model);
     let (which, node) = model.views[&name].cursor.expect("cursor");
-    model.details[&name].tree(which).expect("tree").nodes[node].edge.label()
+    model.details[&name].tree(which).expect("tree").nodes[node]
+        .edge
+        .label()
 }
 
 #[test]
@@ -51,8 +56,16 @@ fn filter_types_narrows_and_clears() {
     type_text(&mut m, "box");
     assert!(m.filter.editing);
     assert!(!m.quit, "typing q-less text never quits");
-    let shown: Vec<String> = m.filter.visible.iter().map(|v| m.tools[v.index].tool.name.clone()).collect();
-    assert!(shown.contains(&"add".to_string()) && shown.contains(&"word_count".to_string()), "{shown:?}");
+    let shown: Vec<String> = m
+        .filter
+        .visible
+        .iter()
+        .map(|v| m.tools[v.index].tool.name.clone())
+        .collect();
+    assert!(
+        shown.contains(&"add".to_string()) && shown.contains(&"word_count".to_string()),
+        "{shown:?}"
+    );
     press(&mut m, &["enter"]);
     assert!(!m.filter.editing);
     press(&mut m, &["/"]);
@@ -82,12 +95,19 @@ fn trees_expand_collapse_and_follow_back_links() {
     let name = selected(&m);
     let (which, node) = m.views[&name].cursor.expect("cursor");
     let tree = m.details[&name].tree(which).expect("tree");
-    let link = tree.nodes[node].facts.back_link.expect("the recursive row is a back-link");
+    let link = tree.nodes[node]
+        .facts
+        .back_link
+        .expect("the recursive row is a back-link");
     press(&mut m, &["b"]);
     assert_eq!(m.views[&name].cursor, Some((Which::Output, link)));
     press(&mut m, &["c"]);
     let rows = visible_rows(&m.details[&name], &m.views[&name], None);
-    assert_eq!(rows.iter().filter(|r| r.which == Which::Output).count(), 3, "collapse-all leaves the root open, its children closed");
+    assert_eq!(
+        rows.iter().filter(|r| r.which == Which::Output).count(),
+        3,
+        "collapse-all leaves the root open, its children closed"
+    );
     press(&mut m, &["e"]);
     let rows = visible_rows(&m.details[&name], &m.views[&name], None);
     assert!(rows.iter().filter(|r| r.which == Which::Output).count() >= 6);
@@ -103,12 +123,36 @@ fn boxed_output_is_shown_unwrapped_one_key_from_raw() {
     type_text(&mut m, "add");
     press(&mut m, &["enter", "enter"]);
     assert_eq!(selected(&m), "add");
-    let rows = visible_rows(&m.details["add"], &m.views["add"], m.selected_entry().and_then(|e| e.boxing.as_ref()));
-    let output: Vec<String> = rows.iter().filter(|r| r.which == Which::Output).map(|r| m.details["add"].output.as_ref().expect("out").nodes[r.node].edge.label()).collect();
+    let rows = visible_rows(
+        &m.details["add"],
+        &m.views["add"],
+        m.selected_entry().and_then(|e| e.boxing.as_ref()),
+    );
+    let output: Vec<String> = rows
+        .iter()
+        .filter(|r| r.which == Which::Output)
+        .map(|r| {
+            m.details["add"].output.as_ref().expect("out").nodes[r.node]
+                .edge
+                .label()
+        })
+        .collect();
     assert_eq!(output, ["result"], "unwrapped: the boxed field is the root");
     press(&mut m, &["G", "o"]);
-    let rows = visible_rows(&m.details["add"], &m.views["add"], m.selected_entry().and_then(|e| e.boxing.as_ref()));
-    let output: Vec<String> = rows.iter().filter(|r| r.which == Which::Output).map(|r| m.details["add"].output.as_ref().expect("out").nodes[r.node].edge.label()).collect();
+    let rows = visible_rows(
+        &m.details["add"],
+        &m.views["add"],
+        m.selected_entry().and_then(|e| e.boxing.as_ref()),
+    );
+    let output: Vec<String> = rows
+        .iter()
+        .filter(|r| r.which == Which::Output)
+        .map(|r| {
+            m.details["add"].output.as_ref().expect("out").nodes[r.node]
+                .edge
+                .label()
+        })
+        .collect();
     assert_eq!(output, ["(root)", "result"], "raw: the wrapper object");
 }
 
@@ -122,7 +166,9 @@ fn copy_menu_resolves_each_target() {
     assert_eq!(m.overlay, Some(Overlay::CopyMenu));
     let effects = press(&mut m, &["p"]);
     assert_eq!(m.overlay, None);
-    let [Effect::Copy(c)] = effects.as_slice() else { panic!("{effects:?}") };
+    let [Effect::Copy(c)] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
     assert_eq!(c.text, "/inputSchema/properties/query");
     let sub = copied(press(&mut m, &["y", "s"]));
     let value: serde_json::Value = serde_json::from_str(&sub.text).expect("json");
@@ -132,8 +178,17 @@ fn copy_menu_resolves_each_target() {
     assert_eq!(v["required"], serde_json::json!(["query"]));
     let tool = copied(press(&mut m, &["y", "t"]));
     assert!(tool.text.contains("\"name\": \"search\""));
-    update(&mut m, Msg::Copied { label: "pointer".into(), outcome: Ok("29 bytes, via OSC 52".into()) });
-    assert_eq!(m.status.as_deref(), Some("copied pointer (29 bytes, via OSC 52)"));
+    update(
+        &mut m,
+        Msg::Copied {
+            label: "pointer".into(),
+            outcome: Ok("29 bytes, via OSC 52".into()),
+        },
+    );
+    assert_eq!(
+        m.status.as_deref(),
+        Some("copied pointer (29 bytes, via OSC 52)")
+    );
     press(&mut m, &["y", "esc"]);
     assert_eq!(m.overlay, None);
 }
@@ -145,7 +200,10 @@ fn unboxed_output_schema_copy_keeps_defs() {
     type_text(&mut m, "is_even");
     press(&mut m, &["enter"]);
     let c = copied(press(&mut m, &["y", "u"]));
-    assert_eq!(serde_json::from_str::<serde_json::Value>(&c.text).expect("json"), serde_json::json!({"type": "boolean", "title": "Result"}));
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&c.text).expect("json"),
+        serde_json::json!({"type": "boolean", "title": "Result"})
+    );
     assert_eq!(c.label, "unboxed output schema");
 }
 
@@ -185,20 +243,39 @@ fn list_changes_reload_and_keep_the_selection() {
 #[test]
 fn lost_connection_is_shown_and_reconnect_is_one_key() {
     let mut m = demo_model();
-    update(&mut m, Msg::Server(ServerEvent::Closed("the server exited (exit status: 1)".into())));
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Closed(
+            "the server exited (exit status: 1)".into(),
+        )),
+    );
     assert!(matches!(m.connection, Connection::Lost(_)));
     let effects = press(&mut m, &["r"]);
     assert_eq!(effects, [Effect::Reconnect]);
     assert_eq!(m.connection, Connection::Connecting);
     let connected = press(&mut m, &["r"]);
-    assert_eq!(connected, [Effect::ListTools], "while connected, r reloads the list");
+    assert_eq!(
+        connected,
+        [Effect::ListTools],
+        "while connected, r reloads the list"
+    );
 }
 
 #[test]
 fn stderr_and_hostile_text_land_in_the_log_escaped() {
     let mut m = demo_model();
-    update(&mut m, Msg::Server(ServerEvent::Stderr("plain line".into())));
-    update(&mut m, Msg::Server(ServerEvent::Log { level: "warning".into(), logger: Some("db".into()), data: serde_json::json!("\u{1b}]0;pwned\u{7}") }));
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Stderr("plain line".into())),
+    );
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Log {
+            level: "warning".into(),
+            logger: Some("db".into()),
+            data: serde_json::json!("\u{1b}]0;pwned\u{7}"),
+        }),
+    );
     let last = m.log.back().expect("log");
     assert_eq!(last.text, "[db] \\e]0;pwned\\x07");
 }

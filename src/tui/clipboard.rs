@@ -5,8 +5,10 @@ use std::io::Write;
 
 /// Copies `text` and says how it was delivered.
 pub fn copy(text: &str) -> Result<String, String> {
-    let remote = std::env::var_os("SSH_CONNECTION").is_some() || std::env::var_os("SSH_TTY").is_some();
-    let display = std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
+    let remote =
+        std::env::var_os("SSH_CONNECTION").is_some() || std::env::var_os("SSH_TTY").is_some();
+    let display =
+        std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some();
     if display && !remote {
         let system = arboard::Clipboard::new().and_then(|mut c| c.set_text(text.to_string()));
         if system.is_ok() {
@@ -19,8 +21,11 @@ pub fn copy(text: &str) -> Result<String, String> {
 
 fn osc52(text: &str) -> Result<(), String> {
     let mut out = std::io::stdout();
-    crossterm::execute!(out, crossterm::clipboard::CopyToClipboard::to_clipboard_from(text.as_bytes()))
-        .map_err(|e| format!("cannot write OSC 52: {e}"))?;
+    crossterm::execute!(
+        out,
+        crossterm::clipboard::CopyToClipboard::to_clipboard_from(text.as_bytes())
+    )
+    .map_err(|e| format!("cannot write OSC 52: {e}"))?;
     out.flush().map_err(|e| e.to_string())
 }
 

@@ -19,12 +19,19 @@ fn pretty(v: &Value) -> String {
 pub fn resolve(model: &Model, command: &str) -> Result<Copy, String> {
     let entry = model.selected_entry().ok_or("no tool selected")?;
     let tool = &entry.tool;
-    let output = || tool.output_schema.as_ref().ok_or_else(|| format!("{} has no output schema", tool.name));
+    let output = || {
+        tool.output_schema
+            .as_ref()
+            .ok_or_else(|| format!("{} has no output schema", tool.name))
+    };
     let cursor = || {
         let view = model.views.get(&tool.name);
         let detail = model.details.get(&tool.name);
         match (view.and_then(|v| v.cursor), detail) {
-            (Some((which, node)), Some(d)) => d.tree(which).map(|t| (which, t.nodes[node].pointer.clone())).ok_or("no row"),
+            (Some((which, node)), Some(d)) => d
+                .tree(which)
+                .map(|t| (which, t.nodes[node].pointer.clone()))
+                .ok_or("no row"),
             _ => Err("no row under the cursor (open the tool pane first)"),
         }
     };
@@ -34,7 +41,10 @@ pub fn resolve(model: &Model, command: &str) -> Result<Copy, String> {
         "copy-output-unboxed" => {
             let schema = output()?;
             match &entry.boxing {
-                Some(b) => ("unboxed output schema".to_string(), pretty(&unboxed(schema, &b.field))),
+                Some(b) => (
+                    "unboxed output schema".to_string(),
+                    pretty(&unboxed(schema, &b.field)),
+                ),
                 None => ("output schema (not boxed)".to_string(), pretty(schema)),
             }
         }
@@ -44,8 +54,13 @@ pub fn resolve(model: &Model, command: &str) -> Result<Copy, String> {
                 Which::Input => &tool.input_schema,
                 Which::Output => output()?,
             };
-            let sub = doc.pointer(&pointer).ok_or("the row has no place in the schema")?;
-            (format!("subtree {}", display_pointer(which, &pointer)), pretty(sub))
+            let sub = doc
+                .pointer(&pointer)
+                .ok_or("the row has no place in the schema")?;
+            (
+                format!("subtree {}", display_pointer(which, &pointer)),
+                pretty(sub),
+            )
         }
         "copy-pointer" => {
             let (which, pointer) = cursor()?;
@@ -69,7 +84,10 @@ pub fn display_pointer(which: Which, pointer: &str) -> String {
 
 /// The boxed field's schema, self-contained: the root's `$defs`/`definitions` come along.
 fn unboxed(schema: &Value, field: &str) -> Value {
-    let mut inner = schema.pointer(&format!("/properties/{field}")).cloned().unwrap_or(json!({}));
+    let mut inner = schema
+        .pointer(&format!("/properties/{field}"))
+        .cloned()
+        .unwrap_or(json!({}));
     if let Value::Object(map) = &mut inner {
         for key in ["$defs", "definitions"] {
             if let Some(defs) = schema.get(key) {

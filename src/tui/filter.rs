@@ -24,23 +24,38 @@ impl Filter {
     /// Recomputes the visible tools: all in list order without a filter, else best match first.
     pub fn apply(&mut self, tools: &[ToolEntry]) {
         if self.text.trim().is_empty() {
-            self.visible = (0..tools.len()).map(|index| Visible { index, name_hits: Vec::new() }).collect();
+            self.visible = (0..tools.len())
+                .map(|index| Visible {
+                    index,
+                    name_hits: Vec::new(),
+                })
+                .collect();
             return;
         }
         let pattern = Pattern::parse(&self.text, CaseMatching::Ignore, Normalization::Smart);
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
-        let words: Vec<String> = self.text.to_lowercase().split_whitespace().map(String::from).collect();
+        let words: Vec<String> = self
+            .text
+            .to_lowercase()
+            .split_whitespace()
+            .map(String::from)
+            .collect();
         let mut scored: Vec<(u32, Visible)> = tools
             .iter()
             .enumerate()
             .filter_map(|(index, entry)| {
                 let mut name_hits = Vec::new();
-                pattern.indices(Utf32Str::new(&entry.tool.name, &mut buf), &mut matcher, &mut name_hits);
+                pattern.indices(
+                    Utf32Str::new(&entry.tool.name, &mut buf),
+                    &mut matcher,
+                    &mut name_hits,
+                );
                 name_hits.sort_unstable();
                 name_hits.dedup();
                 // A name or title match outranks one found only in descriptions or properties.
-                let score = match pattern.score(Utf32Str::new(&entry.names, &mut buf), &mut matcher) {
+                let score = match pattern.score(Utf32Str::new(&entry.names, &mut buf), &mut matcher)
+                {
                     Some(s) => s + 1_000,
                     None if words.iter().all(|w| entry.haystack.contains(w.as_str())) => 1,
                     None => return None,
@@ -71,13 +86,20 @@ mod tests {
     }
 
     fn names(filter: &Filter, tools: &[ToolEntry]) -> Vec<String> {
-        filter.visible.iter().map(|v| tools[v.index].tool.name.clone()).collect()
+        filter
+            .visible
+            .iter()
+            .map(|v| tools[v.index].tool.name.clone())
+            .collect()
     }
 
     #[test]
     fn names_match_fuzzily_and_descriptions_by_words() {
         let tools = entries();
-        let mut f = Filter { text: "bltr".into(), ..Filter::default() };
+        let mut f = Filter {
+            text: "bltr".into(),
+            ..Filter::default()
+        };
         f.apply(&tools);
         assert_eq!(names(&f, &tools), ["build_tree"]);
         assert_eq!(f.visible[0].name_hits, [0, 3, 6, 7]);

@@ -20,7 +20,15 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub const ALL: [Layer; 7] = [Layer::Global, Layer::Tools, Layer::Filter, Layer::Tool, Layer::Log, Layer::Copy, Layer::Help];
+    pub const ALL: [Layer; 7] = [
+        Layer::Global,
+        Layer::Tools,
+        Layer::Filter,
+        Layer::Tool,
+        Layer::Log,
+        Layer::Copy,
+        Layer::Help,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -107,7 +115,11 @@ impl Key {
             KeyCode::End => "end".into(),
             other => format!("{other:?}"),
         };
-        format!("{}{}{base}", if self.ctrl { "ctrl-" } else { "" }, if self.alt { "alt-" } else { "" })
+        format!(
+            "{}{}{base}",
+            if self.ctrl { "ctrl-" } else { "" },
+            if self.alt { "alt-" } else { "" }
+        )
     }
 }
 
@@ -138,14 +150,25 @@ impl Keymap {
     }
 
     pub fn parse(text: &str) -> Result<Keymap, String> {
-        let raw: BTreeMap<String, Vec<RawBinding>> = toml::from_str(text).map_err(|e| e.to_string())?;
+        let raw: BTreeMap<String, Vec<RawBinding>> =
+            toml::from_str(text).map_err(|e| e.to_string())?;
         let mut layers = BTreeMap::new();
         for (name, bindings) in raw {
-            let layer = Layer::ALL.into_iter().find(|l| l.name() == name).ok_or_else(|| format!("unknown layer `{name}`"))?;
+            let layer = Layer::ALL
+                .into_iter()
+                .find(|l| l.name() == name)
+                .ok_or_else(|| format!("unknown layer `{name}`"))?;
             let mut list = Vec::new();
             for b in bindings {
-                let keys = b.on.iter().map(|k| Key::parse(k)).collect::<Result<Vec<_>, _>>()?;
-                list.push(Binding { keys, run: b.run, desc: b.desc });
+                let keys =
+                    b.on.iter()
+                        .map(|k| Key::parse(k))
+                        .collect::<Result<Vec<_>, _>>()?;
+                list.push(Binding {
+                    keys,
+                    run: b.run,
+                    desc: b.desc,
+                });
             }
             layers.insert(layer, list);
         }
@@ -173,7 +196,9 @@ impl Keymap {
     /// The built-in keymap with the user's file on top, and a warning if that file is broken.
     pub fn load() -> (Keymap, Option<String>) {
         let base = Keymap::default_map();
-        let Some(path) = user_file() else { return (base, None) };
+        let Some(path) = user_file() else {
+            return (base, None);
+        };
         match std::fs::read_to_string(&path) {
             Err(_) => (base, None),
             Ok(text) => match Keymap::parse(&text) {
@@ -185,7 +210,11 @@ impl Keymap {
 
     /// The command bound to `key` in `layer`.
     pub fn command(&self, layer: Layer, key: Key) -> Option<&str> {
-        self.layers.get(&layer)?.iter().find(|b| b.keys.contains(&key)).map(|b| b.run.as_str())
+        self.layers
+            .get(&layer)?
+            .iter()
+            .find(|b| b.keys.contains(&key))
+            .map(|b| b.run.as_str())
     }
 
     pub fn bindings(&self, layer: Layer) -> &[Binding] {
@@ -194,14 +223,20 @@ impl Keymap {
 
     /// The first key bound to `command` in `layer`, for hints.
     pub fn key_for(&self, layer: Layer, command: &str) -> Option<String> {
-        self.bindings(layer).iter().find(|b| b.run == command).and_then(|b| b.keys.first()).map(Key::label)
+        self.bindings(layer)
+            .iter()
+            .find(|b| b.run == command)
+            .and_then(|b| b.keys.first())
+            .map(Key::label)
     }
 }
 
 fn user_file() -> Option<std::path::PathBuf> {
     let base = std::env::var_os("XDG_CONFIG_HOME")
         .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".config")))?;
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".config"))
+        })?;
     Some(base.join("mcp-inspect").join("keymap.toml"))
 }
 
@@ -223,25 +258,46 @@ mod tests {
         assert_eq!(map.command(Layer::Copy, key("i")), Some("copy-input"));
         for layer in Layer::ALL {
             for b in map.bindings(layer) {
-                assert!(!b.desc.is_empty(), "{} {} has no description", layer.name(), b.run);
+                assert!(
+                    !b.desc.is_empty(),
+                    "{} {} has no description",
+                    layer.name(),
+                    b.run
+                );
             }
         }
     }
 
     #[test]
     fn user_bindings_win_and_take_their_keys() {
-        let user = Keymap::parse("[[tools]]\non = [\"j\"]\nrun = \"last\"\ndesc = \"mine\"\n").expect("user");
+        let user = Keymap::parse("[[tools]]\non = [\"j\"]\nrun = \"last\"\ndesc = \"mine\"\n")
+            .expect("user");
         let map = Keymap::default_map().overlay(user);
         assert_eq!(map.command(Layer::Tools, key("j")), Some("last"));
-        assert_eq!(map.command(Layer::Tools, key("down")), Some("down"), "other keys of the default stay");
-        assert_eq!(map.command(Layer::Global, key("q")), Some("quit"), "other layers untouched");
+        assert_eq!(
+            map.command(Layer::Tools, key("down")),
+            Some("down"),
+            "other keys of the default stay"
+        );
+        assert_eq!(
+            map.command(Layer::Global, key("q")),
+            Some("quit"),
+            "other layers untouched"
+        );
     }
 
     #[test]
     fn bad_files_are_reported() {
         assert!(Keymap::parse("[[nowhere]]\non = [\"x\"]\nrun = \"quit\"\n").is_err());
         assert!(Keymap::parse("[[global]]\non = [\"hyper-x\"]\nrun = \"quit\"\n").is_err());
-        assert_eq!(key("ctrl-d"), Key { code: KeyCode::Char('d'), ctrl: true, alt: false });
+        assert_eq!(
+            key("ctrl-d"),
+            Key {
+                code: KeyCode::Char('d'),
+                ctrl: true,
+                alt: false
+            }
+        );
         assert_eq!(key("G").label(), "G");
     }
 }

@@ -61,7 +61,10 @@ pub struct ToolEntry {
 
 impl ToolEntry {
     pub fn new(tool: Tool) -> ToolEntry {
-        let boxing = tool.output_schema.as_ref().and_then(|s| boxing::detect(s, None));
+        let boxing = tool
+            .output_schema
+            .as_ref()
+            .and_then(|s| boxing::detect(s, None));
         let names = format!("{} {}", tool.name, tool.display_title());
         let mut haystack = tool.description.clone().unwrap_or_default();
         for schema in std::iter::once(&tool.input_schema).chain(tool.output_schema.as_ref()) {
@@ -72,11 +75,21 @@ impl ToolEntry {
                 }
             }
         }
-        let has_problem = std::iter::once(&tool.input_schema).chain(tool.output_schema.as_ref()).any(|s| {
-            let doc = Document::new(s);
-            all_refs(s).iter().any(|(_, r)| !matches!(doc.resolve(r), RefTarget::Found { .. }))
-        });
-        ToolEntry { tool, boxing, names, haystack: haystack.to_lowercase(), has_problem }
+        let has_problem = std::iter::once(&tool.input_schema)
+            .chain(tool.output_schema.as_ref())
+            .any(|s| {
+                let doc = Document::new(s);
+                all_refs(s)
+                    .iter()
+                    .any(|(_, r)| !matches!(doc.resolve(r), RefTarget::Found { .. }))
+            });
+        ToolEntry {
+            tool,
+            boxing,
+            names,
+            haystack: haystack.to_lowercase(),
+            has_problem,
+        }
     }
 }
 
@@ -93,9 +106,19 @@ impl ToolDetail {
     pub fn build(entry: &ToolEntry) -> ToolDetail {
         let input = SchemaTree::build(&entry.tool.input_schema);
         let output = entry.tool.output_schema.as_ref().map(SchemaTree::build);
-        let signature = signature(&entry.tool.name, &input, output.as_ref().map(|t| (t, entry.boxing.as_ref())));
-        let problems = input.problems().count() + output.as_ref().map_or(0, |t| t.problems().count());
-        ToolDetail { input, output, signature, problems }
+        let signature = signature(
+            &entry.tool.name,
+            &input,
+            output.as_ref().map(|t| (t, entry.boxing.as_ref())),
+        );
+        let problems =
+            input.problems().count() + output.as_ref().map_or(0, |t| t.problems().count());
+        ToolDetail {
+            input,
+            output,
+            signature,
+            problems,
+        }
     }
 
     pub fn tree(&self, which: Which) -> Option<&SchemaTree> {
@@ -187,7 +210,10 @@ impl Model {
 
     /// The tool under the cursor in the (filtered) list.
     pub fn selected_entry(&self) -> Option<&ToolEntry> {
-        self.filter.visible.get(self.selected).and_then(|m| self.tools.get(m.index))
+        self.filter
+            .visible
+            .get(self.selected)
+            .and_then(|m| self.tools.get(m.index))
     }
 
     pub fn push_log(&mut self, kind: LogKind, text: String) {

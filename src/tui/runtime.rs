@@ -9,7 +9,9 @@ use super::ui;
 use super::update::{Effect, Msg, update};
 use crate::mcp::ConnectOptions;
 use crossterm::event::{Event, EventStream, KeyEventKind};
-use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode};
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
 use futures::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -30,7 +32,11 @@ impl Drop for TerminalGuard {
 
 fn restore() {
     let _ = disable_raw_mode();
-    let _ = crossterm::execute!(std::io::stdout(), LeaveAlternateScreen, crossterm::cursor::Show);
+    let _ = crossterm::execute!(
+        std::io::stdout(),
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
 }
 
 fn setup() -> std::io::Result<(Terminal<CrosstermBackend<Stdout>>, TerminalGuard)> {
@@ -93,7 +99,13 @@ pub async fn run(options: ConnectOptions, mut model: Model) -> std::io::Result<i
                 }
                 Effect::Copy(copy) => {
                     let outcome = clipboard::copy(&copy.text);
-                    update(&mut model, Msg::Copied { label: copy.label, outcome });
+                    update(
+                        &mut model,
+                        Msg::Copied {
+                            label: copy.label,
+                            outcome,
+                        },
+                    );
                 }
             }
         }

@@ -15,7 +15,11 @@ pub enum Command {
 /// How often a quiet connection is checked for having ended.
 const LIVENESS: Duration = Duration::from_millis(250);
 
-pub async fn run(options: ConnectOptions, mut commands: mpsc::Receiver<Command>, to_ui: mpsc::Sender<Msg>) {
+pub async fn run(
+    options: ConnectOptions,
+    mut commands: mpsc::Receiver<Command>,
+    to_ui: mpsc::Sender<Msg>,
+) {
     loop {
         let (events, mut event_rx) = EventSink::new();
         let forward = to_ui.clone();
@@ -47,7 +51,11 @@ enum Next {
     Stop,
 }
 
-async fn serve(mut session: Session, commands: &mut mpsc::Receiver<Command>, to_ui: &mpsc::Sender<Msg>) -> Next {
+async fn serve(
+    mut session: Session,
+    commands: &mut mpsc::Receiver<Command>,
+    to_ui: &mpsc::Sender<Msg>,
+) -> Next {
     let _ = to_ui.send(Msg::Connected(session.server.clone())).await;
     let mut liveness = tokio::time::interval(LIVENESS);
     let mut lost = false;

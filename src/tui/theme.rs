@@ -9,21 +9,32 @@ pub struct Theme {
 
 impl Theme {
     pub fn from_env() -> Theme {
-        Theme { color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) }
+        Theme {
+            color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        }
     }
 
     fn fg(&self, c: Color) -> Style {
-        if self.color { Style::default().fg(c) } else { Style::default() }
+        if self.color {
+            Style::default().fg(c)
+        } else {
+            Style::default()
+        }
     }
 
     pub fn border(&self, focused: bool) -> Style {
-        if focused { self.fg(Color::Cyan).add_modifier(Modifier::BOLD) } else { self.fg(Color::DarkGray) }
+        if focused {
+            self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
+        } else {
+            self.fg(Color::DarkGray)
+        }
     }
     pub fn selected(&self) -> Style {
         Style::default().add_modifier(Modifier::REVERSED)
     }
     pub fn match_hit(&self) -> Style {
-        self.fg(Color::Yellow).add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+        self.fg(Color::Yellow)
+            .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
     }
     pub fn name(&self) -> Style {
         Style::default().add_modifier(Modifier::BOLD)

@@ -13,7 +13,12 @@ pub struct Row {
 }
 
 /// The row a tree is shown from: the root, or the boxed field when the output is shown unboxed.
-pub fn display_root(detail: &ToolDetail, which: Which, boxing: Option<&Boxing>, raw_output: bool) -> Option<NodeId> {
+pub fn display_root(
+    detail: &ToolDetail,
+    which: Which,
+    boxing: Option<&Boxing>,
+    raw_output: bool,
+) -> Option<NodeId> {
     let tree = detail.tree(which)?;
     match (which, boxing) {
         (Which::Output, Some(b)) if !raw_output => boxed_field(tree, &b.field).or(Some(0)),
@@ -25,7 +30,10 @@ pub fn display_root(detail: &ToolDetail, which: Which, boxing: Option<&Boxing>, 
 pub fn visible_rows(detail: &ToolDetail, view: &ToolView, boxing: Option<&Boxing>) -> Vec<Row> {
     let mut rows = Vec::new();
     for which in [Which::Input, Which::Output] {
-        let (Some(tree), Some(root)) = (detail.tree(which), display_root(detail, which, boxing, view.raw_output)) else {
+        let (Some(tree), Some(root)) = (
+            detail.tree(which),
+            display_root(detail, which, boxing, view.raw_output),
+        ) else {
             continue;
         };
         let open = view.open.get(&which);
@@ -54,7 +62,9 @@ pub fn initialise(detail: &ToolDetail, view: &mut ToolView, boxing: Option<&Boxi
             view.open.entry(which).or_default().extend([root, 0]);
         }
     }
-    view.cursor = visible_rows(detail, view, boxing).first().map(|r| (r.which, r.node));
+    view.cursor = visible_rows(detail, view, boxing)
+        .first()
+        .map(|r| (r.which, r.node));
 }
 
 /// Opens every row with children in `which`'s tree.

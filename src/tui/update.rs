@@ -18,7 +18,10 @@ pub enum Msg {
     ListFailed(String),
     Server(ServerEvent),
     /// A copy finished: how it was delivered, or why not.
-    Copied { label: String, outcome: Result<String, String> },
+    Copied {
+        label: String,
+        outcome: Result<String, String>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,10 +50,16 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(model, key),
         Msg::Connected(server) => {
-            model.push_log(LogKind::Event, format!(
-                "connected to {} {} over {} (protocol {})",
-                untrusted::label(&server.name), untrusted::label(&server.version), server.transport, server.protocol_version
-            ));
+            model.push_log(
+                LogKind::Event,
+                format!(
+                    "connected to {} {} over {} (protocol {})",
+                    untrusted::label(&server.name),
+                    untrusted::label(&server.version),
+                    server.transport,
+                    server.protocol_version
+                ),
+            );
             model.server = Some(server);
             model.connection = Connection::Connected;
             vec![Effect::ListTools]
@@ -87,23 +96,35 @@ fn first_line(text: &str) -> String {
 fn tools_listed(model: &mut Model, list: ToolList) {
     let keep = model.selected_entry().map(|e| e.tool.name.clone());
     for r in &list.rejected {
-        model.push_log(LogKind::Problem, format!(
-            "tool #{} {} rejected: {}",
-            r.index,
-            untrusted::label(r.name.as_deref().unwrap_or("")),
-            untrusted::label(&r.reason)
-        ));
+        model.push_log(
+            LogKind::Problem,
+            format!(
+                "tool #{} {} rejected: {}",
+                r.index,
+                untrusted::label(r.name.as_deref().unwrap_or("")),
+                untrusted::label(&r.reason)
+            ),
+        );
     }
     if let Some(p) = &list.problem {
         model.push_log(LogKind::Problem, untrusted::block(p));
     }
-    model.push_log(LogKind::Event, format!("{} tools listed ({} pages)", list.tools.len(), list.pages));
+    model.push_log(
+        LogKind::Event,
+        format!("{} tools listed ({} pages)", list.tools.len(), list.pages),
+    );
     model.tools = list.tools.into_iter().map(ToolEntry::new).collect();
     // Details are rebuilt lazily: a changed tool must not keep a stale tree.
     model.details.clear();
     model.filter.apply(&model.tools);
     model.selected = keep
-        .and_then(|name| model.filter.visible.iter().position(|v| model.tools[v.index].tool.name == name))
+        .and_then(|name| {
+            model
+                .filter
+                .visible
+                .iter()
+                .position(|v| model.tools[v.index].tool.name == name)
+        })
         .unwrap_or(0);
     ensure_detail(model);
 }
@@ -111,20 +132,34 @@ fn tools_listed(model: &mut Model, list: ToolList) {
 fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
     match event {
         ServerEvent::ToolsChanged => {
-            model.push_log(LogKind::Event, "the server's tool list changed: reloading".into());
+            model.push_log(
+                LogKind::Event,
+                "the server's tool list changed: reloading".into(),
+            );
             return vec![Effect::ListTools];
         }
         ServerEvent::Stderr(line) => model.push_log(LogKind::Stderr, line),
-        ServerEvent::Log { level, logger, data } => {
+        ServerEvent::Log {
+            level,
+            logger,
+            data,
+        } => {
             let text = match &data {
                 serde_json::Value::String(s) => s.clone(),
                 other => other.to_string(),
             };
-            let who = logger.map(|l| format!("[{}] ", untrusted::label(&l))).unwrap_or_default();
-            model.push_log(LogKind::Log(level), format!("{who}{}", untrusted::label(&text)));
+            let who = logger
+                .map(|l| format!("[{}] ", untrusted::label(&l)))
+                .unwrap_or_default();
+            model.push_log(
+                LogKind::Log(level),
+                format!("{who}{}", untrusted::label(&text)),
+            );
         }
         ServerEvent::Progress { .. } => {}
-        ServerEvent::Notice(text) => model.push_log(LogKind::Problem, untrusted::label(&text).into_owned()),
+        ServerEvent::Notice(text) => {
+            model.push_log(LogKind::Problem, untrusted::label(&text).into_owned())
+        }
         ServerEvent::Closed(reason) => {
             let text = untrusted::label(&reason).into_owned();
             model.push_log(LogKind::Problem, format!("connection lost: {text}"));
@@ -142,7 +177,9 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
         (Some(c), _) => c,
         (None, Layer::Filter) => {
             if let KeyCode::Char(c) = event.code
-                && !event.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                && !event
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
             {
                 model.filter.text.push(c);
                 refilter(model);
@@ -171,14 +208,25 @@ fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
         "quit" => model.quit = true,
         "help" => {
             model.help_scroll = 0;
-            model.overlay = if model.overlay == Some(Overlay::Help) { None } else { Some(Overlay::Help) };
+            model.overlay = if model.overlay == Some(Overlay::Help) {
+                None
+            } else {
+                Some(Overlay::Help)
+            };
         }
         "close" => model.overlay = None,
         "copy-menu" => model.overlay = Some(Overlay::CopyMenu),
         "focus-next" | "focus-prev" => {
-            let i = Pane::ORDER.iter().position(|p| *p == model.focus).unwrap_or(0);
+            let i = Pane::ORDER
+                .iter()
+                .position(|p| *p == model.focus)
+                .unwrap_or(0);
             let n = Pane::ORDER.len();
-            model.focus = Pane::ORDER[if command == "focus-next" { (i + 1) % n } else { (i + n - 1) % n }];
+            model.focus = Pane::ORDER[if command == "focus-next" {
+                (i + 1) % n
+            } else {
+                (i + n - 1) % n
+            }];
         }
         "focus-tools" => model.focus = Pane::Tools,
         "focus-tool" | "open" => model.focus = Pane::Tool,
@@ -273,7 +321,9 @@ fn move_in_log(model: &mut Model, motion: &str) {
 
 /// Builds the selected tool's trees (once) and its default view.
 pub fn ensure_detail(model: &mut Model) {
-    let Some(entry) = model.selected_entry() else { return };
+    let Some(entry) = model.selected_entry() else {
+        return;
+    };
     let name = entry.tool.name.clone();
     let boxing = entry.boxing.clone();
     let built = (!model.details.contains_key(&name)).then(|| ToolDetail::build(entry));
@@ -289,17 +339,23 @@ pub fn ensure_detail(model: &mut Model) {
 fn tool_command(model: &mut Model, command: &str) {
     ensure_detail(model);
     let page = model.page_rows.max(1);
-    let Some(entry) = model.selected_entry() else { return };
+    let Some(entry) = model.selected_entry() else {
+        return;
+    };
     let name = entry.tool.name.clone();
     let boxing = entry.boxing.clone();
-    let (Some(detail), Some(view)) = (model.details.get(&name), model.views.get_mut(&name)) else { return };
+    let (Some(detail), Some(view)) = (model.details.get(&name), model.views.get_mut(&name)) else {
+        return;
+    };
     let rows = tree_view::visible_rows(detail, view, boxing.as_ref());
     if rows.is_empty() {
         return;
     }
     let at = tree_view::cursor_index(&rows, view.cursor);
     let Row { which, node, .. } = rows[at];
-    let Some(tree) = detail.tree(which) else { return };
+    let Some(tree) = detail.tree(which) else {
+        return;
+    };
     let open = view.open.entry(which).or_default();
     let goto = |i: usize| Some((rows[i].which, rows[i].node));
     match command {
@@ -336,13 +392,16 @@ fn tool_command(model: &mut Model, command: &str) {
         }
         "collapse-all" => {
             for w in [Which::Input, Which::Output] {
-                if let Some(root) = tree_view::display_root(detail, w, boxing.as_ref(), view.raw_output) {
+                if let Some(root) =
+                    tree_view::display_root(detail, w, boxing.as_ref(), view.raw_output)
+                {
                     let open = view.open.entry(w).or_default();
                     open.clear();
                     open.extend([root, 0]);
                 }
             }
-            let root = tree_view::display_root(detail, which, boxing.as_ref(), view.raw_output).unwrap_or(0);
+            let root = tree_view::display_root(detail, which, boxing.as_ref(), view.raw_output)
+                .unwrap_or(0);
             view.cursor = Some((which, root));
         }
         "follow-link" => match tree.nodes[node].facts.back_link {
@@ -356,8 +415,13 @@ fn tool_command(model: &mut Model, command: &str) {
             if boxing.is_some() {
                 view.raw_output = !view.raw_output;
                 if which == Which::Output {
-                    view.cursor = tree_view::display_root(detail, Which::Output, boxing.as_ref(), view.raw_output)
-                        .map(|n| (Which::Output, n));
+                    view.cursor = tree_view::display_root(
+                        detail,
+                        Which::Output,
+                        boxing.as_ref(),
+                        view.raw_output,
+                    )
+                    .map(|n| (Which::Output, n));
                 }
             } else {
                 model.status = Some("the output is not boxed".into());

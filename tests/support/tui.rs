@@ -30,7 +30,10 @@ pub fn server() -> ServerSummary {
 
 pub fn demo_tools() -> ToolList {
     ToolList {
-        tools: catalog::tools(true, false).iter().map(|t| decode_tool(t).expect("demo tool")).collect(),
+        tools: catalog::tools(true, false)
+            .iter()
+            .map(|t| decode_tool(t).expect("demo tool"))
+            .collect(),
         pages: 1,
         ..ToolList::default()
     }
@@ -38,7 +41,11 @@ pub fn demo_tools() -> ToolList {
 
 /// A model connected to the demo catalog, colours on.
 pub fn demo_model() -> Model {
-    let mut model = Model::new("mcp-inspect demo-server".into(), Keymap::default_map(), Theme { color: true });
+    let mut model = Model::new(
+        "mcp-inspect demo-server".into(),
+        Keymap::default_map(),
+        Theme { color: true },
+    );
     let effects = update(&mut model, Msg::Connected(server()));
     assert_eq!(effects, [Effect::ListTools]);
     update(&mut model, Msg::ToolsListed(demo_tools()));
@@ -66,14 +73,19 @@ pub fn press(model: &mut Model, keys: &[&str]) -> Vec<Effect> {
 
 pub fn type_text(model: &mut Model, text: &str) {
     for c in text.chars() {
-        update(model, Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+        update(
+            model,
+            Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
+        );
     }
 }
 
 /// Draws the model at a size and returns the buffer.
 pub fn render(model: &mut Model, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    terminal.draw(|f| mcp_inspect::tui::ui::draw(f, model)).expect("draw");
+    terminal
+        .draw(|f| mcp_inspect::tui::ui::draw(f, model))
+        .expect("draw");
     terminal.backend().buffer().clone()
 }
 
@@ -96,7 +108,9 @@ pub fn text(buffer: &Buffer) -> String {
 pub fn find(buffer: &Buffer, needle: &str) -> Option<(u16, u16)> {
     let area = buffer.area;
     for y in 0..area.height {
-        let row: Vec<String> = (0..area.width).map(|x| buffer[(x, y)].symbol().to_string()).collect();
+        let row: Vec<String> = (0..area.width)
+            .map(|x| buffer[(x, y)].symbol().to_string())
+            .collect();
         let line: String = row.concat();
         if let Some(byte) = line.find(needle) {
             let x = line[..byte].chars().count() as u16;

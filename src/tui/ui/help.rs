@@ -8,8 +8,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
-    let [v] = Layout::vertical([Constraint::Length(height.min(area.height))]).flex(Flex::Center).areas(area);
-    let [h] = Layout::horizontal([Constraint::Length(width.min(area.width))]).flex(Flex::Center).areas(v);
+    let [v] = Layout::vertical([Constraint::Length(height.min(area.height))])
+        .flex(Flex::Center)
+        .areas(area);
+    let [h] = Layout::horizontal([Constraint::Length(width.min(area.width))])
+        .flex(Flex::Center)
+        .areas(v);
     h
 }
 
@@ -20,7 +24,10 @@ fn binding_lines(model: &Model, layer: Layer) -> Vec<Line<'static>> {
         .iter()
         .map(|b| {
             let keys: Vec<String> = b.keys.iter().map(|k| k.label()).collect();
-            Line::from(vec![Span::styled(format!("  {:<18}", keys.join(" ")), model.theme.heading()), Span::raw(b.desc.clone())])
+            Line::from(vec![
+                Span::styled(format!("  {:<18}", keys.join(" ")), model.theme.heading()),
+                Span::raw(b.desc.clone()),
+            ])
         })
         .collect()
 }
@@ -42,19 +49,35 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &mut Model) {
     let visible = area.height.saturating_sub(2) as usize;
     model.help_scroll = model.help_scroll.min(lines.len().saturating_sub(visible));
     let title = if lines.len() > visible {
-        format!(" Help: keys ({}-{} of {}; j/k scroll, esc closes) ", model.help_scroll + 1, (model.help_scroll + visible).min(lines.len()), lines.len())
+        format!(
+            " Help: keys ({}-{} of {}; j/k scroll, esc closes) ",
+            model.help_scroll + 1,
+            (model.help_scroll + visible).min(lines.len()),
+            lines.len()
+        )
     } else {
         " Help: keys (? or esc closes) ".to_string()
     };
-    let block = Block::default().borders(Borders::ALL).title(title).border_style(model.theme.border(true));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(title)
+        .border_style(model.theme.border(true));
     frame.render_widget(Clear, area);
-    frame.render_widget(Paragraph::new(lines).scroll((model.help_scroll as u16, 0)).block(block), area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .scroll((model.help_scroll as u16, 0))
+            .block(block),
+        area,
+    );
 }
 
 pub fn draw_copy_menu(frame: &mut Frame<'_>, model: &Model) {
     let lines = binding_lines(model, Layer::Copy);
     let area = centered(frame.area(), 52, lines.len() as u16 + 2);
-    let block = Block::default().borders(Borders::ALL).title(" Copy ").border_style(model.theme.border(true));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Copy ")
+        .border_style(model.theme.border(true));
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }

@@ -17,17 +17,44 @@ pub const WIDE: u16 = 100;
 pub fn split(area: Rect, focus: Pane) -> Areas {
     let [main, status] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
     let log_height = if main.height >= 30 { 8 } else { 5 };
-    let [main, log] = Layout::vertical([Constraint::Min(3), Constraint::Length(log_height)]).areas(main);
+    let [main, log] =
+        Layout::vertical([Constraint::Min(3), Constraint::Length(log_height)]).areas(main);
     if area.width >= WIDE {
-        let [left, right] = Layout::horizontal([Constraint::Percentage(32), Constraint::Percentage(68)]).areas(main);
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(32), Constraint::Percentage(68)])
+                .areas(main);
         let server_height = if left.height >= 24 { 9 } else { 7 };
-        let [tools, server] = Layout::vertical([Constraint::Min(3), Constraint::Length(server_height)]).areas(left);
-        Areas { tools, tool: Some(right), server: Some(server), log, status }
+        let [tools, server] =
+            Layout::vertical([Constraint::Min(3), Constraint::Length(server_height)]).areas(left);
+        Areas {
+            tools,
+            tool: Some(right),
+            server: Some(server),
+            log,
+            status,
+        }
     } else {
         // The focused pane gets the room: a short list while reading a tool, a long one while choosing.
-        let list = if focus == Pane::Tools { Constraint::Percentage(50) } else { Constraint::Length(5) };
-        let parts = Layout::default().direction(Direction::Vertical).constraints([list, Constraint::Min(3)]).split(main);
-        let (tool, server) = if focus == Pane::Server { (None, Some(parts[1])) } else { (Some(parts[1]), None) };
-        Areas { tools: parts[0], tool, server, log, status }
+        let list = if focus == Pane::Tools {
+            Constraint::Percentage(50)
+        } else {
+            Constraint::Length(5)
+        };
+        let parts = Layout::default()
+            .direction(Direction::Vertical)
+            .constraints([list, Constraint::Min(3)])
+            .split(main);
+        let (tool, server) = if focus == Pane::Server {
+            (None, Some(parts[1]))
+        } else {
+            (Some(parts[1]), None)
+        };
+        Areas {
+            tools: parts[0],
+            tool,
+            server,
+            log,
+            status,
+        }
     }
 }

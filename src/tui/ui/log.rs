@@ -12,9 +12,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let focused = model.focus == Pane::Log;
     let mut title = format!(" Log ({}) ", model.log.len());
     if model.log_scroll > 0 {
-        title = format!(" Log ({}, {} newer below) ", model.log.len(), model.log_scroll);
+        title = format!(
+            " Log ({}, {} newer below) ",
+            model.log.len(),
+            model.log_scroll
+        );
     }
-    let block = Block::default().borders(Borders::ALL).title(title).border_style(theme.border(focused));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(title)
+        .border_style(theme.border(focused));
     let inner = block.inner(area);
     let rows = inner.height as usize;
     let end = model.log.len().saturating_sub(model.log_scroll);

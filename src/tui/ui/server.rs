@@ -10,14 +10,26 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let theme = model.theme;
-    let block = Block::default().borders(Borders::ALL).title(" Server ").border_style(theme.border(model.focus == Pane::Server));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Server ")
+        .border_style(theme.border(model.focus == Pane::Server));
     let mut lines = Vec::new();
     match &model.server {
-        None => lines.push(Line::styled(format!("connecting to {}", untrusted::line(&model.target, 200)), theme.dim())),
+        None => lines.push(Line::styled(
+            format!("connecting to {}", untrusted::line(&model.target, 200)),
+            theme.dim(),
+        )),
         Some(s) => {
-            let mut name = vec![Span::styled(untrusted::line(&s.name, 80).into_owned(), theme.name()), Span::raw(format!(" {}", untrusted::line(&s.version, 40)))];
+            let mut name = vec![
+                Span::styled(untrusted::line(&s.name, 80).into_owned(), theme.name()),
+                Span::raw(format!(" {}", untrusted::line(&s.version, 40))),
+            ];
             if let Some(t) = &s.title {
-                name.push(Span::styled(format!("  {}", untrusted::line(t, 80)), theme.dim()));
+                name.push(Span::styled(
+                    format!("  {}", untrusted::line(t, 80)),
+                    theme.dim(),
+                ));
             }
             lines.push(Line::from(name));
             lines.push(Line::from(vec![
@@ -27,8 +39,15 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
                 Span::styled(" over ", theme.dim()),
                 Span::raw(s.transport),
             ]));
-            let caps: Vec<String> = s.capabilities.as_object().map(|m| m.iter().map(|(k, v)| capability(k, v)).collect()).unwrap_or_default();
-            lines.push(Line::from(vec![Span::styled("capabilities ", theme.dim()), Span::raw(untrusted::line(&caps.join(", "), 300).into_owned())]));
+            let caps: Vec<String> = s
+                .capabilities
+                .as_object()
+                .map(|m| m.iter().map(|(k, v)| capability(k, v)).collect())
+                .unwrap_or_default();
+            lines.push(Line::from(vec![
+                Span::styled("capabilities ", theme.dim()),
+                Span::raw(untrusted::line(&caps.join(", "), 300).into_owned()),
+            ]));
             if let Some(i) = &s.instructions {
                 lines.push(Line::styled("instructions", theme.dim()));
                 lines.extend(untrusted::lines(i.trim()).into_iter().map(Line::raw));
@@ -36,9 +55,20 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         }
     }
     if let Connection::Lost(reason) = &model.connection {
-        lines.insert(0, Line::styled(format!("connection lost: {} (r reconnects)", first_line(reason)), theme.error()));
+        lines.insert(
+            0,
+            Line::styled(
+                format!("connection lost: {} (r reconnects)", first_line(reason)),
+                theme.error(),
+            ),
+        );
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }).block(block), area);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block),
+        area,
+    );
 }
 
 fn first_line(text: &str) -> &str {
@@ -49,7 +79,16 @@ fn first_line(text: &str) -> &str {
 fn capability(name: &str, value: &serde_json::Value) -> String {
     let flags: Vec<&str> = value
         .as_object()
-        .map(|m| m.iter().filter(|(_, v)| v.as_bool() == Some(true)).map(|(k, _)| k.as_str()).collect())
+        .map(|m| {
+            m.iter()
+                .filter(|(_, v)| v.as_bool() == Some(true))
+                .map(|(k, _)| k.as_str())
+                .collect()
+        })
         .unwrap_or_default();
-    if flags.is_empty() { name.to_string() } else { format!("{name} ({})", flags.join(", ")) }
+    if flags.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name} ({})", flags.join(", "))
+    }
 }

@@ -13,7 +13,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let mut spans = Vec::new();
     match (&model.connection, &model.status) {
         (Connection::Lost(reason), _) => spans.push(Span::styled(
-            format!("connection lost: {} — {} reconnects  ", reason.lines().next().unwrap_or_default(), key(model, Layer::Global, "reconnect")),
+            format!(
+                "connection lost: {} — {} reconnects  ",
+                reason.lines().next().unwrap_or_default(),
+                key(model, Layer::Global, "reconnect")
+            ),
             theme.error(),
         )),
         (_, Some(status)) => spans.push(Span::styled(format!("{status}  "), theme.warn())),
@@ -22,7 +26,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     }
     let layer = active_layer(model);
     let hints: Vec<(Layer, &str, &str)> = match layer {
-        Layer::Filter => vec![(Layer::Filter, "filter-accept", "keep"), (Layer::Filter, "filter-cancel", "clear")],
+        Layer::Filter => vec![
+            (Layer::Filter, "filter-accept", "keep"),
+            (Layer::Filter, "filter-cancel", "clear"),
+        ],
         Layer::Copy | Layer::Help => vec![(layer, "close", "close")],
         _ => vec![
             (Layer::Global, "help", "help"),
@@ -40,5 +47,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
 }
 
 fn key(model: &Model, layer: Layer, command: &str) -> String {
-    model.keymap.key_for(layer, command).unwrap_or_else(|| "?".into())
+    model
+        .keymap
+        .key_for(layer, command)
+        .unwrap_or_else(|| "?".into())
 }

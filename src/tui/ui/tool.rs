@@ -19,15 +19,24 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     let theme = model.theme;
     let focused = model.focus == Pane::Tool;
     let Some(entry) = model.selected_entry().cloned() else {
-        let block = Block::default().borders(Borders::ALL).title(" Tool ").border_style(theme.border(focused));
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .title(" Tool ")
+            .border_style(theme.border(focused));
         frame.render_widget(Paragraph::new("no tool selected").block(block), area);
         return;
     };
     let title = format!(" {} ", untrusted::line(&entry.tool.name, 80));
-    let block = Block::default().borders(Borders::ALL).title(title).border_style(theme.border(focused));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(title)
+        .border_style(theme.border(focused));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let (Some(detail), Some(view)) = (model.details.get(&entry.tool.name), model.views.get_mut(&entry.tool.name)) else {
+    let (Some(detail), Some(view)) = (
+        model.details.get(&entry.tool.name),
+        model.views.get_mut(&entry.tool.name),
+    ) else {
         return;
     };
     let header = header_lines(&entry, detail, theme, inner.width);
@@ -41,19 +50,47 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), head);
     let rows = tree_view::visible_rows(detail, view, entry.boxing.as_ref());
     let cursor = tree_view::cursor_index(&rows, view.cursor);
-    let lines = tree_lines(&entry, detail, view, &rows, cursor, trees.height as usize, focused, theme);
+    let lines = tree_lines(
+        &entry,
+        detail,
+        view,
+        &rows,
+        cursor,
+        trees.height as usize,
+        focused,
+        theme,
+    );
     frame.render_widget(Paragraph::new(lines), trees);
-    let selected = rows.get(cursor).and_then(|r| detail.tree(r.which).map(|t| (r.which, t, r.node)));
-    frame.render_widget(Paragraph::new(row_details(selected, theme)).wrap(Wrap { trim: false }).block(Block::default().borders(Borders::TOP).border_style(theme.dim())), info);
+    let selected = rows
+        .get(cursor)
+        .and_then(|r| detail.tree(r.which).map(|t| (r.which, t, r.node)));
+    frame.render_widget(
+        Paragraph::new(row_details(selected, theme))
+            .wrap(Wrap { trim: false })
+            .block(
+                Block::default()
+                    .borders(Borders::TOP)
+                    .border_style(theme.dim()),
+            ),
+        info,
+    );
     model.page_rows = (trees.height as usize).saturating_sub(2).max(1);
 }
 
-fn header_lines(entry: &ToolEntry, detail: &ToolDetail, theme: Theme, width: u16) -> Vec<Line<'static>> {
+fn header_lines(
+    entry: &ToolEntry,
+    detail: &ToolDetail,
+    theme: Theme,
+    width: u16,
+) -> Vec<Line<'static>> {
     let tool = &entry.tool;
     let mut lines = Vec::new();
     let title = tool.display_title();
     if title != tool.name {
-        lines.push(Line::styled(untrusted::line(title, 200).into_owned(), theme.name()));
+        lines.push(Line::styled(
+            untrusted::line(title, 200).into_owned(),
+            theme.name(),
+        ));
     }
     if let Some(desc) = &tool.description {
         let all = untrusted::lines(desc.trim());
@@ -62,18 +99,33 @@ fn header_lines(entry: &ToolEntry, detail: &ToolDetail, theme: Theme, width: u16
             lines.push(Line::raw(l.clone()));
         }
         if all.len() > shown {
-            lines.push(Line::styled(format!("… {} more lines (y t copies the tool)", all.len() - shown), theme.dim()));
+            lines.push(Line::styled(
+                format!("… {} more lines (y t copies the tool)", all.len() - shown),
+                theme.dim(),
+            ));
         }
     } else {
         lines.push(Line::styled("(no description)", theme.dim()));
     }
-    lines.push(Line::styled(untrusted::line(&detail.signature, width as usize * 3).into_owned(), theme.kind()));
+    lines.push(Line::styled(
+        untrusted::line(&detail.signature, width as usize * 3).into_owned(),
+        theme.kind(),
+    ));
     let hints = tool.annotations.words();
     if !hints.is_empty() {
-        lines.push(Line::from(vec![Span::styled("hints: ", theme.dim()), Span::raw(hints.join(", "))]));
+        lines.push(Line::from(vec![
+            Span::styled("hints: ", theme.dim()),
+            Span::raw(hints.join(", ")),
+        ]));
     }
     if detail.problems > 0 {
-        lines.push(Line::styled(format!("⚠ {} schema problem(s): see the marked rows", detail.problems), theme.warn()));
+        lines.push(Line::styled(
+            format!(
+                "⚠ {} schema problem(s): see the marked rows",
+                detail.problems
+            ),
+            theme.warn(),
+        ));
     }
     lines
 }
@@ -103,17 +155,29 @@ fn tree_lines(
             lines.push(heading(row.which, entry, view, theme));
             last = Some(row.which);
         }
-        let Some(tree) = detail.tree(row.which) else { continue };
-        let open = view.open.get(&row.which).is_some_and(|o| o.contains(&row.node));
+        let Some(tree) = detail.tree(row.which) else {
+            continue;
+        };
+        let open = view
+            .open
+            .get(&row.which)
+            .is_some_and(|o| o.contains(&row.node));
         let mut line = row_line(tree, row.node, row.depth, open, theme);
         if i == cursor {
-            line = line.style(if focused { theme.selected() } else { theme.name() });
+            line = line.style(if focused {
+                theme.selected()
+            } else {
+                theme.name()
+            });
         }
         lines.push(line);
     }
     if detail.output.is_none() && lines.len() < height {
         lines.push(Line::styled("Output schema", theme.heading()));
-        lines.push(Line::styled("  No output schema defined by the server", theme.dim()));
+        lines.push(Line::styled(
+            "  No output schema defined by the server",
+            theme.dim(),
+        ));
     }
     lines
 }
@@ -124,8 +188,15 @@ fn heading(which: Which, entry: &ToolEntry, view: &ToolView, theme: Theme) -> Li
         Which::Output => {
             let mut spans = vec![Span::styled("Output schema", theme.heading())];
             if let Some(b) = &entry.boxing {
-                let how = if view.raw_output { "raw; o unwraps" } else { "unwrapped; o shows raw" };
-                spans.push(Span::styled(format!("  [{}: {how}]", b.describe()), theme.badge()));
+                let how = if view.raw_output {
+                    "raw; o unwraps"
+                } else {
+                    "unwrapped; o shows raw"
+                };
+                spans.push(Span::styled(
+                    format!("  [{}: {how}]", b.describe()),
+                    theme.badge(),
+                ));
             }
             Line::from(spans)
         }
@@ -134,77 +205,148 @@ fn heading(which: Which, entry: &ToolEntry, view: &ToolView, theme: Theme) -> Li
 
 /// One tree row: marker, name, required mark, type, ref badge, back-link, problem, constraints,
 /// default, and the first line of the description.
-pub fn row_line(tree: &SchemaTree, id: NodeId, depth: usize, open: bool, theme: Theme) -> Line<'static> {
+pub fn row_line(
+    tree: &SchemaTree,
+    id: NodeId,
+    depth: usize,
+    open: bool,
+    theme: Theme,
+) -> Line<'static> {
     let node = &tree.nodes[id];
     let f = &node.facts;
-    let marker = if node.children.is_empty() { "  " } else if open { "▾ " } else { "▸ " };
+    let marker = if node.children.is_empty() {
+        "  "
+    } else if open {
+        "▾ "
+    } else {
+        "▸ "
+    };
     let label = match &node.edge {
         Edge::Root => "(root)".to_string(),
         other => untrusted::line(&other.label(), 80).into_owned(),
     };
-    let mut spans = vec![Span::raw(format!("{}{marker}", "  ".repeat(depth))), Span::styled(label, theme.name())];
+    let mut spans = vec![
+        Span::raw(format!("{}{marker}", "  ".repeat(depth))),
+        Span::styled(label, theme.name()),
+    ];
     if node.required {
         spans.push(Span::styled("*", theme.required()));
     }
     spans.push(Span::raw(": "));
-    spans.push(Span::styled(untrusted::line(&type_text(tree, id), 120).into_owned(), theme.kind()));
+    spans.push(Span::styled(
+        untrusted::line(&type_text(tree, id), 120).into_owned(),
+        theme.kind(),
+    ));
     if let Some(name) = &f.ref_name
         && f.back_link.is_none()
     {
-        spans.push(Span::styled(format!(" ⟨{}⟩", untrusted::line(name, 60)), theme.badge()));
+        spans.push(Span::styled(
+            format!(" ⟨{}⟩", untrusted::line(name, 60)),
+            theme.badge(),
+        ));
     }
     if let Some(target) = f.back_link {
         let target_label = tree.nodes[target].edge.label();
-        spans.push(Span::styled(format!(" ↺ recursive, back to {} (b)", untrusted::line(&target_label, 40)), theme.link()));
+        spans.push(Span::styled(
+            format!(
+                " ↺ recursive, back to {} (b)",
+                untrusted::line(&target_label, 40)
+            ),
+            theme.link(),
+        ));
     }
     if let Some(problem) = &f.problem {
-        spans.push(Span::styled(format!(" ⚠ {}", untrusted::line(problem, 120)), theme.error()));
+        spans.push(Span::styled(
+            format!(" ⚠ {}", untrusted::line(problem, 120)),
+            theme.error(),
+        ));
     }
     for c in &f.constraints {
-        spans.push(Span::styled(format!(" · {}", untrusted::line(c, 60)), theme.dim()));
+        spans.push(Span::styled(
+            format!(" · {}", untrusted::line(c, 60)),
+            theme.dim(),
+        ));
     }
     if let Some(d) = &f.default {
-        spans.push(Span::styled(format!(" = {}", untrusted::line(&d.to_string(), 40)), theme.dim()));
+        spans.push(Span::styled(
+            format!(" = {}", untrusted::line(&d.to_string(), 40)),
+            theme.dim(),
+        ));
     }
     for flag in &f.flags {
         spans.push(Span::styled(format!(" [{flag}]"), theme.warn()));
     }
     if let Some(desc) = f.description.as_deref().and_then(|d| d.lines().next()) {
-        spans.push(Span::styled(format!("  {}", untrusted::line(desc, 100)), theme.dim()));
+        spans.push(Span::styled(
+            format!("  {}", untrusted::line(desc, 100)),
+            theme.dim(),
+        ));
     }
     Line::from(spans)
 }
 
 fn row_details(selected: Option<(Which, &SchemaTree, NodeId)>, theme: Theme) -> Vec<Line<'static>> {
-    let Some((which, tree, id)) = selected else { return vec![] };
+    let Some((which, tree, id)) = selected else {
+        return vec![];
+    };
     let node = &tree.nodes[id];
     let f = &node.facts;
     let pointer = crate::tui::copy::display_pointer(which, &node.pointer);
     let mut lines = vec![Line::from(vec![
         Span::styled(untrusted::line(&pointer, 200).into_owned(), theme.link()),
-        Span::styled(format!("  instance {}", if node.instance_path.is_empty() { "/" } else { &node.instance_path }), theme.dim()),
+        Span::styled(
+            format!(
+                "  instance {}",
+                if node.instance_path.is_empty() {
+                    "/"
+                } else {
+                    &node.instance_path
+                }
+            ),
+            theme.dim(),
+        ),
     ])];
     if let Some(t) = &f.title {
-        lines.push(Line::styled(untrusted::line(t, 200).into_owned(), theme.name()));
+        lines.push(Line::styled(
+            untrusted::line(t, 200).into_owned(),
+            theme.name(),
+        ));
     }
     if let Some(d) = &f.description {
         lines.extend(untrusted::lines(d).into_iter().map(Line::raw));
     }
     let mut facts = Vec::new();
     if let Some(values) = &f.enum_values {
-        facts.push(format!("enum: {}", values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")));
+        facts.push(format!(
+            "enum: {}",
+            values
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     if let Some(c) = &f.const_value {
         facts.push(format!("const: {c}"));
     }
     if !f.examples.is_empty() {
-        facts.push(format!("examples: {}", f.examples.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")));
+        facts.push(format!(
+            "examples: {}",
+            f.examples
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     for (k, v) in &f.extras {
         facts.push(format!("{k}: {v}"));
     }
     for fact in facts {
-        lines.push(Line::styled(untrusted::line(&fact, 400).into_owned(), theme.dim()));
+        lines.push(Line::styled(
+            untrusted::line(&fact, 400).into_owned(),
+            theme.dim(),
+        ));
     }
     lines
 }

@@ -17,7 +17,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     } else {
         format!(" Tools ({shown}/{}) ", model.tools.len())
     };
-    let block = Block::default().borders(Borders::ALL).title(title).border_style(theme.border(focused));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(title)
+        .border_style(theme.border(focused));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let mut lines = Vec::new();
@@ -41,14 +44,25 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     } else if shown == 0 {
         lines.push(Line::styled("no tool matches", theme.dim()));
     }
-    for (i, visible) in model.filter.visible.iter().enumerate().skip(model.list_scroll).take(rows) {
+    for (i, visible) in model
+        .filter
+        .visible
+        .iter()
+        .enumerate()
+        .skip(model.list_scroll)
+        .take(rows)
+    {
         let entry = &model.tools[visible.index];
         let mut spans = vec![Span::raw(if i == model.selected { "▶ " } else { "  " })];
         spans.extend(name_spans(entry, &visible.name_hits, model));
         spans.extend(badges(entry, model));
         let mut line = Line::from(spans);
         if i == model.selected {
-            line = line.style(if focused { theme.selected() } else { theme.name() });
+            line = line.style(if focused {
+                theme.selected()
+            } else {
+                theme.name()
+            });
         }
         lines.push(line);
     }

@@ -1,0 +1,179 @@
+//! The release binary in a real terminal (tmux): filter, expand, copy the output schema through
+//! OSC 52 (tmux keeps it as a paste buffer), help, quit, and the shell is left as it was.
+
+#[path = "support/peers.rs"]
+mod peers;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn start(name: &str, width: u16, height: u16) -> Tmux {
+        let socket = format!("mcp-inspect-{name}-{}", std::process::id());
+        let t = Tmux { socket };
+        t.run(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "main",
+            "-x",
+            &width.to_string(),
+            "-y",
+            &height.to_string(),
+            "env -u DISPLAY -u WAYLAND_DISPLAY PS1='$ ' bash --norc --noprofile",
+        ]);
+        t.run(&["set-option", "-g", "set-clipboard", "on"]);
+        t
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.run(&["send-keys", "-t", "main", k]);
+            std::thread::sleep(Duration::from_millis(60));
+        }
+    }
+
+    fn type_line(&self, line: &str) {
+        self.run(&["send-keys", "-t", "main", "-l", line]);
+        self.run(&["send-keys", "-t", "main", "Enter"]);
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "main"])
+    }
+
+    fn wait_for(&self, needle: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let screen = self.screen();
+            if screen.contains(needle) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "`{needle}` never appeared; screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.run(&["kill-server"]);
+    }
+}
+
+fn release_binary() -> Option<String> {
+    let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/mcp-inspect");
+    if bin.exists() {
+        return Some(bin.to_string_lossy().into_owned());
+    }
+    if std::env::var("MCP_INSPECT_REQUIRE_PEERS").as_deref() == Ok("1") {
+        panic!(
+            "{} is missing: run `cargo build --release` (scripts/test.sh does)",
+            bin.display()
+        );
+    }
+    eprintln!("skipped: no release binary");
+    None
+}
+
+#[test]
+fn filter_expand_copy_help_quit_in_a_real_terminal() {
+    let Some(bin) = release_binary() else { return };
+    let tmux = Tmux::start("demo", 120, 40);
+    tmux.wait_for("$");
+    tmux.type_line(
+        "stty -g > /tmp/mcp-inspect-stty-before-$$; echo $$ > /tmp/mcp-inspect-shell-pid",
+    );
+    tmux.type_line(&format!("{bin} --demo"));
+    tmux.wait_for("Tools (17)");
+    tmux.keys(&["/"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "build"]);
+    let screen = tmux.wait_for("Tools (1/17)");
+    assert!(screen.contains("build_tree"));
+    tmux.keys(&["Enter", "Enter", "e"]);
+    let screen = tmux.wait_for("recursive, back to");
+    assert!(screen.contains("children*: Node[]"), "{screen}");
+    tmux.keys(&["y", "o"]);
+    let screen = tmux.wait_for("copied output schema");
+    assert!(screen.contains("via OSC 52"), "{screen}");
+    let copied = tmux.run(&["show-buffer"]);
+    let expected = Command::new(&bin)
+        .args(["inspect", "build_tree", "--demo"])
+        .output()
+        .expect("inspect");
+    let expected: serde_json::Value =
+        serde_json::from_slice(&expected.stdout).expect("inspect json");
+    let copied: serde_json::Value = serde_json::from_str(&copied)
+        .unwrap_or_else(|e| panic!("clipboard is not JSON ({e}): {copied}"));
+    assert_eq!(
+        copied, expected["outputSchema"],
+        "the copied text is exactly the output schema"
+    );
+    tmux.keys(&["?"]);
+    tmux.wait_for("Help: keys");
+    tmux.keys(&["Escape", "q"]);
+    tmux.type_line("stty -g > /tmp/mcp-inspect-stty-after-$$; echo shell-ok-$((40+2))");
+    let screen = tmux.wait_for("shell-ok-42");
+    assert!(
+        !screen.contains("Tools (17)"),
+        "the alternate screen is gone:\n{screen}"
+    );
+    let pid = std::fs::read_to_string("/tmp/mcp-inspect-shell-pid")
+        .expect("pid")
+        .trim()
+        .to_string();
+    let before = std::fs::read_to_string(format!("/tmp/mcp-inspect-stty-before-{pid}"))
+        .expect("stty before");
+    let after =
+        std::fs::read_to_string(format!("/tmp/mcp-inspect-stty-after-{pid}")).expect("stty after");
+    assert_eq!(before, after, "terminal modes restored");
+    let demo_left = Command::new("pgrep")
+        .args(["-f", &format!("{bin} demo-server")])
+        .output()
+        .expect("pgrep");
+    assert!(
+        demo_left.stdout.is_empty(),
+        "the demo server was left running"
+    );
+}
+
+#[test]
+fn tui_against_server_everything() {
+    let Some(bin) = release_binary() else { return };
+    let Some(index) = peers::everything() else {
+        return;
+    };
+    let tmux = Tmux::start("everything", 100, 30);
+    tmux.wait_for("$");
+    tmux.type_line(&format!("{bin} -- node {index}"));
+    let screen = tmux.wait_for("get-structured-content");
+    assert!(screen.contains("mcp-servers/everything"), "{screen}");
+    tmux.keys(&["/"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "structured"]);
+    tmux.keys(&["Enter", "Enter"]);
+    let screen = tmux.wait_for("Output schema");
+    assert!(screen.contains("temperature*: number"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.type_line("echo done-$((1+1))");
+    tmux.wait_for("done-2");
+}
