@@ -74,7 +74,11 @@ fn with_verdict(raw: &Value, verdict: &Verdict) -> Value {
         Value::Object(map) => Value::Object(map.clone()),
         other => json!({ "result": other }),
     };
-    out["verdict"] = serde_json::to_value(verdict).unwrap_or(Value::Null);
+    let mut judged = serde_json::to_value(verdict).unwrap_or(Value::Null);
+    if let (Value::Object(v), Some(natural)) = (&mut judged, verdict.natural_value(raw.get("structuredContent"))) {
+        v.insert("value".into(), natural.clone());
+    }
+    out["verdict"] = judged;
     out
 }
 
@@ -93,7 +97,7 @@ fn print_text(result: &CallResult, verdict: &Verdict, report: &Report) {
     if result.content.is_empty() {
         report.line("content: (none)");
     }
-    match (&result.structured, &verdict.value) {
+    match (&result.structured, verdict.natural_value(result.structured.as_ref())) {
         (None, _) => report.line("structuredContent: (absent)"),
         (Some(_), Some(value)) => {
             let label = match &verdict.boxing {

@@ -105,19 +105,25 @@ impl<'a> View<'a> {
         self.find(key).map(|(v, _)| v)
     }
 
-    /// Every keyword that holds subschemas, with the pointer and evaluation path of its value.
+    /// Every keyword that holds subschemas, with the pointer and evaluation path of its value,
+    /// in the order rows are shown.
     pub fn child_schemas(&self) -> Vec<(&'static str, &'a Value, String, String)> {
-        CHILD_KEYWORDS
-            .iter()
-            .filter_map(|k| {
-                self.find(k).map(|(v, l)| {
-                    (
-                        *k,
-                        v,
-                        format!("{}/{k}", l.pointer),
-                        format!("{}/{k}", l.eval),
-                    )
-                })
+        let mut found: Vec<(usize, &'a Value, &Layer<'a>)> = Vec::new();
+        for layer in &self.layers {
+            for (key, value) in layer.map {
+                if let Some(i) = CHILD_KEYWORDS.iter().position(|k| k == key)
+                    && !found.iter().any(|(j, _, _)| *j == i)
+                {
+                    found.push((i, value, layer));
+                }
+            }
+        }
+        found.sort_by_key(|(i, _, _)| *i);
+        found
+            .into_iter()
+            .map(|(i, v, l)| {
+                let k = CHILD_KEYWORDS[i];
+                (k, v, format!("{}/{k}", l.pointer), format!("{}/{k}", l.eval))
             })
             .collect()
     }
@@ -192,117 +198,89 @@ pub struct Facts {
     pub extras: Vec<(String, Value)>,
 }
 
-/// Gathers the facts of a subschema across its layers.
+/// Gathers the facts of a subschema across its layers, in one pass over its keywords.
 pub fn describe(view: &View<'_>) -> Facts {
     let mut facts = Facts {
         nullable: view.nullable,
         ..Facts::default()
     };
-    match view.get("type") {
-        Some(Value::String(t)) => facts.types.push(t.clone()),
-        Some(Value::Array(ts)) => facts
-            .types
-            .extend(ts.iter().filter_map(Value::as_str).map(String::from)),
-        _ => {}
+    let (mut objectish, mut arrayish) = (false, false);
+    let mut declared: Option<&Map<String, Value>> = None;
+    for (key, value) in view.keys() {
+        match (key, value) {
+            ("type", Value::String(t)) => facts.types.push(t.clone()),
+            ("type", Value::Array(ts)) => facts.types.extend(ts.iter().filter_map(Value::as_str).map(String::from)),
+            ("enum", Value::Array(values)) => facts.enum_values = Some(values.clone()),
+            ("const", v) => facts.const_value = Some(v.clone()),
+            ("default", v) => facts.default = Some(v.clone()),
+            ("examples", Value::Array(items)) => facts.examples = items.clone(),
+            ("examples", v) => facts.examples = vec![v.clone()],
+            ("title", Value::String(t)) => facts.title = Some(t.clone()),
+            ("description", Value::String(d)) => facts.description = Some(d.clone()),
+            ("deprecated", Value::Bool(true)) => facts.flags.push("deprecated"),
+            ("readOnly", Value::Bool(true)) => facts.flags.push("readOnly"),
+            ("writeOnly", Value::Bool(true)) => facts.flags.push("writeOnly"),
+            ("uniqueItems", Value::Bool(true)) => facts.constraints.push("uniqueItems".into()),
+            (
+                "minLength" | "maxLength" | "pattern" | "format" | "minimum" | "maximum" | "exclusiveMinimum"
+                | "exclusiveMaximum" | "multipleOf" | "minItems" | "maxItems" | "minContains" | "maxContains"
+                | "minProperties" | "maxProperties" | "contentEncoding" | "contentMediaType",
+                v,
+            ) => facts.constraints.push(format!("{key}: {}", plain(v))),
+            ("dependentRequired" | "dependencies", Value::Object(map)) => {
+                for (name, needs) in map {
+                    if let Value::Array(needs) = needs {
+                        let needs: Vec<String> = needs.iter().map(plain).collect();
+                        facts.constraints.push(format!("if {name} present, requires: {}", needs.join(", ")));
+                    }
+                }
+            }
+            _ => {}
+        }
+        match key {
+            "properties" => {
+                objectish = true;
+                declared = value.as_object();
+            }
+            "additionalProperties" | "patternProperties" => objectish = true,
+            "items" | "prefixItems" => arrayish = true,
+            _ => {}
+        }
+        if value == &Value::Bool(false) {
+            let words = match key {
+                "additionalProperties" => "no additional properties",
+                "unevaluatedProperties" => "no unevaluated properties",
+                "items" => "no items",
+                "additionalItems" => "no additional items",
+                "unevaluatedItems" => "no unevaluated items",
+                _ => "",
+            };
+            if !words.is_empty() {
+                facts.constraints.push(words.into());
+            }
+        }
+        if !KNOWN_KEYWORDS.contains(&key) && !CHILD_KEYWORDS.contains(&key) {
+            facts.extras.push((key.to_string(), value.clone()));
+        }
     }
     if facts.types.iter().any(|t| t == "null") && facts.types.len() > 1 {
         facts.types.retain(|t| t != "null");
         facts.nullable = true;
     }
     if facts.types.is_empty() {
-        if view.get("properties").is_some() || view.get("additionalProperties").is_some() {
+        if objectish {
             facts.types.push("object".into());
-        } else if view.get("items").is_some() || view.get("prefixItems").is_some() {
+        } else if arrayish {
             facts.types.push("array".into());
         }
     }
-    facts.constraints = constraints(view);
-    facts.enum_values = view.get("enum").and_then(Value::as_array).cloned();
-    facts.const_value = view.get("const").cloned();
-    facts.default = view.get("default").cloned();
-    facts.examples = match view.get("examples") {
-        Some(Value::Array(items)) => items.clone(),
-        Some(other) => vec![other.clone()],
-        None => Vec::new(),
-    };
-    facts.title = view.get("title").and_then(Value::as_str).map(String::from);
-    facts.description = view
-        .get("description")
-        .and_then(Value::as_str)
-        .map(String::from);
-    for flag in ["deprecated", "readOnly", "writeOnly"] {
-        if view.get(flag) == Some(&Value::Bool(true)) {
-            facts.flags.push(flag);
+    if let Some(declared) = declared {
+        let undeclared: Vec<&str> = view.required().into_iter().filter(|r| !declared.contains_key(*r)).collect();
+        if !undeclared.is_empty() {
+            facts.constraints.push(format!("requires undeclared: {}", undeclared.join(", ")));
         }
     }
-    facts.extras = view
-        .keys()
-        .into_iter()
-        .filter(|(k, _)| !KNOWN_KEYWORDS.contains(k) && !CHILD_KEYWORDS.contains(k))
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
     facts
-}
-
-fn constraints(view: &View<'_>) -> Vec<String> {
-    let mut out = Vec::new();
-    for key in [
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minItems",
-        "maxItems",
-        "minContains",
-        "maxContains",
-        "minProperties",
-        "maxProperties",
-        "contentEncoding",
-        "contentMediaType",
-    ] {
-        if let Some(v) = view.get(key) {
-            out.push(format!("{key}: {}", plain(v)));
-        }
-    }
-    if view.get("uniqueItems") == Some(&Value::Bool(true)) {
-        out.push("uniqueItems".into());
-    }
-    for (key, words) in [
-        ("additionalProperties", "no additional properties"),
-        ("unevaluatedProperties", "no unevaluated properties"),
-        ("items", "no items"),
-        ("additionalItems", "no additional items"),
-        ("unevaluatedItems", "no unevaluated items"),
-    ] {
-        if view.get(key) == Some(&Value::Bool(false)) {
-            out.push(words.into());
-        }
-    }
-    for key in ["dependentRequired", "dependencies"] {
-        if let Some(Value::Object(map)) = view.get(key) {
-            for (name, needs) in map {
-                if let Value::Array(needs) = needs {
-                    let needs: Vec<String> = needs.iter().map(plain).collect();
-                    out.push(format!("if {name} present, requires: {}", needs.join(", ")));
-                }
-            }
-        }
-    }
-    let declared = view.get("properties").and_then(Value::as_object);
-    let undeclared: Vec<&str> = view
-        .required()
-        .into_iter()
-        .filter(|r| declared.is_none_or(|d| !d.contains_key(*r)))
-        .collect();
-    if !undeclared.is_empty() && declared.is_some() {
-        out.push(format!("requires undeclared: {}", undeclared.join(", ")));
-    }
-    out
 }
 
 /// A JSON value as a person reads it in a constraint: strings bare, everything else as JSON.

@@ -100,8 +100,7 @@ impl Compiled {
                     keyword,
                     schema_path: error.schema_path().as_str().to_string(),
                     evaluation_path: error.evaluation_path().as_str().to_string(),
-                    message: crate::untrusted::line(&error.to_string(), MAX_MESSAGE_CHARS)
-                        .into_owned(),
+                    message: message(&error),
                 });
             } else {
                 out.more += 1;
@@ -113,6 +112,15 @@ impl Compiled {
         }
         Ok(out)
     }
+}
+
+/// The validator's message; an object or array instance is not quoted (it may be megabytes).
+fn message(error: &jsonschema::ValidationError<'_>) -> String {
+    let text = match error.instance().as_ref() {
+        Value::Object(_) | Value::Array(_) => error.masked_with("the value").to_string(),
+        _ => error.to_string(),
+    };
+    crate::untrusted::line(&text, MAX_MESSAGE_CHARS).into_owned()
 }
 
 fn compile(schema: &Value, dialect: &Dialect) -> Result<jsonschema::Validator, Unusable> {

@@ -62,7 +62,8 @@ pub struct Verdict {
     #[serde(skip_serializing_if = "is_zero")]
     pub more_violations: usize,
     pub boxing: Option<Boxing>,
-    /// The natural value: structuredContent unboxed when boxed, as sent otherwise.
+    /// The unboxed value, when the result is boxed. Otherwise structuredContent itself is the
+    /// natural value (see [`Verdict::natural_value`]); it is not copied here, it may be huge.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -76,6 +77,11 @@ fn is_zero(n: &usize) -> bool {
 }
 
 impl Verdict {
+    /// The value a person wants to see: unboxed when boxed, structuredContent as sent otherwise.
+    pub fn natural_value<'a>(&'a self, structured: Option<&'a Value>) -> Option<&'a Value> {
+        self.value.as_ref().or(structured)
+    }
+
     /// One line for a person: `conforms (2020-12)`, `3 violations (draft-07)`, `not checked: …`.
     pub fn headline(&self) -> String {
         let dialect = self
@@ -115,7 +121,7 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
         violations: Vec::new(),
         more_violations: 0,
         boxing: None,
-        value: result.structured.cloned(),
+        value: None,
         text_mirror: None,
         notes: Vec::new(),
     };

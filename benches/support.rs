@@ -1,0 +1,34 @@
+//! A small timing harness for `cargo bench`: runs a closure until a time budget is spent and
+//! reports the median, so benchmarks need no extra dependency.
+#![allow(dead_code)]
+
+use std::time::{Duration, Instant};
+
+pub struct Measured {
+    pub name: String,
+    pub median: Duration,
+    pub runs: usize,
+}
+
+/// Runs `f` at least 5 times and for about `budget`, returning the median duration.
+pub fn measure<T>(name: &str, budget: Duration, mut f: impl FnMut() -> T) -> Measured {
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while times.len() < 5 || (start.elapsed() < budget && times.len() < 10_000) {
+        let t = Instant::now();
+        std::hint::black_box(f());
+        times.push(t.elapsed());
+    }
+    times.sort();
+    let m = Measured { name: name.to_string(), median: times[times.len() / 2], runs: times.len() };
+    println!("{:<60} median {:>10.3} ms  ({} runs)", m.name, m.median.as_secs_f64() * 1e3, m.runs);
+    m
+}
+
+/// Peak resident memory of this process so far, in KiB (Linux).
+pub fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok()))
+        .unwrap_or(0)
+}
