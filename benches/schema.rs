@@ -42,21 +42,51 @@ fn main() {
     let schema = wide_schema(100_000);
     let tree = SchemaTree::build(&schema);
     println!("schema tree rows: {}", tree.nodes.len());
-    measure("tree: build a 100,000-row schema tree", budget, || SchemaTree::build(&schema).nodes.len());
+    measure("tree: build a 100,000-row schema tree", budget, || {
+        SchemaTree::build(&schema).nodes.len()
+    });
 
     let (schema, instance) = big_instance(1_000);
-    println!("instance size: {:.1} MB", instance.to_string().len() as f64 / 1e6);
+    println!(
+        "instance size: {:.1} MB",
+        instance.to_string().len() as f64 / 1e6
+    );
     let compiled = Compiled::new(&schema);
-    let bare = jsonschema::options().offline().build(&schema).expect("compiles");
-    let direct = measure("validate: jsonschema iter_errors, 1,000 errors (baseline)", budget, || {
-        bare.iter_errors(&instance).map(|e| e.instance_path().as_str().len()).sum::<usize>()
-    });
-    let ours = measure("validate: mcp-inspect verdict, same document", budget, || {
-        let v = verdict(Some((&schema, &compiled)), ResultView { is_error: false, structured: Some(&instance), texts: &[], meta: None }, Era::Modern);
-        assert_eq!(v.status, Status::Violations);
-        assert_eq!(v.violations.len(), 1_000);
-        v.violations.len()
-    });
-    println!("verdict / bare validation: {:.2}x (target 1.2x)", ours.median.as_secs_f64() / direct.median.as_secs_f64());
+    let bare = jsonschema::options()
+        .offline()
+        .build(&schema)
+        .expect("compiles");
+    let direct = measure(
+        "validate: jsonschema iter_errors, 1,000 errors (baseline)",
+        budget,
+        || {
+            bare.iter_errors(&instance)
+                .map(|e| e.instance_path().as_str().len())
+                .sum::<usize>()
+        },
+    );
+    let ours = measure(
+        "validate: mcp-inspect verdict, same document",
+        budget,
+        || {
+            let v = verdict(
+                Some((&schema, &compiled)),
+                ResultView {
+                    is_error: false,
+                    structured: Some(&instance),
+                    texts: &[],
+                    meta: None,
+                },
+                Era::Modern,
+            );
+            assert_eq!(v.status, Status::Violations);
+            assert_eq!(v.violations.len(), 1_000);
+            v.violations.len()
+        },
+    );
+    println!(
+        "verdict / bare validation: {:.2}x (target 1.2x)",
+        ours.median.as_secs_f64() / direct.median.as_secs_f64()
+    );
     println!("peak RSS: {} MiB", support::peak_rss_kib() / 1024);
 }

@@ -20,8 +20,17 @@ pub fn measure<T>(name: &str, budget: Duration, mut f: impl FnMut() -> T) -> Mea
         times.push(t.elapsed());
     }
     times.sort();
-    let m = Measured { name: name.to_string(), median: times[times.len() / 2], runs: times.len() };
-    println!("{:<60} median {:>10.3} ms  ({} runs)", m.name, m.median.as_secs_f64() * 1e3, m.runs);
+    let m = Measured {
+        name: name.to_string(),
+        median: times[times.len() / 2],
+        runs: times.len(),
+    };
+    println!(
+        "{:<60} median {:>10.3} ms  ({} runs)",
+        m.name,
+        m.median.as_secs_f64() * 1e3,
+        m.runs
+    );
     m
 }
 
@@ -29,6 +38,10 @@ pub fn measure<T>(name: &str, budget: Duration, mut f: impl FnMut() -> T) -> Mea
 pub fn peak_rss_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
         .unwrap_or(0)
 }

@@ -96,7 +96,10 @@ fn falsy_and_null_values_are_judged_not_dropped() {
         (json!({"type": "null"}), json!(null)),
     ] {
         let v = judge(Some(schema), Some(value.clone()), false, Era::Modern);
-        assert_eq!((v.status, v.natural_value(Some(&value))), (Status::Conforms, Some(&value)));
+        assert_eq!(
+            (v.status, v.natural_value(Some(&value))),
+            (Status::Conforms, Some(&value))
+        );
         assert_eq!(v.value, None, "an unboxed value is not copied");
     }
     let wrong = judge(

@@ -75,7 +75,10 @@ fn with_verdict(raw: &Value, verdict: &Verdict) -> Value {
         other => json!({ "result": other }),
     };
     let mut judged = serde_json::to_value(verdict).unwrap_or(Value::Null);
-    if let (Value::Object(v), Some(natural)) = (&mut judged, verdict.natural_value(raw.get("structuredContent"))) {
+    if let (Value::Object(v), Some(natural)) = (
+        &mut judged,
+        verdict.natural_value(raw.get("structuredContent")),
+    ) {
         v.insert("value".into(), natural.clone());
     }
     out["verdict"] = judged;
@@ -97,7 +100,10 @@ fn print_text(result: &CallResult, verdict: &Verdict, report: &Report) {
     if result.content.is_empty() {
         report.line("content: (none)");
     }
-    match (&result.structured, verdict.natural_value(result.structured.as_ref())) {
+    match (
+        &result.structured,
+        verdict.natural_value(result.structured.as_ref()),
+    ) {
         (None, _) => report.line("structuredContent: (absent)"),
         (Some(_), Some(value)) => {
             let label = match &verdict.boxing {
