@@ -365,10 +365,8 @@ fn tool_command(model: &mut Model, command: &str) {
         "page-up" => view.cursor = goto(at.saturating_sub(page)),
         "first" => view.cursor = goto(0),
         "last" => view.cursor = goto(rows.len() - 1),
-        "expand" => {
-            if !tree.nodes[node].children.is_empty() {
-                open.insert(node);
-            }
+        "expand" if !tree.nodes[node].children.is_empty() => {
+            open.insert(node);
         }
         "collapse" => {
             if !open.remove(&node)
@@ -378,10 +376,8 @@ fn tool_command(model: &mut Model, command: &str) {
                 view.cursor = Some((which, parent));
             }
         }
-        "toggle" => {
-            if !open.remove(&node) && !tree.nodes[node].children.is_empty() {
-                open.insert(node);
-            }
+        "toggle" if !open.remove(&node) && !tree.nodes[node].children.is_empty() => {
+            open.insert(node);
         }
         "expand-all" => {
             for w in [Which::Input, Which::Output] {
