@@ -27,8 +27,16 @@ pub async fn run(http: Option<u16>) -> i32 {
 
 async fn serve_stdio() -> Result<(), String> {
     eprintln!("demo: mcp-inspect demo server ready on stdio");
-    let service = Demo::default()
-        .serve(rmcp::transport::stdio())
+    let demo = Demo::default();
+    // Stdin is pumped here so its end is seen: open subscriptions are then ended (see `listen`).
+    let (from_client, mut pump) = tokio::io::duplex(64 * 1024);
+    let closing = demo.closing.clone();
+    tokio::spawn(async move {
+        let _ = tokio::io::copy(&mut tokio::io::stdin(), &mut pump).await;
+        closing.cancel();
+    });
+    let service = demo
+        .serve((from_client, tokio::io::stdout()))
         .await
         .map_err(|e| e.to_string())?;
     service.waiting().await.map_err(|e| e.to_string())?;

@@ -14,12 +14,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
 
 /// State shared by every connection to one demo server process.
 #[derive(Clone)]
 pub struct Demo {
     extra: Arc<AtomicBool>,
     changes: broadcast::Sender<()>,
+    /// Cancelled when the client closes stdin.
+    pub closing: CancellationToken,
 }
 
 impl Default for Demo {
@@ -27,6 +30,7 @@ impl Default for Demo {
         Demo {
             extra: Arc::new(AtomicBool::new(false)),
             changes: broadcast::channel(16).0,
+            closing: CancellationToken::new(),
         }
     }
 }
@@ -209,6 +213,9 @@ impl ServerHandler for Demo {
         loop {
             tokio::select! {
                 () = context.cancelled() => return Ok(()),
+                // rmcp does not end a subscription when stdin closes, and an open one keeps the
+                // process alive: the stdio pump says when the client has gone.
+                () = self.closing.cancelled() => return Ok(()),
                 change = changes.recv() => match change {
                     Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
                         let _ = context.sink().notify_tool_list_changed().await;

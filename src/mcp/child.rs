@@ -20,7 +20,7 @@ const STDERR_LINE_MAX: usize = 4_096;
 /// Largest JSON-RPC message accepted from a server; larger ones are dropped with a notice.
 pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
 /// How long a server gets to exit by itself after its stdin closes, and again after SIGTERM.
-const GRACE: Duration = Duration::from_millis(300);
+const GRACE: Duration = Duration::from_millis(100);
 
 /// The last lines a server wrote to stderr.
 #[derive(Clone, Default)]
@@ -48,6 +48,8 @@ impl StderrTail {
 /// A running stdio server. Dropping it kills the whole process group.
 pub struct ServerProcess {
     child: Child,
+    /// Copies rmcp's writes to the server's stdin; ending it closes stdin.
+    stdin_pump: tokio::task::JoinHandle<()>,
     pgid: Option<i32>,
     pub stderr: StderrTail,
 }
@@ -57,8 +59,8 @@ pub struct Spawned {
     pub process: ServerProcess,
     /// rmcp reads server messages from here (stdout, screened).
     pub from_server: DuplexStream,
-    /// rmcp writes client messages here (the server's stdin).
-    pub to_server: ChildStdin,
+    /// rmcp writes client messages here (copied to the server's stdin).
+    pub to_server: DuplexStream,
 }
 
 pub fn spawn(
@@ -100,15 +102,25 @@ pub fn spawn(
         events.clone(),
         raw.clone(),
     ));
+    let (rmcp_writes, we_read) = tokio::io::duplex(64 * 1024);
+    let stdin_pump = tokio::spawn(pump_stdin(we_read, stdin));
     Ok(Spawned {
         process: ServerProcess {
             child,
+            stdin_pump,
             pgid,
             stderr,
         },
         from_server: rmcp_side,
-        to_server: stdin,
+        to_server: rmcp_writes,
     })
+}
+
+/// Copies client messages to the server's stdin. The pipe is owned here, so ending this task
+/// is what closes the server's stdin, whatever rmcp does with its end.
+async fn pump_stdin(mut from_rmcp: DuplexStream, mut stdin: ChildStdin) {
+    let _ = tokio::io::copy(&mut from_rmcp, &mut stdin).await;
+    let _ = stdin.shutdown().await;
 }
 
 async fn pump_stderr(
@@ -185,8 +197,10 @@ impl ServerProcess {
             .and_then(Result::ok)
     }
 
-    /// Stdin already closed: a grace period, then SIGTERM to the group, then SIGKILL.
+    /// Closes stdin, waits a short grace, then SIGTERM to the group, then SIGKILL.
     pub async fn shutdown(mut self) {
+        self.stdin_pump.abort();
+        let _ = (&mut self.stdin_pump).await;
         if self.wait_briefly(GRACE).await.is_none() {
             self.signal_group(nix::sys::signal::Signal::SIGTERM);
             if self.wait_briefly(GRACE).await.is_none() {
@@ -208,6 +222,7 @@ impl ServerProcess {
 
 impl Drop for ServerProcess {
     fn drop(&mut self) {
+        self.stdin_pump.abort();
         self.signal_group(nix::sys::signal::Signal::SIGKILL);
     }
 }

@@ -60,6 +60,8 @@ pub struct Session {
     raw: RawResponses,
     pub server: ServerSummary,
     timeout: Duration,
+    /// The `subscriptions/listen` task of a modern connection.
+    watcher: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Session {
@@ -246,8 +248,14 @@ impl Session {
     /// Closes the connection: stdin first, then a short grace, then the process group is ended.
     pub async fn shutdown(self) {
         let Session {
-            service, process, ..
+            service,
+            process,
+            watcher,
+            ..
         } = self;
+        if let Some(w) = watcher {
+            w.abort();
+        }
         let _ = tokio::time::timeout(Duration::from_millis(500), service.cancel()).await;
         if let Some(p) = process {
             p.shutdown().await;
@@ -443,20 +451,20 @@ async fn attempt(
         .set_response_cache_config(ClientCacheConfig::disabled())
         .await;
     let server = summary(&service, opts.target.transport_name());
-    if server.era == Era::Modern {
-        watch_tool_changes(service.peer().clone(), events.clone());
-    }
+    let watcher = (server.era == Era::Modern)
+        .then(|| watch_tool_changes(service.peer().clone(), events.clone()));
     Ok(Session {
         service,
         process,
         raw,
         server,
         timeout,
+        watcher,
     })
 }
 
 /// On a modern connection, list changes arrive only through a `subscriptions/listen` stream.
-fn watch_tool_changes(peer: Peer<RoleClient>, events: EventSink) {
+fn watch_tool_changes(peer: Peer<RoleClient>, events: EventSink) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let filter: SubscriptionFilter = SubscriptionFilter::builder().tools_list_changed().build();
         let mut subscription = match peer.listen(filter).await {
@@ -476,7 +484,7 @@ fn watch_tool_changes(peer: Peer<RoleClient>, events: EventSink) {
                 events.send(ServerEvent::ToolsChanged);
             }
         }
-    });
+    })
 }
 
 fn summary(
