@@ -17,6 +17,17 @@ fn copied(effects: Vec<Effect>) -> mcp_inspect::tui::copy::Copy {
     }
 }
 
+/// The labels of a tool's visible output rows.
+fn output_labels(m: &mcp_inspect::tui::model::Model, tool: &str) -> Vec<String> {
+    let boxing = m.selected_entry().and_then(|e| e.boxing.as_ref());
+    let tree = m.details[tool].output.as_ref().expect("output tree");
+    visible_rows(&m.details[tool], &m.views[tool], boxing)
+        .iter()
+        .filter(|r| r.which == Which::Output)
+        .map(|r| tree.nodes[r.node].edge.label())
+        .collect()
+}
+
 fn selected(model: &mcp_inspect::tui::model::Model) -> String {
     model
         .selected_entry()
@@ -123,36 +134,10 @@ fn boxed_output_is_shown_unwrapped_one_key_from_raw() {
     type_text(&mut m, "add");
     press(&mut m, &["enter", "enter"]);
     assert_eq!(selected(&m), "add");
-    let rows = visible_rows(
-        &m.details["add"],
-        &m.views["add"],
-        m.selected_entry().and_then(|e| e.boxing.as_ref()),
-    );
-    let output: Vec<String> = rows
-        .iter()
-        .filter(|r| r.which == Which::Output)
-        .map(|r| {
-            m.details["add"].output.as_ref().expect("out").nodes[r.node]
-                .edge
-                .label()
-        })
-        .collect();
+    let output = output_labels(&m, "add");
     assert_eq!(output, ["result"], "unwrapped: the boxed field is the root");
     press(&mut m, &["G", "o"]);
-    let rows = visible_rows(
-        &m.details["add"],
-        &m.views["add"],
-        m.selected_entry().and_then(|e| e.boxing.as_ref()),
-    );
-    let output: Vec<String> = rows
-        .iter()
-        .filter(|r| r.which == Which::Output)
-        .map(|r| {
-            m.details["add"].output.as_ref().expect("out").nodes[r.node]
-                .edge
-                .label()
-        })
-        .collect();
+    let output = output_labels(&m, "add");
     assert_eq!(output, ["(root)", "result"], "raw: the wrapper object");
 }
 

@@ -1,7 +1,7 @@
 //! Resolution of `$ref` inside one schema document: JSON Pointers, `$defs`/`definitions`,
 //! `$anchor`. Anything else is "not fetched" and never fetched. Pure.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 
 /// What a `$ref` string points at.
@@ -25,15 +25,15 @@ pub struct Document<'a> {
     anchors: HashMap<String, String>,
 }
 
-/// How many values the anchor scan visits before it stops (bounds hostile documents).
-const ANCHOR_SCAN_LIMIT: usize = 200_000;
+/// How many values a scan visits before it stops (bounds hostile documents).
+const SCAN_LIMIT: usize = 200_000;
 
 impl<'a> Document<'a> {
     pub fn new(root: &'a Value) -> Self {
-        let mut anchors = HashMap::new();
-        let mut budget = ANCHOR_SCAN_LIMIT;
-        scan_anchors(root, &mut String::new(), &mut anchors, &mut budget);
-        Document { root, anchors }
+        Document {
+            root,
+            anchors: scan_anchors(root),
+        }
     }
 
     pub fn root(&self) -> &'a Value {
@@ -83,48 +83,68 @@ pub fn escape_segment(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-fn scan_anchors(
-    value: &Value,
-    at: &mut String,
-    out: &mut HashMap<String, String>,
-    budget: &mut usize,
-) {
-    if *budget == 0 {
-        return;
+/// Visits every object in a document with its JSON Pointer, depth first, at most `budget`
+/// values. `const`, `enum`, `default` and `examples` hold data, not schemas, and are skipped.
+fn for_each_object(root: &Value, mut visit: impl FnMut(&Map<String, Value>, &str)) {
+    fn walk(
+        value: &Value,
+        at: &mut String,
+        visit: &mut dyn FnMut(&Map<String, Value>, &str),
+        budget: &mut usize,
+    ) {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        let children: Box<dyn Iterator<Item = (String, &Value)>> = match value {
+            Value::Object(map) => {
+                visit(map, at);
+                Box::new(
+                    map.iter()
+                        .filter(|(k, _)| {
+                            !matches!(k.as_str(), "const" | "enum" | "default" | "examples")
+                        })
+                        .map(|(k, v)| (escape_segment(k), v)),
+                )
+            }
+            Value::Array(items) => {
+                Box::new(items.iter().enumerate().map(|(i, v)| (i.to_string(), v)))
+            }
+            _ => return,
+        };
+        for (segment, child) in children {
+            let len = at.len();
+            at.push('/');
+            at.push_str(&segment);
+            walk(child, at, visit, budget);
+            at.truncate(len);
+        }
     }
-    *budget -= 1;
-    match value {
-        Value::Object(map) => {
-            if let Some(Value::String(anchor)) = map.get("$anchor") {
-                out.entry(anchor.clone()).or_insert_with(|| at.clone());
-            }
-            // Draft-04..07 spell a plain-name anchor as an `$id` (or draft-04 `id`) of `#name`.
-            for key in ["$id", "id"] {
-                if let Some(Value::String(id)) = map.get(key)
-                    && let Some(name) = id.strip_prefix('#')
-                    && !name.is_empty()
-                {
-                    out.entry(name.to_string()).or_insert_with(|| at.clone());
-                }
-            }
-            for (key, child) in map {
-                let len = at.len();
-                at.push('/');
-                at.push_str(&escape_segment(key));
-                scan_anchors(child, at, out, budget);
-                at.truncate(len);
+    let mut budget = SCAN_LIMIT;
+    walk(root, &mut String::new(), &mut visit, &mut budget);
+}
+
+fn scan_anchors(root: &Value) -> HashMap<String, String> {
+    let mut anchors = HashMap::new();
+    for_each_object(root, |map, at| {
+        if let Some(Value::String(anchor)) = map.get("$anchor") {
+            anchors
+                .entry(anchor.clone())
+                .or_insert_with(|| at.to_string());
+        }
+        // Draft-04..07 spell a plain-name anchor as an `$id` (or draft-04 `id`) of `#name`.
+        for key in ["$id", "id"] {
+            if let Some(Value::String(id)) = map.get(key)
+                && let Some(name) = id.strip_prefix('#')
+                && !name.is_empty()
+            {
+                anchors
+                    .entry(name.to_string())
+                    .or_insert_with(|| at.to_string());
             }
         }
-        Value::Array(items) => {
-            for (i, child) in items.iter().enumerate() {
-                let len = at.len();
-                at.push_str(&format!("/{i}"));
-                scan_anchors(child, at, out, budget);
-                at.truncate(len);
-            }
-        }
-        _ => {}
-    }
+    });
+    anchors
 }
 
 /// Decodes `%XX` escapes in a URI fragment; malformed escapes are kept as written.
@@ -149,42 +169,12 @@ fn percent_decode(text: &str) -> String {
 
 /// Every `$ref` string in a document with the pointer of the object holding it (bounded scan).
 pub fn all_refs(root: &Value) -> Vec<(String, String)> {
-    fn walk(value: &Value, at: &mut String, out: &mut Vec<(String, String)>, budget: &mut usize) {
-        if *budget == 0 {
-            return;
-        }
-        *budget -= 1;
-        match value {
-            Value::Object(map) => {
-                if let Some(Value::String(r)) = map.get("$ref") {
-                    out.push((at.clone(), r.clone()));
-                }
-                for (key, child) in map {
-                    // `const`, `enum`, `default` and `examples` hold data, not schemas.
-                    if matches!(key.as_str(), "const" | "enum" | "default" | "examples") {
-                        continue;
-                    }
-                    let len = at.len();
-                    at.push('/');
-                    at.push_str(&escape_segment(key));
-                    walk(child, at, out, budget);
-                    at.truncate(len);
-                }
-            }
-            Value::Array(items) => {
-                for (i, child) in items.iter().enumerate() {
-                    let len = at.len();
-                    at.push_str(&format!("/{i}"));
-                    walk(child, at, out, budget);
-                    at.truncate(len);
-                }
-            }
-            _ => {}
-        }
-    }
     let mut out = Vec::new();
-    let mut budget = ANCHOR_SCAN_LIMIT;
-    walk(root, &mut String::new(), &mut out, &mut budget);
+    for_each_object(root, |map, at| {
+        if let Some(Value::String(r)) = map.get("$ref") {
+            out.push((at.to_string(), r.clone()));
+        }
+    });
     out
 }
 

@@ -1,0 +1,126 @@
+//! TUI benchmarks: a 10,000-tool list from arrival to first drawn frame, one filter keystroke
+//! over those tools, and one frame with a 100,000-row schema tree fully expanded, at 120×40.
+
+mod support;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use mcp_inspect::mcp::tool::decode_tool;
+use mcp_inspect::mcp::{ServerSummary, ToolList};
+use mcp_inspect::schema::Era;
+use mcp_inspect::tui::keymap::Keymap;
+use mcp_inspect::tui::model::Model;
+use mcp_inspect::tui::theme::Theme;
+use mcp_inspect::tui::update::{Msg, update};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::json;
+use std::time::Duration;
+use support::measure;
+
+fn model() -> Model {
+    let mut m = Model::new("bench".into(), Keymap::default_map(), Theme { color: true });
+    update(
+        &mut m,
+        Msg::Connected(ServerSummary {
+            name: "bench".into(),
+            title: None,
+            version: "0".into(),
+            protocol_version: "2025-11-25".into(),
+            era: Era::Legacy,
+            transport: "stdio",
+            capabilities: json!({}),
+            instructions: None,
+        }),
+    );
+    m
+}
+
+fn tools(n: usize) -> ToolList {
+    let tools = (0..n)
+        .map(|i| {
+            decode_tool(&json!({"name": format!("service_{}_action_{i}", i % 97), "description": format!("Does thing number {i} for the gateway"),
+                "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}, "limit": {"type": "integer", "default": 10}, "filter": {"type": "object", "properties": {"tag": {"type": "string"}}}}, "required": ["id"]},
+                "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}))
+            .expect("tool")
+        })
+        .collect();
+    ToolList {
+        tools,
+        pages: 1,
+        ..ToolList::default()
+    }
+}
+
+fn key(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+}
+
+fn main() {
+    let budget = Duration::from_secs(3);
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    let list = tools(10_000);
+    let first = measure(
+        "tui: 10,000 tools listed -> first frame drawn",
+        budget,
+        || {
+            let mut m = model();
+            update(&mut m, Msg::ToolsListed(list.clone()));
+            terminal
+                .draw(|f| mcp_inspect::tui::ui::draw(f, &mut m))
+                .expect("draw");
+        },
+    );
+    let mut m = model();
+    update(&mut m, Msg::ToolsListed(list.clone()));
+    update(&mut m, key('/'));
+    let keystroke = measure(
+        "tui: filter keystroke over 10,000 tools (update + frame)",
+        budget,
+        || {
+            update(&mut m, key('x'));
+            update(
+                &mut m,
+                Msg::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
+            );
+            terminal
+                .draw(|f| mcp_inspect::tui::ui::draw(f, &mut m))
+                .expect("draw");
+        },
+    );
+    let mut props = serde_json::Map::new();
+    for i in 0..20_000 {
+        props.insert(format!("p{i}"), json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}, "c": {"type": "boolean"}, "d": {"type": "number"}}}));
+    }
+    let big = decode_tool(
+        &json!({"name": "huge", "inputSchema": {"type": "object", "properties": props}}),
+    )
+    .expect("tool");
+    let mut m = model();
+    update(
+        &mut m,
+        Msg::ToolsListed(ToolList {
+            tools: vec![big],
+            pages: 1,
+            ..ToolList::default()
+        }),
+    );
+    for k in ["2", "e", "G"] {
+        update(&mut m, key(k.chars().next().unwrap_or('e')));
+    }
+    let frame = measure(
+        "tui: frame with a 100,000-row tree fully expanded",
+        budget,
+        || {
+            terminal
+                .draw(|f| mcp_inspect::tui::ui::draw(f, &mut m))
+                .expect("draw");
+        },
+    );
+    println!(
+        "targets: first frame {:.1} ms (100 ms), keystroke {:.2} ms (5 ms), frame {:.2} ms (16 ms)",
+        first.median.as_secs_f64() * 1e3,
+        keystroke.median.as_secs_f64() * 1e3,
+        frame.median.as_secs_f64() * 1e3
+    );
+    println!("peak RSS: {} MiB", support::peak_rss_kib() / 1024);
+}
