@@ -67,6 +67,12 @@ pub enum Command {
         /// Serve Streamable HTTP at 127.0.0.1:PORT/mcp instead of stdio.
         #[arg(long, value_name = "PORT")]
         http: Option<u16>,
+        /// List tools N per page (exercises pagination).
+        #[arg(long, value_name = "N")]
+        page_size: Option<usize>,
+        /// Misbehave: hand out the same cursor again and again (with --page-size).
+        #[arg(long, requires = "page_size")]
+        repeat_cursor: bool,
     },
 }
 

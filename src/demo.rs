@@ -8,13 +8,15 @@ use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use server::Demo;
+pub use server::Paging;
 use std::sync::Arc;
 
 /// Serves the demo over stdio, or over Streamable HTTP at `127.0.0.1:PORT/mcp`. Returns an exit code.
-pub async fn run(http: Option<u16>) -> i32 {
+pub async fn run(http: Option<u16>, paging: Paging) -> i32 {
+    let demo = Demo::new(paging);
     let outcome = match http {
-        None => serve_stdio().await,
-        Some(port) => serve_http(port).await,
+        None => serve_stdio(demo).await,
+        Some(port) => serve_http(demo, port).await,
     };
     match outcome {
         Ok(()) => 0,
@@ -25,9 +27,8 @@ pub async fn run(http: Option<u16>) -> i32 {
     }
 }
 
-async fn serve_stdio() -> Result<(), String> {
+async fn serve_stdio(demo: Demo) -> Result<(), String> {
     eprintln!("demo: mcp-inspect demo server ready on stdio");
-    let demo = Demo::default();
     // Stdin is pumped here so its end is seen: open subscriptions are then ended (see `listen`).
     let (from_client, mut pump) = tokio::io::duplex(64 * 1024);
     let closing = demo.closing.clone();
@@ -43,8 +44,7 @@ async fn serve_stdio() -> Result<(), String> {
     Ok(())
 }
 
-async fn serve_http(port: u16) -> Result<(), String> {
-    let demo = Demo::default();
+async fn serve_http(demo: Demo, port: u16) -> Result<(), String> {
     let service = StreamableHttpService::new(
         move || Ok(demo.clone()),
         Arc::new(LocalSessionManager::default()),

@@ -19,7 +19,17 @@ fn main() {
     };
     let code = runtime.block_on(async {
         match cli.command {
-            Some(Command::DemoServer { http }) => mcp_inspect::demo::run(http).await,
+            Some(Command::DemoServer {
+                http,
+                page_size,
+                repeat_cursor,
+            }) => {
+                let paging = mcp_inspect::demo::Paging {
+                    page_size,
+                    repeat_cursor,
+                };
+                mcp_inspect::demo::run(http, paging).await
+            }
             Some(command) => mcp_inspect::headless::run(command).await,
             None => mcp_inspect::tui::run(cli.connection).await,
         }

@@ -280,3 +280,21 @@ fn list_changes_are_real() {
     assert_eq!(toggled["content"][0]["text"], "extra added");
     let _ = BIN;
 }
+
+#[test]
+fn arguments_are_checked_against_the_input_schema_but_still_sent() {
+    let r = run(&["call", "add", "--arg", "a=x", "--format", "text", "--demo"]);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stderr.contains(
+            "warning: arguments: at /a (type): \"x\" is not of type \"integer\" (sent anyway)"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("\"b\" is a required property"));
+    assert!(
+        r.stdout
+            .contains("note: the arguments sent break the inputSchema in 2 place(s)")
+    );
+}

@@ -222,3 +222,66 @@ fn demo_server_over_streamable_http_in_both_eras() {
         assert_eq!(add["verdict"]["value"], 3);
     }
 }
+
+#[test]
+fn ctrl_c_during_a_call_exits_promptly_and_ends_the_server() {
+    let marker = format!("{}", 900_000 + std::process::id() % 99_999);
+    let mut child = Command::new(BIN)
+        .args([
+            "call",
+            "slow",
+            "--args",
+            r#"{"seconds": 30}"#,
+            "--",
+            BIN,
+            "demo-server",
+            "--page-size",
+            &marker,
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let pattern = format!("demo-server --page-size {marker}");
+    while Command::new("pgrep")
+        .args(["-f", &pattern])
+        .output()
+        .expect("pgrep")
+        .stdout
+        .is_empty()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let started = std::time::Instant::now();
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    let status = child.wait().expect("wait");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(status.code(), Some(130));
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err)
+        .expect("read");
+    assert!(err.contains("interrupted by Ctrl-C"), "{err}");
+    std::thread::sleep(Duration::from_millis(200));
+    let left = Command::new("pgrep")
+        .args(["-f", &pattern])
+        .output()
+        .expect("pgrep");
+    assert!(left.stdout.is_empty(), "server left behind");
+}

@@ -16,18 +16,28 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
+/// How the demo pages its tool list.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Paging {
+    pub page_size: Option<usize>,
+    /// Hostile: every page after the first names the same cursor.
+    pub repeat_cursor: bool,
+}
+
 /// State shared by every connection to one demo server process.
 #[derive(Clone)]
 pub struct Demo {
+    pub paging: Paging,
     extra: Arc<AtomicBool>,
     changes: broadcast::Sender<()>,
     /// Cancelled when the client closes stdin.
     pub closing: CancellationToken,
 }
 
-impl Default for Demo {
-    fn default() -> Self {
+impl Demo {
+    pub fn new(paging: Paging) -> Demo {
         Demo {
+            paging,
             extra: Arc::new(AtomicBool::new(false)),
             changes: broadcast::channel(16).0,
             closing: CancellationToken::new(),
@@ -75,15 +85,34 @@ impl ServerHandler for Demo {
 
     async fn list_tools(
         &self,
-        _: Option<PaginatedRequestParams>,
+        params: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = catalog::tools(is_modern(&context), self.extra.load(Ordering::Relaxed))
+        let mut tools = catalog::tools(is_modern(&context), self.extra.load(Ordering::Relaxed))
             .into_iter()
             .map(serde_json::from_value::<Tool>)
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| ErrorData::internal_error(format!("demo catalog: {e}"), None))?;
-        Ok(ListToolsResult::with_all_items(tools))
+        let Some(size) = self.paging.page_size.filter(|s| *s > 0) else {
+            return Ok(ListToolsResult::with_all_items(tools));
+        };
+        // The cursor is the index of the page's first tool.
+        let start = match params.and_then(|p| p.cursor) {
+            None => 0,
+            Some(c) => c
+                .parse::<usize>()
+                .map_err(|_| ErrorData::invalid_params(format!("bad cursor {c}"), None))?,
+        };
+        let total = tools.len();
+        let end = (start + size).min(total);
+        let page: Vec<Tool> = tools.drain(start.min(end)..end).collect();
+        let mut result = ListToolsResult::with_all_items(page);
+        result.next_cursor = match (end < total, self.paging.repeat_cursor) {
+            (_, true) => Some(size.to_string()),
+            (true, false) => Some(end.to_string()),
+            (false, false) => None,
+        };
+        Ok(result)
     }
 
     async fn call_tool(

@@ -32,6 +32,12 @@ pub async fn run(
         Ok(a) => a,
         Err(e) => return report.error(&e, exit::ERROR),
     };
+    let argument_problems = tool
+        .map(|t| argument_violations(&t.input_schema, &arguments))
+        .unwrap_or_default();
+    for problem in &argument_problems {
+        report.warn(&format!("arguments: {problem} (sent anyway)"));
+    }
     let result = match session.call_tool(name, arguments).await {
         Ok(r) => r,
         Err(RequestError::Server { code, message, .. }) if tool.is_none() => {
@@ -49,6 +55,12 @@ pub async fn run(
     let schema = tool.and_then(|t| t.output_schema.as_ref());
     let compiled = schema.map(Compiled::new);
     let mut verdict = result.verdict(schema.zip(compiled.as_ref()), session.server.era);
+    if !argument_problems.is_empty() {
+        verdict.notes.push(format!(
+            "the arguments sent break the inputSchema in {} place(s)",
+            argument_problems.len()
+        ));
+    }
     if tool.is_none() {
         verdict.notes.push(format!(
             "`{}` is not in tools/list",
@@ -65,6 +77,29 @@ pub async fn run(
         STRICT_VIOLATION
     } else {
         exit::OK
+    }
+}
+
+/// Where the arguments break the input schema, checked by the same machinery as results.
+fn argument_violations(input_schema: &Value, arguments: &Value) -> Vec<String> {
+    match Compiled::new(input_schema).check(arguments) {
+        Ok(checked) => checked
+            .violations
+            .iter()
+            .map(|v| {
+                format!(
+                    "at {} ({}): {}",
+                    if v.instance_path.is_empty() {
+                        "/"
+                    } else {
+                        &v.instance_path
+                    },
+                    v.keyword,
+                    v.message
+                )
+            })
+            .collect(),
+        Err(unusable) => vec![format!("not checked: {}", unusable.describe())],
     }
 }
 

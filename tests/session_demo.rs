@@ -1,0 +1,160 @@
+//! The connection engine in-process against the demo server started as a user would (this
+//! binary, `demo-server`, over stdio): list changes in both eras, progress, cancellation,
+//! stderr, pagination.
+
+use mcp_inspect::mcp::{
+    ConnectOptions, EventSink, ProtocolChoice, RequestError, ServerEvent, Session, Target,
+};
+use serde_json::json;
+use std::time::Duration;
+use tokio::sync::mpsc::Receiver;
+
+fn demo(protocol: ProtocolChoice, extra: &[&str]) -> ConnectOptions {
+    let mut args = vec!["demo-server".to_string()];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    ConnectOptions {
+        target: Target::Stdio {
+            command: env!("CARGO_BIN_EXE_mcp-inspect").into(),
+            args,
+            env: vec![],
+            cwd: None,
+        },
+        protocol,
+        timeout: Duration::from_secs(10),
+    }
+}
+
+/// Waits for the first event that `want` accepts, returning it.
+async fn wait_for(
+    events: &mut Receiver<ServerEvent>,
+    want: impl Fn(&ServerEvent) -> bool,
+) -> ServerEvent {
+    tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let e = events.recv().await.expect("events end");
+            if want(&e) {
+                return e;
+            }
+        }
+    })
+    .await
+    .expect("event never came")
+}
+
+#[tokio::test]
+async fn list_changes_arrive_in_both_eras() {
+    for (protocol, era) in [
+        (ProtocolChoice::Auto, "modern"),
+        (ProtocolChoice::Legacy, "legacy"),
+    ] {
+        let (sink, mut events) = EventSink::new();
+        let session = Session::connect(&demo(protocol, &[]), &sink)
+            .await
+            .expect("connect");
+        assert_eq!(format!("{:?}", session.server.era).to_lowercase(), era);
+        let before = session.list_tools().await.expect("list");
+        assert!(!before.tools.iter().any(|t| t.name == "extra"));
+        let toggled = session
+            .call_tool("toggle_extra", json!({}))
+            .await
+            .expect("call");
+        assert_eq!(toggled.texts(), ["extra added"]);
+        wait_for(&mut events, |e| *e == ServerEvent::ToolsChanged).await;
+        let after = session.list_tools().await.expect("list");
+        assert!(
+            after.tools.iter().any(|t| t.name == "extra"),
+            "{era}: the re-fetched list has the new tool"
+        );
+        session.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn progress_is_reported_and_cancel_reaches_the_server() {
+    let (sink, mut events) = EventSink::new();
+    let session = Session::connect(&demo(ProtocolChoice::Auto, &[]), &sink)
+        .await
+        .expect("connect");
+    let call = session
+        .start_call("slow", json!({"seconds": 20, "steps": 200}))
+        .await
+        .expect("start");
+    let token = call.progress_token.clone();
+    let (cancel_tx, cancel_rx) = tokio::sync::oneshot::channel::<()>();
+    let waiter = async {
+        let first = wait_for(&mut events, |e| matches!(e, ServerEvent::Progress { .. })).await;
+        let ServerEvent::Progress {
+            token: got,
+            total,
+            message,
+            ..
+        } = first
+        else {
+            unreachable!()
+        };
+        assert_eq!(got, token, "progress carries our token");
+        assert_eq!(total, Some(200.0));
+        assert!(message.is_some_and(|m| m.starts_with("step 1 of 200")));
+        let _ = cancel_tx.send(());
+        wait_for(
+            &mut events,
+            |e| matches!(e, ServerEvent::Stderr(l) if l.contains("slow cancelled")),
+        )
+        .await;
+    };
+    let (result, ()) = tokio::join!(
+        call.result_or_cancel(async {
+            let _ = cancel_rx.await;
+        }),
+        waiter
+    );
+    assert_eq!(result, Err(RequestError::Cancelled));
+    session.shutdown().await;
+}
+
+#[tokio::test]
+async fn pagination_is_followed_and_a_repeated_cursor_stops_it() {
+    let (sink, _events) = EventSink::new();
+    let session = Session::connect(&demo(ProtocolChoice::Legacy, &["--page-size", "4"]), &sink)
+        .await
+        .expect("connect");
+    let list = session.list_tools().await.expect("list");
+    assert_eq!(list.tools.len(), 17);
+    assert_eq!(list.pages, 5);
+    assert_eq!(list.problem, None);
+    session.shutdown().await;
+    let session = Session::connect(
+        &demo(
+            ProtocolChoice::Legacy,
+            &["--page-size", "4", "--repeat-cursor"],
+        ),
+        &sink,
+    )
+    .await
+    .expect("connect");
+    let list = session.list_tools().await.expect("list");
+    assert_eq!(
+        list.problem.as_deref(),
+        Some("the server repeated the cursor `4` after 2 pages: listing stopped")
+    );
+    assert_eq!(list.tools.len(), 8, "the tools found so far are kept");
+    session.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_timeout_is_a_clear_error() {
+    let (sink, _events) = EventSink::new();
+    let mut options = demo(ProtocolChoice::Auto, &[]);
+    options.timeout = Duration::from_millis(500);
+    let session = Session::connect(&options, &sink).await.expect("connect");
+    let err = session
+        .call_tool("slow", json!({"seconds": 5, "steps": 1}))
+        .await
+        .expect_err("times out");
+    assert_eq!(err, RequestError::Timeout(Duration::from_millis(500)));
+    assert_eq!(
+        err.to_string(),
+        "no answer within 0.5s (timeout; raise it with --timeout)"
+    );
+    session.shutdown().await;
+}
