@@ -3,6 +3,7 @@
 
 mod child;
 pub mod config;
+mod connect;
 pub mod error;
 pub mod events;
 mod handler;

@@ -1,35 +1,27 @@
 //! A live connection to one server: connects in the era it speaks, lists every tool across
 //! pages, and calls tools with timeouts, progress and cancellation. Owns the server process.
 
-use super::child::{self, ServerProcess};
+use super::child::ServerProcess;
 use super::error::{ConnectError, RequestError};
-use super::events::{EventSink, ServerEvent};
+use super::events::EventSink;
 use super::handler::{Handler, token_text};
 use super::raw::RawResponses;
 use super::result::CallResult;
-use super::target::{ConnectOptions, HttpTransport, ProtocolChoice, Target};
+use super::target::ConnectOptions;
 use super::tool::{RejectedTool, Tool, decode_page};
 use crate::schema::Era;
 use crate::untrusted;
-use rmcp::model::{
-    CancelledNotificationParam, ClientRequest, CustomRequest, ProtocolVersion, ServerResult,
-    SubscriptionFilter,
-};
-use rmcp::service::{
-    ClientInitializeError, PeerRequestOptions, RequestHandle, RoleClient, RunningService,
-    ServiceError,
-};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientCacheConfig, ClientLifecycleMode, ClientServiceExt, Peer};
+use rmcp::Peer;
+use rmcp::model::{CancelledNotificationParam, ClientRequest, CustomRequest, ServerResult};
+use rmcp::service::{PeerRequestOptions, RequestHandle, RoleClient, RunningService, ServiceError};
 use serde_json::{Value, json};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::Duration;
 
 /// Pages of `tools/list` followed before the listing stops as runaway.
 pub const MAX_PAGES: usize = 1_000;
 /// Stderr lines quoted in a connection error.
-const STDERR_IN_ERRORS: usize = 12;
+pub(super) const STDERR_IN_ERRORS: usize = 12;
 
 /// Who the server is and how we are talking to it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -55,13 +47,13 @@ pub struct ToolList {
 }
 
 pub struct Session {
-    service: RunningService<RoleClient, Handler>,
-    process: Option<ServerProcess>,
-    raw: RawResponses,
+    pub(super) service: RunningService<RoleClient, Handler>,
+    pub(super) process: Option<ServerProcess>,
+    pub(super) raw: RawResponses,
     pub server: ServerSummary,
-    timeout: Duration,
+    pub(super) timeout: Duration,
     /// The `subscriptions/listen` task of a modern connection.
-    watcher: Option<tokio::task::JoinHandle<()>>,
+    pub(super) watcher: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Session {
@@ -70,20 +62,7 @@ impl Session {
         opts: &ConnectOptions,
         events: &EventSink,
     ) -> Result<Session, ConnectError> {
-        match opts.protocol {
-            ProtocolChoice::Legacy => attempt(opts, events, Attempt::Initialize).await,
-            ProtocolChoice::Modern => attempt(opts, events, Attempt::Discover).await,
-            ProtocolChoice::Auto => match attempt(opts, events, Attempt::Auto).await {
-                Err(e) if e.may_be_era_mismatch() => {
-                    events.send(ServerEvent::Notice(format!(
-                        "server/discover probe failed ({}); retrying with initialize",
-                        first_line(&e.to_string())
-                    )));
-                    attempt(opts, events, Attempt::Initialize).await
-                }
-                other => other,
-            },
-        }
+        super::connect::connect(opts, events).await
     }
 
     pub fn peer(&self) -> &Peer<RoleClient> {
@@ -291,241 +270,4 @@ impl PendingCall<'_> {
             }
         }
     }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Attempt {
-    Auto,
-    Discover,
-    Initialize,
-}
-
-async fn attempt(
-    opts: &ConnectOptions,
-    events: &EventSink,
-    kind: Attempt,
-) -> Result<Session, ConnectError> {
-    let raw = RawResponses::default();
-    let handler = Handler {
-        events: events.clone(),
-        protocol_version: match kind {
-            Attempt::Initialize => ProtocolVersion::LATEST_WITH_INITIALIZE,
-            _ => ProtocolVersion::LATEST,
-        },
-    };
-    let lifecycle = match kind {
-        Attempt::Initialize => ClientLifecycleMode::Initialize,
-        Attempt::Discover => ClientLifecycleMode::Discover {
-            preferred_versions: vec![ProtocolVersion::LATEST],
-        },
-        Attempt::Auto => ClientLifecycleMode::Auto {
-            preferred_versions: vec![ProtocolVersion::LATEST],
-            legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
-        },
-    };
-    let timeout = opts.timeout;
-    let (service, process) = match &opts.target {
-        Target::Stdio {
-            command,
-            args,
-            env,
-            cwd,
-        } => {
-            let spawned = child::spawn(command, args, env, cwd.as_ref(), events, &raw).map_err(
-                |e| match e.kind() {
-                    std::io::ErrorKind::NotFound => ConnectError::CommandNotFound(command.clone()),
-                    _ => ConnectError::Spawn {
-                        command: command.clone(),
-                        reason: e.to_string(),
-                    },
-                },
-            )?;
-            let mut process = spawned.process;
-            let transport = (spawned.from_server, spawned.to_server);
-            match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle))
-                .await
-            {
-                Ok(Ok(service)) => (service, Some(process)),
-                Ok(Err(e)) => {
-                    let exited = process.wait_briefly(Duration::from_millis(300)).await;
-                    let stderr = process.stderr.last(STDERR_IN_ERRORS);
-                    process.shutdown().await;
-                    return Err(match exited {
-                        Some(status) => ConnectError::ExitedDuringHandshake {
-                            status: status.to_string(),
-                            stderr,
-                        },
-                        None => ConnectError::Handshake {
-                            reason: init_error(&e),
-                            stderr,
-                        },
-                    });
-                }
-                Err(_) => {
-                    let stderr = process.stderr.last(STDERR_IN_ERRORS);
-                    let status = process.exit_status();
-                    process.shutdown().await;
-                    return Err(match status {
-                        Some(status) => ConnectError::ExitedDuringHandshake {
-                            status: status.to_string(),
-                            stderr,
-                        },
-                        None => ConnectError::Timeout { timeout, stderr },
-                    });
-                }
-            }
-        }
-        Target::Http {
-            url,
-            transport: HttpTransport::Streamable,
-            headers,
-        } => {
-            let mut custom = HashMap::new();
-            for h in headers {
-                let name =
-                    reqwest::header::HeaderName::from_bytes(h.name.as_bytes()).map_err(|_| {
-                        ConnectError::Handshake {
-                            reason: format!("bad header name `{}`", h.name),
-                            stderr: vec![],
-                        }
-                    })?;
-                let value = reqwest::header::HeaderValue::from_str(&h.value).map_err(|_| {
-                    ConnectError::Handshake {
-                        reason: format!(
-                            "header `{}` has a value that is not valid in HTTP",
-                            h.name
-                        ),
-                        stderr: vec![],
-                    }
-                })?;
-                custom.insert(name, value);
-            }
-            let config =
-                StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
-            let transport = StreamableHttpClientTransport::from_config(config);
-            match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle))
-                .await
-            {
-                Ok(Ok(service)) => (service, None),
-                Ok(Err(e)) => {
-                    return Err(super::http::diagnose(url, headers, timeout, init_error(&e)).await);
-                }
-                Err(_) => {
-                    return Err(super::http::diagnose(
-                        url,
-                        headers,
-                        timeout,
-                        "handshake timed out".into(),
-                    )
-                    .await);
-                }
-            }
-        }
-        Target::Http {
-            url,
-            transport: HttpTransport::Sse,
-            headers,
-        } => {
-            let transport = super::sse::connect(url, headers, timeout, events, &raw).await?;
-            match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle))
-                .await
-            {
-                Ok(Ok(service)) => (service, None),
-                Ok(Err(e)) => {
-                    return Err(ConnectError::Handshake {
-                        reason: init_error(&e),
-                        stderr: vec![],
-                    });
-                }
-                Err(_) => {
-                    return Err(ConnectError::Timeout {
-                        timeout,
-                        stderr: vec![],
-                    });
-                }
-            }
-        }
-    };
-    service
-        .peer()
-        .set_response_cache_config(ClientCacheConfig::disabled())
-        .await;
-    let server = summary(&service, opts.target.transport_name());
-    let watcher = (server.era == Era::Modern)
-        .then(|| watch_tool_changes(service.peer().clone(), events.clone()));
-    Ok(Session {
-        service,
-        process,
-        raw,
-        server,
-        timeout,
-        watcher,
-    })
-}
-
-/// On a modern connection, list changes arrive only through a `subscriptions/listen` stream.
-fn watch_tool_changes(peer: Peer<RoleClient>, events: EventSink) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let filter: SubscriptionFilter = SubscriptionFilter::builder().tools_list_changed().build();
-        let mut subscription = match peer.listen(filter).await {
-            Ok(s) => s,
-            Err(e) => {
-                events.send(ServerEvent::Notice(format!(
-                    "subscriptions/listen failed: {e}; list changes will not be seen"
-                )));
-                return;
-            }
-        };
-        while let Ok(Some(notification)) = subscription.next().await {
-            if matches!(
-                notification,
-                rmcp::model::ServerNotification::ToolListChangedNotification(_)
-            ) {
-                events.send(ServerEvent::ToolsChanged);
-            }
-        }
-    })
-}
-
-fn summary(
-    service: &RunningService<RoleClient, Handler>,
-    transport: &'static str,
-) -> ServerSummary {
-    let info = service.peer().peer_info();
-    let protocol_version = info
-        .as_ref()
-        .map(|i| i.protocol_version.to_string())
-        .unwrap_or_default();
-    let implementation = info.as_ref().and_then(|i| i.server_info.clone());
-    ServerSummary {
-        name: implementation
-            .as_ref()
-            .map(|s| s.name.clone())
-            .unwrap_or_else(|| "(unnamed)".into()),
-        title: implementation.as_ref().and_then(|s| s.title.clone()),
-        version: implementation
-            .as_ref()
-            .map(|s| s.version.clone())
-            .unwrap_or_default(),
-        era: if protocol_version.as_str() >= "2026-07-28" {
-            Era::Modern
-        } else {
-            Era::Legacy
-        },
-        protocol_version,
-        transport,
-        capabilities: info
-            .as_ref()
-            .and_then(|i| serde_json::to_value(&i.capabilities).ok())
-            .unwrap_or(Value::Null),
-        instructions: info.as_ref().and_then(|i| i.instructions.clone()),
-    }
-}
-
-fn init_error(e: &ClientInitializeError) -> String {
-    untrusted::line(&e.to_string(), 400).into_owned()
-}
-
-fn first_line(text: &str) -> &str {
-    text.lines().next().unwrap_or(text)
 }
