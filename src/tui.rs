@@ -1,9 +1,11 @@
 //! The terminal UI: model, update, keymap and copy logic (pure), drawing (read-only), and the
 //! runtime that owns the terminal and the connection task.
 
+pub mod calls;
 mod clipboard;
 pub mod copy;
 pub mod filter;
+pub mod json_view;
 pub mod keymap;
 pub mod model;
 mod runtime;
@@ -12,6 +14,7 @@ pub mod theme;
 pub mod tree_view;
 pub mod ui;
 pub mod update;
+pub mod update_call;
 
 use crate::cli::ConnectionArgs;
 use crate::mcp::error::exit;
@@ -26,7 +29,9 @@ pub async fn run(connection: ConnectionArgs) -> i32 {
         }
     };
     let (keymap, warning) = keymap::Keymap::load();
+    let timeout = options.timeout;
     let mut model = model::Model::new(options.target.describe(), keymap, theme::Theme::from_env());
+    model.timeout = timeout;
     if let Some(w) = warning {
         model.push_log(model::LogKind::Problem, w);
     }

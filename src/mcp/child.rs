@@ -161,7 +161,11 @@ async fn pump_stdout(
                 }
                 match serde_json::from_slice::<serde_json::Value>(&bytes) {
                     Ok(message) => {
-                        raw.record(&message);
+                        if let Some(id) = raw.record(&message) {
+                            events.send(ServerEvent::Notice(format!(
+                                "a response to cancelled request {id} arrived late: ignored"
+                            )));
+                        }
                         if to_rmcp.write_all(&bytes).await.is_err() || to_rmcp.write_all(b"\n").await.is_err() {
                             return;
                         }

@@ -262,9 +262,11 @@ impl PendingCall<'_> {
     ) -> Result<CallResult, RequestError> {
         let id = self.handle.id.clone();
         let peer = self.handle.peer.clone();
+        let raw = self.session.raw.clone();
         tokio::select! {
             r = self.result() => r,
             () = cancel => {
+                raw.mark_cancelled(&serde_json::to_string(&id).unwrap_or_default());
                 let _ = peer.notify_cancelled(CancelledNotificationParam::new(Some(id), Some("cancelled by the user".into()))).await;
                 Err(RequestError::Cancelled)
             }

@@ -189,7 +189,11 @@ async fn read_messages<R: AsyncBufRead + Unpin>(
             continue;
         }
         let message = serde_json::from_str::<Value>(&event.data).and_then(|v| {
-            raw.record(&v);
+            if let Some(id) = raw.record(&v) {
+                events.send(ServerEvent::Notice(format!(
+                    "a response to cancelled request {id} arrived late: ignored"
+                )));
+            }
             serde_json::from_value::<ServerJsonRpcMessage>(v)
         });
         match message {

@@ -15,12 +15,18 @@ pub enum Layer {
     Filter,
     Tool,
     Log,
+    /// Typing into the argument editor.
+    Editor,
+    /// The call panel's results.
+    Result,
     Copy,
     Help,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 7] = [
+    pub const ALL: [Layer; 9] = [
+        Layer::Editor,
+        Layer::Result,
         Layer::Global,
         Layer::Tools,
         Layer::Filter,
@@ -37,6 +43,8 @@ impl Layer {
             Layer::Filter => "filter",
             Layer::Tool => "tool",
             Layer::Log => "log",
+            Layer::Editor => "editor",
+            Layer::Result => "result",
             Layer::Copy => "copy",
             Layer::Help => "help",
         }

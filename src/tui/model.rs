@@ -1,6 +1,7 @@
 //! Everything the TUI knows: the connection, the tools with their cached schema trees, the
 //! filter, focus, per-tool view state, the log and overlays. Plain data; `update` changes it.
 
+use super::calls::CallState;
 use super::filter::Filter;
 use super::keymap::Keymap;
 use super::theme::Theme;
@@ -10,6 +11,7 @@ use crate::schema::refs::{Document, RefTarget, all_refs};
 use crate::schema::signature::signature;
 use crate::schema::{Boxing, NodeId, SchemaTree, boxing};
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::time::Duration;
 
 /// Log lines kept; older ones are dropped (and counted).
 pub const LOG_LINES: usize = 5_000;
@@ -18,12 +20,14 @@ pub const LOG_LINES: usize = 5_000;
 pub enum Pane {
     Tools,
     Tool,
+    /// The call panel of the selected tool: argument editor and results.
+    Call,
     Server,
     Log,
 }
 
 impl Pane {
-    pub const ORDER: [Pane; 4] = [Pane::Tools, Pane::Tool, Pane::Server, Pane::Log];
+    pub const ORDER: [Pane; 5] = [Pane::Tools, Pane::Tool, Pane::Call, Pane::Server, Pane::Log];
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -162,6 +166,11 @@ pub struct Model {
     pub tools: Vec<ToolEntry>,
     pub details: HashMap<String, ToolDetail>,
     pub views: HashMap<String, ToolView>,
+    /// Call panels by tool name: drafts and results survive switching tools.
+    pub calls: HashMap<String, CallState>,
+    pub next_call_id: u64,
+    /// The per-request timeout, for the countdown of a call in flight.
+    pub timeout: Duration,
     pub filter: Filter,
     /// Index into `filter.visible`.
     pub selected: usize,
@@ -191,6 +200,9 @@ impl Model {
             tools: Vec::new(),
             details: HashMap::new(),
             views: HashMap::new(),
+            calls: HashMap::new(),
+            next_call_id: 1,
+            timeout: Duration::from_secs(30),
             filter: Filter::default(),
             selected: 0,
             list_scroll: 0,
@@ -214,6 +226,11 @@ impl Model {
             .visible
             .get(self.selected)
             .and_then(|m| self.tools.get(m.index))
+    }
+
+    /// Whether anything is running that the screen should show ticking (a call in flight).
+    pub fn busy(&self) -> bool {
+        self.calls.values().any(|c| c.in_flight.is_some())
     }
 
     pub fn push_log(&mut self, kind: LogKind, text: String) {

@@ -8,7 +8,9 @@ use super::session_task::{self, Command};
 use super::ui;
 use super::update::{Effect, Msg, update};
 use crate::mcp::ConnectOptions;
-use crossterm::event::{Event, EventStream, KeyEventKind};
+use crossterm::event::{
+    DisableBracketedPaste, EnableBracketedPaste, Event, EventStream, KeyEventKind,
+};
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
@@ -34,9 +36,48 @@ fn restore() {
     let _ = disable_raw_mode();
     let _ = crossterm::execute!(
         std::io::stdout(),
+        DisableBracketedPaste,
         LeaveAlternateScreen,
         crossterm::cursor::Show
     );
+}
+
+/// Takes the terminal back after an external program used it.
+fn resume(terminal: &mut Terminal<CrosstermBackend<Stdout>>) -> std::io::Result<()> {
+    enable_raw_mode()?;
+    crossterm::execute!(
+        std::io::stdout(),
+        EnterAlternateScreen,
+        EnableBracketedPaste
+    )?;
+    terminal.clear()
+}
+
+/// Runs `$VISUAL`/`$EDITOR` (default `vi`) on the text in a temporary file; returns the new text.
+fn external_editor(text: &str) -> Result<String, String> {
+    restore();
+    let editor = std::env::var("VISUAL")
+        .or_else(|_| std::env::var("EDITOR"))
+        .unwrap_or_else(|_| "vi".into());
+    let path =
+        std::env::temp_dir().join(format!("mcp-inspect-arguments-{}.json", std::process::id()));
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    // The editor may carry arguments (`code --wait`): run it through the shell.
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("sh")
+        .arg(&path)
+        .status()
+        .map_err(|e| format!("cannot run {editor}: {e}"))?;
+    let edited = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+    let _ = std::fs::remove_file(&path);
+    if !status.success() {
+        return Err(format!(
+            "{editor} exited with {status}; arguments unchanged"
+        ));
+    }
+    edited
 }
 
 fn setup() -> std::io::Result<(Terminal<CrosstermBackend<Stdout>>, TerminalGuard)> {
@@ -47,7 +88,11 @@ fn setup() -> std::io::Result<(Terminal<CrosstermBackend<Stdout>>, TerminalGuard
     }));
     enable_raw_mode()?;
     let guard = TerminalGuard;
-    crossterm::execute!(std::io::stdout(), EnterAlternateScreen)?;
+    crossterm::execute!(
+        std::io::stdout(),
+        EnterAlternateScreen,
+        EnableBracketedPaste
+    )?;
     let terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     Ok((terminal, guard))
 }
@@ -61,6 +106,7 @@ pub async fn run(options: ConnectOptions, mut model: Model) -> std::io::Result<i
     let mut keys = EventStream::new();
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut dirty = true;
+    let mut ticker = tokio::time::interval(Duration::from_millis(200));
     while !model.quit {
         if dirty {
             terminal.draw(|frame| ui::draw(frame, &mut model))?;
@@ -71,6 +117,7 @@ pub async fn run(options: ConnectOptions, mut model: Model) -> std::io::Result<i
             event = keys.next() => match event {
                 Some(Ok(Event::Key(key))) if key.kind != KeyEventKind::Release => effects = update(&mut model, Msg::Key(key)),
                 Some(Ok(Event::Resize(..))) => {}
+                Some(Ok(Event::Paste(text))) => effects = update(&mut model, Msg::Paste(text)),
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => return Err(e),
                 None => model.quit = true,
@@ -87,6 +134,7 @@ pub async fn run(options: ConnectOptions, mut model: Model) -> std::io::Result<i
                 }
             }
             _ = term.recv() => model.quit = true,
+            _ = ticker.tick(), if model.busy() => effects = update(&mut model, Msg::Tick),
         }
         dirty = true;
         for effect in effects {
@@ -106,6 +154,36 @@ pub async fn run(options: ConnectOptions, mut model: Model) -> std::io::Result<i
                             outcome,
                         },
                     );
+                }
+                Effect::Call {
+                    tool,
+                    id,
+                    arguments,
+                } => {
+                    if commands
+                        .try_send(Command::Call {
+                            tool: tool.clone(),
+                            id,
+                            arguments,
+                        })
+                        .is_err()
+                    {
+                        let outcome = Err(crate::mcp::RequestError::Closed(vec![
+                            "the connection task is busy".into(),
+                        ]));
+                        update(&mut model, Msg::CallFinished { tool, id, outcome });
+                    }
+                }
+                Effect::Cancel { id } => {
+                    let _ = commands.try_send(Command::Cancel { id });
+                }
+                Effect::EditExternally { tool, text } => {
+                    // The key reader would steal the editor's input: stop it while the editor runs.
+                    drop(keys);
+                    let edited = tokio::task::block_in_place(|| external_editor(&text));
+                    resume(&mut terminal)?;
+                    keys = EventStream::new();
+                    update(&mut model, Msg::EditorClosed { tool, text: edited });
                 }
             }
         }

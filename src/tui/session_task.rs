@@ -1,15 +1,27 @@
-//! The one task that owns the connection: connects (and reconnects), lists tools on request and
-//! forwards server events, all as messages to the UI loop. The UI never awaits the server.
+//! The one task that owns the connection: connects (and reconnects), lists tools, runs tool calls
+//! concurrently (each cancellable) and forwards server events, all as messages to the UI loop.
+//! The UI never awaits the server.
 
 use super::update::Msg;
-use crate::mcp::{ConnectOptions, EventSink, ServerEvent, Session};
+use crate::mcp::{ConnectOptions, EventSink, RequestError, ServerEvent, Session};
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+use std::collections::HashMap;
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 #[derive(Debug)]
 pub enum Command {
     ListTools,
     Reconnect,
+    Call {
+        tool: String,
+        id: u64,
+        arguments: serde_json::Value,
+    },
+    Cancel {
+        id: u64,
+    },
 }
 
 /// How often a quiet connection is checked for having ended.
@@ -30,12 +42,11 @@ pub async fn run(
                 }
             }
         });
-        let connected = Session::connect(&options, &events).await;
-        let outcome = match connected {
+        let outcome = match Session::connect(&options, &events).await {
             Ok(session) => serve(session, &mut commands, &to_ui).await,
             Err(e) => {
                 let _ = to_ui.send(Msg::ConnectFailed(e.to_string())).await;
-                wait_for_reconnect(&mut commands).await
+                wait_for_reconnect(&mut commands, &to_ui).await
             }
         };
         forwarder.abort();
@@ -51,6 +62,42 @@ enum Next {
     Stop,
 }
 
+/// One call: start it, say so, then wait for its answer unless cancelled.
+async fn call(
+    session: &Session,
+    to_ui: mpsc::Sender<Msg>,
+    tool: String,
+    id: u64,
+    arguments: serde_json::Value,
+    cancelled: oneshot::Receiver<()>,
+) -> (
+    String,
+    u64,
+    Result<crate::mcp::result::CallResult, RequestError>,
+) {
+    let outcome = match session.start_call(&tool, arguments).await {
+        Ok(pending) => {
+            let token = pending.progress_token.clone();
+            let _ = to_ui
+                .send(Msg::CallStarted {
+                    tool: tool.clone(),
+                    id,
+                    token,
+                })
+                .await;
+            // A dropped sender is not a cancel.
+            let cancel = async {
+                if cancelled.await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+            };
+            pending.result_or_cancel(cancel).await
+        }
+        Err(e) => Err(e),
+    };
+    (tool, id, outcome)
+}
+
 async fn serve(
     mut session: Session,
     commands: &mut mpsc::Receiver<Command>,
@@ -59,41 +106,74 @@ async fn serve(
     let _ = to_ui.send(Msg::Connected(session.server.clone())).await;
     let mut liveness = tokio::time::interval(LIVENESS);
     let mut lost = false;
-    loop {
-        tokio::select! {
-            command = commands.recv() => match command {
-                None => {
-                    session.shutdown().await;
-                    return Next::Stop;
+    let mut cancels: HashMap<u64, oneshot::Sender<()>> = HashMap::new();
+    let next = {
+        let session_ref = &session;
+        let mut calls = FuturesUnordered::new();
+        loop {
+            tokio::select! {
+                command = commands.recv() => match command {
+                    None => break Next::Stop,
+                    Some(Command::Reconnect) => break Next::Reconnect,
+                    Some(Command::ListTools) => {
+                        let msg = match session_ref.list_tools().await {
+                            Ok(list) => Msg::ToolsListed(list),
+                            Err(e) => Msg::ListFailed(format!("tools/list failed: {e}")),
+                        };
+                        let _ = to_ui.send(msg).await;
+                    }
+                    Some(Command::Call { tool, id, arguments }) => {
+                        let (tx, rx) = oneshot::channel();
+                        cancels.insert(id, tx);
+                        calls.push(call(session_ref, to_ui.clone(), tool, id, arguments, rx));
+                    }
+                    Some(Command::Cancel { id }) => {
+                        if let Some(tx) = cancels.remove(&id) {
+                            let _ = tx.send(());
+                        }
+                    }
+                },
+                Some((tool, id, outcome)) = calls.next(), if !calls.is_empty() => {
+                    cancels.remove(&id);
+                    let _ = to_ui.send(Msg::CallFinished { tool, id, outcome }).await;
                 }
-                Some(Command::Reconnect) => {
-                    session.shutdown().await;
-                    return Next::Reconnect;
-                }
-                Some(Command::ListTools) => {
-                    let msg = match session.list_tools().await {
-                        Ok(list) => Msg::ToolsListed(list),
-                        Err(e) => Msg::ListFailed(format!("tools/list failed: {e}")),
-                    };
-                    let _ = to_ui.send(msg).await;
-                }
-            },
-            _ = liveness.tick(), if !lost => {
-                if session.is_closed() {
-                    lost = true;
-                    let _ = to_ui.send(Msg::Server(ServerEvent::Closed(session.close_reason()))).await;
+                _ = liveness.tick(), if !lost => {
+                    if session_ref.is_closed() {
+                        lost = true;
+                    }
                 }
             }
+            if lost {
+                break Next::Reconnect;
+            }
         }
+    };
+    if lost {
+        let _ = to_ui
+            .send(Msg::Server(ServerEvent::Closed(session.close_reason())))
+            .await;
+        session.shutdown().await;
+        return wait_for_reconnect(commands, to_ui).await;
     }
+    session.shutdown().await;
+    next
 }
 
-async fn wait_for_reconnect(commands: &mut mpsc::Receiver<Command>) -> Next {
+async fn wait_for_reconnect(
+    commands: &mut mpsc::Receiver<Command>,
+    to_ui: &mpsc::Sender<Msg>,
+) -> Next {
     loop {
         match commands.recv().await {
             None => return Next::Stop,
             Some(Command::Reconnect) => return Next::Reconnect,
-            Some(Command::ListTools) => {}
+            Some(Command::Call { tool, id, .. }) => {
+                let outcome = Err(RequestError::Closed(vec![
+                    "not connected (r reconnects)".into(),
+                ]));
+                let _ = to_ui.send(Msg::CallFinished { tool, id, outcome }).await;
+            }
+            Some(Command::ListTools | Command::Cancel { .. }) => {}
         }
     }
 }

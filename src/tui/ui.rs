@@ -1,6 +1,7 @@
 //! Drawing: functions from `&Model` to widgets on a frame. Read-only apart from remembering the
 //! page size and scroll offsets; nothing here can fail. Every server string arrives escaped.
 
+mod call;
 mod help;
 mod layout;
 mod log;
@@ -9,14 +10,18 @@ mod status;
 mod tool;
 mod tools;
 
-use super::model::{Model, Overlay};
+use super::model::{Model, Overlay, Pane};
 use ratatui::Frame;
 
 pub fn draw(frame: &mut Frame<'_>, model: &mut Model) {
     let areas = layout::split(frame.area(), model.focus);
     tools::draw(frame, areas.tools, model);
     if let Some(area) = areas.tool {
-        tool::draw(frame, area, model);
+        if model.focus == Pane::Call {
+            call::draw(frame, area, model);
+        } else {
+            tool::draw(frame, area, model);
+        }
     }
     if let Some(area) = areas.server {
         server::draw(frame, area, model);

@@ -5,7 +5,9 @@ use super::copy;
 use super::keymap::{Key, Layer};
 use super::model::{Connection, LogKind, Model, Overlay, Pane, ToolDetail, ToolEntry, Which};
 use super::tree_view::{self, Row};
-use crate::mcp::{ServerEvent, ServerSummary, ToolList};
+use super::update_call;
+use crate::mcp::result::CallResult;
+use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
 use crate::untrusted;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -22,6 +24,25 @@ pub enum Msg {
         label: String,
         outcome: Result<String, String>,
     },
+    /// Text pasted into the terminal (bracketed paste).
+    Paste(String),
+    /// Time passed while something runs (spinner, elapsed, countdown).
+    Tick,
+    CallStarted {
+        tool: String,
+        id: u64,
+        token: String,
+    },
+    CallFinished {
+        tool: String,
+        id: u64,
+        outcome: Result<CallResult, RequestError>,
+    },
+    /// `$EDITOR` closed with the new arguments text, or failed.
+    EditorClosed {
+        tool: String,
+        text: Result<String, String>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +50,19 @@ pub enum Effect {
     ListTools,
     Copy(copy::Copy),
     Reconnect,
+    Call {
+        tool: String,
+        id: u64,
+        arguments: serde_json::Value,
+    },
+    Cancel {
+        id: u64,
+    },
+    /// Suspend the UI and edit `text` in `$EDITOR`.
+    EditExternally {
+        tool: String,
+        text: String,
+    },
 }
 
 /// The layer a key press belongs to, derived from state (never stored).
@@ -42,6 +76,14 @@ pub fn active_layer(model: &Model) -> Layer {
             Pane::Tool => Layer::Tool,
             Pane::Log => Layer::Log,
             Pane::Server => Layer::Global,
+            Pane::Call => match model.selected_entry() {
+                // No tool is selected (the filter hides them all): the list has the keys.
+                None => Layer::Tools,
+                Some(e) => match model.calls.get(&e.tool.name) {
+                    Some(c) if !c.editing => Layer::Result,
+                    _ => Layer::Editor,
+                },
+            },
         },
     }
 }
@@ -79,6 +121,30 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Server(event) => on_server_event(model, event),
+        Msg::Paste(text) => {
+            update_call::paste(model, &text);
+            Vec::new()
+        }
+        Msg::Tick => Vec::new(),
+        Msg::CallStarted { tool, id, token } => {
+            update_call::started(model, &tool, id, token);
+            Vec::new()
+        }
+        Msg::CallFinished { tool, id, outcome } => {
+            update_call::finished(model, &tool, id, outcome);
+            Vec::new()
+        }
+        Msg::EditorClosed { tool, text } => {
+            match text {
+                Ok(text) => {
+                    if let Some(state) = model.calls.get_mut(&tool) {
+                        state.set_text(&text);
+                    }
+                }
+                Err(e) => model.status = Some(format!("$EDITOR: {e}")),
+            }
+            Vec::new()
+        }
         Msg::Copied { label, outcome } => {
             model.status = Some(match outcome {
                 Ok(how) => format!("copied {label} ({how})"),
@@ -156,13 +222,19 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
                 format!("{who}{}", untrusted::label(&text)),
             );
         }
-        ServerEvent::Progress { .. } => {}
+        ServerEvent::Progress {
+            token,
+            progress,
+            total,
+            message,
+        } => update_call::progress(model, &token, progress, total, message),
         ServerEvent::Notice(text) => {
             model.push_log(LogKind::Problem, untrusted::label(&text).into_owned())
         }
         ServerEvent::Closed(reason) => {
             let text = untrusted::label(&reason).into_owned();
             model.push_log(LogKind::Problem, format!("connection lost: {text}"));
+            update_call::abandon_all(model, &format!("connection lost: {text}"));
             model.connection = Connection::Lost(text);
         }
     }
@@ -188,6 +260,14 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
             }
             return Vec::new();
         }
+        (None, Layer::Editor) => {
+            if key == Key::parse("ctrl-c").unwrap_or(key) {
+                model.quit = true;
+            } else {
+                update_call::type_into_editor(model, event);
+            }
+            return Vec::new();
+        }
         (None, Layer::Copy | Layer::Help) => {
             if key == Key::parse("ctrl-c").unwrap_or(key) {
                 model.quit = true;
@@ -202,8 +282,32 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
     run_command(model, &command)
 }
 
+/// Commands every layer shares; all others, while the call panel has focus, are the panel's.
+const SHARED: &[&str] = &[
+    "quit",
+    "help",
+    "close",
+    "copy-menu",
+    "focus-next",
+    "focus-prev",
+    "focus-tools",
+    "focus-tool",
+    "focus-server",
+    "focus-log",
+    "reconnect",
+];
+
 fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
     model.status = None;
+    if command == "call" {
+        model.focus = Pane::Call;
+    }
+    if model.focus == Pane::Call && model.selected_entry().is_none() {
+        model.focus = Pane::Tools;
+    }
+    if model.focus == Pane::Call && !SHARED.contains(&command) && model.overlay.is_none() {
+        return update_call::command(model, command);
+    }
     match command {
         "quit" => model.quit = true,
         "help" => {
@@ -277,7 +381,7 @@ fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
             Pane::Tools => move_in_list(model, motion),
             Pane::Tool => tool_command(model, motion),
             Pane::Log => move_in_log(model, motion),
-            Pane::Server => {}
+            Pane::Server | Pane::Call => {}
         },
     }
     Vec::new()

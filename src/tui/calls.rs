@@ -1,0 +1,150 @@
+//! Tool calls in the TUI: per tool, the argument draft (checked live against the input schema),
+//! the call in flight with its progress, and every past result with its verdict. Pure.
+
+use crate::mcp::RequestError;
+use crate::mcp::result::CallResult;
+use crate::mcp::tool::Tool;
+use crate::schema::skeleton::skeleton;
+use crate::schema::{Compiled, Verdict, Violation};
+use ratatui_textarea::TextArea;
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+/// Past results kept per tool.
+pub const HISTORY: usize = 50;
+
+/// What a send needs confirmed first, if anything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirm {
+    InvalidArguments,
+    Destructive,
+}
+
+#[derive(Debug, Clone)]
+pub struct InFlight {
+    pub id: u64,
+    pub started: Instant,
+    /// The last progress: value, total, message; and when it came.
+    pub progress: Option<(f64, Option<f64>, Option<String>)>,
+    pub last_activity: Instant,
+    pub token: Option<String>,
+    pub cancelling: bool,
+}
+
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    Result {
+        result: Box<CallResult>,
+        verdict: Box<Verdict>,
+    },
+    Failed(RequestError),
+    Cancelled,
+}
+
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub id: u64,
+    pub arguments: Value,
+    pub elapsed: Duration,
+    pub outcome: Outcome,
+}
+
+/// A tool's call panel.
+pub struct CallState {
+    pub editor: TextArea<'static>,
+    input: Compiled,
+    /// The draft's JSON error, or its schema violations.
+    pub parse_error: Option<String>,
+    pub violations: Vec<Violation>,
+    pub confirm: Option<Confirm>,
+    pub in_flight: Option<InFlight>,
+    pub history: Vec<Record>,
+    /// Index into `history` of the record shown; `None` shows the newest.
+    pub shown: Option<usize>,
+    /// Show the raw structuredContent instead of the unboxed value.
+    pub raw_value: bool,
+    pub scroll: usize,
+    /// The editor has the keyboard (else the result view does).
+    pub editing: bool,
+}
+
+impl CallState {
+    pub fn new(tool: &Tool) -> CallState {
+        let text = serde_json::to_string_pretty(&skeleton(&tool.input_schema))
+            .unwrap_or_else(|_| "{}".into());
+        let mut state = CallState {
+            editor: TextArea::new(text.lines().map(String::from).collect()),
+            input: Compiled::new(&tool.input_schema),
+            parse_error: None,
+            violations: Vec::new(),
+            confirm: None,
+            in_flight: None,
+            history: Vec::new(),
+            shown: None,
+            raw_value: false,
+            scroll: 0,
+            editing: true,
+        };
+        state.check();
+        state
+    }
+
+    pub fn text(&self) -> String {
+        self.editor.lines().join("\n")
+    }
+
+    pub fn set_text(&mut self, text: &str) {
+        self.editor = TextArea::new(text.lines().map(String::from).collect());
+        self.check();
+    }
+
+    /// Re-checks the draft: JSON first, then the input schema.
+    pub fn check(&mut self) {
+        self.confirm = None;
+        self.violations.clear();
+        match serde_json::from_str::<Value>(&self.text()) {
+            Err(e) => self.parse_error = Some(format!("not JSON: {e}")),
+            Ok(v) if !v.is_object() => {
+                self.parse_error = Some("arguments must be a JSON object".into())
+            }
+            Ok(v) => {
+                self.parse_error = None;
+                match self.input.check(&v) {
+                    Ok(checked) => self.violations = checked.violations,
+                    Err(unusable) => {
+                        self.parse_error =
+                            Some(format!("input schema unusable: {}", unusable.describe()))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The draft as arguments, when it parses.
+    pub fn arguments(&self) -> Option<Value> {
+        serde_json::from_str::<Value>(&self.text())
+            .ok()
+            .filter(Value::is_object)
+    }
+
+    pub fn is_valid(&self) -> bool {
+        self.parse_error.is_none() && self.violations.is_empty()
+    }
+
+    /// The record on screen: the one chosen, else the newest.
+    pub fn shown_record(&self) -> Option<&Record> {
+        match self.shown {
+            Some(i) => self.history.get(i),
+            None => self.history.last(),
+        }
+    }
+
+    pub fn record(&mut self, record: Record) {
+        if self.history.len() >= HISTORY {
+            self.history.remove(0);
+        }
+        self.history.push(record);
+        self.shown = None;
+        self.scroll = 0;
+    }
+}

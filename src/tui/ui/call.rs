@@ -1,0 +1,332 @@
+//! The call panel: the argument editor with its live schema check, the call in flight (spinner,
+//! progress, timeout countdown), and the shown result: verdict, value with violations marked in
+//! place, content blocks and the raw JSON-RPC result.
+
+use crate::mcp::result::{Content, describe_block};
+use crate::schema::verdict::Mirror;
+use crate::schema::{Status, Verdict};
+use crate::tui::calls::{CallState, InFlight, Outcome, Record};
+use crate::tui::json_view::json_lines;
+use crate::tui::keymap::Layer;
+use crate::tui::model::Model;
+use crate::tui::theme::Theme;
+use crate::tui::update_call::remaining;
+use crate::untrusted;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use std::time::Duration;
+
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
+    let theme = model.theme;
+    let timeout = model.timeout;
+    let hint = |command: &str| {
+        model
+            .keymap
+            .key_for(Layer::Editor, command)
+            .unwrap_or_default()
+    };
+    let hints = format!(
+        " {} send · esc results · {} $EDITOR · {} reset ",
+        hint("send"),
+        hint("external-editor"),
+        hint("reset-arguments")
+    );
+    let Some(name) = model.selected_entry().map(|e| e.tool.name.clone()) else {
+        return;
+    };
+    let Some(state) = model.calls.get_mut(&name) else {
+        frame.render_widget(Paragraph::new("press a to call this tool"), area);
+        return;
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" call {} ", untrusted::line(&name, 60)))
+        .title_bottom(if state.editing { hints } else { String::new() })
+        .border_style(theme.border(true));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let problems = problem_lines(state, theme);
+    let editor_height = (state.editor.lines().len() as u16 + 2).clamp(4, (inner.height / 2).max(4));
+    let [editor, checks, status, result] = Layout::vertical([
+        Constraint::Length(editor_height),
+        Constraint::Length(problems.len().min(4) as u16),
+        Constraint::Length(1),
+        Constraint::Min(1),
+    ])
+    .areas(inner);
+    let editor_style = if state.editing {
+        theme.border(true)
+    } else {
+        theme.dim()
+    };
+    state.editor.set_block(
+        Block::default()
+            .borders(Borders::ALL)
+            .title(" arguments ")
+            .border_style(editor_style),
+    );
+    state.editor.set_cursor_line_style(Style::default());
+    frame.render_widget(&state.editor, editor);
+    frame.render_widget(Paragraph::new(problems), checks);
+    frame.render_widget(Paragraph::new(status_line(state, timeout, theme)), status);
+    let lines = result_lines(state, theme);
+    let max_scroll = lines.len().saturating_sub(1);
+    state.scroll = state.scroll.min(max_scroll);
+    frame.render_widget(
+        Paragraph::new(lines).scroll((state.scroll as u16, 0)),
+        result,
+    );
+    model.page_rows = result.height.max(1) as usize;
+}
+
+fn problem_lines(state: &CallState, theme: Theme) -> Vec<Line<'static>> {
+    if let Some(e) = &state.parse_error {
+        return vec![Line::styled(
+            format!("✗ {}", untrusted::line(e, 200)),
+            theme.error(),
+        )];
+    }
+    state
+        .violations
+        .iter()
+        .map(|v| {
+            let at = if v.instance_path.is_empty() {
+                "/"
+            } else {
+                &v.instance_path
+            };
+            Line::styled(format!("✗ {at}: {}", v.message), theme.error())
+        })
+        .collect()
+}
+
+fn status_line(state: &CallState, timeout: Duration, theme: Theme) -> Line<'static> {
+    if let Some(f) = &state.in_flight {
+        return flight_line(f, timeout, theme);
+    }
+    match state.shown_record() {
+        None => Line::styled("no call yet", theme.dim()),
+        Some(r) => {
+            let position = match state.shown {
+                Some(i) => format!("result {} of {}", i + 1, state.history.len()),
+                None => format!("latest of {}", state.history.len()),
+            };
+            let mut spans = vec![Span::styled(
+                format!("#{} {position} · {} ms · ", r.id, r.elapsed.as_millis()),
+                theme.dim(),
+            )];
+            spans.extend(headline(r, theme));
+            Line::from(spans)
+        }
+    }
+}
+
+fn flight_line(f: &InFlight, timeout: Duration, theme: Theme) -> Line<'static> {
+    let elapsed = f.started.elapsed();
+    let frame = SPINNER[(elapsed.as_millis() / 100) as usize % SPINNER.len()];
+    let state = if f.cancelling {
+        "cancelling…"
+    } else {
+        "running"
+    };
+    let mut text = format!("{frame} {state} {:.1}s", elapsed.as_secs_f32());
+    if let Some((value, total, message)) = &f.progress {
+        match total {
+            Some(t) if *t > 0.0 => {
+                let ratio = (value / t).clamp(0.0, 1.0);
+                let filled = (ratio * 20.0).round() as usize;
+                text.push_str(&format!(
+                    " [{}{}] {:.0}%",
+                    "█".repeat(filled),
+                    "░".repeat(20 - filled),
+                    ratio * 100.0
+                ));
+            }
+            _ => text.push_str(&format!(" progress {value}")),
+        }
+        if let Some(m) = message {
+            text.push_str(&format!(" {}", untrusted::line(m, 60)));
+        }
+    }
+    text.push_str(&format!(
+        " · timeout in {}s",
+        remaining(f, timeout).as_secs()
+    ));
+    if !f.cancelling {
+        text.push_str(" · ctrl-x cancels");
+    }
+    Line::styled(text, theme.warn())
+}
+
+fn headline(r: &Record, theme: Theme) -> Vec<Span<'static>> {
+    match &r.outcome {
+        Outcome::Cancelled => vec![Span::styled("⊘ cancelled".to_string(), theme.warn())],
+        Outcome::Failed(e) => vec![Span::styled(
+            format!("✗ {}", untrusted::line(&e.to_string(), 200)),
+            theme.error(),
+        )],
+        Outcome::Result { verdict, .. } => {
+            let style = match verdict.status {
+                Status::Conforms => theme.kind(),
+                Status::Violations | Status::ToolError | Status::MissingStructuredContent => {
+                    theme.error()
+                }
+                _ => theme.warn(),
+            };
+            let mark = match verdict.status {
+                Status::Conforms => "✓",
+                Status::Violations | Status::ToolError | Status::MissingStructuredContent => "✗",
+                _ => "•",
+            };
+            let mut spans = vec![Span::styled(
+                format!("{mark} {}", verdict.headline()),
+                style,
+            )];
+            if let Some(b) = &verdict.boxing {
+                spans.push(Span::styled(format!("  [{}]", b.describe()), theme.badge()));
+            }
+            spans
+        }
+    }
+}
+
+fn result_lines(state: &CallState, theme: Theme) -> Vec<Line<'static>> {
+    let Some(record) = state.shown_record() else {
+        return Vec::new();
+    };
+    let Outcome::Result { result, verdict } = &record.outcome else {
+        return Vec::new();
+    };
+    let mut lines = verdict_lines(verdict, theme);
+    lines.push(Line::raw(""));
+    let (label, value) = match (
+        state.raw_value,
+        verdict.natural_value(result.structured.as_ref()),
+    ) {
+        (false, Some(v)) if verdict.value.is_some() => {
+            ("value (unboxed; w shows it as sent)", Some(v))
+        }
+        _ => ("structuredContent", result.structured.as_ref()),
+    };
+    lines.push(Line::styled(label, theme.heading()));
+    match value {
+        None => lines.push(Line::styled(
+            "  (absent: the server sent no structuredContent)",
+            theme.dim(),
+        )),
+        Some(v) => {
+            let boxed_prefix = match (&verdict.boxing, state.raw_value) {
+                (Some(b), false) if verdict.value.is_some() => format!("/{}", b.field),
+                _ => String::new(),
+            };
+            for l in json_lines(v) {
+                let full = format!("{boxed_prefix}{}", l.path);
+                let hits: Vec<&str> = verdict
+                    .violations
+                    .iter()
+                    .filter(|x| x.instance_path == full)
+                    .map(|x| x.message.as_str())
+                    .collect();
+                let text = format!(
+                    "  {}{}",
+                    "  ".repeat(l.depth),
+                    untrusted::line(&l.text, 400)
+                );
+                if hits.is_empty() {
+                    lines.push(Line::raw(text));
+                } else {
+                    lines.push(Line::from(vec![
+                        Span::styled(text, theme.error()),
+                        Span::styled(format!("  ← {}", hits.join("; ")), theme.error()),
+                    ]));
+                }
+            }
+        }
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        format!("content ({} blocks)", result.content.len()),
+        theme.heading(),
+    ));
+    for (i, block) in result.content.iter().enumerate() {
+        let mut line = format!("  [{i}] {}", describe_block(block));
+        if let Some(Some(a)) = result.annotations.get(i) {
+            line.push_str(&format!(" annotations {a}"));
+        }
+        lines.push(Line::styled(
+            untrusted::line(&line, 300).into_owned(),
+            theme.dim(),
+        ));
+        if let Content::Text(t) = block {
+            lines.extend(
+                untrusted::lines(t)
+                    .into_iter()
+                    .map(|l| Line::raw(format!("    {l}"))),
+            );
+        }
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("raw result", theme.heading()));
+    let raw = serde_json::to_string_pretty(&result.raw).unwrap_or_default();
+    lines.extend(
+        raw.lines()
+            .take(2_000)
+            .map(|l| Line::styled(format!("  {}", untrusted::line(l, 400)), theme.dim())),
+    );
+    lines
+}
+
+fn verdict_lines(verdict: &Verdict, theme: Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::styled("verdict", theme.heading())];
+    for v in &verdict.violations {
+        let at = if v.instance_path.is_empty() {
+            "/"
+        } else {
+            &v.instance_path
+        };
+        let format = if v.format { ", format" } else { "" };
+        lines.push(Line::styled(
+            format!(
+                "  ✗ {at} ({}{format}; schema {}): {}",
+                v.keyword, v.schema_path, v.message
+            ),
+            theme.error(),
+        ));
+    }
+    if verdict.more_violations > 0 {
+        lines.push(Line::styled(
+            format!("  … and {} more", verdict.more_violations),
+            theme.error(),
+        ));
+    }
+    match verdict.text_mirror {
+        Some(Mirror::Matches) => lines.push(Line::styled(
+            "  text mirror matches structuredContent",
+            theme.dim(),
+        )),
+        Some(Mirror::MatchesUnboxed) => lines.push(Line::styled(
+            "  text mirror matches the unboxed value",
+            theme.dim(),
+        )),
+        Some(Mirror::Differs) => lines.push(Line::styled(
+            "  a JSON text block differs from structuredContent (information)",
+            theme.dim(),
+        )),
+        _ => {}
+    }
+    for note in &verdict.notes {
+        lines.push(Line::styled(
+            format!("  note: {}", untrusted::line(note, 300)),
+            theme.warn(),
+        ));
+    }
+    if let Some(d) = &verdict.dialect {
+        lines.push(Line::styled(format!("  dialect {d}"), theme.dim()));
+    }
+    lines
+}

@@ -1,0 +1,322 @@
+//! The call panel's part of `update`: editing arguments, sending with confirmation, progress,
+//! cancellation, results with their verdicts, and moving through past results. Pure.
+
+use super::calls::{CallState, Confirm, InFlight, Outcome, Record};
+use super::json_view::json_lines;
+use super::model::{LogKind, Model, Pane};
+use super::update::Effect;
+use crate::mcp::RequestError;
+use crate::mcp::result::CallResult;
+use crate::schema::Compiled;
+use crossterm::event::KeyEvent;
+use std::time::{Duration, Instant};
+
+/// The selected tool and its call panel (created with the skeleton on first use).
+fn panel(model: &mut Model) -> Option<(crate::mcp::tool::Tool, &mut CallState)> {
+    let tool = model.selected_entry()?.tool.clone();
+    let state = model
+        .calls
+        .entry(tool.name.clone())
+        .or_insert_with(|| CallState::new(&tool));
+    Some((tool, state))
+}
+
+/// A key the editor layer does not bind goes into the text.
+pub fn type_into_editor(model: &mut Model, key: KeyEvent) {
+    if let Some((_, state)) = panel(model)
+        && state.editor.input(key)
+    {
+        state.check();
+    }
+}
+
+pub fn paste(model: &mut Model, text: &str) {
+    if model.focus == Pane::Call
+        && let Some((_, state)) = panel(model)
+        && state.editing
+    {
+        state.editor.insert_str(text);
+        state.check();
+    }
+}
+
+pub fn command(model: &mut Model, command: &str) -> Vec<Effect> {
+    let destructive = model
+        .selected_entry()
+        .is_some_and(|e| e.tool.annotations.destructive == Some(true));
+    let page = model.page_rows.max(1);
+    let mut status = None;
+    let mut effects = Vec::new();
+    let Some((tool, state)) = panel(model) else {
+        return effects;
+    };
+    match command {
+        "call" | "edit" => state.editing = true,
+        "leave-editor" => state.editing = false,
+        "undo" => {
+            state.editor.undo();
+            state.check();
+        }
+        "redo" => {
+            state.editor.redo();
+            state.check();
+        }
+        "reset-arguments" => state.set_text(&CallState::new(&tool).text()),
+        "external-editor" => effects.push(Effect::EditExternally {
+            tool: tool.name.clone(),
+            text: state.text(),
+        }),
+        "send" => match send(state, destructive) {
+            Ok(arguments) => {
+                let id = model.next_call_id;
+                model.next_call_id += 1;
+                if let Some(state) = model.calls.get_mut(&tool.name) {
+                    state.in_flight = Some(InFlight {
+                        id,
+                        started: Instant::now(),
+                        progress: None,
+                        last_activity: Instant::now(),
+                        token: None,
+                        cancelling: false,
+                    });
+                    state.editing = false;
+                }
+                effects.push(Effect::Call {
+                    tool: tool.name.clone(),
+                    id,
+                    arguments,
+                });
+            }
+            Err(message) => status = Some(message),
+        },
+        "cancel-call" => match &mut state.in_flight {
+            Some(f) if !f.cancelling => {
+                f.cancelling = true;
+                effects.push(Effect::Cancel { id: f.id });
+            }
+            Some(_) => status = Some("already cancelling".into()),
+            None => status = Some("no call in flight".into()),
+        },
+        "down" | "up" | "page-down" | "page-up" | "first" => {
+            state.scroll = match command {
+                "down" => state.scroll + 1,
+                "up" => state.scroll.saturating_sub(1),
+                "page-down" => state.scroll + page,
+                "page-up" => state.scroll.saturating_sub(page),
+                _ => 0,
+            }
+        }
+        "older-result" | "newer-result" => {
+            let newest = state.history.len().saturating_sub(1);
+            let at = state.shown.unwrap_or(newest);
+            let next = if command == "older-result" {
+                at.saturating_sub(1)
+            } else {
+                (at + 1).min(newest)
+            };
+            state.shown = if next == newest { None } else { Some(next) };
+            state.scroll = 0;
+        }
+        "toggle-raw-value" => state.raw_value = !state.raw_value,
+        "next-violation" | "prev-violation" => {
+            status = jump_to_violation(state, command == "next-violation")
+        }
+        "back" => model.focus = Pane::Tool,
+        _ => {}
+    }
+    if status.is_some() {
+        model.status = status;
+    }
+    effects
+}
+
+/// Checks a send against the draft: not JSON is refused; schema violations and destructive
+/// hints need a second press.
+fn send(state: &mut CallState, destructive: bool) -> Result<serde_json::Value, String> {
+    if state.in_flight.is_some() {
+        return Err("a call is already in flight (ctrl-x cancels it)".into());
+    }
+    let Some(arguments) = state.arguments() else {
+        return Err(state
+            .parse_error
+            .clone()
+            .unwrap_or_else(|| "the arguments are not a JSON object".into()));
+    };
+    let needed = if !state.violations.is_empty() {
+        Some(Confirm::InvalidArguments)
+    } else if destructive {
+        Some(Confirm::Destructive)
+    } else {
+        None
+    };
+    match needed {
+        Some(c) if state.confirm != Some(c) => {
+            state.confirm = Some(c);
+            Err(match c {
+                Confirm::InvalidArguments => format!(
+                    "the arguments break the input schema in {} place(s): press send again to send them anyway",
+                    state.violations.len()
+                ),
+                Confirm::Destructive => {
+                    "the server marks this tool destructive: press send again to call it".into()
+                }
+            })
+        }
+        _ => {
+            state.confirm = None;
+            Ok(arguments)
+        }
+    }
+}
+
+/// Scrolls the result so the next (or previous) violating value line is at the top.
+fn jump_to_violation(state: &mut CallState, forward: bool) -> Option<String> {
+    let Some(Record {
+        outcome: Outcome::Result { result, verdict },
+        ..
+    }) = state.shown_record()
+    else {
+        return Some("no result with violations".into());
+    };
+    let value = if state.raw_value {
+        result.structured.as_ref()
+    } else {
+        verdict.natural_value(result.structured.as_ref())
+    };
+    let Some(value) = value else {
+        return Some("no value".into());
+    };
+    let paths: Vec<&str> = verdict
+        .violations
+        .iter()
+        .map(|v| v.instance_path.as_str())
+        .collect();
+    let marked: Vec<usize> = json_lines(value)
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| paths.contains(&l.path.as_str()))
+        .map(|(i, _)| i)
+        .collect();
+    let target = if forward {
+        marked
+            .iter()
+            .find(|i| **i > state.scroll)
+            .or(marked.first())
+    } else {
+        marked
+            .iter()
+            .rev()
+            .find(|i| **i < state.scroll)
+            .or(marked.last())
+    };
+    match target {
+        Some(i) => {
+            state.scroll = *i;
+            None
+        }
+        None => Some("no violations in this result".into()),
+    }
+}
+
+/// A call's request went out; its progress token lets progress events find it.
+pub fn started(model: &mut Model, tool: &str, id: u64, token: String) {
+    if let Some(f) = model
+        .calls
+        .get_mut(tool)
+        .and_then(|s| s.in_flight.as_mut())
+        .filter(|f| f.id == id)
+    {
+        f.token = Some(token);
+    }
+}
+
+pub fn progress(
+    model: &mut Model,
+    token: &str,
+    value: f64,
+    total: Option<f64>,
+    message: Option<String>,
+) {
+    for state in model.calls.values_mut() {
+        if let Some(f) = state
+            .in_flight
+            .as_mut()
+            .filter(|f| f.token.as_deref() == Some(token))
+        {
+            f.progress = Some((value, total, message.clone()));
+            f.last_activity = Instant::now();
+        }
+    }
+}
+
+/// A call ended: its result is judged and kept; a stale answer only goes to the log.
+pub fn finished(model: &mut Model, tool: &str, id: u64, outcome: Result<CallResult, RequestError>) {
+    let era = model
+        .server
+        .as_ref()
+        .map(|s| s.era)
+        .unwrap_or(crate::schema::Era::Legacy);
+    let output_schema = model
+        .tools
+        .iter()
+        .find(|e| e.tool.name == tool)
+        .and_then(|e| e.tool.output_schema.clone());
+    let Some(state) = model.calls.get_mut(tool) else {
+        return;
+    };
+    let Some(flight) = state.in_flight.take_if(|f| f.id == id) else {
+        model.push_log(
+            LogKind::Problem,
+            format!("call #{id} to {tool}: an answer arrived after it ended; ignored"),
+        );
+        return;
+    };
+    let elapsed = flight.started.elapsed();
+    let outcome = match outcome {
+        Ok(result) => {
+            let compiled = output_schema.as_ref().map(Compiled::new);
+            let verdict = result.verdict(output_schema.as_ref().zip(compiled.as_ref()), era);
+            Outcome::Result {
+                result: Box::new(result),
+                verdict: Box::new(verdict),
+            }
+        }
+        Err(RequestError::Cancelled) => Outcome::Cancelled,
+        Err(e) => Outcome::Failed(e),
+    };
+    let arguments = state.arguments().unwrap_or_default();
+    let summary = match &outcome {
+        Outcome::Result { verdict, .. } => verdict.headline(),
+        Outcome::Cancelled => "cancelled (notifications/cancelled sent)".into(),
+        Outcome::Failed(e) => e.to_string(),
+    };
+    state.record(Record {
+        id,
+        arguments,
+        elapsed,
+        outcome,
+    });
+    model.push_log(LogKind::Event, format!("call #{id} {tool}: {summary}"));
+}
+
+/// Every call in flight ends as failed: the connection it ran on is gone.
+pub fn abandon_all(model: &mut Model, reason: &str) {
+    let ended: Vec<(String, u64)> = model
+        .calls
+        .iter()
+        .filter_map(|(tool, s)| s.in_flight.as_ref().map(|f| (tool.clone(), f.id)))
+        .collect();
+    for (tool, id) in ended {
+        finished(
+            model,
+            &tool,
+            id,
+            Err(RequestError::Closed(vec![reason.to_string()])),
+        );
+    }
+}
+
+/// Seconds left before the call times out (the wait restarts on progress).
+pub fn remaining(flight: &InFlight, timeout: Duration) -> Duration {
+    timeout.saturating_sub(flight.last_activity.elapsed())
+}

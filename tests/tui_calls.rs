@@ -1,0 +1,323 @@
+//! Calling tools from the TUI: the argument editor checked live, confirmations, progress,
+//! cancellation, results with verdicts and marks, history, drafts kept across tools; with
+//! snapshots of each screen at 80×24 and 120×40.
+
+#[path = "support/tui.rs"]
+mod tui;
+
+use mcp_inspect::mcp::result::CallResult;
+use mcp_inspect::mcp::{RequestError, ServerEvent};
+use mcp_inspect::tui::model::{Model, Pane};
+use mcp_inspect::tui::update::{Effect, Msg, update};
+use ratatui::style::Color;
+use serde_json::{Value, json};
+use std::time::Duration;
+use tui::{demo_model, find, press, render, text, type_text};
+
+fn open_call(model: &mut Model, tool: &str) {
+    press(model, &["/"]);
+    type_text(model, tool);
+    press(model, &["enter", "a"]);
+    assert_eq!(model.focus, Pane::Call);
+}
+
+fn draft(model: &Model, tool: &str) -> Value {
+    model.calls[tool].arguments().expect("draft parses")
+}
+
+/// Sends (confirming if asked) and returns the call's id and arguments.
+fn send(model: &mut Model) -> (u64, Value) {
+    for _ in 0..3 {
+        for effect in press(model, &["ctrl-s"]) {
+            if let Effect::Call { id, arguments, .. } = effect {
+                return (id, arguments);
+            }
+        }
+    }
+    panic!("no call was sent: {:?}", model.status);
+}
+
+/// Finishes call `id` of `tool` with a raw result, with a fixed elapsed time for stable screens.
+fn finish(model: &mut Model, tool: &str, id: u64, raw: Value) {
+    update(
+        model,
+        Msg::CallFinished {
+            tool: tool.into(),
+            id,
+            outcome: Ok(CallResult::decode(raw)),
+        },
+    );
+    if let Some(r) = model.calls.get_mut(tool).and_then(|c| c.history.last_mut()) {
+        r.elapsed = Duration::from_millis(12);
+    }
+}
+
+fn snapshot(name: &str, model: &mut Model) {
+    for (w, h) in [(80, 24), (120, 40)] {
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), text(&render(model, w, h)));
+    }
+}
+
+#[test]
+fn the_editor_starts_from_the_skeleton_and_checks_live() {
+    let mut m = demo_model();
+    open_call(&mut m, "search");
+    assert_eq!(
+        draft(&m, "search"),
+        json!({"query": "", "limit": 10, "mode": "fast"})
+    );
+    assert_eq!(
+        m.calls["search"].violations.len(),
+        1,
+        "query has minLength 1"
+    );
+    snapshot("editor_violations", &mut m);
+    press(&mut m, &["down", "end", "left", "left"]);
+    type_text(&mut m, "mcp");
+    assert_eq!(draft(&m, "search")["query"], "mcp");
+    assert!(m.calls["search"].violations.is_empty());
+    type_text(&mut m, "\"oops");
+    assert!(
+        m.calls["search"]
+            .parse_error
+            .as_deref()
+            .is_some_and(|e| e.starts_with("not JSON"))
+    );
+    assert!(
+        press(&mut m, &["ctrl-s"]).is_empty(),
+        "not JSON is never sent"
+    );
+    assert!(
+        m.status
+            .as_deref()
+            .is_some_and(|s| s.starts_with("not JSON"))
+    );
+    press(&mut m, &["ctrl-z", "ctrl-z", "ctrl-z", "ctrl-z", "ctrl-z"]);
+    assert!(
+        m.calls["search"].parse_error.is_none(),
+        "undo brings the JSON back"
+    );
+}
+
+#[test]
+fn invalid_arguments_and_destructive_tools_ask_before_sending() {
+    let mut m = demo_model();
+    open_call(&mut m, "echo");
+    assert!(press(&mut m, &["ctrl-s"]).is_empty());
+    assert!(
+        m.status
+            .as_deref()
+            .is_some_and(|s| s.contains("press send again to send them anyway"))
+    );
+    let (_, args) = send(&mut m);
+    assert_eq!(
+        args,
+        json!({"message": ""}),
+        "sent on purpose after the confirmation"
+    );
+    let mut m = demo_model();
+    open_call(&mut m, "delete_everything");
+    assert!(press(&mut m, &["ctrl-s"]).is_empty());
+    assert!(
+        m.status
+            .as_deref()
+            .is_some_and(|s| s.contains("destructive"))
+    );
+    let effects = press(&mut m, &["ctrl-s"]);
+    assert!(matches!(effects.as_slice(), [Effect::Call { .. }]));
+}
+
+#[test]
+fn a_call_in_flight_shows_progress_and_can_be_cancelled() {
+    let mut m = demo_model();
+    open_call(&mut m, "slow");
+    let (id, _) = send(&mut m);
+    update(
+        &mut m,
+        Msg::CallStarted {
+            tool: "slow".into(),
+            id,
+            token: "7".into(),
+        },
+    );
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Progress {
+            token: "7".into(),
+            progress: 5.0,
+            total: Some(10.0),
+            message: Some("step 5 of 10".into()),
+        }),
+    );
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Progress {
+            token: "other".into(),
+            progress: 9.0,
+            total: Some(10.0),
+            message: None,
+        }),
+    );
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("[██████████░░░░░░░░░░] 50% step 5 of 10 · timeout in"),
+        "{screen}"
+    );
+    assert!(m.busy());
+    let effects = press(&mut m, &["ctrl-x"]);
+    assert_eq!(effects, [Effect::Cancel { id }]);
+    assert!(render_contains(&mut m, "cancelling…"));
+    update(
+        &mut m,
+        Msg::CallFinished {
+            tool: "slow".into(),
+            id,
+            outcome: Err(RequestError::Cancelled),
+        },
+    );
+    assert!(!m.busy());
+    m.calls
+        .get_mut("slow")
+        .and_then(|c| c.history.last_mut())
+        .expect("record")
+        .elapsed = Duration::from_millis(12);
+    snapshot("cancelled", &mut m);
+    assert!(
+        m.log
+            .iter()
+            .any(|l| l.text.contains("cancelled (notifications/cancelled sent)"))
+    );
+    update(
+        &mut m,
+        Msg::CallFinished {
+            tool: "slow".into(),
+            id,
+            outcome: Ok(CallResult::decode(json!({"content": []}))),
+        },
+    );
+    assert!(
+        m.log
+            .back()
+            .is_some_and(|l| l.text.contains("an answer arrived after it ended; ignored")),
+        "a late answer goes to the log"
+    );
+    assert_eq!(m.calls["slow"].history.len(), 1);
+}
+
+fn render_contains(m: &mut Model, needle: &str) -> bool {
+    text(&render(m, 120, 40)).contains(needle)
+}
+
+#[test]
+fn results_with_each_verdict() {
+    let cases = [
+        (
+            "lookup_user",
+            "conforming",
+            json!({"content": [{"type": "text", "text": "{}"}], "structuredContent": {"user": {"id": "00000000-0000-4000-8000-000000000000", "email": "a@b.c", "role": "admin", "manager": null}}}),
+        ),
+        (
+            "bad_output",
+            "violating",
+            json!({"content": [{"type": "text", "text": "look closely"}], "structuredContent": {"count": -3, "status": "unknown", "items": ["a", 2]}}),
+        ),
+        (
+            "fail",
+            "tool_error",
+            json!({"content": [{"type": "text", "text": "the operation failed: no"}], "isError": true}),
+        ),
+        (
+            "add",
+            "boxed",
+            json!({"content": [{"type": "text", "text": "42"}], "structuredContent": {"result": 42}, "_meta": {"fastmcp": {"wrap_result": true}}}),
+        ),
+        (
+            "falsy",
+            "falsy",
+            json!({"content": [{"type": "text", "text": "0"}], "structuredContent": 0}),
+        ),
+        (
+            "echo",
+            "content_only",
+            json!({"content": [{"type": "text", "text": "hi"}, {"type": "image", "data": "aGVsbG8=", "mimeType": "image/png"}]}),
+        ),
+    ];
+    for (tool, name, raw) in cases {
+        let mut m = demo_model();
+        open_call(&mut m, tool);
+        let (id, _) = send(&mut m);
+        finish(&mut m, tool, id, raw);
+        snapshot(&format!("result_{name}"), &mut m);
+    }
+}
+
+#[test]
+fn violations_are_red_and_reachable_by_key() {
+    let mut m = demo_model();
+    open_call(&mut m, "bad_output");
+    let (id, _) = send(&mut m);
+    finish(
+        &mut m,
+        "bad_output",
+        id,
+        json!({"content": [], "structuredContent": {"count": -3, "status": "unknown", "items": ["a", 2]}}),
+    );
+    let buffer = render(&mut m, 120, 40);
+    let (x, y) = find(&buffer, "\"count\": -3,").expect("marked line");
+    assert_eq!(buffer[(x, y)].fg, Color::Red);
+    assert!(text(&buffer).contains("\"count\": -3,  ← -3 is less than the minimum of 0"));
+    press(&mut m, &["n"]);
+    let first = m.calls["bad_output"].scroll;
+    press(&mut m, &["n"]);
+    assert!(
+        m.calls["bad_output"].scroll > first,
+        "n moves to the next violation"
+    );
+}
+
+#[test]
+fn boxed_values_toggle_raw_and_history_keeps_every_result() {
+    let mut m = demo_model();
+    open_call(&mut m, "add");
+    let (first, _) = send(&mut m);
+    finish(
+        &mut m,
+        "add",
+        first,
+        json!({"content": [], "structuredContent": {"result": 1}, "_meta": {"fastmcp": {"wrap_result": true}}}),
+    );
+    press(&mut m, &["e"]);
+    let (second, _) = send(&mut m);
+    finish(
+        &mut m,
+        "add",
+        second,
+        json!({"content": [], "structuredContent": {"result": 2}, "_meta": {"fastmcp": {"wrap_result": true}}}),
+    );
+    assert!(render_contains(
+        &mut m,
+        "value (unboxed; w shows it as sent)"
+    ));
+    press(&mut m, &["w"]);
+    assert!(render_contains(&mut m, "\"result\": 2"));
+    press(&mut m, &["["]);
+    assert!(render_contains(&mut m, "result 1 of 2"));
+    assert!(render_contains(&mut m, "\"result\": 1"));
+    press(&mut m, &["]"]);
+    assert!(render_contains(&mut m, "latest of 2"));
+}
+
+#[test]
+fn drafts_survive_switching_tools() {
+    let mut m = demo_model();
+    open_call(&mut m, "echo");
+    press(&mut m, &["down", "end", "left"]);
+    type_text(&mut m, "kept");
+    press(&mut m, &["esc", "esc", "esc", "esc"]);
+    press(&mut m, &["/"]);
+    type_text(&mut m, "add");
+    press(&mut m, &["enter", "a", "esc", "esc", "esc", "esc", "/"]);
+    type_text(&mut m, "echo");
+    press(&mut m, &["enter", "a"]);
+    assert_eq!(draft(&m, "echo"), json!({"message": "kept"}));
+}
