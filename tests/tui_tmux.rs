@@ -177,3 +177,42 @@ fn tui_against_server_everything() {
     tmux.type_line("echo done-$((1+1))");
     tmux.wait_for("done-2");
 }
+
+#[test]
+fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
+    let Some(bin) = release_binary() else { return };
+    let tmux = Tmux::start("calls", 120, 40);
+    tmux.wait_for("$");
+    tmux.type_line(&format!("{bin} --demo"));
+    tmux.wait_for("Tools (17)");
+    // A boxed scalar: the unboxed value with its badge.
+    tmux.keys(&["/"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "add"]);
+    tmux.keys(&["Enter", "a"]);
+    tmux.wait_for("call add");
+    tmux.keys(&["C-s"]);
+    let screen = tmux.wait_for("value (unboxed; w shows it as sent)");
+    assert!(screen.contains("[boxed by fastmcp in `result`]"), "{screen}");
+    // A result that breaks its schema: listed and marked in place.
+    tmux.keys(&["Escape", "Escape", "Escape"]);
+    tmux.keys(&["/"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "bad_output"]);
+    tmux.keys(&["Enter", "a", "C-s"]);
+    let screen = tmux.wait_for("3 violations (2020-12)");
+    assert!(screen.contains("\"count\": -3,  ← -3 is less than the minimum of 0"), "{screen}");
+    assert!(screen.contains("✗ /items/1 (type; schema /properties/items/items/type)"), "{screen}");
+    // The slow tool: progress, then cancel, recorded.
+    tmux.keys(&["Escape", "Escape", "Escape"]);
+    tmux.keys(&["/"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "slow"]);
+    tmux.keys(&["Enter", "a", "C-s"]);
+    let screen = tmux.wait_for("step 2 of 10");
+    assert!(screen.contains("timeout in"), "{screen}");
+    tmux.keys(&["x"]);
+    let screen = tmux.wait_for("slow cancelled at step");
+    assert!(screen.contains("⊘ cancelled"), "{screen}");
+    assert!(screen.contains("call #3 slow: cancelled (notifications/cancelled sent)"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.type_line("echo calls-$((2+2))");
+    tmux.wait_for("calls-4");
+}
