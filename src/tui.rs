@@ -32,6 +32,19 @@ pub async fn run(connection: ConnectionArgs) -> i32 {
     let timeout = options.timeout;
     let mut model = model::Model::new(options.target.describe(), keymap, theme::Theme::from_env());
     model.timeout = timeout;
+    model.connection_args = match &options.target {
+        crate::mcp::Target::Stdio { command, args, .. } => std::iter::once("--".to_string())
+            .chain(std::iter::once(command.clone()))
+            .chain(args.iter().cloned())
+            .collect(),
+        crate::mcp::Target::Http { url, transport, .. } => {
+            let mut words = vec!["--url".to_string(), url.clone()];
+            if *transport == crate::mcp::HttpTransport::Sse {
+                words.extend(["--transport".to_string(), "sse".to_string()]);
+            }
+            words
+        }
+    };
     if let Some(w) = warning {
         model.push_log(model::LogKind::Problem, w);
     }

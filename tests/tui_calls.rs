@@ -321,3 +321,41 @@ fn drafts_survive_switching_tools() {
     press(&mut m, &["enter", "a"]);
     assert_eq!(draft(&m, "echo"), json!({"message": "kept"}));
 }
+
+#[test]
+fn results_and_calls_can_be_copied() {
+    let mut m = demo_model();
+    m.connection_args = vec!["--".into(), "my server".into(), "--flag".into()];
+    open_call(&mut m, "add");
+    let (id, _) = send(&mut m);
+    finish(
+        &mut m,
+        "add",
+        id,
+        json!({"content": [], "structuredContent": {"result": 0}, "_meta": {"fastmcp": {"wrap_result": true}}}),
+    );
+    let copied = |m: &mut Model, key: &str| match press(m, &["y", key]).as_slice() {
+        [Effect::Copy(c)] => c.clone(),
+        other => panic!("{key}: {other:?} {:?}", m.status),
+    };
+    let value = copied(&mut m, "v");
+    assert_eq!(
+        (value.label.as_str(), value.text.as_str()),
+        ("unboxed value", "0")
+    );
+    let result = copied(&mut m, "r");
+    assert_eq!(
+        serde_json::from_str::<Value>(&result.text).expect("json")["structuredContent"],
+        json!({"result": 0})
+    );
+    let request = copied(&mut m, "q");
+    assert_eq!(
+        serde_json::from_str::<Value>(&request.text).expect("json"),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 0, "b": 0}}})
+    );
+    let command = copied(&mut m, "c");
+    assert_eq!(
+        command.text,
+        r#"mcp-inspect call add --args '{"a":0,"b":0}' -- 'my server' --flag"#
+    );
+}

@@ -192,15 +192,24 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     tmux.wait_for("call add");
     tmux.keys(&["C-s"]);
     let screen = tmux.wait_for("value (unboxed; w shows it as sent)");
-    assert!(screen.contains("[boxed by fastmcp in `result`]"), "{screen}");
+    assert!(
+        screen.contains("[boxed by fastmcp in `result`]"),
+        "{screen}"
+    );
     // A result that breaks its schema: listed and marked in place.
     tmux.keys(&["Escape", "Escape", "Escape"]);
     tmux.keys(&["/"]);
     tmux.run(&["send-keys", "-t", "main", "-l", "bad_output"]);
     tmux.keys(&["Enter", "a", "C-s"]);
     let screen = tmux.wait_for("3 violations (2020-12)");
-    assert!(screen.contains("\"count\": -3,  ← -3 is less than the minimum of 0"), "{screen}");
-    assert!(screen.contains("✗ /items/1 (type; schema /properties/items/items/type)"), "{screen}");
+    assert!(
+        screen.contains("\"count\": -3,  ← -3 is less than the minimum of 0"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("✗ /items/1 (type; schema /properties/items/items/type)"),
+        "{screen}"
+    );
     // The slow tool: progress, then cancel, recorded.
     tmux.keys(&["Escape", "Escape", "Escape"]);
     tmux.keys(&["/"]);
@@ -211,7 +220,10 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     tmux.keys(&["x"]);
     let screen = tmux.wait_for("slow cancelled at step");
     assert!(screen.contains("⊘ cancelled"), "{screen}");
-    assert!(screen.contains("call #3 slow: cancelled (notifications/cancelled sent)"), "{screen}");
+    assert!(
+        screen.contains("call #3 slow: cancelled (notifications/cancelled sent)"),
+        "{screen}"
+    );
     tmux.keys(&["q"]);
     tmux.type_line("echo calls-$((2+2))");
     tmux.wait_for("calls-4");

@@ -1,6 +1,7 @@
 //! What each copy command copies: schemas (raw or unboxed), the subtree and JSON Pointer of
 //! the row under the cursor, the whole tool. How it reaches the clipboard is the runtime's. Pure.
 
+use super::calls::Outcome;
 use super::model::{Model, Which};
 use serde_json::{Value, json};
 
@@ -68,9 +69,83 @@ pub fn resolve(model: &Model, command: &str) -> Result<Copy, String> {
             (format!("pointer {p}"), p)
         }
         "copy-tool" => (format!("tool {}", tool.name), pretty(&tool.raw)),
+        "copy-result" | "copy-value" | "copy-request" | "copy-command" => {
+            call_copy(model, &tool.name, command)?
+        }
         other => return Err(format!("unknown copy command {other}")),
     };
     Ok(Copy { label, text })
+}
+
+/// What the call panel copies: the shown result, its natural value, or the call that made it
+/// as a JSON-RPC request or an `mcp-inspect call` command line.
+fn call_copy(model: &Model, tool: &str, command: &str) -> Result<(String, String), String> {
+    let state = model
+        .calls
+        .get(tool)
+        .ok_or("no call made with this tool yet (a opens the call panel)")?;
+    let record = state.shown_record();
+    let arguments = record
+        .map(|r| r.arguments.clone())
+        .or_else(|| state.arguments())
+        .unwrap_or(json!({}));
+    let result = || match record.map(|r| &r.outcome) {
+        Some(Outcome::Result { result, verdict }) => Ok((result, verdict)),
+        _ => Err("no result to copy".to_string()),
+    };
+    Ok(match command {
+        "copy-result" => ("result".into(), pretty(&result()?.0.raw)),
+        "copy-value" => {
+            let (result, verdict) = result()?;
+            let value = verdict
+                .natural_value(result.structured.as_ref())
+                .ok_or("the result has no structuredContent")?;
+            let label = if verdict.value.is_some() {
+                "unboxed value"
+            } else {
+                "structuredContent"
+            };
+            (label.into(), pretty(value))
+        }
+        "copy-request" => (
+            "call as a JSON-RPC request".into(),
+            pretty(
+                &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}),
+            ),
+        ),
+        _ => {
+            let mut words = vec![
+                "mcp-inspect".to_string(),
+                "call".into(),
+                tool.to_string(),
+                "--args".into(),
+            ];
+            words.push(serde_json::to_string(&arguments).unwrap_or_default());
+            words.extend(model.connection_args.iter().cloned());
+            let line = words
+                .iter()
+                .map(|w| shell_quote(w))
+                .collect::<Vec<_>>()
+                .join(" ");
+            (
+                "call as a command line (headers and -e values left out)".into(),
+                line,
+            )
+        }
+    })
+}
+
+/// Quotes a word for a POSIX shell when it needs it.
+pub fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@,+%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// A row's pointer within the tool definition: `/inputSchema/properties/query`.

@@ -161,6 +161,9 @@ pub struct LogLine {
 
 pub struct Model {
     pub target: String,
+    /// The connection as command-line words (`--url …` or `-- command …`), for copied commands.
+    /// Header values and environment are never included.
+    pub connection_args: Vec<String>,
     pub connection: Connection,
     pub server: Option<ServerSummary>,
     pub tools: Vec<ToolEntry>,
@@ -195,6 +198,7 @@ impl Model {
     pub fn new(target: String, keymap: Keymap, theme: Theme) -> Model {
         Model {
             target,
+            connection_args: Vec::new(),
             connection: Connection::Connecting,
             server: None,
             tools: Vec::new(),
