@@ -8,14 +8,24 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// The tests run one at a time: they look for left-over demo servers by command line.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 struct Tmux {
     socket: String,
+    _serial: std::sync::MutexGuard<'static, ()>,
 }
 
 impl Tmux {
     fn start(name: &str, width: u16, height: u16) -> Tmux {
         let socket = format!("mcp-inspect-{name}-{}", std::process::id());
-        let t = Tmux { socket };
+        let serial = SERIAL
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let t = Tmux {
+            socket,
+            _serial: serial,
+        };
         t.run(&[
             "-f",
             "/dev/null",
