@@ -18,7 +18,9 @@ const DESCRIPTION_LINES: usize = 4;
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     let theme = model.theme;
     let focused = model.focus == Pane::Tool;
-    let Some(entry) = model.selected_entry().cloned() else {
+    // Borrowed field by field (not cloned): a tool's schema can be megabytes.
+    let selected = model.filter.visible.get(model.selected).map(|v| v.index);
+    let Some(entry) = selected.and_then(|i| model.tools.get(i)) else {
         let block = Block::default()
             .borders(Borders::ALL)
             .title(" Tool ")
@@ -39,7 +41,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     ) else {
         return;
     };
-    let header = header_lines(&entry, detail, theme, inner.width);
+    let header = header_lines(entry, detail, theme, inner.width);
     let detail_height = if inner.height >= 20 { 6 } else { 3 };
     let [head, trees, info] = Layout::vertical([
         Constraint::Length((header.len() as u16).min(inner.height / 3).max(1)),
