@@ -53,7 +53,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     let rows = tree_view::visible_rows(detail, view, entry.boxing.as_ref());
     let cursor = tree_view::cursor_index(&rows, view.cursor);
     let lines = tree_lines(
-        &entry,
+        entry,
         detail,
         view,
         &rows,
