@@ -183,6 +183,12 @@ fn tui_against_server_everything() {
     tmux.keys(&["Enter", "Enter"]);
     let screen = tmux.wait_for("Output schema");
     assert!(screen.contains("temperature*: number"), "{screen}");
+    // A call with a real outputSchema is shown as conforming.
+    tmux.keys(&["a"]);
+    tmux.wait_for("call get-structured-content");
+    tmux.keys(&["C-s"]);
+    let screen = tmux.wait_for("conforms (draft-07)");
+    assert!(screen.contains("\"temperature\""), "{screen}");
     tmux.keys(&["q"]);
     tmux.type_line("echo done-$((1+1))");
     tmux.wait_for("done-2");
@@ -237,4 +243,31 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     tmux.keys(&["q"]);
     tmux.type_line("echo calls-$((2+2))");
     tmux.wait_for("calls-4");
+}
+
+#[test]
+fn tui_call_against_fastmcp_is_conforming_and_unboxed() {
+    let Some(bin) = release_binary() else { return };
+    let Some(python) = peers::python() else {
+        return;
+    };
+    let tmux = Tmux::start("fastmcp", 120, 40);
+    tmux.wait_for("$");
+    tmux.type_line(&format!("{bin} -- {python} {}", peers::fastmcp_script()));
+    tmux.wait_for("Tools (5)");
+    tmux.keys(&["a"]);
+    tmux.wait_for("call add");
+    tmux.keys(&["C-s"]);
+    let screen = tmux.wait_for("conforms (2020-12)");
+    assert!(
+        screen.contains("[boxed by fastmcp in `result`]"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("value (unboxed; w shows it as sent)"),
+        "{screen}"
+    );
+    tmux.keys(&["q"]);
+    tmux.type_line("echo fastmcp-$((3+3))");
+    tmux.wait_for("fastmcp-6");
 }
