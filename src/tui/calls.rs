@@ -52,7 +52,10 @@ pub struct Record {
 /// A tool's call panel.
 pub struct CallState {
     pub editor: TextArea<'static>,
+    /// Validators compiled once, when the panel opens: arguments and results.
     input: Compiled,
+    input_schema: Value,
+    output: Option<(Value, Compiled)>,
     /// The draft's JSON error, or its schema violations.
     pub parse_error: Option<String>,
     pub violations: Vec<Violation>,
@@ -75,6 +78,11 @@ impl CallState {
         let mut state = CallState {
             editor: TextArea::new(text.lines().map(String::from).collect()),
             input: Compiled::new(&tool.input_schema),
+            input_schema: tool.input_schema.clone(),
+            output: tool
+                .output_schema
+                .as_ref()
+                .map(|s| (s.clone(), Compiled::new(s))),
             parse_error: None,
             violations: Vec::new(),
             confirm: None,
@@ -118,6 +126,27 @@ impl CallState {
                 }
             }
         }
+    }
+
+    /// Recompiles the validators when the tool's definition changed (a list change), so a draft
+    /// and later results are never judged by a stale schema.
+    pub fn refresh(&mut self, tool: &Tool) {
+        if self.output.as_ref().map(|(s, _)| s) != tool.output_schema.as_ref()
+            || self.input_schema != tool.input_schema
+        {
+            self.input = Compiled::new(&tool.input_schema);
+            self.input_schema = tool.input_schema.clone();
+            self.output = tool
+                .output_schema
+                .as_ref()
+                .map(|s| (s.clone(), Compiled::new(s)));
+            self.check();
+        }
+    }
+
+    /// The output schema and its validator, when the tool declares one.
+    pub fn output(&self) -> Option<(&Value, &Compiled)> {
+        self.output.as_ref().map(|(s, c)| (s, c))
     }
 
     /// The draft as arguments, when it parses.

@@ -180,6 +180,11 @@ fn tools_listed(model: &mut Model, list: ToolList) {
         format!("{} tools listed ({} pages)", list.tools.len(), list.pages),
     );
     model.tools = list.tools.into_iter().map(ToolEntry::new).collect();
+    for entry in &model.tools {
+        if let Some(state) = model.calls.get_mut(&entry.tool.name) {
+            state.refresh(&entry.tool);
+        }
+    }
     // Details are rebuilt lazily: a changed tool must not keep a stale tree.
     model.details.clear();
     model.filter.apply(&model.tools);
@@ -321,16 +326,26 @@ fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
         "close" => model.overlay = None,
         "copy-menu" => model.overlay = Some(Overlay::CopyMenu),
         "focus-next" | "focus-prev" => {
-            let i = Pane::ORDER
+            let n = Pane::ORDER.len();
+            let step = if command == "focus-next" { 1 } else { n - 1 };
+            let mut i = Pane::ORDER
                 .iter()
                 .position(|p| *p == model.focus)
                 .unwrap_or(0);
-            let n = Pane::ORDER.len();
-            model.focus = Pane::ORDER[if command == "focus-next" {
-                (i + 1) % n
-            } else {
-                (i + n - 1) % n
-            }];
+            loop {
+                i = (i + step) % n;
+                model.focus = Pane::ORDER[i];
+                // Tab shows a call panel only where one is open, and lands on its results,
+                // so the next Tab moves on instead of typing into the editor.
+                if model.focus != Pane::Call {
+                    break;
+                }
+                let name = model.selected_entry().map(|e| e.tool.name.clone());
+                if let Some(panel) = name.and_then(|n| model.calls.get_mut(&n)) {
+                    panel.editing = false;
+                    break;
+                }
+            }
         }
         "focus-tools" => model.focus = Pane::Tools,
         "focus-tool" | "open" => model.focus = Pane::Tool,

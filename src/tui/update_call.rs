@@ -7,7 +7,6 @@ use super::model::{LogKind, Model, Pane};
 use super::update::Effect;
 use crate::mcp::RequestError;
 use crate::mcp::result::CallResult;
-use crate::schema::Compiled;
 use crossterm::event::KeyEvent;
 use std::time::{Duration, Instant};
 
@@ -256,11 +255,6 @@ pub fn finished(model: &mut Model, tool: &str, id: u64, outcome: Result<CallResu
         .as_ref()
         .map(|s| s.era)
         .unwrap_or(crate::schema::Era::Legacy);
-    let output_schema = model
-        .tools
-        .iter()
-        .find(|e| e.tool.name == tool)
-        .and_then(|e| e.tool.output_schema.clone());
     let Some(state) = model.calls.get_mut(tool) else {
         return;
     };
@@ -274,8 +268,7 @@ pub fn finished(model: &mut Model, tool: &str, id: u64, outcome: Result<CallResu
     let elapsed = flight.started.elapsed();
     let outcome = match outcome {
         Ok(result) => {
-            let compiled = output_schema.as_ref().map(Compiled::new);
-            let verdict = result.verdict(output_schema.as_ref().zip(compiled.as_ref()), era);
+            let verdict = result.verdict(state.output(), era);
             Outcome::Result {
                 result: Box::new(result),
                 verdict: Box::new(verdict),
