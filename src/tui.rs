@@ -5,7 +5,6 @@ pub mod calls;
 mod clipboard;
 pub mod copy;
 pub mod filter;
-pub mod json_view;
 pub mod keymap;
 pub mod model;
 mod runtime;
@@ -15,6 +14,7 @@ pub mod tree_view;
 pub mod ui;
 pub mod update;
 pub mod update_call;
+pub mod value_tree;
 
 use crate::cli::ConnectionArgs;
 use crate::mcp::error::exit;

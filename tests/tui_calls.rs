@@ -263,15 +263,38 @@ fn violations_are_red_and_reachable_by_key() {
         json!({"content": [], "structuredContent": {"count": -3, "status": "unknown", "items": ["a", 2]}}),
     );
     let buffer = render(&mut m, 120, 40);
-    let (x, y) = find(&buffer, "\"count\": -3,").expect("marked line");
+    let (x, y) = find(&buffer, "\"count\": -3  ←").expect("marked row");
     assert_eq!(buffer[(x, y)].fg, Color::Red);
-    assert!(text(&buffer).contains("\"count\": -3,  ← -3 is less than the minimum of 0"));
+    assert!(text(&buffer).contains("\"count\": -3  ← -3 is less than the minimum of 0"));
+    let cursor = |m: &Model| {
+        let v = m.calls["bad_output"].value.as_ref().expect("value view");
+        v.tree.rows[v.cursor].pointer.clone()
+    };
     press(&mut m, &["n"]);
-    let first = m.calls["bad_output"].scroll;
-    press(&mut m, &["n"]);
+    assert_eq!(cursor(&m), "/count");
+    press(&mut m, &["n", "n"]);
+    assert_eq!(cursor(&m), "/items/1", "n walks the violations in order");
+    press(&mut m, &["N"]);
+    assert_eq!(cursor(&m), "/status");
+    let jq = match press(&mut m, &["y", "j"]).as_slice() {
+        [Effect::Copy(c)] => c.text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(jq, ".structuredContent.status");
+    press(&mut m, &["g", "j", "j", "j"]);
+    assert_eq!(cursor(&m), "/items");
+    press(&mut m, &["h"]);
     assert!(
-        m.calls["bad_output"].scroll > first,
-        "n moves to the next violation"
+        render_contains(&mut m, "▸ \"items\": [2 items]"),
+        "collapsed"
+    );
+    let effects = press(&mut m, &["y", "s"]);
+    let [Effect::Copy(sub)] = effects.as_slice() else {
+        panic!("copy: {effects:?}")
+    };
+    assert_eq!(
+        serde_json::from_str::<Value>(&sub.text).expect("json"),
+        json!(["a", 2])
     );
 }
 

@@ -219,7 +219,7 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     tmux.keys(&["Enter", "a", "C-s"]);
     let screen = tmux.wait_for("3 violations (2020-12)");
     assert!(
-        screen.contains("\"count\": -3,  ← -3 is less than the minimum of 0"),
+        screen.contains("\"count\": -3  ← -3 is less than the minimum of 0"),
         "{screen}"
     );
     assert!(

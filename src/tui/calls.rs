@@ -1,13 +1,16 @@
 //! Tool calls in the TUI: per tool, the argument draft (checked live against the input schema),
 //! the call in flight with its progress, and every past result with its verdict. Pure.
 
+use super::value_tree::ValueTree;
 use crate::mcp::RequestError;
 use crate::mcp::result::CallResult;
 use crate::mcp::tool::Tool;
+use crate::schema::refs::escape_segment;
 use crate::schema::skeleton::skeleton;
 use crate::schema::{Compiled, Verdict, Violation};
 use ratatui_textarea::TextArea;
 use serde_json::Value;
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 /// Past results kept per tool.
@@ -49,6 +52,18 @@ pub struct Record {
     pub outcome: Outcome,
 }
 
+/// The shown result's value as a tree: which rows are open, where the cursor is.
+#[derive(Debug, Clone)]
+pub struct ValueView {
+    pub record: u64,
+    pub raw: bool,
+    pub tree: ValueTree,
+    pub open: HashSet<usize>,
+    pub cursor: usize,
+    /// Set when the cursor moved, so the next frame scrolls it into view.
+    pub follow: bool,
+}
+
 /// A tool's call panel.
 pub struct CallState {
     pub editor: TextArea<'static>,
@@ -69,6 +84,7 @@ pub struct CallState {
     pub scroll: usize,
     /// The editor has the keyboard (else the result view does).
     pub editing: bool,
+    pub value: Option<ValueView>,
 }
 
 impl CallState {
@@ -92,6 +108,7 @@ impl CallState {
             raw_value: false,
             scroll: 0,
             editing: true,
+            value: None,
         };
         state.check();
         state
@@ -166,6 +183,46 @@ impl CallState {
             Some(i) => self.history.get(i),
             None => self.history.last(),
         }
+    }
+
+    /// The value tree of the shown result (built when the shown result or the raw flag changes).
+    pub fn value_view(&mut self) -> Option<&mut ValueView> {
+        let (id, value, base) = {
+            let record = self.shown_record()?;
+            let Outcome::Result { result, verdict } = &record.outcome else {
+                return None;
+            };
+            let boxed = verdict
+                .value
+                .as_ref()
+                .zip(verdict.boxing.as_ref())
+                .filter(|_| !self.raw_value);
+            match boxed {
+                Some((inner, b)) => (
+                    record.id,
+                    inner.clone(),
+                    format!("/{}", escape_segment(&b.field)),
+                ),
+                None => (record.id, result.structured.clone()?, String::new()),
+            }
+        };
+        let stale = self
+            .value
+            .as_ref()
+            .is_none_or(|v| v.record != id || v.raw != self.raw_value);
+        if stale {
+            let tree = ValueTree::build(&value, &base);
+            let open = tree.default_open();
+            self.value = Some(ValueView {
+                record: id,
+                raw: self.raw_value,
+                tree,
+                open,
+                cursor: 0,
+                follow: false,
+            });
+        }
+        self.value.as_mut()
     }
 
     pub fn record(&mut self, record: Record) {

@@ -2,7 +2,7 @@
 //! the row under the cursor, the whole tool. How it reaches the clipboard is the runtime's. Pure.
 
 use super::calls::Outcome;
-use super::model::{Model, Which};
+use super::model::{Model, Pane, Which};
 use serde_json::{Value, json};
 
 /// A copy request resolved to its label and text.
@@ -36,6 +36,11 @@ pub fn resolve(model: &Model, command: &str) -> Result<Copy, String> {
             _ => Err("no row under the cursor (open the tool pane first)"),
         }
     };
+    // In the call panel, the cursor is on the result's value.
+    if model.focus == Pane::Call && matches!(command, "copy-subtree" | "copy-pointer" | "copy-jq") {
+        let (label, text) = value_copy(model, &tool.name, command)?;
+        return Ok(Copy { label, text });
+    }
     let (label, text) = match command {
         "copy-input" => ("input schema".to_string(), pretty(&tool.input_schema)),
         "copy-output" => ("output schema".to_string(), pretty(output()?)),
@@ -130,6 +135,43 @@ fn call_copy(model: &Model, tool: &str, command: &str) -> Result<(String, String
             (
                 "call as a command line (headers and -e values left out)".into(),
                 line,
+            )
+        }
+    })
+}
+
+/// The result value under the call panel's cursor: its JSON, JSON Pointer or jq path.
+fn value_copy(model: &Model, tool: &str, command: &str) -> Result<(String, String), String> {
+    let state = model
+        .calls
+        .get(tool)
+        .ok_or("no call made with this tool yet")?;
+    let view = state
+        .value
+        .as_ref()
+        .ok_or("no result value under the cursor")?;
+    let row = &view.tree.rows[view.cursor];
+    let structured = match state.shown_record().map(|r| &r.outcome) {
+        Some(Outcome::Result { result, .. }) => result.structured.as_ref(),
+        _ => None,
+    };
+    Ok(match command {
+        "copy-pointer" => (format!("pointer {}", row.pointer), row.pointer.clone()),
+        "copy-jq" => (format!("jq path {}", row.jq), row.jq.clone()),
+        _ => {
+            let value = structured
+                .and_then(|s| s.pointer(&row.pointer))
+                .ok_or("the value is gone")?;
+            (
+                format!(
+                    "value at {}",
+                    if row.pointer.is_empty() {
+                        "/"
+                    } else {
+                        &row.pointer
+                    }
+                ),
+                pretty(value),
             )
         }
     })

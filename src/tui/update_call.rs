@@ -2,7 +2,6 @@
 //! cancellation, results with their verdicts, and moving through past results. Pure.
 
 use super::calls::{CallState, Confirm, InFlight, Outcome, Record};
-use super::json_view::json_lines;
 use super::model::{LogKind, Model, Pane};
 use super::update::Effect;
 use crate::mcp::RequestError;
@@ -96,14 +95,10 @@ pub fn command(model: &mut Model, command: &str) -> Vec<Effect> {
             Some(_) => status = Some("already cancelling".into()),
             None => status = Some("no call in flight".into()),
         },
-        "down" | "up" | "page-down" | "page-up" | "first" => {
-            state.scroll = match command {
-                "down" => state.scroll + 1,
-                "up" => state.scroll.saturating_sub(1),
-                "page-down" => state.scroll + page,
-                "page-up" => state.scroll.saturating_sub(page),
-                _ => 0,
-            }
+        "page-down" => state.scroll += page,
+        "page-up" => state.scroll = state.scroll.saturating_sub(page),
+        "down" | "up" | "first" | "last" | "expand" | "collapse" | "toggle" => {
+            status = value_command(state, command)
         }
         "older-result" | "newer-result" => {
             let newest = state.history.len().saturating_sub(1);
@@ -168,52 +163,73 @@ fn send(state: &mut CallState, destructive: bool) -> Result<serde_json::Value, S
     }
 }
 
-/// Scrolls the result so the next (or previous) violating value line is at the top.
+/// Moves the value cursor or opens and closes rows of the value tree.
+fn value_command(state: &mut CallState, command: &str) -> Option<String> {
+    let Some(view) = state.value_view() else {
+        return Some("no value to move in".into());
+    };
+    let visible = view.tree.visible(&view.open);
+    let at = visible
+        .iter()
+        .position(|(id, _)| *id == view.cursor)
+        .unwrap_or(0);
+    let (id, last) = (visible[at].0, visible.len() - 1);
+    let has_children = !view.tree.rows[id].children.is_empty();
+    match command {
+        "down" => view.cursor = visible[(at + 1).min(last)].0,
+        "up" => view.cursor = visible[at.saturating_sub(1)].0,
+        "first" => view.cursor = visible[0].0,
+        "last" => view.cursor = visible[last].0,
+        "expand" if has_children => {
+            view.open.insert(id);
+        }
+        "collapse" => {
+            if !view.open.remove(&id)
+                && let Some(parent) = view.tree.rows[id].parent
+            {
+                view.cursor = parent;
+            }
+        }
+        "toggle" if has_children && !view.open.remove(&id) => {
+            view.open.insert(id);
+        }
+        _ => {}
+    }
+    view.follow = true;
+    None
+}
+
+/// Moves the value cursor to the next (or previous) row where a violation occurs.
 fn jump_to_violation(state: &mut CallState, forward: bool) -> Option<String> {
-    let Some(Record {
-        outcome: Outcome::Result { result, verdict },
-        ..
-    }) = state.shown_record()
-    else {
-        return Some("no result with violations".into());
+    let paths: Vec<String> = match state.shown_record().map(|r| &r.outcome) {
+        Some(Outcome::Result { verdict, .. }) => verdict
+            .violations
+            .iter()
+            .map(|v| v.instance_path.clone())
+            .collect(),
+        _ => return Some("no result with violations".into()),
     };
-    let value = if state.raw_value {
-        result.structured.as_ref()
-    } else {
-        verdict.natural_value(result.structured.as_ref())
-    };
-    let Some(value) = value else {
-        return Some("no value".into());
-    };
-    let paths: Vec<&str> = verdict
-        .violations
-        .iter()
-        .map(|v| v.instance_path.as_str())
-        .collect();
-    let marked: Vec<usize> = json_lines(value)
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| paths.contains(&l.path.as_str()))
-        .map(|(i, _)| i)
+    let view = state.value_view()?;
+    let marked: Vec<usize> = (0..view.tree.rows.len())
+        .filter(|i| paths.contains(&view.tree.rows[*i].pointer))
         .collect();
     let target = if forward {
-        marked
-            .iter()
-            .find(|i| **i > state.scroll)
-            .or(marked.first())
+        marked.iter().find(|i| **i > view.cursor).or(marked.first())
     } else {
         marked
             .iter()
             .rev()
-            .find(|i| **i < state.scroll)
+            .find(|i| **i < view.cursor)
             .or(marked.last())
     };
-    match target {
+    match target.copied() {
         Some(i) => {
-            state.scroll = *i;
+            view.tree.reveal(&mut view.open, i);
+            view.cursor = i;
+            view.follow = true;
             None
         }
-        None => Some("no violations in this result".into()),
+        None => Some("no violations in this value".into()),
     }
 }
 

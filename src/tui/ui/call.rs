@@ -5,8 +5,7 @@
 use crate::mcp::result::{Content, describe_block};
 use crate::schema::verdict::Mirror;
 use crate::schema::{Status, Verdict};
-use crate::tui::calls::{CallState, InFlight, Outcome, Record};
-use crate::tui::json_view::json_lines;
+use crate::tui::calls::{CallState, InFlight, Outcome, Record, ValueView};
 use crate::tui::keymap::Layer;
 use crate::tui::model::Model;
 use crate::tui::theme::Theme;
@@ -74,7 +73,20 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     frame.render_widget(&state.editor, editor);
     frame.render_widget(Paragraph::new(problems), checks);
     frame.render_widget(Paragraph::new(status_line(state, timeout, theme)), status);
-    let lines = result_lines(state, theme);
+    let _ = state.value_view();
+    let mut cursor_line = None;
+    let lines = result_lines(state, !state.editing, &mut cursor_line, theme);
+    let height = result.height.max(1) as usize;
+    if let (Some(line), Some(view)) = (cursor_line, state.value.as_mut())
+        && view.follow
+    {
+        view.follow = false;
+        if line < state.scroll {
+            state.scroll = line;
+        } else if line >= state.scroll + height {
+            state.scroll = line + 1 - height;
+        }
+    }
     let max_scroll = lines.len().saturating_sub(1);
     state.scroll = state.scroll.min(max_scroll);
     frame.render_widget(
@@ -195,7 +207,77 @@ fn headline(r: &Record, theme: Theme) -> Vec<Span<'static>> {
     }
 }
 
-fn result_lines(state: &CallState, theme: Theme) -> Vec<Line<'static>> {
+/// The value tree's rows, with the cursor and the violations marked.
+fn value_rows(
+    view: &ValueView,
+    verdict: &Verdict,
+    focused: bool,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for (id, depth) in view.tree.visible(&view.open) {
+        let row = &view.tree.rows[id];
+        let open = view.open.contains(&id);
+        let marker = if row.children.is_empty() {
+            "  "
+        } else if open {
+            "▾ "
+        } else {
+            "▸ "
+        };
+        let label = row
+            .label
+            .as_deref()
+            .map(|l| format!("{}: ", untrusted::line(l, 80)))
+            .unwrap_or_default();
+        let text = format!(
+            "  {}{marker}{label}{}",
+            "  ".repeat(depth),
+            untrusted::line(&row.summary, 400)
+        );
+        let hits: Vec<&str> = verdict
+            .violations
+            .iter()
+            .filter(|x| x.instance_path == row.pointer)
+            .map(|x| x.message.as_str())
+            .collect();
+        let mut line = if hits.is_empty() {
+            Line::raw(text)
+        } else {
+            Line::from(vec![
+                Span::styled(text, theme.error()),
+                Span::styled(format!("  ← {}", hits.join("; ")), theme.error()),
+            ])
+        };
+        if id == view.cursor && focused {
+            line = line.style(theme.selected());
+        }
+        lines.push(line);
+    }
+    if view.tree.truncated {
+        lines.push(Line::styled(
+            "  … the value is larger than shown (copy it to see all)",
+            theme.dim(),
+        ));
+    }
+    lines
+}
+
+/// The cursor's line within the value rows.
+fn cursor_offset(view: &ValueView) -> usize {
+    view.tree
+        .visible(&view.open)
+        .iter()
+        .position(|(id, _)| *id == view.cursor)
+        .unwrap_or(0)
+}
+
+fn result_lines(
+    state: &CallState,
+    focused: bool,
+    cursor_line: &mut Option<usize>,
+    theme: Theme,
+) -> Vec<Line<'static>> {
     let Some(record) = state.shown_record() else {
         return Vec::new();
     };
@@ -219,32 +301,10 @@ fn result_lines(state: &CallState, theme: Theme) -> Vec<Line<'static>> {
             "  (absent: the server sent no structuredContent)",
             theme.dim(),
         )),
-        Some(v) => {
-            let boxed_prefix = match (&verdict.boxing, state.raw_value) {
-                (Some(b), false) if verdict.value.is_some() => format!("/{}", b.field),
-                _ => String::new(),
-            };
-            for l in json_lines(v) {
-                let full = format!("{boxed_prefix}{}", l.path);
-                let hits: Vec<&str> = verdict
-                    .violations
-                    .iter()
-                    .filter(|x| x.instance_path == full)
-                    .map(|x| x.message.as_str())
-                    .collect();
-                let text = format!(
-                    "  {}{}",
-                    "  ".repeat(l.depth),
-                    untrusted::line(&l.text, 400)
-                );
-                if hits.is_empty() {
-                    lines.push(Line::raw(text));
-                } else {
-                    lines.push(Line::from(vec![
-                        Span::styled(text, theme.error()),
-                        Span::styled(format!("  ← {}", hits.join("; ")), theme.error()),
-                    ]));
-                }
+        Some(_) => {
+            if let Some(view) = &state.value {
+                *cursor_line = Some(lines.len() + cursor_offset(view));
+                lines.extend(value_rows(view, verdict, focused, theme));
             }
         }
     }

@@ -1,0 +1,199 @@
+//! A result value as a tree of rows (keys and indexes, scalars summarised, containers counted)
+//! for the call panel: expand and collapse, a cursor, violations found by instance path, and the
+//! JSON Pointer and jq path of any row. Bounded. Pure.
+
+use crate::schema::refs::escape_segment;
+use serde_json::Value;
+use std::collections::HashSet;
+
+/// Rows built before the rest of a huge value is left out (with a note row).
+pub const MAX_ROWS: usize = 200_000;
+/// Values with at most this many rows start fully open.
+const OPEN_ALL_BELOW: usize = 400;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueRow {
+    pub parent: Option<usize>,
+    pub children: Vec<usize>,
+    /// `"key"` or `[i]`; `None` for the root.
+    pub label: Option<String>,
+    /// JSON Pointer within structuredContent (so it matches violations' instance paths).
+    pub pointer: String,
+    /// jq path from the `mcp-inspect call` output, e.g. `.structuredContent.items[1]`.
+    pub jq: String,
+    /// A scalar as JSON, or `{3 keys}` / `[2 items]`.
+    pub summary: String,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ValueTree {
+    pub rows: Vec<ValueRow>,
+    pub truncated: bool,
+}
+
+fn jq_key(key: &str) -> String {
+    let plain = key
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if plain {
+        format!(".{key}")
+    } else {
+        format!("[{}]", Value::String(key.to_string()))
+    }
+}
+
+impl ValueTree {
+    /// `base` is the pointer of `value` inside structuredContent (`/result` for an unboxed value).
+    pub fn build(value: &Value, base: &str) -> ValueTree {
+        let mut tree = ValueTree::default();
+        let base_jq = base
+            .split('/')
+            .skip(1)
+            .map(|s| jq_key(&s.replace("~1", "/").replace("~0", "~")))
+            .collect::<String>();
+        tree.add(
+            value,
+            None,
+            None,
+            base.to_string(),
+            format!(".structuredContent{base_jq}"),
+        );
+        tree
+    }
+
+    fn add(
+        &mut self,
+        value: &Value,
+        parent: Option<usize>,
+        label: Option<String>,
+        pointer: String,
+        jq: String,
+    ) {
+        if self.rows.len() >= MAX_ROWS {
+            self.truncated = true;
+            return;
+        }
+        let summary = match value {
+            Value::Object(m) => {
+                format!("{{{} key{}}}", m.len(), if m.len() == 1 { "" } else { "s" })
+            }
+            Value::Array(a) => format!("[{} item{}]", a.len(), if a.len() == 1 { "" } else { "s" }),
+            scalar => scalar.to_string(),
+        };
+        let id = self.rows.len();
+        self.rows.push(ValueRow {
+            parent,
+            children: Vec::new(),
+            label,
+            pointer: pointer.clone(),
+            jq: jq.clone(),
+            summary,
+        });
+        if let Some(p) = parent {
+            self.rows[p].children.push(id);
+        }
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    self.add(
+                        v,
+                        Some(id),
+                        Some(Value::String(k.clone()).to_string()),
+                        format!("{pointer}/{}", escape_segment(k)),
+                        format!("{jq}{}", jq_key(k)),
+                    );
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    self.add(
+                        v,
+                        Some(id),
+                        Some(format!("[{i}]")),
+                        format!("{pointer}/{i}"),
+                        format!("{jq}[{i}]"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The rows open at first: everything for small values, else the root and its children.
+    pub fn default_open(&self) -> HashSet<usize> {
+        if self.rows.len() <= OPEN_ALL_BELOW {
+            (0..self.rows.len())
+                .filter(|i| !self.rows[*i].children.is_empty())
+                .collect()
+        } else {
+            std::iter::once(0).collect()
+        }
+    }
+
+    /// Visible rows with their depth, in order.
+    pub fn visible(&self, open: &HashSet<usize>) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        if self.rows.is_empty() {
+            return out;
+        }
+        let mut stack = vec![(0usize, 0usize)];
+        while let Some((id, depth)) = stack.pop() {
+            out.push((id, depth));
+            if open.contains(&id) {
+                for c in self.rows[id].children.iter().rev() {
+                    stack.push((*c, depth + 1));
+                }
+            }
+        }
+        out
+    }
+
+    /// Opens every ancestor of `id`.
+    pub fn reveal(&self, open: &mut HashSet<usize>, mut id: usize) {
+        while let Some(p) = self.rows[id].parent {
+            open.insert(p);
+            id = p;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn rows_know_their_pointer_and_jq_path() {
+        let t = ValueTree::build(&json!({"items": ["a", 2], "a/b": {"x y": true}}), "");
+        let got: Vec<(&str, &str, &str)> = t
+            .rows
+            .iter()
+            .map(|r| (r.pointer.as_str(), r.jq.as_str(), r.summary.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("", ".structuredContent", "{2 keys}"),
+                ("/items", ".structuredContent.items", "[2 items]"),
+                ("/items/0", ".structuredContent.items[0]", "\"a\""),
+                ("/items/1", ".structuredContent.items[1]", "2"),
+                ("/a~1b", ".structuredContent[\"a/b\"]", "{1 key}"),
+                ("/a~1b/x y", ".structuredContent[\"a/b\"][\"x y\"]", "true"),
+            ]
+        );
+        let boxed = ValueTree::build(&json!([1]), "/result");
+        assert_eq!(boxed.rows[1].pointer, "/result/0");
+        assert_eq!(boxed.rows[1].jq, ".structuredContent.result[0]");
+    }
+
+    #[test]
+    fn small_values_open_fully_and_reveal_opens_ancestors() {
+        let t = ValueTree::build(&json!({"a": {"b": [1]}}), "");
+        assert_eq!(t.visible(&t.default_open()).len(), 4);
+        let mut open = HashSet::new();
+        t.reveal(&mut open, 3);
+        assert_eq!(t.visible(&open).len(), 4);
+    }
+}
