@@ -163,6 +163,12 @@ fn a_call_in_flight_shows_progress_and_can_be_cancelled() {
         screen.contains("[██████████░░░░░░░░░░] 50% step 5 of 10 · timeout in"),
         "{screen}"
     );
+    for (w, h) in [(80, 24), (120, 40)] {
+        insta::assert_snapshot!(
+            format!("in_flight_{w}x{h}"),
+            steady(&text(&render(&mut m, w, h)))
+        );
+    }
     assert!(m.busy());
     let effects = press(&mut m, &["ctrl-x"]);
     assert_eq!(effects, [Effect::Cancel { id }]);
@@ -202,6 +208,28 @@ fn a_call_in_flight_shows_progress_and_can_be_cancelled() {
         "a late answer goes to the log"
     );
     assert_eq!(m.calls["slow"].history.len(), 1);
+}
+
+/// The in-flight line with its clock-driven parts (spinner, seconds) made steady for a snapshot.
+fn steady(screen: &str) -> String {
+    screen
+        .lines()
+        .map(|l| {
+            if !l.contains("timeout in") {
+                return l.to_string();
+            }
+            l.chars()
+                .map(|c| match c {
+                    '⠋' | '⠙' | '⠹' | '⠸' | '⠼' | '⠴' | '⠦' | '⠧' | '⠇' | '⠏' => {
+                        '*'
+                    }
+                    c if c.is_ascii_digit() => '#',
+                    c => c,
+                })
+                .collect()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn render_contains(m: &mut Model, needle: &str) -> bool {
@@ -380,5 +408,38 @@ fn results_and_calls_can_be_copied() {
     assert_eq!(
         command.text,
         r#"mcp-inspect call add --args '{"a":0,"b":0}' -- 'my server' --flag"#
+    );
+}
+
+#[test]
+fn long_text_content_is_wrapped_not_cut() {
+    let mut m = demo_model();
+    open_call(&mut m, "echo");
+    let (id, _) = send(&mut m);
+    let long: String = (0..300)
+        .map(|i| char::from(b'a' + (i % 26) as u8))
+        .collect();
+    finish(
+        &mut m,
+        "echo",
+        id,
+        json!({"content": [{"type": "text", "text": long}]}),
+    );
+    let lines: Vec<String> = text(&render(&mut m, 120, 60))
+        .lines()
+        .map(String::from)
+        .collect();
+    let wrapped: String = lines
+        .iter()
+        .filter(|l| l.contains("abcdefghij") || l.contains("klmnopqrst"))
+        .map(|l| {
+            l.trim_matches(|c: char| !c.is_ascii_lowercase())
+                .to_string()
+        })
+        .collect();
+    assert!(
+        wrapped.len() >= 300,
+        "all 300 characters are on screen across lines:\n{}",
+        lines.join("\n")
     );
 }

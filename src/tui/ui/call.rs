@@ -75,7 +75,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     frame.render_widget(Paragraph::new(status_line(state, timeout, theme)), status);
     let _ = state.value_view();
     let mut cursor_line = None;
-    let lines = result_lines(state, !state.editing, &mut cursor_line, theme);
+    let lines = result_lines(
+        result.width as usize,
+        state,
+        !state.editing,
+        &mut cursor_line,
+        theme,
+    );
     let height = result.height.max(1) as usize;
     if let (Some(line), Some(view)) = (cursor_line, state.value.as_mut())
         && view.follow
@@ -272,7 +278,17 @@ fn cursor_offset(view: &ValueView) -> usize {
         .unwrap_or(0)
 }
 
+/// Splits a line into pieces of at most `width` characters (text content is wrapped, not cut).
+fn wrap(line: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.is_empty() {
+        return vec![String::new()];
+    }
+    chars.chunks(width).map(|c| c.iter().collect()).collect()
+}
+
 fn result_lines(
+    width: usize,
     state: &CallState,
     focused: bool,
     cursor_line: &mut Option<usize>,
@@ -323,11 +339,13 @@ fn result_lines(
             theme.dim(),
         ));
         if let Content::Text(t) = block {
-            lines.extend(
-                untrusted::lines(t)
-                    .into_iter()
-                    .map(|l| Line::raw(format!("    {l}"))),
-            );
+            for l in untrusted::lines(t) {
+                lines.extend(
+                    wrap(&l, width.saturating_sub(4).max(20))
+                        .into_iter()
+                        .map(|w| Line::raw(format!("    {w}"))),
+                );
+            }
         }
     }
     lines.push(Line::raw(""));
