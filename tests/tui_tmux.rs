@@ -271,3 +271,28 @@ fn tui_call_against_fastmcp_is_conforming_and_unboxed() {
     tmux.type_line("echo fastmcp-$((3+3))");
     tmux.wait_for("fastmcp-6");
 }
+
+#[test]
+fn arguments_round_trip_through_the_external_editor() {
+    let Some(bin) = release_binary() else { return };
+    let tmux = Tmux::start("editor", 120, 40);
+    tmux.wait_for("$");
+    // A scripted "editor" that rewrites the arguments file it is given.
+    tmux.type_line(&format!("EDITOR='sed -i s/0/7/g' {bin} --demo"));
+    tmux.wait_for("Tools (17)");
+    tmux.keys(&["/"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "add"]);
+    tmux.keys(&["Enter", "a"]);
+    tmux.wait_for("call add");
+    tmux.keys(&["C-e"]);
+    tmux.wait_for("\"a\": 7");
+    tmux.keys(&["C-s"]);
+    let screen = tmux.wait_for("conforms (2020-12)");
+    assert!(
+        screen.contains("  14"),
+        "7 + 7 came back unboxed:\n{screen}"
+    );
+    tmux.keys(&["q"]);
+    tmux.type_line("echo editor-$((5+5))");
+    tmux.wait_for("editor-10");
+}

@@ -48,9 +48,13 @@ fn resume(terminal: &mut Terminal<CrosstermBackend<Stdout>>) -> std::io::Result<
     crossterm::execute!(
         std::io::stdout(),
         EnterAlternateScreen,
-        EnableBracketedPaste
+        EnableBracketedPaste,
+        crossterm::terminal::Clear(crossterm::terminal::ClearType::All)
     )?;
-    terminal.clear()
+    // A fresh terminal has empty buffers, so the next frame is drawn whole. (`Terminal::clear`
+    // would ask the terminal for the cursor position, an answer the key reader can swallow.)
+    *terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+    Ok(())
 }
 
 /// Runs `$VISUAL`/`$EDITOR` (default `vi`) on the text in a temporary file; returns the new text.
