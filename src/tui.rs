@@ -4,6 +4,7 @@
 pub mod calls;
 mod clipboard;
 pub mod copy;
+pub mod draft_lines;
 pub mod filter;
 pub mod keymap;
 pub mod model;

@@ -6,6 +6,7 @@ use crate::mcp::result::{Content, describe_block};
 use crate::schema::verdict::Mirror;
 use crate::schema::{Status, Verdict};
 use crate::tui::calls::{CallState, InFlight, Outcome, Record, ValueView};
+use crate::tui::draft_lines::{line_of, value_lines};
 use crate::tui::keymap::Layer;
 use crate::tui::model::Model;
 use crate::tui::theme::Theme;
@@ -70,6 +71,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
             .border_style(editor_style),
     );
     state.editor.set_cursor_line_style(Style::default());
+    // Line numbers, so the violations listed below ("line 3 /query: …") point into the draft.
+    state.editor.set_line_number_style(theme.dim());
     frame.render_widget(&state.editor, editor);
     frame.render_widget(Paragraph::new(problems), checks);
     frame.render_widget(Paragraph::new(status_line(state, timeout, theme)), status);
@@ -109,6 +112,7 @@ fn problem_lines(state: &CallState, theme: Theme) -> Vec<Line<'static>> {
             theme.error(),
         )];
     }
+    let map = value_lines(&state.text());
     state
         .violations
         .iter()
@@ -118,7 +122,10 @@ fn problem_lines(state: &CallState, theme: Theme) -> Vec<Line<'static>> {
             } else {
                 &v.instance_path
             };
-            Line::styled(format!("✗ {at}: {}", v.message), theme.error())
+            let line = line_of(&map, &v.instance_path)
+                .map(|l| format!("line {l} "))
+                .unwrap_or_default();
+            Line::styled(format!("✗ {line}{at}: {}", v.message), theme.error())
         })
         .collect()
 }

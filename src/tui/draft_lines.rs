@@ -1,0 +1,119 @@
+//! Where each value of a JSON text starts: its instance path and line, so argument violations
+//! can name the line of the draft they are on. A lenient scanner; invalid JSON just maps less. Pure.
+
+use crate::schema::refs::escape_segment;
+
+enum Frame {
+    Object { key: Option<String> },
+    Array { index: usize },
+}
+
+/// `(instance path, 1-based line)` for every value in `text`, in order.
+pub fn value_lines(text: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut line = 1;
+    let mut chars = text.chars().peekable();
+    let path = |stack: &[Frame]| -> String {
+        stack
+            .iter()
+            .map(|f| match f {
+                Frame::Object { key } => {
+                    format!("/{}", escape_segment(key.as_deref().unwrap_or("")))
+                }
+                Frame::Array { index } => format!("/{index}"),
+            })
+            .collect()
+    };
+    // In an object, a string is a key until its ':' is seen.
+    let mut expecting_key = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => line += 1,
+            '{' | '[' => {
+                out.push((path(&stack), line));
+                stack.push(if c == '{' {
+                    Frame::Object { key: None }
+                } else {
+                    Frame::Array { index: 0 }
+                });
+                expecting_key = c == '{';
+            }
+            '}' | ']' => {
+                stack.pop();
+            }
+            ',' => match stack.last_mut() {
+                Some(Frame::Array { index }) => *index += 1,
+                Some(Frame::Object { .. }) => expecting_key = true,
+                None => {}
+            },
+            ':' => expecting_key = false,
+            '"' => {
+                let mut s = String::new();
+                while let Some(d) = chars.next() {
+                    match d {
+                        '"' => break,
+                        '\\' => {
+                            if let Some(e) = chars.next() {
+                                s.push(e);
+                            }
+                        }
+                        '\n' => line += 1,
+                        d => s.push(d),
+                    }
+                }
+                if expecting_key {
+                    if let Some(Frame::Object { key }) = stack.last_mut() {
+                        *key = Some(s);
+                    }
+                } else {
+                    out.push((path(&stack), line));
+                }
+            }
+            c if c.is_whitespace() => {}
+            _ => {
+                // A number, true, false or null: record it once, at its first character.
+                out.push((path(&stack), line));
+                while chars
+                    .peek()
+                    .is_some_and(|d| !matches!(d, ',' | '}' | ']' | '\n') && !d.is_whitespace())
+                {
+                    chars.next();
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The line of the value at `instance_path`, or of its nearest enclosing value.
+pub fn line_of(map: &[(String, usize)], instance_path: &str) -> Option<usize> {
+    let mut path = instance_path.to_string();
+    loop {
+        if let Some((_, line)) = map.iter().find(|(p, _)| *p == path) {
+            return Some(*line);
+        }
+        let cut = path.rfind('/')?;
+        path.truncate(cut);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_map_to_their_lines() {
+        let text = "{\n  \"query\": \"\",\n  \"filters\": {\n    \"tags\": [\"a\", 2]\n  },\n  \"n\": -1\n}";
+        let map = value_lines(text);
+        assert_eq!(line_of(&map, ""), Some(1));
+        assert_eq!(line_of(&map, "/query"), Some(2));
+        assert_eq!(line_of(&map, "/filters/tags/1"), Some(4));
+        assert_eq!(line_of(&map, "/n"), Some(6));
+        assert_eq!(
+            line_of(&map, "/missing"),
+            Some(1),
+            "falls back to the enclosing value"
+        );
+    }
+}
