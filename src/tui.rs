@@ -15,6 +15,7 @@ pub mod tree_view;
 pub mod ui;
 pub mod update;
 pub mod update_call;
+pub mod update_tool;
 pub mod value_tree;
 
 use crate::cli::ConnectionArgs;

@@ -1,0 +1,142 @@
+//! The browsing part of `update`: moving in the tools list and the log, and the schema trees of
+//! the tool pane (expand, collapse, follow back-links, raw or unboxed output). Pure.
+
+use super::model::{Model, ToolDetail, Which};
+use super::tree_view::{self, Row};
+
+pub fn move_in_list(model: &mut Model, motion: &str) {
+    let len = model.filter.visible.len();
+    if len == 0 {
+        return;
+    }
+    let page = model.page_rows.max(1);
+    model.selected = match motion {
+        "down" => (model.selected + 1).min(len - 1),
+        "up" => model.selected.saturating_sub(1),
+        "page-down" => (model.selected + page).min(len - 1),
+        "page-up" => model.selected.saturating_sub(page),
+        "first" => 0,
+        "last" => len - 1,
+        _ => model.selected,
+    };
+    ensure_detail(model);
+}
+
+pub fn move_in_log(model: &mut Model, motion: &str) {
+    let max = model.log.len().saturating_sub(1);
+    model.log_scroll = match motion {
+        "up" => (model.log_scroll + 1).min(max),
+        "down" => model.log_scroll.saturating_sub(1),
+        "first" => max,
+        "last" => 0,
+        _ => model.log_scroll,
+    };
+}
+
+/// Builds the selected tool's trees (once) and its default view.
+pub fn ensure_detail(model: &mut Model) {
+    let Some(entry) = model.selected_entry() else {
+        return;
+    };
+    let name = entry.tool.name.clone();
+    let boxing = entry.boxing.clone();
+    let built = (!model.details.contains_key(&name)).then(|| ToolDetail::build(entry));
+    if let Some(detail) = built {
+        model.details.insert(name.clone(), detail);
+    }
+    if let Some(detail) = model.details.get(&name) {
+        let view = model.views.entry(name).or_default();
+        tree_view::initialise(detail, view, boxing.as_ref());
+    }
+}
+
+pub fn tool_command(model: &mut Model, command: &str) {
+    ensure_detail(model);
+    let page = model.page_rows.max(1);
+    let Some(entry) = model.selected_entry() else {
+        return;
+    };
+    let name = entry.tool.name.clone();
+    let boxing = entry.boxing.clone();
+    let (Some(detail), Some(view)) = (model.details.get(&name), model.views.get_mut(&name)) else {
+        return;
+    };
+    let rows = tree_view::visible_rows(detail, view, boxing.as_ref());
+    if rows.is_empty() {
+        return;
+    }
+    let at = tree_view::cursor_index(&rows, view.cursor);
+    let Row { which, node, .. } = rows[at];
+    let Some(tree) = detail.tree(which) else {
+        return;
+    };
+    let open = view.open.entry(which).or_default();
+    let goto = |i: usize| Some((rows[i].which, rows[i].node));
+    match command {
+        "down" => view.cursor = goto((at + 1).min(rows.len() - 1)),
+        "up" => view.cursor = goto(at.saturating_sub(1)),
+        "page-down" => view.cursor = goto((at + page).min(rows.len() - 1)),
+        "page-up" => view.cursor = goto(at.saturating_sub(page)),
+        "first" => view.cursor = goto(0),
+        "last" => view.cursor = goto(rows.len() - 1),
+        "expand" if !tree.nodes[node].children.is_empty() => {
+            open.insert(node);
+        }
+        "collapse" => {
+            if !open.remove(&node)
+                && let Some(parent) = tree.nodes[node].parent
+                && rows.iter().any(|r| r.which == which && r.node == parent)
+            {
+                view.cursor = Some((which, parent));
+            }
+        }
+        "toggle" if !open.remove(&node) && !tree.nodes[node].children.is_empty() => {
+            open.insert(node);
+        }
+        "expand-all" => {
+            for w in [Which::Input, Which::Output] {
+                if let Some(t) = detail.tree(w) {
+                    tree_view::expand_all(t, view, w);
+                }
+            }
+        }
+        "collapse-all" => {
+            for w in [Which::Input, Which::Output] {
+                if let Some(root) =
+                    tree_view::display_root(detail, w, boxing.as_ref(), view.raw_output)
+                {
+                    let open = view.open.entry(w).or_default();
+                    open.clear();
+                    open.extend([root, 0]);
+                }
+            }
+            let root = tree_view::display_root(detail, which, boxing.as_ref(), view.raw_output)
+                .unwrap_or(0);
+            view.cursor = Some((which, root));
+        }
+        "follow-link" => match tree.nodes[node].facts.back_link {
+            Some(target) => {
+                tree_view::reveal(tree, view, which, target);
+                view.cursor = Some((which, target));
+            }
+            None => model.status = Some("this row is not a recursion back-link".into()),
+        },
+        "toggle-raw-output" => {
+            if boxing.is_some() {
+                view.raw_output = !view.raw_output;
+                if which == Which::Output {
+                    view.cursor = tree_view::display_root(
+                        detail,
+                        Which::Output,
+                        boxing.as_ref(),
+                        view.raw_output,
+                    )
+                    .map(|n| (Which::Output, n));
+                }
+            } else {
+                model.status = Some("the output is not boxed".into());
+            }
+        }
+        _ => {}
+    }
+}
