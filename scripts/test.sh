@@ -9,4 +9,4 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 bash scripts/setup-peers.sh
 cargo build --release --quiet
-MCP_INSPECT_REQUIRE_PEERS=1 cargo test --all-targets
+MCP_INSPECT_REQUIRE_PEERS=1 cargo test --lib --bins --tests
