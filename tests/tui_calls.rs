@@ -443,3 +443,22 @@ fn long_text_content_is_wrapped_not_cut() {
         lines.join("\n")
     );
 }
+
+#[test]
+fn a_result_keeps_the_arguments_that_were_sent() {
+    let mut m = demo_model();
+    open_call(&mut m, "add");
+    let (id, sent) = send(&mut m);
+    press(&mut m, &["e", "down", "end"]);
+    type_text(&mut m, "9");
+    finish(
+        &mut m,
+        "add",
+        id,
+        json!({"content": [], "structuredContent": {"result": 0}}),
+    );
+    assert_eq!(
+        m.calls["add"].history[0].arguments, sent,
+        "edits made during the call are not the call"
+    );
+}

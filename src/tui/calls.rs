@@ -26,6 +26,8 @@ pub enum Confirm {
 #[derive(Debug, Clone)]
 pub struct InFlight {
     pub id: u64,
+    /// What was sent (the draft may change while the call runs).
+    pub arguments: Value,
     pub started: Instant,
     /// The last progress: value, total, message; and when it came.
     pub progress: Option<(f64, Option<f64>, Option<String>)>,

@@ -1,6 +1,8 @@
 //! Colours and emphasis, in one place; `NO_COLOR` keeps only bold, reverse and underline.
 
 use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders};
 
 #[derive(Debug, Clone, Copy)]
 pub struct Theme {
@@ -20,6 +22,14 @@ impl Theme {
         } else {
             Style::default()
         }
+    }
+
+    /// A pane's frame: all borders, a title, highlighted when it has the focus.
+    pub fn pane<'a>(&self, title: impl Into<Line<'a>>, focused: bool) -> Block<'a> {
+        Block::default()
+            .borders(Borders::ALL)
+            .title(title)
+            .border_style(self.border(focused))
     }
 
     pub fn border(&self, focused: bool) -> Style {

@@ -71,6 +71,7 @@ pub fn command(model: &mut Model, command: &str) -> Vec<Effect> {
                 if let Some(state) = model.calls.get_mut(&tool.name) {
                     state.in_flight = Some(InFlight {
                         id,
+                        arguments: arguments.clone(),
                         started: Instant::now(),
                         progress: None,
                         last_activity: Instant::now(),
@@ -293,7 +294,7 @@ pub fn finished(model: &mut Model, tool: &str, id: u64, outcome: Result<CallResu
         Err(RequestError::Cancelled) => Outcome::Cancelled,
         Err(e) => Outcome::Failed(e),
     };
-    let arguments = state.arguments().unwrap_or_default();
+    let arguments = flight.arguments;
     let summary = match &outcome {
         Outcome::Result { verdict, .. } => verdict.headline(),
         Outcome::Cancelled => "cancelled (notifications/cancelled sent)".into(),

@@ -43,11 +43,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
         frame.render_widget(Paragraph::new("press a to call this tool"), area);
         return;
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(format!(" call {} ", untrusted::line(&name, 60)))
-        .title_bottom(if state.editing { hints } else { String::new() })
-        .border_style(theme.border(true));
+    let block = theme
+        .pane(format!(" call {} ", untrusted::line(&name, 60)), true)
+        .title_bottom(if state.editing { hints } else { String::new() });
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let problems = problem_lines(state, theme);
@@ -220,15 +218,19 @@ fn headline(r: &Record, theme: Theme) -> Vec<Span<'static>> {
     }
 }
 
-/// The value tree's rows, with the cursor and the violations marked.
+/// The value tree's rows, with the cursor and the violations marked, and the cursor's row index.
 fn value_rows(
     view: &ValueView,
     verdict: &Verdict,
     focused: bool,
     theme: Theme,
-) -> Vec<Line<'static>> {
+) -> (Vec<Line<'static>>, usize) {
     let mut lines = Vec::new();
-    for (id, depth) in view.tree.visible(&view.open) {
+    let mut cursor = 0;
+    for (i, (id, depth)) in view.tree.visible(&view.open).into_iter().enumerate() {
+        if id == view.cursor {
+            cursor = i;
+        }
         let row = &view.tree.rows[id];
         let open = view.open.contains(&id);
         let marker = if row.children.is_empty() {
@@ -273,16 +275,7 @@ fn value_rows(
             theme.dim(),
         ));
     }
-    lines
-}
-
-/// The cursor's line within the value rows.
-fn cursor_offset(view: &ValueView) -> usize {
-    view.tree
-        .visible(&view.open)
-        .iter()
-        .position(|(id, _)| *id == view.cursor)
-        .unwrap_or(0)
+    (lines, cursor)
 }
 
 /// Splits a line into pieces of at most `width` characters (text content is wrapped, not cut).
@@ -326,8 +319,9 @@ fn result_lines(
         )),
         Some(_) => {
             if let Some(view) = &state.value {
-                *cursor_line = Some(lines.len() + cursor_offset(view));
-                lines.extend(value_rows(view, verdict, focused, theme));
+                let (rows, cursor) = value_rows(view, verdict, focused, theme);
+                *cursor_line = Some(lines.len() + cursor);
+                lines.extend(rows);
             }
         }
     }

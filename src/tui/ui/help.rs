@@ -5,7 +5,7 @@ use crate::tui::model::Model;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Clear, Paragraph};
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let [v] = Layout::vertical([Constraint::Length(height.min(area.height))])
@@ -60,10 +60,7 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &mut Model) {
     } else {
         " Help: keys (? or esc closes) ".to_string()
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(title)
-        .border_style(model.theme.border(true));
+    let block = model.theme.pane(title, true);
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
@@ -76,10 +73,7 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &mut Model) {
 pub fn draw_copy_menu(frame: &mut Frame<'_>, model: &Model) {
     let lines = binding_lines(model, Layer::Copy);
     let area = centered(frame.area(), 52, lines.len() as u16 + 2);
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(" Copy ")
-        .border_style(model.theme.border(true));
+    let block = model.theme.pane(" Copy ", true);
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }

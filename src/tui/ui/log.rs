@@ -5,7 +5,7 @@ use crate::tui::model::{LogKind, Model, Pane};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let theme = model.theme;
@@ -18,10 +18,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             model.log_scroll
         );
     }
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(title)
-        .border_style(theme.border(focused));
+    let block = theme.pane(title, focused);
     let inner = block.inner(area);
     let rows = inner.height as usize;
     let end = model.log.len().saturating_sub(model.log_scroll);

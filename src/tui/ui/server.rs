@@ -6,14 +6,11 @@ use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let theme = model.theme;
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(" Server ")
-        .border_style(theme.border(model.focus == Pane::Server));
+    let block = theme.pane(" Server ", model.focus == Pane::Server);
     let mut lines = Vec::new();
     match &model.server {
         None => lines.push(Line::styled(

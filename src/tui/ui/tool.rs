@@ -21,18 +21,12 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     // Borrowed field by field (not cloned): a tool's schema can be megabytes.
     let selected = model.filter.visible.get(model.selected).map(|v| v.index);
     let Some(entry) = selected.and_then(|i| model.tools.get(i)) else {
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .title(" Tool ")
-            .border_style(theme.border(focused));
+        let block = theme.pane(" Tool ", focused);
         frame.render_widget(Paragraph::new("no tool selected").block(block), area);
         return;
     };
     let title = format!(" {} ", untrusted::line(&entry.tool.name, 80));
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(title)
-        .border_style(theme.border(focused));
+    let block = theme.pane(title, focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let (Some(detail), Some(view)) = (

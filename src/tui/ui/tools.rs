@@ -6,7 +6,7 @@ use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     let theme = model.theme;
@@ -17,10 +17,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     } else {
         format!(" Tools ({shown}/{}) ", model.tools.len())
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(title)
-        .border_style(theme.border(focused));
+    let block = theme.pane(title, focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let mut lines = Vec::new();
