@@ -74,6 +74,19 @@ pub enum Command {
         #[arg(long, requires = "page_size")]
         repeat_cursor: bool,
     },
+    /// Run the built-in hostile MCP server (stdio): tools that crash, hang, flood, send escape
+    /// sequences, huge results and schema bombs; --attack adds connection-wide misbehaviour.
+    HostileServer {
+        /// Connection-wide misbehaviours (comma-separated or repeated).
+        #[arg(long, value_enum, value_delimiter = ',')]
+        attack: Vec<crate::hostile::Attack>,
+        /// Point remote `$ref`s and links at this URL (an inspector must never fetch it).
+        #[arg(long, value_name = "URL")]
+        ref_url: Option<String>,
+        /// Write "PID GRANDCHILD_PID" here (for orphan checks).
+        #[arg(long, value_name = "FILE")]
+        pid_file: Option<PathBuf>,
+    },
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -105,6 +118,9 @@ pub struct ConnectionArgs {
     /// Connect to the built-in demo server (started from this binary over stdio).
     #[arg(long)]
     pub demo: bool,
+    /// Connect to the built-in hostile server, with these attacks (`--hostile`, `--hostile=flood,garbage`).
+    #[arg(long, value_enum, value_delimiter = ',', num_args = 0.., require_equals = true, value_name = "ATTACKS")]
+    pub hostile: Option<Vec<crate::hostile::Attack>>,
     /// The server's URL (Streamable HTTP, or legacy SSE).
     #[arg(long)]
     pub url: Option<String>,
@@ -146,31 +162,33 @@ pub const DEFAULT_TIMEOUT_SECS: f64 = 30.0;
 impl ConnectionArgs {
     /// Whether any way to reach a server was given.
     pub fn is_empty(&self) -> bool {
-        !self.demo && self.url.is_none() && self.config.is_none() && self.command.is_empty()
+        !self.demo && self.hostile.is_none() && self.url.is_none() && self.config.is_none() && self.command.is_empty()
     }
 
     /// The connection these flags describe.
     pub fn options(&self) -> Result<ConnectOptions, String> {
         let given = [
             self.demo,
+            self.hostile.is_some(),
             self.url.is_some(),
             self.config.is_some(),
             !self.command.is_empty(),
         ];
         match given.iter().filter(|g| **g).count() {
-            0 => return Err("no server given: use `-- COMMAND ARGS...`, --url URL, --config FILE --server NAME, or --demo".into()),
+            0 => return Err("no server given: use `-- COMMAND ARGS...`, --url URL, --config FILE --server NAME, --demo or --hostile".into()),
             1 => {}
-            _ => return Err("give only one of `-- COMMAND`, --url, --config and --demo".into()),
+            _ => return Err("give only one of `-- COMMAND`, --url, --config, --demo and --hostile".into()),
         }
         let mut target = if self.demo {
-            let exe =
-                std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
-            Target::Stdio {
-                command: exe.to_string_lossy().into_owned(),
-                args: vec!["demo-server".into()],
-                env: vec![],
-                cwd: None,
+            this_executable(vec!["demo-server".into()])?
+        } else if let Some(attacks) = &self.hostile {
+            let mut args = vec!["hostile-server".to_string()];
+            for attack in attacks {
+                if let Some(name) = attack.to_possible_value() {
+                    args.extend(["--attack".into(), name.get_name().to_string()]);
+                }
             }
+            this_executable(args)?
         } else if let Some(url) = &self.url {
             let sse = match self.transport.unwrap_or(TransportArg::Auto) {
                 TransportArg::Sse => true,
@@ -251,6 +269,17 @@ impl ConnectionArgs {
         }
         Ok(())
     }
+}
+
+/// This binary as a stdio server (`demo-server`, `hostile-server`).
+fn this_executable(args: Vec<String>) -> Result<Target, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+    Ok(Target::Stdio {
+        command: exe.to_string_lossy().into_owned(),
+        args,
+        env: vec![],
+        cwd: None,
+    })
 }
 
 fn url_path_ends_in_sse(url: &str) -> bool {

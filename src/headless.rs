@@ -22,7 +22,7 @@ pub async fn run(command: Command) -> i32 {
             format, connection, ..
         } => (*format, connection),
         Command::Inspect { connection, .. } => (Format::Json, connection),
-        Command::DemoServer { .. } => return exit::ERROR,
+        Command::DemoServer { .. } | Command::HostileServer { .. } => return exit::ERROR,
     };
     let report = Report { format };
     let session = match connect(connection, &report).await {
@@ -41,7 +41,7 @@ pub async fn run(command: Command) -> i32 {
                 ..
             } => call::run(&session, tool, args.as_deref(), arg, *strict, &report).await,
             Command::Check { .. } => check::run(&session, &report).await,
-            Command::DemoServer { .. } => exit::ERROR,
+            Command::DemoServer { .. } | Command::HostileServer { .. } => exit::ERROR,
         }
     };
     let code = tokio::select! {

@@ -3,6 +3,7 @@
 pub mod cli;
 pub mod demo;
 pub mod headless;
+pub mod hostile;
 pub mod mcp;
 pub mod schema;
 pub mod tui;

@@ -6,6 +6,21 @@ use mcp_inspect::cli::{Cli, Command};
 
 fn main() {
     let cli = Cli::parse();
+    // The hostile server is plain threads and blocking IO, and must block SIGTERM before any
+    // thread exists (see `hostile::Attack::Stubborn`): it runs before the async runtime.
+    if let Some(Command::HostileServer {
+        attack,
+        ref_url,
+        pid_file,
+    }) = cli.command
+    {
+        let options = mcp_inspect::hostile::Options {
+            attacks: attack,
+            ref_url,
+            pid_file,
+        };
+        std::process::exit(mcp_inspect::hostile::run(&options));
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

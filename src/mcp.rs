@@ -10,6 +10,7 @@ mod handler;
 mod http;
 mod lines;
 mod raw;
+mod salvage;
 pub mod result;
 pub mod session;
 mod sse;

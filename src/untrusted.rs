@@ -63,6 +63,30 @@ pub fn block(text: &str) -> String {
     lines(text).join("\n")
 }
 
+/// JSON text safe to print: serde_json escapes C0 controls itself, but leaves DEL, C1 controls
+/// (U+009B is a CSI to some terminals) and bidi overrides raw. Those can only occur inside
+/// strings, where `\uXXXX` means the same, so the result is the same JSON value.
+pub fn json(value: &serde_json::Value, pretty: bool) -> String {
+    let text = if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    }
+    .unwrap_or_else(|_| "null".into());
+    if !text.chars().any(is_dangerous) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    for c in text.chars() {
+        if is_dangerous(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A short single-line form for labels: [`line`] with the default cut.
 pub fn label(text: &str) -> Cow<'_, str> {
     line(text, MAX_LINE_CHARS)
@@ -71,6 +95,17 @@ pub fn label(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_escapes_what_serde_json_leaves_raw_and_stays_the_same_value() {
+        let value = serde_json::json!({"k\u{202e}": ["\u{9b}31m", "\u{7f}", "\u{1b}", "ok é"]});
+        for pretty in [false, true] {
+            let text = json(&value, pretty);
+            assert!(!text.chars().any(is_dangerous), "{text}");
+            assert_eq!(serde_json::from_str::<serde_json::Value>(&text).ok(), Some(value.clone()));
+        }
+        assert!(json(&value, false).contains("\\u009b31m"));
+    }
 
     #[test]
     fn plain_text_is_borrowed_unchanged() {

@@ -190,19 +190,49 @@ fn boolean_schemas_show_as_any_and_never() {
 }
 
 #[test]
-fn composition_bomb_is_cut_with_a_notice() {
+fn ref_bomb_stops_expanding_refs_but_keeps_every_other_row() {
     let mut defs = serde_json::Map::new();
     for i in 0..40 {
         defs.insert(format!("L{i}"), json!({"anyOf": [{"$ref": format!("#/$defs/L{}", i + 1)}, {"$ref": format!("#/$defs/L{}", i + 1)}]}));
     }
     defs.insert("L40".into(), json!({"type": "string"}));
-    let t = SchemaTree::build(&json!({"$defs": defs, "$ref": "#/$defs/L0"}));
-    assert!(t.nodes.len() <= mcp_inspect::schema::tree::MAX_NODES);
+    let t = SchemaTree::build(&json!({
+        "$defs": defs,
+        "type": "object",
+        "properties": {"bomb": {"$ref": "#/$defs/L0"}, "after": {"type": "integer"}},
+    }));
+    let limit = mcp_inspect::schema::tree::MAX_REF_ROWS;
+    assert!(t.nodes.len() <= limit + 100, "{} rows", t.nodes.len());
+    assert!(t.problems().any(|(_, p)| p.contains("not expanded")));
+    // Rows outside refs are all there: the property after the bomb too.
+    assert!(t.nodes[0].children.iter().any(|c| t.nodes[*c].edge == Edge::Property("after".into())));
+}
+
+#[test]
+fn a_schema_larger_than_the_row_cap_is_cut_with_a_notice() {
+    let cap = mcp_inspect::schema::tree::MAX_NODES;
+    let properties: serde_json::Map<String, serde_json::Value> =
+        (0..cap + 5).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
+    let t = SchemaTree::build(&json!({"type": "object", "properties": properties}));
+    assert_eq!(t.nodes.len(), cap);
     assert!(
         t.notice.as_deref().is_some_and(|n| n.contains("cut at")),
         "{:?}",
         t.notice
     );
+}
+
+#[test]
+fn a_definition_used_twice_is_expanded_at_both_places() {
+    let t = SchemaTree::build(&json!({
+        "$defs": {"Address": {"type": "object", "properties": {"city": {"type": "string"}}}},
+        "type": "object",
+        "properties": {"billing": {"$ref": "#/$defs/Address"}, "shipping": {"$ref": "#/$defs/Address"}},
+    }));
+    for name in ["billing", "shipping"] {
+        let id = child(&t, 0, name);
+        assert_eq!(t.nodes[id].children.len(), 1, "{name}");
+    }
 }
 
 #[test]

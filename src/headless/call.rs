@@ -146,7 +146,7 @@ fn print_text(result: &CallResult, verdict: &Verdict, report: &Report) {
                 None => "structuredContent:".into(),
             };
             report.line(&label);
-            let pretty = serde_json::to_string_pretty(value).unwrap_or_default();
+            let pretty = crate::untrusted::json(value, true);
             for line in pretty.lines() {
                 report.line(&format!("  {line}"));
             }

@@ -16,10 +16,9 @@ impl Report {
         let _ = writeln!(out, "{text}");
     }
 
-    /// Prints a JSON value to stdout, pretty. JSON escapes control characters itself.
+    /// Prints a JSON value to stdout, pretty, every control character escaped.
     pub fn json(&self, value: &serde_json::Value) {
-        let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| "null".into());
-        self.line(&text);
+        self.line(&crate::untrusted::json(value, true));
     }
 
     /// Reports an error on stderr and returns its exit code.

@@ -28,15 +28,7 @@ pub async fn run(session: &Session, report: &Report) -> i32 {
         }
     }
     for r in &list.rejected {
-        report.warn(&format!(
-            "tool #{} {} rejected: {}",
-            r.index,
-            r.name
-                .as_deref()
-                .map(|n| format!("`{}`", untrusted::line(n, 80)))
-                .unwrap_or_default(),
-            r.reason
-        ));
+        report.warn(&r.to_string());
     }
     match list.problem {
         Some(problem) => report.error(&problem, exit::ERROR),

@@ -2,7 +2,8 @@
 //! as a bounded tail, stdout screened line by line, and shut down without leaving orphans.
 
 use super::events::{EventSink, ServerEvent};
-use super::lines::{Line, read_line};
+use super::lines::{Line, TAIL_BYTES, read_line};
+use super::salvage;
 use super::raw::RawResponses;
 use crate::untrusted;
 use std::collections::VecDeque;
@@ -18,7 +19,8 @@ pub const STDERR_TAIL_LINES: usize = 200;
 /// Longest stderr line kept.
 const STDERR_LINE_MAX: usize = 4_096;
 /// Largest JSON-RPC message accepted from a server; larger ones are dropped with a notice.
-pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+/// 16 MiB is rmcp's limit for Streamable HTTP events too, so both transports agree.
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// How long a server gets to exit by itself after its stdin closes, and again after SIGTERM.
 const GRACE: Duration = Duration::from_millis(100);
 
@@ -133,7 +135,7 @@ async fn pump_stderr(
             Ok(Line::Complete(bytes)) => {
                 untrusted::line(&String::from_utf8_lossy(&bytes), STDERR_LINE_MAX).into_owned()
             }
-            Ok(Line::TooLong { head, total }) => format!(
+            Ok(Line::TooLong { head, total, .. }) => format!(
                 "{}… [{} bytes in all]",
                 untrusted::line(&String::from_utf8_lossy(&head), STDERR_LINE_MAX),
                 total
@@ -146,7 +148,8 @@ async fn pump_stderr(
 }
 
 /// Forwards each JSON line to rmcp; reports and drops non-JSON and oversized lines, which rmcp
-/// would otherwise drop silently (or buffer without bound).
+/// would otherwise drop silently (or buffer without bound). A dropped response whose id can be
+/// read is answered with an error, so its request fails now rather than at the timeout.
 async fn pump_stdout(
     mut reader: BufReader<tokio::process::ChildStdout>,
     mut to_rmcp: DuplexStream,
@@ -154,7 +157,7 @@ async fn pump_stdout(
     raw: RawResponses,
 ) {
     loop {
-        match read_line(&mut reader, MAX_MESSAGE_BYTES).await {
+        let (message, head, tail) = match read_line(&mut reader, MAX_MESSAGE_BYTES).await {
             Ok(Line::Complete(bytes)) => {
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     continue;
@@ -166,21 +169,47 @@ async fn pump_stdout(
                                 "a response to cancelled request {id} arrived late: ignored"
                             )));
                         }
-                        if to_rmcp.write_all(&bytes).await.is_err() || to_rmcp.write_all(b"\n").await.is_err() {
+                        if to_rmcp.write_all(&bytes).await.is_err()
+                            || to_rmcp.write_all(b"\n").await.is_err()
+                        {
                             return;
                         }
+                        continue;
                     }
-                    Err(e) => events.send(ServerEvent::Notice(format!(
-                        "server wrote a non-JSON line to stdout ({e}): {}",
-                        untrusted::line(&String::from_utf8_lossy(&bytes), 200)
-                    ))),
+                    Err(e) => {
+                        let tail = bytes[bytes.len().saturating_sub(TAIL_BYTES)..].to_vec();
+                        let message = if e.to_string().contains("recursion limit") {
+                            format!("the server sent a message nested too deep to read ({e}): dropped")
+                        } else {
+                            format!(
+                                "the server wrote a non-JSON line to stdout ({e}): {}",
+                                untrusted::line(&String::from_utf8_lossy(&bytes), 200)
+                            )
+                        };
+                        (message, bytes, tail)
+                    }
                 }
             }
-            Ok(Line::TooLong { total, .. }) => events.send(ServerEvent::Notice(format!(
-                "server sent a {total}-byte message, over the {MAX_MESSAGE_BYTES}-byte limit: dropped"
-            ))),
+            Ok(Line::TooLong { head, tail, total }) => (
+                format!(
+                    "the server sent a {total}-byte message, over the {} MiB limit: dropped",
+                    MAX_MESSAGE_BYTES >> 20
+                ),
+                head,
+                tail,
+            ),
             Ok(Line::Eof) | Err(_) => {
                 let _ = to_rmcp.shutdown().await;
+                return;
+            }
+        };
+        events.send(ServerEvent::Notice(message.clone()));
+        if let Some(id) = salvage::response_id(&head, &tail) {
+            let line = salvage::error_line(&id, &message);
+            if let Ok(error) = serde_json::from_slice::<serde_json::Value>(&line) {
+                raw.record(&error);
+            }
+            if to_rmcp.write_all(&line).await.is_err() {
                 return;
             }
         }

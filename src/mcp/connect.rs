@@ -13,6 +13,7 @@ use crate::untrusted;
 use rmcp::model::{ProtocolVersion, SubscriptionFilter};
 use rmcp::service::{ClientInitializeError, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientCacheConfig, ClientLifecycleMode, ClientServiceExt, Peer};
 use serde_json::Value;
@@ -85,7 +86,10 @@ async fn attempt(
                 },
             )?;
             let mut process = spawned.process;
-            let transport = (spawned.from_server, spawned.to_server);
+            // Our stdout screen enforces the size limit (and explains a drop); rmcp's own limit
+            // sits just above it so it never drops a line silently first.
+            let transport = AsyncRwTransport::new_client(spawned.from_server, spawned.to_server)
+                .with_max_line_length(child::MAX_MESSAGE_BYTES + 2);
             match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle))
                 .await
             {

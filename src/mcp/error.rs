@@ -99,4 +99,7 @@ pub enum RequestError {
     Closed(Vec<String>),
     #[error("malformed answer: {0}")]
     Malformed(String),
+    /// The answer arrived but could not be taken (too big, nested too deep): said in full.
+    #[error("{0}")]
+    Unreadable(String),
 }

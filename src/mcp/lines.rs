@@ -8,18 +8,28 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 pub enum Line {
     /// A complete line (without its `\n`), within the bound.
     Complete(Vec<u8>),
-    /// A line longer than the bound: its first `max` bytes, and how many bytes it had in all.
-    TooLong { head: Vec<u8>, total: usize },
+    /// A line longer than the bound: its first `max` bytes, its last [`TAIL_BYTES`] bytes, and
+    /// how many bytes it had in all.
+    TooLong {
+        head: Vec<u8>,
+        tail: Vec<u8>,
+        total: usize,
+    },
     /// End of stream.
     Eof,
 }
 
-/// Reads one line of at most `max` bytes; the rest of a longer line is read and discarded.
+/// Bytes kept from the end of an oversized line (where some SDKs put the response `id`).
+pub const TAIL_BYTES: usize = 256;
+
+/// Reads one line of at most `max` bytes; the rest of a longer line is read and discarded
+/// (but for its last [`TAIL_BYTES`]).
 pub async fn read_line<R: AsyncBufRead + Unpin>(
     reader: &mut R,
     max: usize,
 ) -> std::io::Result<Line> {
     let mut head = Vec::new();
+    let mut tail = Vec::new();
     let mut total = 0usize;
     loop {
         let available = reader.fill_buf().await?;
@@ -27,7 +37,7 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
             return Ok(match (total, total > max) {
                 (0, _) => Line::Eof,
                 (_, false) => Line::Complete(head),
-                (_, true) => Line::TooLong { head, total },
+                (_, true) => Line::TooLong { head, tail, total },
             });
         }
         let (chunk, found_newline) = match available.iter().position(|b| *b == b'\n') {
@@ -35,7 +45,13 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
             None => (available, false),
         };
         let room = max.saturating_sub(head.len());
-        head.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let kept = chunk.len().min(room);
+        head.extend_from_slice(&chunk[..kept]);
+        if kept < chunk.len() {
+            let rest = &chunk[kept..];
+            tail.extend_from_slice(&rest[rest.len().saturating_sub(TAIL_BYTES)..]);
+            tail.drain(..tail.len().saturating_sub(TAIL_BYTES));
+        }
         total += chunk.len();
         let consumed = chunk.len() + usize::from(found_newline);
         reader.consume(consumed);
@@ -44,7 +60,7 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
                 head.pop();
             }
             return Ok(if total > max {
-                Line::TooLong { head, total }
+                Line::TooLong { head, tail, total }
             } else {
                 Line::Complete(head)
             });
@@ -69,6 +85,7 @@ mod tests {
             read_line(&mut r, 10).await.expect("io"),
             Line::TooLong {
                 head: b"this line ".to_vec(),
+                tail: b"is far too long".to_vec(),
                 total: 25
             }
         );

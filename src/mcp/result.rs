@@ -45,6 +45,19 @@ pub struct CallResult {
 }
 
 impl CallResult {
+    /// Rejects answers no reading of the spec makes a tool result: not an object, or a
+    /// `content` that is not an array. (Anything else is decoded and judged by the verdict.)
+    pub fn check_shape(raw: &Value) -> Result<(), String> {
+        let kind = crate::schema::verdict::kind_of;
+        let Some(object) = raw.as_object() else {
+            return Err(format!("the tools/call result is {}, not an object", kind(raw)));
+        };
+        match object.get("content") {
+            Some(c) if !c.is_array() => Err(format!("`content` is {}, not an array", kind(c))),
+            _ => Ok(()),
+        }
+    }
+
     pub fn decode(raw: Value) -> CallResult {
         let blocks = raw
             .get("content")

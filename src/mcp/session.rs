@@ -6,9 +6,10 @@ use super::error::{ConnectError, RequestError};
 use super::events::EventSink;
 use super::handler::{Handler, token_text};
 use super::raw::RawResponses;
+use super::salvage;
 use super::result::CallResult;
 use super::target::ConnectOptions;
-use super::tool::{RejectedTool, Tool, decode_page};
+use super::tool::{RejectedTool, Tool, decode_next_page};
 use crate::schema::Era;
 use crate::untrusted;
 use rmcp::Peer;
@@ -124,6 +125,9 @@ impl Session {
 
     fn request_error(&self, e: ServiceError) -> RequestError {
         match e {
+            ServiceError::McpError(err) if err.code.0 == salvage::UNREADABLE => {
+                RequestError::Unreadable(untrusted::line(&err.message, 500).into_owned())
+            }
             ServiceError::McpError(err) => RequestError::Server {
                 code: i64::from(err.code.0),
                 message: untrusted::line(&err.message, 500).into_owned(),
@@ -144,10 +148,11 @@ impl Session {
         let mut list = ToolList::default();
         let mut cursor: Option<String> = None;
         let mut seen = HashSet::new();
+        let mut names = HashSet::new();
         loop {
             let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
             let result = self.request("tools/list", params).await?;
-            let page = decode_page(&result).map_err(RequestError::Malformed)?;
+            let page = decode_next_page(&result, &mut names).map_err(RequestError::Malformed)?;
             list.pages += 1;
             let offset = list.tools.len() + list.rejected.len();
             list.tools.extend(page.tools);
@@ -156,24 +161,25 @@ impl Session {
                 r
             }));
             match page.next_cursor {
-                None => return Ok(list),
+                None => break,
                 Some(next) if !seen.insert(next.clone()) => {
                     list.problem = Some(format!(
                         "the server repeated the cursor `{}` after {} pages: listing stopped",
                         untrusted::line(&next, 80),
                         list.pages
                     ));
-                    return Ok(list);
+                    break;
                 }
                 Some(_) if list.pages >= MAX_PAGES => {
                     list.problem = Some(format!(
                         "more than {MAX_PAGES} pages of tools: listing stopped"
                     ));
-                    return Ok(list);
+                    break;
                 }
                 Some(next) => cursor = Some(next),
             }
         }
+        Ok(list)
     }
 
     /// Starts a tool call. The timeout restarts on every progress notification.
@@ -252,7 +258,9 @@ pub struct PendingCall<'s> {
 
 impl PendingCall<'_> {
     pub async fn result(self) -> Result<CallResult, RequestError> {
-        Ok(CallResult::decode(self.session.finish(self.handle).await?))
+        let raw = self.session.finish(self.handle).await?;
+        CallResult::check_shape(&raw).map_err(RequestError::Malformed)?;
+        Ok(CallResult::decode(raw))
     }
 
     /// Waits for the result unless `cancel` resolves first; then `notifications/cancelled` is sent.

@@ -3,6 +3,7 @@
 
 use crate::schema::lint::ToolSchemas;
 use serde::Serialize;
+use std::collections::HashSet;
 use serde_json::Value;
 
 /// Hints a server gives about a tool. Untrusted: shown, never relied on.
@@ -77,6 +78,17 @@ pub struct RejectedTool {
     pub reason: String,
 }
 
+impl std::fmt::Display for RejectedTool {
+    /// "tool #3 `name` rejected: reason", escaped for a terminal.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "tool #{}", self.index)?;
+        if let Some(name) = &self.name {
+            write!(f, " `{}`", crate::untrusted::line(name, 80))?;
+        }
+        write!(f, " rejected: {}", crate::untrusted::label(&self.reason))
+    }
+}
+
 /// One `tools/list` page: its tools, the ones rejected, and the cursor to the next page.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToolPage {
@@ -87,6 +99,12 @@ pub struct ToolPage {
 
 /// Decodes a `tools/list` result, keeping every well-formed tool.
 pub fn decode_page(result: &Value) -> Result<ToolPage, String> {
+    decode_next_page(result, &mut HashSet::new())
+}
+
+/// Decodes one page of a listing; `seen` holds the names of earlier pages. A tool whose name
+/// came before is rejected: calls go by name, so only the first can ever be called.
+pub fn decode_next_page(result: &Value, seen: &mut HashSet<String>) -> Result<ToolPage, String> {
     let Some(items) = result.get("tools").and_then(Value::as_array) else {
         return Err("the tools/list result has no `tools` array".into());
     };
@@ -99,6 +117,11 @@ pub fn decode_page(result: &Value) -> Result<ToolPage, String> {
     };
     for (index, item) in items.iter().enumerate() {
         match decode_tool(item) {
+            Ok(tool) if !seen.insert(tool.name.clone()) => page.rejected.push(RejectedTool {
+                index,
+                name: Some(tool.name),
+                reason: "a tool of the same name came before it (calls go by name)".into(),
+            }),
             Ok(tool) => page.tools.push(tool),
             Err(reason) => page.rejected.push(RejectedTool {
                 index,

@@ -7,8 +7,12 @@ use serde_json::{Map, Value};
 
 pub type NodeId = usize;
 
-/// Rows a tree may hold; a composition bomb stops here with a notice.
-pub const MAX_NODES: usize = 250_000;
+/// Rows a tree may hold; a larger schema stops here with a notice.
+pub const MAX_NODES: usize = 100_000;
+/// Rows built inside expanded `$ref`s before further `$ref`s are shown unexpanded. Only refs
+/// can make a tree exponentially larger than its schema (a ref bomb); this keeps such a tree
+/// small and quick while every row outside refs is still built.
+pub const MAX_REF_ROWS: usize = 10_000;
 /// Nesting depth past which a subschema is shown but not expanded.
 pub const MAX_DEPTH: usize = 64;
 /// `$ref` hops followed from one place before giving up on a chain.
@@ -115,6 +119,8 @@ impl SchemaTree {
             nodes: Vec::new(),
             notice: None,
             ancestors: Vec::new(),
+            ref_rows: 0,
+            inside_refs: 0,
         };
         builder.add(
             None,
@@ -178,6 +184,10 @@ struct Builder<'d, 'a> {
     notice: Option<String>,
     /// Ref targets being expanded on the current path, with the row that expanded each.
     ancestors: Vec<(String, NodeId)>,
+    /// Rows built so far inside expanded refs (see [`MAX_REF_ROWS`]).
+    ref_rows: usize,
+    /// How many expanded refs the row being built is inside.
+    inside_refs: usize,
 }
 
 /// A subschema with the `$ref` chain behind it resolved into layers, nearest first.
@@ -224,11 +234,20 @@ impl<'d, 'a> Builder<'d, 'a> {
         facts.back_link = resolved.back_link;
         facts.boolean_schema = resolved.boolean;
         facts.problem = resolved.problem.take();
-        let expand = resolved.back_link.is_none() && facts.problem.is_none();
+        let through_ref = !resolved.targets.is_empty();
+        let mut expand = resolved.back_link.is_none() && facts.problem.is_none();
         if depth >= MAX_DEPTH && expand {
             facts.problem = Some(format!(
                 "nested deeper than {MAX_DEPTH} levels; not expanded"
             ));
+        } else if expand && through_ref && self.ref_rows >= MAX_REF_ROWS {
+            facts.problem = Some(format!(
+                "not expanded: $refs in this schema already expand to {MAX_REF_ROWS} rows (see the definition itself)"
+            ));
+            expand = false;
+        }
+        if self.inside_refs > 0 {
+            self.ref_rows += 1;
         }
         self.nodes.push(SchemaNode {
             parent,
@@ -248,7 +267,9 @@ impl<'d, 'a> Builder<'d, 'a> {
             for t in resolved.targets.drain(..) {
                 self.ancestors.push((t, id));
             }
+            self.inside_refs += usize::from(through_ref);
             self.add_children(id, &resolved.view, depth);
+            self.inside_refs -= usize::from(through_ref);
             self.ancestors.truncate(self.ancestors.len() - pushed);
         }
         Some(id)

@@ -12,8 +12,9 @@ pub struct Copy {
     pub text: String,
 }
 
+/// Pretty JSON with C1 and bidi controls escaped (the same value, safe to paste into a terminal).
 fn pretty(v: &Value) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_default()
+    crate::untrusted::json(v, true)
 }
 
 /// Resolves a copy command against the selected tool and cursor.
@@ -125,7 +126,7 @@ fn call_copy(model: &Model, tool: &str, command: &str) -> Result<(String, String
                 tool.to_string(),
                 "--args".into(),
             ];
-            words.push(serde_json::to_string(&arguments).unwrap_or_default());
+            words.push(crate::untrusted::json(&arguments, false));
             words.extend(model.connection_args.iter().cloned());
             let line = words
                 .iter()

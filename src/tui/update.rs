@@ -162,15 +162,7 @@ fn first_line(text: &str) -> String {
 fn tools_listed(model: &mut Model, list: ToolList) {
     let keep = model.selected_entry().map(|e| e.tool.name.clone());
     for r in &list.rejected {
-        model.push_log(
-            LogKind::Problem,
-            format!(
-                "tool #{} {} rejected: {}",
-                r.index,
-                untrusted::label(r.name.as_deref().unwrap_or("")),
-                untrusted::label(&r.reason)
-            ),
-        );
+        model.push_log(LogKind::Problem, r.to_string());
     }
     if let Some(p) = &list.problem {
         model.push_log(LogKind::Problem, untrusted::block(p));

@@ -1,0 +1,124 @@
+//! The built-in hostile MCP server (`mcp-inspect hostile-server`): a hand-written stdio JSON-RPC
+//! peer that misbehaves on purpose (escape sequences everywhere, schema bombs, crashes, silence,
+//! huge results, floods, garbage), each misbehaviour selectable, so tests and users can see how
+//! an inspector copes. It is not built on rmcp because rmcp would refuse to send most of this.
+
+mod payloads;
+mod tools;
+mod wire;
+
+use clap::ValueEnum;
+use serde_json::{Value, json};
+use std::io::BufRead;
+use wire::Wire;
+
+/// Connection-wide misbehaviours, on top of the hostile tools that are always listed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Attack {
+    /// 10,000 notifications a second (logs, stray progress, stderr) from the handshake on.
+    Flood,
+    /// Non-JSON lines, wrong-shaped JSON and answers to unknown ids before every answer.
+    Garbage,
+    /// 10,000 more tools, listed 500 a page.
+    ManyTools,
+    /// Every tools/list page hands out a new cursor, forever.
+    PaginateForever,
+    /// A tool whose schema nests 1,000 levels deep (no JSON parser with a depth limit takes it).
+    TooDeep,
+    /// Never answers the handshake.
+    NoInit,
+    /// Ignores SIGTERM and stdin closing, and starts a grandchild process that sleeps.
+    Stubborn,
+}
+
+/// What the hostile server was asked to do.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub attacks: Vec<Attack>,
+    /// The URL schemas point their remote `$ref`s and links at (never to be fetched).
+    pub ref_url: Option<String>,
+    /// A file to write "PID GRANDCHILD_PID" to (GRANDCHILD_PID 0 when not stubborn), for tests
+    /// that look for orphans.
+    pub pid_file: Option<std::path::PathBuf>,
+}
+
+impl Options {
+    fn has(&self, attack: Attack) -> bool {
+        self.attacks.contains(&attack)
+    }
+}
+
+/// Serves stdio until stdin closes (or forever, when stubborn). Returns an exit code.
+pub fn run(options: &Options) -> i32 {
+    let wire = Wire::stdout();
+    eprintln!("hostile: ready on stdio{}", payloads::ESCAPES);
+    let grandchild = if options.has(Attack::Stubborn) {
+        wire::become_stubborn()
+    } else {
+        None
+    };
+    if let Some(path) = &options.pid_file {
+        let pids = format!("{} {}\n", std::process::id(), grandchild.unwrap_or(0));
+        if let Err(e) = std::fs::write(path, pids) {
+            eprintln!("hostile: cannot write {}: {e}", path.display());
+        }
+    }
+    let catalog = tools::Catalog::new(options);
+    for line in std::io::stdin().lock().split(b'\n') {
+        let Ok(line) = line else { break };
+        let Ok(message) = serde_json::from_slice::<Value>(&line) else {
+            continue;
+        };
+        answer(&wire, options, &catalog, &message);
+    }
+    if options.has(Attack::Stubborn) {
+        loop {
+            std::thread::park();
+        }
+    }
+    0
+}
+
+fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Value) {
+    let method = message.get("method").and_then(Value::as_str);
+    let Some(id) = message.get("id").cloned() else {
+        if method == Some("notifications/initialized") && options.has(Attack::Flood) {
+            wire.flood(None, None);
+        }
+        return;
+    };
+    let params = message.get("params").cloned().unwrap_or(Value::Null);
+    if options.has(Attack::Garbage) {
+        wire.garbage();
+    }
+    match method.unwrap_or_default() {
+        "initialize" if options.has(Attack::NoInit) => {}
+        "initialize" => wire.result(&id, initialize(&params)),
+        "ping" => wire.result(&id, json!({})),
+        "tools/list" => wire.result(&id, catalog.page(params.get("cursor"))),
+        "tools/call" => catalog.call(wire, id, &params),
+        other => wire.error(&id, -32601, &format!("method not found: {other}")),
+    }
+}
+
+/// The handshake answer: a legacy-era server with a hostile name, version and instructions.
+fn initialize(params: &Value) -> Value {
+    let asked = params
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("2025-06-18");
+    let version = if asked > "2025-11-25" {
+        "2025-11-25"
+    } else {
+        asked
+    };
+    json!({
+        "protocolVersion": version,
+        "capabilities": {"tools": {"listChanged": true}, "logging": {}},
+        "serverInfo": {
+            "name": format!("hostile{}", payloads::TITLE_CHANGE),
+            "version": format!("6.6.6{}", payloads::CLEAR_SCREEN),
+        },
+        "instructions": format!("Call every tool.{}", payloads::ESCAPES),
+    })
+}

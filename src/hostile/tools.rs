@@ -1,0 +1,218 @@
+//! The hostile tools: always listed, each a misbehaviour a user can call, plus the tool lists the
+//! connection-wide attacks add (10,000 tools, endless pages, a schema too deep to parse).
+
+use super::payloads::{self, CLEAR_SCREEN, ESCAPES, TITLE_CHANGE};
+use super::wire::Wire;
+use super::{Attack, Options};
+use serde_json::{Value, json};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// Tools per page when listing 10,000 of them.
+const PAGE: usize = 500;
+/// Extra tools listed by `--attack many-tools`.
+const MANY: usize = 10_000;
+
+pub struct Catalog {
+    base: Vec<Value>,
+    many: bool,
+    forever: bool,
+}
+
+fn tool(name: &str, description: &str, input: Value) -> Value {
+    json!({"name": name, "description": description, "inputSchema": input})
+}
+
+fn no_arguments() -> Value {
+    json!({"type": "object", "properties": {}})
+}
+
+impl Catalog {
+    pub fn new(options: &Options) -> Catalog {
+        let url = options
+            .ref_url
+            .clone()
+            .unwrap_or_else(|| "http://127.0.0.1:9".into());
+        let mut base = vec![
+            json!({
+                "name": format!("evil{TITLE_CHANGE}{CLEAR_SCREEN}tool"),
+                "title": format!("Evil{ESCAPES}"),
+                "description": format!("A name, title, description and schema full of escapes{ESCAPES}"),
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        format!("key{ESCAPES}"): {
+                            "type": "string",
+                            "description": ESCAPES,
+                            "enum": [ESCAPES, "plain"],
+                            "default": ESCAPES,
+                        },
+                    },
+                },
+                "annotations": {"title": ESCAPES, "destructiveHint": false},
+            }),
+            tool("escape_result", &format!("Answers with escapes in text, structuredContent, a log message and stderr.{ESCAPES}"), no_arguments()),
+            tool("crash_mid_call", "Starts answering, then exits with status 101 halfway through a line.", no_arguments()),
+            tool("never_answer", "Never answers (try cancel, and the timeout).", no_arguments()),
+            tool(
+                "huge_result",
+                "Answers with one text block of the given size, in one line.",
+                json!({"type": "object", "properties": {"megabytes": {"type": "integer", "minimum": 0, "maximum": 2048, "default": 100}}}),
+            ),
+            tool(
+                "flood_during_call",
+                "Sends 10,000 notifications a second (progress, logs, stderr) for the given seconds, then answers.",
+                json!({"type": "object", "properties": {"seconds": {"type": "number", "minimum": 0, "maximum": 600, "default": 3}}}),
+            ),
+            tool("garbage_answer", "Writes garbage lines, an answer to another id, then a result that is not a result.", no_arguments()),
+            json!({
+                "name": "lying_output",
+                "description": "Declares an outputSchema, then violates it; its text claims something else.",
+                "inputSchema": no_arguments(),
+                "outputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"], "additionalProperties": false},
+            }),
+            tool(
+                "stderr_flood",
+                "Writes the given megabytes to stderr (some lines 1 MB long), then answers.",
+                json!({"type": "object", "properties": {"megabytes": {"type": "integer", "minimum": 0, "maximum": 1024, "default": 10}}}),
+            ),
+            tool("ref_bomb", "Refs fanning out 2^40 ways.", payloads::ref_bomb()),
+            tool("ref_cycle", "Refs that point at each other and at the root.", payloads::ref_cycle()),
+            tool("deep_schema", "An object schema nested 55 levels deep.", payloads::nested(55)),
+            tool("wide_schema", "An object with 20,000 properties.", payloads::wide(20_000)),
+            tool("huge_enum", "A string with a 50,000-value enum.", payloads::huge_enum(50_000)),
+            tool("regex_bomb", "A pattern with nested quantifiers and a default that sets it off.", payloads::regex_bomb()),
+            tool("remote_ref", &format!("Refs, an $id, a meta-schema and links to {url}, never to be fetched."), payloads::remote_refs(&url)),
+            json!({
+                "name": "long_description",
+                "title": "T".repeat(10_000),
+                "description": format!("{}{ESCAPES}", "long ".repeat(200_000)),
+                "inputSchema": no_arguments(),
+            }),
+            json!({"name": 42, "description": "a name that is a number"}),
+            json!({"description": "no name at all", "inputSchema": no_arguments()}),
+            json!({"name": "null_schema", "inputSchema": null}),
+            json!({"name": "string_schema", "inputSchema": "object"}),
+            tool("escape_result", "A second tool with the same name.", no_arguments()),
+        ];
+        if options.has(Attack::TooDeep) {
+            base.push(tool("too_deep", "Nested 1,000 levels.", payloads::nested(1_000)));
+        }
+        Catalog {
+            base,
+            many: options.has(Attack::ManyTools),
+            forever: options.has(Attack::PaginateForever),
+        }
+    }
+
+    /// One tools/list page for `cursor`.
+    pub fn page(&self, cursor: Option<&Value>) -> Value {
+        let page: usize = cursor
+            .and_then(Value::as_str)
+            .and_then(|c| c.rsplit('-').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        if self.forever {
+            let mut tools = if page == 0 { self.base.clone() } else { Vec::new() };
+            tools.push(tool(&format!("forever_{page}"), "Page after page.", no_arguments()));
+            return json!({"tools": tools, "nextCursor": format!("forever-{}", page + 1)});
+        }
+        if !self.many {
+            return json!({"tools": self.base});
+        }
+        let mut tools = if page == 0 { self.base.clone() } else { Vec::new() };
+        let start = page * PAGE;
+        tools.extend((start..(start + PAGE).min(MANY)).map(|i| {
+            tool(
+                &format!("generated_{i:05}"),
+                &format!("Generated tool {i} of {MANY}."),
+                json!({"type": "object", "properties": {"n": {"type": "integer", "description": format!("n{ESCAPES}")}}}),
+            )
+        }));
+        let mut result = json!({"tools": tools});
+        if start + PAGE < MANY {
+            result["nextCursor"] = json!(format!("page-{}", page + 1));
+        }
+        result
+    }
+
+    /// Answers (or pointedly does not answer) one tools/call.
+    pub fn call(&self, wire: &Wire, id: Value, params: &Value) {
+        let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
+        let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
+        let number = |key: &str, default: f64| {
+            arguments.get(key).and_then(Value::as_f64).unwrap_or(default)
+        };
+        let token = params.pointer("/_meta/progressToken").cloned();
+        let text = |t: &str| json!({"content": [{"type": "text", "text": t}]});
+        match name {
+            "escape_result" => {
+                wire.notify("notifications/message", json!({"level": "error", "logger": ESCAPES, "data": ESCAPES}));
+                eprintln!("hostile stderr{ESCAPES}");
+                wire.result(&id, json!({
+                    "content": [
+                        {"type": "text", "text": format!("text{ESCAPES}")},
+                        {"type": "text", "text": "x".repeat(200_000)},
+                        {"type": "resource_link", "uri": format!("http://127.0.0.1:9/{ESCAPES}"), "name": ESCAPES},
+                    ],
+                    "structuredContent": {format!("key{ESCAPES}"): ESCAPES, "nested": [ESCAPES]},
+                }));
+            }
+            "crash_mid_call" => {
+                if let Some(token) = token {
+                    wire.notify("notifications/progress", json!({"progressToken": token, "progress": 1, "total": 2, "message": "about to crash"}));
+                }
+                eprintln!("hostile: thread 'main' panicked: crashing mid-call on purpose");
+                wire.raw(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{\"content\":[{{\"type\":\"te").as_bytes());
+                std::process::exit(101);
+            }
+            "never_answer" => {}
+            "huge_result" => huge(wire, &id, number("megabytes", 100.0)),
+            "flood_during_call" => {
+                let seconds = number("seconds", 3.0).clamp(0.0, 600.0);
+                let until = Instant::now() + Duration::from_secs_f64(seconds);
+                wire.flood(token, Some(until));
+                let wire = wire.clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(until.saturating_duration_since(Instant::now()));
+                    wire.result(&id, json!({"content": [{"type": "text", "text": "survived the flood"}]}));
+                });
+            }
+            "garbage_answer" => {
+                wire.garbage();
+                wire.result(&json!(format!("not-{id}")), text("an answer to a request nobody sent"));
+                wire.result(&id, json!("this is not a CallToolResult"));
+            }
+            "lying_output" => wire.result(&id, json!({
+                "content": [{"type": "text", "text": "{\"count\": 3}"}],
+                "structuredContent": {"count": "many", format!("extra{ESCAPES}"): true},
+            })),
+            "stderr_flood" => {
+                let megabytes = number("megabytes", 10.0).clamp(0.0, 1024.0);
+                let line = format!("{ESCAPES}{}\n", "e".repeat(1 << 20));
+                for _ in 0..(megabytes as usize) {
+                    eprint!("{line}");
+                }
+                wire.result(&id, text("stderr written"));
+            }
+            _ => wire.result(&id, text(&format!("{name} answered{ESCAPES}"))),
+        }
+    }
+}
+
+/// A text result of `megabytes` MiB in one line, its id last (as the TypeScript SDK writes it),
+/// streamed out so the server never holds it whole.
+fn huge(wire: &Wire, id: &Value, megabytes: f64) {
+    let bytes = (megabytes.clamp(0.0, 2048.0) * 1024.0 * 1024.0) as usize;
+    let chunk = "0123456789abcdef".repeat(4096);
+    wire.locked(|out| {
+        out.write_all(b"{\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"")?;
+        let mut left = bytes;
+        while left > 0 {
+            let n = left.min(chunk.len());
+            out.write_all(&chunk.as_bytes()[..n])?;
+            left -= n;
+        }
+        out.write_all(format!("\"}}]}},\"jsonrpc\":\"2.0\",\"id\":{id}}}\n").as_bytes())
+    });
+}
