@@ -162,7 +162,11 @@ pub const DEFAULT_TIMEOUT_SECS: f64 = 30.0;
 impl ConnectionArgs {
     /// Whether any way to reach a server was given.
     pub fn is_empty(&self) -> bool {
-        !self.demo && self.hostile.is_none() && self.url.is_none() && self.config.is_none() && self.command.is_empty()
+        !self.demo
+            && self.hostile.is_none()
+            && self.url.is_none()
+            && self.config.is_none()
+            && self.command.is_empty()
     }
 
     /// The connection these flags describe.

@@ -8,6 +8,7 @@ pub mod draft_lines;
 pub mod filter;
 pub mod keymap;
 pub mod model;
+pub mod result_text;
 mod runtime;
 mod session_task;
 pub mod theme;

@@ -102,7 +102,10 @@ mod tests {
         for pretty in [false, true] {
             let text = json(&value, pretty);
             assert!(!text.chars().any(is_dangerous), "{text}");
-            assert_eq!(serde_json::from_str::<serde_json::Value>(&text).ok(), Some(value.clone()));
+            assert_eq!(
+                serde_json::from_str::<serde_json::Value>(&text).ok(),
+                Some(value.clone())
+            );
         }
         assert!(json(&value, false).contains("\\u009b31m"));
     }

@@ -205,14 +205,20 @@ fn ref_bomb_stops_expanding_refs_but_keeps_every_other_row() {
     assert!(t.nodes.len() <= limit + 100, "{} rows", t.nodes.len());
     assert!(t.problems().any(|(_, p)| p.contains("not expanded")));
     // Rows outside refs are all there: the property after the bomb too.
-    assert!(t.nodes[0].children.iter().any(|c| t.nodes[*c].edge == Edge::Property("after".into())));
+    assert!(
+        t.nodes[0]
+            .children
+            .iter()
+            .any(|c| t.nodes[*c].edge == Edge::Property("after".into()))
+    );
 }
 
 #[test]
 fn a_schema_larger_than_the_row_cap_is_cut_with_a_notice() {
     let cap = mcp_inspect::schema::tree::MAX_NODES;
-    let properties: serde_json::Map<String, serde_json::Value> =
-        (0..cap + 5).map(|i| (format!("p{i}"), json!({"type": "string"}))).collect();
+    let properties: serde_json::Map<String, serde_json::Value> = (0..cap + 5)
+        .map(|i| (format!("p{i}"), json!({"type": "string"})))
+        .collect();
     let t = SchemaTree::build(&json!({"type": "object", "properties": properties}));
     assert_eq!(t.nodes.len(), cap);
     assert!(

@@ -73,7 +73,12 @@ pub fn nested(levels: usize) -> Value {
 /// An object with `count` properties.
 pub fn wide(count: usize) -> Value {
     let properties: Map<String, Value> = (0..count)
-        .map(|i| (format!("p{i}"), json!({"type": "integer", "description": format!("property {i}")})))
+        .map(|i| {
+            (
+                format!("p{i}"),
+                json!({"type": "integer", "description": format!("property {i}")}),
+            )
+        })
         .collect();
     json!({"type": "object", "properties": properties})
 }

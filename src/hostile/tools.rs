@@ -51,9 +51,23 @@ impl Catalog {
                 },
                 "annotations": {"title": ESCAPES, "destructiveHint": false},
             }),
-            tool("escape_result", &format!("Answers with escapes in text, structuredContent, a log message and stderr.{ESCAPES}"), no_arguments()),
-            tool("crash_mid_call", "Starts answering, then exits with status 101 halfway through a line.", no_arguments()),
-            tool("never_answer", "Never answers (try cancel, and the timeout).", no_arguments()),
+            tool(
+                "escape_result",
+                &format!(
+                    "Answers with escapes in text, structuredContent, a log message and stderr.{ESCAPES}"
+                ),
+                no_arguments(),
+            ),
+            tool(
+                "crash_mid_call",
+                "Starts answering, then exits with status 101 halfway through a line.",
+                no_arguments(),
+            ),
+            tool(
+                "never_answer",
+                "Never answers (try cancel, and the timeout).",
+                no_arguments(),
+            ),
             tool(
                 "huge_result",
                 "Answers with one text block of the given size, in one line.",
@@ -64,7 +78,11 @@ impl Catalog {
                 "Sends 10,000 notifications a second (progress, logs, stderr) for the given seconds, then answers.",
                 json!({"type": "object", "properties": {"seconds": {"type": "number", "minimum": 0, "maximum": 600, "default": 3}}}),
             ),
-            tool("garbage_answer", "Writes garbage lines, an answer to another id, then a result that is not a result.", no_arguments()),
+            tool(
+                "garbage_answer",
+                "Writes garbage lines, an answer to another id, then a result that is not a result.",
+                no_arguments(),
+            ),
             json!({
                 "name": "lying_output",
                 "description": "Declares an outputSchema, then violates it; its text claims something else.",
@@ -76,13 +94,41 @@ impl Catalog {
                 "Writes the given megabytes to stderr (some lines 1 MB long), then answers.",
                 json!({"type": "object", "properties": {"megabytes": {"type": "integer", "minimum": 0, "maximum": 1024, "default": 10}}}),
             ),
-            tool("ref_bomb", "Refs fanning out 2^40 ways.", payloads::ref_bomb()),
-            tool("ref_cycle", "Refs that point at each other and at the root.", payloads::ref_cycle()),
-            tool("deep_schema", "An object schema nested 55 levels deep.", payloads::nested(55)),
-            tool("wide_schema", "An object with 20,000 properties.", payloads::wide(20_000)),
-            tool("huge_enum", "A string with a 50,000-value enum.", payloads::huge_enum(50_000)),
-            tool("regex_bomb", "A pattern with nested quantifiers and a default that sets it off.", payloads::regex_bomb()),
-            tool("remote_ref", &format!("Refs, an $id, a meta-schema and links to {url}, never to be fetched."), payloads::remote_refs(&url)),
+            tool(
+                "ref_bomb",
+                "Refs fanning out 2^40 ways.",
+                payloads::ref_bomb(),
+            ),
+            tool(
+                "ref_cycle",
+                "Refs that point at each other and at the root.",
+                payloads::ref_cycle(),
+            ),
+            tool(
+                "deep_schema",
+                "An object schema nested 55 levels deep.",
+                payloads::nested(55),
+            ),
+            tool(
+                "wide_schema",
+                "An object with 20,000 properties.",
+                payloads::wide(20_000),
+            ),
+            tool(
+                "huge_enum",
+                "A string with a 50,000-value enum.",
+                payloads::huge_enum(50_000),
+            ),
+            tool(
+                "regex_bomb",
+                "A pattern with nested quantifiers and a default that sets it off.",
+                payloads::regex_bomb(),
+            ),
+            tool(
+                "remote_ref",
+                &format!("Refs, an $id, a meta-schema and links to {url}, never to be fetched."),
+                payloads::remote_refs(&url),
+            ),
             json!({
                 "name": "long_description",
                 "title": "T".repeat(10_000),
@@ -93,10 +139,18 @@ impl Catalog {
             json!({"description": "no name at all", "inputSchema": no_arguments()}),
             json!({"name": "null_schema", "inputSchema": null}),
             json!({"name": "string_schema", "inputSchema": "object"}),
-            tool("escape_result", "A second tool with the same name.", no_arguments()),
+            tool(
+                "escape_result",
+                "A second tool with the same name.",
+                no_arguments(),
+            ),
         ];
         if options.has(Attack::TooDeep) {
-            base.push(tool("too_deep", "Nested 1,000 levels.", payloads::nested(1_000)));
+            base.push(tool(
+                "too_deep",
+                "Nested 1,000 levels.",
+                payloads::nested(1_000),
+            ));
         }
         Catalog {
             base,
@@ -113,14 +167,26 @@ impl Catalog {
             .and_then(|n| n.parse().ok())
             .unwrap_or(0);
         if self.forever {
-            let mut tools = if page == 0 { self.base.clone() } else { Vec::new() };
-            tools.push(tool(&format!("forever_{page}"), "Page after page.", no_arguments()));
+            let mut tools = if page == 0 {
+                self.base.clone()
+            } else {
+                Vec::new()
+            };
+            tools.push(tool(
+                &format!("forever_{page}"),
+                "Page after page.",
+                no_arguments(),
+            ));
             return json!({"tools": tools, "nextCursor": format!("forever-{}", page + 1)});
         }
         if !self.many {
             return json!({"tools": self.base});
         }
-        let mut tools = if page == 0 { self.base.clone() } else { Vec::new() };
+        let mut tools = if page == 0 {
+            self.base.clone()
+        } else {
+            Vec::new()
+        };
         let start = page * PAGE;
         tools.extend((start..(start + PAGE).min(MANY)).map(|i| {
             tool(
@@ -138,16 +204,25 @@ impl Catalog {
 
     /// Answers (or pointedly does not answer) one tools/call.
     pub fn call(&self, wire: &Wire, id: Value, params: &Value) {
-        let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
+        let name = params
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
         let number = |key: &str, default: f64| {
-            arguments.get(key).and_then(Value::as_f64).unwrap_or(default)
+            arguments
+                .get(key)
+                .and_then(Value::as_f64)
+                .unwrap_or(default)
         };
         let token = params.pointer("/_meta/progressToken").cloned();
         let text = |t: &str| json!({"content": [{"type": "text", "text": t}]});
         match name {
             "escape_result" => {
-                wire.notify("notifications/message", json!({"level": "error", "logger": ESCAPES, "data": ESCAPES}));
+                wire.notify(
+                    "notifications/message",
+                    json!({"level": "error", "logger": ESCAPES, "data": ESCAPES}),
+                );
                 eprintln!("hostile stderr{ESCAPES}");
                 wire.result(&id, json!({
                     "content": [
@@ -175,18 +250,27 @@ impl Catalog {
                 let wire = wire.clone();
                 std::thread::spawn(move || {
                     std::thread::sleep(until.saturating_duration_since(Instant::now()));
-                    wire.result(&id, json!({"content": [{"type": "text", "text": "survived the flood"}]}));
+                    wire.result(
+                        &id,
+                        json!({"content": [{"type": "text", "text": "survived the flood"}]}),
+                    );
                 });
             }
             "garbage_answer" => {
                 wire.garbage();
-                wire.result(&json!(format!("not-{id}")), text("an answer to a request nobody sent"));
+                wire.result(
+                    &json!(format!("not-{id}")),
+                    text("an answer to a request nobody sent"),
+                );
                 wire.result(&id, json!("this is not a CallToolResult"));
             }
-            "lying_output" => wire.result(&id, json!({
-                "content": [{"type": "text", "text": "{\"count\": 3}"}],
-                "structuredContent": {"count": "many", format!("extra{ESCAPES}"): true},
-            })),
+            "lying_output" => wire.result(
+                &id,
+                json!({
+                    "content": [{"type": "text", "text": "{\"count\": 3}"}],
+                    "structuredContent": {"count": "many", format!("extra{ESCAPES}"): true},
+                }),
+            ),
             "stderr_flood" => {
                 let megabytes = number("megabytes", 10.0).clamp(0.0, 1024.0);
                 let line = format!("{ESCAPES}{}\n", "e".repeat(1 << 20));

@@ -50,7 +50,9 @@ impl Wire {
     }
 
     pub fn error(&self, id: &Value, code: i64, message: &str) {
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}));
+        self.send(
+            &json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}),
+        );
     }
 
     pub fn notify(&self, method: &str, params: Value) {
@@ -112,7 +114,11 @@ impl Wire {
 pub fn become_stubborn() -> Option<u32> {
     let mut term = nix::sys::signal::SigSet::empty();
     term.add(nix::sys::signal::Signal::SIGTERM);
-    let _ = nix::sys::signal::pthread_sigmask(nix::sys::signal::SigmaskHow::SIG_BLOCK, Some(&term), None);
+    let _ = nix::sys::signal::pthread_sigmask(
+        nix::sys::signal::SigmaskHow::SIG_BLOCK,
+        Some(&term),
+        None,
+    );
     std::process::Command::new("sh")
         .args(["-c", "sleep 600; : hostile-grandchild"])
         .stdin(std::process::Stdio::null())

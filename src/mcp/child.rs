@@ -3,8 +3,8 @@
 
 use super::events::{EventSink, ServerEvent};
 use super::lines::{Line, TAIL_BYTES, read_line};
-use super::salvage;
 use super::raw::RawResponses;
+use super::salvage;
 use crate::untrusted;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -179,7 +179,9 @@ async fn pump_stdout(
                     Err(e) => {
                         let tail = bytes[bytes.len().saturating_sub(TAIL_BYTES)..].to_vec();
                         let message = if e.to_string().contains("recursion limit") {
-                            format!("the server sent a message nested too deep to read ({e}): dropped")
+                            format!(
+                                "the server sent a message nested too deep to read ({e}): dropped"
+                            )
                         } else {
                             format!(
                                 "the server wrote a non-JSON line to stdout ({e}): {}",

@@ -50,7 +50,10 @@ impl CallResult {
     pub fn check_shape(raw: &Value) -> Result<(), String> {
         let kind = crate::schema::verdict::kind_of;
         let Some(object) = raw.as_object() else {
-            return Err(format!("the tools/call result is {}, not an object", kind(raw)));
+            return Err(format!(
+                "the tools/call result is {}, not an object",
+                kind(raw)
+            ));
         };
         match object.get("content") {
             Some(c) if !c.is_array() => Err(format!("`content` is {}, not an array", kind(c))),

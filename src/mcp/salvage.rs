@@ -103,7 +103,11 @@ impl Scanner<'_> {
             return self.string().map(Value::String);
         }
         let start = self.at;
-        let len = self.bytes.get(start..)?.iter().position(|b| matches!(b, b',' | b'}' | b' ' | b'\n' | b'\t' | b'\r'))?;
+        let len = self
+            .bytes
+            .get(start..)?
+            .iter()
+            .position(|b| matches!(b, b',' | b'}' | b' ' | b'\n' | b'\t' | b'\r'))?;
         self.at = start + len;
         let value: Value = serde_json::from_slice(&self.bytes[start..self.at]).ok()?;
         (!value.is_object() && !value.is_array()).then_some(value)
@@ -116,26 +120,54 @@ mod tests {
 
     #[test]
     fn id_before_the_result() {
-        let head = br#"{"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "xxxx"#;
+        let head =
+            br#"{"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "xxxx"#;
         assert_eq!(response_id(head, b"xxx\"}]}}"), Some(json!(7)));
-        assert_eq!(response_id(br#"{"id":"a-1","error":{"#, b""), Some(json!("a-1")));
+        assert_eq!(
+            response_id(br#"{"id":"a-1","error":{"#, b""),
+            Some(json!("a-1"))
+        );
     }
 
     #[test]
     fn id_after_the_result() {
         let head = br#"{"result":{"content":[{"type":"text","text":"xxxx"#;
-        assert_eq!(response_id(head, br#"xxxx"}]},"jsonrpc":"2.0","id":12}"#), Some(json!(12)));
-        assert_eq!(response_id(head, b"xxxx\"}]},\"jsonrpc\":\"2.0\",\"id\":\"q\" }\n"), Some(json!("q")));
+        assert_eq!(
+            response_id(head, br#"xxxx"}]},"jsonrpc":"2.0","id":12}"#),
+            Some(json!(12))
+        );
+        assert_eq!(
+            response_id(head, b"xxxx\"}]},\"jsonrpc\":\"2.0\",\"id\":\"q\" }\n"),
+            Some(json!("q"))
+        );
     }
 
     #[test]
     fn requests_notifications_and_doubt_give_nothing() {
-        assert_eq!(response_id(br#"{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"#, b""), None);
-        assert_eq!(response_id(br#"{"method":"notifications/message","params":{"#, br#","id":3}"#), None);
+        assert_eq!(
+            response_id(
+                br#"{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"#,
+                b""
+            ),
+            None
+        );
+        assert_eq!(
+            response_id(
+                br#"{"method":"notifications/message","params":{"#,
+                br#","id":3}"#
+            ),
+            None
+        );
         // A nested "id" at the end of the text is not the response's.
-        assert_eq!(response_id(br#"{"result":{"items":[{"#, br#"{"id":4}]}}"#), None);
+        assert_eq!(
+            response_id(br#"{"result":{"items":[{"#, br#"{"id":4}]}}"#),
+            None
+        );
         assert_eq!(response_id(b"not json", b""), None);
-        assert_eq!(response_id(br#"{"jsonrpc":"2.0","id":{"x":1},"result":{"#, b""), None);
+        assert_eq!(
+            response_id(br#"{"jsonrpc":"2.0","id":{"x":1},"result":{"#, b""),
+            None
+        );
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use crate::schema::lint::ToolSchemas;
 use serde::Serialize;
-use std::collections::HashSet;
 use serde_json::Value;
+use std::collections::HashSet;
 
 /// Hints a server gives about a tool. Untrusted: shown, never relied on.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]

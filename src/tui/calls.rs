@@ -1,6 +1,7 @@
 //! Tool calls in the TUI: per tool, the argument draft (checked live against the input schema),
 //! the call in flight with its progress, and every past result with its verdict. Pure.
 
+use super::result_text::ResultText;
 use super::value_tree::ValueTree;
 use crate::mcp::RequestError;
 use crate::mcp::result::CallResult;
@@ -41,6 +42,8 @@ pub enum Outcome {
     Result {
         result: Box<CallResult>,
         verdict: Box<Verdict>,
+        /// Its text as drawn, escaped and cut once.
+        text: Box<ResultText>,
     },
     Failed(RequestError),
     Cancelled,
@@ -191,7 +194,10 @@ impl CallState {
     pub fn value_view(&mut self) -> Option<&mut ValueView> {
         let (id, value, base) = {
             let record = self.shown_record()?;
-            let Outcome::Result { result, verdict } = &record.outcome else {
+            let Outcome::Result {
+                result, verdict, ..
+            } = &record.outcome
+            else {
                 return None;
             };
             let boxed = verdict

@@ -96,7 +96,9 @@ fn call_copy(model: &Model, tool: &str, command: &str) -> Result<(String, String
         .or_else(|| state.arguments())
         .unwrap_or(json!({}));
     let result = || match record.map(|r| &r.outcome) {
-        Some(Outcome::Result { result, verdict }) => Ok((result, verdict)),
+        Some(Outcome::Result {
+            result, verdict, ..
+        }) => Ok((result, verdict)),
         _ => Err("no result to copy".to_string()),
     };
     Ok(match command {

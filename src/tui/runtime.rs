@@ -18,11 +18,14 @@ use futures::StreamExt;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use std::io::Stdout;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// Messages handled before a redraw when a server floods us.
 const MAX_BATCH: usize = 512;
+/// Least time between frames drawn for server events alone (a key press draws at once): a
+/// flooding server costs at most 60 frames a second.
+const FRAME: Duration = Duration::from_millis(16);
 
 struct TerminalGuard;
 
@@ -108,20 +111,34 @@ pub async fn run(options: ConnectOptions, mut model: Model) -> std::io::Result<i
     let (commands, command_rx) = mpsc::channel(16);
     let session = tokio::spawn(session_task::run(options, command_rx, to_ui));
     let mut keys = EventStream::new();
+    // SIGTERM, and SIGHUP (the SSH connection or the terminal went away), quit cleanly: the
+    // terminal is restored and the server stopped.
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    let mut hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())?;
     let mut dirty = true;
+    let mut urgent = true;
+    let mut last_frame = Instant::now();
     let mut ticker = tokio::time::interval(Duration::from_millis(200));
     while !model.quit {
-        if dirty {
+        if dirty && (urgent || last_frame.elapsed() >= FRAME) {
             terminal.draw(|frame| ui::draw(frame, &mut model))?;
+            last_frame = Instant::now();
             dirty = false;
+            urgent = false;
         }
         let mut effects = Vec::new();
         tokio::select! {
+            () = tokio::time::sleep_until((last_frame + FRAME).into()), if dirty => continue,
             event = keys.next() => match event {
-                Some(Ok(Event::Key(key))) if key.kind != KeyEventKind::Release => effects = update(&mut model, Msg::Key(key)),
-                Some(Ok(Event::Resize(..))) => {}
-                Some(Ok(Event::Paste(text))) => effects = update(&mut model, Msg::Paste(text)),
+                Some(Ok(Event::Key(key))) if key.kind != KeyEventKind::Release => {
+                    urgent = true;
+                    effects = update(&mut model, Msg::Key(key));
+                }
+                Some(Ok(Event::Resize(..))) => urgent = true,
+                Some(Ok(Event::Paste(text))) => {
+                    urgent = true;
+                    effects = update(&mut model, Msg::Paste(text));
+                }
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => return Err(e),
                 None => model.quit = true,
@@ -138,6 +155,7 @@ pub async fn run(options: ConnectOptions, mut model: Model) -> std::io::Result<i
                 }
             }
             _ = term.recv() => model.quit = true,
+            _ = hangup.recv() => model.quit = true,
             _ = ticker.tick(), if model.busy() => effects = update(&mut model, Msg::Tick),
         }
         dirty = true;

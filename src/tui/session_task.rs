@@ -33,15 +33,8 @@ pub async fn run(
     to_ui: mpsc::Sender<Msg>,
 ) {
     loop {
-        let (events, mut event_rx) = EventSink::new();
-        let forward = to_ui.clone();
-        let forwarder = tokio::spawn(async move {
-            while let Some(e) = event_rx.recv().await {
-                if forward.send(Msg::Server(e)).await.is_err() {
-                    return;
-                }
-            }
-        });
+        let (events, event_rx) = EventSink::new();
+        let forwarder = tokio::spawn(forward(events.clone(), event_rx, to_ui.clone()));
         let outcome = match Session::connect(&options, &events).await {
             Ok(session) => serve(session, &mut commands, &to_ui).await,
             Err(e) => {
@@ -51,6 +44,38 @@ pub async fn run(
         };
         forwarder.abort();
         if outcome == Next::Stop {
+            return;
+        }
+    }
+}
+
+/// Passes server events to the UI, and says (at most once a second) how many a flooding server
+/// made us drop.
+async fn forward(
+    events: EventSink,
+    mut event_rx: mpsc::Receiver<ServerEvent>,
+    to_ui: mpsc::Sender<Msg>,
+) {
+    let mut reported = 0;
+    let mut every_second = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        let event = tokio::select! {
+            event = event_rx.recv() => match event {
+                Some(e) => e,
+                None => return,
+            },
+            _ = every_second.tick() => {
+                let dropped = events.dropped();
+                if dropped == reported {
+                    continue;
+                }
+                reported = dropped;
+                ServerEvent::Notice(format!(
+                    "{dropped} server events dropped so far: the server sends them faster than they can be shown"
+                ))
+            }
+        };
+        if to_ui.send(Msg::Server(event)).await.is_err() {
             return;
         }
     }

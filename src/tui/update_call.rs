@@ -3,6 +3,7 @@
 
 use super::calls::{CallState, Confirm, InFlight, Outcome, Record};
 use super::model::{LogKind, Model, Pane};
+use super::result_text::ResultText;
 use super::update::Effect;
 use crate::mcp::RequestError;
 use crate::mcp::result::CallResult;
@@ -287,6 +288,7 @@ pub fn finished(model: &mut Model, tool: &str, id: u64, outcome: Result<CallResu
         Ok(result) => {
             let verdict = result.verdict(state.output(), era);
             Outcome::Result {
+                text: Box::new(ResultText::new(&result)),
                 result: Box::new(result),
                 verdict: Box::new(verdict),
             }

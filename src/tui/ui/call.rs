@@ -2,7 +2,7 @@
 //! progress, timeout countdown), and the shown result: verdict, value with violations marked in
 //! place, content blocks and the raw JSON-RPC result.
 
-use crate::mcp::result::{Content, describe_block};
+use crate::mcp::result::describe_block;
 use crate::schema::verdict::Mirror;
 use crate::schema::{Status, Verdict};
 use crate::tui::calls::{CallState, InFlight, Outcome, Record, ValueView};
@@ -297,7 +297,12 @@ fn result_lines(
     let Some(record) = state.shown_record() else {
         return Vec::new();
     };
-    let Outcome::Result { result, verdict } = &record.outcome else {
+    let Outcome::Result {
+        result,
+        verdict,
+        text,
+    } = &record.outcome
+    else {
         return Vec::new();
     };
     let mut lines = verdict_lines(verdict, theme);
@@ -339,23 +344,20 @@ fn result_lines(
             untrusted::line(&line, 300).into_owned(),
             theme.dim(),
         ));
-        if let Content::Text(t) = block {
-            for l in untrusted::lines(t) {
-                lines.extend(
-                    wrap(&l, width.saturating_sub(4).max(20))
-                        .into_iter()
-                        .map(|w| Line::raw(format!("    {w}"))),
-                );
-            }
+        for l in text.blocks.get(i).into_iter().flatten().flatten() {
+            lines.extend(
+                wrap(l, width.saturating_sub(4).max(20))
+                    .into_iter()
+                    .map(|w| Line::raw(format!("    {w}"))),
+            );
         }
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("raw result", theme.heading()));
-    let raw = serde_json::to_string_pretty(&result.raw).unwrap_or_default();
     lines.extend(
-        raw.lines()
-            .take(2_000)
-            .map(|l| Line::styled(format!("  {}", untrusted::line(l, 400)), theme.dim())),
+        text.raw
+            .iter()
+            .map(|l| Line::styled(format!("  {l}"), theme.dim())),
     );
     lines
 }
