@@ -66,14 +66,18 @@ async fn connect(connection: &ConnectionArgs, report: &Report) -> Result<Session
     }
 }
 
-/// Resolves on Ctrl-C or SIGTERM, naming which.
+/// Resolves on Ctrl-C, SIGTERM or SIGHUP, naming which.
 async fn interrupted() -> &'static str {
-    let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        Ok(s) => s,
-        Err(_) => return std::future::pending().await,
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut hangup)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::hangup()),
+    ) else {
+        return std::future::pending().await;
     };
     tokio::select! {
         _ = tokio::signal::ctrl_c() => "Ctrl-C",
         _ = term.recv() => "SIGTERM",
+        _ = hangup.recv() => "SIGHUP",
     }
 }

@@ -3,7 +3,7 @@
 
 use super::events::{EventSink, ServerEvent};
 use super::lines::{Line, TAIL_BYTES, read_line};
-use super::raw::RawResponses;
+use super::raw::{Answer, RawResponses};
 use super::salvage;
 use crate::untrusted;
 use std::collections::VecDeque;
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncWriteExt, BufReader, DuplexStream};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::process::{Child, ChildStdin, Command};
 
 /// Lines of stderr kept for error messages and the log pane.
@@ -105,7 +105,7 @@ pub fn spawn(
         raw.clone(),
     ));
     let (rmcp_writes, we_read) = tokio::io::duplex(64 * 1024);
-    let stdin_pump = tokio::spawn(pump_stdin(we_read, stdin));
+    let stdin_pump = tokio::spawn(pump_stdin(we_read, stdin, raw.clone()));
     Ok(Spawned {
         process: ServerProcess {
             child,
@@ -118,10 +118,26 @@ pub fn spawn(
     })
 }
 
-/// Copies client messages to the server's stdin. The pipe is owned here, so ending this task
-/// is what closes the server's stdin, whatever rmcp does with its end.
-async fn pump_stdin(mut from_rmcp: DuplexStream, mut stdin: ChildStdin) {
-    let _ = tokio::io::copy(&mut from_rmcp, &mut stdin).await;
+/// Copies client messages to the server's stdin, noting which request ids await an answer.
+/// The pipe is owned here, so ending this task is what closes the server's stdin, whatever rmcp
+/// does with its end.
+async fn pump_stdin(from_rmcp: DuplexStream, mut stdin: ChildStdin, raw: RawResponses) {
+    let mut lines = BufReader::new(from_rmcp);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match lines.read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                if let Ok(message) = serde_json::from_slice::<serde_json::Value>(&line) {
+                    raw.sent(&message);
+                }
+                if stdin.write_all(&line).await.is_err() || stdin.flush().await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
     let _ = stdin.shutdown().await;
 }
 
@@ -164,16 +180,31 @@ async fn pump_stdout(
                 }
                 match serde_json::from_slice::<serde_json::Value>(&bytes) {
                     Ok(message) => {
-                        if let Some(id) = raw.record(&message) {
-                            events.send(ServerEvent::Notice(format!(
+                        match raw.record(&message) {
+                            Answer::Late(id) => events.send(ServerEvent::Notice(format!(
                                 "a response to cancelled request {id} arrived late: ignored"
-                            )));
+                            ))),
+                            Answer::Unknown(id) => {
+                                events.send(ServerEvent::Notice(format!(
+                                    "the server answered request {}, which nothing is waiting for: ignored",
+                                    untrusted::line(&id, 80)
+                                )));
+                                continue;
+                            }
+                            Answer::Expected | Answer::NotAResponse => {}
                         }
                         if to_rmcp.write_all(&bytes).await.is_err()
                             || to_rmcp.write_all(b"\n").await.is_err()
                         {
                             return;
                         }
+                        continue;
+                    }
+                    // A line cut off by the server's exit: the connection's end says it better.
+                    Err(e) if e.is_eof() => {
+                        events.send(ServerEvent::Notice(format!(
+                            "the server's output ended in the middle of a message ({e})"
+                        )));
                         continue;
                     }
                     Err(e) => {

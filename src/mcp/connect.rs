@@ -98,12 +98,15 @@ async fn attempt(
                     let exited = process.wait_briefly(Duration::from_millis(300)).await;
                     let stderr = process.stderr.last(STDERR_IN_ERRORS);
                     process.shutdown().await;
+                    // A server that broke the protocol exits when we hang up: the protocol
+                    // error is the story, not the exit.
+                    let closed = matches!(e, ClientInitializeError::ConnectionClosed(_));
                     return Err(match exited {
-                        Some(status) => ConnectError::ExitedDuringHandshake {
+                        Some(status) if closed => ConnectError::ExitedDuringHandshake {
                             status: status.to_string(),
                             stderr,
                         },
-                        None => ConnectError::Handshake {
+                        _ => ConnectError::Handshake {
                             reason: init_error(&e),
                             stderr,
                         },

@@ -1,10 +1,25 @@
 //! The raw JSON of recent responses, keyed by request id, kept by the transports we own (stdio,
-//! SSE) so results are shown exactly as sent rather than as rmcp re-serialises them; and the ids
-//! of cancelled requests, so a late answer to one is noticed.
+//! SSE) so results are shown exactly as sent rather than as rmcp re-serialises them; the ids of
+//! requests awaiting an answer, so an answer to nothing is caught before rmcp sees it (during
+//! the handshake rmcp would give up on the connection); and the ids of cancelled requests, so a
+//! late answer to one is noticed.
 
 use serde_json::Value;
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
+
+/// What a message from the server is, as far as our requests go.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Not a response (a request or a notification).
+    NotAResponse,
+    /// A response to a request awaiting it.
+    Expected,
+    /// A response to a request that was cancelled: its id, for the log.
+    Late(String),
+    /// A response to an id no request of ours is waiting on: its id.
+    Unknown(String),
+}
 
 /// Responses (and cancelled ids) kept while waiting to be claimed.
 const KEPT: usize = 32;
@@ -13,23 +28,44 @@ const KEPT: usize = 32;
 pub struct RawResponses {
     kept: Arc<Mutex<VecDeque<(String, Value)>>>,
     cancelled: Arc<Mutex<VecDeque<String>>>,
+    awaiting: Arc<Mutex<HashSet<String>>>,
 }
 
 impl RawResponses {
-    /// Records `message` if it is a response (has an id and a result or error). Returns the id
-    /// when it answers a request that was cancelled: a late answer, for the log.
-    pub fn record(&self, message: &Value) -> Option<String> {
-        let obj = message.as_object()?;
-        let id = obj.get("id")?;
+    /// Notes a message the client sends: a request's id now awaits an answer.
+    pub fn sent(&self, message: &Value) {
+        if let (Some(id), Some(_)) = (message.get("id"), message.get("method"))
+            && let Ok(mut awaiting) = self.awaiting.lock()
+        {
+            awaiting.insert(id.to_string());
+        }
+    }
+
+    /// Sorts a message from the server, keeping it if it is an expected response.
+    pub fn record(&self, message: &Value) -> Answer {
+        let Some(obj) = message.as_object() else {
+            return Answer::NotAResponse;
+        };
+        let Some(id) = obj.get("id") else {
+            return Answer::NotAResponse;
+        };
         if !obj.contains_key("result") && !obj.contains_key("error") {
-            return None;
+            return Answer::NotAResponse;
         }
         let id_json = id.to_string();
+        let was_awaited = self
+            .awaiting
+            .lock()
+            .map(|mut a| a.remove(&id_json))
+            .unwrap_or(true);
         if let Ok(mut cancelled) = self.cancelled.lock()
             && let Some(i) = cancelled.iter().position(|c| *c == id_json)
         {
             cancelled.remove(i);
-            return Some(id_json);
+            return Answer::Late(id_json);
+        }
+        if !was_awaited {
+            return Answer::Unknown(id_json);
         }
         if let Ok(mut kept) = self.kept.lock() {
             if kept.len() >= KEPT {
@@ -37,7 +73,7 @@ impl RawResponses {
             }
             kept.push_back((id_json, message.clone()));
         }
-        None
+        Answer::Expected
     }
 
     /// Takes the raw response whose id serialises as `id_json`.

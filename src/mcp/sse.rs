@@ -4,7 +4,7 @@
 use super::error::ConnectError;
 use super::events::{EventSink, ServerEvent};
 use super::lines::{Line, read_line};
-use super::raw::RawResponses;
+use super::raw::{Answer, RawResponses};
 use super::target::Header;
 use crate::untrusted;
 use futures::TryStreamExt;
@@ -115,6 +115,7 @@ pub async fn connect(
         client,
         endpoint,
         headers.to_vec(),
+        raw.clone(),
         out_rx,
         in_tx,
     ));
@@ -189,15 +190,24 @@ async fn read_messages<R: AsyncBufRead + Unpin>(
             continue;
         }
         let message = serde_json::from_str::<Value>(&event.data).and_then(|v| {
-            if let Some(id) = raw.record(&v) {
-                events.send(ServerEvent::Notice(format!(
+            match raw.record(&v) {
+                Answer::Late(id) => events.send(ServerEvent::Notice(format!(
                     "a response to cancelled request {id} arrived late: ignored"
-                )));
+                ))),
+                Answer::Unknown(id) => {
+                    events.send(ServerEvent::Notice(format!(
+                        "the server answered request {}, which nothing is waiting for: ignored",
+                        untrusted::line(&id, 80)
+                    )));
+                    return Ok(None);
+                }
+                Answer::Expected | Answer::NotAResponse => {}
             }
-            serde_json::from_value::<ServerJsonRpcMessage>(v)
+            serde_json::from_value::<ServerJsonRpcMessage>(v).map(Some)
         });
         match message {
-            Ok(m) => {
+            Ok(None) => {}
+            Ok(Some(m)) => {
                 if tx.send(m).await.is_err() {
                     return;
                 }
@@ -217,6 +227,7 @@ async fn post_messages(
     client: reqwest::Client,
     endpoint: reqwest::Url,
     headers: Vec<Header>,
+    raw: RawResponses,
     mut rx: mpsc::Receiver<ClientJsonRpcMessage>,
     tx: mpsc::Sender<ServerJsonRpcMessage>,
 ) {
@@ -225,6 +236,7 @@ async fn post_messages(
             Ok(b) => b,
             Err(_) => continue,
         };
+        raw.sent(&body);
         let mut post = client.post(endpoint.clone()).json(&body);
         for h in &headers {
             post = post.header(&h.name, &h.value);

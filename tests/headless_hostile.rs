@@ -1,0 +1,238 @@
+//! The built-in hostile server against the headless commands: nothing it sends reaches the
+//! terminal raw, every fault ends promptly with a message naming it, nothing is fetched, and no
+//! process outlives the inspector.
+
+#[path = "support/cli.rs"]
+mod cli;
+#[path = "support/hostile.rs"]
+mod hostile;
+
+use cli::{BIN, run};
+use hostile::{assert_gone, assert_terminal_safe, read_pids};
+use std::net::TcpListener;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+#[test]
+fn listings_results_and_errors_are_printed_escaped() {
+    let runs = [
+        vec!["tools", "--hostile"],
+        vec!["tools", "--format", "json", "--hostile"],
+        vec!["inspect", "escape_result", "--hostile"],
+        vec!["check", "--hostile"],
+        vec!["check", "--format", "json", "--hostile"],
+        vec!["call", "escape_result", "--format", "text", "--hostile"],
+        vec!["call", "escape_result", "--hostile"],
+        vec!["call", "lying_output", "--format", "text", "--hostile"],
+        vec!["call", "lying_output", "--hostile"],
+        vec!["call", "crash_mid_call", "--format", "text", "--hostile"],
+        vec!["call", "crash_mid_call", "--format", "json", "--hostile"],
+        vec!["tools", "--hostile=flood,garbage"],
+    ];
+    for args in runs {
+        let r = run(&args);
+        assert_terminal_safe(&format!("{args:?} stdout"), &r.stdout);
+        assert_terminal_safe(&format!("{args:?} stderr"), &r.stderr);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        if args[0] == "check" {
+            continue;
+        }
+        assert!(
+            all.contains("\\e]0;pwned-title") || all.contains("\\u001b]0;pwned-title"),
+            "{args:?}: the escapes should be visible:\n{all}"
+        );
+    }
+}
+
+#[test]
+fn each_fault_ends_promptly_with_a_message_that_names_it() {
+    let cases: &[(&[&str], i32, &str)] = &[
+        (
+            &["call", "crash_mid_call", "--hostile"],
+            1,
+            "the connection closed",
+        ),
+        (
+            &["call", "crash_mid_call", "--format", "text", "--hostile"],
+            1,
+            "crashing mid-call on purpose",
+        ),
+        (
+            &["call", "huge_result", "--hostile"],
+            1,
+            "104857673-byte message, over the 16 MiB limit",
+        ),
+        (
+            &["call", "garbage_answer", "--hostile"],
+            1,
+            "the tools/call result is a string, not an object",
+        ),
+        (
+            &["call", "never_answer", "--timeout", "1", "--hostile"],
+            1,
+            "no answer within 1s",
+        ),
+        (
+            &["tools", "--hostile=too-deep"],
+            1,
+            "nested too deep to read",
+        ),
+        (
+            &["tools", "--hostile=paginate-forever"],
+            1,
+            "more than 1000 pages of tools",
+        ),
+        (
+            &["tools", "--timeout", "1", "--hostile=no-init"],
+            4,
+            "no answer to the handshake",
+        ),
+    ];
+    for (args, code, message) in cases {
+        let r = run(args);
+        assert_eq!(r.code, *code, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(message),
+            "{args:?}: expected {message:?} in\n{}",
+            r.stderr
+        );
+        assert!(
+            r.took < Duration::from_secs(15),
+            "{args:?} took {:?}",
+            r.took
+        );
+    }
+}
+
+#[test]
+fn a_server_that_floods_lies_and_lists_ten_thousand_tools_is_still_served() {
+    let r = run(&["tools", "--hostile=flood,garbage,many-tools"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout.lines().count(), 17 + 10_000);
+    let r = run(&[
+        "call",
+        "flood_during_call",
+        "--arg",
+        "seconds=2",
+        "--format",
+        "text",
+        "--hostile=flood",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("survived the flood"), "{}", r.stdout);
+    let r = run(&[
+        "call",
+        "stderr_flood",
+        "--arg",
+        "megabytes=50",
+        "--format",
+        "text",
+        "--hostile",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("stderr written"));
+    // Under the limit, a large result arrives whole.
+    let r = run(&["call", "huge_result", "--arg", "megabytes=15", "--hostile"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = r.json()["content"][0]["text"].as_str().map(str::len);
+    assert_eq!(text, Some(15 << 20));
+}
+
+#[test]
+fn remote_refs_ids_and_links_are_never_fetched() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!(
+        "http://127.0.0.1:{}",
+        listener.local_addr().expect("addr").port()
+    );
+    let connections = Arc::new(AtomicUsize::new(0));
+    let counter = connections.clone();
+    std::thread::spawn(move || {
+        for _ in listener.incoming() {
+            counter.fetch_add(1, Ordering::SeqCst);
+        }
+    });
+    let server = [BIN, "hostile-server", "--ref-url", &url];
+    let runs: [&[&str]; 4] = [
+        &["tools"],
+        &["inspect", "remote_ref"],
+        &["check"],
+        &[
+            "call",
+            "remote_ref",
+            "--args",
+            r#"{"absolute": 1, "fragment": {"x": 2}, "relative": [], "dynamic": null}"#,
+        ],
+    ];
+    for args in runs {
+        let all: Vec<&str> = args.iter().copied().chain(["--"]).chain(server).collect();
+        let r = run(&all);
+        assert!(r.code == 0 || r.code == 1, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stdout.contains(&url) || r.stderr.contains(&url),
+            "{args:?} should name the URL"
+        );
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        connections.load(Ordering::SeqCst),
+        0,
+        "something fetched a remote ref"
+    );
+}
+
+/// Starts `call never_answer` against a stubborn server (ignores SIGTERM and stdin closing,
+/// has a grandchild) and returns the inspector with the server's and grandchild's pids.
+fn stubborn_call(dir: &std::path::Path, tool: &str) -> (std::process::Child, [i32; 2]) {
+    let pid_file = dir.join(format!("{tool}.pids"));
+    let child = Command::new(BIN)
+        .args([
+            "call",
+            tool,
+            "--",
+            BIN,
+            "hostile-server",
+            "--attack",
+            "stubborn",
+            "--pid-file",
+        ])
+        .arg(&pid_file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    (child, read_pids(&pid_file))
+}
+
+#[test]
+fn no_process_outlives_the_inspector() {
+    let dir = std::env::temp_dir().join(format!("mcp-inspect-orphans-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    // Finished normally, and after the server crashed (its grandchild lives on in its group).
+    for tool in ["escape_result", "crash_mid_call"] {
+        let (mut child, pids) = stubborn_call(&dir, tool);
+        child.wait().expect("wait");
+        assert_gone(&pids, tool);
+    }
+    // Interrupted while waiting for an answer.
+    for signal in ["INT", "TERM", "HUP"] {
+        let (mut child, pids) = stubborn_call(&dir, "never_answer");
+        std::thread::sleep(Duration::from_millis(300));
+        let sent = Instant::now();
+        Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .expect("kill");
+        let status = child.wait().expect("wait");
+        assert!(
+            sent.elapsed() < Duration::from_secs(3),
+            "SIG{signal}: {:?}",
+            sent.elapsed()
+        );
+        assert_eq!(status.code(), Some(130), "SIG{signal}");
+        assert_gone(&pids, &format!("SIG{signal}"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
