@@ -1,11 +1,14 @@
 //! Property tests: arbitrary JSON as schema and as instance never panics and always terminates
-//! within the caps, through the tree, signature, skeleton, validation, verdict and lint.
+//! within the caps, through the tree, signature, skeleton, validation, verdict and lint; and
+//! arbitrary JSON as a tools/call result decodes, is judged and is drawn as escaped text.
 
+use mcp_inspect::mcp::result::CallResult;
 use mcp_inspect::schema::lint::{ToolSchemas, lint};
 use mcp_inspect::schema::signature::{signature, type_text};
 use mcp_inspect::schema::skeleton::skeleton;
 use mcp_inspect::schema::verdict::{ResultView, verdict};
 use mcp_inspect::schema::{Compiled, Era, SchemaTree, boxing};
+use mcp_inspect::tui::result_text::ResultText;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -39,6 +42,14 @@ const KEYS: &[&str] = &[
     "result",
     "x-fastmcp-wrap-result",
     "a",
+    "content",
+    "structuredContent",
+    "isError",
+    "_meta",
+    "text",
+    "data",
+    "mimeType",
+    "uri",
 ];
 const REFS: &[&str] = &[
     "#",
@@ -58,7 +69,19 @@ fn json_value() -> impl Strategy<Value = Value> {
         prop::sample::select(REFS).prop_map(|r| json!(r)),
         prop::sample::select(
             &[
-                "string", "object", "array", "integer", "null", "^a+$", "uuid"
+                "string",
+                "object",
+                "array",
+                "integer",
+                "null",
+                "^a+$",
+                "uuid",
+                "text",
+                "image",
+                "resource_link",
+                "\u{1b}]0;pwned\u{7}",
+                "\u{9b}2J\u{202e}",
+                "a\nb\tc\r"
             ][..]
         )
         .prop_map(|s| json!(s)),
@@ -96,5 +119,19 @@ proptest! {
         let _ = serde_json::to_string(&v).expect("serialises");
         let tools = [ToolSchemas { name: "t", description: None, input: &schema, output: Some(&instance) }];
         let _ = lint(&tools, Era::Legacy);
+    }
+
+    #[test]
+    fn result_decoding_is_total(raw in json_value(), schema in json_value()) {
+        let _ = CallResult::check_shape(&raw);
+        let result = CallResult::decode(raw);
+        let compiled = Compiled::new(&schema);
+        for era in [Era::Legacy, Era::Modern] {
+            let _ = result.verdict(Some((&schema, &compiled)), era);
+        }
+        let shown = ResultText::new(&result);
+        for line in shown.blocks.iter().flatten().flatten().chain(&shown.raw) {
+            prop_assert!(!line.chars().any(char::is_control), "{line:?}");
+        }
     }
 }

@@ -296,3 +296,141 @@ fn arguments_round_trip_through_the_external_editor() {
     tmux.type_line("echo editor-$((5+5))");
     tmux.wait_for("editor-10");
 }
+
+#[path = "support/hostile.rs"]
+mod hostile;
+
+impl Tmux {
+    /// Waits until `needle` is off the screen (the UI has left the alternate screen).
+    fn wait_gone(&self, needle: &str) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.screen().contains(needle) {
+            assert!(
+                Instant::now() < deadline,
+                "`{needle}` stayed:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn pane_title(&self) -> String {
+        self.run(&["display-message", "-p", "-t", "main", "#{pane_title}"])
+    }
+
+    /// Terminal modes, saved by the shell in the pane.
+    fn stty(&self, tag: &str) -> String {
+        let path = std::env::temp_dir().join(format!("mcp-inspect-stty-{}-{tag}", self.socket));
+        self.type_line(&format!("stty -g > {}; echo saved-{tag}", path.display()));
+        self.wait_for(&format!("saved-{tag}\n"));
+        std::fs::read_to_string(&path).expect("stty")
+    }
+}
+
+/// The inspector on a stubborn hostile server (ignores SIGTERM, has a grandchild) with `attacks`;
+/// returns the server's and grandchild's pids once the tools are listed.
+fn start_hostile(tmux: &Tmux, bin: &str, tag: &str, attacks: &str, env: &str) -> [i32; 2] {
+    let pid_file = std::env::temp_dir().join(format!("mcp-inspect-{}-{tag}.pids", tmux.socket));
+    let _ = std::fs::remove_file(&pid_file);
+    tmux.type_line(&format!(
+        "{env} {bin} --timeout 5 -- {bin} hostile-server --attack stubborn{attacks} --pid-file {}",
+        pid_file.display()
+    ));
+    tmux.wait_for("Tools (17)");
+    hostile::read_pids(&pid_file)
+}
+
+#[test]
+fn hostile_server_attacks_leave_the_terminal_intact() {
+    let Some(bin) = release_binary() else { return };
+    let tmux = Tmux::start("hostile", 120, 40);
+    tmux.wait_for("$");
+    let modes = tmux.stty("before");
+    let title = tmux.pane_title();
+
+    // Escapes everywhere, under a flood of notifications and garbage lines: every tool shown,
+    // two results, the log; then quit.
+    let pids = start_hostile(
+        &tmux,
+        &bin,
+        "escapes",
+        " --attack flood --attack garbage",
+        "",
+    );
+    let screen = tmux.screen();
+    assert!(screen.contains("evil\\e]0;pwned-title\\x07"), "{screen}");
+    for _ in 0..17 {
+        tmux.keys(&["j"]);
+    }
+    for tool in ["escape_result", "lying_output"] {
+        tmux.keys(&["1", "Escape", "/"]);
+        tmux.run(&["send-keys", "-t", "main", "-l", tool]);
+        tmux.keys(&["Enter", "a", "C-s"]);
+        tmux.wait_for(&format!("call {tool}"));
+        tmux.wait_for("latest of 1");
+    }
+    tmux.keys(&["Escape", "4"]);
+    let screen = tmux.wait_for("Log (");
+    assert!(
+        screen.contains("Tools ("),
+        "the screen was not cleared:\n{screen}"
+    );
+    assert_eq!(tmux.pane_title(), title, "the window title changed");
+    assert!(
+        !tmux.run(&["show-buffer"]).contains("pwned"),
+        "the server wrote the clipboard"
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_gone("Tools (17)");
+    hostile::assert_gone(&pids, "quit");
+    assert_eq!(tmux.stty("after-quit"), modes, "terminal modes after quit");
+
+    // The server crashes mid-call: the UI says so, the grandchild goes with it.
+    let pids = start_hostile(&tmux, &bin, "crash", "", "");
+    tmux.keys(&["/"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "crash_mid_call"]);
+    tmux.keys(&["Enter", "a", "C-s"]);
+    tmux.wait_for("connection lost");
+    hostile::assert_gone(&pids, "server crash");
+    tmux.keys(&["q"]);
+    tmux.wait_gone("Tools (17)");
+
+    // Ended from outside (SIGTERM; SIGHUP as when an SSH connection drops), and by its own
+    // panic: the terminal is restored and no process is left.
+    for (how, env) in [
+        ("TERM", ""),
+        ("HUP", ""),
+        ("panic", "MCP_INSPECT_PANIC_ON_KEY=P"),
+    ] {
+        let pids = start_hostile(&tmux, &bin, how, "", env);
+        if how == "panic" {
+            tmux.keys(&["P"]);
+            tmux.wait_for("panic requested by MCP_INSPECT_PANIC_ON_KEY");
+        } else {
+            let server = pids[0];
+            let parent = std::fs::read_to_string(format!("/proc/{server}/stat"))
+                .expect("stat")
+                .rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().nth(1).map(String::from))
+                .expect("ppid");
+            Command::new("kill")
+                .args([&format!("-{how}"), &parent])
+                .status()
+                .expect("kill");
+        }
+        tmux.wait_gone("Tools (17)");
+        hostile::assert_gone(&pids, how);
+        assert_eq!(
+            tmux.stty(&format!("after-{how}")),
+            modes,
+            "terminal modes after {how}"
+        );
+        let screen = tmux.screen();
+        assert!(
+            !screen.contains("Tools (17)"),
+            "{how}: still on the alternate screen:\n{screen}"
+        );
+        tmux.type_line("clear");
+    }
+}

@@ -38,12 +38,32 @@ pub fn measure<T>(name: &str, budget: Duration, mut f: impl FnMut() -> T) -> Mea
 
 /// Peak resident memory of this process so far, in KiB (Linux).
 pub fn peak_rss_kib() -> u64 {
+    status_kib("VmHWM:")
+}
+
+/// Resident memory of this process now, in KiB (Linux).
+pub fn rss_kib() -> u64 {
+    status_kib("VmRSS:")
+}
+
+fn status_kib(field: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
+                .find(|l| l.starts_with(field))
                 .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
         })
         .unwrap_or(0)
+}
+
+/// Runs `f`; returns its result, the resident memory it added and kept, and the peak it
+/// reached above where it started, in MiB. (The peak is reset through `/proc/self/clear_refs`.)
+pub fn memory_of<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let before = rss_kib();
+    let out = f();
+    let kept = rss_kib().saturating_sub(before);
+    let peak = status_kib("VmHWM:").saturating_sub(before);
+    (out, kept as f64 / 1024.0, peak as f64 / 1024.0)
 }

@@ -42,7 +42,7 @@ fn text_lines(text: &str) -> Vec<String> {
         .map_or(text.len(), |(at, _)| at);
     let mut lines = untrusted::lines(&text[..cut]);
     if cut < text.len() {
-        let more = text[cut..].matches('\n').count();
+        let more = text[cut + 1..].lines().count();
         lines.push(format!(
             "… {more} more lines (the copies hold the whole text)"
         ));

@@ -111,6 +111,10 @@ pub async fn run(options: ConnectOptions, mut model: Model) -> std::io::Result<i
     let (commands, command_rx) = mpsc::channel(16);
     let session = tokio::spawn(session_task::run(options, command_rx, to_ui));
     let mut keys = EventStream::new();
+    // For tests of the panic path on the real binary: this key panics the UI loop.
+    let panic_key = std::env::var("MCP_INSPECT_PANIC_ON_KEY")
+        .ok()
+        .and_then(|k| k.chars().next());
     // SIGTERM, and SIGHUP (the SSH connection or the terminal went away), quit cleanly: the
     // terminal is restored and the server stopped.
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
@@ -131,6 +135,9 @@ pub async fn run(options: ConnectOptions, mut model: Model) -> std::io::Result<i
             () = tokio::time::sleep_until((last_frame + FRAME).into()), if dirty => continue,
             event = keys.next() => match event {
                 Some(Ok(Event::Key(key))) if key.kind != KeyEventKind::Release => {
+                    if panic_key.is_some_and(|k| key.code == crossterm::event::KeyCode::Char(k)) {
+                        panic!("panic requested by MCP_INSPECT_PANIC_ON_KEY");
+                    }
                     urgent = true;
                     effects = update(&mut model, Msg::Key(key));
                 }

@@ -13,11 +13,11 @@ pub fn is_unsafe(c: char) -> bool {
 
 pub fn assert_terminal_safe(what: &str, text: &str) {
     if let Some((at, c)) = text.char_indices().find(|(_, c)| is_unsafe(*c)) {
-        let from = text.floor_char_boundary(at.saturating_sub(60));
+        let before: Vec<char> = text[..at].chars().rev().take(60).collect();
+        let before: String = before.into_iter().rev().collect();
         panic!(
-            "{what}: raw U+{:04X} at byte {at}, after {:?}",
-            c as u32,
-            &text[from..at]
+            "{what}: raw U+{:04X} at byte {at}, after {before:?}",
+            c as u32
         );
     }
 }
