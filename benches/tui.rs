@@ -20,6 +20,9 @@ use serde_json::json;
 use std::time::Duration;
 use support::{measure, memory_of};
 
+#[global_allocator]
+static HEAP: support::Counting = support::Counting;
+
 fn model() -> Model {
     let mut m = Model::new("bench".into(), Keymap::default_map(), Theme { color: true });
     update(
@@ -110,15 +113,15 @@ fn main() {
     )
     .expect("tool");
     let mut m = model();
-    update(
-        &mut m,
-        Msg::ToolsListed(ToolList {
-            tools: vec![big],
-            pages: 1,
-            ..ToolList::default()
-        }),
-    );
     let ((), kept, peak) = memory_of(|| {
+        update(
+            &mut m,
+            Msg::ToolsListed(ToolList {
+                tools: vec![big],
+                pages: 1,
+                ..ToolList::default()
+            }),
+        );
         for k in ["2", "e", "G"] {
             update(&mut m, key(k.chars().next().unwrap_or('e')));
         }
@@ -160,14 +163,14 @@ fn main() {
             })
         })
         .collect();
-    let (_, kept, _) = memory_of(|| {
+    let (_, kept, peak) = memory_of(|| {
         for _ in 0..20 {
             for msg in &flood {
                 update(&mut m, msg.clone());
             }
         }
     });
-    println!("memory: log after 10,240 flood events (capped): {kept:.1} MiB kept");
+    println!("memory: 10,240 flood events into a full log: {kept:.1} MiB kept, {peak:.1} MiB peak");
     let flooded = measure(
         "tui: key press behind 512 flood events (updates + key + frame)",
         budget,

@@ -31,14 +31,19 @@ fn listings_results_and_errors_are_printed_escaped() {
         vec!["call", "crash_mid_call", "--format", "json", "--hostile"],
         vec!["tools", "--hostile=flood,garbage"],
     ];
+    let r = run(&["check", "--hostile"]);
+    assert!(
+        r.stdout.contains(
+            "/name  name has characters outside A-Z a-z 0-9 _ - . (the spec's set): \\e]"
+        ),
+        "{}",
+        r.stdout
+    );
     for args in runs {
         let r = run(&args);
         assert_terminal_safe(&format!("{args:?} stdout"), &r.stdout);
         assert_terminal_safe(&format!("{args:?} stderr"), &r.stderr);
         let all = format!("{}{}", r.stdout, r.stderr);
-        if args[0] == "check" {
-            continue;
-        }
         assert!(
             all.contains("\\e]0;pwned-title") || all.contains("\\u001b]0;pwned-title"),
             "{args:?}: the escapes should be visible:\n{all}"

@@ -2,6 +2,8 @@
 //! reports the median, so benchmarks need no extra dependency.
 #![allow(dead_code)]
 
+use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 pub struct Measured {
@@ -41,11 +43,6 @@ pub fn peak_rss_kib() -> u64 {
     status_kib("VmHWM:")
 }
 
-/// Resident memory of this process now, in KiB (Linux).
-pub fn rss_kib() -> u64 {
-    status_kib("VmRSS:")
-}
-
 fn status_kib(field: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
@@ -57,13 +54,40 @@ fn status_kib(field: &str) -> u64 {
         .unwrap_or(0)
 }
 
-/// Runs `f`; returns its result, the resident memory it added and kept, and the peak it
-/// reached above where it started, in MiB. (The peak is reset through `/proc/self/clear_refs`.)
+/// Counts live and peak heap bytes; each bench binary installs it with
+/// `#[global_allocator] static HEAP: support::Counting = support::Counting;`.
+pub struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call goes unchanged to the system allocator; only counters are added.
+#[allow(unsafe_code)]
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
+        PEAK.fetch_max(live, Relaxed);
+        // SAFETY: the caller's layout contract is passed on as is.
+        unsafe { std::alloc::System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        LIVE.fetch_sub(layout.size(), Relaxed);
+        // SAFETY: `ptr` came from `alloc` above with this layout.
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+}
+
+/// Runs `f`; returns its result, the heap it added and kept, and the peak heap above where it
+/// started, in MiB (exact with [`Counting`] installed; zero without).
 pub fn memory_of<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-    let before = rss_kib();
+    let before = LIVE.load(Relaxed);
+    PEAK.store(before, Relaxed);
     let out = f();
-    let kept = rss_kib().saturating_sub(before);
-    let peak = status_kib("VmHWM:").saturating_sub(before);
-    (out, kept as f64 / 1024.0, peak as f64 / 1024.0)
+    let mib = |bytes: usize| bytes as f64 / (1024.0 * 1024.0);
+    (
+        out,
+        mib(LIVE.load(Relaxed).saturating_sub(before)),
+        mib(PEAK.load(Relaxed).saturating_sub(before)),
+    )
 }

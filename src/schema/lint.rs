@@ -34,6 +34,28 @@ pub struct ToolSchemas<'a> {
     pub output: Option<&'a Value>,
 }
 
+/// The 2025-11-25 spec: tool names SHOULD be 1 to 128 characters of A-Z, a-z, 0-9, `_`, `-`
+/// and `.` (clients such as LLM APIs reject others).
+fn name_problem(name: &str) -> Option<String> {
+    let length = name.chars().count();
+    if length > 128 {
+        return Some(format!(
+            "name is {length} characters long; the spec says at most 128"
+        ));
+    }
+    let odd: String = name
+        .chars()
+        .filter(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .take(8)
+        .collect();
+    (!odd.is_empty()).then(|| {
+        format!(
+            "name has characters outside A-Z a-z 0-9 _ - . (the spec's set): {}",
+            crate::untrusted::line(&odd, 40)
+        )
+    })
+}
+
 /// Every finding for a tool list, errors first, then by tool in list order.
 pub fn lint(tools: &[ToolSchemas<'_>], era: Era) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -53,6 +75,9 @@ pub fn lint(tools: &[ToolSchemas<'_>], era: Era) -> Vec<Finding> {
                 String::new(),
                 format!("duplicate tool name `{}`", tool.name),
             );
+        }
+        if let Some(problem) = name_problem(tool.name) {
+            add(Severity::Warning, "/name".into(), problem);
         }
         if tool.description.is_none_or(|d| d.trim().is_empty()) {
             add(
