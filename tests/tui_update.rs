@@ -264,3 +264,25 @@ fn stderr_and_hostile_text_land_in_the_log_escaped() {
     let last = m.log.back().expect("log");
     assert_eq!(last.text, "[db] \\e]0;pwned\\x07");
 }
+
+#[test]
+fn long_instructions_scroll_in_the_server_pane() {
+    let mut model = demo_model();
+    let mut server = tui::server();
+    let lines: Vec<String> = (1..=60).map(|i| format!("instruction line {i}")).collect();
+    server.instructions = Some(lines.join("\n"));
+    update(&mut model, Msg::Connected(server));
+    press(&mut model, &["3"]);
+    assert_eq!(model.focus, Pane::Server);
+    let screen = tui::text(&tui::render(&mut model, 120, 40));
+    assert!(!screen.contains("instruction line 60"), "{screen}");
+    press(&mut model, &["G"]);
+    let screen = tui::text(&tui::render(&mut model, 120, 40));
+    assert!(screen.contains("instruction line 60"), "{screen}");
+    press(&mut model, &["k", "k", "g"]);
+    assert_eq!(model.server_scroll, 0);
+    press(&mut model, &["j"]);
+    assert_eq!(model.server_scroll, 1);
+    // j and k stay the server pane's: the tool list did not move.
+    assert_eq!(model.selected, 0);
+}

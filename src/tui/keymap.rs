@@ -15,6 +15,7 @@ pub enum Layer {
     Filter,
     Tool,
     Log,
+    Server,
     /// Typing into the argument editor.
     Editor,
     /// The call panel's results.
@@ -24,7 +25,7 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub const ALL: [Layer; 9] = [
+    pub const ALL: [Layer; 10] = [
         Layer::Editor,
         Layer::Result,
         Layer::Global,
@@ -32,6 +33,7 @@ impl Layer {
         Layer::Filter,
         Layer::Tool,
         Layer::Log,
+        Layer::Server,
         Layer::Copy,
         Layer::Help,
     ];
@@ -43,6 +45,7 @@ impl Layer {
             Layer::Filter => "filter",
             Layer::Tool => "tool",
             Layer::Log => "log",
+            Layer::Server => "server",
             Layer::Editor => "editor",
             Layer::Result => "result",
             Layer::Copy => "copy",

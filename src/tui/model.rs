@@ -186,6 +186,8 @@ pub struct Model {
     pub log_dropped: u64,
     /// Lines scrolled up from the newest; 0 follows the tail.
     pub log_scroll: usize,
+    /// Lines the server pane is scrolled down (clamped when drawn).
+    pub server_scroll: usize,
     pub status: Option<String>,
     pub keymap: Keymap,
     pub theme: Theme,
@@ -216,6 +218,7 @@ impl Model {
             log: VecDeque::new(),
             log_dropped: 0,
             log_scroll: 0,
+            server_scroll: 0,
             status: None,
             keymap,
             theme,

@@ -75,7 +75,7 @@ pub fn active_layer(model: &Model) -> Layer {
             Pane::Tools => Layer::Tools,
             Pane::Tool => Layer::Tool,
             Pane::Log => Layer::Log,
-            Pane::Server => Layer::Global,
+            Pane::Server => Layer::Server,
             Pane::Call => match model.selected_entry() {
                 // No tool is selected (the filter hides them all): the list has the keys.
                 None => Layer::Tools,
@@ -388,7 +388,16 @@ fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
             Pane::Tools => move_in_list(model, motion),
             Pane::Tool => tool_command(model, motion),
             Pane::Log => move_in_log(model, motion),
-            Pane::Server | Pane::Call => {}
+            Pane::Server => {
+                model.server_scroll = match motion {
+                    "down" => model.server_scroll.saturating_add(1),
+                    "up" => model.server_scroll.saturating_sub(1),
+                    "first" => 0,
+                    "last" => usize::MAX,
+                    _ => model.server_scroll,
+                }
+            }
+            Pane::Call => {}
         },
     }
     Vec::new()

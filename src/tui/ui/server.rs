@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     let theme = model.theme;
     let block = theme.pane(" Server ", model.focus == Pane::Server);
     let mut lines = Vec::new();
@@ -60,9 +60,15 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             ),
         );
     }
+    // Rows once wrapped, so the last of long instructions can be scrolled to.
+    let width = usize::from(block.inner(area).width.max(1));
+    let height = usize::from(block.inner(area).height);
+    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
+    model.server_scroll = model.server_scroll.min(rows.saturating_sub(height));
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
+            .scroll((u16::try_from(model.server_scroll).unwrap_or(u16::MAX), 0))
             .block(block),
         area,
     );
