@@ -3,7 +3,7 @@
 
 use super::events::{EventSink, ServerEvent};
 use super::lines::{Line, TAIL_BYTES, read_line};
-use super::raw::{Answer, RawResponses};
+use super::raw::RawResponses;
 use super::salvage;
 use crate::untrusted;
 use std::collections::VecDeque;
@@ -180,18 +180,8 @@ async fn pump_stdout(
                 }
                 match serde_json::from_slice::<serde_json::Value>(&bytes) {
                     Ok(message) => {
-                        match raw.record(&message) {
-                            Answer::Late(id) => events.send(ServerEvent::Notice(format!(
-                                "a response to cancelled request {id} arrived late: ignored"
-                            ))),
-                            Answer::Unknown(id) => {
-                                events.send(ServerEvent::Notice(format!(
-                                    "the server answered request {}, which nothing is waiting for: ignored",
-                                    untrusted::line(&id, 80)
-                                )));
-                                continue;
-                            }
-                            Answer::Expected | Answer::NotAResponse => {}
+                        if !raw.screen(&message, &events) {
+                            continue;
                         }
                         if to_rmcp.write_all(&bytes).await.is_err()
                             || to_rmcp.write_all(b"\n").await.is_err()

@@ -4,6 +4,7 @@
 //! the handshake rmcp would give up on the connection); and the ids of cancelled requests, so a
 //! late answer to one is noticed.
 
+use super::events::{EventSink, ServerEvent};
 use serde_json::Value;
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -76,6 +77,26 @@ impl RawResponses {
         Answer::Expected
     }
 
+    /// Sorts a message from the server as [`record`](Self::record) does, notes a late or
+    /// unknown answer in the log, and says whether the message goes on to rmcp (an answer to
+    /// nothing does not: during the handshake rmcp would give up on the connection).
+    pub fn screen(&self, message: &Value, events: &EventSink) -> bool {
+        match self.record(message) {
+            Answer::Late(id) => events.send(ServerEvent::Notice(format!(
+                "a response to cancelled request {id} arrived late: ignored"
+            ))),
+            Answer::Unknown(id) => {
+                events.send(ServerEvent::Notice(format!(
+                    "the server answered request {}, which nothing is waiting for: ignored",
+                    crate::untrusted::line(&id, 80)
+                )));
+                return false;
+            }
+            Answer::Expected | Answer::NotAResponse => {}
+        }
+        true
+    }
+
     /// Takes the raw response whose id serialises as `id_json`.
     pub fn take(&self, id_json: &str) -> Option<Value> {
         let mut kept = self.kept.lock().ok()?;
@@ -91,5 +112,37 @@ impl RawResponses {
             }
             cancelled.push_back(id_json.to_string());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn answers_are_sorted_by_what_awaits_them() {
+        let raw = RawResponses::default();
+        raw.sent(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+        raw.sent(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call"}));
+        raw.sent(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        raw.mark_cancelled("2");
+        let answer = |id: Value| json!({"jsonrpc": "2.0", "id": id, "result": {}});
+        assert_eq!(raw.record(&answer(json!(1))), Answer::Expected);
+        assert!(raw.take("1").is_some());
+        assert_eq!(
+            raw.record(&answer(json!(1))),
+            Answer::Unknown("1".into()),
+            "answered twice"
+        );
+        assert_eq!(raw.record(&answer(json!(2))), Answer::Late("2".into()));
+        assert_eq!(
+            raw.record(&answer(json!("x"))),
+            Answer::Unknown("\"x\"".into())
+        );
+        assert_eq!(
+            raw.record(&json!({"jsonrpc": "2.0", "id": 9, "method": "ping"})),
+            Answer::NotAResponse
+        );
     }
 }

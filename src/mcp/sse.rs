@@ -4,7 +4,7 @@
 use super::error::ConnectError;
 use super::events::{EventSink, ServerEvent};
 use super::lines::{Line, read_line};
-use super::raw::{Answer, RawResponses};
+use super::raw::RawResponses;
 use super::target::Header;
 use crate::untrusted;
 use futures::TryStreamExt;
@@ -190,18 +190,8 @@ async fn read_messages<R: AsyncBufRead + Unpin>(
             continue;
         }
         let message = serde_json::from_str::<Value>(&event.data).and_then(|v| {
-            match raw.record(&v) {
-                Answer::Late(id) => events.send(ServerEvent::Notice(format!(
-                    "a response to cancelled request {id} arrived late: ignored"
-                ))),
-                Answer::Unknown(id) => {
-                    events.send(ServerEvent::Notice(format!(
-                        "the server answered request {}, which nothing is waiting for: ignored",
-                        untrusted::line(&id, 80)
-                    )));
-                    return Ok(None);
-                }
-                Answer::Expected | Answer::NotAResponse => {}
+            if !raw.screen(&v, &events) {
+                return Ok(None);
             }
             serde_json::from_value::<ServerJsonRpcMessage>(v).map(Some)
         });
