@@ -1,5 +1,6 @@
 //! Every screen drawn from what the built-in hostile server really sends (its tool list, its
-//! results, its logs, stderr and notices) holds no raw control or bidi character in any cell.
+//! results, its logs, stderr and notices) holds no raw control or bidi character in any cell,
+//! and showing, validating and calling its schemas never touches the URLs they point at.
 
 #[path = "support/hostile.rs"]
 mod hostile;
@@ -12,11 +13,17 @@ use mcp_inspect::tui::keymap::Keymap;
 use mcp_inspect::tui::model::Model;
 use mcp_inspect::tui::theme::Theme;
 use mcp_inspect::tui::update::{Effect, Msg, update};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tui::{press, render};
 
-fn hostile(attacks: &[&str]) -> ConnectOptions {
-    let mut args = vec!["hostile-server".to_string()];
+fn hostile(attacks: &[&str], ref_url: &str) -> ConnectOptions {
+    let mut args = vec![
+        "hostile-server".to_string(),
+        "--ref-url".into(),
+        ref_url.into(),
+    ];
     for a in attacks {
         args.extend(["--attack".to_string(), a.to_string()]);
     }
@@ -68,8 +75,20 @@ async fn call(model: &mut Model, session: &Session) {
 
 #[tokio::test]
 async fn every_pane_stays_free_of_raw_control_characters() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!(
+        "http://127.0.0.1:{}",
+        listener.local_addr().expect("addr").port()
+    );
+    let connections = Arc::new(AtomicUsize::new(0));
+    let counter = connections.clone();
+    std::thread::spawn(move || {
+        for _ in listener.incoming() {
+            counter.fetch_add(1, Ordering::SeqCst);
+        }
+    });
     let (sink, mut events) = EventSink::new();
-    let session = Session::connect(&hostile(&["garbage"]), &sink)
+    let session = Session::connect(&hostile(&["garbage"], &url), &sink)
         .await
         .expect("connect");
     let list = session.list_tools().await.expect("list");
@@ -89,7 +108,12 @@ async fn every_pane_stays_free_of_raw_control_characters() {
         press(&mut model, &["1", "j"]);
     }
     press(&mut model, &["g"]);
-    for name in ["escape_result", "lying_output", "garbage_answer"] {
+    for name in [
+        "escape_result",
+        "lying_output",
+        "garbage_answer",
+        "remote_ref",
+    ] {
         press(&mut model, &["/"]);
         tui::type_text(&mut model, name);
         press(&mut model, &["enter"]);
@@ -105,4 +129,9 @@ async fn every_pane_stays_free_of_raw_control_characters() {
     press(&mut model, &["3"]);
     assert_screen_safe(&mut model, "server");
     session.shutdown().await;
+    assert_eq!(
+        connections.load(Ordering::SeqCst),
+        0,
+        "a remote ref was fetched"
+    );
 }

@@ -395,6 +395,40 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
     tmux.keys(&["q"]);
     tmux.wait_gone("Tools (17)");
 
+    // Ten thousand tools, schema bombs and a 100 MB answer: each bomb opens, the answer is
+    // refused with its size, and the keys still answer.
+    tmux.type_line(&format!("{bin} --timeout 5 --hostile=many-tools"));
+    tmux.wait_for("Tools (10017)");
+    for tool in [
+        "ref_bomb",
+        "wide_schema",
+        "huge_enum",
+        "deep_schema",
+        "regex_bomb",
+        "long_description",
+        "generated_09999",
+    ] {
+        tmux.keys(&["1", "Escape", "/"]);
+        tmux.run(&["send-keys", "-t", "main", "-l", tool]);
+        tmux.keys(&["Enter"]);
+        tmux.wait_for(&format!("┌ {tool} "));
+    }
+    tmux.keys(&["1", "Escape", "/"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "huge_result"]);
+    tmux.keys(&["Enter", "a", "C-s"]);
+    tmux.wait_for("over the 16 MiB limit");
+    assert_eq!(tmux.pane_title(), title, "the window title changed");
+    tmux.keys(&["q"]);
+    tmux.wait_gone("Tools (");
+    let left = Command::new("pgrep")
+        .args(["-f", "hostile-server --attack many-tools"])
+        .output()
+        .expect("pgrep");
+    assert!(
+        left.stdout.is_empty(),
+        "the hostile server was left running"
+    );
+
     // Ended from outside (SIGTERM; SIGHUP as when an SSH connection drops), and by its own
     // panic: the terminal is restored and no process is left.
     for (how, env) in [
