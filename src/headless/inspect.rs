@@ -27,9 +27,9 @@ pub async fn run(session: &Session, name: &str, report: &Report) -> i32 {
     let output = tool.output_schema.as_ref().map(SchemaTree::build);
     let mut out = json!({
         "name": tool.name,
-        "title": tool.raw.get("title").cloned().unwrap_or(Value::Null),
-        "description": tool.raw.get("description").cloned().unwrap_or(Value::Null),
-        "annotations": tool.raw.get("annotations").cloned().unwrap_or(Value::Null),
+        "title": tool.field("title").cloned().unwrap_or(Value::Null),
+        "description": tool.field("description").cloned().unwrap_or(Value::Null),
+        "annotations": tool.field("annotations").cloned().unwrap_or(Value::Null),
         "inputSchema": tool.input_schema,
         "outputSchema": tool.output_schema.clone().unwrap_or(Value::Null),
         "signature": signature(&tool.name, &input, output.as_ref().map(|t| (t, boxed.as_ref()))),

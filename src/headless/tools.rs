@@ -18,7 +18,7 @@ pub async fn run(session: &Session, report: &Report) -> i32 {
     match report.format {
         Format::Json => report.json(&json!({
             "server": session.server,
-            "tools": list.tools.iter().map(|t| &t.raw).collect::<Vec<_>>(),
+            "tools": list.tools.iter().map(Tool::definition).collect::<Vec<_>>(),
             "rejected": list.rejected,
         })),
         Format::Text => {

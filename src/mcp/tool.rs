@@ -3,7 +3,7 @@
 
 use crate::schema::lint::ToolSchemas;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::HashSet;
 
 /// Hints a server gives about a tool. Untrusted: shown, never relied on.
@@ -47,11 +47,43 @@ pub struct Tool {
     /// `None` when the server defines no outputSchema.
     pub output_schema: Option<Value>,
     pub annotations: Annotations,
-    /// The definition exactly as the server sent it.
-    pub raw: Value,
+    /// The definition as the server sent it, less the schemas held above (each kept once: a
+    /// gateway's 10,000 tools are memory enough). [`Tool::definition`] puts them back.
+    rest: Map<String, Value>,
+    /// Where `inputSchema` and `outputSchema` stood among the keys.
+    schema_places: [Option<usize>; 2],
 }
 
 impl Tool {
+    /// The definition exactly as the server sent it, keys in their order.
+    pub fn definition(&self) -> Value {
+        let mut map = self.rest.clone();
+        let mut places = [
+            (
+                self.schema_places[0],
+                "inputSchema",
+                Some(&self.input_schema),
+            ),
+            (
+                self.schema_places[1],
+                "outputSchema",
+                self.output_schema.as_ref(),
+            ),
+        ];
+        places.sort_by_key(|(at, ..)| *at);
+        for (at, key, schema) in places {
+            if let (Some(at), Some(schema)) = (at, schema) {
+                map.shift_insert(at.min(map.len()), key.into(), schema.clone());
+            }
+        }
+        Value::Object(map)
+    }
+
+    /// A field of the definition other than the schemas (`title`, `annotations`, `_meta`, …).
+    pub fn field(&self, key: &str) -> Option<&Value> {
+        self.rest.get(key)
+    }
+
     /// The name a person reads: `title`, then `annotations.title`, then `name`.
     pub fn display_title(&self) -> &str {
         self.title
@@ -152,8 +184,8 @@ pub fn decode_tool(item: &Value) -> Result<Tool, String> {
         }
         None => return Err("no `name`".into()),
     };
-    let input_schema = match obj.get("inputSchema") {
-        Some(s @ Value::Object(_)) => s.clone(),
+    match obj.get("inputSchema") {
+        Some(Value::Object(_)) => {}
         Some(other) => {
             return Err(format!(
                 "`inputSchema` is {}, not an object",
@@ -161,27 +193,38 @@ pub fn decode_tool(item: &Value) -> Result<Tool, String> {
             ));
         }
         None => return Err("no `inputSchema`".into()),
-    };
+    }
     let text = |key: &str| obj.get(key).and_then(Value::as_str).map(String::from);
     let ann = obj.get("annotations");
     let hint = |key: &str| ann.and_then(|a| a.get(key)).and_then(Value::as_bool);
+    let annotations = Annotations {
+        title: ann
+            .and_then(|a| a.get("title"))
+            .and_then(Value::as_str)
+            .map(String::from),
+        read_only: hint("readOnlyHint"),
+        destructive: hint("destructiveHint"),
+        idempotent: hint("idempotentHint"),
+        open_world: hint("openWorldHint"),
+    };
+    let (title, description) = (text("title"), text("description"));
+    let mut rest = obj.clone();
+    let place = |key: &str| obj.keys().position(|k| k == key);
+    let schema_places = [place("inputSchema"), place("outputSchema")];
+    let input_schema = rest.shift_remove("inputSchema").unwrap_or_default();
+    let output_schema = match rest.get("outputSchema") {
+        Some(Value::Null) | None => None,
+        Some(_) => rest.shift_remove("outputSchema"),
+    };
     Ok(Tool {
-        title: text("title"),
-        description: text("description"),
-        output_schema: obj.get("outputSchema").filter(|v| !v.is_null()).cloned(),
-        annotations: Annotations {
-            title: ann
-                .and_then(|a| a.get("title"))
-                .and_then(Value::as_str)
-                .map(String::from),
-            read_only: hint("readOnlyHint"),
-            destructive: hint("destructiveHint"),
-            idempotent: hint("idempotentHint"),
-            open_world: hint("openWorldHint"),
-        },
+        title,
+        description,
+        output_schema,
+        annotations,
         name,
         input_schema,
-        raw: item.clone(),
+        rest,
+        schema_places,
     })
 }
 
@@ -189,6 +232,24 @@ pub fn decode_tool(item: &Value) -> Result<Tool, String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_definition_comes_back_exactly_with_each_schema_held_once() {
+        for text in [
+            r#"{"name":"a","inputSchema":{"type":"object"},"title":"T","outputSchema":{"type":"object"},"_meta":{"x":1}}"#,
+            r#"{"outputSchema":{"type":"object"},"name":"b","inputSchema":{"type":"object"}}"#,
+            r#"{"name":"c","outputSchema":null,"inputSchema":{"type":"object"}}"#,
+            r#"{"name":"d","inputSchema":{"type":"object"},"outputSchema":"nonsense"}"#,
+        ] {
+            let raw: Value = serde_json::from_str(text).expect("json");
+            let tool = decode_tool(&raw).expect("tool");
+            assert_eq!(
+                serde_json::to_string(&tool.definition()).expect("json"),
+                text
+            );
+            assert!(tool.field("inputSchema").is_none());
+        }
+    }
 
     #[test]
     fn good_tools_survive_a_bad_neighbour() {

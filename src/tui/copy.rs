@@ -74,7 +74,7 @@ pub fn resolve(model: &Model, command: &str) -> Result<Copy, String> {
             let p = display_pointer(which, &pointer);
             (format!("pointer {p}"), p)
         }
-        "copy-tool" => (format!("tool {}", tool.name), pretty(&tool.raw)),
+        "copy-tool" => (format!("tool {}", tool.name), pretty(&tool.definition())),
         "copy-result" | "copy-value" | "copy-request" | "copy-command" => {
             call_copy(model, &tool.name, command)?
         }
