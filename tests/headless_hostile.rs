@@ -8,11 +8,8 @@ mod cli;
 mod hostile;
 
 use cli::{BIN, run};
-use hostile::{assert_gone, assert_terminal_safe, read_pids};
-use std::net::TcpListener;
+use hostile::{CountingListener, assert_gone, assert_terminal_safe, read_pids};
 use std::process::{Command, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 #[test]
@@ -147,18 +144,8 @@ fn a_server_that_floods_lies_and_lists_ten_thousand_tools_is_still_served() {
 
 #[test]
 fn remote_refs_ids_and_links_are_never_fetched() {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let url = format!(
-        "http://127.0.0.1:{}",
-        listener.local_addr().expect("addr").port()
-    );
-    let connections = Arc::new(AtomicUsize::new(0));
-    let counter = connections.clone();
-    std::thread::spawn(move || {
-        for _ in listener.incoming() {
-            counter.fetch_add(1, Ordering::SeqCst);
-        }
-    });
+    let listener = CountingListener::start();
+    let url = listener.url.clone();
     let server = [BIN, "hostile-server", "--ref-url", &url];
     let runs: [&[&str]; 4] = [
         &["tools"],
@@ -181,11 +168,7 @@ fn remote_refs_ids_and_links_are_never_fetched() {
         );
     }
     std::thread::sleep(Duration::from_millis(200));
-    assert_eq!(
-        connections.load(Ordering::SeqCst),
-        0,
-        "something fetched a remote ref"
-    );
+    assert_eq!(listener.connections(), 0, "something fetched a remote ref");
 }
 
 /// Starts `call never_answer` against a stubborn server (ignores SIGTERM and stdin closing,

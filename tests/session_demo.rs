@@ -2,8 +2,11 @@
 //! binary, `demo-server`, over stdio): list changes in both eras, progress, cancellation,
 //! stderr, pagination.
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use mcp_inspect::mcp::{
-    ConnectOptions, EventSink, ProtocolChoice, RequestError, ServerEvent, Session, Target,
+    ConnectOptions, EventSink, ProtocolChoice, RequestError, ServerEvent, Session,
 };
 use serde_json::json;
 use std::time::Duration;
@@ -12,16 +15,7 @@ use tokio::sync::mpsc::Receiver;
 fn demo(protocol: ProtocolChoice, extra: &[&str]) -> ConnectOptions {
     let mut args = vec!["demo-server".to_string()];
     args.extend(extra.iter().map(|s| s.to_string()));
-    ConnectOptions {
-        target: Target::Stdio {
-            command: env!("CARGO_BIN_EXE_mcp-inspect").into(),
-            args,
-            env: vec![],
-            cwd: None,
-        },
-        protocol,
-        timeout: Duration::from_secs(10),
-    }
+    cli::this_binary(args, protocol)
 }
 
 /// Waits for the first event that `want` accepts, returning it.

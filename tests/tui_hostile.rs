@@ -7,15 +7,15 @@ mod hostile;
 #[path = "support/tui.rs"]
 mod tui;
 
+#[path = "support/cli.rs"]
+mod cli;
+
 use hostile::is_unsafe;
-use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice, Session, Target};
+use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice, Session};
 use mcp_inspect::tui::keymap::Keymap;
 use mcp_inspect::tui::model::Model;
 use mcp_inspect::tui::theme::Theme;
 use mcp_inspect::tui::update::{Effect, Msg, update};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 use tui::{press, render};
 
 fn hostile(attacks: &[&str], ref_url: &str) -> ConnectOptions {
@@ -27,16 +27,7 @@ fn hostile(attacks: &[&str], ref_url: &str) -> ConnectOptions {
     for a in attacks {
         args.extend(["--attack".to_string(), a.to_string()]);
     }
-    ConnectOptions {
-        target: Target::Stdio {
-            command: env!("CARGO_BIN_EXE_mcp-inspect").into(),
-            args,
-            env: vec![],
-            cwd: None,
-        },
-        protocol: ProtocolChoice::Auto,
-        timeout: Duration::from_secs(10),
-    }
+    cli::this_binary(args, ProtocolChoice::Auto)
 }
 
 fn assert_screen_safe(model: &mut Model, what: &str) {
@@ -75,18 +66,8 @@ async fn call(model: &mut Model, session: &Session) {
 
 #[tokio::test]
 async fn every_pane_stays_free_of_raw_control_characters() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    let url = format!(
-        "http://127.0.0.1:{}",
-        listener.local_addr().expect("addr").port()
-    );
-    let connections = Arc::new(AtomicUsize::new(0));
-    let counter = connections.clone();
-    std::thread::spawn(move || {
-        for _ in listener.incoming() {
-            counter.fetch_add(1, Ordering::SeqCst);
-        }
-    });
+    let listener = hostile::CountingListener::start();
+    let url = listener.url.clone();
     let (sink, mut events) = EventSink::new();
     let session = Session::connect(&hostile(&["garbage"], &url), &sink)
         .await
@@ -129,9 +110,5 @@ async fn every_pane_stays_free_of_raw_control_characters() {
     press(&mut model, &["3"]);
     assert_screen_safe(&mut model, "server");
     session.shutdown().await;
-    assert_eq!(
-        connections.load(Ordering::SeqCst),
-        0,
-        "a remote ref was fetched"
-    );
+    assert_eq!(listener.connections(), 0, "a remote ref was fetched");
 }

@@ -24,10 +24,7 @@ impl Wire {
 
     /// Writes raw bytes and flushes; a closed stdout ends the process (the client is gone).
     pub fn raw(&self, bytes: &[u8]) {
-        let Ok(mut out) = self.out.lock() else { return };
-        if out.write_all(bytes).and_then(|()| out.flush()).is_err() {
-            std::process::exit(0);
-        }
+        self.locked(|out| out.write_all(bytes));
     }
 
     /// Writes through one held lock, so nothing else lands inside what `write` produces.

@@ -82,3 +82,21 @@ pub fn start_listening(mut cmd: Command, port: u16) -> Background {
     }
     bg
 }
+
+/// Options that start this binary as a stdio server (`demo-server …`, `hostile-server …`), the
+/// way `--demo` and `--hostile` do, for in-process sessions.
+pub fn this_binary(
+    args: Vec<String>,
+    protocol: mcp_inspect::mcp::ProtocolChoice,
+) -> mcp_inspect::mcp::ConnectOptions {
+    mcp_inspect::mcp::ConnectOptions {
+        target: mcp_inspect::mcp::Target::Stdio {
+            command: BIN.into(),
+            args,
+            env: vec![],
+            cwd: None,
+        },
+        protocol,
+        timeout: Duration::from_secs(10),
+    }
+}

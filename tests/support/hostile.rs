@@ -2,6 +2,8 @@
 #![allow(dead_code)]
 
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Characters a terminal must never receive from a server: C0 controls but newline, DEL, C1
@@ -19,6 +21,34 @@ pub fn assert_terminal_safe(what: &str, text: &str) {
             "{what}: raw U+{:04X} at byte {at}, after {before:?}",
             c as u32
         );
+    }
+}
+
+/// A loopback port that counts the connections made to it (nothing may ever connect).
+pub struct CountingListener {
+    pub url: String,
+    count: Arc<AtomicUsize>,
+}
+
+impl CountingListener {
+    pub fn start() -> CountingListener {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let count = Arc::new(AtomicUsize::new(0));
+        let counter = count.clone();
+        std::thread::spawn(move || {
+            for _ in listener.incoming() {
+                counter.fetch_add(1, Ordering::SeqCst);
+            }
+        });
+        CountingListener {
+            url: format!("http://127.0.0.1:{port}"),
+            count,
+        }
+    }
+
+    pub fn connections(&self) -> usize {
+        self.count.load(Ordering::SeqCst)
     }
 }
 
