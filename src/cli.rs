@@ -219,6 +219,7 @@ impl ConnectionArgs {
             }
         };
         self.apply_overrides(&mut target)?;
+        target.register_secrets();
         let timeout = self.timeout.unwrap_or(DEFAULT_TIMEOUT_SECS);
         if !(timeout.is_finite() && timeout > 0.0) {
             return Err("--timeout must be a positive number of seconds".into());
@@ -244,9 +245,10 @@ impl ConnectionArgs {
                     );
                 }
                 for pair in &self.env {
-                    let (k, v) = pair
-                        .split_once('=')
-                        .ok_or_else(|| format!("-e `{pair}` is not KEY=VALUE"))?;
+                    // The text is not echoed: a mistyped pair may be a bare secret.
+                    let (k, v) = pair.split_once('=').ok_or(
+                        "an -e value is not KEY=VALUE (its text is not shown: it may be a secret)",
+                    )?;
                     env.push((k.to_string(), v.to_string()));
                 }
                 if self.cwd.is_some() {

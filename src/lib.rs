@@ -6,5 +6,6 @@ pub mod headless;
 pub mod hostile;
 pub mod mcp;
 pub mod schema;
+pub mod secrets;
 pub mod tui;
 pub mod untrusted;

@@ -18,6 +18,6 @@ pub mod target;
 pub mod tool;
 
 pub use error::{ConnectError, RequestError};
-pub use events::{EventSink, ServerEvent};
+pub use events::{EventReceiver, EventSink, ServerEvent};
 pub use session::{ServerSummary, Session, ToolList};
 pub use target::{ConnectOptions, Header, HttpTransport, ProtocolChoice, Target};

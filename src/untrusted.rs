@@ -1,17 +1,31 @@
-//! Escaping of server-provided text before it reaches a terminal: control characters, escape
-//! sequences and bidi overrides become visible escapes, and oversized text is cut with a note. Pure.
+//! Escaping of server-provided text before it reaches a terminal or a clipboard: control
+//! characters, escape sequences, bidi, invisible and tag characters become visible escapes,
+//! secrets the user gave are redacted, and oversized text is cut with a note. Pure.
 
 use std::borrow::Cow;
 
 /// Longest single line of server text we draw or print before cutting it.
 pub const MAX_LINE_CHARS: usize = 2_000;
 
-/// True for characters that must never reach a terminal raw: C0 and C1 controls (ESC starts
-/// CSI/OSC sequences, which can retitle windows, write the clipboard or draw hyperlinks), DEL,
-/// and the Unicode bidi controls that reorder what a reader sees.
-fn is_dangerous(c: char) -> bool {
+/// True for characters that must never reach a terminal or a clipboard raw:
+/// - C0 and C1 controls and DEL (ESC starts CSI/OSC sequences, which can retitle windows, write
+///   the clipboard or draw links; U+009B is a CSI by itself to some terminals);
+/// - bidi and isolate controls, which reorder what a reader sees;
+/// - zero-width, invisible and filler characters, and the tag block, which hide text or make two
+///   different names look the same;
+/// - U+2028/U+2029, which some terminals and editors take as line breaks.
+pub fn is_dangerous(c: char) -> bool {
     c.is_control()
-        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}')
+        || matches!(c,
+            '\u{AD}' | '\u{34F}' | '\u{61C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{3164}' | '\u{FEFF}' | '\u{FFA0}'
+            | '\u{FFF0}'..='\u{FFFB}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0000}'..='\u{E0FFF}')
 }
 
 fn push_escaped(out: &mut String, c: char) {
@@ -25,24 +39,56 @@ fn push_escaped(out: &mut String, c: char) {
     }
 }
 
-/// One line of untrusted text, safe to draw: every dangerous character escaped (newlines too),
-/// cut at `max_chars` with a visible note of how much was left out.
+/// One line of untrusted text, safe to draw: secrets redacted, every dangerous character escaped
+/// (newlines too), cut at `max_chars` with a visible note of how much was left out.
 pub fn line(text: &str, max_chars: usize) -> Cow<'_, str> {
+    match crate::secrets::redact(text) {
+        Cow::Borrowed(text) => escape_line(text, max_chars),
+        Cow::Owned(text) => Cow::Owned(escape_line(&text, max_chars).into_owned()),
+    }
+}
+
+fn escape_line(text: &str, max_chars: usize) -> Cow<'_, str> {
     let clean = !text.chars().any(is_dangerous);
-    let count = text.chars().count();
-    if clean && count <= max_chars {
+    if clean && text.len() <= max_chars {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len().min(max_chars * 4) + 16);
-    for c in text.chars().take(max_chars) {
+    let mut kept = 0;
+    let mut chars = text.chars();
+    for c in chars.by_ref().take(max_chars) {
+        kept += c.len_utf8();
         if is_dangerous(c) {
             push_escaped(&mut out, c);
         } else {
             out.push(c);
         }
     }
-    if count > max_chars {
-        out.push_str(&format!("… [{} more chars]", count - max_chars));
+    if kept < text.len() {
+        out.push_str(&format!(
+            "… [{} more chars]",
+            text[kept..].chars().count()
+        ));
+    }
+    Cow::Owned(out)
+}
+
+/// Text for a sink (stdout, stderr, a clipboard) that keeps its line breaks and tabs: secrets
+/// redacted, every other dangerous character escaped, nothing cut. The last guard before text
+/// leaves the process: callers have escaped server text already, so this is usually a no-op.
+pub fn sink(text: &str) -> Cow<'_, str> {
+    let redacted = crate::secrets::redact(text);
+    let unsafe_char = |c: char| c != '\n' && c != '\t' && is_dangerous(c);
+    if !redacted.chars().any(unsafe_char) {
+        return redacted;
+    }
+    let mut out = String::with_capacity(redacted.len() + 16);
+    for c in redacted.chars() {
+        if unsafe_char(c) {
+            push_escaped(&mut out, c);
+        } else {
+            out.push(c);
+        }
     }
     Cow::Owned(out)
 }
@@ -75,13 +121,21 @@ pub fn json(value: &serde_json::Value, pretty: bool) -> String {
     .unwrap_or_else(|_| "null".into());
     // serde_json escapes C0 inside strings, so a raw newline is pretty-printing's own.
     let unsafe_char = |c: char| c != '\n' && is_dangerous(c);
+    let text = match crate::secrets::redact(&text) {
+        Cow::Owned(redacted) => redacted,
+        Cow::Borrowed(_) => text,
+    };
     if !text.chars().any(unsafe_char) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 64);
     for c in text.chars() {
         if unsafe_char(c) {
-            out.push_str(&format!("\\u{:04x}", c as u32));
+            // Outside the BMP: a surrogate pair, as JSON requires.
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{:04x}", unit));
+            }
         } else {
             out.push(c);
         }

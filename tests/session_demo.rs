@@ -10,7 +10,7 @@ use mcp_inspect::mcp::{
 };
 use serde_json::json;
 use std::time::Duration;
-use tokio::sync::mpsc::Receiver;
+use mcp_inspect::mcp::EventReceiver;
 
 fn demo(protocol: ProtocolChoice, extra: &[&str]) -> ConnectOptions {
     let mut args = vec!["demo-server".to_string()];
@@ -20,7 +20,7 @@ fn demo(protocol: ProtocolChoice, extra: &[&str]) -> ConnectOptions {
 
 /// Waits for the first event that `want` accepts, returning it.
 async fn wait_for(
-    events: &mut Receiver<ServerEvent>,
+    events: &mut EventReceiver,
     want: impl Fn(&ServerEvent) -> bool,
 ) -> ServerEvent {
     tokio::time::timeout(Duration::from_secs(10), async {

@@ -102,7 +102,7 @@ async fn every_pane_stays_free_of_raw_control_characters() {
         assert_screen_safe(&mut model, name);
         press(&mut model, &["esc", "1", "esc"]);
     }
-    while let Ok(event) = events.try_recv() {
+    while let Some(event) = events.try_recv() {
         update(&mut model, Msg::Server(event));
     }
     press(&mut model, &["4"]);

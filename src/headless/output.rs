@@ -10,10 +10,11 @@ pub struct Report {
 }
 
 impl Report {
-    /// Prints a line to stdout (callers escape server text first).
+    /// Prints a line to stdout. Callers escape server text first; the sink redacts secrets and
+    /// escapes anything dangerous left, whoever built the text.
     pub fn line(&self, text: &str) {
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{text}");
+        let _ = writeln!(out, "{}", crate::untrusted::sink(text));
     }
 
     /// Prints a JSON value to stdout, pretty, every control character escaped.
@@ -25,7 +26,11 @@ impl Report {
     pub fn error(&self, message: &str, code: i32) -> i32 {
         let mut err = std::io::stderr().lock();
         let _ = match self.format {
-            Format::Json => writeln!(err, "{}", json!({"error": message, "exitCode": code})),
+            Format::Json => writeln!(
+                err,
+                "{}",
+                crate::untrusted::json(&json!({"error": message, "exitCode": code}), false)
+            ),
             Format::Text => writeln!(err, "error: {}", crate::untrusted::block(message)),
         };
         code
@@ -35,7 +40,11 @@ impl Report {
     pub fn warn(&self, message: &str) {
         let mut err = std::io::stderr().lock();
         let _ = match self.format {
-            Format::Json => writeln!(err, "{}", json!({"warning": message})),
+            Format::Json => writeln!(
+                err,
+                "{}",
+                crate::untrusted::json(&json!({"warning": message}), false)
+            ),
             Format::Text => writeln!(err, "warning: {}", crate::untrusted::block(message)),
         };
     }

@@ -35,8 +35,21 @@ pub fn load(path: &Path, name: &str) -> Result<Target, String> {
 }
 
 pub fn parse(text: &str, name: &str) -> Result<Target, String> {
-    let file: ConfigFile =
-        serde_json::from_str(text).map_err(|e| format!("not an mcpServers file: {e}"))?;
+    // serde's message quotes the offending value, which may be a secret (`"headers": "Bearer
+    // …"`): only the kind of fault and its place are said.
+    let file: ConfigFile = serde_json::from_str(text).map_err(|e| {
+        let what = match e.classify() {
+            serde_json::error::Category::Data => {
+                "an entry has the wrong shape (for example `headers` or `env` not an object of strings)"
+            }
+            _ => "the file is not valid JSON",
+        };
+        format!(
+            "not an mcpServers file: {what} at line {} column {} (values are not quoted: they may be secrets)",
+            e.line(),
+            e.column()
+        )
+    })?;
     let names: Vec<&str> = file.mcp_servers.keys().map(String::as_str).collect();
     let Some(entry) = file.mcp_servers.get(name) else {
         return Err(format!(
@@ -144,5 +157,13 @@ mod tests {
                 .expect_err("shape")
                 .starts_with("not an mcpServers file")
         );
+    }
+
+    #[test]
+    fn a_malformed_entry_never_quotes_its_values() {
+        let file = r#"{"mcpServers": {"r": {"url": "http://h/mcp", "headers": "Bearer sk-live-abcdef123"}}}"#;
+        let err = parse(file, "r").expect_err("headers must be an object");
+        assert!(!err.contains("sk-live"), "{err}");
+        assert!(err.contains("line 1"), "{err}");
     }
 }

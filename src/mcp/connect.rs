@@ -18,20 +18,24 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::{ClientCacheConfig, ClientLifecycleMode, ClientServiceExt, Peer};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Connects, speaking the era asked for; `auto` retries a failed probe with `initialize`.
+/// `--timeout` bounds the whole wait the user sees: the probe, the fallback and any diagnosis
+/// share one deadline, so a silent server costs the timeout once, not once per attempt.
 pub async fn connect(opts: &ConnectOptions, events: &EventSink) -> Result<Session, ConnectError> {
+    let deadline = Instant::now() + opts.timeout;
     match opts.protocol {
-        ProtocolChoice::Legacy => attempt(opts, events, Attempt::Initialize).await,
-        ProtocolChoice::Modern => attempt(opts, events, Attempt::Discover).await,
-        ProtocolChoice::Auto => match attempt(opts, events, Attempt::Auto).await {
-            Err(e) if e.may_be_era_mismatch() => {
+        ProtocolChoice::Legacy => attempt(opts, events, Attempt::Initialize, deadline).await,
+        ProtocolChoice::Modern => attempt(opts, events, Attempt::Discover, deadline).await,
+        ProtocolChoice::Auto => match attempt(opts, events, Attempt::Auto, deadline).await {
+            // Out of time: a second attempt could only overrun the user's bound.
+            Err(e) if e.may_be_era_mismatch() && Instant::now() < deadline => {
                 events.send(ServerEvent::Notice(format!(
                     "server/discover probe failed ({}); retrying with initialize",
                     first_line(&e.to_string())
                 )));
-                attempt(opts, events, Attempt::Initialize).await
+                attempt(opts, events, Attempt::Initialize, deadline).await
             }
             other => other,
         },
@@ -49,7 +53,9 @@ async fn attempt(
     opts: &ConnectOptions,
     events: &EventSink,
     kind: Attempt,
+    deadline: Instant,
 ) -> Result<Session, ConnectError> {
+    let left = || deadline.saturating_duration_since(Instant::now());
     let raw = RawResponses::default();
     let handler = Handler {
         events: events.clone(),
@@ -90,7 +96,7 @@ async fn attempt(
             // sits just above it so it never drops a line silently first.
             let transport = AsyncRwTransport::new_client(spawned.from_server, spawned.to_server)
                 .with_max_line_length(child::MAX_MESSAGE_BYTES + 2);
-            match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle))
+            match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
                 .await
             {
                 Ok(Ok(service)) => (service, Some(process)),
@@ -154,21 +160,19 @@ async fn attempt(
             let config =
                 StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
             let transport = StreamableHttpClientTransport::from_config(config);
-            match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle))
+            match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
                 .await
             {
                 Ok(Ok(service)) => (service, None),
                 Ok(Err(e)) => {
-                    return Err(super::http::diagnose(url, headers, timeout, init_error(&e)).await);
+                    return Err(super::http::diagnose(url, headers, left(), init_error(&e)).await);
                 }
                 Err(_) => {
-                    return Err(super::http::diagnose(
-                        url,
-                        headers,
+                    // No time is left to ask the endpoint what is wrong.
+                    return Err(ConnectError::Timeout {
                         timeout,
-                        "handshake timed out".into(),
-                    )
-                    .await);
+                        stderr: vec![],
+                    });
                 }
             }
         }
@@ -177,8 +181,8 @@ async fn attempt(
             transport: HttpTransport::Sse,
             headers,
         } => {
-            let transport = super::sse::connect(url, headers, timeout, events, &raw).await?;
-            match tokio::time::timeout(timeout, handler.serve_with_lifecycle(transport, lifecycle))
+            let transport = super::sse::connect(url, headers, left(), events, &raw).await?;
+            match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
                 .await
             {
                 Ok(Ok(service)) => (service, None),

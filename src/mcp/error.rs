@@ -42,6 +42,14 @@ pub enum ConnectError {
         status: u16,
         body: String,
     },
+    #[error(
+        "HTTP {status} from {from}: redirected to {to}, not followed (only same-origin 307/308 redirects are: the user's headers never go to a host they did not name)"
+    )]
+    Redirected { from: String, status: u16, to: String },
+    #[error(
+        "{url} named its message endpoint {endpoint}, on another origin: refused (the user's headers and messages never go to a host they did not name)"
+    )]
+    CrossOriginEndpoint { url: String, endpoint: String },
     #[error("not an MCP server: {0}")]
     NotMcp(String),
     #[error("no answer to the handshake within {}s{}", .timeout.as_secs_f32(), tail(.stderr))]

@@ -1,13 +1,18 @@
 //! What a server does on its own (progress, logs, list changes, stderr, raw traffic notes) as
-//! project events on a bounded channel: a flooding server loses events, never memory.
+//! project events on a channel bounded in count and in bytes: a flooding server loses events,
+//! never memory, whether or not anyone reads them.
 
 use serde_json::Value;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use tokio::sync::mpsc;
 
 /// Events buffered before new ones are dropped (and counted).
 pub const EVENT_BUFFER: usize = 4_096;
+/// Bytes of events buffered before new ones are dropped (and counted).
+pub const EVENT_BUFFER_BYTES: usize = 16 * 1024 * 1024;
+/// Largest log `data` kept in an event; a bigger one is replaced by a note of its size.
+pub const MAX_LOG_DATA_BYTES: usize = 256 * 1024;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerEvent {
@@ -34,28 +39,102 @@ pub enum ServerEvent {
     Closed(String),
 }
 
+impl ServerEvent {
+    /// Roughly the heap bytes this event holds.
+    fn cost(&self) -> usize {
+        64 + match self {
+            ServerEvent::Progress { token, message, .. } => {
+                token.len() + message.as_ref().map_or(0, String::len)
+            }
+            ServerEvent::Log { level, logger, data } => {
+                level.len() + logger.as_ref().map_or(0, String::len) + json_bytes(data)
+            }
+            ServerEvent::ToolsChanged => 0,
+            ServerEvent::Stderr(text) | ServerEvent::Notice(text) | ServerEvent::Closed(text) => {
+                text.len()
+            }
+        }
+    }
+}
+
+/// The size of a value written as JSON (an upper bound on what it costs to keep as text).
+fn json_bytes(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
 /// The sending side, cloned into every task that produces events.
 #[derive(Clone, Debug)]
 pub struct EventSink {
     tx: mpsc::Sender<ServerEvent>,
     dropped: Arc<AtomicU64>,
+    /// Bytes sent and not yet received.
+    queued: Arc<AtomicUsize>,
+}
+
+/// The receiving side: gives back each event's bytes to the budget as it is taken.
+#[derive(Debug)]
+pub struct EventReceiver {
+    rx: mpsc::Receiver<ServerEvent>,
+    queued: Arc<AtomicUsize>,
+}
+
+impl EventReceiver {
+    pub async fn recv(&mut self) -> Option<ServerEvent> {
+        let event = self.rx.recv().await?;
+        self.queued.fetch_sub(event.cost(), Ordering::Relaxed);
+        Some(event)
+    }
+
+    /// The next event if one is waiting.
+    pub fn try_recv(&mut self) -> Option<ServerEvent> {
+        let event = self.rx.try_recv().ok()?;
+        self.queued.fetch_sub(event.cost(), Ordering::Relaxed);
+        Some(event)
+    }
 }
 
 impl EventSink {
-    pub fn new() -> (EventSink, mpsc::Receiver<ServerEvent>) {
+    pub fn new() -> (EventSink, EventReceiver) {
         let (tx, rx) = mpsc::channel(EVENT_BUFFER);
+        let queued = Arc::new(AtomicUsize::new(0));
         (
             EventSink {
                 tx,
                 dropped: Arc::new(AtomicU64::new(0)),
+                queued: queued.clone(),
             },
-            rx,
+            EventReceiver { rx, queued },
         )
     }
 
-    /// Sends without waiting; a full buffer drops the event and counts it.
-    pub fn send(&self, event: ServerEvent) {
-        if self.tx.try_send(event).is_err() {
+    /// Sends without waiting; a full buffer (in count or bytes) drops the event and counts it.
+    /// A log whose data is over [`MAX_LOG_DATA_BYTES`] is kept as a note of its size.
+    pub fn send(&self, mut event: ServerEvent) {
+        if let ServerEvent::Log { data, .. } = &mut event {
+            let size = json_bytes(data);
+            if size > MAX_LOG_DATA_BYTES {
+                *data = Value::String(format!(
+                    "[a {size}-byte log message, over the {} KiB kept: not shown]",
+                    MAX_LOG_DATA_BYTES >> 10
+                ));
+            }
+        }
+        let cost = event.cost();
+        let before = self.queued.fetch_add(cost, Ordering::Relaxed);
+        if before + cost > EVENT_BUFFER_BYTES || self.tx.try_send(event).is_err() {
+            self.queued.fetch_sub(cost, Ordering::Relaxed);
             self.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -63,5 +142,40 @@ impl EventSink {
     /// Events dropped so far because the receiver fell behind.
     pub fn dropped(&self) -> u64 {
         self.dropped.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_queue_is_bounded_in_bytes_and_gives_them_back_when_read() {
+        let (sink, mut rx) = EventSink::new();
+        let big = "x".repeat(1024 * 1024);
+        for _ in 0..40 {
+            sink.send(ServerEvent::Stderr(big.clone()));
+        }
+        // 16 MiB of room: 15 one-MiB events fit (each costs a little more than a MiB).
+        assert_eq!(sink.dropped(), 25);
+        for _ in 0..15 {
+            assert!(rx.recv().await.is_some());
+        }
+        sink.send(ServerEvent::Stderr(big));
+        assert_eq!(sink.dropped(), 25, "read events give their bytes back");
+    }
+
+    #[tokio::test]
+    async fn a_huge_log_is_kept_as_a_note_of_its_size() {
+        let (sink, mut rx) = EventSink::new();
+        sink.send(ServerEvent::Log {
+            level: "info".into(),
+            logger: None,
+            data: Value::String("y".repeat(1 << 20)),
+        });
+        let Some(ServerEvent::Log { data, .. }) = rx.recv().await else {
+            panic!("a log event");
+        };
+        assert!(data.as_str().is_some_and(|t| t.contains("1048578-byte log message")));
     }
 }

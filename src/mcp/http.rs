@@ -1,5 +1,6 @@
 //! Turning HTTP failures into clear connection errors: refused, 401 with its challenge, 404,
-//! other statuses, and endpoints that are not MCP. Header values are never echoed.
+//! other statuses, redirects, and endpoints that are not MCP. Header values are never echoed;
+//! bodies are read bounded in bytes and time; redirects never leave the origin the user named.
 
 use super::error::ConnectError;
 use super::target::Header;
@@ -29,32 +30,99 @@ pub fn request_error(url: &str, e: &reqwest::Error) -> ConnectError {
     }
 }
 
-/// Passes a successful response through; turns any other status into its error.
+/// Most of an error body kept for the message; the rest is never read.
+const MAX_ERROR_BODY: usize = 8 * 1024;
+/// Redirects followed (same origin only) before a request fails.
+const MAX_REDIRECTS: usize = 5;
+
+/// The HTTP client for every request we make ourselves (legacy SSE, the diagnosis): it follows
+/// a redirect only within the origin the user named and only when the method and body are kept
+/// (307/308), so neither the user's headers nor the message ever reach a host they did not name.
+/// Any other redirect comes back as the 3xx response, which [`check_status`] turns into an
+/// error naming both URLs. (rmcp's Streamable HTTP client has the same policy built in.)
+pub fn client() -> reqwest::Client {
+    let policy = reqwest::redirect::Policy::custom(|attempt| {
+        let keeps_body = matches!(attempt.status().as_u16(), 307 | 308);
+        let same_origin = attempt
+            .previous()
+            .first()
+            .is_some_and(|first| first.origin() == attempt.url().origin());
+        if !keeps_body || !same_origin {
+            attempt.stop()
+        } else if attempt.previous().len() > MAX_REDIRECTS {
+            attempt.error(format!("more than {MAX_REDIRECTS} redirects"))
+        } else {
+            attempt.follow()
+        }
+    });
+    reqwest::Client::builder()
+        .redirect(policy)
+        .build()
+        .unwrap_or_default()
+}
+
+/// Reads at most `max` bytes of a body, for at most `limit`: a body that never ends, or that
+/// drips, costs neither memory nor more than the user's timeout. Returns the text and whether
+/// it was cut.
+pub async fn bounded_body(
+    mut response: reqwest::Response,
+    max: usize,
+    limit: Duration,
+) -> (String, bool) {
+    let mut body = Vec::new();
+    let deadline = tokio::time::Instant::now() + limit;
+    let cut = loop {
+        match tokio::time::timeout_at(deadline, response.chunk()).await {
+            Ok(Ok(Some(chunk))) => {
+                let room = max - body.len();
+                body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                if chunk.len() >= room {
+                    break true;
+                }
+            }
+            Ok(Ok(None)) => break false,
+            Ok(Err(_)) | Err(_) => break true,
+        }
+    };
+    (String::from_utf8_lossy(&body).into_owned(), cut)
+}
+
+/// Passes a successful response through; turns any other status into its error. The error
+/// names the URL that answered, and reads at most [`MAX_ERROR_BODY`] bytes of the body within
+/// `limit`.
 pub async fn check_status(
-    url: &str,
     response: reqwest::Response,
+    limit: Duration,
 ) -> Result<reqwest::Response, ConnectError> {
     let status = response.status().as_u16();
     if response.status().is_success() {
         return Ok(response);
     }
-    let challenge = response
-        .headers()
-        .get("www-authenticate")
-        .and_then(|v| v.to_str().ok())
-        .map(|c| untrusted::line(c, 300).into_owned());
-    let body = response.text().await.unwrap_or_default();
-    Err(match status {
-        401 => ConnectError::Unauthorized {
-            url: url.into(),
-            challenge,
-        },
-        404 => ConnectError::NotFound(url.into()),
-        _ => ConnectError::HttpStatus {
-            url: url.into(),
+    let url = response.url().to_string();
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(|c| untrusted::line(c, 300).into_owned())
+    };
+    let challenge = header("www-authenticate");
+    if response.status().is_redirection() {
+        return Err(ConnectError::Redirected {
+            from: url,
             status,
-            body: untrusted::line(body.trim(), 200).into_owned(),
-        },
+            to: header("location").unwrap_or_else(|| "(no Location)".into()),
+        });
+    }
+    let (body, cut) = bounded_body(response, MAX_ERROR_BODY, limit).await;
+    let mut body = untrusted::line(body.trim(), 200).into_owned();
+    if cut && !body.is_empty() {
+        body.push_str(" … (body not read to its end)");
+    }
+    Err(match status {
+        401 => ConnectError::Unauthorized { url, challenge },
+        404 => ConnectError::NotFound(url),
+        _ => ConnectError::HttpStatus { url, status, body },
     })
 }
 
@@ -68,7 +136,7 @@ pub async fn diagnose(
 ) -> ConnectError {
     let body = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "mcp-inspect", "version": env!("CARGO_PKG_VERSION")}}});
-    let mut post = reqwest::Client::new()
+    let mut post = client()
         .post(url)
         .header("Accept", "application/json, text/event-stream")
         .timeout(timeout)
@@ -86,7 +154,7 @@ pub async fn diagnose(
         }
         Err(e) => return request_error(url, &e),
     };
-    let response = match check_status(url, response).await {
+    let response = match check_status(response, timeout).await {
         Ok(r) => r,
         Err(e) => return e,
     };

@@ -45,7 +45,7 @@ pub async fn connect(
     events: &EventSink,
     raw: &RawResponses,
 ) -> Result<SseTransport, ConnectError> {
-    let client = reqwest::Client::new();
+    let client = super::http::client();
     let base = reqwest::Url::parse(url).map_err(|e| ConnectError::Unreachable {
         url: url.into(),
         reason: e.to_string(),
@@ -63,7 +63,7 @@ pub async fn connect(
             stderr: Vec::new(),
         })?
         .map_err(|e| super::http::request_error(url, &e))?;
-    let response = super::http::check_status(url, response).await?;
+    let response = super::http::check_status(response, timeout).await?;
     let is_sse = response
         .headers()
         .get("content-type")
@@ -103,6 +103,14 @@ pub async fn connect(
             untrusted::line(&endpoint, 200)
         ))
     })?;
+    // As the official TypeScript SDK does: messages (and the user's headers) go only to the
+    // origin the user named.
+    if endpoint.origin() != base.origin() {
+        return Err(ConnectError::CrossOriginEndpoint {
+            url: url.into(),
+            endpoint: untrusted::line(endpoint.as_str(), 300).into_owned(),
+        });
+    }
     let (in_tx, incoming) = mpsc::channel(256);
     let (outgoing, out_rx) = mpsc::channel(64);
     let reader_task = tokio::spawn(read_messages(
@@ -118,6 +126,7 @@ pub async fn connect(
         raw.clone(),
         out_rx,
         in_tx,
+        timeout,
     ));
     Ok(SseTransport {
         outgoing,
@@ -220,6 +229,7 @@ async fn post_messages(
     raw: RawResponses,
     mut rx: mpsc::Receiver<ClientJsonRpcMessage>,
     tx: mpsc::Sender<ServerJsonRpcMessage>,
+    timeout: Duration,
 ) {
     while let Some(message) = rx.recv().await {
         let body = match serde_json::to_value(&message) {
@@ -227,7 +237,8 @@ async fn post_messages(
             Err(_) => continue,
         };
         raw.sent(&body);
-        let mut post = client.post(endpoint.clone()).json(&body);
+        // Bounded: a POST that never completes would hold back every later message.
+        let mut post = client.post(endpoint.clone()).timeout(timeout).json(&body);
         for h in &headers {
             post = post.header(&h.name, &h.value);
         }

@@ -27,28 +27,20 @@ impl fmt::Debug for Header {
 }
 
 impl Header {
-    /// Parses `Name: value`.
+    /// Parses `Name: value`. A malformed header is never echoed: with the colon missing, the
+    /// whole text may be the secret (`Authorization Bearer …`).
     pub fn parse(text: &str) -> Result<Header, String> {
-        let (name, value) = text
-            .split_once(':')
-            .ok_or_else(|| format!("header `{}` is not `Name: value`", redact_after_colon(text)))?;
+        let (name, value) = text.split_once(':').ok_or(
+            "a --header is not `Name: value` (its text is not shown: it may hold a secret)",
+        )?;
         let name = name.trim();
         if name.is_empty() || name.contains(char::is_whitespace) {
-            return Err("header name is empty or has spaces".into());
+            return Err("a --header name is empty or has spaces (its value is not shown)".into());
         }
         Ok(Header {
             name: name.to_string(),
             value: value.trim().to_string(),
         })
-    }
-}
-
-/// Never echo a header value back, even in a parse error.
-fn redact_after_colon(text: &str) -> String {
-    match text.split_once(':') {
-        Some((name, _)) => format!("{name}: <redacted>"),
-        None if text.len() > 40 => "<redacted>".into(),
-        None => text.into(),
     }
 }
 
@@ -80,6 +72,29 @@ impl Target {
                 s
             }
             Target::Http { url, .. } => url.clone(),
+        }
+    }
+
+    /// Registers every secret this target carries (header values, environment values, a
+    /// password in the URL) so that no output, log or copy shows them.
+    pub fn register_secrets(&self) {
+        match self {
+            Target::Stdio { env, .. } => {
+                for (_, value) in env {
+                    crate::secrets::register(value);
+                }
+            }
+            Target::Http { url, headers, .. } => {
+                for h in headers {
+                    crate::secrets::register(&h.value);
+                }
+                if let Some(password) = reqwest::Url::parse(url)
+                    .ok()
+                    .and_then(|u| u.password().map(str::to_string))
+                {
+                    crate::secrets::register(&password);
+                }
+            }
         }
     }
 
@@ -129,7 +144,8 @@ mod tests {
             ("Authorization", "Bearer s3cret")
         );
         assert_eq!(format!("{h:?}"), "Authorization: <redacted>");
-        assert!(Header::parse("no colon here").is_err());
+        let err = Header::parse("Authorization Bearer s3cret").expect_err("no colon");
+        assert!(!err.contains("s3cret") && !err.contains("Bearer"), "{err}");
         let err = Header::parse("Bad Name: s3cret").expect_err("space in name");
         assert!(!err.contains("s3cret"));
     }

@@ -94,8 +94,8 @@ pub struct CallState {
 
 impl CallState {
     pub fn new(tool: &Tool) -> CallState {
-        let text = serde_json::to_string_pretty(&skeleton(&tool.input_schema))
-            .unwrap_or_else(|_| "{}".into());
+        // Escaped JSON: a property name with an invisible or control character shows as `\u…`.
+        let text = crate::untrusted::json(&skeleton(&tool.input_schema), true);
         let mut state = CallState {
             editor: TextArea::new(text.lines().map(String::from).collect()),
             input: Compiled::new(&tool.input_schema),

@@ -53,7 +53,7 @@ pub async fn run(
 /// made us drop.
 async fn forward(
     events: EventSink,
-    mut event_rx: mpsc::Receiver<ServerEvent>,
+    mut event_rx: crate::mcp::EventReceiver,
     to_ui: mpsc::Sender<Msg>,
 ) {
     let mut reported = 0;

@@ -33,4 +33,16 @@ pub fn draw(frame: &mut Frame<'_>, model: &mut Model) {
         Some(Overlay::CopyMenu) => help::draw_copy_menu(frame, model),
         None => {}
     }
+    sanitize(frame.buffer_mut());
+}
+
+/// The last guard before the terminal: a cell that still holds a control, bidi or invisible
+/// character (text that reached a widget unescaped) is drawn as `�` instead. Every server
+/// string is escaped before it gets here, so this only ever catches a mistake.
+fn sanitize(buffer: &mut ratatui::buffer::Buffer) {
+    for cell in &mut buffer.content {
+        if cell.symbol().chars().any(crate::untrusted::is_dangerous) {
+            cell.set_symbol("\u{FFFD}");
+        }
+    }
 }

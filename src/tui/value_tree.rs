@@ -40,7 +40,8 @@ fn jq_key(key: &str) -> String {
     if plain {
         format!(".{key}")
     } else {
-        format!("[{}]", Value::String(key.to_string()))
+        // A JSON string literal with every invisible or control character `\u`-escaped (jq reads it).
+        format!("[{}]", crate::untrusted::json(&Value::String(key.to_string()), false))
     }
 }
 

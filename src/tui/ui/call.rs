@@ -123,6 +123,8 @@ fn problem_lines(state: &CallState, theme: Theme) -> Vec<Line<'static>> {
             let line = line_of(&map, &v.instance_path)
                 .map(|l| format!("line {l} "))
                 .unwrap_or_default();
+            // Paths hold the server's property names: escaped here, matched raw above.
+            let at = crate::untrusted::label(at);
             Line::styled(format!("✗ {line}{at}: {}", v.message), theme.error())
         })
         .collect()
@@ -373,8 +375,11 @@ fn verdict_lines(verdict: &Verdict, theme: Theme) -> Vec<Line<'static>> {
         let format = if v.format { ", format" } else { "" };
         lines.push(Line::styled(
             format!(
-                "  ✗ {at} ({}{format}; schema {}): {}",
-                v.keyword, v.schema_path, v.message
+                "  ✗ {} ({}{format}; schema {}): {}",
+                crate::untrusted::label(at),
+                v.keyword,
+                crate::untrusted::label(&v.schema_path),
+                v.message
             ),
             theme.error(),
         ));

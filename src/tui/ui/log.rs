@@ -1,5 +1,5 @@
 //! The log pane: the server's stderr, its `notifications/message` logs and connection events,
-//! newest last, scrollable.
+//! newest last, scrollable. Each line is escaped as it is drawn, whoever pushed it.
 
 use crate::tui::model::{LogKind, Model, Pane};
 use ratatui::Frame;
@@ -33,7 +33,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
                 LogKind::Event => ("• ".to_string(), theme.heading()),
                 LogKind::Problem => ("⚠ ".to_string(), theme.warn()),
             };
-            Line::from(vec![Span::styled(tag, style), Span::raw(l.text.clone())])
+            Line::from(vec![Span::styled(tag, style), Span::raw(crate::untrusted::label(&l.text).into_owned())])
         })
         .collect();
     frame.render_widget(block, area);

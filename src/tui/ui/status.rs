@@ -15,12 +15,15 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         (Connection::Lost(reason), _) => spans.push(Span::styled(
             format!(
                 "connection lost: {} — {} reconnects  ",
-                reason.lines().next().unwrap_or_default(),
+                crate::untrusted::label(reason.lines().next().unwrap_or_default()),
                 key(model, Layer::Global, "reconnect")
             ),
             theme.error(),
         )),
-        (_, Some(status)) => spans.push(Span::styled(format!("{status}  "), theme.warn())),
+        (_, Some(status)) => spans.push(Span::styled(
+            format!("{}  ", crate::untrusted::label(status)),
+            theme.warn(),
+        )),
         (Connection::Connecting, None) => spans.push(Span::styled("connecting…  ", theme.dim())),
         (Connection::Connected, None) => {}
     }
