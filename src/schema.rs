@@ -2,6 +2,7 @@
 //! Pure: no IO, no MCP types, no UI. Shared by the TUI and the headless commands.
 
 pub mod boxing;
+pub mod budget;
 pub mod describe;
 pub mod dialect;
 pub mod lint;

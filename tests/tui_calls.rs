@@ -7,6 +7,8 @@ mod tui;
 
 use mcp_inspect::mcp::result::CallResult;
 use mcp_inspect::mcp::{RequestError, ServerEvent};
+use mcp_inspect::schema::Era;
+use mcp_inspect::tui::calls::Judged;
 use mcp_inspect::tui::model::{Model, Pane};
 use mcp_inspect::tui::update::{Effect, Msg, update};
 use ratatui::style::Color;
@@ -37,14 +39,22 @@ fn send(model: &mut Model) -> (u64, Value) {
     panic!("no call was sent: {:?}", model.status);
 }
 
+/// A raw result judged as the connection task judges it.
+fn judged(model: &Model, tool: &str, raw: Value) -> Judged {
+    let output = model.calls.get(tool).and_then(|c| c.output().cloned());
+    let era = model.server.as_ref().map_or(Era::Legacy, |s| s.era);
+    Judged::new(CallResult::decode(raw), output.as_deref(), era)
+}
+
 /// Finishes call `id` of `tool` with a raw result, with a fixed elapsed time for stable screens.
 fn finish(model: &mut Model, tool: &str, id: u64, raw: Value) {
+    let outcome = Ok(judged(model, tool, raw));
     update(
         model,
         Msg::CallFinished {
             tool: tool.into(),
             id,
-            outcome: Ok(CallResult::decode(raw)),
+            outcome,
         },
     );
     if let Some(r) = model.calls.get_mut(tool).and_then(|c| c.history.last_mut()) {
@@ -193,12 +203,13 @@ fn a_call_in_flight_shows_progress_and_can_be_cancelled() {
             .iter()
             .any(|l| l.text.contains("cancelled (notifications/cancelled sent)"))
     );
+    let outcome = Ok(judged(&m, "slow", json!({"content": []})));
     update(
         &mut m,
         Msg::CallFinished {
             tool: "slow".into(),
             id,
-            outcome: Ok(CallResult::decode(json!({"content": []}))),
+            outcome,
         },
     );
     assert!(

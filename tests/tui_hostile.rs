@@ -12,6 +12,7 @@ mod cli;
 
 use hostile::is_unsafe;
 use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice, Session};
+use mcp_inspect::tui::calls::Judged;
 use mcp_inspect::tui::keymap::Keymap;
 use mcp_inspect::tui::model::Model;
 use mcp_inspect::tui::theme::Theme;
@@ -54,13 +55,18 @@ async fn call(model: &mut Model, session: &Session) {
         tool,
         id,
         arguments,
+        output,
     }) = effects
         .into_iter()
         .find(|e| matches!(e, Effect::Call { .. }))
     else {
         panic!("no call sent: {:?}", model.status);
     };
-    let outcome = session.call_tool(&tool, arguments).await;
+    let era = session.server.era;
+    let outcome = session
+        .call_tool(&tool, arguments)
+        .await
+        .map(|result| Judged::new(result, output.as_deref(), era));
     update(model, Msg::CallFinished { tool, id, outcome });
 }
 

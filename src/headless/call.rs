@@ -32,9 +32,13 @@ pub async fn run(
         Ok(a) => a,
         Err(e) => return report.error(&e, exit::ERROR),
     };
-    let argument_problems = tool
-        .map(|t| argument_violations(&t.input_schema, &arguments))
-        .unwrap_or_default();
+    let argument_problems = match tool {
+        Some(t) => {
+            let (schema, args) = (t.input_schema.clone(), arguments.clone());
+            off_thread(move || argument_violations(&schema, &args)).await
+        }
+        None => Vec::new(),
+    };
     for problem in &argument_problems {
         report.warn(&format!("arguments: {problem} (sent anyway)"));
     }
@@ -52,9 +56,14 @@ pub async fn run(
         }
         Err(e) => return report.error(&format!("tools/call failed: {e}"), exit::ERROR),
     };
-    let schema = tool.and_then(|t| t.output_schema.as_ref());
-    let compiled = schema.map(Compiled::new);
-    let mut verdict = result.verdict(schema.zip(compiled.as_ref()), session.server.era);
+    let schema = tool.and_then(|t| t.output_schema.clone());
+    let era = session.server.era;
+    let (result, mut verdict) = off_thread(move || {
+        let compiled = schema.as_ref().map(Compiled::new);
+        let verdict = result.verdict(schema.as_ref().zip(compiled.as_ref()), era);
+        (result, verdict)
+    })
+    .await;
     if !argument_problems.is_empty() {
         verdict.notes.push(format!(
             "the arguments sent break the inputSchema in {} place(s)",
@@ -77,6 +86,15 @@ pub async fn run(
         STRICT_VIOLATION
     } else {
         exit::OK
+    }
+}
+
+/// Runs schema work on a blocking thread, so that Ctrl-C, SIGTERM and SIGHUP (handled on this
+/// task) are never held up by it. A validator that panicked is a bug: it stays a panic.
+async fn off_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(value) => value,
+        Err(e) => std::panic::resume_unwind(e.into_panic()),
     }
 }
 

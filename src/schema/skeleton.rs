@@ -1,28 +1,36 @@
 //! A starting argument object from an input schema: required fields first, defaults, the first
-//! enum value, const, nested objects, nullable as null. Bounded by depth. Pure.
+//! enum value, const, nested objects, nullable as null. Bounded by depth and by size: K required
+//! properties that each `$ref` the root would otherwise make K^depth values. Pure.
 
 use super::refs::{Document, RefTarget};
 use serde_json::{Map, Value, json};
 
 /// Nesting depth filled in before deeper values are left empty.
 const MAX_SKELETON_DEPTH: usize = 12;
+/// Schema nodes visited in all; past it, values are left empty. A real form is far smaller.
+const MAX_SKELETON_NODES: usize = 2_000;
 
 /// The skeleton arguments for an input schema.
 pub fn skeleton(schema: &Value) -> Value {
     let doc = Document::new(schema);
-    let value = value_for(&doc, schema, 0);
+    let mut budget = MAX_SKELETON_NODES;
+    let value = value_for(&doc, schema, 0, &mut budget);
     if value.is_object() { value } else { json!({}) }
 }
 
-fn value_for(doc: &Document<'_>, schema: &Value, depth: usize) -> Value {
+fn value_for(doc: &Document<'_>, schema: &Value, depth: usize, budget: &mut usize) -> Value {
     let Some(map) = schema.as_object() else {
         return Value::Null;
     };
+    if *budget == 0 {
+        return Value::Null;
+    }
+    *budget -= 1;
     if let Some(Value::String(r)) = map.get("$ref")
         && let RefTarget::Found { schema: target, .. } = doc.resolve(r)
         && depth < MAX_SKELETON_DEPTH
     {
-        return value_for(doc, target, depth + 1);
+        return value_for(doc, target, depth + 1, budget);
     }
     if let Some(c) = map.get("const") {
         return c.clone();
@@ -49,14 +57,14 @@ fn value_for(doc: &Document<'_>, schema: &Value, depth: usize) -> Value {
                 return Value::Null;
             }
             if let Some(first) = branches.first() {
-                return value_for(doc, first, depth + 1);
+                return value_for(doc, first, depth + 1, budget);
             }
         }
     }
     if let Some(Value::Array(parts)) = map.get("allOf") {
         let mut merged = Map::new();
         for part in parts {
-            if let Value::Object(o) = value_for(doc, part, depth + 1) {
+            if let Value::Object(o) = value_for(doc, part, depth + 1, budget) {
                 merged.extend(o);
             }
         }
@@ -70,7 +78,7 @@ fn value_for(doc: &Document<'_>, schema: &Value, depth: usize) -> Value {
         _ => "",
     };
     match ty {
-        "object" => object_for(doc, map, depth),
+        "object" => object_for(doc, map, depth, budget),
         "array" => json!([]),
         "string" => json!(""),
         "integer" => map
@@ -85,7 +93,12 @@ fn value_for(doc: &Document<'_>, schema: &Value, depth: usize) -> Value {
 }
 
 /// Required properties in schema order, then optional ones that carry a default.
-fn object_for(doc: &Document<'_>, map: &Map<String, Value>, depth: usize) -> Value {
+fn object_for(
+    doc: &Document<'_>,
+    map: &Map<String, Value>,
+    depth: usize,
+    budget: &mut usize,
+) -> Value {
     let mut out = Map::new();
     if depth >= MAX_SKELETON_DEPTH {
         return Value::Object(out);
@@ -99,7 +112,7 @@ fn object_for(doc: &Document<'_>, map: &Map<String, Value>, depth: usize) -> Val
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     for (name, prop) in props.iter().filter(|(n, _)| required.contains(&n.as_str())) {
-        out.insert(name.clone(), value_for(doc, prop, depth + 1));
+        out.insert(name.clone(), value_for(doc, prop, depth + 1, budget));
     }
     for (name, prop) in props
         .iter()
@@ -151,6 +164,20 @@ mod tests {
             json!({"type": "object", "properties": {"node": {"$ref": "#"}}, "required": ["node"]});
         let s = skeleton(&schema);
         assert!(s.is_object());
+    }
+
+    #[test]
+    fn a_self_referencing_fan_is_bounded_in_size() {
+        let names: Vec<String> = (0..10).map(|i| format!("p{i}")).collect();
+        let props: Map<String, Value> = names
+            .iter()
+            .map(|n| (n.clone(), json!({"$ref": "#"})))
+            .collect();
+        let schema = json!({"type": "object", "properties": props, "required": names});
+        let started = std::time::Instant::now();
+        let s = skeleton(&schema);
+        assert!(started.elapsed() < std::time::Duration::from_secs(1));
+        assert!(serde_json::to_string(&s).map_or(0, |t| t.len()) < 100_000);
     }
 
     #[test]

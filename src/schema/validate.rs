@@ -1,11 +1,14 @@
 //! Compiling a schema in its own dialect and validating an instance against it, every error kept
-//! with its paths. No `$ref` is ever fetched: non-local refs stop compilation before it starts. Pure.
+//! with its paths. No `$ref` is ever fetched: non-local refs stop compilation before it starts.
+//! Every validation is bounded (see [`super::budget`]): it ends at its time budget even when the
+//! instance conforms, and no schema or instance can overflow the stack. Pure.
 
+use super::budget::{self, Stop};
 use super::dialect::Dialect;
 use super::refs::{Document, RefTarget, all_refs};
 use serde::Serialize;
 use serde_json::Value;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Errors collected from one instance before the rest are counted but not kept.
 pub const MAX_VIOLATIONS: usize = 10_000;
@@ -25,6 +28,7 @@ pub enum Unusable {
     NonLocalRef(String),
     DoesNotCompile(String),
     TooLarge(String),
+    TooDeep(String),
 }
 
 impl Unusable {
@@ -35,6 +39,7 @@ impl Unusable {
             Unusable::NonLocalRef(r) => format!("$ref {r} points outside the schema (not fetched)"),
             Unusable::DoesNotCompile(m) => format!("schema does not compile: {m}"),
             Unusable::TooLarge(m) => format!("schema too large: {m}"),
+            Unusable::TooDeep(m) => format!("schema too deep: {m}"),
         }
     }
 }
@@ -61,8 +66,9 @@ pub struct Checked {
     pub violations: Vec<Violation>,
     /// Errors found beyond [`MAX_VIOLATIONS`], counted only.
     pub more: usize,
-    /// True when the time budget ran out before every error was found.
-    pub timed_out: bool,
+    /// Why the check stopped before the end ("validation exceeded 5 s"). With no violations,
+    /// nothing was decided: the instance was not checked.
+    pub incomplete: Option<String>,
 }
 
 /// A schema compiled once in its dialect, or the reason it cannot be.
@@ -72,9 +78,15 @@ pub struct Compiled {
 }
 
 impl Compiled {
+    /// Compiles on a thread with a large stack, after a depth check: a deep or long `$ref` chain
+    /// gives a named "too deep" reason instead of a stack overflow.
     pub fn new(schema: &Value) -> Compiled {
         let dialect = Dialect::of(schema);
-        let validator = compile(schema, &dialect);
+        let validator = budget::on_large_stack(|| compile(schema, &dialect)).unwrap_or_else(|| {
+            Err(Unusable::DoesNotCompile(
+                "the validator failed while compiling it".into(),
+            ))
+        });
         Compiled { dialect, validator }
     }
 
@@ -82,35 +94,82 @@ impl Compiled {
         self.validator.as_ref().err()
     }
 
-    /// Every violation of `instance`, or why the schema cannot judge it.
+    /// Every violation of `instance` within [`VALIDATION_BUDGET`], or why the schema cannot
+    /// judge it.
     pub fn check(&self, instance: &Value) -> Result<Checked, Unusable> {
+        self.check_within(instance, VALIDATION_BUDGET)
+    }
+
+    /// Every violation of `instance`, found within `limit` of wall time. Runs on its own thread
+    /// with a large stack; blocks the caller for at most about `limit`.
+    pub fn check_within(&self, instance: &Value, limit: Duration) -> Result<Checked, Unusable> {
         let validator = self.validator.as_ref().map_err(Clone::clone)?;
-        let deadline = Instant::now() + VALIDATION_BUDGET;
+        let deadline = std::time::Instant::now() + limit;
+        let outcome = budget::on_large_stack(|| {
+            let visits = budget::visits_for(instance);
+            // Most instances conform: the fast yes/no pass first, then the errors if any.
+            if budget::run(deadline, visits, || validator.is_valid(instance))? {
+                return Ok::<_, Stop>((Vec::new(), None));
+            }
+            let all = budget::run(deadline, visits, || {
+                validator.iter_errors(instance).map(owned).collect()
+            });
+            match all {
+                Ok(all) => Ok((all, None)),
+                // Too many or too slow to list: the first one is still worth showing.
+                Err(stop) => {
+                    let extra = deadline.max(std::time::Instant::now()) + limit.min(Duration::from_secs(1)) / 4;
+                    let first = budget::run(extra, visits, || {
+                        validator.validate(instance).err().map(owned)
+                    })
+                    .ok()
+                    .flatten()
+                    .unwrap_or_else(|| Violation {
+                        instance_path: String::new(),
+                        keyword: String::new(),
+                        schema_path: String::new(),
+                        evaluation_path: String::new(),
+                        message: "does not conform; where could not be found within the budget"
+                            .into(),
+                        format: false,
+                    });
+                    Ok((vec![first], Some(stop)))
+                }
+            }
+        });
         let mut out = Checked {
             violations: Vec::new(),
             more: 0,
-            timed_out: false,
+            incomplete: None,
         };
-        for error in validator.iter_errors(instance) {
-            if out.violations.len() < MAX_VIOLATIONS {
-                let keyword = error.kind().keyword().to_string();
-                out.violations.push(Violation {
-                    instance_path: error.instance_path().as_str().to_string(),
-                    format: keyword == "format",
-                    keyword,
-                    schema_path: error.schema_path().as_str().to_string(),
-                    evaluation_path: error.evaluation_path().as_str().to_string(),
-                    message: message(&error),
-                });
-            } else {
-                out.more += 1;
-            }
-            if Instant::now() > deadline {
-                out.timed_out = true;
-                break;
+        match outcome {
+            None => out.incomplete = Some("the validator failed".into()),
+            Some(Err(stop)) => out.incomplete = Some(stop.describe(limit)),
+            Some(Ok((found, stop))) => {
+                out.incomplete = stop.map(|s| s.describe(limit));
+                for violation in found {
+                    if out.violations.len() < MAX_VIOLATIONS {
+                        out.violations.push(violation);
+                    } else {
+                        out.more += 1;
+                    }
+                }
             }
         }
         Ok(out)
+    }
+}
+
+/// A validator error as a [`Violation`] (paths and a bounded message).
+fn owned(error: jsonschema::ValidationError<'_>) -> Violation {
+    let keyword = error.kind().keyword().to_string();
+    Violation {
+        instance_path: error.instance_path().as_str().to_string(),
+        format: keyword == "format",
+        keyword,
+        schema_path: error.schema_path().as_str().to_string(),
+        evaluation_path: error.evaluation_path().as_str().to_string(),
+        message: message(&error),
     }
 }
 
@@ -136,6 +195,12 @@ fn compile(schema: &Value, dialect: &Dialect) -> Result<jsonschema::Validator, U
             "more than {MAX_SCHEMA_VALUES} JSON values"
         )));
     }
+    if budget::depth(schema, budget::MAX_SCHEMA_DEPTH) > budget::MAX_SCHEMA_DEPTH {
+        return Err(Unusable::TooDeep(format!(
+            "more than {} levels through its subschemas and $refs",
+            budget::MAX_SCHEMA_DEPTH
+        )));
+    }
     let doc = Document::new(schema);
     for (_, reference) in all_refs(schema) {
         match doc.resolve(&reference) {
@@ -144,11 +209,11 @@ fn compile(schema: &Value, dialect: &Dialect) -> Result<jsonschema::Validator, U
             RefTarget::NotFetched => return Err(Unusable::NonLocalRef(reference)),
         }
     }
-    jsonschema::options()
+    budget::with_guard(jsonschema::options())
         .with_draft(draft)
         .offline()
         .should_validate_formats(true)
-        .build(schema)
+        .build(&budget::guarded(schema))
         .map_err(|e| {
             Unusable::DoesNotCompile(
                 crate::untrusted::line(&e.to_string(), MAX_MESSAGE_CHARS).into_owned(),
@@ -157,7 +222,7 @@ fn compile(schema: &Value, dialect: &Dialect) -> Result<jsonschema::Validator, U
 }
 
 /// Counts JSON values up to `limit` (stops early on huge documents).
-fn count_values(value: &Value, limit: usize) -> usize {
+pub(super) fn count_values(value: &Value, limit: usize) -> usize {
     let mut count = 0;
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {

@@ -177,11 +177,14 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
         (Some(_), None) => v.status = Status::MissingStructuredContent,
         (Some((_, compiled)), Some(sc)) => match compiled.check(sc) {
             Err(unusable) => v.reason = Some(unusable.describe()),
+            // Stopped before deciding anything: never reported as conforming.
+            Ok(checked) if checked.violations.is_empty() && checked.incomplete.is_some() => {
+                v.reason = checked.incomplete;
+            }
             Ok(checked) => {
-                if checked.timed_out {
-                    v.notes.push(
-                        "validation stopped at its time budget; more violations may exist".into(),
-                    );
+                if let Some(why) = &checked.incomplete {
+                    v.notes
+                        .push(format!("validation stopped ({why}); more violations may exist"));
                 }
                 v.status = if checked.violations.is_empty() {
                     Status::Conforms

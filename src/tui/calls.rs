@@ -12,7 +12,57 @@ use crate::schema::{Compiled, Verdict, Violation};
 use ratatui_textarea::TextArea;
 use serde_json::Value;
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// A tool's output schema with its validator, shared with the connection task, which judges
+/// each result off the UI thread (a hostile schema can make judging slow).
+pub struct OutputCheck {
+    pub schema: Value,
+    pub compiled: Compiled,
+}
+
+impl OutputCheck {
+    pub fn new(schema: &Value) -> OutputCheck {
+        OutputCheck {
+            schema: schema.clone(),
+            compiled: Compiled::new(schema),
+        }
+    }
+}
+
+impl PartialEq for OutputCheck {
+    fn eq(&self, other: &Self) -> bool {
+        self.schema == other.schema
+    }
+}
+
+impl Eq for OutputCheck {}
+
+impl std::fmt::Debug for OutputCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OutputCheck")
+    }
+}
+
+/// A result with its verdict, judged where it cannot hold up the keyboard.
+#[derive(Debug, Clone)]
+pub struct Judged {
+    pub result: CallResult,
+    pub verdict: Verdict,
+}
+
+impl Judged {
+    /// Judges `result` (blocking: up to the validation budget).
+    pub fn new(
+        result: CallResult,
+        output: Option<&OutputCheck>,
+        era: crate::schema::Era,
+    ) -> Judged {
+        let verdict = result.verdict(output.map(|o| (&o.schema, &o.compiled)), era);
+        Judged { result, verdict }
+    }
+}
 
 /// Past results kept per tool.
 pub const HISTORY: usize = 50;
@@ -75,7 +125,7 @@ pub struct CallState {
     /// Validators compiled once, when the panel opens: arguments and results.
     input: Compiled,
     input_schema: Value,
-    output: Option<(Value, Compiled)>,
+    output: Option<Arc<OutputCheck>>,
     /// The draft's JSON error, or its schema violations.
     pub parse_error: Option<String>,
     pub violations: Vec<Violation>,
@@ -100,10 +150,7 @@ impl CallState {
             editor: TextArea::new(text.lines().map(String::from).collect()),
             input: Compiled::new(&tool.input_schema),
             input_schema: tool.input_schema.clone(),
-            output: tool
-                .output_schema
-                .as_ref()
-                .map(|s| (s.clone(), Compiled::new(s))),
+            output: tool.output_schema.as_ref().map(|s| Arc::new(OutputCheck::new(s))),
             parse_error: None,
             violations: Vec::new(),
             confirm: None,
@@ -153,7 +200,7 @@ impl CallState {
     /// Recompiles the validators when the tool's definition changed (a list change), so a draft
     /// and later results are never judged by a stale schema.
     pub fn refresh(&mut self, tool: &Tool) {
-        if self.output.as_ref().map(|(s, _)| s) != tool.output_schema.as_ref()
+        if self.output.as_ref().map(|o| &o.schema) != tool.output_schema.as_ref()
             || self.input_schema != tool.input_schema
         {
             self.input = Compiled::new(&tool.input_schema);
@@ -161,14 +208,14 @@ impl CallState {
             self.output = tool
                 .output_schema
                 .as_ref()
-                .map(|s| (s.clone(), Compiled::new(s)));
+                .map(|s| Arc::new(OutputCheck::new(s)));
             self.check();
         }
     }
 
     /// The output schema and its validator, when the tool declares one.
-    pub fn output(&self) -> Option<(&Value, &Compiled)> {
-        self.output.as_ref().map(|(s, c)| (s, c))
+    pub fn output(&self) -> Option<&Arc<OutputCheck>> {
+        self.output.as_ref()
     }
 
     /// The draft as arguments, when it parses.

@@ -188,12 +188,14 @@ pub async fn run(options: ConnectOptions, mut model: Model) -> std::io::Result<i
                     tool,
                     id,
                     arguments,
+                    output,
                 } => {
                     if commands
                         .try_send(Command::Call {
                             tool: tool.clone(),
                             id,
                             arguments,
+                            output,
                         })
                         .is_err()
                     {

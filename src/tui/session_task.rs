@@ -2,11 +2,13 @@
 //! concurrently (each cancellable) and forwards server events, all as messages to the UI loop.
 //! The UI never awaits the server.
 
+use super::calls::{Judged, OutputCheck};
 use super::update::Msg;
 use crate::mcp::{ConnectOptions, EventSink, RequestError, ServerEvent, Session};
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
@@ -18,6 +20,7 @@ pub enum Command {
         tool: String,
         id: u64,
         arguments: serde_json::Value,
+        output: Option<Arc<OutputCheck>>,
     },
     Cancel {
         id: u64,
@@ -87,19 +90,19 @@ enum Next {
     Stop,
 }
 
-/// One call: start it, say so, then wait for its answer unless cancelled.
+/// One call: start it, say so, wait for its answer unless cancelled, then judge it on a
+/// blocking thread (a hostile output schema can make that slow; the UI never waits for it).
 async fn call(
     session: &Session,
     to_ui: mpsc::Sender<Msg>,
-    tool: String,
-    id: u64,
-    arguments: serde_json::Value,
+    Call {
+        tool,
+        id,
+        arguments,
+        output,
+    }: Call,
     cancelled: oneshot::Receiver<()>,
-) -> (
-    String,
-    u64,
-    Result<crate::mcp::result::CallResult, RequestError>,
-) {
+) -> (String, u64, Result<Judged, RequestError>) {
     let outcome = match session.start_call(&tool, arguments).await {
         Ok(pending) => {
             let token = pending.progress_token.clone();
@@ -120,7 +123,24 @@ async fn call(
         }
         Err(e) => Err(e),
     };
-    (tool, id, outcome)
+    let era = session.server.era;
+    let judged = match outcome {
+        Ok(result) => tokio::task::spawn_blocking(move || {
+            Judged::new(result, output.as_deref(), era)
+        })
+        .await
+        .map_err(|e| RequestError::Malformed(format!("judging the result failed: {e}"))),
+        Err(e) => Err(e),
+    };
+    (tool, id, judged)
+}
+
+/// A call to make, as the UI asked for it.
+struct Call {
+    tool: String,
+    id: u64,
+    arguments: serde_json::Value,
+    output: Option<Arc<OutputCheck>>,
 }
 
 async fn serve(
@@ -147,10 +167,11 @@ async fn serve(
                         };
                         let _ = to_ui.send(msg).await;
                     }
-                    Some(Command::Call { tool, id, arguments }) => {
+                    Some(Command::Call { tool, id, arguments, output }) => {
                         let (tx, rx) = oneshot::channel();
                         cancels.insert(id, tx);
-                        calls.push(call(session_ref, to_ui.clone(), tool, id, arguments, rx));
+                        let request = Call { tool, id, arguments, output };
+                        calls.push(call(session_ref, to_ui.clone(), request, rx));
                     }
                     Some(Command::Cancel { id }) => {
                         if let Some(tx) = cancels.remove(&id) {

@@ -6,7 +6,6 @@ use super::keymap::{Key, Layer};
 use super::model::{Connection, LogKind, Model, Overlay, Pane, ToolEntry};
 use super::update_call;
 use super::update_tool::{ensure_detail, move_in_list, move_in_log, tool_command};
-use crate::mcp::result::CallResult;
 use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
 use crate::untrusted;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -36,7 +35,7 @@ pub enum Msg {
     CallFinished {
         tool: String,
         id: u64,
-        outcome: Result<CallResult, RequestError>,
+        outcome: Result<crate::tui::calls::Judged, RequestError>,
     },
     /// `$EDITOR` closed with the new arguments text, or failed.
     EditorClosed {
@@ -54,6 +53,8 @@ pub enum Effect {
         tool: String,
         id: u64,
         arguments: serde_json::Value,
+        /// What the result is judged against, by the connection task.
+        output: Option<std::sync::Arc<crate::tui::calls::OutputCheck>>,
     },
     Cancel {
         id: u64,

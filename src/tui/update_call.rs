@@ -6,7 +6,7 @@ use super::model::{LogKind, Model, Pane};
 use super::result_text::ResultText;
 use super::update::Effect;
 use crate::mcp::RequestError;
-use crate::mcp::result::CallResult;
+use crate::tui::calls::Judged;
 use crossterm::event::KeyEvent;
 use std::time::{Duration, Instant};
 
@@ -67,6 +67,7 @@ pub fn command(model: &mut Model, command: &str) -> Vec<Effect> {
         }),
         "send" => match send(state, destructive) {
             Ok(arguments) => {
+                let output = state.output().cloned();
                 let id = model.next_call_id;
                 model.next_call_id += 1;
                 if let Some(state) = model.calls.get_mut(&tool.name) {
@@ -85,6 +86,7 @@ pub fn command(model: &mut Model, command: &str) -> Vec<Effect> {
                     tool: tool.name.clone(),
                     id,
                     arguments,
+                    output,
                 });
             }
             Err(message) => status = Some(message),
@@ -267,12 +269,7 @@ pub fn progress(
 }
 
 /// A call ended: its result is judged and kept; a stale answer only goes to the log.
-pub fn finished(model: &mut Model, tool: &str, id: u64, outcome: Result<CallResult, RequestError>) {
-    let era = model
-        .server
-        .as_ref()
-        .map(|s| s.era)
-        .unwrap_or(crate::schema::Era::Legacy);
+pub fn finished(model: &mut Model, tool: &str, id: u64, outcome: Result<Judged, RequestError>) {
     let Some(state) = model.calls.get_mut(tool) else {
         return;
     };
@@ -285,14 +282,11 @@ pub fn finished(model: &mut Model, tool: &str, id: u64, outcome: Result<CallResu
     };
     let elapsed = flight.started.elapsed();
     let outcome = match outcome {
-        Ok(result) => {
-            let verdict = result.verdict(state.output(), era);
-            Outcome::Result {
-                text: Box::new(ResultText::new(&result)),
-                result: Box::new(result),
-                verdict: Box::new(verdict),
-            }
-        }
+        Ok(Judged { result, verdict }) => Outcome::Result {
+            text: Box::new(ResultText::new(&result)),
+            result: Box::new(result),
+            verdict: Box::new(verdict),
+        },
         Err(RequestError::Cancelled) => Outcome::Cancelled,
         Err(e) => Outcome::Failed(e),
     };

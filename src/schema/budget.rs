@@ -1,0 +1,328 @@
+//! Budgets for validation, which a hostile schema could otherwise make exponential (nested
+//! `allOf`s over the same `$ref`), unbounded in memory (millions of errors) or deep enough to
+//! overflow the stack (a `$ref` chain of 60,000 links). Pure.
+//!
+//! How: every subschema of the compiled copy gets a [`GUARD`] keyword, placed first so the
+//! validator meets it before any other keyword of that subschema. The guard counts visits,
+//! looks at the clock and at the stack in use, and once a budget is spent it unwinds the whole
+//! validation at once (`resume_unwind`, which runs no panic hook) to [`run`], which turns it
+//! into a named [`Stop`]. Validation itself runs on a thread of its own with a large stack.
+
+use serde_json::{Map, Value};
+use std::cell::Cell;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::time::{Duration, Instant};
+
+/// The keyword put into every subschema of the compiled copy.
+pub const GUARD: &str = "x-mcp-inspect-budget";
+/// Nesting through subschemas and `$ref`s beyond which a schema is not compiled.
+pub const MAX_SCHEMA_DEPTH: usize = 1_000;
+/// Stack of the thread that compiles and validates.
+const STACK_BYTES: usize = 64 << 20;
+/// Stack a validation may use before it stops as too deep (the rest is margin).
+const STACK_USE_LIMIT: usize = 48 << 20;
+/// Subschema visits a validation may make, at least; more for big instances.
+const MIN_VISITS: u64 = 2_000_000;
+/// Visits allowed per value of the instance (each visit may add an error: this bounds memory).
+const VISITS_PER_VALUE: u64 = 16;
+
+/// Why a validation stopped before its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    TooSlow,
+    TooDeep,
+    TooLarge,
+}
+
+impl Stop {
+    pub fn describe(self, limit: Duration) -> String {
+        match self {
+            Stop::TooSlow => format!("validation exceeded {}", seconds(limit)),
+            Stop::TooDeep => "validation went too deep (the schema's $refs nest without end)".into(),
+            Stop::TooLarge => {
+                "validation grew too large (the schema makes it revisit the instance too often)"
+                    .into()
+            }
+        }
+    }
+}
+
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s} s")
+    } else {
+        format!("{s:.2} s")
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Limits {
+    deadline: Instant,
+    stack_base: usize,
+    visits_left: u64,
+}
+
+thread_local! {
+    static LIMITS: Cell<Option<Limits>> = const { Cell::new(None) };
+}
+
+/// Where this thread's stack is now (it grows down on every platform we build for).
+fn stack_address() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
+
+/// Called by the guard keyword at every subschema visit: unwinds when a budget is spent.
+fn visit() {
+    let Some(mut limits) = LIMITS.with(Cell::get) else {
+        return;
+    };
+    let stop = if limits.stack_base.saturating_sub(stack_address()) > STACK_USE_LIMIT {
+        Some(Stop::TooDeep)
+    } else if limits.visits_left == 0 {
+        Some(Stop::TooLarge)
+    } else if limits.visits_left % 1024 == 0 && Instant::now() > limits.deadline {
+        Some(Stop::TooSlow)
+    } else {
+        None
+    };
+    if let Some(stop) = stop {
+        LIMITS.with(|l| l.set(None));
+        resume_unwind(Box::new(stop));
+    }
+    limits.visits_left -= 1;
+    LIMITS.with(|l| l.set(Some(limits)));
+}
+
+/// The visit budget for one instance: proportional to its size, never below [`MIN_VISITS`].
+pub fn visits_for(instance: &Value) -> u64 {
+    let values = super::validate::count_values(instance, usize::MAX) as u64;
+    MIN_VISITS.max(values.saturating_mul(VISITS_PER_VALUE))
+}
+
+/// Runs one validation pass under the budgets.
+pub fn run<T>(deadline: Instant, visits: u64, pass: impl FnOnce() -> T) -> Result<T, Stop> {
+    LIMITS.with(|l| {
+        l.set(Some(Limits {
+            deadline,
+            stack_base: stack_address(),
+            visits_left: visits,
+        }))
+    });
+    let outcome = catch_unwind(AssertUnwindSafe(pass));
+    LIMITS.with(|l| l.set(None));
+    match outcome {
+        Ok(value) => Ok(value),
+        Err(payload) => match payload.downcast::<Stop>() {
+            Ok(stop) => Err(*stop),
+            // A real panic inside the validator: let it continue as one.
+            Err(other) => resume_unwind(other),
+        },
+    }
+}
+
+/// Runs `work` on a thread with a large stack and waits for it. `None` if the thread could not
+/// start or `work` panicked.
+pub fn on_large_stack<T: Send>(work: impl FnOnce() -> T + Send) -> Option<T> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("mcp-inspect-schema".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, work)
+            .ok()?
+            .join()
+            .ok()
+    })
+}
+
+/// The guard keyword itself.
+struct Guard;
+
+impl<'i> jsonschema::Keyword<'i> for Guard {
+    fn validate(&self, _: &'i Value) -> Result<(), jsonschema::ValidationError<'i>> {
+        visit();
+        Ok(())
+    }
+
+    fn is_valid(&self, _: &'i Value) -> bool {
+        visit();
+        true
+    }
+}
+
+/// Options that compile the [`GUARD`] keyword.
+pub fn with_guard(
+    options: jsonschema::ValidationOptions,
+) -> jsonschema::ValidationOptions {
+    options.with_keyword(GUARD, |_, _, _| Ok(Box::new(Guard)))
+}
+
+/// Keywords whose value is an object of subschemas.
+const SCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
+/// Keywords whose value is data, never a subschema.
+const DATA: &[&str] = &[
+    "const",
+    "enum",
+    "default",
+    "examples",
+    "required",
+    "type",
+    "dependentRequired",
+    "discriminator",
+    "$vocabulary",
+];
+
+/// A copy of `schema` with [`GUARD`] first in every subschema object (iteratively: the schema
+/// may be deep). Keywords holding data (`const`, `enum`, `default` …) are left exactly as sent.
+pub fn guarded(schema: &Value) -> Value {
+    let mut root = schema.clone();
+    let mut stack: Vec<&mut Value> = vec![&mut root];
+    while let Some(node) = stack.pop() {
+        let Value::Object(map) = node else { continue };
+        let mut with_guard = Map::with_capacity(map.len() + 1);
+        with_guard.insert(GUARD.into(), Value::Bool(true));
+        with_guard.extend(std::mem::take(map));
+        *map = with_guard;
+        for (key, value) in map.iter_mut() {
+            if key == GUARD || DATA.contains(&key.as_str()) {
+                continue;
+            }
+            if SCHEMA_MAPS.contains(&key.as_str())
+                && let Value::Object(children) = value
+            {
+                stack.extend(children.values_mut());
+            } else if let Value::Array(items) = value {
+                stack.extend(items.iter_mut());
+            } else if value.is_object() {
+                stack.push(value);
+            }
+        }
+    }
+    root
+}
+
+/// The deepest path through subschemas and same-document `$ref`s (a cycle counts once), up to
+/// `limit + 1`. Iterative, and linear in the schema's size.
+pub fn depth<'a>(schema: &'a Value, limit: usize) -> usize {
+    use std::collections::HashMap;
+    let doc = super::refs::Document::new(schema);
+    let id = |v: &Value| v as *const Value as usize;
+    // Depth below each finished node; nodes on the current path are absent (a cycle: 0).
+    let mut done: HashMap<usize, usize> = HashMap::new();
+    let mut on_path: std::collections::HashSet<usize> = Default::default();
+    // (node, children, next child index, deepest child so far)
+    let mut stack: Vec<(&'a Value, Vec<&'a Value>, usize, usize)> = Vec::new();
+    let children = |v: &'a Value| subschemas(&doc, v);
+    on_path.insert(id(schema));
+    stack.push((schema, children(schema), 0, 0));
+    let mut deepest = 0;
+    loop {
+        if stack.len() > limit {
+            return limit + 1;
+        }
+        let Some((node, kids, next, best)) = stack.last_mut() else {
+            break;
+        };
+        if *next < kids.len() {
+            let child = kids[*next];
+            *next += 1;
+            if let Some(d) = done.get(&id(child)) {
+                *best = (*best).max(*d);
+            } else if !on_path.contains(&id(child)) {
+                on_path.insert(id(child));
+                let grandchildren = children(child);
+                stack.push((child, grandchildren, 0, 0));
+            }
+            continue;
+        }
+        let below = *best + 1;
+        let node_id = id(*node);
+        stack.pop();
+        on_path.remove(&node_id);
+        done.insert(node_id, below);
+        deepest = deepest.max(below);
+        if below > limit {
+            return limit + 1;
+        }
+        if let Some(parent) = stack.last_mut() {
+            parent.3 = parent.3.max(below);
+        }
+    }
+    deepest
+}
+
+/// What a schema node leads to: its object and array values but data, and its `$ref` target.
+fn subschemas<'a>(doc: &super::refs::Document<'a>, v: &'a Value) -> Vec<&'a Value> {
+    let mut out = Vec::new();
+    match v {
+        Value::Object(map) => {
+            for (key, value) in map {
+                if DATA.contains(&key.as_str()) {
+                    continue;
+                }
+                if key == "$ref"
+                    && let Value::String(r) = value
+                    && let super::refs::RefTarget::Found { schema, .. } = doc.resolve(r)
+                {
+                    out.push(schema);
+                } else if value.is_object() || value.is_array() {
+                    out.push(value);
+                }
+            }
+        }
+        Value::Array(items) => out.extend(items.iter().filter(|i| i.is_object() || i.is_array())),
+        _ => {}
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_guard_goes_first_in_every_subschema_and_never_into_data() {
+        let schema = json!({"type": "object", "properties": {"a": {"const": {"k": 1}}, "b": {"items": [{"type": "string"}]}},
+            "dependentRequired": {"a": ["b"]},
+            "$defs": {"d": {"allOf": [{"minimum": 1}]}}, "enum": [{"x": 1}]});
+        let g = guarded(&schema);
+        assert_eq!(g.as_object().and_then(|m| m.keys().next()).map(String::as_str), Some(GUARD));
+        assert_eq!(g.pointer("/properties/a/const"), Some(&json!({"k": 1})));
+        assert_eq!(g.pointer(&format!("/properties/b/items/0/{GUARD}")), Some(&json!(true)));
+        assert_eq!(g.pointer(&format!("/$defs/d/allOf/0/{GUARD}")), Some(&json!(true)));
+        assert_eq!(g.pointer("/enum"), Some(&json!([{"x": 1}])));
+        assert_eq!(g.pointer("/dependentRequired"), Some(&json!({"a": ["b"]})));
+        assert!(g.pointer(&format!("/properties/{GUARD}")).is_none());
+    }
+
+    #[test]
+    fn depth_follows_refs_counts_cycles_once_and_stops_at_the_limit() {
+        let recursive = json!({"$defs": {"n": {"properties": {"next": {"$ref": "#/$defs/n"}}}}, "$ref": "#/$defs/n"});
+        assert!(depth(&recursive, 100) < 10);
+        let mut defs = Map::new();
+        for i in 0..5_000 {
+            defs.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
+        }
+        defs.insert("d5000".into(), json!({"type": "string"}));
+        let chain = json!({"$defs": defs, "$ref": "#/$defs/d0"});
+        assert_eq!(depth(&chain, MAX_SCHEMA_DEPTH), MAX_SCHEMA_DEPTH + 1);
+    }
+
+    #[test]
+    fn a_spent_budget_unwinds_to_run_with_its_reason() {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        assert_eq!(run(deadline, 3, || (0..10).for_each(|_| visit())), Err(Stop::TooLarge));
+        assert_eq!(run(deadline, 30, || 7), Ok(7));
+        let past = Instant::now();
+        assert_eq!(run(past, 5_000, || (0..5_000).for_each(|_| visit())), Err(Stop::TooSlow));
+    }
+}
