@@ -5,6 +5,12 @@ use clap::Parser;
 use mcp_inspect::cli::{Cli, Command};
 
 fn main() {
+    // The guard between the inspector and a stdio server (see `mcp::guard`): plain syscalls,
+    // before anything else starts.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == mcp_inspect::mcp::guard::GUARD_ARG) {
+        std::process::exit(mcp_inspect::mcp::guard::run(&args[2..]));
+    }
     let cli = Cli::parse();
     // The hostile server is plain threads and blocking IO, and must block SIGTERM before any
     // thread exists (see `hostile::Attack::Stubborn`): it runs before the async runtime.

@@ -4,6 +4,7 @@
 mod child;
 pub mod config;
 mod connect;
+pub mod guard;
 pub mod error;
 pub mod events;
 mod handler;

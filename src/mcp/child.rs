@@ -1,5 +1,6 @@
-//! The stdio server process: spawned in its own process group with every pipe ours, stderr kept
-//! as a bounded tail, stdout screened line by line, and shut down without leaving orphans.
+//! The stdio server process: spawned in its own process group through the guard (see
+//! [`super::guard`]) with every pipe ours, stderr kept as a bounded tail, stdout screened line
+//! by line, and shut down without leaving orphans.
 
 use super::events::{EventSink, ServerEvent};
 use super::lines::{Line, TAIL_BYTES, read_line};
@@ -23,6 +24,8 @@ const STDERR_LINE_MAX: usize = 4_096;
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// How long a server gets to exit by itself after its stdin closes, and again after SIGTERM.
 const GRACE: Duration = Duration::from_millis(100);
+/// How long the guard gets to end every descendant after SIGTERM (it gives them 100 ms).
+const GUARD_GRACE: Duration = Duration::from_millis(1_000);
 
 /// The last lines a server wrote to stderr.
 #[derive(Clone, Default)]
@@ -53,6 +56,8 @@ pub struct ServerProcess {
     /// Copies rmcp's writes to the server's stdin; ending it closes stdin.
     stdin_pump: tokio::task::JoinHandle<()>,
     pgid: Option<i32>,
+    /// Started through the guard: ending the guard ends every descendant.
+    guarded: bool,
     pub stderr: StderrTail,
 }
 
@@ -73,9 +78,25 @@ pub fn spawn(
     events: &EventSink,
     raw: &RawResponses,
 ) -> std::io::Result<Spawned> {
-    let mut cmd = Command::new(command);
-    cmd.args(args)
-        .envs(env.iter().map(|(k, v)| (k, v)))
+    check_startable(command, env, cwd)?;
+    let guard = super::guard::program();
+    let mut cmd = match &guard {
+        Some(program) => {
+            let mut cmd = Command::new(program);
+            cmd.arg(super::guard::GUARD_ARG)
+                .arg(std::process::id().to_string())
+                .arg("--")
+                .arg(command)
+                .args(args);
+            cmd
+        }
+        None => {
+            let mut cmd = Command::new(command);
+            cmd.args(args);
+            cmd
+        }
+    };
+    cmd.envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -111,11 +132,54 @@ pub fn spawn(
             child,
             stdin_pump,
             pgid,
+            guarded: guard.is_some(),
             stderr,
         },
         from_server: rmcp_side,
         to_server: rmcp_writes,
     })
+}
+
+/// Says now, as `exec` would, when the command or the directory does not exist: through the
+/// guard the failure would otherwise surface as an early exit.
+fn check_startable(
+    command: &str,
+    env: &[(String, String)],
+    cwd: Option<&PathBuf>,
+) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind};
+    if let Some(dir) = cwd
+        && !dir.is_dir()
+    {
+        return Err(Error::other(format!(
+            "the working directory {} does not exist",
+            dir.display()
+        )));
+    }
+    let base = cwd.cloned().unwrap_or_default();
+    let runnable = |path: &std::path::Path| {
+        use std::os::unix::fs::PermissionsExt;
+        let path = base.join(path);
+        path.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let found = if command.contains('/') {
+        runnable(std::path::Path::new(command))
+    } else {
+        let path = env
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "PATH")
+            .map(|(_, v)| std::ffi::OsString::from(v))
+            .or_else(|| std::env::var_os("PATH"))
+            .unwrap_or_default();
+        std::env::split_paths(&path).any(|dir| runnable(&dir.join(command)))
+    };
+    if found {
+        Ok(())
+    } else {
+        Err(Error::new(ErrorKind::NotFound, "command not found"))
+    }
 }
 
 /// Copies client messages to the server's stdin, noting which request ids await an answer.
@@ -253,10 +317,15 @@ impl ServerProcess {
             .and_then(Result::ok)
     }
 
-    /// Closes stdin, waits a short grace, then SIGTERM to the group, then SIGKILL.
+    /// Closes stdin, waits a short grace, then SIGTERM to the group, then SIGKILL. Through the
+    /// guard: SIGTERM to the guard alone, which ends every descendant, wherever its group.
     pub async fn shutdown(mut self) {
         self.stdin_pump.abort();
         let _ = (&mut self.stdin_pump).await;
+        if self.guarded && self.wait_briefly(GRACE).await.is_none() {
+            self.signal_guard(nix::sys::signal::Signal::SIGTERM);
+            let _ = self.wait_briefly(GUARD_GRACE).await;
+        }
         if self.wait_briefly(GRACE).await.is_none() {
             self.signal_group(nix::sys::signal::Signal::SIGTERM);
             if self.wait_briefly(GRACE).await.is_none() {
@@ -269,6 +338,12 @@ impl ServerProcess {
         self.pgid = None;
     }
 
+    fn signal_guard(&self, signal: nix::sys::signal::Signal) {
+        if let Some(pid) = self.pgid {
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), signal);
+        }
+    }
+
     fn signal_group(&self, signal: nix::sys::signal::Signal) {
         if let Some(pgid) = self.pgid {
             let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pgid), signal);
@@ -279,6 +354,12 @@ impl ServerProcess {
 impl Drop for ServerProcess {
     fn drop(&mut self) {
         self.stdin_pump.abort();
-        self.signal_group(nix::sys::signal::Signal::SIGKILL);
+        if self.guarded {
+            // The guard ends every descendant by itself, even after we are gone; a SIGKILL
+            // would leave the ones outside the group to init.
+            self.signal_guard(nix::sys::signal::Signal::SIGTERM);
+        } else {
+            self.signal_group(nix::sys::signal::Signal::SIGKILL);
+        }
     }
 }

@@ -21,6 +21,8 @@ use std::time::Duration;
 
 /// Pages of `tools/list` followed before the listing stops as runaway.
 pub const MAX_PAGES: usize = 1_000;
+/// Bytes of `tools/list` pages, all pages together, before the listing stops as runaway.
+pub const MAX_LIST_BYTES: usize = 64 * 1024 * 1024;
 /// Stderr lines quoted in a connection error.
 pub(super) const STDERR_IN_ERRORS: usize = 12;
 
@@ -142,16 +144,33 @@ impl Session {
         }
     }
 
-    /// Every tool on every page. A repeated cursor or more than [`MAX_PAGES`] pages stops the
-    /// listing with the tools found so far and a problem saying why.
+    /// Every tool on every page. A repeated cursor, more than [`MAX_PAGES`] pages or
+    /// [`MAX_LIST_BYTES`] bytes, or a listing longer than the timeout (all pages together: it
+    /// is one wait the user sees) stops the listing with the tools found so far and a problem
+    /// saying why.
     pub async fn list_tools(&self) -> Result<ToolList, RequestError> {
         let mut list = ToolList::default();
         let mut cursor: Option<String> = None;
         let mut seen = HashSet::new();
         let mut names = HashSet::new();
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let mut bytes = 0usize;
         loop {
             let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-            let result = self.request("tools/list", params).await?;
+            let page = tokio::time::timeout_at(deadline, self.request("tools/list", params));
+            let result = match page.await {
+                Ok(result) => result?,
+                Err(_) if list.pages == 0 => return Err(RequestError::Timeout(self.timeout)),
+                Err(_) => {
+                    list.problem = Some(format!(
+                        "the listing took longer than {}s ({} pages): stopped, the tools so far are shown",
+                        self.timeout.as_secs_f32(),
+                        list.pages
+                    ));
+                    break;
+                }
+            };
+            bytes += super::events::json_bytes(&result);
             let page = decode_next_page(&result, &mut names).map_err(RequestError::Malformed)?;
             list.pages += 1;
             let offset = list.tools.len() + list.rejected.len();
@@ -166,6 +185,14 @@ impl Session {
                     list.problem = Some(format!(
                         "the server repeated the cursor `{}` after {} pages: listing stopped",
                         untrusted::line(&next, 80),
+                        list.pages
+                    ));
+                    break;
+                }
+                Some(_) if bytes > MAX_LIST_BYTES => {
+                    list.problem = Some(format!(
+                        "more than {} MiB of tools in {} pages: listing stopped",
+                        MAX_LIST_BYTES >> 20,
                         list.pages
                     ));
                     break;

@@ -155,18 +155,20 @@ async fn serve(
     let next = {
         let session_ref = &session;
         let mut calls = FuturesUnordered::new();
+        // A listing runs beside the calls, never inside this loop's turn: a server that
+        // answers `tools/list` slowly must not hold up a call's timeout or its cancel.
+        let mut listings = FuturesUnordered::new();
+        let mut list_again = false;
         loop {
             tokio::select! {
                 command = commands.recv() => match command {
                     None => break Next::Stop,
                     Some(Command::Reconnect) => break Next::Reconnect,
-                    Some(Command::ListTools) => {
-                        let msg = match session_ref.list_tools().await {
-                            Ok(list) => Msg::ToolsListed(list),
-                            Err(e) => Msg::ListFailed(format!("tools/list failed: {e}")),
-                        };
-                        let _ = to_ui.send(msg).await;
+                    Some(Command::ListTools) if listings.is_empty() => {
+                        listings.push(session_ref.list_tools());
                     }
+                    // Asked again while listing: once more when this one ends.
+                    Some(Command::ListTools) => list_again = true,
                     Some(Command::Call { tool, id, arguments, output }) => {
                         let (tx, rx) = oneshot::channel();
                         cancels.insert(id, tx);
@@ -179,6 +181,16 @@ async fn serve(
                         }
                     }
                 },
+                Some(listed) = listings.next(), if !listings.is_empty() => {
+                    let msg = match listed {
+                        Ok(list) => Msg::ToolsListed(list),
+                        Err(e) => Msg::ListFailed(format!("tools/list failed: {e}")),
+                    };
+                    let _ = to_ui.send(msg).await;
+                    if std::mem::take(&mut list_again) {
+                        listings.push(session_ref.list_tools());
+                    }
+                }
                 Some((tool, id, outcome)) = calls.next(), if !calls.is_empty() => {
                     cancels.remove(&id);
                     let _ = to_ui.send(Msg::CallFinished { tool, id, outcome }).await;
