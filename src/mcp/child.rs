@@ -3,7 +3,7 @@
 //! by line, and shut down without leaving orphans.
 
 use super::events::{EventSink, ServerEvent};
-use super::lines::{Line, TAIL_BYTES, read_line};
+use super::lines::{Line, MAX_MESSAGE_VALUES, TAIL_BYTES, read_line, values_in};
 use super::raw::RawResponses;
 use super::salvage;
 use crate::untrusted;
@@ -242,6 +242,16 @@ async fn pump_stdout(
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
+                let values = values_in(&bytes, MAX_MESSAGE_VALUES);
+                if values > MAX_MESSAGE_VALUES {
+                    let tail = bytes[bytes.len().saturating_sub(TAIL_BYTES)..].to_vec();
+                    let message = format!(
+                        "the server sent a message of more than {MAX_MESSAGE_VALUES} JSON values ({} bytes): dropped, as its memory would follow its structure",
+                        bytes.len()
+                    );
+                    answer_dropped(&mut to_rmcp, &events, &raw, message, &bytes, &tail).await;
+                    continue;
+                }
                 match serde_json::from_slice::<serde_json::Value>(&bytes) {
                     Ok(message) => {
                         if !raw.screen(&message, &events) {
@@ -290,17 +300,32 @@ async fn pump_stdout(
                 return;
             }
         };
-        events.send(ServerEvent::Notice(message.clone()));
-        if let Some(id) = salvage::response_id(&head, &tail) {
-            let line = salvage::error_line(&id, &message);
-            if let Ok(error) = serde_json::from_slice::<serde_json::Value>(&line) {
-                raw.record(&error);
-            }
-            if to_rmcp.write_all(&line).await.is_err() {
-                return;
-            }
+        if !answer_dropped(&mut to_rmcp, &events, &raw, message, &head, &tail).await {
+            return;
         }
     }
+}
+
+/// Says why a message was dropped, and answers its request (when its id can be read from its
+/// first or last bytes) with that reason, so the request fails now rather than at the timeout.
+/// False when rmcp's side is gone.
+async fn answer_dropped(
+    to_rmcp: &mut DuplexStream,
+    events: &EventSink,
+    raw: &RawResponses,
+    message: String,
+    head: &[u8],
+    tail: &[u8],
+) -> bool {
+    events.send(ServerEvent::Notice(message.clone()));
+    if let Some(id) = salvage::response_id(head, tail) {
+        let line = salvage::error_line(&id, &message);
+        if let Ok(error) = serde_json::from_slice::<serde_json::Value>(&line) {
+            raw.record(&error);
+        }
+        return to_rmcp.write_all(&line).await.is_ok();
+    }
+    true
 }
 
 impl ServerProcess {

@@ -58,7 +58,7 @@ impl ServerEvent {
 }
 
 /// The size of a value written as JSON (an upper bound on what it costs to keep as text).
-pub(crate) fn json_bytes(value: &Value) -> usize {
+pub fn json_bytes(value: &Value) -> usize {
     struct Count(usize);
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

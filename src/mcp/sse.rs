@@ -3,7 +3,7 @@
 
 use super::error::ConnectError;
 use super::events::{EventSink, ServerEvent};
-use super::lines::{Line, read_line};
+use super::lines::{Line, MAX_MESSAGE_VALUES, read_line, values_in};
 use super::raw::RawResponses;
 use super::target::Header;
 use crate::untrusted;
@@ -196,6 +196,12 @@ async fn read_messages<R: AsyncBufRead + Unpin>(
             }
         };
         if !matches!(event.name.as_deref(), None | Some("message")) {
+            continue;
+        }
+        if values_in(event.data.as_bytes(), MAX_MESSAGE_VALUES) > MAX_MESSAGE_VALUES {
+            events.send(ServerEvent::Notice(format!(
+                "server sent an SSE message of more than {MAX_MESSAGE_VALUES} JSON values: dropped"
+            )));
             continue;
         }
         let message = serde_json::from_str::<Value>(&event.data).and_then(|v| {

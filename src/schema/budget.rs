@@ -82,7 +82,7 @@ fn visit() {
         Some(Stop::TooDeep)
     } else if limits.visits_left == 0 {
         Some(Stop::TooLarge)
-    } else if limits.visits_left % 1024 == 0 && Instant::now() > limits.deadline {
+    } else if limits.visits_left % 16 == 0 && Instant::now() > limits.deadline {
         Some(Stop::TooSlow)
     } else {
         None

@@ -66,6 +66,9 @@ impl Judged {
 
 /// Past results kept per tool.
 pub const HISTORY: usize = 50;
+/// Bytes of past results (as JSON) kept per tool; the oldest go first. The newest is always
+/// kept, whatever its size (it is at most one message).
+pub const HISTORY_BYTES: usize = 64 * 1024 * 1024;
 
 /// What a send needs confirmed first, if anything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -280,12 +283,24 @@ impl CallState {
         self.value.as_mut()
     }
 
-    pub fn record(&mut self, record: Record) {
-        if self.history.len() >= HISTORY {
-            self.history.remove(0);
-        }
+    /// Keeps a result; drops the oldest past [`HISTORY`] records or [`HISTORY_BYTES`] bytes.
+    /// Returns how many were dropped.
+    pub fn record(&mut self, record: Record) -> usize {
         self.history.push(record);
         self.shown = None;
         self.scroll = 0;
+        let size = |r: &Record| match &r.outcome {
+            Outcome::Result { result, .. } => crate::mcp::events::json_bytes(&result.raw),
+            _ => 0,
+        };
+        let mut total: usize = self.history.iter().map(size).sum();
+        let mut dropped = 0;
+        while self.history.len() > 1
+            && (self.history.len() > HISTORY || total > HISTORY_BYTES)
+        {
+            total -= size(&self.history.remove(0));
+            dropped += 1;
+        }
+        dropped
     }
 }

@@ -296,13 +296,23 @@ pub fn finished(model: &mut Model, tool: &str, id: u64, outcome: Result<Judged, 
         Outcome::Cancelled => "cancelled (notifications/cancelled sent)".into(),
         Outcome::Failed(e) => e.to_string(),
     };
-    state.record(Record {
+    let dropped = state.record(Record {
         id,
         arguments,
         elapsed,
         outcome,
     });
     model.push_log(LogKind::Event, format!("call #{id} {tool}: {summary}"));
+    if dropped > 0 {
+        model.push_log(
+            LogKind::Event,
+            format!(
+                "{dropped} older {tool} result(s) dropped from the history (it keeps {} and {} MiB)",
+                crate::tui::calls::HISTORY,
+                crate::tui::calls::HISTORY_BYTES >> 20
+            ),
+        );
+    }
 }
 
 /// Every call in flight ends as failed: the connection it ran on is gone.

@@ -61,6 +61,11 @@ def tools_for(mode):
         return [{"name": "deep", "inputSchema": OBJECT, "outputSchema": chain(60000)}]
     if mode == "fan":
         return [{"name": "fan", "inputSchema": OBJECT, "outputSchema": fan(40)}]
+    if mode == "slow-enum":
+        # Few schema visits, each a linear scan of 50,000 objects: slow without being large.
+        choices = [{"k": i} for i in range(50000)]
+        return [{"name": "slow", "inputSchema": OBJECT, "outputSchema": {
+            "type": "object", "properties": {"items": {"type": "array", "items": {"enum": choices}}}}}]
     if mode == "skeleton-bomb":
         names = [f"p{i}" for i in range(10)]
         return [{"name": "bomb", "inputSchema": {
@@ -77,6 +82,8 @@ def call(mode, name, request_id):
         sys.stderr.write(f"stderr leaks {SECRET}\n")
         sys.stderr.flush()
         result(request_id, text_result(f"result leaks {SECRET}"))
+    elif mode == "slow-enum":
+        result(request_id, text_result("{}", {"items": [{"k": -1}] * 100000}))
     elif mode == "ref-chain" or mode == "fan":
         result(request_id, text_result("{}", {"x": 1}))
     elif mode == "relist":
@@ -89,15 +96,17 @@ def call(mode, name, request_id):
         threading.Thread(target=answer, daemon=True).start()
     elif mode == "exit-with-grandchild":
         os._exit(3)
+    elif mode == "setsid-silent":
+        pass  # never answers
     else:
         result(request_id, text_result(f"called {name}"))
 
 
 def stdio(mode):
-    if mode in ("setsid", "exit-with-grandchild"):
+    if mode in ("setsid", "setsid-silent", "exit-with-grandchild"):
         # setsid: a grandchild in a session of its own; the other keeps our stdout open.
         grandchild = subprocess.Popen(
-            ["sleep", "300"], start_new_session=(mode == "setsid"),
+            ["sleep", "300"], start_new_session=mode.startswith("setsid"),
             stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         pid_file = os.environ.get("ATTACKER_PID_FILE")
         if pid_file:

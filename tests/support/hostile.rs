@@ -6,11 +6,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// Characters a terminal must never receive from a server: C0 controls but newline, DEL, C1
-/// controls and the bidi controls.
+/// Characters a terminal or clipboard must never receive from a server: C0 controls but
+/// newline, DEL, C1 controls, bidi and isolate controls, zero-width and invisible characters,
+/// tag characters, and the Unicode line and paragraph separators. (Written apart from the
+/// product's own list on purpose.)
 pub fn is_unsafe(c: char) -> bool {
     (c.is_control() && c != '\n')
-        || matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}')
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{061C}'
+            | '\u{2028}' | '\u{2029}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{E0000}'..='\u{E007F}')
 }
 
 pub fn assert_terminal_safe(what: &str, text: &str) {
@@ -94,5 +97,63 @@ pub fn assert_gone(pids: &[i32], when: &str) {
             "{when}: processes left behind: {pids:?}"
         );
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Runs the release-or-debug binary to its end, sampling its peak RSS (`VmHWM`) while it runs.
+pub struct Measured {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub took: Duration,
+    pub peak_kb: u64,
+}
+
+pub fn run_measured(bin: &str, args: &[&str], env: &[(&str, &str)]) -> Measured {
+    use std::io::Read;
+    let started = Instant::now();
+    let mut child = std::process::Command::new(bin)
+        .args(args)
+        .envs(env.iter().copied())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run mcp-inspect");
+    let (mut out, mut err) = (
+        child.stdout.take().expect("stdout"),
+        child.stderr.take().expect("stderr"),
+    );
+    let stdout = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let stderr = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kb = 0;
+    let status = loop {
+        if let Ok(text) = std::fs::read_to_string(&status_file)
+            && let Some(kb) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        {
+            peak_kb = peak_kb.max(kb);
+        }
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Measured {
+        code: status.code().unwrap_or(-1),
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+        took: started.elapsed(),
+        peak_kb,
     }
 }

@@ -1,0 +1,324 @@
+//! Attacks written apart from the inspector (`tests/peers/attacker.py`, stdlib Python) against
+//! the headless commands: each README guarantee is asserted as a figure (exit code, time, peak
+//! RSS, connections to a listener, surviving processes, bytes printed).
+
+#[path = "support/cli.rs"]
+mod cli;
+#[path = "support/hostile.rs"]
+mod hostile;
+
+use cli::BIN;
+use hostile::{CountingListener, Measured, assert_gone, assert_terminal_safe, read_pids, run_measured};
+use std::io::BufRead;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+const ATTACKER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/attacker.py");
+/// The issue's bound on memory under any attack.
+const PEAK_KB: u64 = 300 * 1024;
+
+fn attack(args: &[&str], mode: &str) -> Measured {
+    attack_env(args, mode, &[])
+}
+
+fn attack_env(args: &[&str], mode: &str, env: &[(&str, &str)]) -> Measured {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--", "python3", ATTACKER, mode]);
+    run_measured(BIN, &all, env)
+}
+
+/// An HTTP attacker on a loopback port, killed when dropped.
+struct HttpAttacker {
+    child: Child,
+    url: String,
+}
+
+impl HttpAttacker {
+    fn start(mode: &str, target: &str, path: &str) -> HttpAttacker {
+        let mut child = Command::new("python3")
+            .args([ATTACKER, "http", mode, target])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("python3");
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("stdout");
+        std::io::BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("port line");
+        let port = line.trim().strip_prefix("PORT ").expect("PORT n").to_string();
+        HttpAttacker {
+            child,
+            url: format!("http://127.0.0.1:{port}{path}"),
+        }
+    }
+}
+
+impl Drop for HttpAttacker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn assert_no_secret(m: &Measured, secret: &str) {
+    assert!(
+        !m.stdout.contains(secret) && !m.stderr.contains(secret),
+        "the secret was printed:\nstdout: {}\nstderr: {}",
+        m.stdout,
+        m.stderr
+    );
+}
+
+#[test]
+fn invisible_and_control_characters_in_names_never_reach_the_terminal() {
+    for args in [
+        vec!["tools"],
+        vec!["tools", "--format", "json"],
+        vec!["check"],
+        vec!["inspect", "ad\u{200b}min"],
+    ] {
+        let m = attack(&args, "paste");
+        assert_terminal_safe(&format!("{args:?} stdout"), &m.stdout);
+        assert_terminal_safe(&format!("{args:?} stderr"), &m.stderr);
+        assert!(
+            m.stdout.contains("ad\\u{200b}min") || m.stdout.contains("ad\\u200bmin"),
+            "{args:?}: the hidden character should be visible:\n{}",
+            m.stdout
+        );
+    }
+    let json = attack(&["tools", "--format", "json"], "paste");
+    let parsed: serde_json::Value = serde_json::from_str(&json.stdout).expect("exact JSON");
+    assert!(
+        parsed.to_string().contains("list_files\\u0003  touch"),
+        "the JSON keeps the exact name"
+    );
+}
+
+#[test]
+fn a_sixty_thousand_link_ref_chain_is_named_too_deep_not_a_crash() {
+    let m = attack(&["call", "deep"], "ref-chain");
+    assert_eq!(m.code, 0, "stderr: {}", m.stderr);
+    assert!(
+        m.stdout.contains("schema too deep: more than 1000 levels"),
+        "{}",
+        m.stdout
+    );
+    assert!(m.peak_kb < PEAK_KB, "peak {} kB", m.peak_kb);
+}
+
+#[test]
+fn exponential_validation_ends_at_its_budget_with_a_named_verdict() {
+    // 2^40 subschema visits for a conforming instance: stopped by the visit budget, fast.
+    let m = attack(&["call", "fan"], "fan");
+    assert_eq!(m.code, 0, "stderr: {}", m.stderr);
+    assert!(
+        m.stdout.contains("\"status\": \"not_checked\"")
+            && m.stdout.contains("validation grew too large"),
+        "{}",
+        m.stdout
+    );
+    assert!(m.took < Duration::from_secs(4), "took {:?}", m.took);
+    // Few visits, each slow (a 50,000-object enum for 100,000 items): stopped by the clock.
+    let m = attack(&["call", "slow", "--timeout", "5"], "slow-enum");
+    assert_eq!(m.code, 0, "stderr: {}", m.stderr);
+    assert!(
+        m.stdout.contains("validation stopped (validation exceeded 5 s)"),
+        "{}",
+        m.stdout
+    );
+    assert!(m.took < Duration::from_secs(9), "took {:?}", m.took);
+}
+
+#[test]
+fn sigterm_during_a_runaway_validation_is_honoured_at_once() {
+    let mut child = Command::new(BIN)
+        .args(["call", "slow", "--", "python3", ATTACKER, "slow-enum"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run");
+    // The answer comes within a second; its validation then runs for five.
+    std::thread::sleep(Duration::from_millis(2500));
+    let sent = std::time::Instant::now();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("kill");
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(130), "interrupted, not finished");
+    assert!(
+        sent.elapsed() < Duration::from_millis(500),
+        "SIGTERM took {:?}",
+        sent.elapsed()
+    );
+}
+
+#[test]
+fn log_floods_during_the_handshake_cost_bytes_not_gigabytes() {
+    let m = attack(&["tools", "--timeout", "60"], "handshake-logs");
+    assert_eq!(m.code, 0, "stderr: {}", m.stderr);
+    assert!(m.stdout.contains("echo"), "{}", m.stdout);
+    assert!(m.peak_kb < PEAK_KB, "peak {} kB", m.peak_kb);
+}
+
+#[test]
+fn secrets_given_with_e_are_redacted_whoever_echoes_them() {
+    let secret = "sk-live-0123456789abcdef";
+    let pair = format!("ATTACKER_ECHO={secret}");
+    for args in [
+        vec!["tools", "-e", &pair],
+        vec!["tools", "--format", "json", "-e", &pair],
+        vec!["call", "leak", "-e", &pair],
+        vec!["call", "leak", "--format", "text", "-e", &pair],
+    ] {
+        let m = attack(&args, "secrets");
+        assert_no_secret(&m, secret);
+        assert!(
+            m.stdout.contains("[redacted]"),
+            "{args:?}: {}",
+            m.stdout
+        );
+    }
+}
+
+#[test]
+fn secrets_in_headers_are_redacted_from_echoed_bodies_and_challenges() {
+    let key = "key-abcdef-0123456789";
+    let token = "tok-9876543210-zyx";
+    let header = format!("X-Api-Key: {key}");
+    for mode in ["echo-500", "drip-401"] {
+        let server = HttpAttacker::start(mode, "", "/mcp");
+        for transport in ["http", "sse"] {
+            for format in ["text", "json"] {
+                let m = run_measured(
+                    BIN,
+                    &[
+                        "tools", "--format", format, "--timeout", "3", "--url", &server.url,
+                        "--transport", transport, "--header", &header, "--bearer-env", "ATTACK_TOKEN",
+                    ],
+                    &[("ATTACK_TOKEN", token)],
+                );
+                assert_eq!(m.code, 4, "{mode} {transport}: {}", m.stderr);
+                assert_no_secret(&m, key);
+                assert_no_secret(&m, token);
+                assert!(
+                    m.took < Duration::from_secs(5),
+                    "{mode} {transport} took {:?}",
+                    m.took
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn malformed_flags_and_config_entries_never_echo_their_value() {
+    let m = run_measured(
+        BIN,
+        &["tools", "--url", "http://127.0.0.1:9/mcp", "--header", "Authorization Bearer tok-abcdef123456"],
+        &[],
+    );
+    assert_eq!(m.code, 1);
+    assert_no_secret(&m, "tok-abcdef123456");
+    let dir = std::env::temp_dir().join(format!("mcp-inspect-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("servers.json");
+    std::fs::write(
+        &file,
+        r#"{"mcpServers": {"r": {"url": "http://127.0.0.1:9/mcp", "headers": "Bearer tok-abcdef123456"}}}"#,
+    )
+    .expect("write");
+    let path = file.to_string_lossy().into_owned();
+    let m = run_measured(BIN, &["tools", "--config", &path, "--server", "r"], &[]);
+    assert_eq!(m.code, 1);
+    assert_no_secret(&m, "tok-abcdef123456");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn endless_error_bodies_are_bounded_in_memory_and_time() {
+    let server = HttpAttacker::start("endless-500", "", "/mcp");
+    for transport in ["http", "sse"] {
+        let m = run_measured(
+            BIN,
+            &["tools", "--timeout", "3", "--url", &server.url, "--transport", transport],
+            &[],
+        );
+        assert_eq!(m.code, 4, "{transport}: {}", m.stderr);
+        assert!(m.stderr.contains("HTTP 500"), "{transport}: {}", m.stderr);
+        assert!(m.took < Duration::from_secs(5), "{transport} took {:?}", m.took);
+        assert!(m.peak_kb < PEAK_KB, "{transport}: peak {} kB", m.peak_kb);
+    }
+}
+
+#[test]
+fn redirects_and_endpoints_to_another_origin_are_refused_with_both_urls() {
+    let elsewhere = CountingListener::start();
+    let target = format!("{}/steal", elsewhere.url);
+    let redirect = HttpAttacker::start("redirect", &target, "/mcp");
+    for transport in ["http", "sse"] {
+        let m = run_measured(
+            BIN,
+            &["tools", "--timeout", "3", "--url", &redirect.url, "--transport", transport, "--header", "X-Api-Key: key-0123456789"],
+            &[],
+        );
+        assert_eq!(m.code, 4, "{transport}: {}", m.stderr);
+        assert!(
+            m.stderr.contains(&redirect.url) && m.stderr.contains(&target),
+            "{transport}: the error names both URLs: {}",
+            m.stderr
+        );
+    }
+    let endpoint = HttpAttacker::start("sse-foreign-endpoint", &target, "/sse");
+    let m = run_measured(BIN, &["tools", "--timeout", "3", "--url", &endpoint.url], &[]);
+    assert_eq!(m.code, 4, "{}", m.stderr);
+    assert!(m.stderr.contains("another origin"), "{}", m.stderr);
+    assert!(m.stderr.contains(&target), "{}", m.stderr);
+    assert_eq!(elsewhere.connections(), 0, "nothing may reach another origin");
+}
+
+#[test]
+fn a_silent_server_costs_the_timeout_once() {
+    let m = run_measured(
+        BIN,
+        &["tools", "--timeout", "2", "--", "python3", "-c", "import time; time.sleep(60)"],
+        &[],
+    );
+    assert_eq!(m.code, 4, "{}", m.stderr);
+    assert!(m.took < Duration::from_secs(4), "took {:?}", m.took);
+}
+
+#[test]
+fn grandchildren_in_their_own_session_do_not_outlive_the_inspector() {
+    let dir = std::env::temp_dir();
+    let pid_file = dir.join(format!("mcp-inspect-setsid-{}", std::process::id()));
+    let pid_path = pid_file.to_string_lossy().into_owned();
+    let m = attack_env(&["tools"], "setsid", &[("ATTACKER_PID_FILE", &pid_path)]);
+    assert_eq!(m.code, 0, "{}", m.stderr);
+    let pids = read_pids(&pid_file);
+    assert_gone(&pids, "after a normal exit");
+    let _ = std::fs::remove_file(&pid_file);
+
+    // The inspector killed outright (SIGKILL runs no cleanup of ours): the guard still ends all.
+    let mut child = Command::new(BIN)
+        .args(["call", "echo", "--", "python3", ATTACKER, "setsid-silent"])
+        .env("ATTACKER_PID_FILE", &pid_path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run");
+    let pids = read_pids(&pid_file);
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    assert_gone(&pids, "after SIGKILL of the inspector");
+    let _ = std::fs::remove_file(&pid_file);
+}
+
+#[test]
+fn a_server_that_exits_while_a_grandchild_holds_its_stdout_is_reported_as_gone() {
+    let m = attack(&["call", "echo", "--timeout", "20"], "exit-with-grandchild");
+    assert_eq!(m.code, 1, "{}", m.stderr);
+    assert!(m.took < Duration::from_secs(3), "took {:?}", m.took);
+    assert!(!m.stderr.contains("no answer within"), "{}", m.stderr);
+}
