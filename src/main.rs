@@ -8,7 +8,10 @@ fn main() {
     // The guard between the inspector and a stdio server (see `mcp::guard`): plain syscalls,
     // before anything else starts.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    if args.get(1).is_some_and(|a| a == mcp_inspect::mcp::guard::GUARD_ARG) {
+    if args
+        .get(1)
+        .is_some_and(|a| a == mcp_inspect::mcp::guard::GUARD_ARG)
+    {
         std::process::exit(mcp_inspect::mcp::guard::run(&args[2..]));
     }
     let cli = Cli::parse();

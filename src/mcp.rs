@@ -4,9 +4,9 @@
 mod child;
 pub mod config;
 mod connect;
-pub mod guard;
 pub mod error;
 pub mod events;
+pub mod guard;
 mod handler;
 mod http;
 mod lines;

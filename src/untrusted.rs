@@ -65,10 +65,7 @@ fn escape_line(text: &str, max_chars: usize) -> Cow<'_, str> {
         }
     }
     if kept < text.len() {
-        out.push_str(&format!(
-            "… [{} more chars]",
-            text[kept..].chars().count()
-        ));
+        out.push_str(&format!("… [{} more chars]", text[kept..].chars().count()));
     }
     Cow::Owned(out)
 }

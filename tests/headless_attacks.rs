@@ -8,7 +8,9 @@ mod cli;
 mod hostile;
 
 use cli::BIN;
-use hostile::{CountingListener, Measured, assert_gone, assert_terminal_safe, read_pids, run_measured};
+use hostile::{
+    CountingListener, Measured, assert_gone, assert_terminal_safe, read_pids, run_measured,
+};
 use std::io::BufRead;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -45,7 +47,11 @@ impl HttpAttacker {
         std::io::BufReader::new(stdout)
             .read_line(&mut line)
             .expect("port line");
-        let port = line.trim().strip_prefix("PORT ").expect("PORT n").to_string();
+        let port = line
+            .trim()
+            .strip_prefix("PORT ")
+            .expect("PORT n")
+            .to_string();
         HttpAttacker {
             child,
             url: format!("http://127.0.0.1:{port}{path}"),
@@ -122,7 +128,8 @@ fn exponential_validation_ends_at_its_budget_with_a_named_verdict() {
     let m = attack(&["call", "slow", "--timeout", "5"], "slow-enum");
     assert_eq!(m.code, 0, "stderr: {}", m.stderr);
     assert!(
-        m.stdout.contains("validation stopped (validation exceeded 5 s)"),
+        m.stdout
+            .contains("validation stopped (validation exceeded 5 s)"),
         "{}",
         m.stdout
     );
@@ -174,11 +181,7 @@ fn secrets_given_with_e_are_redacted_whoever_echoes_them() {
     ] {
         let m = attack(&args, "secrets");
         assert_no_secret(&m, secret);
-        assert!(
-            m.stdout.contains("[redacted]"),
-            "{args:?}: {}",
-            m.stdout
-        );
+        assert!(m.stdout.contains("[redacted]"), "{args:?}: {}", m.stdout);
     }
 }
 
@@ -194,8 +197,19 @@ fn secrets_in_headers_are_redacted_from_echoed_bodies_and_challenges() {
                 let m = run_measured(
                     BIN,
                     &[
-                        "tools", "--format", format, "--timeout", "3", "--url", &server.url,
-                        "--transport", transport, "--header", &header, "--bearer-env", "ATTACK_TOKEN",
+                        "tools",
+                        "--format",
+                        format,
+                        "--timeout",
+                        "3",
+                        "--url",
+                        &server.url,
+                        "--transport",
+                        transport,
+                        "--header",
+                        &header,
+                        "--bearer-env",
+                        "ATTACK_TOKEN",
                     ],
                     &[("ATTACK_TOKEN", token)],
                 );
@@ -216,7 +230,13 @@ fn secrets_in_headers_are_redacted_from_echoed_bodies_and_challenges() {
 fn malformed_flags_and_config_entries_never_echo_their_value() {
     let m = run_measured(
         BIN,
-        &["tools", "--url", "http://127.0.0.1:9/mcp", "--header", "Authorization Bearer tok-abcdef123456"],
+        &[
+            "tools",
+            "--url",
+            "http://127.0.0.1:9/mcp",
+            "--header",
+            "Authorization Bearer tok-abcdef123456",
+        ],
         &[],
     );
     assert_eq!(m.code, 1);
@@ -242,12 +262,24 @@ fn endless_error_bodies_are_bounded_in_memory_and_time() {
     for transport in ["http", "sse"] {
         let m = run_measured(
             BIN,
-            &["tools", "--timeout", "3", "--url", &server.url, "--transport", transport],
+            &[
+                "tools",
+                "--timeout",
+                "3",
+                "--url",
+                &server.url,
+                "--transport",
+                transport,
+            ],
             &[],
         );
         assert_eq!(m.code, 4, "{transport}: {}", m.stderr);
         assert!(m.stderr.contains("HTTP 500"), "{transport}: {}", m.stderr);
-        assert!(m.took < Duration::from_secs(5), "{transport} took {:?}", m.took);
+        assert!(
+            m.took < Duration::from_secs(5),
+            "{transport} took {:?}",
+            m.took
+        );
         assert!(m.peak_kb < PEAK_KB, "{transport}: peak {} kB", m.peak_kb);
     }
 }
@@ -260,7 +292,17 @@ fn redirects_and_endpoints_to_another_origin_are_refused_with_both_urls() {
     for transport in ["http", "sse"] {
         let m = run_measured(
             BIN,
-            &["tools", "--timeout", "3", "--url", &redirect.url, "--transport", transport, "--header", "X-Api-Key: key-0123456789"],
+            &[
+                "tools",
+                "--timeout",
+                "3",
+                "--url",
+                &redirect.url,
+                "--transport",
+                transport,
+                "--header",
+                "X-Api-Key: key-0123456789",
+            ],
             &[],
         );
         assert_eq!(m.code, 4, "{transport}: {}", m.stderr);
@@ -271,18 +313,34 @@ fn redirects_and_endpoints_to_another_origin_are_refused_with_both_urls() {
         );
     }
     let endpoint = HttpAttacker::start("sse-foreign-endpoint", &target, "/sse");
-    let m = run_measured(BIN, &["tools", "--timeout", "3", "--url", &endpoint.url], &[]);
+    let m = run_measured(
+        BIN,
+        &["tools", "--timeout", "3", "--url", &endpoint.url],
+        &[],
+    );
     assert_eq!(m.code, 4, "{}", m.stderr);
     assert!(m.stderr.contains("another origin"), "{}", m.stderr);
     assert!(m.stderr.contains(&target), "{}", m.stderr);
-    assert_eq!(elsewhere.connections(), 0, "nothing may reach another origin");
+    assert_eq!(
+        elsewhere.connections(),
+        0,
+        "nothing may reach another origin"
+    );
 }
 
 #[test]
 fn a_silent_server_costs_the_timeout_once() {
     let m = run_measured(
         BIN,
-        &["tools", "--timeout", "2", "--", "python3", "-c", "import time; time.sleep(60)"],
+        &[
+            "tools",
+            "--timeout",
+            "2",
+            "--",
+            "python3",
+            "-c",
+            "import time; time.sleep(60)",
+        ],
         &[],
     );
     assert_eq!(m.code, 4, "{}", m.stderr);

@@ -5,12 +5,12 @@
 #[path = "support/cli.rs"]
 mod cli;
 
+use mcp_inspect::mcp::EventReceiver;
 use mcp_inspect::mcp::{
     ConnectOptions, EventSink, ProtocolChoice, RequestError, ServerEvent, Session,
 };
 use serde_json::json;
 use std::time::Duration;
-use mcp_inspect::mcp::EventReceiver;
 
 fn demo(protocol: ProtocolChoice, extra: &[&str]) -> ConnectOptions {
     let mut args = vec!["demo-server".to_string()];
@@ -19,10 +19,7 @@ fn demo(protocol: ProtocolChoice, extra: &[&str]) -> ConnectOptions {
 }
 
 /// Waits for the first event that `want` accepts, returning it.
-async fn wait_for(
-    events: &mut EventReceiver,
-    want: impl Fn(&ServerEvent) -> bool,
-) -> ServerEvent {
+async fn wait_for(events: &mut EventReceiver, want: impl Fn(&ServerEvent) -> bool) -> ServerEvent {
     tokio::time::timeout(Duration::from_secs(10), async {
         loop {
             let e = events.recv().await.expect("events end");

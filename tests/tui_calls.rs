@@ -40,10 +40,10 @@ fn send(model: &mut Model) -> (u64, Value) {
 }
 
 /// A raw result judged as the connection task judges it.
-fn judged(model: &Model, tool: &str, raw: Value) -> Judged {
+fn judged(model: &Model, tool: &str, raw: Value) -> Box<Judged> {
     let output = model.calls.get(tool).and_then(|c| c.output().cloned());
     let era = model.server.as_ref().map_or(Era::Legacy, |s| s.era);
-    Judged::new(CallResult::decode(raw), output.as_deref(), era)
+    Box::new(Judged::new(CallResult::decode(raw), output.as_deref(), era))
 }
 
 /// Finishes call `id` of `tool` with a raw result, with a fixed elapsed time for stable screens.

@@ -66,7 +66,7 @@ async fn call(model: &mut Model, session: &Session) {
     let outcome = session
         .call_tool(&tool, arguments)
         .await
-        .map(|result| Judged::new(result, output.as_deref(), era));
+        .map(|result| Box::new(Judged::new(result, output.as_deref(), era)));
     update(model, Msg::CallFinished { tool, id, outcome });
 }
 

@@ -321,10 +321,35 @@ impl Tmux {
     /// Terminal modes, saved by the shell in the pane.
     fn stty(&self, tag: &str) -> String {
         let path = std::env::temp_dir().join(format!("mcp-inspect-stty-{}-{tag}", self.socket));
-        self.type_line(&format!("stty -g > {}; echo saved-{tag}", path.display()));
-        self.wait_for(&format!("saved-{tag}\n"));
+        // The shell computes the marker, so the typed command line never matches it.
+        self.type_line(&format!(
+            "stty -g > {}; echo saved-{tag}-$((6*7))",
+            path.display()
+        ));
+        self.wait_for(&format!("saved-{tag}-42"));
         std::fs::read_to_string(&path).expect("stty")
     }
+}
+
+/// A process's parent, from `/proc`.
+fn parent_of(pid: i32) -> i32 {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .expect("stat")
+        .rsplit(')')
+        .next()
+        .and_then(|rest| rest.split_whitespace().nth(1).and_then(|p| p.parse().ok()))
+        .expect("ppid")
+}
+
+/// The inspector that started a server: the server's parent is the guard, whose parent it is.
+fn inspector_of(server: i32) -> i32 {
+    let mut pid = parent_of(server);
+    while std::fs::read_to_string(format!("/proc/{pid}/cmdline"))
+        .is_ok_and(|c| c.contains("__guard"))
+    {
+        pid = parent_of(pid);
+    }
+    pid
 }
 
 /// The inspector on a stubborn hostile server (ignores SIGTERM, has a grandchild) with `attacks`;
@@ -441,15 +466,9 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
             tmux.keys(&["P"]);
             tmux.wait_for("panic requested by MCP_INSPECT_PANIC_ON_KEY");
         } else {
-            let server = pids[0];
-            let parent = std::fs::read_to_string(format!("/proc/{server}/stat"))
-                .expect("stat")
-                .rsplit(')')
-                .next()
-                .and_then(|rest| rest.split_whitespace().nth(1).map(String::from))
-                .expect("ppid");
+            let inspector = inspector_of(pids[0]);
             Command::new("kill")
-                .args([&format!("-{how}"), &parent])
+                .args([&format!("-{how}"), &inspector.to_string()])
                 .status()
                 .expect("kill");
         }
@@ -467,4 +486,108 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
         );
         tmux.type_line("clear");
     }
+}
+
+const ATTACKER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/attacker.py");
+
+/// Waits for a process to be gone; returns how long it took.
+fn time_until_gone(pid: i32) -> Duration {
+    let started = Instant::now();
+    while hostile::alive(pid) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{pid} never exited"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    started.elapsed()
+}
+
+/// The pid of the newest process whose command line contains `needle`.
+fn newest(needle: &str) -> i32 {
+    let out = Command::new("pgrep")
+        .args(["-n", "-f", needle])
+        .output()
+        .expect("pgrep");
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("no process matching {needle}"))
+}
+
+#[test]
+fn attacks_written_elsewhere_in_a_real_terminal() {
+    let Some(bin) = release_binary() else { return };
+    let tmux = Tmux::start("attacks", 120, 40);
+    tmux.wait_for("$");
+    let modes = tmux.stty("before");
+
+    // Paste-jacking: a tool name with ^C and a newline in it. The command-line copy must type
+    // exactly that name when pasted into bash, and carry no control character itself.
+    let _ = std::fs::remove_file("/tmp/mcp-inspect-pwned");
+    tmux.type_line(&format!("{bin} -- python3 {ATTACKER} paste"));
+    tmux.wait_for("Tools (2)");
+    tmux.keys(&["a", "C-s"]);
+    tmux.wait_for("called list_files");
+    tmux.keys(&["y", "c"]);
+    tmux.wait_for("copied call as a command line");
+    let copied = tmux.run(&["show-buffer"]);
+    hostile::assert_terminal_safe("the command-line copy", &copied);
+    let rest = copied
+        .strip_prefix("mcp-inspect call ")
+        .unwrap_or_else(|| panic!("a command line: {copied:?}"));
+    let typed = Command::new("bash")
+        .arg("-c")
+        .arg(format!("f() {{ printf '%s' \"$1\"; }}; f {rest}"))
+        .output()
+        .expect("bash");
+    assert_eq!(
+        String::from_utf8_lossy(&typed.stdout),
+        "list_files\u{3}  touch /tmp/mcp-inspect-pwned\n",
+        "bash reads back exactly the tool's name"
+    );
+    assert!(!Path::new("/tmp/mcp-inspect-pwned").exists());
+    // A pointer copy holds the server's property name escaped, never raw.
+    tmux.keys(&["Escape", "1", "j", "Enter", "j", "y", "p"]);
+    tmux.wait_for("copied pointer /inputSchema/properties/pa");
+    hostile::assert_terminal_safe("the pointer copy", &tmux.run(&["show-buffer"]));
+    tmux.keys(&["q"]);
+    tmux.wait_gone("Tools (2)");
+
+    // A 60,000-link $ref chain (once a stack overflow that left the terminal raw): named.
+    tmux.type_line(&format!("{bin} -- python3 {ATTACKER} ref-chain"));
+    tmux.wait_for("Tools (1)");
+    tmux.keys(&["a", "C-s"]);
+    tmux.wait_for("schema too deep");
+    tmux.keys(&["q"]);
+    tmux.wait_gone("Tools (1)");
+
+    // A list change mid-call, then endless slow pages: the call still ends on time.
+    tmux.type_line(&format!("{bin} --timeout 60 -- python3 {ATTACKER} relist"));
+    tmux.wait_for("Tools (1)");
+    tmux.keys(&["a", "C-s"]);
+    let started = Instant::now();
+    tmux.wait_for("slow answer");
+    assert!(
+        started.elapsed() < Duration::from_secs(6),
+        "the call waited for the listing: {:?}",
+        started.elapsed()
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_gone("Tools (1)");
+
+    // A validation that runs for seconds: SIGTERM still ends the inspector at once.
+    tmux.type_line(&format!("{bin} -- python3 {ATTACKER} slow-enum"));
+    tmux.wait_for("Tools (1)");
+    tmux.keys(&["a", "C-s"]);
+    std::thread::sleep(Duration::from_millis(2500));
+    let inspector = newest(&format!("{bin} -- python3"));
+    Command::new("kill")
+        .args(["-TERM", &inspector.to_string()])
+        .status()
+        .expect("kill");
+    let took = time_until_gone(inspector);
+    assert!(took < Duration::from_millis(1000), "SIGTERM took {took:?}");
+    tmux.wait_gone("Tools (1)");
+    assert_eq!(tmux.stty("after"), modes, "terminal modes restored");
 }

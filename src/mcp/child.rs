@@ -101,7 +101,9 @@ pub fn spawn(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
-        .kill_on_drop(true);
+        // Through the guard, a SIGKILL on drop would end the guard before it ends the rest;
+        // `Drop for ServerProcess` asks it to end everything instead.
+        .kill_on_drop(guard.is_none());
     if let Some(dir) = cwd {
         cmd.current_dir(dir);
     }

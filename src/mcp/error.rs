@@ -45,7 +45,11 @@ pub enum ConnectError {
     #[error(
         "HTTP {status} from {from}: redirected to {to}, not followed (only same-origin 307/308 redirects are: the user's headers never go to a host they did not name)"
     )]
-    Redirected { from: String, status: u16, to: String },
+    Redirected {
+        from: String,
+        status: u16,
+        to: String,
+    },
     #[error(
         "{url} named its message endpoint {endpoint}, on another origin: refused (the user's headers and messages never go to a host they did not name)"
     )]

@@ -46,9 +46,11 @@ impl ServerEvent {
             ServerEvent::Progress { token, message, .. } => {
                 token.len() + message.as_ref().map_or(0, String::len)
             }
-            ServerEvent::Log { level, logger, data } => {
-                level.len() + logger.as_ref().map_or(0, String::len) + json_bytes(data)
-            }
+            ServerEvent::Log {
+                level,
+                logger,
+                data,
+            } => level.len() + logger.as_ref().map_or(0, String::len) + json_bytes(data),
             ServerEvent::ToolsChanged => 0,
             ServerEvent::Stderr(text) | ServerEvent::Notice(text) | ServerEvent::Closed(text) => {
                 text.len()
@@ -176,6 +178,9 @@ mod tests {
         let Some(ServerEvent::Log { data, .. }) = rx.recv().await else {
             panic!("a log event");
         };
-        assert!(data.as_str().is_some_and(|t| t.contains("1048578-byte log message")));
+        assert!(
+            data.as_str()
+                .is_some_and(|t| t.contains("1048578-byte log message"))
+        );
     }
 }

@@ -15,7 +15,7 @@
 //! guard itself (its orphans then go to init), and a process that escapes to another PID
 //! namespace or is started through another service (systemd-run, a container runtime).
 
-use nix::sys::signal::{Signal, SigSet, kill};
+use nix::sys::signal::{SigSet, Signal, kill};
 use nix::sys::signalfd::{SfdFlags, SignalFd};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid, getppid};
@@ -147,14 +147,22 @@ pub fn descendants(root: Pid) -> Vec<Pid> {
     };
     let mut zombies = HashSet::new();
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
             continue;
         };
         let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
             continue;
         };
         // `pid (comm) state ppid …`: comm may hold spaces and parentheses; the last `)` ends it.
-        let mut fields = stat.rsplit_once(')').map(|(_, rest)| rest).unwrap_or("").split_whitespace();
+        let mut fields = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest)
+            .unwrap_or("")
+            .split_whitespace();
         let state = fields.next().unwrap_or("");
         if let Some(ppid) = fields.next().and_then(|p| p.parse::<i32>().ok()) {
             children.entry(ppid).or_default().push(pid);

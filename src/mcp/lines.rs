@@ -68,6 +68,42 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
     }
 }
 
+/// Most JSON values one message may hold. Memory follows structure, not bytes: 16 MiB of `[]`
+/// would be 5.6 million values, each tens of bytes in memory, and a message is held several
+/// times over (our screen, rmcp, the raw copy). A million values keeps a message's peak cost
+/// near 100 MB per copy whatever its shape.
+pub const MAX_MESSAGE_VALUES: usize = 1_000_000;
+
+/// Roughly how many values a JSON text holds (commas and openings outside strings, plus
+/// one), counting no further than `limit + 1`. A byte scan: no parse, no allocation.
+pub fn values_in(json: &[u8], limit: usize) -> usize {
+    let mut count = 1;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in json {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b',' | b'[' | b'{' => {
+                count += 1;
+                if count > limit {
+                    return count;
+                }
+            }
+            _ => {}
+        }
+    }
+    count
+}
+
 #[cfg(test)]
 mod tests {
 
@@ -104,40 +140,4 @@ mod tests {
         );
         assert_eq!(read_line(&mut r, 10).await.expect("io"), Line::Eof);
     }
-}
-
-/// Most JSON values one message may hold. Memory follows structure, not bytes: 16 MiB of `[]`
-/// would be 5.6 million values, each tens of bytes in memory, and a message is held several
-/// times over (our screen, rmcp, the raw copy). A million values keeps a message's peak cost
-/// near 100 MB per copy whatever its shape.
-pub const MAX_MESSAGE_VALUES: usize = 1_000_000;
-
-/// Roughly how many values a JSON text holds (commas and openings outside strings, plus
-/// one), counting no further than `limit + 1`. A byte scan: no parse, no allocation.
-pub fn values_in(json: &[u8], limit: usize) -> usize {
-    let mut count = 1;
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in json {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b',' | b'[' | b'{' => {
-                count += 1;
-                if count > limit {
-                    return count;
-                }
-            }
-            _ => {}
-        }
-    }
-    count
 }

@@ -38,7 +38,9 @@ impl Stop {
     pub fn describe(self, limit: Duration) -> String {
         match self {
             Stop::TooSlow => format!("validation exceeded {}", seconds(limit)),
-            Stop::TooDeep => "validation went too deep (the schema's $refs nest without end)".into(),
+            Stop::TooDeep => {
+                "validation went too deep (the schema's $refs nest without end)".into()
+            }
             Stop::TooLarge => {
                 "validation grew too large (the schema makes it revisit the instance too often)"
                     .into()
@@ -152,9 +154,7 @@ impl<'i> jsonschema::Keyword<'i> for Guard {
 }
 
 /// Options that compile the [`GUARD`] keyword.
-pub fn with_guard(
-    options: jsonschema::ValidationOptions,
-) -> jsonschema::ValidationOptions {
+pub fn with_guard(options: jsonschema::ValidationOptions) -> jsonschema::ValidationOptions {
     options.with_keyword(GUARD, |_, _, _| Ok(Box::new(Guard)))
 }
 
@@ -244,7 +244,7 @@ pub fn depth<'a>(schema: &'a Value, limit: usize) -> usize {
             continue;
         }
         let below = *best + 1;
-        let node_id = id(*node);
+        let node_id = id(node);
         stack.pop();
         on_path.remove(&node_id);
         done.insert(node_id, below);
@@ -295,10 +295,21 @@ mod tests {
             "dependentRequired": {"a": ["b"]},
             "$defs": {"d": {"allOf": [{"minimum": 1}]}}, "enum": [{"x": 1}]});
         let g = guarded(&schema);
-        assert_eq!(g.as_object().and_then(|m| m.keys().next()).map(String::as_str), Some(GUARD));
+        assert_eq!(
+            g.as_object()
+                .and_then(|m| m.keys().next())
+                .map(String::as_str),
+            Some(GUARD)
+        );
         assert_eq!(g.pointer("/properties/a/const"), Some(&json!({"k": 1})));
-        assert_eq!(g.pointer(&format!("/properties/b/items/0/{GUARD}")), Some(&json!(true)));
-        assert_eq!(g.pointer(&format!("/$defs/d/allOf/0/{GUARD}")), Some(&json!(true)));
+        assert_eq!(
+            g.pointer(&format!("/properties/b/items/0/{GUARD}")),
+            Some(&json!(true))
+        );
+        assert_eq!(
+            g.pointer(&format!("/$defs/d/allOf/0/{GUARD}")),
+            Some(&json!(true))
+        );
         assert_eq!(g.pointer("/enum"), Some(&json!([{"x": 1}])));
         assert_eq!(g.pointer("/dependentRequired"), Some(&json!({"a": ["b"]})));
         assert!(g.pointer(&format!("/properties/{GUARD}")).is_none());
@@ -310,7 +321,10 @@ mod tests {
         assert!(depth(&recursive, 100) < 10);
         let mut defs = Map::new();
         for i in 0..5_000 {
-            defs.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
+            defs.insert(
+                format!("d{i}"),
+                json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+            );
         }
         defs.insert("d5000".into(), json!({"type": "string"}));
         let chain = json!({"$defs": defs, "$ref": "#/$defs/d0"});
@@ -320,9 +334,15 @@ mod tests {
     #[test]
     fn a_spent_budget_unwinds_to_run_with_its_reason() {
         let deadline = Instant::now() + Duration::from_secs(60);
-        assert_eq!(run(deadline, 3, || (0..10).for_each(|_| visit())), Err(Stop::TooLarge));
+        assert_eq!(
+            run(deadline, 3, || (0..10).for_each(|_| visit())),
+            Err(Stop::TooLarge)
+        );
         assert_eq!(run(deadline, 30, || 7), Ok(7));
         let past = Instant::now();
-        assert_eq!(run(past, 5_000, || (0..5_000).for_each(|_| visit())), Err(Stop::TooSlow));
+        assert_eq!(
+            run(past, 5_000, || (0..5_000).for_each(|_| visit())),
+            Err(Stop::TooSlow)
+        );
     }
 }

@@ -118,7 +118,8 @@ impl Compiled {
                 Ok(all) => Ok((all, None)),
                 // Too many or too slow to list: the first one is still worth showing.
                 Err(stop) => {
-                    let extra = deadline.max(std::time::Instant::now()) + limit.min(Duration::from_secs(1)) / 4;
+                    let extra = deadline.max(std::time::Instant::now())
+                        + limit.min(Duration::from_secs(1)) / 4;
                     let first = budget::run(extra, visits, || {
                         validator.validate(instance).err().map(owned)
                     })

@@ -183,8 +183,9 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
             }
             Ok(checked) => {
                 if let Some(why) = &checked.incomplete {
-                    v.notes
-                        .push(format!("validation stopped ({why}); more violations may exist"));
+                    v.notes.push(format!(
+                        "validation stopped ({why}); more violations may exist"
+                    ));
                 }
                 v.status = if checked.violations.is_empty() {
                     Status::Conforms

@@ -153,7 +153,10 @@ impl CallState {
             editor: TextArea::new(text.lines().map(String::from).collect()),
             input: Compiled::new(&tool.input_schema),
             input_schema: tool.input_schema.clone(),
-            output: tool.output_schema.as_ref().map(|s| Arc::new(OutputCheck::new(s))),
+            output: tool
+                .output_schema
+                .as_ref()
+                .map(|s| Arc::new(OutputCheck::new(s))),
             parse_error: None,
             violations: Vec::new(),
             confirm: None,
@@ -295,9 +298,7 @@ impl CallState {
         };
         let mut total: usize = self.history.iter().map(size).sum();
         let mut dropped = 0;
-        while self.history.len() > 1
-            && (self.history.len() > HISTORY || total > HISTORY_BYTES)
-        {
+        while self.history.len() > 1 && (self.history.len() > HISTORY || total > HISTORY_BYTES) {
             total -= size(&self.history.remove(0));
             dropped += 1;
         }

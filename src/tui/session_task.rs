@@ -102,7 +102,7 @@ async fn call(
         output,
     }: Call,
     cancelled: oneshot::Receiver<()>,
-) -> (String, u64, Result<Judged, RequestError>) {
+) -> (String, u64, Result<Box<Judged>, RequestError>) {
     let outcome = match session.start_call(&tool, arguments).await {
         Ok(pending) => {
             let token = pending.progress_token.clone();
@@ -126,7 +126,7 @@ async fn call(
     let era = session.server.era;
     let judged = match outcome {
         Ok(result) => tokio::task::spawn_blocking(move || {
-            Judged::new(result, output.as_deref(), era)
+            Box::new(Judged::new(result, output.as_deref(), era))
         })
         .await
         .map_err(|e| RequestError::Malformed(format!("judging the result failed: {e}"))),

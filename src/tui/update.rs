@@ -35,7 +35,7 @@ pub enum Msg {
     CallFinished {
         tool: String,
         id: u64,
-        outcome: Result<crate::tui::calls::Judged, RequestError>,
+        outcome: Result<Box<crate::tui::calls::Judged>, RequestError>,
     },
     /// `$EDITOR` closed with the new arguments text, or failed.
     EditorClosed {

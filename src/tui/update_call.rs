@@ -269,7 +269,12 @@ pub fn progress(
 }
 
 /// A call ended: its result is judged and kept; a stale answer only goes to the log.
-pub fn finished(model: &mut Model, tool: &str, id: u64, outcome: Result<Judged, RequestError>) {
+pub fn finished(
+    model: &mut Model,
+    tool: &str,
+    id: u64,
+    outcome: Result<Box<Judged>, RequestError>,
+) {
     let Some(state) = model.calls.get_mut(tool) else {
         return;
     };
@@ -282,11 +287,14 @@ pub fn finished(model: &mut Model, tool: &str, id: u64, outcome: Result<Judged, 
     };
     let elapsed = flight.started.elapsed();
     let outcome = match outcome {
-        Ok(Judged { result, verdict }) => Outcome::Result {
-            text: Box::new(ResultText::new(&result)),
-            result: Box::new(result),
-            verdict: Box::new(verdict),
-        },
+        Ok(judged) => {
+            let Judged { result, verdict } = *judged;
+            Outcome::Result {
+                text: Box::new(ResultText::new(&result)),
+                result: Box::new(result),
+                verdict: Box::new(verdict),
+            }
+        }
         Err(RequestError::Cancelled) => Outcome::Cancelled,
         Err(e) => Outcome::Failed(e),
     };

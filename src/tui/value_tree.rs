@@ -41,7 +41,10 @@ fn jq_key(key: &str) -> String {
         format!(".{key}")
     } else {
         // A JSON string literal with every invisible or control character `\u`-escaped (jq reads it).
-        format!("[{}]", crate::untrusted::json(&Value::String(key.to_string()), false))
+        format!(
+            "[{}]",
+            crate::untrusted::json(&Value::String(key.to_string()), false)
+        )
     }
 }
 

@@ -33,7 +33,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
                 LogKind::Event => ("• ".to_string(), theme.heading()),
                 LogKind::Problem => ("⚠ ".to_string(), theme.warn()),
             };
-            Line::from(vec![Span::styled(tag, style), Span::raw(crate::untrusted::label(&l.text).into_owned())])
+            Line::from(vec![
+                Span::styled(tag, style),
+                Span::raw(crate::untrusted::label(&l.text).into_owned()),
+            ])
         })
         .collect();
     frame.render_widget(block, area);
