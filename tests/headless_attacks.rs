@@ -380,3 +380,11 @@ fn a_server_that_exits_while_a_grandchild_holds_its_stdout_is_reported_as_gone()
     assert!(m.took < Duration::from_secs(3), "took {:?}", m.took);
     assert!(!m.stderr.contains("no answer within"), "{}", m.stderr);
 }
+
+#[test]
+fn one_invalid_utf8_byte_costs_one_character_not_the_page() {
+    let m = attack(&["tools"], "bad-utf8");
+    assert_eq!(m.code, 0, "{}", m.stderr);
+    assert!(m.stdout.contains("bad\u{fffd}()"), "{}", m.stdout);
+    assert!(m.stdout.contains("good()"), "{}", m.stdout);
+}

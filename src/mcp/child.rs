@@ -240,9 +240,18 @@ async fn pump_stdout(
 ) {
     loop {
         let (message, head, tail) = match read_line(&mut reader, MAX_MESSAGE_BYTES).await {
-            Ok(Line::Complete(bytes)) => {
+            Ok(Line::Complete(mut bytes)) => {
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     continue;
+                }
+                // One bad byte would fail the whole message (a whole page of tools): it is
+                // replaced by U+FFFD, which shows, and the rest is kept.
+                if let Err(e) = std::str::from_utf8(&bytes) {
+                    events.send(ServerEvent::Notice(format!(
+                        "the server sent invalid UTF-8 at byte {} of a message: shown as U+FFFD",
+                        e.valid_up_to()
+                    )));
+                    bytes = String::from_utf8_lossy(&bytes).into_owned().into_bytes();
                 }
                 let values = values_in(&bytes, MAX_MESSAGE_VALUES);
                 if values > MAX_MESSAGE_VALUES {

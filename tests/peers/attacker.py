@@ -16,8 +16,11 @@ import time
 
 
 def send(message):
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+    line = json.dumps(message).encode() + b"\n"
+    if MODE == "bad-utf8":
+        line = line.replace(b"BADBYTE", b"bad\xff")  # one invalid byte inside one tool
+    sys.stdout.buffer.write(line)
+    sys.stdout.buffer.flush()
 
 
 def result(request_id, value):
@@ -61,6 +64,8 @@ def tools_for(mode):
         return [{"name": "deep", "inputSchema": OBJECT, "outputSchema": chain(60000)}]
     if mode == "fan":
         return [{"name": "fan", "inputSchema": OBJECT, "outputSchema": fan(40)}]
+    if mode == "bad-utf8":
+        return [{"name": "BADBYTE", "inputSchema": OBJECT}, {"name": "good", "inputSchema": OBJECT}]
     if mode == "slow-enum":
         # Few schema visits, each a linear scan of 50,000 objects: slow without being large.
         choices = [{"k": i} for i in range(50000)]
@@ -227,6 +232,8 @@ def serve_http(mode, target):
     print(f"PORT {server.server_address[1]}", flush=True)
     server.serve_forever()
 
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else ""
 
 if __name__ == "__main__":
     if sys.argv[1] == "http":
