@@ -473,3 +473,35 @@ fn a_result_keeps_the_arguments_that_were_sent() {
         "edits made during the call are not the call"
     );
 }
+
+#[test]
+fn a_slow_input_schema_never_makes_typing_slow() {
+    let choices: Vec<Value> = (0..50_000).map(|i| json!({"k": i})).collect();
+    let tool = mcp_inspect::mcp::tool::decode_tool(&json!({"name": "slow", "inputSchema": {
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {"enum": choices}}}
+    }}))
+    .expect("tool");
+    let mut m = demo_model();
+    let list = mcp_inspect::mcp::ToolList {
+        tools: vec![tool],
+        pages: 1,
+        ..Default::default()
+    };
+    update(&mut m, Msg::ToolsListed(list));
+    press(&mut m, &["a"]);
+    // Each item matches only the enum's last entry: a billion comparisons to conform.
+    let draft = json!({"items": vec![json!({"k": 49_999}); 20_000]}).to_string();
+    let started = std::time::Instant::now();
+    m.calls.get_mut("slow").expect("panel").set_text(&draft);
+    assert!(
+        started.elapsed() < Duration::from_millis(800),
+        "one key press took {:?}",
+        started.elapsed()
+    );
+    let problem = m.calls["slow"].parse_error.clone().unwrap_or_default();
+    assert!(
+        problem.contains("arguments not checked: validation exceeded 0.10 s"),
+        "{problem}"
+    );
+}

@@ -64,6 +64,10 @@ impl Judged {
     }
 }
 
+/// Wall time for checking the draft as it is typed: a hostile input schema may not make
+/// typing slow.
+pub const LIVE_CHECK_BUDGET: Duration = Duration::from_millis(100);
+
 /// Past results kept per tool.
 pub const HISTORY: usize = 50;
 /// Bytes of past results (as JSON) kept per tool; the oldest go first. The newest is always
@@ -181,7 +185,8 @@ impl CallState {
         self.check();
     }
 
-    /// Re-checks the draft: JSON first, then the input schema.
+    /// Re-checks the draft: JSON first, then the input schema, within [`LIVE_CHECK_BUDGET`]
+    /// (it runs on every key press, on the UI thread).
     pub fn check(&mut self) {
         self.confirm = None;
         self.violations.clear();
@@ -192,8 +197,15 @@ impl CallState {
             }
             Ok(v) => {
                 self.parse_error = None;
-                match self.input.check(&v) {
-                    Ok(checked) => self.violations = checked.violations,
+                match self.input.check_within(&v, LIVE_CHECK_BUDGET) {
+                    Ok(checked) => {
+                        if let (Some(why), true) =
+                            (&checked.incomplete, checked.violations.is_empty())
+                        {
+                            self.parse_error = Some(format!("arguments not checked: {why}"));
+                        }
+                        self.violations = checked.violations;
+                    }
                     Err(unusable) => {
                         self.parse_error =
                             Some(format!("input schema unusable: {}", unusable.describe()))
