@@ -49,8 +49,8 @@ pub fn line(text: &str, max_chars: usize) -> Cow<'_, str> {
 }
 
 fn escape_line(text: &str, max_chars: usize) -> Cow<'_, str> {
-    let clean = !text.chars().any(is_dangerous);
-    if clean && text.len() <= max_chars {
+    // Length first: a 15 MiB line is cut, never scanned whole (it may be drawn every frame).
+    if text.len() <= max_chars && !text.chars().any(is_dangerous) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len().min(max_chars * 4) + 16);
@@ -99,6 +99,14 @@ pub fn lines(text: &str) -> Vec<String> {
             line(&l, MAX_LINE_CHARS).into_owned()
         })
         .collect()
+}
+
+/// The first `n` lines of multi-line untrusted text, escaped as [`lines`] does, and how many
+/// lines follow (counted, not escaped): what a pane shows of a long text on every frame.
+pub fn first_lines(text: &str, n: usize) -> (Vec<String>, usize) {
+    let mut split = text.split('\n');
+    let shown = split.by_ref().take(n).collect::<Vec<_>>().join("\n");
+    (lines(&shown), split.count())
 }
 
 /// Multi-line untrusted text as one string (newlines kept), for headless text output.

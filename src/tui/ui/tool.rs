@@ -89,14 +89,11 @@ fn header_lines(
         ));
     }
     if let Some(desc) = &tool.description {
-        let all = untrusted::lines(desc.trim());
-        let shown = all.len().min(DESCRIPTION_LINES);
-        for l in &all[..shown] {
-            lines.push(Line::raw(l.clone()));
-        }
-        if all.len() > shown {
+        let (shown, more) = untrusted::first_lines(desc.trim(), DESCRIPTION_LINES);
+        lines.extend(shown.into_iter().map(Line::raw));
+        if more > 0 {
             lines.push(Line::styled(
-                format!("… {} more lines (y t copies the tool)", all.len() - shown),
+                format!("… {more} more lines (y t copies the tool)"),
                 theme.dim(),
             ));
         }
