@@ -75,6 +75,9 @@ pub struct Checked {
 pub struct Compiled {
     pub dialect: Dialect,
     validator: Result<jsonschema::Validator, Unusable>,
+    /// Validation may recurse deep (a `$ref` cycle, or deep nesting): it runs on a thread of
+    /// its own with a large stack. Otherwise on the caller's, which saves a thread a check.
+    large_stack: bool,
 }
 
 impl Compiled {
@@ -82,12 +85,18 @@ impl Compiled {
     /// gives a named "too deep" reason instead of a stack overflow.
     pub fn new(schema: &Value) -> Compiled {
         let dialect = Dialect::of(schema);
-        let validator = budget::on_large_stack(|| compile(schema, &dialect)).unwrap_or_else(|| {
-            Err(Unusable::DoesNotCompile(
-                "the validator failed while compiling it".into(),
-            ))
-        });
-        Compiled { dialect, validator }
+        let shape = budget::shape(schema, budget::MAX_SCHEMA_DEPTH);
+        let validator =
+            budget::on_large_stack(|| compile(schema, &dialect, shape)).unwrap_or_else(|| {
+                Err(Unusable::DoesNotCompile(
+                    "the validator failed while compiling it".into(),
+                ))
+            });
+        Compiled {
+            dialect,
+            validator,
+            large_stack: shape.needs_large_stack(),
+        }
     }
 
     pub fn unusable(&self) -> Option<&Unusable> {
@@ -105,15 +114,30 @@ impl Compiled {
     pub fn check_within(&self, instance: &Value, limit: Duration) -> Result<Checked, Unusable> {
         let validator = self.validator.as_ref().map_err(Clone::clone)?;
         let deadline = std::time::Instant::now() + limit;
-        let outcome = budget::on_large_stack(|| {
-            let visits = budget::visits_for(instance);
+        let judge = || {
             // Most instances conform: the fast yes/no pass first, then the errors if any.
-            if budget::run(deadline, visits, || validator.is_valid(instance))? {
+            if budget::run(deadline, budget::CHECK_VISITS, || {
+                validator.is_valid(instance)
+            })? {
                 return Ok::<_, Stop>((Vec::new(), None));
             }
-            let all = budget::run(deadline, visits, || {
-                validator.iter_errors(instance).map(owned).collect()
-            });
+            let list = |visits| {
+                budget::run(deadline, visits, || {
+                    validator
+                        .iter_errors(instance)
+                        .map(owned)
+                        .collect::<Vec<_>>()
+                })
+            };
+            // Counting a big instance costs milliseconds: only when the least budget ran out.
+            let all = match list(budget::MIN_VISITS) {
+                Err(Stop::TooLarge) => match budget::visits_for(instance) {
+                    more if more > budget::MIN_VISITS => list(more),
+                    _ => Err(Stop::TooLarge),
+                },
+                other => other,
+            };
+            let visits = budget::MIN_VISITS;
             match all {
                 Ok(all) => Ok((all, None)),
                 // Too many or too slow to list: the first one is still worth showing.
@@ -137,7 +161,12 @@ impl Compiled {
                     Ok((vec![first], Some(stop)))
                 }
             }
-        });
+        };
+        let outcome = if self.large_stack {
+            budget::on_large_stack(judge)
+        } else {
+            Some(judge())
+        };
         let mut out = Checked {
             violations: Vec::new(),
             more: 0,
@@ -183,7 +212,11 @@ fn message(error: &jsonschema::ValidationError<'_>) -> String {
     crate::untrusted::line(&text, MAX_MESSAGE_CHARS).into_owned()
 }
 
-fn compile(schema: &Value, dialect: &Dialect) -> Result<jsonschema::Validator, Unusable> {
+fn compile(
+    schema: &Value,
+    dialect: &Dialect,
+    shape: budget::Shape,
+) -> Result<jsonschema::Validator, Unusable> {
     let Some(draft) = dialect.draft() else {
         return Err(Unusable::UnknownDialect(match dialect {
             Dialect::Unknown(uri) => uri.clone(),
@@ -196,7 +229,7 @@ fn compile(schema: &Value, dialect: &Dialect) -> Result<jsonschema::Validator, U
             "more than {MAX_SCHEMA_VALUES} JSON values"
         )));
     }
-    if budget::depth(schema, budget::MAX_SCHEMA_DEPTH) > budget::MAX_SCHEMA_DEPTH {
+    if shape.depth > budget::MAX_SCHEMA_DEPTH {
         return Err(Unusable::TooDeep(format!(
             "more than {} levels through its subschemas and $refs",
             budget::MAX_SCHEMA_DEPTH
