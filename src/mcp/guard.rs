@@ -4,28 +4,34 @@
 //!
 //! Linux gives the means: the guard is a child subreaper (`PR_SET_CHILD_SUBREAPER`), so every
 //! descendant that is orphaned, even after `setsid()` or `setpgid()` or a double fork, is
-//! re-parented to it rather than to init. It watches three things every few milliseconds:
+//! re-parented to it rather than to init. It sleeps on a signal descriptor and watches three
+//! things:
 //! - the server exiting: every remaining descendant is ended (a grandchild holding the server's
 //!   stdout would otherwise hide the exit), and the guard exits with the server's status;
 //! - SIGTERM, SIGINT or SIGHUP (the inspector's shutdown): every descendant is ended;
-//! - its parent changing (the inspector died, even by SIGKILL or an abort): the same.
+//! - its parent changing (the inspector died, even by SIGKILL or an abort; looked at every
+//!   50 ms): the same.
 //!
 //! "Ended" is SIGTERM to every descendant, a short grace, then SIGKILL to those left.
 //! Blocking IO on plain syscalls; no async runtime. What it cannot stop: a SIGKILL sent to the
 //! guard itself (its orphans then go to init), and a process that escapes to another PID
 //! namespace or is started through another service (systemd-run, a container runtime).
 
+use nix::poll::{PollFd, PollFlags, poll};
 use nix::sys::signal::{SigSet, Signal, kill};
 use nix::sys::signalfd::{SfdFlags, SignalFd};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::{Pid, getpid, getppid};
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
+use std::os::fd::AsFd;
 use std::time::{Duration, Instant};
 
 /// The hidden first argument that turns this binary into a guard.
 pub const GUARD_ARG: &str = "__guard";
-/// How often the guard looks at its children, its parent and its signals.
+/// How often the guard looks at its parent; children and signals wake it at once.
+const PARENT_CHECK_MS: u16 = 50;
+/// How often descendants are looked at while they are being ended.
 const POLL: Duration = Duration::from_millis(10);
 /// How long descendants get between SIGTERM and SIGKILL.
 const GRACE: Duration = Duration::from_millis(100);
@@ -52,7 +58,12 @@ pub fn run(args: &[OsString]) -> i32 {
     // Signals are read from a descriptor, not handled: blocked first (std resets the mask in
     // the server it starts).
     let mut mask = SigSet::empty();
-    for signal in [Signal::SIGTERM, Signal::SIGINT, Signal::SIGHUP] {
+    for signal in [
+        Signal::SIGTERM,
+        Signal::SIGINT,
+        Signal::SIGHUP,
+        Signal::SIGCHLD,
+    ] {
         mask.add(signal);
     }
     let _ = mask.thread_block();
@@ -83,14 +94,23 @@ pub fn run(args: &[OsString]) -> i32 {
             end_descendants();
             return exit_code(status);
         }
-        let asked_to_stop = signals
-            .as_ref()
-            .is_some_and(|fd| matches!(fd.read_signal(), Ok(Some(_))));
-        if asked_to_stop || getppid() != parent {
+        if getppid() != parent {
             end_descendants();
             return 143;
         }
-        std::thread::sleep(POLL);
+        // Asleep until a signal (a child exiting is SIGCHLD) or the next look at the parent.
+        let Some(fd) = &signals else {
+            std::thread::sleep(POLL);
+            continue;
+        };
+        let mut ready = [PollFd::new(fd.as_fd(), PollFlags::POLLIN)];
+        let _ = poll(&mut ready, PARENT_CHECK_MS);
+        while let Ok(Some(info)) = fd.read_signal() {
+            if info.ssi_signo != Signal::SIGCHLD as u32 {
+                end_descendants();
+                return 143;
+            }
+        }
     }
 }
 
