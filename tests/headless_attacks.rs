@@ -66,6 +66,21 @@ impl Drop for HttpAttacker {
     }
 }
 
+/// `tools --timeout 3` against `url` over `transport`, with more flags.
+fn http_tools(url: &str, transport: &str, more: &[&str], env: &[(&str, &str)]) -> Measured {
+    let mut args = vec![
+        "tools",
+        "--timeout",
+        "3",
+        "--url",
+        url,
+        "--transport",
+        transport,
+    ];
+    args.extend(more);
+    run_measured(BIN, &args, env)
+}
+
 fn assert_no_secret(m: &Measured, secret: &str) {
     assert!(
         !m.stdout.contains(secret) && !m.stderr.contains(secret),
@@ -195,18 +210,12 @@ fn secrets_in_headers_are_redacted_from_echoed_bodies_and_challenges() {
         let server = HttpAttacker::start(mode, "", "/mcp");
         for transport in ["http", "sse"] {
             for format in ["text", "json"] {
-                let m = run_measured(
-                    BIN,
+                let m = http_tools(
+                    &server.url,
+                    transport,
                     &[
-                        "tools",
                         "--format",
                         format,
-                        "--timeout",
-                        "3",
-                        "--url",
-                        &server.url,
-                        "--transport",
-                        transport,
                         "--header",
                         &header,
                         "--bearer-env",
@@ -261,19 +270,7 @@ fn malformed_flags_and_config_entries_never_echo_their_value() {
 fn endless_error_bodies_are_bounded_in_memory_and_time() {
     let server = HttpAttacker::start("endless-500", "", "/mcp");
     for transport in ["http", "sse"] {
-        let m = run_measured(
-            BIN,
-            &[
-                "tools",
-                "--timeout",
-                "3",
-                "--url",
-                &server.url,
-                "--transport",
-                transport,
-            ],
-            &[],
-        );
+        let m = http_tools(&server.url, transport, &[], &[]);
         assert_eq!(m.code, 4, "{transport}: {}", m.stderr);
         assert!(m.stderr.contains("HTTP 500"), "{transport}: {}", m.stderr);
         assert!(
@@ -291,19 +288,10 @@ fn redirects_and_endpoints_to_another_origin_are_refused_with_both_urls() {
     let target = format!("{}/steal", elsewhere.url);
     let redirect = HttpAttacker::start("redirect", &target, "/mcp");
     for transport in ["http", "sse"] {
-        let m = run_measured(
-            BIN,
-            &[
-                "tools",
-                "--timeout",
-                "3",
-                "--url",
-                &redirect.url,
-                "--transport",
-                transport,
-                "--header",
-                "X-Api-Key: key-0123456789",
-            ],
+        let m = http_tools(
+            &redirect.url,
+            transport,
+            &["--header", "X-Api-Key: key-0123456789"],
             &[],
         );
         assert_eq!(m.code, 4, "{transport}: {}", m.stderr);
