@@ -377,3 +377,15 @@ fn one_invalid_utf8_byte_costs_one_character_not_the_page() {
     assert!(m.stdout.contains("bad\u{fffd}()"), "{}", m.stdout);
     assert!(m.stdout.contains("good()"), "{}", m.stdout);
 }
+
+#[test]
+fn memory_follows_bytes_not_structure() {
+    let m = attack(&["call", "echo"], "structure");
+    assert_eq!(m.code, 1, "{}", m.stderr);
+    assert!(
+        m.stderr.contains("more than 1000000 JSON values"),
+        "{}",
+        m.stderr
+    );
+    assert!(m.peak_kb < PEAK_KB, "peak {} kB", m.peak_kb);
+}

@@ -109,8 +109,9 @@ impl Compiled {
         self.check_within(instance, VALIDATION_BUDGET)
     }
 
-    /// Every violation of `instance`, found within `limit` of wall time. Runs on its own thread
-    /// with a large stack; blocks the caller for at most about `limit`.
+    /// Every violation of `instance`, found within `limit` of wall time (blocks the caller that
+    /// long at most, and a quarter second more to name a first violation after a stop). Runs
+    /// on a thread with a large stack when the schema can recurse deep.
     pub fn check_within(&self, instance: &Value, limit: Duration) -> Result<Checked, Unusable> {
         let validator = self.validator.as_ref().map_err(Clone::clone)?;
         let deadline = std::time::Instant::now() + limit;
@@ -137,14 +138,14 @@ impl Compiled {
                 },
                 other => other,
             };
-            let visits = budget::MIN_VISITS;
             match all {
                 Ok(all) => Ok((all, None)),
                 // Too many or too slow to list: the first one is still worth showing.
                 Err(stop) => {
                     let extra = deadline.max(std::time::Instant::now())
                         + limit.min(Duration::from_secs(1)) / 4;
-                    let first = budget::run(extra, visits, || {
+                    // The first error only: nothing accumulates, so only time bounds it.
+                    let first = budget::run(extra, budget::CHECK_VISITS, || {
                         validator.validate(instance).err().map(owned)
                     })
                     .ok()

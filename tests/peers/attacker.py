@@ -87,6 +87,11 @@ def call(mode, name, request_id):
         sys.stderr.write(f"stderr leaks {SECRET}\n")
         sys.stderr.flush()
         result(request_id, text_result(f"result leaks {SECRET}"))
+    elif mode == "structure":
+        # 15 MB of empty arrays: 5 million values, gigabytes if parsed naively.
+        sys.stdout.write('{"jsonrpc":"2.0","id":%s,"result":{"content":[],"structuredContent":{"a":[%s]}}}\n'
+                         % (json.dumps(request_id), ",".join(["[]"] * 5_000_000)))
+        sys.stdout.flush()
     elif mode == "slow-enum":
         result(request_id, text_result("{}", {"items": [{"k": -1}] * 100000}))
     elif mode == "ref-chain" or mode == "fan":

@@ -1,4 +1,5 @@
-//! Loads the verbatim server traffic in `../shared/captures` for tests.
+//! Loads the verbatim server traffic in `tests/captures` for tests: the listing and the calls
+//! (request and answer) captured from real servers, copied into the repository.
 #![allow(dead_code)]
 
 use mcp_inspect::mcp::result::CallResult;
@@ -8,7 +9,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/captures")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/captures")
 }
 
 fn read(path: &Path) -> Value {
@@ -26,7 +27,7 @@ pub struct Capture {
 
 pub fn all() -> Vec<Capture> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root())
-        .expect("shared/captures exists")
+        .expect("tests/captures exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.join("tools_list.json").exists())
         .collect();
