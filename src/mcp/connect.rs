@@ -206,8 +206,10 @@ async fn attempt(
         .set_response_cache_config(ClientCacheConfig::disabled())
         .await;
     let server = summary(&service, opts.target.transport_name());
-    let watcher = (server.era == Era::Modern)
-        .then(|| watch_tool_changes(service.peer().clone(), events.clone()));
+    let watcher = match server.era {
+        Era::Modern => watch_tool_changes(service.peer(), events, left()).await,
+        Era::Legacy => None,
+    };
     Ok(Session {
         service,
         process,
@@ -219,18 +221,27 @@ async fn attempt(
 }
 
 /// On a modern connection, list changes arrive only through a `subscriptions/listen` stream.
-fn watch_tool_changes(peer: Peer<RoleClient>, events: EventSink) -> tokio::task::JoinHandle<()> {
-    tokio::spawn(async move {
-        let filter: SubscriptionFilter = SubscriptionFilter::builder().tools_list_changed().build();
-        let mut subscription = match peer.listen(filter).await {
-            Ok(s) => s,
-            Err(e) => {
-                events.send(ServerEvent::Notice(format!(
-                    "subscriptions/listen failed: {e}; list changes will not be seen"
-                )));
-                return;
-            }
-        };
+/// The subscription is acknowledged before the session is handed out (within what is left of
+/// the connect deadline), so a change made right after connecting is never missed.
+async fn watch_tool_changes(
+    peer: &Peer<RoleClient>,
+    events: &EventSink,
+    left: Duration,
+) -> Option<tokio::task::JoinHandle<()>> {
+    let filter: SubscriptionFilter = SubscriptionFilter::builder().tools_list_changed().build();
+    let failed = |why: String| {
+        events.send(ServerEvent::Notice(format!(
+            "subscriptions/listen failed: {why}; list changes will not be seen"
+        )));
+        None
+    };
+    let mut subscription = match tokio::time::timeout(left, peer.listen(filter)).await {
+        Ok(Ok(s)) => s,
+        Ok(Err(e)) => return failed(e.to_string()),
+        Err(_) => return failed("no acknowledgment within the timeout".into()),
+    };
+    let events = events.clone();
+    Some(tokio::spawn(async move {
         while let Ok(Some(notification)) = subscription.next().await {
             if matches!(
                 notification,
@@ -239,7 +250,7 @@ fn watch_tool_changes(peer: Peer<RoleClient>, events: EventSink) -> tokio::task:
                 events.send(ServerEvent::ToolsChanged);
             }
         }
-    })
+    }))
 }
 
 fn summary(
