@@ -253,14 +253,15 @@ async fn pump_stdout(
                     )));
                     bytes = String::from_utf8_lossy(&bytes).into_owned().into_bytes();
                 }
-                let values = values_in(&bytes, MAX_MESSAGE_VALUES);
-                if values > MAX_MESSAGE_VALUES {
-                    let tail = bytes[bytes.len().saturating_sub(TAIL_BYTES)..].to_vec();
+                if values_in(&bytes, MAX_MESSAGE_VALUES) > MAX_MESSAGE_VALUES {
+                    let tail = &bytes[bytes.len().saturating_sub(TAIL_BYTES)..];
                     let message = format!(
                         "the server sent a message of more than {MAX_MESSAGE_VALUES} JSON values ({} bytes): dropped, as its memory would follow its structure",
                         bytes.len()
                     );
-                    answer_dropped(&mut to_rmcp, &events, &raw, message, &bytes, &tail).await;
+                    if !answer_dropped(&mut to_rmcp, &events, &raw, message, &bytes, tail).await {
+                        return;
+                    }
                     continue;
                 }
                 match serde_json::from_slice::<serde_json::Value>(&bytes) {
