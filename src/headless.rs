@@ -25,7 +25,9 @@ pub async fn run(command: Command) -> i32 {
         Command::DemoServer { .. } | Command::HostileServer { .. } => return exit::ERROR,
     };
     let report = Report { format };
-    let session = match connect(connection, &report).await {
+    // Listening from the start, once: a signal that arrives between two waits is kept.
+    let mut signals = Signals::new();
+    let session = match connect(connection, &report, &mut signals).await {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -46,7 +48,7 @@ pub async fn run(command: Command) -> i32 {
     };
     let code = tokio::select! {
         code = work => code,
-        signal = interrupted() => {
+        signal = signals.next() => {
             report.error(&format!("interrupted by {signal}"), 130);
             130
         }
@@ -55,29 +57,49 @@ pub async fn run(command: Command) -> i32 {
     code
 }
 
-async fn connect(connection: &ConnectionArgs, report: &Report) -> Result<Session, i32> {
+async fn connect(
+    connection: &ConnectionArgs,
+    report: &Report,
+    signals: &mut Signals,
+) -> Result<Session, i32> {
     let options = connection
         .options()
         .map_err(|e| report.error(&e, exit::ERROR))?;
     let (events, _receiver) = EventSink::new();
     tokio::select! {
         result = Session::connect(&options, &events) => result.map_err(|e| report.error(&e.to_string(), e.exit_code())),
-        signal = interrupted() => Err(report.error(&format!("interrupted by {signal}"), 130)),
+        signal = signals.next() => Err(report.error(&format!("interrupted by {signal}"), 130)),
     }
 }
 
-/// Resolves on Ctrl-C, SIGTERM or SIGHUP, naming which.
-async fn interrupted() -> &'static str {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut hangup)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::hangup()),
-    ) else {
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => "Ctrl-C",
-        _ = term.recv() => "SIGTERM",
-        _ = hangup.recv() => "SIGHUP",
+/// Ctrl-C, SIGTERM and SIGHUP, listened to for the whole command.
+struct Signals {
+    streams: Option<[tokio::signal::unix::Signal; 3]>,
+}
+
+impl Signals {
+    fn new() -> Signals {
+        use tokio::signal::unix::{SignalKind, signal};
+        let streams = match (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+        ) {
+            (Ok(int), Ok(term), Ok(hup)) => Some([int, term, hup]),
+            _ => None,
+        };
+        Signals { streams }
+    }
+
+    /// Resolves on the next of them, naming which.
+    async fn next(&mut self) -> &'static str {
+        let Some([int, term, hup]) = &mut self.streams else {
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = int.recv() => "Ctrl-C",
+            _ = term.recv() => "SIGTERM",
+            _ = hup.recv() => "SIGHUP",
+        }
     }
 }

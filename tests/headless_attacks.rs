@@ -139,7 +139,8 @@ fn exponential_validation_ends_at_its_budget_with_a_named_verdict() {
         "{}",
         m.stdout
     );
-    assert!(m.took < Duration::from_secs(8), "took {:?}", m.took);
+    // Unbounded it would run for ever; the budget is 5 s (loaded CI machines add start-up).
+    assert!(m.took < Duration::from_secs(20), "took {:?}", m.took);
     // Few visits, each slow (a 50,000-object enum for 100,000 items): stopped by the clock.
     let m = attack(&["call", "slow", "--timeout", "5"], "slow-enum");
     assert_eq!(m.code, 0, "stderr: {}", m.stderr);
@@ -149,7 +150,8 @@ fn exponential_validation_ends_at_its_budget_with_a_named_verdict() {
         "{}",
         m.stdout
     );
-    assert!(m.took < Duration::from_secs(9), "took {:?}", m.took);
+    // Unbounded it takes minutes (5e9 comparisons); the budget is 5 s.
+    assert!(m.took < Duration::from_secs(25), "took {:?}", m.took);
 }
 
 #[test]
@@ -179,7 +181,7 @@ fn sigterm_during_a_runaway_validation_is_honoured_at_once() {
 
 #[test]
 fn log_floods_during_the_handshake_cost_bytes_not_gigabytes() {
-    let m = attack(&["tools", "--timeout", "60"], "handshake-logs");
+    let m = attack(&["tools", "--timeout", "300"], "handshake-logs");
     assert_eq!(m.code, 0, "stderr: {}", m.stderr);
     assert!(m.stdout.contains("echo"), "{}", m.stdout);
     assert!(m.peak_kb < PEAK_KB, "peak {} kB", m.peak_kb);

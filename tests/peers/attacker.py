@@ -135,7 +135,7 @@ def stdio(mode):
         if method == "initialize":
             if mode == "handshake-logs":
                 data = "x" * (15 * 1024 * 1024)
-                for _ in range(100):
+                for _ in range(40):  # 600 MB, all kept before the byte bound
                     send({"jsonrpc": "2.0", "method": "notifications/message",
                           "params": {"level": "info", "data": data}})
             result(request_id, {
