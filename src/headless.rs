@@ -9,7 +9,7 @@ mod tools;
 
 use crate::cli::{Command, ConnectionArgs, Format};
 use crate::mcp::error::exit;
-use crate::mcp::{EventSink, Session};
+use crate::mcp::{EventReceiver, EventSink, ServerEvent, Session};
 use output::Report;
 
 /// Runs one headless command and returns the process exit code.
@@ -27,10 +27,17 @@ pub async fn run(command: Command) -> i32 {
     let report = Report { format };
     // Listening from the start, once: a signal that arrives between two waits is kept.
     let mut signals = Signals::new();
-    let session = match connect(connection, &report, &mut signals).await {
+    let (events, mut receiver) = EventSink::new();
+    let session = match connect(connection, &report, &mut signals, &events, &mut receiver).await {
         Ok(s) => s,
         Err(code) => return code,
     };
+    // What the connection notices from now on is printed as it comes.
+    let warnings = tokio::spawn(async move {
+        while let Some(event) = receiver.recv().await {
+            warn_of(&report, event);
+        }
+    });
     let work = async {
         match &command {
             Command::Tools { .. } => tools::run(&session, &report).await,
@@ -54,22 +61,43 @@ pub async fn run(command: Command) -> i32 {
         }
     };
     session.shutdown().await;
+    warnings.abort();
     code
 }
 
+/// Prints what the connection noticed (a non-JSON line, a repeated key, a late answer) as a
+/// warning; the server's own logs, progress and stderr are not the command's output.
+fn warn_of(report: &Report, event: ServerEvent) {
+    if let ServerEvent::Notice(text) = event {
+        report.warn(&text);
+    }
+}
+
+/// Connects, printing what the connection notices meanwhile, all of it before any error (the
+/// notice often says why the handshake failed: "the server wrote a non-JSON line …").
 async fn connect(
     connection: &ConnectionArgs,
     report: &Report,
     signals: &mut Signals,
+    events: &EventSink,
+    receiver: &mut EventReceiver,
 ) -> Result<Session, i32> {
     let options = connection
         .options()
         .map_err(|e| report.error(&e, exit::ERROR))?;
-    let (events, _receiver) = EventSink::new();
-    tokio::select! {
-        result = Session::connect(&options, &events) => result.map_err(|e| report.error(&e.to_string(), e.exit_code())),
-        signal = signals.next() => Err(report.error(&format!("interrupted by {signal}"), 130)),
+    let connecting = Session::connect(&options, events);
+    tokio::pin!(connecting);
+    let result = loop {
+        tokio::select! {
+            Some(event) = receiver.recv() => warn_of(report, event),
+            result = &mut connecting => break result,
+            signal = signals.next() => return Err(report.error(&format!("interrupted by {signal}"), 130)),
+        }
+    };
+    while let Some(event) = receiver.try_recv() {
+        warn_of(report, event);
     }
+    result.map_err(|e| report.error(&e.to_string(), e.exit_code()))
 }
 
 /// Ctrl-C, SIGTERM and SIGHUP, listened to for the whole command.

@@ -4,6 +4,7 @@
 mod child;
 pub mod config;
 mod connect;
+mod duplicate_keys;
 pub mod error;
 pub mod events;
 pub mod guard;

@@ -6,6 +6,7 @@ pub mod budget;
 pub mod describe;
 pub mod dialect;
 pub mod lint;
+pub mod numbers;
 pub mod refs;
 pub mod signature;
 pub mod skeleton;

@@ -5,6 +5,7 @@ use crate::cli::Format;
 use serde_json::json;
 use std::io::Write;
 
+#[derive(Debug, Clone, Copy)]
 pub struct Report {
     pub format: Format,
 }

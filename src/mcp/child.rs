@@ -2,8 +2,9 @@
 //! [`super::guard`]) with every pipe ours, stderr kept as a bounded tail, stdout screened line
 //! by line, and shut down without leaving orphans.
 
+use super::duplicate_keys;
 use super::events::{EventSink, ServerEvent};
-use super::lines::{Line, MAX_MESSAGE_VALUES, TAIL_BYTES, read_line, values_in};
+use super::lines::{Line, MAX_MESSAGE_VALUES, TAIL_BYTES, count, read_line};
 use super::raw::RawResponses;
 use super::salvage;
 use crate::untrusted;
@@ -253,7 +254,8 @@ async fn pump_stdout(
                     )));
                     bytes = String::from_utf8_lossy(&bytes).into_owned().into_bytes();
                 }
-                if values_in(&bytes, MAX_MESSAGE_VALUES) > MAX_MESSAGE_VALUES {
+                let counts = count(&bytes, MAX_MESSAGE_VALUES);
+                if counts.values > MAX_MESSAGE_VALUES {
                     let tail = &bytes[bytes.len().saturating_sub(TAIL_BYTES)..];
                     let message = format!(
                         "the server sent a message of more than {MAX_MESSAGE_VALUES} JSON values ({} bytes): dropped, as its memory would follow its structure",
@@ -266,6 +268,9 @@ async fn pump_stdout(
                 }
                 match serde_json::from_slice::<serde_json::Value>(&bytes) {
                     Ok(message) => {
+                        if counts.keys > duplicate_keys::keys_in(&message) {
+                            events.send(ServerEvent::Notice(duplicate_keys::notice(&bytes)));
+                        }
                         if !raw.screen(&message, &events) {
                             continue;
                         }

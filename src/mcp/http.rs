@@ -158,6 +158,11 @@ pub async fn diagnose(
         Ok(r) => r,
         Err(e) => return e,
     };
+    // Our `initialize` may have opened an HTTP session: end it, so asking what went wrong
+    // leaves nothing behind on the server (the spec's DELETE with the session id).
+    if let Some(session) = response.headers().get("mcp-session-id").cloned() {
+        end_session(url, headers, session, timeout).await;
+    }
     let content_type = response
         .headers()
         .get("content-type")
@@ -176,4 +181,22 @@ pub async fn diagnose(
         reason: fallback,
         stderr: Vec::new(),
     }
+}
+
+/// Ends an HTTP session with a DELETE carrying its id and the user's headers, bounded by
+/// `timeout`. The answer does not matter: a server may refuse (405) to let clients end sessions.
+async fn end_session(
+    url: &str,
+    headers: &[Header],
+    session: reqwest::header::HeaderValue,
+    timeout: Duration,
+) {
+    let mut delete = client()
+        .delete(url)
+        .header("mcp-session-id", session)
+        .timeout(timeout);
+    for h in headers {
+        delete = delete.header(&h.name, &h.value);
+    }
+    let _ = delete.send().await;
 }

@@ -74,10 +74,20 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
 /// near 100 MB per copy whatever its shape.
 pub const MAX_MESSAGE_VALUES: usize = 1_000_000;
 
-/// Roughly how many values a JSON text holds (commas and openings outside strings, plus
-/// one), counting no further than `limit + 1`. A byte scan: no parse, no allocation.
-pub fn values_in(json: &[u8], limit: usize) -> usize {
-    let mut count = 1;
+/// What a byte scan of a JSON text counts: no parse, no allocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// Roughly how many values it holds (commas and openings outside strings, plus one),
+    /// counted no further than the scan's limit + 1.
+    pub values: usize,
+    /// Object keys as written (colons outside strings), duplicates included; complete only
+    /// when `values` is within the limit.
+    pub keys: usize,
+}
+
+/// Counts the values and keys of a JSON text, stopping once `values` passes `limit`.
+pub fn count(json: &[u8], limit: usize) -> Counts {
+    let mut counts = Counts { values: 1, keys: 0 };
     let mut in_string = false;
     let mut escaped = false;
     for &b in json {
@@ -92,27 +102,30 @@ pub fn values_in(json: &[u8], limit: usize) -> usize {
         }
         match b {
             b'"' => in_string = true,
+            b':' => counts.keys += 1,
             b',' | b'[' | b'{' => {
-                count += 1;
-                if count > limit {
-                    return count;
+                counts.values += 1;
+                if counts.values > limit {
+                    return counts;
                 }
             }
             _ => {}
         }
     }
-    count
+    counts
 }
 
 #[cfg(test)]
 mod tests {
 
     #[test]
-    fn values_are_counted_outside_strings_only() {
-        assert_eq!(values_in(br#"{"a":[1,2,{"b":"x,[{"}]}"#, 100), 6);
-        assert_eq!(values_in(b"[[],[],[]]", 100), 7);
-        assert_eq!(values_in(br#""\"[,""#, 100), 1);
-        assert_eq!(values_in(&b"[]".repeat(1000), 10), 11);
+    fn values_and_keys_are_counted_outside_strings_only() {
+        let values = |json: &[u8], limit| count(json, limit).values;
+        assert_eq!(values(br#"{"a":[1,2,{"b":"x,[{"}]}"#, 100), 6);
+        assert_eq!(values(b"[[],[],[]]", 100), 7);
+        assert_eq!(values(br#""\"[,""#, 100), 1);
+        assert_eq!(values(&b"[]".repeat(1000), 10), 11);
+        assert_eq!(count(br#"{"a:":{"b":1,"b":"c:d"}}"#, 100).keys, 3);
     }
 
     use super::*;

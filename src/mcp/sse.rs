@@ -1,9 +1,10 @@
 //! The legacy HTTP+SSE transport (removed from rmcp): GET the event stream, wait for its
 //! `endpoint` event, then POST each message there; answers arrive as `message` events.
 
+use super::duplicate_keys;
 use super::error::ConnectError;
 use super::events::{EventSink, ServerEvent};
-use super::lines::{Line, MAX_MESSAGE_VALUES, read_line, values_in};
+use super::lines::{Line, MAX_MESSAGE_VALUES, count, read_line};
 use super::raw::RawResponses;
 use super::target::Header;
 use crate::untrusted;
@@ -198,17 +199,25 @@ async fn read_messages<R: AsyncBufRead + Unpin>(
         if !matches!(event.name.as_deref(), None | Some("message")) {
             continue;
         }
-        if values_in(event.data.as_bytes(), MAX_MESSAGE_VALUES) > MAX_MESSAGE_VALUES {
+        let counts = count(event.data.as_bytes(), MAX_MESSAGE_VALUES);
+        if counts.values > MAX_MESSAGE_VALUES {
             events.send(ServerEvent::Notice(format!(
                 "server sent an SSE message of more than {MAX_MESSAGE_VALUES} JSON values: dropped"
             )));
             continue;
         }
         let message = serde_json::from_str::<Value>(&event.data).and_then(|v| {
+            if counts.keys > duplicate_keys::keys_in(&v) {
+                events.send(ServerEvent::Notice(duplicate_keys::notice(
+                    event.data.as_bytes(),
+                )));
+            }
             if !raw.screen(&v, &events) {
                 return Ok(None);
             }
-            serde_json::from_value::<ServerJsonRpcMessage>(v).map(Some)
+            // From the text, not from `v`: rmcp's message types buffer their fields, and a
+            // number kept as written (beyond 64 bits) does not survive that from a `Value`.
+            serde_json::from_str::<ServerJsonRpcMessage>(&event.data).map(Some)
         });
         match message {
             Ok(None) => {}

@@ -9,6 +9,7 @@
 //! validation at once (`resume_unwind`, which runs no panic hook) to [`run`], which turns it
 //! into a named [`Stop`]. Validation itself runs on a thread of its own with a large stack.
 
+use super::numbers;
 use serde_json::{Map, Value};
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -224,7 +225,8 @@ const GUARDED_AT: &[&str] = &[
 ];
 
 /// A copy of `schema` with [`GUARD`] first in the root and in every subschema that has one of
-/// [`GUARDED_AT`] (iteratively: the schema may be deep). Keywords holding data (`const`,
+/// [`GUARDED_AT`], and [`numbers::WATCH`] beside numeric keywords (iteratively: the schema may
+/// be deep). Keywords holding data (`const`,
 /// `enum`, `default` …) are left exactly as sent.
 pub fn guarded(schema: &Value) -> Value {
     let mut root = schema.clone();
@@ -232,10 +234,13 @@ pub fn guarded(schema: &Value) -> Value {
     while let Some((node, is_root)) = stack.pop() {
         let Value::Object(map) = node else { continue };
         if is_root || GUARDED_AT.iter().any(|k| map.contains_key(*k)) {
-            let mut with_guard = Map::with_capacity(map.len() + 1);
+            let mut with_guard = Map::with_capacity(map.len() + 2);
             with_guard.insert(GUARD.into(), Value::Bool(true));
             with_guard.extend(std::mem::take(map));
             *map = with_guard;
+        }
+        if numbers::WATCHED_AT.iter().any(|k| map.contains_key(*k)) {
+            map.insert(numbers::WATCH.into(), Value::Bool(true));
         }
         for (key, value) in map.iter_mut() {
             if key == GUARD || DATA.contains(&key.as_str()) {

@@ -5,6 +5,7 @@
 
 use super::budget::{self, Stop};
 use super::dialect::Dialect;
+use super::numbers;
 use super::refs::{Document, RefTarget, all_refs};
 use serde::Serialize;
 use serde_json::Value;
@@ -69,6 +70,8 @@ pub struct Checked {
     /// Why the check stopped before the end ("validation exceeded 5 s"). With no violations,
     /// nothing was decided: the instance was not checked.
     pub incomplete: Option<String>,
+    /// Numbers the validator could only judge rounded (see [`numbers`]).
+    pub notes: Vec<String>,
 }
 
 /// A schema compiled once in its dialect, or the reason it cannot be.
@@ -115,53 +118,16 @@ impl Compiled {
     pub fn check_within(&self, instance: &Value, limit: Duration) -> Result<Checked, Unusable> {
         let validator = self.validator.as_ref().map_err(Clone::clone)?;
         let deadline = std::time::Instant::now() + limit;
+        // The watch flag is per thread: it is read on the thread that validated.
         let judge = || {
-            // Most instances conform: the fast yes/no pass first, then the errors if any.
-            if budget::run(deadline, budget::CHECK_VISITS, || {
-                validator.is_valid(instance)
-            })? {
-                return Ok::<_, Stop>((Vec::new(), None));
-            }
-            let list = |visits| {
-                budget::run(deadline, visits, || {
-                    validator
-                        .iter_errors(instance)
-                        .map(owned)
-                        .collect::<Vec<_>>()
-                })
+            numbers::reset();
+            let outcome = judge_here(validator, instance, deadline, limit);
+            let lossy = if numbers::met() {
+                numbers::notes(instance)
+            } else {
+                Vec::new()
             };
-            // Counting a big instance costs milliseconds: only when the least budget ran out.
-            let all = match list(budget::MIN_VISITS) {
-                Err(Stop::TooLarge) => match budget::visits_for(instance) {
-                    more if more > budget::MIN_VISITS => list(more),
-                    _ => Err(Stop::TooLarge),
-                },
-                other => other,
-            };
-            match all {
-                Ok(all) => Ok((all, None)),
-                // Too many or too slow to list: the first one is still worth showing.
-                Err(stop) => {
-                    let extra = deadline.max(std::time::Instant::now())
-                        + limit.min(Duration::from_secs(1)) / 4;
-                    // The first error only: nothing accumulates, so only time bounds it.
-                    let first = budget::run(extra, budget::CHECK_VISITS, || {
-                        validator.validate(instance).err().map(owned)
-                    })
-                    .ok()
-                    .flatten()
-                    .unwrap_or_else(|| Violation {
-                        instance_path: String::new(),
-                        keyword: String::new(),
-                        schema_path: String::new(),
-                        evaluation_path: String::new(),
-                        message: "does not conform; where could not be found within the budget"
-                            .into(),
-                        format: false,
-                    });
-                    Ok((vec![first], Some(stop)))
-                }
-            }
+            (outcome, lossy)
         };
         let outcome = if self.large_stack {
             budget::on_large_stack(judge)
@@ -172,11 +138,16 @@ impl Compiled {
             violations: Vec::new(),
             more: 0,
             incomplete: None,
+            notes: Vec::new(),
         };
+        let Some((outcome, notes)) = outcome else {
+            out.incomplete = Some("the validator failed".into());
+            return Ok(out);
+        };
+        out.notes = notes;
         match outcome {
-            None => out.incomplete = Some("the validator failed".into()),
-            Some(Err(stop)) => out.incomplete = Some(stop.describe(limit)),
-            Some(Ok((found, stop))) => {
+            Err(stop) => out.incomplete = Some(stop.describe(limit)),
+            Ok((found, stop)) => {
                 out.incomplete = stop.map(|s| s.describe(limit));
                 for violation in found {
                     if out.violations.len() < MAX_VIOLATIONS {
@@ -188,6 +159,61 @@ impl Compiled {
             }
         }
         Ok(out)
+    }
+}
+
+/// One judgement on the calling thread: a yes/no pass, then (when the instance does not
+/// conform) the list of violations, each under the budgets.
+fn judge_here(
+    validator: &jsonschema::Validator,
+    instance: &Value,
+    deadline: std::time::Instant,
+    limit: Duration,
+) -> Result<(Vec<Violation>, Option<Stop>), Stop> {
+    // Most instances conform: the fast yes/no pass first, then the errors if any.
+    if budget::run(deadline, budget::CHECK_VISITS, || {
+        validator.is_valid(instance)
+    })? {
+        return Ok::<_, Stop>((Vec::new(), None));
+    }
+    let list = |visits| {
+        budget::run(deadline, visits, || {
+            validator
+                .iter_errors(instance)
+                .map(owned)
+                .collect::<Vec<_>>()
+        })
+    };
+    // Counting a big instance costs milliseconds: only when the least budget ran out.
+    let all = match list(budget::MIN_VISITS) {
+        Err(Stop::TooLarge) => match budget::visits_for(instance) {
+            more if more > budget::MIN_VISITS => list(more),
+            _ => Err(Stop::TooLarge),
+        },
+        other => other,
+    };
+    match all {
+        Ok(all) => Ok((all, None)),
+        // Too many or too slow to list: the first one is still worth showing.
+        Err(stop) => {
+            let extra =
+                deadline.max(std::time::Instant::now()) + limit.min(Duration::from_secs(1)) / 4;
+            // The first error only: nothing accumulates, so only time bounds it.
+            let first = budget::run(extra, budget::CHECK_VISITS, || {
+                validator.validate(instance).err().map(owned)
+            })
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| Violation {
+                instance_path: String::new(),
+                keyword: String::new(),
+                schema_path: String::new(),
+                evaluation_path: String::new(),
+                message: "does not conform; where could not be found within the budget".into(),
+                format: false,
+            });
+            Ok((vec![first], Some(stop)))
+        }
     }
 }
 
@@ -244,7 +270,7 @@ fn compile(
             RefTarget::NotFetched => return Err(Unusable::NonLocalRef(reference)),
         }
     }
-    budget::with_guard(jsonschema::options())
+    numbers::with_watch(budget::with_guard(jsonschema::options()))
         .with_draft(draft)
         .offline()
         .should_validate_formats(true)

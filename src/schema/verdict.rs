@@ -180,8 +180,10 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
             // Stopped before deciding anything: never reported as conforming.
             Ok(checked) if checked.violations.is_empty() && checked.incomplete.is_some() => {
                 v.reason = checked.incomplete;
+                v.notes.extend(checked.notes);
             }
             Ok(checked) => {
+                v.notes.extend(checked.notes);
                 if let Some(why) = &checked.incomplete {
                     v.notes.push(format!(
                         "validation stopped ({why}); more violations may exist"

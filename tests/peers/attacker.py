@@ -79,6 +79,11 @@ def tools_for(mode):
         return [{"name": "leak", "description": f"the token is {SECRET}", "inputSchema": OBJECT}]
     if mode == "relist":
         return [{"name": "slow", "inputSchema": OBJECT}]
+    if mode == "numbers":
+        return [{"name": "measure", "inputSchema": OBJECT, "outputSchema": {
+            "type": "object", "properties": {
+                "big": {"type": "integer", "maximum": 18446744073709551616},
+                "tiny": {"type": "number", "exclusiveMinimum": 0}}}}]
     return [{"name": "echo", "inputSchema": OBJECT}]
 
 
@@ -94,6 +99,9 @@ def call(mode, name, request_id):
         sys.stdout.flush()
     elif mode == "slow-enum":
         result(request_id, text_result("{}", {"items": [{"k": -1}] * 100000}))
+        answered = os.environ.get("ATTACKER_ANSWERED")
+        if answered:
+            open(answered, "w").close()
     elif mode == "ref-chain" or mode == "fan":
         result(request_id, text_result("{}", {"x": 1}))
     elif mode == "relist":
@@ -104,6 +112,13 @@ def call(mode, name, request_id):
             time.sleep(1.5)
             result(request_id, text_result("slow answer"))
         threading.Thread(target=answer, daemon=True).start()
+    elif mode == "numbers":
+        # Numbers no 64-bit type holds as written, and a key written twice: json.dumps cannot
+        # write them, so the line is written by hand.
+        sys.stdout.write('{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"measured"}],'
+                         '"structuredContent":{"big":18446744073709551617,"tiny":1e-400,"zero":-0,'
+                         '"huge":1e400,"twice":1,"twice":2}}}\n' % json.dumps(request_id))
+        sys.stdout.flush()
     elif mode == "exit-with-grandchild":
         os._exit(3)
     elif mode == "setsid-silent":
@@ -179,8 +194,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def attack(self):
         mode = self.mode
         length = int(self.headers.get("Content-Length") or 0)
-        if length:
-            self.rfile.read(length)
+        self.body = self.rfile.read(length) if length else b""
         if mode == "endless-500":
             self.send_response(500)
             self.send_header("Content-Type", "text/plain")
@@ -216,6 +230,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Location", self.target)
             self.send_header("Content-Length", "0")
             self.end_headers()
+        elif mode == "sessions":
+            self.sessions()
         elif mode == "sse-foreign-endpoint":
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -224,6 +240,41 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(30)
 
+    def sessions(self):
+        # Every initialize opens an HTTP session (printed); every answer to a request is a
+        # well-formed JSON-RPC response whose result is no initialize or discover result, so
+        # the client fails the handshake and asks again to diagnose. Each DELETE is printed.
+        if self.command == "DELETE":
+            print(f"DELETE {self.headers.get('Mcp-Session-Id')}", flush=True)
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if self.command == "GET":
+            self.send_response(405)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        message = json.loads(self.body or b"{}")
+        if "id" not in message:
+            self.send_response(202)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        body = json.dumps({"jsonrpc": "2.0", "id": message["id"],
+                           "result": {"nothing": "useful"}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        if message.get("method") == "initialize":
+            Handler.opened += 1
+            session = f"s{Handler.opened}"
+            print(f"SESSION {session}", flush=True)
+            self.send_header("Mcp-Session-Id", session)
+        self.end_headers()
+        self.wfile.write(body)
+
+    opened = 0
     do_GET = attack
     do_POST = attack
     do_DELETE = attack
