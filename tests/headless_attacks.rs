@@ -353,7 +353,7 @@ fn sessions_opened_to_diagnose_a_failure_are_ended() {
     let last = printed
         .iter()
         .filter_map(|l| l.strip_prefix("SESSION "))
-        .last()
+        .next_back()
         .expect("a session was opened")
         .to_string();
     assert!(
