@@ -6,14 +6,14 @@
 mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use mcp_inspect::app::keymap::Keymap;
+use mcp_inspect::app::model::Model;
+use mcp_inspect::app::theme::Theme;
+use mcp_inspect::app::update::{Msg, update};
 use mcp_inspect::mcp::ServerEvent;
 use mcp_inspect::mcp::tool::decode_tool;
 use mcp_inspect::mcp::{ServerSummary, ToolList};
 use mcp_inspect::schema::Era;
-use mcp_inspect::tui::keymap::Keymap;
-use mcp_inspect::tui::model::Model;
-use mcp_inspect::tui::theme::Theme;
-use mcp_inspect::tui::update::{Msg, update};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::json;
@@ -75,7 +75,7 @@ fn main() {
             let arrived = lists.pop().unwrap_or_else(|| list.clone());
             update(&mut m, Msg::ToolsListed(arrived));
             terminal
-                .draw(|f| mcp_inspect::tui::ui::draw(f, &mut m))
+                .draw(|f| mcp_inspect::ui::draw(f, &mut m))
                 .expect("draw");
             m
         },
@@ -84,7 +84,7 @@ fn main() {
         let mut m = model();
         update(&mut m, Msg::ToolsListed(list.clone()));
         terminal
-            .draw(|f| mcp_inspect::tui::ui::draw(f, &mut m))
+            .draw(|f| mcp_inspect::ui::draw(f, &mut m))
             .expect("draw");
         m
     });
@@ -100,7 +100,7 @@ fn main() {
                 Msg::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
             );
             terminal
-                .draw(|f| mcp_inspect::tui::ui::draw(f, &mut m))
+                .draw(|f| mcp_inspect::ui::draw(f, &mut m))
                 .expect("draw");
         },
     );
@@ -126,7 +126,7 @@ fn main() {
             update(&mut m, key(k.chars().next().unwrap_or('e')));
         }
         terminal
-            .draw(|f| mcp_inspect::tui::ui::draw(f, &mut m))
+            .draw(|f| mcp_inspect::ui::draw(f, &mut m))
             .expect("draw");
     });
     println!(
@@ -137,7 +137,7 @@ fn main() {
         budget,
         || {
             terminal
-                .draw(|f| mcp_inspect::tui::ui::draw(f, &mut m))
+                .draw(|f| mcp_inspect::ui::draw(f, &mut m))
                 .expect("draw");
         },
     );
@@ -180,7 +180,7 @@ fn main() {
             }
             update(&mut m, key('j'));
             terminal
-                .draw(|f| mcp_inspect::tui::ui::draw(f, &mut m))
+                .draw(|f| mcp_inspect::ui::draw(f, &mut m))
                 .expect("draw");
         },
     );

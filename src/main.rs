@@ -55,7 +55,7 @@ fn main() {
                 mcp_inspect::demo::run(http, paging).await
             }
             Some(command) => mcp_inspect::headless::run(command).await,
-            None => mcp_inspect::tui::run(cli.connection).await,
+            None => mcp_inspect::runtime::run(cli.connection).await,
         }
     });
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));

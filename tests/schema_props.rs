@@ -2,13 +2,13 @@
 //! within the caps, through the tree, signature, skeleton, validation, verdict and lint; and
 //! arbitrary JSON as a tools/call result decodes, is judged and is drawn as escaped text.
 
+use mcp_inspect::app::result_text::ResultText;
 use mcp_inspect::mcp::result::CallResult;
 use mcp_inspect::schema::lint::{ToolSchemas, lint};
 use mcp_inspect::schema::signature::{signature, type_text};
 use mcp_inspect::schema::skeleton::skeleton;
 use mcp_inspect::schema::verdict::{ResultView, verdict};
 use mcp_inspect::schema::{Compiled, Era, SchemaTree, boxing};
-use mcp_inspect::tui::result_text::ResultText;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 

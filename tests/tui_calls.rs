@@ -5,12 +5,12 @@
 #[path = "support/tui.rs"]
 mod tui;
 
+use mcp_inspect::app::calls::Judged;
+use mcp_inspect::app::model::{Model, Pane};
+use mcp_inspect::app::update::{Effect, Msg, update};
 use mcp_inspect::mcp::result::CallResult;
 use mcp_inspect::mcp::{RequestError, ServerEvent};
 use mcp_inspect::schema::Era;
-use mcp_inspect::tui::calls::Judged;
-use mcp_inspect::tui::model::{Model, Pane};
-use mcp_inspect::tui::update::{Effect, Msg, update};
 use ratatui::style::Color;
 use serde_json::{Value, json};
 use std::time::Duration;

@@ -11,12 +11,12 @@ mod tui;
 mod cli;
 
 use hostile::is_unsafe;
+use mcp_inspect::app::calls::Judged;
+use mcp_inspect::app::keymap::Keymap;
+use mcp_inspect::app::model::Model;
+use mcp_inspect::app::theme::Theme;
+use mcp_inspect::app::update::{Effect, Msg, update};
 use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice, Session};
-use mcp_inspect::tui::calls::Judged;
-use mcp_inspect::tui::keymap::Keymap;
-use mcp_inspect::tui::model::Model;
-use mcp_inspect::tui::theme::Theme;
-use mcp_inspect::tui::update::{Effect, Msg, update};
 use tui::{press, render};
 
 fn hostile(attacks: &[&str], ref_url: &str) -> ConnectOptions {

@@ -4,10 +4,10 @@
 #[path = "support/tui.rs"]
 mod tui;
 
+use mcp_inspect::app::model::Model;
+use mcp_inspect::app::theme::Theme;
+use mcp_inspect::app::update::{Msg, update};
 use mcp_inspect::mcp::ServerEvent;
-use mcp_inspect::tui::model::Model;
-use mcp_inspect::tui::theme::Theme;
-use mcp_inspect::tui::update::{Msg, update};
 use ratatui::style::{Color, Modifier};
 use tui::{demo_model, find, press, render, text, type_text};
 

@@ -4,13 +4,13 @@
 #[path = "support/tui.rs"]
 mod tui;
 
+use mcp_inspect::app::model::{Connection, Overlay, Pane, Which};
+use mcp_inspect::app::tree_view::visible_rows;
+use mcp_inspect::app::update::{Effect, Msg, update};
 use mcp_inspect::mcp::ServerEvent;
-use mcp_inspect::tui::model::{Connection, Overlay, Pane, Which};
-use mcp_inspect::tui::tree_view::visible_rows;
-use mcp_inspect::tui::update::{Effect, Msg, update};
 use tui::{demo_model, press, type_text};
 
-fn copied(effects: Vec<Effect>) -> mcp_inspect::tui::copy::Copy {
+fn copied(effects: Vec<Effect>) -> mcp_inspect::app::copy::Copy {
     match effects.as_slice() {
         [Effect::Copy(c)] => c.clone(),
         other => panic!("expected one copy, got {other:?}"),
@@ -18,7 +18,7 @@ fn copied(effects: Vec<Effect>) -> mcp_inspect::tui::copy::Copy {
 }
 
 /// The labels of a tool's visible output rows.
-fn output_labels(m: &mcp_inspect::tui::model::Model, tool: &str) -> Vec<String> {
+fn output_labels(m: &mcp_inspect::app::model::Model, tool: &str) -> Vec<String> {
     let boxing = m.selected_entry().and_then(|e| e.boxing.as_ref());
     let tree = m.details[tool].output.as_ref().expect("output tree");
     visible_rows(&m.details[tool], &m.views[tool], boxing)
@@ -28,14 +28,14 @@ fn output_labels(m: &mcp_inspect::tui::model::Model, tool: &str) -> Vec<String> 
         .collect()
 }
 
-fn selected(model: &mcp_inspect::tui::model::Model) -> String {
+fn selected(model: &mcp_inspect::app::model::Model) -> String {
     model
         .selected_entry()
         .map(|e| e.tool.name.clone())
         .unwrap_or_default()
 }
 
-fn cursor_label(model: &mcp_inspect::tui::model::Model) -> String {
+fn cursor_label(model: &mcp_inspect::app::model::Model) -> String {
     let name = selected(model);
     let (which, node) = model.views[&name].cursor.expect("cursor");
     model.details[&name].tree(which).expect("tree").nodes[node]

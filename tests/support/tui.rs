@@ -2,14 +2,14 @@
 #![allow(dead_code)]
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use mcp_inspect::app::keymap::Keymap;
+use mcp_inspect::app::model::Model;
+use mcp_inspect::app::theme::Theme;
+use mcp_inspect::app::update::{Effect, Msg, update};
 use mcp_inspect::demo::catalog;
 use mcp_inspect::mcp::tool::decode_tool;
 use mcp_inspect::mcp::{ServerSummary, ToolList};
 use mcp_inspect::schema::Era;
-use mcp_inspect::tui::keymap::Keymap;
-use mcp_inspect::tui::model::Model;
-use mcp_inspect::tui::theme::Theme;
-use mcp_inspect::tui::update::{Effect, Msg, update};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -56,7 +56,7 @@ pub fn demo_model() -> Model {
 pub fn press(model: &mut Model, keys: &[&str]) -> Vec<Effect> {
     let mut effects = Vec::new();
     for k in keys {
-        let key = mcp_inspect::tui::keymap::Key::parse(k).expect("key");
+        let key = mcp_inspect::app::keymap::Key::parse(k).expect("key");
         let mut modifiers = KeyModifiers::NONE;
         if key.ctrl {
             modifiers |= KeyModifiers::CONTROL;
@@ -84,7 +84,7 @@ pub fn type_text(model: &mut Model, text: &str) {
 pub fn render(model: &mut Model, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
     terminal
-        .draw(|f| mcp_inspect::tui::ui::draw(f, model))
+        .draw(|f| mcp_inspect::ui::draw(f, model))
         .expect("draw");
     terminal.backend().buffer().clone()
 }

@@ -1,24 +1,11 @@
-//! The terminal UI: model, update, keymap and copy logic (pure), drawing (read-only), and the
-//! runtime that owns the terminal and the connection task.
+//! The TUI's edge: the terminal, the event loop, the connection task, the clipboard and the
+//! external editor. The only TUI code with tasks, channels, the clock and processes.
 
-pub mod calls;
 mod clipboard;
-pub mod copy;
-pub mod draft_lines;
-pub mod filter;
-pub mod keymap;
-pub mod model;
-pub mod result_text;
-mod runtime;
+mod event_loop;
 mod session_task;
-pub mod theme;
-pub mod tree_view;
-pub mod ui;
-pub mod update;
-pub mod update_call;
-pub mod update_tool;
-pub mod value_tree;
 
+use crate::app::{keymap, model, theme};
 use crate::cli::ConnectionArgs;
 use crate::mcp::error::exit;
 
@@ -51,7 +38,7 @@ pub async fn run(connection: ConnectionArgs) -> i32 {
     if let Some(w) = warning {
         model.push_log(model::LogKind::Problem, w);
     }
-    match runtime::run(options, model).await {
+    match event_loop::run(options, model).await {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: terminal: {e}");

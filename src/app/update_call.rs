@@ -1,12 +1,12 @@
 //! The call panel's part of `update`: editing arguments, sending with confirmation, progress,
 //! cancellation, results with their verdicts, and moving through past results. Pure.
 
-use super::calls::{CallState, Confirm, InFlight, Outcome, Record};
-use super::model::{LogKind, Model, Pane};
-use super::result_text::ResultText;
-use super::update::Effect;
+use crate::app::calls::Judged;
+use crate::app::calls::{CallState, Confirm, InFlight, Outcome, Record};
+use crate::app::model::{LogKind, Model, Pane};
+use crate::app::result_text::ResultText;
+use crate::app::update::Effect;
 use crate::mcp::RequestError;
-use crate::tui::calls::Judged;
 use crossterm::event::KeyEvent;
 use std::time::{Duration, Instant};
 
@@ -316,8 +316,8 @@ pub fn finished(
             LogKind::Event,
             format!(
                 "{dropped} older {tool} result(s) dropped from the history (it keeps {} and {} MiB)",
-                crate::tui::calls::HISTORY,
-                crate::tui::calls::HISTORY_BYTES >> 20
+                crate::app::calls::HISTORY,
+                crate::app::calls::HISTORY_BYTES >> 20
             ),
         );
     }

@@ -1,7 +1,7 @@
 //! The server pane: who the server is, the negotiated protocol and transport, capabilities and
 //! instructions.
 
-use crate::tui::model::{Connection, Model, Pane};
+use crate::app::model::{Connection, Model, Pane};
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::Rect;

@@ -10,7 +10,7 @@ mod status;
 mod tool;
 mod tools;
 
-use super::model::{Model, Overlay, Pane};
+use crate::app::model::{Model, Overlay, Pane};
 use ratatui::Frame;
 
 pub fn draw(frame: &mut Frame<'_>, model: &mut Model) {

@@ -1,8 +1,8 @@
 //! The browsing part of `update`: moving in the tools list and the log, and the schema trees of
 //! the tool pane (expand, collapse, follow back-links, raw or unboxed output). Pure.
 
-use super::model::{Model, ToolDetail, Which};
-use super::tree_view::{self, Row};
+use crate::app::model::{Model, ToolDetail, Which};
+use crate::app::tree_view::{self, Row};
 
 pub fn move_in_list(model: &mut Model, motion: &str) {
     let len = model.filter.visible.len();

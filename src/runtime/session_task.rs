@@ -2,8 +2,8 @@
 //! concurrently (each cancellable) and forwards server events, all as messages to the UI loop.
 //! The UI never awaits the server.
 
-use super::calls::{Judged, OutputCheck};
-use super::update::Msg;
+use crate::app::calls::{Judged, OutputCheck};
+use crate::app::update::Msg;
 use crate::mcp::{ConnectOptions, EventSink, RequestError, ServerEvent, Session};
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;

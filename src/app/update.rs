@@ -1,11 +1,11 @@
 //! `update(&mut Model, Msg) -> Vec<Effect>`: every state change, driven by key presses through
 //! the keymap and by connection events. No IO, no awaits; effects are data for the runtime.
 
-use super::copy;
-use super::keymap::{Key, Layer};
-use super::model::{Connection, LogKind, Model, Overlay, Pane, ToolEntry};
-use super::update_call;
-use super::update_tool::{ensure_detail, move_in_list, move_in_log, tool_command};
+use crate::app::copy;
+use crate::app::keymap::{Key, Layer};
+use crate::app::model::{Connection, LogKind, Model, Overlay, Pane, ToolEntry};
+use crate::app::update_call;
+use crate::app::update_tool::{ensure_detail, move_in_list, move_in_log, tool_command};
 use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
 use crate::untrusted;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -35,7 +35,7 @@ pub enum Msg {
     CallFinished {
         tool: String,
         id: u64,
-        outcome: Result<Box<crate::tui::calls::Judged>, RequestError>,
+        outcome: Result<Box<crate::app::calls::Judged>, RequestError>,
     },
     /// `$EDITOR` closed with the new arguments text, or failed.
     EditorClosed {
@@ -54,7 +54,7 @@ pub enum Effect {
         id: u64,
         arguments: serde_json::Value,
         /// What the result is judged against, by the connection task.
-        output: Option<std::sync::Arc<crate::tui::calls::OutputCheck>>,
+        output: Option<std::sync::Arc<crate::app::calls::OutputCheck>>,
     },
     Cancel {
         id: u64,

@@ -1,8 +1,8 @@
 //! What each copy command copies: schemas (raw or unboxed), the subtree and JSON Pointer of
 //! the row under the cursor, the whole tool. How it reaches the clipboard is the runtime's. Pure.
 
-use super::calls::Outcome;
-use super::model::{Model, Pane, Which};
+use crate::app::calls::Outcome;
+use crate::app::model::{Model, Pane, Which};
 use serde_json::{Value, json};
 
 /// A copy request resolved to its label and text.

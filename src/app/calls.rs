@@ -1,8 +1,8 @@
 //! Tool calls in the TUI: per tool, the argument draft (checked live against the input schema),
 //! the call in flight with its progress, and every past result with its verdict. Pure.
 
-use super::result_text::ResultText;
-use super::value_tree::ValueTree;
+use crate::app::result_text::ResultText;
+use crate::app::value_tree::ValueTree;
 use crate::mcp::RequestError;
 use crate::mcp::result::CallResult;
 use crate::mcp::tool::Tool;

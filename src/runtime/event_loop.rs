@@ -2,12 +2,12 @@
 //! (drop guard and panic hook), key and server events into `update`, effects carried out, and a
 //! redraw only when something changed.
 
-use super::clipboard;
-use super::model::Model;
-use super::session_task::{self, Command};
-use super::ui;
-use super::update::{Effect, Msg, update};
+use crate::app::model::Model;
+use crate::app::update::{Effect, Msg, update};
 use crate::mcp::ConnectOptions;
+use crate::runtime::clipboard;
+use crate::runtime::session_task::{self, Command};
+use crate::ui;
 use crossterm::event::{
     DisableBracketedPaste, EnableBracketedPaste, Event, EventStream, KeyEventKind,
 };

@@ -1,7 +1,7 @@
 //! The log pane: the server's stderr, its `notifications/message` logs and connection events,
 //! newest last, scrollable. Each line is escaped as it is drawn, whoever pushed it.
 
-use crate::tui::model::{LogKind, Model, Pane};
+use crate::app::model::{LogKind, Model, Pane};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -1,7 +1,7 @@
 //! The tools pane: the (filtered) list with matched letters highlighted and badges for hints,
 //! boxing and schema problems.
 
-use crate::tui::model::{Model, Pane, ToolEntry};
+use crate::app::model::{Model, Pane, ToolEntry};
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::Rect;

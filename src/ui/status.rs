@@ -1,8 +1,8 @@
 //! The status line: the last message, the connection state, and key hints from the keymap.
 
-use crate::tui::keymap::Layer;
-use crate::tui::model::{Connection, Model};
-use crate::tui::update::active_layer;
+use crate::app::keymap::Layer;
+use crate::app::model::{Connection, Model};
+use crate::app::update::active_layer;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -2,15 +2,15 @@
 //! progress, timeout countdown), and the shown result: verdict, value with violations marked in
 //! place, content blocks and the raw JSON-RPC result.
 
+use crate::app::calls::{CallState, InFlight, Outcome, Record, ValueView};
+use crate::app::draft_lines::{line_of, value_lines};
+use crate::app::keymap::Layer;
+use crate::app::model::Model;
+use crate::app::theme::Theme;
+use crate::app::update_call::remaining;
 use crate::mcp::result::describe_block;
 use crate::schema::verdict::Mirror;
 use crate::schema::{Status, Verdict};
-use crate::tui::calls::{CallState, InFlight, Outcome, Record, ValueView};
-use crate::tui::draft_lines::{line_of, value_lines};
-use crate::tui::keymap::Layer;
-use crate::tui::model::Model;
-use crate::tui::theme::Theme;
-use crate::tui::update_call::remaining;
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

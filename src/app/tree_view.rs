@@ -1,7 +1,7 @@
 //! A tool's two schema trees flattened into the rows currently visible, given which rows are
 //! open; and the cursor moves over them. Pure.
 
-use super::model::{ToolDetail, ToolView, Which};
+use crate::app::model::{ToolDetail, ToolView, Which};
 use crate::schema::signature::boxed_field;
 use crate::schema::{Boxing, NodeId, SchemaTree};
 

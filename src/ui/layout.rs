@@ -1,6 +1,6 @@
 //! Where each pane goes: side by side from 100 columns, stacked below that (down to 80×24).
 
-use crate::tui::model::Pane;
+use crate::app::model::Pane;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
 pub struct Areas {

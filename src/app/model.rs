@@ -1,10 +1,10 @@
 //! Everything the TUI knows: the connection, the tools with their cached schema trees, the
 //! filter, focus, per-tool view state, the log and overlays. Plain data; `update` changes it.
 
-use super::calls::CallState;
-use super::filter::Filter;
-use super::keymap::Keymap;
-use super::theme::Theme;
+use crate::app::calls::CallState;
+use crate::app::filter::Filter;
+use crate::app::keymap::Keymap;
+use crate::app::theme::Theme;
 use crate::mcp::ServerSummary;
 use crate::mcp::tool::Tool;
 use crate::schema::refs::{Document, RefTarget, all_refs};

@@ -1,7 +1,7 @@
 //! Overlays generated from the keymap, so they cannot drift from it: help and the copy menu.
 
-use crate::tui::keymap::Layer;
-use crate::tui::model::Model;
+use crate::app::keymap::Layer;
+use crate::app::model::Model;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};

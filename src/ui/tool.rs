@@ -1,11 +1,11 @@
 //! The tool pane: title, description, signature and hints, then the input and output schema
 //! trees (one cursor over both), and the full text of the row under the cursor.
 
+use crate::app::model::{Model, Pane, ToolDetail, ToolEntry, ToolView, Which};
+use crate::app::theme::Theme;
+use crate::app::tree_view::{self, Row};
 use crate::schema::signature::type_text;
 use crate::schema::{Edge, NodeId, SchemaTree};
-use crate::tui::model::{Model, Pane, ToolDetail, ToolEntry, ToolView, Which};
-use crate::tui::theme::Theme;
-use crate::tui::tree_view::{self, Row};
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -284,7 +284,7 @@ fn row_details(selected: Option<(Which, &SchemaTree, NodeId)>, theme: Theme) -> 
     };
     let node = &tree.nodes[id];
     let f = &node.facts;
-    let pointer = crate::tui::copy::display_pointer(which, &node.pointer);
+    let pointer = crate::app::copy::display_pointer(which, &node.pointer);
     let mut lines = vec![Line::from(vec![
         Span::styled(untrusted::line(&pointer, 200).into_owned(), theme.link()),
         Span::styled(

@@ -1,0 +1,17 @@
+//! The TUI's pure core: the model, messages and `update`, the keymap, the filter, call panels
+//! and copies. No IO, no awaits, no clock: effects are data the runtime carries out, and the
+//! time comes in from the runtime.
+
+pub mod calls;
+pub mod copy;
+pub mod draft_lines;
+pub mod filter;
+pub mod keymap;
+pub mod model;
+pub mod result_text;
+pub mod theme;
+pub mod tree_view;
+pub mod update;
+pub mod update_call;
+pub mod update_tool;
+pub mod value_tree;
