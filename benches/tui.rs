@@ -74,18 +74,14 @@ fn main() {
             let mut m = model();
             let arrived = lists.pop().unwrap_or_else(|| list.clone());
             update(&mut m, Msg::ToolsListed(arrived));
-            terminal
-                .draw(|f| mcp_inspect::ui::draw(f, &mut m))
-                .expect("draw");
+            mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
             m
         },
     );
     let (mut m, kept, peak) = memory_of(|| {
         let mut m = model();
         update(&mut m, Msg::ToolsListed(list.clone()));
-        terminal
-            .draw(|f| mcp_inspect::ui::draw(f, &mut m))
-            .expect("draw");
+        mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
         m
     });
     println!("memory: 10,000 tools listed and drawn: {kept:.1} MiB kept, {peak:.1} MiB peak");
@@ -99,9 +95,7 @@ fn main() {
                 &mut m,
                 Msg::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
             );
-            terminal
-                .draw(|f| mcp_inspect::ui::draw(f, &mut m))
-                .expect("draw");
+            mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
         },
     );
     let mut props = serde_json::Map::new();
@@ -125,9 +119,7 @@ fn main() {
         for k in ["2", "e", "G"] {
             update(&mut m, key(k.chars().next().unwrap_or('e')));
         }
-        terminal
-            .draw(|f| mcp_inspect::ui::draw(f, &mut m))
-            .expect("draw");
+        mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
     });
     println!(
         "memory: 100,000-row tree built, expanded, drawn: {kept:.1} MiB kept, {peak:.1} MiB peak"
@@ -136,9 +128,7 @@ fn main() {
         "tui: frame with a 100,000-row tree fully expanded",
         budget,
         || {
-            terminal
-                .draw(|f| mcp_inspect::ui::draw(f, &mut m))
-                .expect("draw");
+            mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
         },
     );
     // A key behind a full batch of flood events: the runtime handles at most 512 server
@@ -179,9 +169,7 @@ fn main() {
                 update(&mut m, msg.clone());
             }
             update(&mut m, key('j'));
-            terminal
-                .draw(|f| mcp_inspect::ui::draw(f, &mut m))
-                .expect("draw");
+            mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
         },
     );
     println!(

@@ -9,6 +9,20 @@ use crate::app::{keymap, model, theme};
 use crate::cli::ConnectionArgs;
 use crate::mcp::error::exit;
 
+/// Draws one frame of `model` on `terminal` and lets the model adopt what the frame learned
+/// (pane heights and scroll): the one way a frame is drawn, by the event loop and by tests.
+pub fn frame<B: ratatui::backend::Backend>(
+    terminal: &mut ratatui::Terminal<B>,
+    model: &mut model::Model,
+) -> Result<(), B::Error> {
+    let mut viewport = None;
+    terminal.draw(|f| viewport = Some(crate::ui::draw(f, model)))?;
+    if let Some(viewport) = viewport {
+        model.adopt(viewport);
+    }
+    Ok(())
+}
+
 /// Runs the TUI on a connection and returns the exit code.
 pub async fn run(connection: ConnectionArgs) -> i32 {
     let options = match connection.options() {

@@ -1,5 +1,6 @@
-//! Drawing: functions from `&Model` to widgets on a frame. Read-only apart from remembering the
-//! page size and scroll offsets; nothing here can fail. Every server string arrives escaped.
+//! Drawing: functions from `&Model` to widgets on a frame. Read-only: what a frame learns (pane
+//! heights, scroll kept around the cursor) is returned as a [`Viewport`] for the model to adopt.
+//! Nothing here can fail. Every server string arrives escaped.
 
 mod call;
 mod help;
@@ -10,30 +11,45 @@ mod status;
 mod tool;
 mod tools;
 
-use crate::app::model::{Model, Overlay, Pane};
+use crate::app::model::{Model, Overlay, Pane, Viewport};
 use ratatui::Frame;
 
-pub fn draw(frame: &mut Frame<'_>, model: &mut Model) {
+/// Draws the whole screen and returns what it learned of the panes.
+pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
+    let mut viewport = model.viewport.clone();
     let areas = layout::split(frame.area(), model.focus);
-    tools::draw(frame, areas.tools, model);
+    tools::draw(frame, areas.tools, model, &mut viewport);
     if let Some(area) = areas.tool {
         if model.focus == Pane::Call {
-            call::draw(frame, area, model);
+            call::draw(frame, area, model, &mut viewport);
         } else {
-            tool::draw(frame, area, model);
+            tool::draw(frame, area, model, &mut viewport);
         }
     }
     if let Some(area) = areas.server {
-        server::draw(frame, area, model);
+        server::draw(frame, area, model, &mut viewport);
     }
     log::draw(frame, areas.log, model);
     status::draw(frame, areas.status, model);
     match model.overlay {
-        Some(Overlay::Help) => help::draw_help(frame, model),
+        Some(Overlay::Help) => help::draw_help(frame, model, &mut viewport),
         Some(Overlay::CopyMenu) => help::draw_copy_menu(frame, model),
         None => {}
     }
     sanitize(frame.buffer_mut());
+    viewport
+}
+
+/// The first row to show so that row `cursor` is among the `rows` shown, moving the window
+/// from `scroll` as little as possible.
+fn keep_in_view(scroll: usize, cursor: usize, rows: usize) -> usize {
+    if cursor < scroll {
+        cursor
+    } else if cursor >= scroll + rows {
+        cursor + 1 - rows
+    } else {
+        scroll
+    }
 }
 
 /// The last guard before the terminal: a cell that still holds a control, bidi or invisible

@@ -286,3 +286,19 @@ fn long_instructions_scroll_in_the_server_pane() {
     // j and k stay the server pane's: the tool list did not move.
     assert_eq!(model.selected, 0);
 }
+
+#[test]
+fn each_pane_pages_by_its_own_height() {
+    let mut m = demo_model();
+    tui::render(&mut m, 120, 30);
+    let (list, tree) = (m.viewport.list_rows, m.viewport.tree_rows);
+    assert!(list > 1 && list < m.tools.len(), "the list shows {list} rows");
+    assert_ne!(list, tree, "the two panes differ in height at 120x30");
+    press(&mut m, &["pagedown"]);
+    assert_eq!(m.selected, list, "page-down in the list moves by the list's rows");
+    tui::render(&mut m, 120, 30);
+    assert!(
+        m.list_scroll > 0 && m.list_scroll <= m.selected,
+        "the frame scrolled the list to the cursor and the model kept it"
+    );
+}

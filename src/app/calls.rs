@@ -257,6 +257,15 @@ impl CallState {
 
     /// The value tree of the shown result (built when the shown result or the raw flag changes).
     pub fn value_view(&mut self) -> Option<&mut ValueView> {
+        // Checked before anything is cloned: a result can be megabytes, and this runs per key.
+        let shown = self.shown_record()?.id;
+        if self
+            .value
+            .as_ref()
+            .is_some_and(|v| v.record == shown && v.raw == self.raw_value)
+        {
+            return self.value.as_mut();
+        }
         let (id, value, base) = {
             let record = self.shown_record()?;
             let Outcome::Result {
@@ -279,22 +288,16 @@ impl CallState {
                 None => (record.id, result.structured.clone()?, String::new()),
             }
         };
-        let stale = self
-            .value
-            .as_ref()
-            .is_none_or(|v| v.record != id || v.raw != self.raw_value);
-        if stale {
-            let tree = ValueTree::build(&value, &base);
-            let open = tree.default_open();
-            self.value = Some(ValueView {
-                record: id,
-                raw: self.raw_value,
-                tree,
-                open,
-                cursor: 0,
-                follow: false,
-            });
-        }
+        let tree = ValueTree::build(&value, &base);
+        let open = tree.default_open();
+        self.value = Some(ValueView {
+            record: id,
+            raw: self.raw_value,
+            tree,
+            open,
+            cursor: 0,
+            follow: false,
+        });
         self.value.as_mut()
     }
 

@@ -159,6 +159,24 @@ pub struct LogLine {
     pub text: String,
 }
 
+/// What one frame learned: each pane's height in rows and where it had to be scrolled to keep
+/// its cursor in view. Drawing only reads the model and returns this; the model adopts it after
+/// the frame, so every pane pages by its own height.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Viewport {
+    pub list_rows: usize,
+    pub list_scroll: usize,
+    pub tree_rows: usize,
+    /// The selected tool's tree scroll, by tool name.
+    pub tree_scroll: Option<(String, usize)>,
+    pub call_rows: usize,
+    /// The selected tool's call panel scroll, by tool name.
+    pub call_scroll: Option<(String, usize)>,
+    pub server_scroll: usize,
+    pub help_rows: usize,
+    pub help_scroll: usize,
+}
+
 pub struct Model {
     pub target: String,
     /// The connection as command-line words (`--url …` or `-- command …`), for copied commands.
@@ -191,8 +209,8 @@ pub struct Model {
     pub status: Option<String>,
     pub keymap: Keymap,
     pub theme: Theme,
-    /// Rows the tool pane's tree area showed last frame (for page keys).
-    pub page_rows: usize,
+    /// What the last frame showed of each pane: its rows (for page keys) and scroll.
+    pub viewport: Viewport,
     pub quit: bool,
 }
 
@@ -222,7 +240,7 @@ impl Model {
             status: None,
             keymap,
             theme,
-            page_rows: 10,
+            viewport: Viewport::default(),
             quit: false,
         }
     }
@@ -238,6 +256,27 @@ impl Model {
     /// Whether anything is running that the screen should show ticking (a call in flight).
     pub fn busy(&self) -> bool {
         self.calls.values().any(|c| c.in_flight.is_some())
+    }
+
+    /// Takes what the last frame showed (see [`Viewport`]).
+    pub fn adopt(&mut self, viewport: Viewport) {
+        self.list_scroll = viewport.list_scroll;
+        self.server_scroll = viewport.server_scroll;
+        self.help_scroll = viewport.help_scroll;
+        if let Some((tool, scroll)) = &viewport.tree_scroll
+            && let Some(view) = self.views.get_mut(tool)
+        {
+            view.scroll = *scroll;
+        }
+        if let Some((tool, scroll)) = &viewport.call_scroll
+            && let Some(state) = self.calls.get_mut(tool)
+        {
+            state.scroll = *scroll;
+            if let Some(view) = state.value.as_mut() {
+                view.follow = false;
+            }
+        }
+        self.viewport = viewport;
     }
 
     pub fn push_log(&mut self, kind: LogKind, text: String) {

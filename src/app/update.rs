@@ -90,6 +90,17 @@ pub fn active_layer(model: &Model) -> Layer {
 }
 
 pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
+    let effects = apply(model, msg);
+    // The value tree the call panel shows is built here, never while drawing.
+    if let Some(name) = model.selected_entry().map(|e| e.tool.name.clone())
+        && let Some(state) = model.calls.get_mut(&name)
+    {
+        let _ = state.value_view();
+    }
+    effects
+}
+
+fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(model, key),
         Msg::Connected(server) => {
@@ -376,7 +387,7 @@ fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
             };
         }
         motion if model.overlay == Some(Overlay::Help) => {
-            let page = model.page_rows.max(1);
+            let page = model.viewport.help_rows.max(1);
             model.help_scroll = match motion {
                 "down" => model.help_scroll + 1,
                 "up" => model.help_scroll.saturating_sub(1),

@@ -43,7 +43,7 @@ pub fn command(model: &mut Model, command: &str) -> Vec<Effect> {
     let destructive = model
         .selected_entry()
         .is_some_and(|e| e.tool.annotations.destructive == Some(true));
-    let page = model.page_rows.max(1);
+    let page = model.viewport.call_rows.max(1);
     let mut status = None;
     let mut effects = Vec::new();
     let Some((tool, state)) = panel(model) else {

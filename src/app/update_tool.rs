@@ -9,7 +9,7 @@ pub fn move_in_list(model: &mut Model, motion: &str) {
     if len == 0 {
         return;
     }
-    let page = model.page_rows.max(1);
+    let page = model.viewport.list_rows.max(1);
     model.selected = match motion {
         "down" => (model.selected + 1).min(len - 1),
         "up" => model.selected.saturating_sub(1),
@@ -52,7 +52,7 @@ pub fn ensure_detail(model: &mut Model) {
 
 pub fn tool_command(model: &mut Model, command: &str) {
     ensure_detail(model);
-    let page = model.page_rows.max(1);
+    let page = model.viewport.tree_rows.max(1);
     let Some(entry) = model.selected_entry() else {
         return;
     };

@@ -7,7 +7,6 @@ use crate::app::update::{Effect, Msg, update};
 use crate::mcp::ConnectOptions;
 use crate::runtime::clipboard;
 use crate::runtime::session_task::{self, Command};
-use crate::ui;
 use crossterm::event::{
     DisableBracketedPaste, EnableBracketedPaste, Event, EventStream, KeyEventKind,
 };
@@ -125,7 +124,7 @@ pub async fn run(options: ConnectOptions, mut model: Model) -> std::io::Result<i
     let mut ticker = tokio::time::interval(Duration::from_millis(200));
     while !model.quit {
         if dirty && (urgent || last_frame.elapsed() >= FRAME) {
-            terminal.draw(|frame| ui::draw(frame, &mut model))?;
+            super::frame(&mut terminal, &mut model)?;
             last_frame = Instant::now();
             dirty = false;
             urgent = false;

@@ -2,10 +2,11 @@
 //! progress, timeout countdown), and the shown result: verdict, value with violations marked in
 //! place, content blocks and the raw JSON-RPC result.
 
+use super::keep_in_view;
 use crate::app::calls::{CallState, InFlight, Outcome, Record, ValueView};
 use crate::app::draft_lines::{line_of, value_lines};
 use crate::app::keymap::Layer;
-use crate::app::model::Model;
+use crate::app::model::{Model, Viewport};
 use crate::app::theme::Theme;
 use crate::app::update_call::remaining;
 use crate::mcp::result::describe_block;
@@ -21,7 +22,7 @@ use std::time::Duration;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
     let theme = model.theme;
     let timeout = model.timeout;
     let hint = |command: &str| {
@@ -39,7 +40,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     let Some(name) = model.selected_entry().map(|e| e.tool.name.clone()) else {
         return;
     };
-    let Some(state) = model.calls.get_mut(&name) else {
+    let Some(state) = model.calls.get(&name) else {
         frame.render_widget(Paragraph::new("press a to call this tool"), area);
         return;
     };
@@ -50,7 +51,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     frame.render_widget(block, area);
     let problems = problem_lines(state, theme);
     let editor_height = (state.editor.lines().len() as u16 + 2).clamp(4, (inner.height / 2).max(4));
-    let [editor, checks, status, result] = Layout::vertical([
+    let [editor_area, checks, status, result] = Layout::vertical([
         Constraint::Length(editor_height),
         Constraint::Length(problems.len().min(4) as u16),
         Constraint::Length(1),
@@ -62,19 +63,20 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     } else {
         theme.dim()
     };
-    state.editor.set_block(
+    // The draft's look belongs to this frame: a copy is styled (a draft is small text).
+    let mut editor = state.editor.clone();
+    editor.set_block(
         Block::default()
             .borders(Borders::ALL)
             .title(" arguments ")
             .border_style(editor_style),
     );
-    state.editor.set_cursor_line_style(Style::default());
+    editor.set_cursor_line_style(Style::default());
     // Line numbers, so the violations listed below ("line 3 /query: …") point into the draft.
-    state.editor.set_line_number_style(theme.dim());
-    frame.render_widget(&state.editor, editor);
+    editor.set_line_number_style(theme.dim());
+    frame.render_widget(&editor, editor_area);
     frame.render_widget(Paragraph::new(problems), checks);
     frame.render_widget(Paragraph::new(status_line(state, timeout, theme)), status);
-    let _ = state.value_view();
     let mut cursor_line = None;
     let lines = result_lines(
         result.width as usize,
@@ -84,23 +86,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
         theme,
     );
     let height = result.height.max(1) as usize;
-    if let (Some(line), Some(view)) = (cursor_line, state.value.as_mut())
+    let mut scroll = state.scroll;
+    if let (Some(line), Some(view)) = (cursor_line, state.value.as_ref())
         && view.follow
     {
-        view.follow = false;
-        if line < state.scroll {
-            state.scroll = line;
-        } else if line >= state.scroll + height {
-            state.scroll = line + 1 - height;
-        }
+        scroll = keep_in_view(scroll, line, height);
     }
-    let max_scroll = lines.len().saturating_sub(1);
-    state.scroll = state.scroll.min(max_scroll);
-    frame.render_widget(
-        Paragraph::new(lines).scroll((state.scroll as u16, 0)),
-        result,
-    );
-    model.page_rows = result.height.max(1) as usize;
+    scroll = scroll.min(lines.len().saturating_sub(1));
+    viewport.call_rows = height;
+    viewport.call_scroll = Some((name, scroll));
+    frame.render_widget(Paragraph::new(lines).scroll((scroll as u16, 0)), result);
 }
 
 fn problem_lines(state: &CallState, theme: Theme) -> Vec<Line<'static>> {

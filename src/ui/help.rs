@@ -1,7 +1,7 @@
 //! Overlays generated from the keymap, so they cannot drift from it: help and the copy menu.
 
 use crate::app::keymap::Layer;
-use crate::app::model::Model;
+use crate::app::model::{Model, Viewport};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -32,7 +32,7 @@ fn binding_lines(model: &Model, layer: Layer) -> Vec<Line<'static>> {
         .collect()
 }
 
-pub fn draw_help(frame: &mut Frame<'_>, model: &mut Model) {
+pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) {
     let mut lines = Vec::new();
     for (layer, title) in [
         (Layer::Global, "Everywhere"),
@@ -50,12 +50,14 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &mut Model) {
     }
     let area = centered(frame.area(), 76, lines.len() as u16 + 2);
     let visible = area.height.saturating_sub(2) as usize;
-    model.help_scroll = model.help_scroll.min(lines.len().saturating_sub(visible));
+    let scroll = model.help_scroll.min(lines.len().saturating_sub(visible));
+    viewport.help_rows = visible;
+    viewport.help_scroll = scroll;
     let title = if lines.len() > visible {
         format!(
             " Help: keys ({}-{} of {}; j/k scroll, esc closes) ",
-            model.help_scroll + 1,
-            (model.help_scroll + visible).min(lines.len()),
+            scroll + 1,
+            (scroll + visible).min(lines.len()),
             lines.len()
         )
     } else {
@@ -65,7 +67,7 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &mut Model) {
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
-            .scroll((model.help_scroll as u16, 0))
+            .scroll((scroll as u16, 0))
             .block(block),
         area,
     );

@@ -1,14 +1,14 @@
 //! The server pane: who the server is, the negotiated protocol and transport, capabilities and
 //! instructions.
 
-use crate::app::model::{Connection, Model, Pane};
+use crate::app::model::{Connection, Model, Pane, Viewport};
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
     let theme = model.theme;
     let block = theme.pane(" Server ", model.focus == Pane::Server);
     let mut lines = Vec::new();
@@ -64,11 +64,12 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     let width = usize::from(block.inner(area).width.max(1));
     let height = usize::from(block.inner(area).height);
     let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
-    model.server_scroll = model.server_scroll.min(rows.saturating_sub(height));
+    let scroll = model.server_scroll.min(rows.saturating_sub(height));
+    viewport.server_scroll = scroll;
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .scroll((u16::try_from(model.server_scroll).unwrap_or(u16::MAX), 0))
+            .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0))
             .block(block),
         area,
     );

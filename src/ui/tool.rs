@@ -1,7 +1,8 @@
 //! The tool pane: title, description, signature and hints, then the input and output schema
 //! trees (one cursor over both), and the full text of the row under the cursor.
 
-use crate::app::model::{Model, Pane, ToolDetail, ToolEntry, ToolView, Which};
+use super::keep_in_view;
+use crate::app::model::{Model, Pane, ToolDetail, ToolEntry, ToolView, Viewport, Which};
 use crate::app::theme::Theme;
 use crate::app::tree_view::{self, Row};
 use crate::schema::signature::type_text;
@@ -15,7 +16,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 /// Lines of a description shown above the trees before "…".
 const DESCRIPTION_LINES: usize = 4;
 
-pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
     let theme = model.theme;
     let focused = model.focus == Pane::Tool;
     // Borrowed field by field (not cloned): a tool's schema can be megabytes.
@@ -31,7 +32,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     frame.render_widget(block, area);
     let (Some(detail), Some(view)) = (
         model.details.get(&entry.tool.name),
-        model.views.get_mut(&entry.tool.name),
+        model.views.get(&entry.tool.name),
     ) else {
         return;
     };
@@ -46,15 +47,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
     frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), head);
     let rows = tree_view::visible_rows(detail, view, entry.boxing.as_ref());
     let cursor = tree_view::cursor_index(&rows, view.cursor);
+    // Headings take a line each; keep the cursor inside the window.
+    let budget = (trees.height as usize).saturating_sub(2).max(1);
+    let scroll = keep_in_view(view.scroll, cursor, budget);
+    viewport.tree_rows = budget;
+    viewport.tree_scroll = Some((entry.tool.name.clone(), scroll));
     let lines = tree_lines(
-        entry,
-        detail,
-        view,
-        &rows,
-        cursor,
-        trees.height as usize,
-        focused,
-        theme,
+        entry, detail, view, &rows, cursor, scroll, budget, focused, theme,
     );
     frame.render_widget(Paragraph::new(lines), trees);
     let selected = rows
@@ -70,7 +69,6 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
             ),
         info,
     );
-    model.page_rows = (trees.height as usize).saturating_sub(2).max(1);
 }
 
 fn header_lines(
@@ -127,23 +125,17 @@ fn header_lines(
 fn tree_lines(
     entry: &ToolEntry,
     detail: &ToolDetail,
-    view: &mut ToolView,
+    view: &ToolView,
     rows: &[Row],
     cursor: usize,
-    height: usize,
+    scroll: usize,
+    budget: usize,
     focused: bool,
     theme: Theme,
 ) -> Vec<Line<'static>> {
-    // Headings take a line each; keep the cursor inside the window.
-    let budget = height.saturating_sub(2).max(1);
-    if cursor < view.scroll {
-        view.scroll = cursor;
-    } else if cursor >= view.scroll + budget {
-        view.scroll = cursor + 1 - budget;
-    }
     let mut lines = Vec::new();
     let mut last: Option<Which> = None;
-    for (i, row) in rows.iter().enumerate().skip(view.scroll).take(budget) {
+    for (i, row) in rows.iter().enumerate().skip(scroll).take(budget) {
         if last != Some(row.which) {
             lines.push(heading(row.which, entry, view, theme));
             last = Some(row.which);
@@ -165,7 +157,7 @@ fn tree_lines(
         }
         lines.push(line);
     }
-    if detail.output.is_none() && lines.len() < height {
+    if detail.output.is_none() && lines.len() < budget + 2 {
         lines.push(Line::styled("Output schema", theme.heading()));
         lines.push(Line::styled(
             "  No output schema defined by the server",

@@ -1,14 +1,15 @@
 //! The tools pane: the (filtered) list with matched letters highlighted and badges for hints,
 //! boxing and schema problems.
 
-use crate::app::model::{Model, Pane, ToolEntry};
+use super::keep_in_view;
+use crate::app::model::{Model, Pane, ToolEntry, Viewport};
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
+pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
     let theme = model.theme;
     let focused = model.focus == Pane::Tools;
     let shown = model.filter.visible.len();
@@ -30,12 +31,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
         ]));
     }
     let rows = (inner.height as usize).saturating_sub(lines.len()).max(1);
-    model.page_rows = rows;
-    if model.selected < model.list_scroll {
-        model.list_scroll = model.selected;
-    } else if model.selected >= model.list_scroll + rows {
-        model.list_scroll = model.selected + 1 - rows;
-    }
+    viewport.list_rows = rows;
+    let scroll = keep_in_view(model.list_scroll, model.selected, rows);
+    viewport.list_scroll = scroll;
     if model.tools.is_empty() {
         lines.push(Line::styled("(no tools yet)", theme.dim()));
     } else if shown == 0 {
@@ -46,7 +44,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &mut Model) {
         .visible
         .iter()
         .enumerate()
-        .skip(model.list_scroll)
+        .skip(scroll)
         .take(rows)
     {
         let entry = &model.tools[visible.index];

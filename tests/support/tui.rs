@@ -83,9 +83,7 @@ pub fn type_text(model: &mut Model, text: &str) {
 /// Draws the model at a size and returns the buffer.
 pub fn render(model: &mut Model, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    terminal
-        .draw(|f| mcp_inspect::ui::draw(f, model))
-        .expect("draw");
+    mcp_inspect::runtime::frame(&mut terminal, model).expect("draw");
     terminal.backend().buffer().clone()
 }
 
