@@ -3,6 +3,7 @@
 //! time comes in from the runtime.
 
 pub mod calls;
+pub mod command;
 pub mod copy;
 pub mod draft_lines;
 pub mod filter;

@@ -50,6 +50,7 @@ pub async fn run(connection: ConnectionArgs) -> i32 {
         }
     };
     if let Some(w) = warning {
+        model.status = Some(w.clone());
         model.push_log(model::LogKind::Problem, w);
     }
     match event_loop::run(options, model).await {

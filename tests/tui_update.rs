@@ -292,13 +292,43 @@ fn each_pane_pages_by_its_own_height() {
     let mut m = demo_model();
     tui::render(&mut m, 120, 30);
     let (list, tree) = (m.viewport.list_rows, m.viewport.tree_rows);
-    assert!(list > 1 && list < m.tools.len(), "the list shows {list} rows");
+    assert!(
+        list > 1 && list < m.tools.len(),
+        "the list shows {list} rows"
+    );
     assert_ne!(list, tree, "the two panes differ in height at 120x30");
     press(&mut m, &["pagedown"]);
-    assert_eq!(m.selected, list, "page-down in the list moves by the list's rows");
+    assert_eq!(
+        m.selected, list,
+        "page-down in the list moves by the list's rows"
+    );
     tui::render(&mut m, 120, 30);
     assert!(
         m.list_scroll > 0 && m.list_scroll <= m.selected,
         "the frame scrolled the list to the cursor and the model kept it"
     );
+}
+
+#[test]
+fn hints_show_only_keys_that_work_in_the_focused_pane() {
+    let mut m = demo_model();
+    let hints = |m: &mut mcp_inspect::app::model::Model| {
+        let screen = tui::text(&tui::render(m, 120, 30));
+        screen.lines().last().unwrap_or_default().to_string()
+    };
+    assert!(hints(&mut m).contains("/ filter"), "the list filters");
+    press(&mut m, &["2"]);
+    let tool_pane = hints(&mut m);
+    assert!(!tool_pane.contains("/ filter"), "{tool_pane}");
+    assert!(tool_pane.contains("q quit"), "{tool_pane}");
+}
+
+#[test]
+fn a_keymap_with_an_unknown_command_names_its_line() {
+    let error = mcp_inspect::app::keymap::Keymap::parse(
+        "[[tools]]\non = [\"x\"]\nrun = \"expand-everything\"\n",
+    )
+    .err()
+    .unwrap_or_default();
+    assert!(error.starts_with("line 3: unknown command `expand-everything`"), "{error}");
 }

@@ -2,6 +2,7 @@
 //! the row under the cursor, the whole tool. How it reaches the clipboard is the runtime's. Pure.
 
 use crate::app::calls::Outcome;
+use crate::app::command::Command;
 use crate::app::model::{Model, Pane, Which};
 use serde_json::{Value, json};
 
@@ -18,7 +19,7 @@ fn pretty(v: &Value) -> String {
 }
 
 /// Resolves a copy command against the selected tool and cursor.
-pub fn resolve(model: &Model, command: &str) -> Result<Copy, String> {
+pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
     let entry = model.selected_entry().ok_or("no tool selected")?;
     let tool = &entry.tool;
     let output = || {
@@ -38,14 +39,19 @@ pub fn resolve(model: &Model, command: &str) -> Result<Copy, String> {
         }
     };
     // In the call panel, the cursor is on the result's value.
-    if model.focus == Pane::Call && matches!(command, "copy-subtree" | "copy-pointer" | "copy-jq") {
+    if model.focus == Pane::Call
+        && matches!(
+            command,
+            Command::CopySubtree | Command::CopyPointer | Command::CopyJq
+        )
+    {
         let (label, text) = value_copy(model, &tool.name, command)?;
         return Ok(Copy { label, text });
     }
     let (label, text) = match command {
-        "copy-input" => ("input schema".to_string(), pretty(&tool.input_schema)),
-        "copy-output" => ("output schema".to_string(), pretty(output()?)),
-        "copy-output-unboxed" => {
+        Command::CopyInput => ("input schema".to_string(), pretty(&tool.input_schema)),
+        Command::CopyOutput => ("output schema".to_string(), pretty(output()?)),
+        Command::CopyOutputUnboxed => {
             let schema = output()?;
             match &entry.boxing {
                 Some(b) => (
@@ -55,7 +61,7 @@ pub fn resolve(model: &Model, command: &str) -> Result<Copy, String> {
                 None => ("output schema (not boxed)".to_string(), pretty(schema)),
             }
         }
-        "copy-subtree" => {
+        Command::CopySubtree => {
             let (which, pointer) = cursor()?;
             let doc = match which {
                 Which::Input => &tool.input_schema,
@@ -69,23 +75,23 @@ pub fn resolve(model: &Model, command: &str) -> Result<Copy, String> {
                 pretty(sub),
             )
         }
-        "copy-pointer" => {
+        Command::CopyPointer => {
             let (which, pointer) = cursor()?;
             let p = display_pointer(which, &pointer);
             (format!("pointer {p}"), p)
         }
-        "copy-tool" => (format!("tool {}", tool.name), pretty(&tool.definition())),
-        "copy-result" | "copy-value" | "copy-request" | "copy-command" => {
+        Command::CopyTool => (format!("tool {}", tool.name), pretty(&tool.definition())),
+        Command::CopyResult | Command::CopyValue | Command::CopyRequest | Command::CopyCommand => {
             call_copy(model, &tool.name, command)?
         }
-        other => return Err(format!("unknown copy command {other}")),
+        other => return Err(format!("`{}` copies nothing", other.name())),
     };
     Ok(Copy { label, text })
 }
 
 /// What the call panel copies: the shown result, its natural value, or the call that made it
 /// as a JSON-RPC request or an `mcp-inspect call` command line.
-fn call_copy(model: &Model, tool: &str, command: &str) -> Result<(String, String), String> {
+fn call_copy(model: &Model, tool: &str, command: Command) -> Result<(String, String), String> {
     let state = model
         .calls
         .get(tool)
@@ -102,8 +108,8 @@ fn call_copy(model: &Model, tool: &str, command: &str) -> Result<(String, String
         _ => Err("no result to copy".to_string()),
     };
     Ok(match command {
-        "copy-result" => ("result".into(), pretty(&result()?.0.raw)),
-        "copy-value" => {
+        Command::CopyResult => ("result".into(), pretty(&result()?.0.raw)),
+        Command::CopyValue => {
             let (result, verdict) = result()?;
             let value = verdict
                 .natural_value(result.structured.as_ref())
@@ -115,7 +121,7 @@ fn call_copy(model: &Model, tool: &str, command: &str) -> Result<(String, String
             };
             (label.into(), pretty(value))
         }
-        "copy-request" => (
+        Command::CopyRequest => (
             "call as a JSON-RPC request".into(),
             pretty(
                 &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}),
@@ -144,7 +150,7 @@ fn call_copy(model: &Model, tool: &str, command: &str) -> Result<(String, String
 }
 
 /// The result value under the call panel's cursor: its JSON, JSON Pointer or jq path.
-fn value_copy(model: &Model, tool: &str, command: &str) -> Result<(String, String), String> {
+fn value_copy(model: &Model, tool: &str, command: Command) -> Result<(String, String), String> {
     let state = model
         .calls
         .get(tool)
@@ -159,8 +165,8 @@ fn value_copy(model: &Model, tool: &str, command: &str) -> Result<(String, Strin
         _ => None,
     };
     Ok(match command {
-        "copy-pointer" => (format!("pointer {}", row.pointer), row.pointer.clone()),
-        "copy-jq" => (format!("jq path {}", row.jq), row.jq.clone()),
+        Command::CopyPointer => (format!("pointer {}", row.pointer), row.pointer.clone()),
+        Command::CopyJq => (format!("jq path {}", row.jq), row.jq.clone()),
         _ => {
             let value = structured
                 .and_then(|s| s.pointer(&row.pointer))

@@ -1,6 +1,8 @@
 //! The keymap as data: `assets/keymap.toml` compiled in, a user file layered on top, and the
-//! lookup from a key press in a layer to a command. The help overlay is generated from this. Pure.
+//! lookup from a key press in a layer to a [`Command`]. Every `run` and key is checked when the
+//! file loads; the help overlay and the hints are generated from this. Pure.
 
+use super::command::Command;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -37,6 +39,15 @@ impl Layer {
         Layer::Copy,
         Layer::Help,
     ];
+
+    /// Whether a key this layer does not bind runs the global layer's command (the editor,
+    /// the filter and the overlays keep every key to themselves).
+    pub fn falls_through(self) -> bool {
+        !matches!(
+            self,
+            Layer::Global | Layer::Filter | Layer::Editor | Layer::Copy | Layer::Help
+        )
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -137,16 +148,22 @@ impl Key {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Binding {
     pub keys: Vec<Key>,
-    pub run: String,
+    pub run: Command,
     pub desc: String,
 }
 
 #[derive(Deserialize)]
 struct RawBinding {
-    on: Vec<String>,
-    run: String,
+    on: Vec<toml::Spanned<String>>,
+    run: toml::Spanned<String>,
     #[serde(default)]
     desc: String,
+}
+
+/// "line N: …" for a value of the file at `span`.
+fn at_line(text: &str, span: std::ops::Range<usize>, problem: String) -> String {
+    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+    format!("line {line}: {problem}")
 }
 
 #[derive(Debug, Clone, Default)]
@@ -173,11 +190,21 @@ impl Keymap {
             for b in bindings {
                 let keys =
                     b.on.iter()
-                        .map(|k| Key::parse(k))
+                        .map(|k| Key::parse(k.get_ref()).map_err(|e| at_line(text, k.span(), e)))
                         .collect::<Result<Vec<_>, _>>()?;
+                let run = Command::parse(b.run.get_ref()).ok_or_else(|| {
+                    at_line(
+                        text,
+                        b.run.span(),
+                        format!(
+                            "unknown command `{}` (see the built-in keymap for the names)",
+                            crate::untrusted::label(b.run.get_ref())
+                        ),
+                    )
+                })?;
                 list.push(Binding {
                     keys,
-                    run: b.run,
+                    run,
                     desc: b.desc,
                 });
             }
@@ -220,12 +247,12 @@ impl Keymap {
     }
 
     /// The command bound to `key` in `layer`.
-    pub fn command(&self, layer: Layer, key: Key) -> Option<&str> {
+    pub fn command(&self, layer: Layer, key: Key) -> Option<Command> {
         self.layers
             .get(&layer)?
             .iter()
             .find(|b| b.keys.contains(&key))
-            .map(|b| b.run.as_str())
+            .map(|b| b.run)
     }
 
     pub fn bindings(&self, layer: Layer) -> &[Binding] {
@@ -233,11 +260,31 @@ impl Keymap {
     }
 
     /// The first key bound to `command` in `layer`, for hints.
-    pub fn key_for(&self, layer: Layer, command: &str) -> Option<String> {
+    pub fn key_for(&self, layer: Layer, command: Command) -> Option<String> {
         self.bindings(layer)
             .iter()
             .find(|b| b.run == command)
             .and_then(|b| b.keys.first())
+            .map(Key::label)
+    }
+}
+
+impl Keymap {
+    /// A key that runs `command` when `active` is the layer: its own binding, or a global one
+    /// the layer lets through. `None` when no key there does, so hints never show a dead key.
+    pub fn reachable_key(&self, active: Layer, command: Command) -> Option<String> {
+        let own = |key: &Key| self.command(active, *key);
+        self.bindings(active)
+            .iter()
+            .filter(|b| b.run == command)
+            .flat_map(|b| b.keys.first())
+            .chain(
+                self.bindings(Layer::Global)
+                    .iter()
+                    .filter(|b| active.falls_through() && b.run == command)
+                    .flat_map(|b| b.keys.iter().filter(|k| own(k).is_none())),
+            )
+            .next()
             .map(Key::label)
     }
 }
@@ -262,18 +309,24 @@ mod tests {
     #[test]
     fn default_keymap_parses_and_binds_the_basics() {
         let map = Keymap::parse(DEFAULT_KEYMAP).expect("default keymap");
-        assert_eq!(map.command(Layer::Global, key("q")), Some("quit"));
-        assert_eq!(map.command(Layer::Global, key("ctrl-c")), Some("quit"));
-        assert_eq!(map.command(Layer::Tools, key("j")), Some("down"));
-        assert_eq!(map.command(Layer::Tool, key("enter")), Some("toggle"));
-        assert_eq!(map.command(Layer::Copy, key("i")), Some("copy-input"));
+        assert_eq!(map.command(Layer::Global, key("q")), Some(Command::Quit));
+        assert_eq!(
+            map.command(Layer::Global, key("ctrl-c")),
+            Some(Command::Quit)
+        );
+        assert_eq!(map.command(Layer::Tools, key("j")), Some(Command::Down));
+        assert_eq!(
+            map.command(Layer::Tool, key("enter")),
+            Some(Command::Toggle)
+        );
+        assert_eq!(map.command(Layer::Copy, key("i")), Some(Command::CopyInput));
         for layer in Layer::ALL {
             for b in map.bindings(layer) {
                 assert!(
                     !b.desc.is_empty(),
                     "{} {} has no description",
                     layer.name(),
-                    b.run
+                    b.run.name()
                 );
             }
         }
@@ -284,15 +337,15 @@ mod tests {
         let user = Keymap::parse("[[tools]]\non = [\"j\"]\nrun = \"last\"\ndesc = \"mine\"\n")
             .expect("user");
         let map = Keymap::default_map().overlay(user);
-        assert_eq!(map.command(Layer::Tools, key("j")), Some("last"));
+        assert_eq!(map.command(Layer::Tools, key("j")), Some(Command::Last));
         assert_eq!(
             map.command(Layer::Tools, key("down")),
-            Some("down"),
+            Some(Command::Down),
             "other keys of the default stay"
         );
         assert_eq!(
             map.command(Layer::Global, key("q")),
-            Some("quit"),
+            Some(Command::Quit),
             "other layers untouched"
         );
     }
@@ -300,7 +353,15 @@ mod tests {
     #[test]
     fn bad_files_are_reported() {
         assert!(Keymap::parse("[[nowhere]]\non = [\"x\"]\nrun = \"quit\"\n").is_err());
-        assert!(Keymap::parse("[[global]]\non = [\"hyper-x\"]\nrun = \"quit\"\n").is_err());
+        assert_eq!(
+            Keymap::parse("[[global]]\non = [\"hyper-x\"]\nrun = \"quit\"\n").err(),
+            Some("line 2: unknown key `hyper-x`".into())
+        );
+        assert_eq!(
+            Keymap::parse("[[global]]\non = [\"x\"]\n\nrun = \"qiut\"\n").err(),
+            Some("line 4: unknown command `qiut` (see the built-in keymap for the names)".into()),
+            "a typo in a command is an error naming its line, not a dead key"
+        );
         assert_eq!(
             key("ctrl-d"),
             Key {

@@ -1,6 +1,7 @@
 //! `update(&mut Model, Msg) -> Vec<Effect>`: every state change, driven by key presses through
 //! the keymap and by connection events. No IO, no awaits; effects are data for the runtime.
 
+use crate::app::command::Command;
 use crate::app::copy;
 use crate::app::keymap::{Key, Layer};
 use crate::app::model::{Connection, LogKind, Model, Overlay, Pane, ToolEntry};
@@ -253,7 +254,7 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
 fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
     let key = Key::from_event(&event);
     let layer = active_layer(model);
-    let own = model.keymap.command(layer, key).map(String::from);
+    let own = model.keymap.command(layer, key);
     let command = match (own, layer) {
         (Some(c), _) => c,
         (None, Layer::Filter) => {
@@ -284,42 +285,27 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
             return Vec::new();
         }
         (None, _) => match model.keymap.command(Layer::Global, key) {
-            Some(c) => c.to_string(),
+            Some(c) => c,
             None => return Vec::new(),
         },
     };
-    run_command(model, &command)
+    run_command(model, command)
 }
 
-/// Commands every layer shares; all others, while the call panel has focus, are the panel's.
-const SHARED: &[&str] = &[
-    "quit",
-    "help",
-    "close",
-    "copy-menu",
-    "focus-next",
-    "focus-prev",
-    "focus-tools",
-    "focus-tool",
-    "focus-server",
-    "focus-log",
-    "reconnect",
-];
-
-fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
+fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     model.status = None;
-    if command == "call" {
+    if command == Command::Call {
         model.focus = Pane::Call;
     }
     if model.focus == Pane::Call && model.selected_entry().is_none() {
         model.focus = Pane::Tools;
     }
-    if model.focus == Pane::Call && !SHARED.contains(&command) && model.overlay.is_none() {
+    if model.focus == Pane::Call && !command.is_shared() && model.overlay.is_none() {
         return update_call::command(model, command);
     }
     match command {
-        "quit" => model.quit = true,
-        "help" => {
+        Command::Quit => model.quit = true,
+        Command::Help => {
             model.help_scroll = 0;
             model.overlay = if model.overlay == Some(Overlay::Help) {
                 None
@@ -327,11 +313,15 @@ fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
                 Some(Overlay::Help)
             };
         }
-        "close" => model.overlay = None,
-        "copy-menu" => model.overlay = Some(Overlay::CopyMenu),
-        "focus-next" | "focus-prev" => {
+        Command::Close => model.overlay = None,
+        Command::CopyMenu => model.overlay = Some(Overlay::CopyMenu),
+        Command::FocusNext | Command::FocusPrev => {
             let n = Pane::ORDER.len();
-            let step = if command == "focus-next" { 1 } else { n - 1 };
+            let step = if command == Command::FocusNext {
+                1
+            } else {
+                n - 1
+            };
             let mut i = Pane::ORDER
                 .iter()
                 .position(|p| *p == model.focus)
@@ -351,12 +341,12 @@ fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
                 }
             }
         }
-        "focus-tools" => model.focus = Pane::Tools,
-        "focus-tool" | "open" => model.focus = Pane::Tool,
-        "focus-server" => model.focus = Pane::Server,
-        "focus-log" => model.focus = Pane::Log,
-        "back" => model.focus = Pane::Tools,
-        "reconnect" => {
+        Command::FocusTools => model.focus = Pane::Tools,
+        Command::FocusTool | Command::Open => model.focus = Pane::Tool,
+        Command::FocusServer => model.focus = Pane::Server,
+        Command::FocusLog => model.focus = Pane::Log,
+        Command::Back => model.focus = Pane::Tools,
+        Command::Reconnect => {
             return if matches!(model.connection, Connection::Lost(_)) {
                 model.connection = Connection::Connecting;
                 model.push_log(LogKind::Event, "reconnecting".into());
@@ -365,18 +355,18 @@ fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
                 vec![Effect::ListTools]
             };
         }
-        "filter" => model.filter.editing = true,
-        "filter-accept" => model.filter.editing = false,
-        "filter-cancel" | "filter-clear" => {
+        Command::Filter => model.filter.editing = true,
+        Command::FilterAccept => model.filter.editing = false,
+        Command::FilterCancel | Command::FilterClear => {
             model.filter.editing = false;
             model.filter.text.clear();
             refilter(model);
         }
-        "filter-delete" => {
+        Command::FilterDelete => {
             model.filter.text.pop();
             refilter(model);
         }
-        c if c.starts_with("copy-") => {
+        c if c.is_copy() => {
             model.overlay = None;
             return match copy::resolve(model, c) {
                 Ok(copy) => vec![Effect::Copy(copy)],
@@ -389,10 +379,10 @@ fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
         motion if model.overlay == Some(Overlay::Help) => {
             let page = model.viewport.help_rows.max(1);
             model.help_scroll = match motion {
-                "down" => model.help_scroll + 1,
-                "up" => model.help_scroll.saturating_sub(1),
-                "page-down" => model.help_scroll + page,
-                "page-up" => model.help_scroll.saturating_sub(page),
+                Command::Down => model.help_scroll + 1,
+                Command::Up => model.help_scroll.saturating_sub(1),
+                Command::PageDown => model.help_scroll + page,
+                Command::PageUp => model.help_scroll.saturating_sub(page),
                 _ => model.help_scroll,
             };
         }
@@ -402,10 +392,10 @@ fn run_command(model: &mut Model, command: &str) -> Vec<Effect> {
             Pane::Log => move_in_log(model, motion),
             Pane::Server => {
                 model.server_scroll = match motion {
-                    "down" => model.server_scroll.saturating_add(1),
-                    "up" => model.server_scroll.saturating_sub(1),
-                    "first" => 0,
-                    "last" => usize::MAX,
+                    Command::Down => model.server_scroll.saturating_add(1),
+                    Command::Up => model.server_scroll.saturating_sub(1),
+                    Command::First => 0,
+                    Command::Last => usize::MAX,
                     _ => model.server_scroll,
                 }
             }

@@ -3,6 +3,7 @@
 
 use crate::app::calls::Judged;
 use crate::app::calls::{CallState, Confirm, InFlight, Outcome, Record};
+use crate::app::command::Command;
 use crate::app::model::{LogKind, Model, Pane};
 use crate::app::result_text::ResultText;
 use crate::app::update::Effect;
@@ -39,7 +40,7 @@ pub fn paste(model: &mut Model, text: &str) {
     }
 }
 
-pub fn command(model: &mut Model, command: &str) -> Vec<Effect> {
+pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
     let destructive = model
         .selected_entry()
         .is_some_and(|e| e.tool.annotations.destructive == Some(true));
@@ -50,22 +51,22 @@ pub fn command(model: &mut Model, command: &str) -> Vec<Effect> {
         return effects;
     };
     match command {
-        "call" | "edit" => state.editing = true,
-        "leave-editor" => state.editing = false,
-        "undo" => {
+        Command::Call | Command::Edit => state.editing = true,
+        Command::LeaveEditor => state.editing = false,
+        Command::Undo => {
             state.editor.undo();
             state.check();
         }
-        "redo" => {
+        Command::Redo => {
             state.editor.redo();
             state.check();
         }
-        "reset-arguments" => state.set_text(&CallState::new(&tool).text()),
-        "external-editor" => effects.push(Effect::EditExternally {
+        Command::ResetArguments => state.set_text(&CallState::new(&tool).text()),
+        Command::ExternalEditor => effects.push(Effect::EditExternally {
             tool: tool.name.clone(),
             text: state.text(),
         }),
-        "send" => match send(state, destructive) {
+        Command::Send => match send(state, destructive) {
             Ok(arguments) => {
                 let output = state.output().cloned();
                 let id = model.next_call_id;
@@ -91,7 +92,7 @@ pub fn command(model: &mut Model, command: &str) -> Vec<Effect> {
             }
             Err(message) => status = Some(message),
         },
-        "cancel-call" => match &mut state.in_flight {
+        Command::CancelCall => match &mut state.in_flight {
             Some(f) if !f.cancelling => {
                 f.cancelling = true;
                 effects.push(Effect::Cancel { id: f.id });
@@ -99,15 +100,19 @@ pub fn command(model: &mut Model, command: &str) -> Vec<Effect> {
             Some(_) => status = Some("already cancelling".into()),
             None => status = Some("no call in flight".into()),
         },
-        "page-down" => state.scroll += page,
-        "page-up" => state.scroll = state.scroll.saturating_sub(page),
-        "down" | "up" | "first" | "last" | "expand" | "collapse" | "toggle" => {
-            status = value_command(state, command)
-        }
-        "older-result" | "newer-result" => {
+        Command::PageDown => state.scroll += page,
+        Command::PageUp => state.scroll = state.scroll.saturating_sub(page),
+        Command::Down
+        | Command::Up
+        | Command::First
+        | Command::Last
+        | Command::Expand
+        | Command::Collapse
+        | Command::Toggle => status = value_command(state, command),
+        Command::OlderResult | Command::NewerResult => {
             let newest = state.history.len().saturating_sub(1);
             let at = state.shown.unwrap_or(newest);
-            let next = if command == "older-result" {
+            let next = if command == Command::OlderResult {
                 at.saturating_sub(1)
             } else {
                 (at + 1).min(newest)
@@ -115,11 +120,11 @@ pub fn command(model: &mut Model, command: &str) -> Vec<Effect> {
             state.shown = if next == newest { None } else { Some(next) };
             state.scroll = 0;
         }
-        "toggle-raw-value" => state.raw_value = !state.raw_value,
-        "next-violation" | "prev-violation" => {
-            status = jump_to_violation(state, command == "next-violation")
+        Command::ToggleRawValue => state.raw_value = !state.raw_value,
+        Command::NextViolation | Command::PrevViolation => {
+            status = jump_to_violation(state, command == Command::NextViolation)
         }
-        "back" => model.focus = Pane::Tool,
+        Command::Back => model.focus = Pane::Tool,
         _ => {}
     }
     if status.is_some() {
@@ -168,7 +173,7 @@ fn send(state: &mut CallState, destructive: bool) -> Result<serde_json::Value, S
 }
 
 /// Moves the value cursor or opens and closes rows of the value tree.
-fn value_command(state: &mut CallState, command: &str) -> Option<String> {
+fn value_command(state: &mut CallState, command: Command) -> Option<String> {
     let Some(view) = state.value_view() else {
         return Some("no value to move in".into());
     };
@@ -180,21 +185,21 @@ fn value_command(state: &mut CallState, command: &str) -> Option<String> {
     let (id, last) = (visible[at].0, visible.len() - 1);
     let has_children = !view.tree.rows[id].children.is_empty();
     match command {
-        "down" => view.cursor = visible[(at + 1).min(last)].0,
-        "up" => view.cursor = visible[at.saturating_sub(1)].0,
-        "first" => view.cursor = visible[0].0,
-        "last" => view.cursor = visible[last].0,
-        "expand" if has_children => {
+        Command::Down => view.cursor = visible[(at + 1).min(last)].0,
+        Command::Up => view.cursor = visible[at.saturating_sub(1)].0,
+        Command::First => view.cursor = visible[0].0,
+        Command::Last => view.cursor = visible[last].0,
+        Command::Expand if has_children => {
             view.open.insert(id);
         }
-        "collapse" => {
+        Command::Collapse => {
             if !view.open.remove(&id)
                 && let Some(parent) = view.tree.rows[id].parent
             {
                 view.cursor = parent;
             }
         }
-        "toggle" if has_children && !view.open.remove(&id) => {
+        Command::Toggle if has_children && !view.open.remove(&id) => {
             view.open.insert(id);
         }
         _ => {}

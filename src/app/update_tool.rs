@@ -1,34 +1,35 @@
 //! The browsing part of `update`: moving in the tools list and the log, and the schema trees of
 //! the tool pane (expand, collapse, follow back-links, raw or unboxed output). Pure.
 
+use crate::app::command::Command;
 use crate::app::model::{Model, ToolDetail, Which};
 use crate::app::tree_view::{self, Row};
 
-pub fn move_in_list(model: &mut Model, motion: &str) {
+pub fn move_in_list(model: &mut Model, motion: Command) {
     let len = model.filter.visible.len();
     if len == 0 {
         return;
     }
     let page = model.viewport.list_rows.max(1);
     model.selected = match motion {
-        "down" => (model.selected + 1).min(len - 1),
-        "up" => model.selected.saturating_sub(1),
-        "page-down" => (model.selected + page).min(len - 1),
-        "page-up" => model.selected.saturating_sub(page),
-        "first" => 0,
-        "last" => len - 1,
+        Command::Down => (model.selected + 1).min(len - 1),
+        Command::Up => model.selected.saturating_sub(1),
+        Command::PageDown => (model.selected + page).min(len - 1),
+        Command::PageUp => model.selected.saturating_sub(page),
+        Command::First => 0,
+        Command::Last => len - 1,
         _ => model.selected,
     };
     ensure_detail(model);
 }
 
-pub fn move_in_log(model: &mut Model, motion: &str) {
+pub fn move_in_log(model: &mut Model, motion: Command) {
     let max = model.log.len().saturating_sub(1);
     model.log_scroll = match motion {
-        "up" => (model.log_scroll + 1).min(max),
-        "down" => model.log_scroll.saturating_sub(1),
-        "first" => max,
-        "last" => 0,
+        Command::Up => (model.log_scroll + 1).min(max),
+        Command::Down => model.log_scroll.saturating_sub(1),
+        Command::First => max,
+        Command::Last => 0,
         _ => model.log_scroll,
     };
 }
@@ -50,7 +51,7 @@ pub fn ensure_detail(model: &mut Model) {
     }
 }
 
-pub fn tool_command(model: &mut Model, command: &str) {
+pub fn tool_command(model: &mut Model, command: Command) {
     ensure_detail(model);
     let page = model.viewport.tree_rows.max(1);
     let Some(entry) = model.selected_entry() else {
@@ -73,16 +74,16 @@ pub fn tool_command(model: &mut Model, command: &str) {
     let open = view.open.entry(which).or_default();
     let goto = |i: usize| Some((rows[i].which, rows[i].node));
     match command {
-        "down" => view.cursor = goto((at + 1).min(rows.len() - 1)),
-        "up" => view.cursor = goto(at.saturating_sub(1)),
-        "page-down" => view.cursor = goto((at + page).min(rows.len() - 1)),
-        "page-up" => view.cursor = goto(at.saturating_sub(page)),
-        "first" => view.cursor = goto(0),
-        "last" => view.cursor = goto(rows.len() - 1),
-        "expand" if !tree.nodes[node].children.is_empty() => {
+        Command::Down => view.cursor = goto((at + 1).min(rows.len() - 1)),
+        Command::Up => view.cursor = goto(at.saturating_sub(1)),
+        Command::PageDown => view.cursor = goto((at + page).min(rows.len() - 1)),
+        Command::PageUp => view.cursor = goto(at.saturating_sub(page)),
+        Command::First => view.cursor = goto(0),
+        Command::Last => view.cursor = goto(rows.len() - 1),
+        Command::Expand if !tree.nodes[node].children.is_empty() => {
             open.insert(node);
         }
-        "collapse" => {
+        Command::Collapse => {
             if !open.remove(&node)
                 && let Some(parent) = tree.nodes[node].parent
                 && rows.iter().any(|r| r.which == which && r.node == parent)
@@ -90,17 +91,17 @@ pub fn tool_command(model: &mut Model, command: &str) {
                 view.cursor = Some((which, parent));
             }
         }
-        "toggle" if !open.remove(&node) && !tree.nodes[node].children.is_empty() => {
+        Command::Toggle if !open.remove(&node) && !tree.nodes[node].children.is_empty() => {
             open.insert(node);
         }
-        "expand-all" => {
+        Command::ExpandAll => {
             for w in [Which::Input, Which::Output] {
                 if let Some(t) = detail.tree(w) {
                     tree_view::expand_all(t, view, w);
                 }
             }
         }
-        "collapse-all" => {
+        Command::CollapseAll => {
             for w in [Which::Input, Which::Output] {
                 if let Some(root) =
                     tree_view::display_root(detail, w, boxing.as_ref(), view.raw_output)
@@ -114,14 +115,14 @@ pub fn tool_command(model: &mut Model, command: &str) {
                 .unwrap_or(0);
             view.cursor = Some((which, root));
         }
-        "follow-link" => match tree.nodes[node].facts.back_link {
+        Command::FollowLink => match tree.nodes[node].facts.back_link {
             Some(target) => {
                 tree_view::reveal(tree, view, which, target);
                 view.cursor = Some((which, target));
             }
             None => model.status = Some("this row is not a recursion back-link".into()),
         },
-        "toggle-raw-output" => {
+        Command::ToggleRawOutput => {
             if boxing.is_some() {
                 view.raw_output = !view.raw_output;
                 if which == Which::Output {

@@ -4,6 +4,7 @@
 
 use super::keep_in_view;
 use crate::app::calls::{CallState, InFlight, Outcome, Record, ValueView};
+use crate::app::command::Command;
 use crate::app::draft_lines::{line_of, value_lines};
 use crate::app::keymap::Layer;
 use crate::app::model::{Model, Viewport};
@@ -25,7 +26,7 @@ const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
     let theme = model.theme;
     let timeout = model.timeout;
-    let hint = |command: &str| {
+    let hint = |command: Command| {
         model
             .keymap
             .key_for(Layer::Editor, command)
@@ -33,9 +34,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     };
     let hints = format!(
         " {} send · esc results · {} $EDITOR · {} reset ",
-        hint("send"),
-        hint("external-editor"),
-        hint("reset-arguments")
+        hint(Command::Send),
+        hint(Command::ExternalEditor),
+        hint(Command::ResetArguments)
     );
     let Some(name) = model.selected_entry().map(|e| e.tool.name.clone()) else {
         return;

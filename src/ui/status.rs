@@ -1,5 +1,6 @@
 //! The status line: the last message, the connection state, and key hints from the keymap.
 
+use crate::app::command::Command;
 use crate::app::keymap::Layer;
 use crate::app::model::{Connection, Model};
 use crate::app::update::active_layer;
@@ -16,7 +17,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             format!(
                 "connection lost: {} — {} reconnects  ",
                 crate::untrusted::label(reason.lines().next().unwrap_or_default()),
-                key(model, Layer::Global, "reconnect")
+                model
+                    .keymap
+                    .key_for(Layer::Global, Command::Reconnect)
+                    .unwrap_or_else(|| "?".into())
             ),
             theme.error(),
         )),
@@ -27,31 +31,23 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         (Connection::Connecting, None) => spans.push(Span::styled("connecting…  ", theme.dim())),
         (Connection::Connected, None) => {}
     }
+    // Only keys that work where the focus is: `/` filters in the tools list, not in a tree.
     let layer = active_layer(model);
-    let hints: Vec<(Layer, &str, &str)> = match layer {
-        Layer::Filter => vec![
-            (Layer::Filter, "filter-accept", "keep"),
-            (Layer::Filter, "filter-cancel", "clear"),
-        ],
-        Layer::Copy | Layer::Help => vec![(layer, "close", "close")],
-        _ => vec![
-            (Layer::Global, "help", "help"),
-            (Layer::Tools, "filter", "filter"),
-            (Layer::Global, "focus-next", "pane"),
-            (Layer::Global, "copy-menu", "copy"),
-            (Layer::Global, "quit", "quit"),
-        ],
-    };
-    for (layer, command, word) in hints {
-        spans.push(Span::styled(key(model, layer, command), theme.heading()));
-        spans.push(Span::styled(format!(" {word}  "), theme.dim()));
+    let hints = [
+        (Command::FilterAccept, "keep"),
+        (Command::FilterCancel, "clear"),
+        (Command::Close, "close"),
+        (Command::Help, "help"),
+        (Command::Filter, "filter"),
+        (Command::FocusNext, "pane"),
+        (Command::CopyMenu, "copy"),
+        (Command::Quit, "quit"),
+    ];
+    for (command, word) in hints {
+        if let Some(key) = model.keymap.reachable_key(layer, command) {
+            spans.push(Span::styled(key, theme.heading()));
+            spans.push(Span::styled(format!(" {word}  "), theme.dim()));
+        }
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
-}
-
-fn key(model: &Model, layer: Layer, command: &str) -> String {
-    model
-        .keymap
-        .key_for(layer, command)
-        .unwrap_or_else(|| "?".into())
 }

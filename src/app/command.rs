@@ -1,0 +1,145 @@
+//! Every command a key can run, declared once: the keymap's `run` names are parsed into it when
+//! the keymap loads (an unknown name is an error there, not a key that silently does nothing),
+//! and `update` matches on it exhaustively. Pure.
+
+macro_rules! commands {
+    ($($variant:ident = $name:literal,)*) => {
+        /// A command, as named in the keymap's `run`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Command {
+            $($variant,)*
+        }
+
+        impl Command {
+            /// Every command, in declaration order.
+            pub const ALL: &[Command] = &[$(Command::$variant,)*];
+
+            /// The name the keymap uses.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Command::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+commands! {
+    Quit = "quit",
+    Help = "help",
+    Close = "close",
+    CopyMenu = "copy-menu",
+    FocusNext = "focus-next",
+    FocusPrev = "focus-prev",
+    FocusTools = "focus-tools",
+    FocusTool = "focus-tool",
+    FocusServer = "focus-server",
+    FocusLog = "focus-log",
+    Reconnect = "reconnect",
+    Open = "open",
+    Back = "back",
+    Call = "call",
+    Down = "down",
+    Up = "up",
+    PageDown = "page-down",
+    PageUp = "page-up",
+    First = "first",
+    Last = "last",
+    Filter = "filter",
+    FilterAccept = "filter-accept",
+    FilterCancel = "filter-cancel",
+    FilterClear = "filter-clear",
+    FilterDelete = "filter-delete",
+    Toggle = "toggle",
+    Expand = "expand",
+    Collapse = "collapse",
+    ExpandAll = "expand-all",
+    CollapseAll = "collapse-all",
+    FollowLink = "follow-link",
+    ToggleRawOutput = "toggle-raw-output",
+    Edit = "edit",
+    LeaveEditor = "leave-editor",
+    Undo = "undo",
+    Redo = "redo",
+    ResetArguments = "reset-arguments",
+    ExternalEditor = "external-editor",
+    Send = "send",
+    CancelCall = "cancel-call",
+    OlderResult = "older-result",
+    NewerResult = "newer-result",
+    ToggleRawValue = "toggle-raw-value",
+    NextViolation = "next-violation",
+    PrevViolation = "prev-violation",
+    CopyInput = "copy-input",
+    CopyOutput = "copy-output",
+    CopyOutputUnboxed = "copy-output-unboxed",
+    CopySubtree = "copy-subtree",
+    CopyPointer = "copy-pointer",
+    CopyJq = "copy-jq",
+    CopyTool = "copy-tool",
+    CopyResult = "copy-result",
+    CopyValue = "copy-value",
+    CopyRequest = "copy-request",
+    CopyCommand = "copy-command",
+}
+
+impl Command {
+    /// The command a keymap name stands for.
+    pub fn parse(name: &str) -> Option<Command> {
+        Command::ALL.iter().copied().find(|c| c.name() == name)
+    }
+
+    /// Commands every layer shares: while the call panel has focus, all others are the panel's.
+    pub fn is_shared(self) -> bool {
+        use Command::*;
+        matches!(
+            self,
+            Quit | Help
+                | Close
+                | CopyMenu
+                | FocusNext
+                | FocusPrev
+                | FocusTools
+                | FocusTool
+                | FocusServer
+                | FocusLog
+                | Reconnect
+        )
+    }
+
+    /// Whether it copies something (the copy menu's commands).
+    pub fn is_copy(self) -> bool {
+        use Command::*;
+        matches!(
+            self,
+            CopyInput
+                | CopyOutput
+                | CopyOutputUnboxed
+                | CopySubtree
+                | CopyPointer
+                | CopyJq
+                | CopyTool
+                | CopyResult
+                | CopyValue
+                | CopyRequest
+                | CopyCommand
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_parse_back() {
+        for c in Command::ALL {
+            assert_eq!(Command::parse(c.name()), Some(*c));
+        }
+        let mut names: Vec<_> = Command::ALL.iter().map(|c| c.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Command::ALL.len());
+        assert_eq!(Command::parse("qiut"), None);
+    }
+}
