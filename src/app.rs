@@ -6,6 +6,7 @@ pub mod calls;
 pub mod command;
 pub mod copy;
 pub mod draft_lines;
+pub mod effect;
 pub mod filter;
 pub mod keymap;
 pub mod model;

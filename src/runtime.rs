@@ -2,7 +2,8 @@
 //! external editor. The only TUI code with tasks, channels, the clock and processes.
 
 mod clipboard;
-mod event_loop;
+mod crossterm_edge;
+pub mod event_loop;
 mod session_task;
 
 use crate::app::{keymap, model, theme};
@@ -53,7 +54,11 @@ pub async fn run(connection: ConnectionArgs) -> i32 {
         model.status = Some(w.clone());
         model.push_log(model::LogKind::Problem, w);
     }
-    match event_loop::run(options, model).await {
+    let outcome = match crossterm_edge::CrosstermEdge::new() {
+        Ok(mut edge) => event_loop::run_loop(&mut edge, options, model).await,
+        Err(e) => Err(e),
+    };
+    match outcome {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: terminal: {e}");

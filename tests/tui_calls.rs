@@ -7,7 +7,7 @@ mod tui;
 
 use mcp_inspect::app::calls::Judged;
 use mcp_inspect::app::model::{Model, Pane};
-use mcp_inspect::app::update::{Effect, Msg, update};
+use mcp_inspect::app::update::{Effect, Msg, SessionRequest, update};
 use mcp_inspect::mcp::result::CallResult;
 use mcp_inspect::mcp::{RequestError, ServerEvent};
 use mcp_inspect::schema::Era;
@@ -31,7 +31,7 @@ fn draft(model: &Model, tool: &str) -> Value {
 fn send(model: &mut Model) -> (u64, Value) {
     for _ in 0..3 {
         for effect in press(model, &["ctrl-s"]) {
-            if let Effect::Call { id, arguments, .. } = effect {
+            if let Effect::Session(SessionRequest::Call { id, arguments, .. }) = effect {
                 return (id, arguments);
             }
         }
@@ -134,7 +134,10 @@ fn invalid_arguments_and_destructive_tools_ask_before_sending() {
             .is_some_and(|s| s.contains("destructive"))
     );
     let effects = press(&mut m, &["ctrl-s"]);
-    assert!(matches!(effects.as_slice(), [Effect::Call { .. }]));
+    assert!(matches!(
+        effects.as_slice(),
+        [Effect::Session(SessionRequest::Call { .. })]
+    ));
 }
 
 #[test]
@@ -181,7 +184,7 @@ fn a_call_in_flight_shows_progress_and_can_be_cancelled() {
     }
     assert!(m.busy());
     let effects = press(&mut m, &["ctrl-x"]);
-    assert_eq!(effects, [Effect::Cancel { id }]);
+    assert_eq!(effects, [Effect::Session(SessionRequest::Cancel { id })]);
     assert!(render_contains(&mut m, "cancelling…"));
     update(
         &mut m,
@@ -504,4 +507,38 @@ fn a_slow_input_schema_never_makes_typing_slow() {
         problem.contains("arguments not checked: validation exceeded 0.10 s"),
         "{problem}"
     );
+}
+
+#[test]
+fn time_in_flight_is_the_time_the_runtime_gives() {
+    let mut m = demo_model();
+    m.timeout = std::time::Duration::from_secs(30);
+    open_call(&mut m, "slow");
+    let (id, _) = send(&mut m);
+    m.now += std::time::Duration::from_millis(12_300);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("running 12.3s"), "{screen}");
+    assert!(screen.contains("timeout in 17s"), "{screen}");
+    // Progress restarts the countdown at the time it arrives.
+    update(
+        &mut m,
+        Msg::CallStarted {
+            tool: "slow".into(),
+            id,
+            token: "7".into(),
+        },
+    );
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Progress {
+            token: "7".into(),
+            progress: 1.0,
+            total: None,
+            message: None,
+        }),
+    );
+    m.now += std::time::Duration::from_secs(10);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("running 22.3s"), "{screen}");
+    assert!(screen.contains("timeout in 20s"), "{screen}");
 }

@@ -1,6 +1,7 @@
 //! Every screen drawn from what the built-in hostile server really sends (its tool list, its
 //! results, its logs, stderr and notices) holds no raw control or bidi character in any cell,
-//! and showing, validating and calling its schemas never touches the URLs they point at.
+//! and showing, validating and calling its schemas never touches the URLs they point at. The
+//! real event loop and connection task run it, on a scripted terminal.
 
 #[path = "support/hostile.rs"]
 mod hostile;
@@ -9,15 +10,17 @@ mod tui;
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/edge.rs"]
+mod edge;
 
+use edge::{ScriptedEdge, Step, keys, wait_for};
 use hostile::is_unsafe;
-use mcp_inspect::app::calls::Judged;
 use mcp_inspect::app::keymap::Keymap;
 use mcp_inspect::app::model::Model;
 use mcp_inspect::app::theme::Theme;
-use mcp_inspect::app::update::{Effect, Msg, update};
 use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice, Session};
-use tui::{press, render};
+use mcp_inspect::runtime::event_loop::run_loop;
+use ratatui::buffer::Buffer;
 
 fn hostile(attacks: &[&str], ref_url: &str) -> ConnectOptions {
     let mut args = vec![
@@ -31,90 +34,85 @@ fn hostile(attacks: &[&str], ref_url: &str) -> ConnectOptions {
     cli::this_binary(args, ProtocolChoice::Auto)
 }
 
-fn assert_screen_safe(model: &mut Model, what: &str) {
-    for (w, h) in [(80, 24), (120, 40)] {
-        let buffer = render(model, w, h);
-        for y in 0..h {
-            for x in 0..w {
-                let symbol = buffer[(x, y)].symbol();
-                assert!(
-                    !symbol.chars().any(is_unsafe),
-                    "{what} at {w}x{h}: cell ({x}, {y}) holds {symbol:?}\n{}",
-                    tui::text(&buffer)
-                );
-            }
+/// Panics naming the cell when a screen holds a raw control, bidi or invisible character.
+fn assert_safe(buffer: &Buffer, what: &str) {
+    for y in 0..buffer.area.height {
+        for x in 0..buffer.area.width {
+            let symbol = buffer[(x, y)].symbol();
+            assert!(
+                !symbol.chars().any(is_unsafe),
+                "{what}: cell ({x}, {y}) holds {symbol:?}\n{}",
+                tui::text(buffer)
+            );
         }
     }
 }
 
-/// Sends a call from the model to the real session and feeds its outcome back.
-async fn call(model: &mut Model, session: &Session) {
-    press(model, &["a"]);
-    let effects = press(model, &["ctrl-s", "ctrl-s"]);
-    let Some(Effect::Call {
-        tool,
-        id,
-        arguments,
-        output,
-    }) = effects
-        .into_iter()
-        .find(|e| matches!(e, Effect::Call { .. }))
-    else {
-        panic!("no call sent: {:?}", model.status);
-    };
-    let era = session.server.era;
-    let outcome = session
-        .call_tool(&tool, arguments)
-        .await
-        .map(|result| Box::new(Judged::new(result, output.as_deref(), era)));
-    update(model, Msg::CallFinished { tool, id, outcome });
-}
-
-#[tokio::test]
-async fn every_pane_stays_free_of_raw_control_characters() {
-    let listener = hostile::CountingListener::start();
-    let url = listener.url.clone();
-    let (sink, mut events) = EventSink::new();
-    let session = Session::connect(&hostile(&["garbage"], &url), &sink)
-        .await
-        .expect("connect");
-    let list = session.list_tools().await.expect("list");
-    let mut model = Model::new(
-        "hostile".into(),
-        Keymap::default_map(),
-        Theme { color: true },
-    );
-    update(&mut model, Msg::Connected(session.server.clone()));
-    update(&mut model, Msg::ToolsListed(list));
-    let count = model.tools.len();
-    assert!(count >= 17, "{count} tools");
-    for index in 0..count {
-        assert_screen_safe(&mut model, &format!("tool {index}"));
-        press(&mut model, &["enter"]);
-        assert_screen_safe(&mut model, &format!("tool {index} opened"));
-        press(&mut model, &["1", "j"]);
+/// The real event loop and connection task on the real hostile server, driven like a person:
+/// every tool shown and opened, four calls answered, the log and server panes; every frame
+/// drawn is checked.
+async fn walk_every_pane(width: u16, height: u16, tools: usize, url: &str) {
+    let mut script = vec![wait_for(&format!("Tools ({tools})"))];
+    for _ in 0..tools {
+        script.push(keys(&["enter", "1", "j"]));
     }
-    press(&mut model, &["g"]);
-    for name in [
+    script.push(keys(&["g"]));
+    for (n, name) in [
         "escape_result",
         "lying_output",
         "garbage_answer",
         "remote_ref",
-    ] {
-        press(&mut model, &["/"]);
-        tui::type_text(&mut model, name);
-        press(&mut model, &["enter"]);
-        call(&mut model, &session).await;
-        assert_screen_safe(&mut model, name);
-        press(&mut model, &["esc", "1", "esc"]);
+    ]
+    .iter()
+    .enumerate()
+    {
+        script.push(keys(&["/"]));
+        script.push(Step::Type(name.to_string()));
+        script.push(keys(&["enter", "a", "ctrl-s", "ctrl-s"]));
+        // Call n + 1 ended: its line in the panel shows the time it took.
+        script.push(wait_for(&format!("#{} ", n + 1)));
+        script.push(wait_for(" ms · "));
+        script.push(keys(&["esc", "1", "esc"]));
     }
-    while let Some(event) = events.try_recv() {
-        update(&mut model, Msg::Server(event));
-    }
-    press(&mut model, &["4"]);
-    assert_screen_safe(&mut model, "log");
-    press(&mut model, &["3"]);
-    assert_screen_safe(&mut model, "server");
+    script.push(keys(&["4"]));
+    script.push(wait_for(" Log"));
+    script.push(keys(&["3", "q"]));
+    let what = format!("{width}x{height}");
+    let mut edge =
+        ScriptedEdge::new(width, height, script).checking(move |buffer| assert_safe(buffer, &what));
+    let model = Model::new(
+        "hostile".into(),
+        Keymap::default_map(),
+        Theme { color: true },
+    );
+    let options = hostile(&["garbage"], url);
+    let ended = tokio::time::timeout(
+        std::time::Duration::from_secs(120),
+        run_loop(&mut edge, options, model),
+    )
+    .await;
+    assert!(
+        matches!(ended, Ok(Ok(0))),
+        "the loop did not end cleanly ({ended:?}), waiting for {:?}:\n{}",
+        edge.waiting_for,
+        edge.screen()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_pane_stays_free_of_raw_control_characters() {
+    let listener = hostile::CountingListener::start();
+    let url = listener.url.clone();
+    // How many tools the server lists, to walk them all.
+    let (sink, _events) = EventSink::new();
+    let session = Session::connect(&hostile(&["garbage"], &url), &sink)
+        .await
+        .expect("connect");
+    let tools = session.list_tools().await.expect("list").tools.len();
     session.shutdown().await;
+    assert!(tools >= 17, "{tools} tools");
+    for (width, height) in [(80, 24), (120, 40)] {
+        walk_every_pane(width, height, tools, &url).await;
+    }
     assert_eq!(listener.connections(), 0, "a remote ref was fetched");
 }

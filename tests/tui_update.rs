@@ -6,7 +6,7 @@ mod tui;
 
 use mcp_inspect::app::model::{Connection, Overlay, Pane, Which};
 use mcp_inspect::app::tree_view::visible_rows;
-use mcp_inspect::app::update::{Effect, Msg, update};
+use mcp_inspect::app::update::{Effect, Msg, SessionRequest, update};
 use mcp_inspect::mcp::ServerEvent;
 use tui::{demo_model, press, type_text};
 
@@ -217,7 +217,7 @@ fn list_changes_reload_and_keep_the_selection() {
     press(&mut m, &["j", "j"]);
     assert_eq!(selected(&m), "configure");
     let effects = update(&mut m, Msg::Server(ServerEvent::ToolsChanged));
-    assert_eq!(effects, [Effect::ListTools]);
+    assert_eq!(effects, [Effect::Session(SessionRequest::ListTools)]);
     let mut list = tui::demo_tools();
     list.tools.remove(0);
     update(&mut m, Msg::ToolsListed(list));
@@ -236,12 +236,12 @@ fn lost_connection_is_shown_and_reconnect_is_one_key() {
     );
     assert!(matches!(m.connection, Connection::Lost(_)));
     let effects = press(&mut m, &["r"]);
-    assert_eq!(effects, [Effect::Reconnect]);
+    assert_eq!(effects, [Effect::Session(SessionRequest::Reconnect)]);
     assert_eq!(m.connection, Connection::Connecting);
     let connected = press(&mut m, &["r"]);
     assert_eq!(
         connected,
-        [Effect::ListTools],
+        [Effect::Session(SessionRequest::ListTools)],
         "while connected, r reloads the list"
     );
 }
@@ -330,5 +330,8 @@ fn a_keymap_with_an_unknown_command_names_its_line() {
     )
     .err()
     .unwrap_or_default();
-    assert!(error.starts_with("line 3: unknown command `expand-everything`"), "{error}");
+    assert!(
+        error.starts_with("line 3: unknown command `expand-everything`"),
+        "{error}"
+    );
 }

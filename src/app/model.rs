@@ -11,7 +11,7 @@ use crate::schema::refs::{Document, RefTarget, all_refs};
 use crate::schema::signature::signature;
 use crate::schema::{Boxing, NodeId, SchemaTree, boxing};
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Log lines kept; older ones are dropped (and counted).
 pub const LOG_LINES: usize = 5_000;
@@ -192,6 +192,9 @@ pub struct Model {
     pub next_call_id: u64,
     /// The per-request timeout, for the countdown of a call in flight.
     pub timeout: Duration,
+    /// The time now, set by the runtime before each update and frame: the app never reads the
+    /// clock, so tests decide what time it is.
+    pub now: Instant,
     pub filter: Filter,
     /// Index into `filter.visible`.
     pub selected: usize,
@@ -227,6 +230,7 @@ impl Model {
             calls: HashMap::new(),
             next_call_id: 1,
             timeout: Duration::from_secs(30),
+            now: Instant::now(),
             filter: Filter::default(),
             selected: 0,
             list_scroll: 0,

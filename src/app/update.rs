@@ -3,6 +3,7 @@
 
 use crate::app::command::Command;
 use crate::app::copy;
+pub use crate::app::effect::{Effect, SessionRequest};
 use crate::app::keymap::{Key, Layer};
 use crate::app::model::{Connection, LogKind, Model, Overlay, Pane, ToolEntry};
 use crate::app::update_call;
@@ -17,7 +18,7 @@ pub enum Msg {
     Connected(ServerSummary),
     ConnectFailed(String),
     ToolsListed(ToolList),
-    ListFailed(String),
+    ListFailed(RequestError),
     Server(ServerEvent),
     /// A copy finished: how it was delivered, or why not.
     Copied {
@@ -42,28 +43,6 @@ pub enum Msg {
     EditorClosed {
         tool: String,
         text: Result<String, String>,
-    },
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
-    ListTools,
-    Copy(copy::Copy),
-    Reconnect,
-    Call {
-        tool: String,
-        id: u64,
-        arguments: serde_json::Value,
-        /// What the result is judged against, by the connection task.
-        output: Option<std::sync::Arc<crate::app::calls::OutputCheck>>,
-    },
-    Cancel {
-        id: u64,
-    },
-    /// Suspend the UI and edit `text` in `$EDITOR`.
-    EditExternally {
-        tool: String,
-        text: String,
     },
 }
 
@@ -117,12 +96,20 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             );
             model.server = Some(server);
             model.connection = Connection::Connected;
-            vec![Effect::ListTools]
+            vec![Effect::Session(SessionRequest::ListTools)]
         }
-        Msg::ConnectFailed(reason) | Msg::ListFailed(reason) => {
+        Msg::ConnectFailed(reason) => {
             let text = untrusted::block(&reason);
             model.push_log(LogKind::Problem, text.clone());
-            if model.connection != Connection::Connected || reason.contains("connection closed") {
+            model.connection = Connection::Lost(text);
+            Vec::new()
+        }
+        Msg::ListFailed(error) => {
+            let text = untrusted::block(&format!("tools/list failed: {error}"));
+            model.push_log(LogKind::Problem, text.clone());
+            // Decided by the error's kind: a closed connection is lost, anything else is news.
+            if model.connection != Connection::Connected || matches!(error, RequestError::Closed(_))
+            {
                 model.connection = Connection::Lost(text);
             } else {
                 model.status = Some(first_line(&text));
@@ -212,7 +199,7 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
                 LogKind::Event,
                 "the server's tool list changed: reloading".into(),
             );
-            return vec![Effect::ListTools];
+            return vec![Effect::Session(SessionRequest::ListTools)];
         }
         ServerEvent::Stderr(line) => model.push_log(LogKind::Stderr, line),
         ServerEvent::Log {
@@ -350,9 +337,9 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
             return if matches!(model.connection, Connection::Lost(_)) {
                 model.connection = Connection::Connecting;
                 model.push_log(LogKind::Event, "reconnecting".into());
-                vec![Effect::Reconnect]
+                vec![Effect::Session(SessionRequest::Reconnect)]
             } else {
-                vec![Effect::ListTools]
+                vec![Effect::Session(SessionRequest::ListTools)]
             };
         }
         Command::Filter => model.filter.editing = true,

@@ -4,9 +4,9 @@
 use crate::app::calls::Judged;
 use crate::app::calls::{CallState, Confirm, InFlight, Outcome, Record};
 use crate::app::command::Command;
+use crate::app::effect::{Effect, SessionRequest};
 use crate::app::model::{LogKind, Model, Pane};
 use crate::app::result_text::ResultText;
-use crate::app::update::Effect;
 use crate::mcp::RequestError;
 use crossterm::event::KeyEvent;
 use std::time::{Duration, Instant};
@@ -45,6 +45,7 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
         .selected_entry()
         .is_some_and(|e| e.tool.annotations.destructive == Some(true));
     let page = model.viewport.call_rows.max(1);
+    let now = model.now;
     let mut status = None;
     let mut effects = Vec::new();
     let Some((tool, state)) = panel(model) else {
@@ -75,27 +76,27 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
                     state.in_flight = Some(InFlight {
                         id,
                         arguments: arguments.clone(),
-                        started: Instant::now(),
+                        started: now,
                         progress: None,
-                        last_activity: Instant::now(),
+                        last_activity: now,
                         token: None,
                         cancelling: false,
                     });
                     state.editing = false;
                 }
-                effects.push(Effect::Call {
+                effects.push(Effect::Session(SessionRequest::Call {
                     tool: tool.name.clone(),
                     id,
                     arguments,
                     output,
-                });
+                }));
             }
             Err(message) => status = Some(message),
         },
         Command::CancelCall => match &mut state.in_flight {
             Some(f) if !f.cancelling => {
                 f.cancelling = true;
-                effects.push(Effect::Cancel { id: f.id });
+                effects.push(Effect::Session(SessionRequest::Cancel { id: f.id }));
             }
             Some(_) => status = Some("already cancelling".into()),
             None => status = Some("no call in flight".into()),
@@ -261,6 +262,7 @@ pub fn progress(
     total: Option<f64>,
     message: Option<String>,
 ) {
+    let model_now = model.now;
     for state in model.calls.values_mut() {
         if let Some(f) = state
             .in_flight
@@ -268,7 +270,7 @@ pub fn progress(
             .filter(|f| f.token.as_deref() == Some(token))
         {
             f.progress = Some((value, total, message.clone()));
-            f.last_activity = Instant::now();
+            f.last_activity = model_now;
         }
     }
 }
@@ -290,7 +292,7 @@ pub fn finished(
         );
         return;
     };
-    let elapsed = flight.started.elapsed();
+    let elapsed = model.now.saturating_duration_since(flight.started);
     let outcome = match outcome {
         Ok(judged) => {
             let Judged { result, verdict } = *judged;
@@ -345,7 +347,7 @@ pub fn abandon_all(model: &mut Model, reason: &str) {
     }
 }
 
-/// Seconds left before the call times out (the wait restarts on progress).
-pub fn remaining(flight: &InFlight, timeout: Duration) -> Duration {
-    timeout.saturating_sub(flight.last_activity.elapsed())
+/// Time left at `now` before the call times out (the wait restarts on progress).
+pub fn remaining(flight: &InFlight, timeout: Duration, now: Instant) -> Duration {
+    timeout.saturating_sub(now.saturating_duration_since(flight.last_activity))
 }

@@ -3,6 +3,7 @@
 //! The UI never awaits the server.
 
 use crate::app::calls::{Judged, OutputCheck};
+use crate::app::effect::SessionRequest;
 use crate::app::update::Msg;
 use crate::mcp::{ConnectOptions, EventSink, RequestError, ServerEvent, Session};
 use futures::StreamExt;
@@ -12,27 +13,12 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
-#[derive(Debug)]
-pub enum Command {
-    ListTools,
-    Reconnect,
-    Call {
-        tool: String,
-        id: u64,
-        arguments: serde_json::Value,
-        output: Option<Arc<OutputCheck>>,
-    },
-    Cancel {
-        id: u64,
-    },
-}
-
 /// How often a quiet connection is checked for having ended.
 const LIVENESS: Duration = Duration::from_millis(250);
 
 pub async fn run(
     options: ConnectOptions,
-    mut commands: mpsc::Receiver<Command>,
+    mut commands: mpsc::Receiver<SessionRequest>,
     to_ui: mpsc::Sender<Msg>,
 ) {
     loop {
@@ -95,12 +81,7 @@ enum Next {
 async fn call(
     session: &Session,
     to_ui: mpsc::Sender<Msg>,
-    Call {
-        tool,
-        id,
-        arguments,
-        output,
-    }: Call,
+    (tool, id, arguments, output): (String, u64, serde_json::Value, Option<Arc<OutputCheck>>),
     cancelled: oneshot::Receiver<()>,
 ) -> (String, u64, Result<Box<Judged>, RequestError>) {
     let outcome = match session.start_call(&tool, arguments).await {
@@ -135,17 +116,9 @@ async fn call(
     (tool, id, judged)
 }
 
-/// A call to make, as the UI asked for it.
-struct Call {
-    tool: String,
-    id: u64,
-    arguments: serde_json::Value,
-    output: Option<Arc<OutputCheck>>,
-}
-
 async fn serve(
     mut session: Session,
-    commands: &mut mpsc::Receiver<Command>,
+    commands: &mut mpsc::Receiver<SessionRequest>,
     to_ui: &mpsc::Sender<Msg>,
 ) -> Next {
     let _ = to_ui.send(Msg::Connected(session.server.clone())).await;
@@ -163,19 +136,19 @@ async fn serve(
             tokio::select! {
                 command = commands.recv() => match command {
                     None => break Next::Stop,
-                    Some(Command::Reconnect) => break Next::Reconnect,
-                    Some(Command::ListTools) if listings.is_empty() => {
+                    Some(SessionRequest::Reconnect) => break Next::Reconnect,
+                    Some(SessionRequest::ListTools) if listings.is_empty() => {
                         listings.push(session_ref.list_tools());
                     }
                     // Asked again while listing: once more when this one ends.
-                    Some(Command::ListTools) => list_again = true,
-                    Some(Command::Call { tool, id, arguments, output }) => {
+                    Some(SessionRequest::ListTools) => list_again = true,
+                    Some(SessionRequest::Call { tool, id, arguments, output }) => {
                         let (tx, rx) = oneshot::channel();
                         cancels.insert(id, tx);
-                        let request = Call { tool, id, arguments, output };
+                        let request = (tool, id, arguments, output);
                         calls.push(call(session_ref, to_ui.clone(), request, rx));
                     }
-                    Some(Command::Cancel { id }) => {
+                    Some(SessionRequest::Cancel { id }) => {
                         if let Some(tx) = cancels.remove(&id) {
                             let _ = tx.send(());
                         }
@@ -184,7 +157,7 @@ async fn serve(
                 Some(listed) = listings.next(), if !listings.is_empty() => {
                     let msg = match listed {
                         Ok(list) => Msg::ToolsListed(list),
-                        Err(e) => Msg::ListFailed(format!("tools/list failed: {e}")),
+                        Err(e) => Msg::ListFailed(e),
                     };
                     let _ = to_ui.send(msg).await;
                     if std::mem::take(&mut list_again) {
@@ -218,20 +191,20 @@ async fn serve(
 }
 
 async fn wait_for_reconnect(
-    commands: &mut mpsc::Receiver<Command>,
+    commands: &mut mpsc::Receiver<SessionRequest>,
     to_ui: &mpsc::Sender<Msg>,
 ) -> Next {
     loop {
         match commands.recv().await {
             None => return Next::Stop,
-            Some(Command::Reconnect) => return Next::Reconnect,
-            Some(Command::Call { tool, id, .. }) => {
+            Some(SessionRequest::Reconnect) => return Next::Reconnect,
+            Some(SessionRequest::Call { tool, id, .. }) => {
                 let outcome = Err(RequestError::Closed(vec![
                     "not connected (r reconnects)".into(),
                 ]));
                 let _ = to_ui.send(Msg::CallFinished { tool, id, outcome }).await;
             }
-            Some(Command::ListTools | Command::Cancel { .. }) => {}
+            Some(SessionRequest::ListTools | SessionRequest::Cancel { .. }) => {}
         }
     }
 }

@@ -19,7 +19,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -77,7 +77,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     editor.set_line_number_style(theme.dim());
     frame.render_widget(&editor, editor_area);
     frame.render_widget(Paragraph::new(problems), checks);
-    frame.render_widget(Paragraph::new(status_line(state, timeout, theme)), status);
+    frame.render_widget(
+        Paragraph::new(status_line(state, timeout, model.now, theme)),
+        status,
+    );
     let mut cursor_line = None;
     let lines = result_lines(
         result.width as usize,
@@ -126,9 +129,9 @@ fn problem_lines(state: &CallState, theme: Theme) -> Vec<Line<'static>> {
         .collect()
 }
 
-fn status_line(state: &CallState, timeout: Duration, theme: Theme) -> Line<'static> {
+fn status_line(state: &CallState, timeout: Duration, now: Instant, theme: Theme) -> Line<'static> {
     if let Some(f) = &state.in_flight {
-        return flight_line(f, timeout, theme);
+        return flight_line(f, timeout, now, theme);
     }
     match state.shown_record() {
         None => Line::styled("no call yet", theme.dim()),
@@ -147,8 +150,8 @@ fn status_line(state: &CallState, timeout: Duration, theme: Theme) -> Line<'stat
     }
 }
 
-fn flight_line(f: &InFlight, timeout: Duration, theme: Theme) -> Line<'static> {
-    let elapsed = f.started.elapsed();
+fn flight_line(f: &InFlight, timeout: Duration, now: Instant, theme: Theme) -> Line<'static> {
+    let elapsed = now.saturating_duration_since(f.started);
     let frame = SPINNER[(elapsed.as_millis() / 100) as usize % SPINNER.len()];
     let state = if f.cancelling {
         "cancelling…"
@@ -176,7 +179,7 @@ fn flight_line(f: &InFlight, timeout: Duration, theme: Theme) -> Line<'static> {
     }
     text.push_str(&format!(
         " · timeout in {}s",
-        remaining(f, timeout).as_secs()
+        remaining(f, timeout, now).as_secs()
     ));
     if !f.cancelling {
         text.push_str(" · ctrl-x cancels");

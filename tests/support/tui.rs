@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use mcp_inspect::app::keymap::Keymap;
 use mcp_inspect::app::model::Model;
 use mcp_inspect::app::theme::Theme;
-use mcp_inspect::app::update::{Effect, Msg, update};
+use mcp_inspect::app::update::{Effect, Msg, SessionRequest, update};
 use mcp_inspect::demo::catalog;
 use mcp_inspect::mcp::tool::decode_tool;
 use mcp_inspect::mcp::{ServerSummary, ToolList};
@@ -47,26 +47,31 @@ pub fn demo_model() -> Model {
         Theme { color: true },
     );
     let effects = update(&mut model, Msg::Connected(server()));
-    assert_eq!(effects, [Effect::ListTools]);
+    assert_eq!(effects, [Effect::Session(SessionRequest::ListTools)]);
     update(&mut model, Msg::ToolsListed(demo_tools()));
     model
 }
 
-/// Presses keys written as in the keymap (`j`, `enter`, `ctrl-c`), or plain text to type.
+/// The terminal event for a key written as in the keymap (`j`, `enter`, `ctrl-c`).
+pub fn key_event(written: &str) -> KeyEvent {
+    let key = mcp_inspect::app::keymap::Key::parse(written).expect("key");
+    let mut modifiers = KeyModifiers::NONE;
+    if key.ctrl {
+        modifiers |= KeyModifiers::CONTROL;
+    }
+    if let KeyCode::Char(c) = key.code
+        && c.is_ascii_uppercase()
+    {
+        modifiers |= KeyModifiers::SHIFT;
+    }
+    KeyEvent::new(key.code, modifiers)
+}
+
+/// Presses keys written as in the keymap (`j`, `enter`, `ctrl-c`).
 pub fn press(model: &mut Model, keys: &[&str]) -> Vec<Effect> {
     let mut effects = Vec::new();
     for k in keys {
-        let key = mcp_inspect::app::keymap::Key::parse(k).expect("key");
-        let mut modifiers = KeyModifiers::NONE;
-        if key.ctrl {
-            modifiers |= KeyModifiers::CONTROL;
-        }
-        if let KeyCode::Char(c) = key.code
-            && c.is_ascii_uppercase()
-        {
-            modifiers |= KeyModifiers::SHIFT;
-        }
-        effects.extend(update(model, Msg::Key(KeyEvent::new(key.code, modifiers))));
+        effects.extend(update(model, Msg::Key(key_event(k))));
     }
     effects
 }
