@@ -12,6 +12,7 @@ pub mod keymap;
 pub mod model;
 pub mod result_text;
 pub mod theme;
+pub mod tool_entry;
 pub mod tree_view;
 pub mod update;
 pub mod update_call;

@@ -85,7 +85,7 @@ async fn connect(
     let options = connection
         .options()
         .map_err(|e| report.error(&e, exit::ERROR))?;
-    let connecting = Session::connect(&options, events);
+    let connecting = crate::mcp::connect(&options, events);
     tokio::pin!(connecting);
     let result = loop {
         tokio::select! {

@@ -19,6 +19,7 @@ mod sse;
 pub mod target;
 pub mod tool;
 
+pub use connect::connect;
 pub use error::{ConnectError, RequestError};
 pub use events::{EventReceiver, EventSink, ServerEvent};
 pub use session::{ServerSummary, Session, ToolList};

@@ -39,7 +39,7 @@ async fn list_changes_arrive_in_both_eras() {
         (ProtocolChoice::Legacy, "legacy"),
     ] {
         let (sink, mut events) = EventSink::new();
-        let session = Session::connect(&demo(protocol, &[]), &sink)
+        let session = mcp_inspect::mcp::connect(&demo(protocol, &[]), &sink)
             .await
             .expect("connect");
         assert_eq!(format!("{:?}", session.server.era).to_lowercase(), era);
@@ -63,7 +63,7 @@ async fn list_changes_arrive_in_both_eras() {
 #[tokio::test]
 async fn progress_is_reported_and_cancel_reaches_the_server() {
     let (sink, mut events) = EventSink::new();
-    let session = Session::connect(&demo(ProtocolChoice::Auto, &[]), &sink)
+    let session = mcp_inspect::mcp::connect(&demo(ProtocolChoice::Auto, &[]), &sink)
         .await
         .expect("connect");
     let call = session
@@ -106,15 +106,16 @@ async fn progress_is_reported_and_cancel_reaches_the_server() {
 #[tokio::test]
 async fn pagination_is_followed_and_a_repeated_cursor_stops_it() {
     let (sink, _events) = EventSink::new();
-    let session = Session::connect(&demo(ProtocolChoice::Legacy, &["--page-size", "4"]), &sink)
-        .await
-        .expect("connect");
+    let session =
+        mcp_inspect::mcp::connect(&demo(ProtocolChoice::Legacy, &["--page-size", "4"]), &sink)
+            .await
+            .expect("connect");
     let list = session.list_tools().await.expect("list");
     assert_eq!(list.tools.len(), 17);
     assert_eq!(list.pages, 5);
     assert_eq!(list.problem, None);
     session.shutdown().await;
-    let session = Session::connect(
+    let session = mcp_inspect::mcp::connect(
         &demo(
             ProtocolChoice::Legacy,
             &["--page-size", "4", "--repeat-cursor"],
@@ -137,7 +138,9 @@ async fn a_timeout_is_a_clear_error() {
     let (sink, _events) = EventSink::new();
     let mut options = demo(ProtocolChoice::Auto, &[]);
     options.timeout = Duration::from_millis(500);
-    let session = Session::connect(&options, &sink).await.expect("connect");
+    let session = mcp_inspect::mcp::connect(&options, &sink)
+        .await
+        .expect("connect");
     let err = session
         .call_tool("slow", json!({"seconds": 5, "steps": 1}))
         .await

@@ -105,7 +105,7 @@ async fn every_pane_stays_free_of_raw_control_characters() {
     let url = listener.url.clone();
     // How many tools the server lists, to walk them all.
     let (sink, _events) = EventSink::new();
-    let session = Session::connect(&hostile(&["garbage"], &url), &sink)
+    let session = mcp_inspect::mcp::connect(&hostile(&["garbage"], &url), &sink)
         .await
         .expect("connect");
     let tools = session.list_tools().await.expect("list").tools.len();

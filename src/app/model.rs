@@ -5,11 +5,10 @@ use crate::app::calls::CallState;
 use crate::app::filter::Filter;
 use crate::app::keymap::Keymap;
 use crate::app::theme::Theme;
+pub use crate::app::tool_entry::ToolEntry;
 use crate::mcp::ServerSummary;
-use crate::mcp::tool::Tool;
-use crate::schema::refs::{Document, RefTarget, all_refs};
 use crate::schema::signature::signature;
-use crate::schema::{Boxing, NodeId, SchemaTree, boxing};
+use crate::schema::{NodeId, SchemaTree};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -48,53 +47,6 @@ pub enum Overlay {
 pub enum Which {
     Input,
     Output,
-}
-
-/// A tool as listed, with what the list needs computed once.
-#[derive(Debug, Clone)]
-pub struct ToolEntry {
-    pub tool: Tool,
-    pub boxing: Option<Boxing>,
-    /// Name and title, matched fuzzily by the filter.
-    pub names: String,
-    /// Lower-cased description and property names, matched by substring.
-    pub haystack: String,
-    /// A schema has a dangling or foreign `$ref` (a cheap check; the tree tells the details).
-    pub has_problem: bool,
-}
-
-impl ToolEntry {
-    pub fn new(tool: Tool) -> ToolEntry {
-        let boxing = tool
-            .output_schema
-            .as_ref()
-            .and_then(|s| boxing::detect(s, None));
-        let names = format!("{} {}", tool.name, tool.display_title());
-        let mut haystack = tool.description.clone().unwrap_or_default();
-        for schema in std::iter::once(&tool.input_schema).chain(tool.output_schema.as_ref()) {
-            if let Some(props) = schema.get("properties").and_then(|p| p.as_object()) {
-                for k in props.keys() {
-                    haystack.push(' ');
-                    haystack.push_str(k);
-                }
-            }
-        }
-        let has_problem = std::iter::once(&tool.input_schema)
-            .chain(tool.output_schema.as_ref())
-            .any(|s| {
-                let doc = Document::new(s);
-                all_refs(s)
-                    .iter()
-                    .any(|(_, r)| !matches!(doc.resolve(r), RefTarget::Found { .. }))
-            });
-        ToolEntry {
-            tool,
-            boxing,
-            names,
-            haystack: haystack.to_lowercase(),
-            has_problem,
-        }
-    }
 }
 
 /// A tool's schema trees and signature, built when the tool is first shown.

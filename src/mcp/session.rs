@@ -2,13 +2,11 @@
 //! pages, and calls tools with timeouts, progress and cancellation. Owns the server process.
 
 use super::child::ServerProcess;
-use super::error::{ConnectError, RequestError};
-use super::events::EventSink;
+use super::error::RequestError;
 use super::handler::{Handler, token_text};
 use super::raw::RawResponses;
 use super::result::CallResult;
 use super::salvage;
-use super::target::ConnectOptions;
 use super::tool::{RejectedTool, Tool, decode_next_page};
 use crate::schema::Era;
 use crate::untrusted;
@@ -60,14 +58,6 @@ pub struct Session {
 }
 
 impl Session {
-    /// Connects, speaking the era asked for; `auto` retries a failed probe with `initialize`.
-    pub async fn connect(
-        opts: &ConnectOptions,
-        events: &EventSink,
-    ) -> Result<Session, ConnectError> {
-        super::connect::connect(opts, events).await
-    }
-
     pub fn peer(&self) -> &Peer<RoleClient> {
         self.service.peer()
     }

@@ -24,7 +24,7 @@ pub async fn run(
     loop {
         let (events, event_rx) = EventSink::new();
         let forwarder = tokio::spawn(forward(events.clone(), event_rx, to_ui.clone()));
-        let outcome = match Session::connect(&options, &events).await {
+        let outcome = match crate::mcp::connect(&options, &events).await {
             Ok(session) => serve(session, &mut commands, &to_ui).await,
             Err(e) => {
                 let _ = to_ui.send(Msg::ConnectFailed(e.to_string())).await;

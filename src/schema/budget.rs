@@ -104,8 +104,26 @@ fn visit() {
 /// The visit budget for listing the errors of one instance: proportional to its size (each
 /// visit may add an error: this bounds memory), never below [`MIN_VISITS`].
 pub fn visits_for(instance: &Value) -> u64 {
-    let values = super::validate::count_values(instance, usize::MAX) as u64;
+    let values = count_values(instance, usize::MAX) as u64;
     MIN_VISITS.max(values.saturating_mul(VISITS_PER_VALUE))
+}
+
+/// Counts JSON values up to `limit` (stops early on huge documents).
+pub fn count_values(value: &Value, limit: usize) -> usize {
+    let mut count = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        count += 1;
+        if count >= limit {
+            break;
+        }
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    count
 }
 
 /// Runs one validation pass under the budgets.

@@ -250,7 +250,7 @@ fn compile(
             other => other.name(),
         }));
     };
-    let size = count_values(schema, MAX_SCHEMA_VALUES + 1);
+    let size = budget::count_values(schema, MAX_SCHEMA_VALUES + 1);
     if size > MAX_SCHEMA_VALUES {
         return Err(Unusable::TooLarge(format!(
             "more than {MAX_SCHEMA_VALUES} JSON values"
@@ -280,22 +280,4 @@ fn compile(
                 crate::untrusted::line(&e.to_string(), MAX_MESSAGE_CHARS).into_owned(),
             )
         })
-}
-
-/// Counts JSON values up to `limit` (stops early on huge documents).
-pub(super) fn count_values(value: &Value, limit: usize) -> usize {
-    let mut count = 0;
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        count += 1;
-        if count >= limit {
-            break;
-        }
-        match v {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.values()),
-            _ => {}
-        }
-    }
-    count
 }

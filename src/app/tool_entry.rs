@@ -1,0 +1,53 @@
+//! A tool as the list holds it: the tool with what the list, the filter and the badges need,
+//! computed once when it is listed. Pure.
+
+use crate::mcp::tool::Tool;
+use crate::schema::refs::{Document, RefTarget, all_refs};
+use crate::schema::{Boxing, boxing};
+
+/// A tool as listed, with what the list needs computed once.
+#[derive(Debug, Clone)]
+pub struct ToolEntry {
+    pub tool: Tool,
+    pub boxing: Option<Boxing>,
+    /// Name and title, matched fuzzily by the filter.
+    pub names: String,
+    /// Lower-cased description and property names, matched by substring.
+    pub haystack: String,
+    /// A schema has a dangling or foreign `$ref` (a cheap check; the tree tells the details).
+    pub has_problem: bool,
+}
+
+impl ToolEntry {
+    pub fn new(tool: Tool) -> ToolEntry {
+        let boxing = tool
+            .output_schema
+            .as_ref()
+            .and_then(|s| boxing::detect(s, None));
+        let names = format!("{} {}", tool.name, tool.display_title());
+        let mut haystack = tool.description.clone().unwrap_or_default();
+        for schema in std::iter::once(&tool.input_schema).chain(tool.output_schema.as_ref()) {
+            if let Some(props) = schema.get("properties").and_then(|p| p.as_object()) {
+                for k in props.keys() {
+                    haystack.push(' ');
+                    haystack.push_str(k);
+                }
+            }
+        }
+        let has_problem = std::iter::once(&tool.input_schema)
+            .chain(tool.output_schema.as_ref())
+            .any(|s| {
+                let doc = Document::new(s);
+                all_refs(s)
+                    .iter()
+                    .any(|(_, r)| !matches!(doc.resolve(r), RefTarget::Found { .. }))
+            });
+        ToolEntry {
+            tool,
+            boxing,
+            names,
+            haystack: haystack.to_lowercase(),
+            has_problem,
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! The layers hold: no import circle between the files of `src/`, the pure layers never use the
+//! drawing or the runtime, and drawing never writes the model. Read from the source text.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// A file's module path (`src/app/model.rs` → `app::model`; `src/lib.rs` → ``).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let relative = file.strip_prefix(src).expect("under src");
+    let mut parts: Vec<String> = relative
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if parts == ["lib"] || parts == ["main"] {
+        parts.clear();
+    }
+    parts
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read src") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The text without its test module (inline `mod tests` uses `super::` for the file itself)
+/// and without comments.
+fn code_of(text: &str) -> String {
+    let text = text.split("#[cfg(test)]").next().unwrap_or(text);
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every path a file names from `crate`, `super` or `self`, with `use` groups expanded.
+fn paths_in(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let bytes: Vec<char> = code.chars().collect();
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest: String = bytes[i..bytes.len().min(i + 8)].iter().collect();
+        let starts = ["crate::", "super::", "self::"]
+            .iter()
+            .any(|p| rest.starts_with(p));
+        let boundary = i == 0
+            || !(bytes[i - 1].is_alphanumeric() || bytes[i - 1] == '_' || bytes[i - 1] == ':');
+        if starts && boundary {
+            let (tree, end) = read_tree(&bytes, i);
+            found.extend(expand(&tree));
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+/// Reads a path with an optional brace group (`a::b::{c, d::e}`) starting at `i`.
+fn read_tree(chars: &[char], mut i: usize) -> (String, usize) {
+    let mut out = String::new();
+    let mut depth = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            c if depth == 0 && !(c.is_alphanumeric() || c == '_' || c == ':') => break,
+            _ => {}
+        }
+        out.push(c);
+        i += 1;
+    }
+    (out, i)
+}
+
+/// `a::{b, c::{d}}` → `a::b`, `a::c::d`.
+fn expand(tree: &str) -> Vec<String> {
+    let Some(open) = tree.find('{') else {
+        return vec![tree.trim_end_matches(':').to_string()];
+    };
+    let prefix = &tree[..open];
+    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[start..]);
+    parts
+        .into_iter()
+        .map(|p| p.split_whitespace().collect::<String>())
+        .filter(|p| !p.is_empty())
+        .flat_map(|p| expand(&format!("{prefix}{p}")))
+        .collect()
+}
+
+/// The module file a path leads to: its longest prefix that is a module of the crate.
+fn resolve(
+    from: &[String],
+    path: &str,
+    modules: &BTreeMap<Vec<String>, PathBuf>,
+) -> Option<Vec<String>> {
+    let mut segments: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+    let mut base: Vec<String> = match segments.first() {
+        Some(&"crate") => Vec::new(),
+        Some(&"self") => from.to_vec(),
+        Some(&"super") => {
+            let mut b = from.to_vec();
+            while segments.first() == Some(&"super") {
+                b.pop();
+                segments.remove(0);
+            }
+            segments.insert(0, "super");
+            b
+        }
+        _ => return None,
+    };
+    for s in segments.iter().skip(1) {
+        if *s == "self" || *s == "*" {
+            break;
+        }
+        base.push(s.to_string());
+        if !modules.contains_key(&base) {
+            base.pop();
+            break;
+        }
+    }
+    modules.contains_key(&base).then_some(base)
+}
+
+struct Crate {
+    modules: BTreeMap<Vec<String>, PathBuf>,
+    edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+    code: BTreeMap<Vec<String>, String>,
+}
+
+fn read_crate() -> Crate {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let modules: BTreeMap<_, _> = files
+        .iter()
+        .filter(|f| !f.ends_with("main.rs"))
+        .map(|f| (module_of(&src, f), f.clone()))
+        .collect();
+    let mut edges = BTreeMap::new();
+    let mut code = BTreeMap::new();
+    for (module, file) in &modules {
+        let text = code_of(&std::fs::read_to_string(file).expect("read"));
+        let targets: BTreeSet<Vec<String>> = paths_in(&text)
+            .iter()
+            .filter_map(|p| resolve(module, p, &modules))
+            .filter(|t| t != module)
+            .collect();
+        edges.insert(module.clone(), targets);
+        code.insert(module.clone(), text);
+    }
+    Crate {
+        modules,
+        edges,
+        code,
+    }
+}
+
+fn name(module: &[String]) -> String {
+    if module.is_empty() {
+        "crate".into()
+    } else {
+        module.join("::")
+    }
+}
+
+/// A circle through `start`, if the graph has one (depth-first search).
+fn circle_from(
+    start: &Vec<String>,
+    edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+) -> Option<Vec<String>> {
+    let mut stack = vec![(start.clone(), vec![start.clone()])];
+    let mut seen = BTreeSet::new();
+    while let Some((node, path)) = stack.pop() {
+        for next in edges.get(&node).into_iter().flatten() {
+            if next == start {
+                return Some(path.iter().map(|m| name(m)).collect());
+            }
+            if seen.insert(next.clone()) {
+                let mut longer = path.clone();
+                longer.push(next.clone());
+                stack.push((next.clone(), longer));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn no_file_imports_in_a_circle() {
+    let krate = read_crate();
+    assert!(krate.modules.len() > 50, "the crate was read");
+    assert!(
+        krate.edges[&vec!["app".to_string(), "update".to_string()]]
+            .contains(&vec!["app".to_string(), "model".to_string()]),
+        "imports are seen"
+    );
+    let circles: Vec<String> = krate
+        .modules
+        .keys()
+        .filter_map(|m| circle_from(m, &krate.edges))
+        .map(|c| c.join(" → "))
+        .collect();
+    assert!(
+        circles.is_empty(),
+        "import circles:\n{}",
+        circles.join("\n")
+    );
+}
+
+#[test]
+fn pure_layers_never_use_drawing_or_the_runtime() {
+    let krate = read_crate();
+    for (module, targets) in &krate.edges {
+        let layer = module.first().map(String::as_str).unwrap_or("");
+        let forbidden: &[&str] = match layer {
+            "schema" => &["mcp", "app", "ui", "runtime", "headless"],
+            "mcp" => &["app", "ui", "runtime", "headless"],
+            "app" => &["ui", "runtime", "headless"],
+            "ui" => &["runtime", "headless"],
+            _ => &[],
+        };
+        for target in targets {
+            let to = target.first().map(String::as_str).unwrap_or("");
+            assert!(
+                !forbidden.contains(&to),
+                "{} uses {}: {layer} must not use {to}",
+                name(module),
+                name(target)
+            );
+        }
+    }
+}
+
+#[test]
+fn drawing_only_reads_the_model() {
+    let krate = read_crate();
+    for (module, code) in &krate.code {
+        if module.first().map(String::as_str) == Some("ui") {
+            assert!(
+                !code.contains("&mut Model") && !code.contains("&mut crate::app::model::Model"),
+                "{} takes the model mutably",
+                name(module)
+            );
+        }
+    }
+}
+
+#[test]
+fn use_groups_are_expanded() {
+    assert_eq!(
+        expand("crate::app::{keymap, model::{Model, Pane}}"),
+        [
+            "crate::app::keymap",
+            "crate::app::model::Model",
+            "crate::app::model::Pane"
+        ]
+    );
+    assert_eq!(
+        paths_in("let x = super::keep_in_view(1);"),
+        ["super::keep_in_view"]
+    );
+}
