@@ -18,7 +18,7 @@ use hostile::is_unsafe;
 use mcp_inspect::app::keymap::Keymap;
 use mcp_inspect::app::model::Model;
 use mcp_inspect::app::theme::Theme;
-use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice, Session};
+use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice};
 use mcp_inspect::runtime::event_loop::run_loop;
 use ratatui::buffer::Buffer;
 
