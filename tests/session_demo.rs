@@ -6,9 +6,7 @@
 mod cli;
 
 use mcp_inspect::mcp::EventReceiver;
-use mcp_inspect::mcp::{
-    ConnectOptions, EventSink, ProtocolChoice, RequestError, ServerEvent, Session,
-};
+use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice, RequestError, ServerEvent};
 use serde_json::json;
 use std::time::Duration;
 
