@@ -6,11 +6,14 @@
 mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use mcp_inspect::app::calls::Judged;
 use mcp_inspect::app::keymap::Keymap;
 use mcp_inspect::app::model::Model;
+use mcp_inspect::app::model::ToolDetail;
 use mcp_inspect::app::theme::Theme;
-use mcp_inspect::app::update::{Msg, update};
+use mcp_inspect::app::update::{Effect, Listed, Msg, SessionRequest, update};
 use mcp_inspect::mcp::ServerEvent;
+use mcp_inspect::mcp::result::CallResult;
 use mcp_inspect::mcp::tool::decode_tool;
 use mcp_inspect::mcp::{ServerSummary, ToolList};
 use mcp_inspect::schema::Era;
@@ -108,7 +111,7 @@ fn main() {
     .expect("tool");
     let mut m = model();
     let ((), kept, peak) = memory_of(|| {
-        update(
+        let effects = update(
             &mut m,
             Msg::ToolsListed(ToolList {
                 tools: vec![big],
@@ -116,6 +119,13 @@ fn main() {
                 ..ToolList::default()
             }),
         );
+        // As the runtime does, off the UI thread: build the large tool's trees.
+        for effect in effects {
+            if let Effect::BuildDetail(Listed(entry)) = effect {
+                let detail = Box::new(ToolDetail::build(&entry));
+                update(&mut m, Msg::DetailBuilt { entry, detail });
+            }
+        }
         for k in ["2", "e", "G"] {
             update(&mut m, key(k.chars().next().unwrap_or('e')));
         }
@@ -131,6 +141,7 @@ fn main() {
             mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
         },
     );
+    let result_key = ten_megabyte_result_key(&mut terminal, budget);
     // A key behind a full batch of flood events: the runtime handles at most 512 server
     // messages before it looks at the keyboard again, then draws.
     let mut m = model();
@@ -177,9 +188,71 @@ fn main() {
         flooded.median.as_secs_f64() * 1e3
     );
     println!(
-        "targets: first frame {:.1} ms (100 ms), keystroke {:.2} ms (5 ms), frame {:.2} ms (16 ms)",
+        "targets: first frame {:.1} ms (100 ms), keystroke {:.2} ms (5 ms), frame {:.2} ms (16 ms), key on a 10 MB result {:.2} ms (5 ms)",
         first.median.as_secs_f64() * 1e3,
         keystroke.median.as_secs_f64() * 1e3,
-        frame.median.as_secs_f64() * 1e3
+        frame.median.as_secs_f64() * 1e3,
+        result_key.median.as_secs_f64() * 1e3
     );
+}
+
+/// One cursor key in the value tree of a ~10 MB result in the call panel (update + frame).
+fn ten_megabyte_result_key(
+    terminal: &mut Terminal<TestBackend>,
+    budget: Duration,
+) -> support::Measured {
+    let tool =
+        decode_tool(&json!({"name": "big", "inputSchema": {"type": "object"}})).expect("tool");
+    let mut m = model();
+    update(
+        &mut m,
+        Msg::ToolsListed(ToolList {
+            tools: vec![tool],
+            pages: 1,
+            ..ToolList::default()
+        }),
+    );
+    let mut id = None;
+    for k in ["a", "s"] {
+        let code = if k == "s" { 's' } else { 'a' };
+        let modifiers = if k == "s" {
+            KeyModifiers::CONTROL
+        } else {
+            KeyModifiers::NONE
+        };
+        for effect in update(
+            &mut m,
+            Msg::Key(KeyEvent::new(KeyCode::Char(code), modifiers)),
+        ) {
+            if let Effect::Session(SessionRequest::Call { id: sent, .. }) = effect {
+                id = Some(sent);
+            }
+        }
+    }
+    let items: Vec<serde_json::Value> = (0..150_000)
+        .map(|i| json!({"id": i, "name": format!("item number {i}"), "tags": ["a", "b"], "score": 0.5}))
+        .collect();
+    let raw = json!({"content": [], "structuredContent": {"items": items}});
+    let judged = Judged::new(CallResult::decode(raw), None, Era::Legacy);
+    update(
+        &mut m,
+        Msg::CallFinished {
+            tool: "big".into(),
+            id: id.expect("a call was sent"),
+            outcome: Ok(Box::new(judged)),
+        },
+    );
+    mcp_inspect::runtime::frame(terminal, &mut m).expect("draw");
+    assert!(
+        !m.calls["big"].editing,
+        "the results have the keys: the bench moves in the value tree"
+    );
+    measure(
+        "tui: one key in the value tree of a 10 MB result (update + frame)",
+        budget,
+        || {
+            update(&mut m, key('j'));
+            mcp_inspect::runtime::frame(terminal, &mut m).expect("draw");
+        },
+    )
 }

@@ -335,3 +335,48 @@ fn a_keymap_with_an_unknown_command_names_its_line() {
         "{error}"
     );
 }
+
+/// A tool whose input schema holds `n` object properties of two values each.
+fn wide_tool(name: &str, n: usize) -> mcp_inspect::mcp::tool::Tool {
+    let props: serde_json::Map<String, serde_json::Value> = (0..n)
+        .map(|i| (format!("p{i}"), serde_json::json!({"type": "string"})))
+        .collect();
+    mcp_inspect::mcp::tool::decode_tool(
+        &serde_json::json!({"name": name, "inputSchema": {"type": "object", "properties": props}}),
+    )
+    .expect("tool")
+}
+
+#[test]
+fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
+    use mcp_inspect::app::model::ToolDetail;
+    use mcp_inspect::app::update::Listed;
+    let mut m = demo_model();
+    let list = |tool| mcp_inspect::mcp::ToolList {
+        tools: vec![tool],
+        pages: 1,
+        ..Default::default()
+    };
+    let effects = update(&mut m, Msg::ToolsListed(list(wide_tool("wide", 15_000))));
+    let [Effect::BuildDetail(Listed(entry))] = effects.as_slice() else {
+        panic!("a large tool's trees are asked for, not built: {effects:?}");
+    };
+    let entry = entry.clone();
+    assert!(!m.details.contains_key("wide"), "nothing built on the UI thread");
+    let screen = tui::text(&tui::render(&mut m, 120, 30));
+    assert!(screen.contains("building the schema trees"), "{screen}");
+    assert!(
+        update(&mut m, Msg::Key(tui::key_event("j"))).is_empty(),
+        "asked once while building"
+    );
+    // Built for a listing that has since changed: dropped.
+    update(&mut m, Msg::ToolsListed(list(wide_tool("wide", 15_001))));
+    let stale = Box::new(ToolDetail::build(&entry));
+    update(&mut m, Msg::DetailBuilt { entry, detail: stale });
+    assert!(!m.details.contains_key("wide"), "a stale tree is not shown");
+    let current = m.selected_entry().cloned().expect("selected");
+    let detail = Box::new(ToolDetail::build(&current));
+    update(&mut m, Msg::DetailBuilt { entry: current, detail });
+    let screen = tui::text(&tui::render(&mut m, 120, 30));
+    assert!(screen.contains("Input schema"), "the built tree is shown:\n{screen}");
+}

@@ -3,6 +3,7 @@
 
 use super::calls::OutputCheck;
 use super::copy::Copy;
+use super::tool_entry::ToolEntry;
 use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,7 +16,21 @@ pub enum Effect {
         tool: String,
         text: String,
     },
+    /// Build a large tool's schema trees on a blocking thread; answered by `Msg::DetailBuilt`.
+    BuildDetail(Listed),
 }
+
+/// A listed tool, compared by identity: the same entry of the same listing.
+#[derive(Debug, Clone)]
+pub struct Listed(pub Arc<ToolEntry>);
+
+impl PartialEq for Listed {
+    fn eq(&self, other: &Listed) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Listed {}
 
 /// What the connection task is asked to do; answers come back as messages.
 #[derive(Debug, Clone, PartialEq, Eq)]

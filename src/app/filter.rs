@@ -4,6 +4,7 @@
 use crate::app::tool_entry::ToolEntry;
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
+use std::sync::Arc;
 
 /// One visible tool: its index in the full list and the matched char positions in its name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +23,7 @@ pub struct Filter {
 
 impl Filter {
     /// Recomputes the visible tools: all in list order without a filter, else best match first.
-    pub fn apply(&mut self, tools: &[ToolEntry]) {
+    pub fn apply(&mut self, tools: &[Arc<ToolEntry>]) {
         if self.text.trim().is_empty() {
             self.visible = (0..tools.len())
                 .map(|index| Visible {
@@ -74,18 +75,18 @@ mod tests {
     use crate::mcp::tool::decode_tool;
     use serde_json::json;
 
-    fn entries() -> Vec<ToolEntry> {
+    fn entries() -> Vec<Arc<ToolEntry>> {
         [
             json!({"name": "build_tree", "description": "Builds a tree", "inputSchema": {"type": "object"}}),
             json!({"name": "search", "description": "Searches documents", "inputSchema": {"type": "object", "properties": {"query": {}}}}),
             json!({"name": "echo", "title": "Echo back", "description": "Returns text", "inputSchema": {"type": "object"}}),
         ]
         .iter()
-        .map(|t| ToolEntry::new(decode_tool(t).expect("tool")))
+        .map(|t| Arc::new(ToolEntry::new(decode_tool(t).expect("tool"))))
         .collect()
     }
 
-    fn names(filter: &Filter, tools: &[ToolEntry]) -> Vec<String> {
+    fn names(filter: &Filter, tools: &[Arc<ToolEntry>]) -> Vec<String> {
         filter
             .visible
             .iter()

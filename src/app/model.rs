@@ -10,6 +10,7 @@ use crate::mcp::ServerSummary;
 use crate::schema::signature::signature;
 use crate::schema::{NodeId, SchemaTree};
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Log lines kept; older ones are dropped (and counted).
@@ -136,8 +137,11 @@ pub struct Model {
     pub connection_args: Vec<String>,
     pub connection: Connection,
     pub server: Option<ServerSummary>,
-    pub tools: Vec<ToolEntry>,
+    /// Shared with the builders of large trees, which answer for the entry they were given.
+    pub tools: Vec<Arc<ToolEntry>>,
     pub details: HashMap<String, ToolDetail>,
+    /// Large tools whose trees are being built off the UI thread.
+    pub building: HashSet<String>,
     pub views: HashMap<String, ToolView>,
     /// Call panels by tool name: drafts and results survive switching tools.
     pub calls: HashMap<String, CallState>,
@@ -178,6 +182,7 @@ impl Model {
             server: None,
             tools: Vec::new(),
             details: HashMap::new(),
+            building: HashSet::new(),
             views: HashMap::new(),
             calls: HashMap::new(),
             next_call_id: 1,
@@ -202,7 +207,7 @@ impl Model {
     }
 
     /// The tool under the cursor in the (filtered) list.
-    pub fn selected_entry(&self) -> Option<&ToolEntry> {
+    pub fn selected_entry(&self) -> Option<&Arc<ToolEntry>> {
         self.filter
             .visible
             .get(self.selected)

@@ -16,7 +16,13 @@ pub struct ToolEntry {
     pub haystack: String,
     /// A schema has a dangling or foreign `$ref` (a cheap check; the tree tells the details).
     pub has_problem: bool,
+    /// Its schemas are big enough that their trees are built off the UI thread.
+    pub large: bool,
 }
+
+/// Schema values beyond which a tool's trees are built on a blocking thread: a 100,000-row
+/// tree takes over 100 ms to build, more than a key press may wait.
+pub const LARGE_SCHEMA_VALUES: usize = 20_000;
 
 impl ToolEntry {
     pub fn new(tool: Tool) -> ToolEntry {
@@ -42,12 +48,17 @@ impl ToolEntry {
                     .iter()
                     .any(|(_, r)| !matches!(doc.resolve(r), RefTarget::Found { .. }))
             });
+        let values: usize = std::iter::once(&tool.input_schema)
+            .chain(tool.output_schema.as_ref())
+            .map(|s| crate::schema::budget::count_values(s, LARGE_SCHEMA_VALUES + 1))
+            .sum();
         ToolEntry {
             tool,
             boxing,
             names,
             haystack: haystack.to_lowercase(),
             has_problem,
+            large: values > LARGE_SCHEMA_VALUES,
         }
     }
 }

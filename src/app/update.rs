@@ -3,14 +3,15 @@
 
 use crate::app::command::Command;
 use crate::app::copy;
-pub use crate::app::effect::{Effect, SessionRequest};
+pub use crate::app::effect::{Effect, Listed, SessionRequest};
 use crate::app::keymap::{Key, Layer};
-use crate::app::model::{Connection, LogKind, Model, Overlay, Pane, ToolEntry};
+use crate::app::model::{Connection, LogKind, Model, Overlay, Pane, ToolDetail, ToolEntry};
 use crate::app::update_call;
 use crate::app::update_tool::{ensure_detail, move_in_list, move_in_log, tool_command};
 use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
 use crate::untrusted;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 pub enum Msg {
@@ -38,6 +39,11 @@ pub enum Msg {
         tool: String,
         id: u64,
         outcome: Result<Box<crate::app::calls::Judged>, RequestError>,
+    },
+    /// A large tool's trees, built off the UI thread for this entry of the list.
+    DetailBuilt {
+        entry: Arc<ToolEntry>,
+        detail: Box<ToolDetail>,
     },
     /// `$EDITOR` closed with the new arguments text, or failed.
     EditorClosed {
@@ -70,7 +76,15 @@ pub fn active_layer(model: &Model) -> Layer {
 }
 
 pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
-    let effects = apply(model, msg);
+    let mut effects = apply(model, msg);
+    // The selected tool's trees: built here when small, asked for off the UI thread when large.
+    ensure_detail(model);
+    if let Some(entry) = model.selected_entry().filter(|e| e.large).cloned()
+        && !model.details.contains_key(&entry.tool.name)
+        && model.building.insert(entry.tool.name.clone())
+    {
+        effects.push(Effect::BuildDetail(Listed(entry)));
+    }
     // The value tree the call panel shows is built here, never while drawing.
     if let Some(name) = model.selected_entry().map(|e| e.tool.name.clone())
         && let Some(state) = model.calls.get_mut(&name)
@@ -134,6 +148,15 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             update_call::finished(model, &tool, id, outcome);
             Vec::new()
         }
+        Msg::DetailBuilt { entry, detail } => {
+            model.building.remove(&entry.tool.name);
+            // Only for the entry still listed: a re-listing may have changed the tool.
+            let current = model.tools.iter().any(|t| Arc::ptr_eq(t, &entry));
+            if current {
+                model.details.insert(entry.tool.name.clone(), *detail);
+            }
+            Vec::new()
+        }
         Msg::EditorClosed { tool, text } => {
             match text {
                 Ok(text) => {
@@ -171,7 +194,11 @@ fn tools_listed(model: &mut Model, list: ToolList) {
         LogKind::Event,
         format!("{} tools listed ({} pages)", list.tools.len(), list.pages),
     );
-    model.tools = list.tools.into_iter().map(ToolEntry::new).collect();
+    model.tools = list
+        .tools
+        .into_iter()
+        .map(|t| Arc::new(ToolEntry::new(t)))
+        .collect();
     for entry in &model.tools {
         if let Some(state) = model.calls.get_mut(&entry.tool.name) {
             state.refresh(&entry.tool);

@@ -41,7 +41,9 @@ pub fn ensure_detail(model: &mut Model) {
     };
     let name = entry.tool.name.clone();
     let boxing = entry.boxing.clone();
-    let built = (!model.details.contains_key(&name)).then(|| ToolDetail::build(entry));
+    // A large tool's trees come from a blocking thread (see `update`).
+    let built =
+        (!entry.large && !model.details.contains_key(&name)).then(|| ToolDetail::build(entry));
     if let Some(detail) = built {
         model.details.insert(name.clone(), detail);
     }

@@ -3,8 +3,8 @@
 //! something changed. The real edge is [`super::crossterm_edge`]; tests drive this same loop on
 //! a `TestBackend`.
 
-use crate::app::effect::{Effect, SessionRequest};
-use crate::app::model::Model;
+use crate::app::effect::{Effect, Listed, SessionRequest};
+use crate::app::model::{Model, ToolDetail};
 use crate::app::update::{Msg, update};
 use crate::mcp::ConnectOptions;
 use crate::runtime::session_task;
@@ -65,7 +65,7 @@ where
 {
     let (to_ui, mut from_session) = mpsc::channel(4_096);
     let (requests, request_rx) = mpsc::channel(16);
-    let session = tokio::spawn(session_task::run(options, request_rx, to_ui));
+    let session = tokio::spawn(session_task::run(options, request_rx, to_ui.clone()));
     let mut dirty = true;
     let mut urgent = true;
     let mut last_frame = Instant::now();
@@ -120,6 +120,18 @@ where
                     let outcome = edge.copy(&copy.text);
                     let label = copy.label;
                     step(&mut model, Msg::Copied { label, outcome });
+                }
+                Effect::BuildDetail(Listed(entry)) => {
+                    let to_ui = to_ui.clone();
+                    tokio::spawn(async move {
+                        let built = entry.clone();
+                        let detail =
+                            tokio::task::spawn_blocking(move || ToolDetail::build(&built)).await;
+                        if let Ok(detail) = detail {
+                            let detail = Box::new(detail);
+                            let _ = to_ui.send(Msg::DetailBuilt { entry, detail }).await;
+                        }
+                    });
                 }
                 Effect::EditExternally { tool, text } => {
                     let text = edge.edit(&text).await?;

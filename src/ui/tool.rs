@@ -34,6 +34,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         model.details.get(&entry.tool.name),
         model.views.get(&entry.tool.name),
     ) else {
+        if model.building.contains(&entry.tool.name) {
+            let note = "building the schema trees (a large schema)…";
+            frame.render_widget(Paragraph::new(Line::styled(note, theme.dim())), inner);
+        }
         return;
     };
     let header = header_lines(entry, detail, theme, inner.width);
