@@ -11,7 +11,7 @@ use std::time::Duration;
     name = "mcp-inspect",
     version,
     about = "Inspect and exercise Model Context Protocol servers: a terminal UI and scriptable commands",
-    after_help = "Examples:\n  mcp-inspect --demo\n  mcp-inspect -- npx -y @modelcontextprotocol/server-everything\n  mcp-inspect --url http://127.0.0.1:3001/mcp\n  mcp-inspect tools --format json -- uvx mcp-server-time\n  mcp-inspect call add --arg a=2 --arg b=40 --demo\n\nExit codes: 0 ok, 1 usage or error, 3 result violates its outputSchema (--strict), 4 server unreachable, 5 tool error or unknown tool.",
+    after_help = "Examples:\n  mcp-inspect --demo\n  mcp-inspect -- npx -y @modelcontextprotocol/server-everything\n  mcp-inspect --url http://127.0.0.1:3001/mcp\n  mcp-inspect tools --format json -- uvx mcp-server-time\n  mcp-inspect call add --arg a=2 --arg b=40 --demo\n\nExit codes: 0 ok, 1 usage or error, 3 result violates its outputSchema or leaves out the structuredContent it declares (--strict), 4 server unreachable, 5 tool error or unknown tool.",
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
@@ -49,7 +49,8 @@ pub enum Command {
         arg: Vec<String>,
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
-        /// Exit with 3 when the result violates its outputSchema.
+        /// Exit with 3 when the result violates its outputSchema or leaves out the
+        /// structuredContent it declares.
         #[arg(long)]
         strict: bool,
         #[command(flatten)]

@@ -6,6 +6,7 @@ pub mod demo;
 pub mod headless;
 pub mod hostile;
 pub mod mcp;
+pub mod plural;
 pub mod runtime;
 pub mod schema;
 pub mod secrets;

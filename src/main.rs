@@ -14,7 +14,12 @@ fn main() {
     {
         std::process::exit(mcp_inspect::mcp::guard::run(&args[2..]));
     }
-    let cli = Cli::parse();
+    // Usage errors exit 1, as documented (clap's own code is 2); help and version exit 0.
+    let cli = Cli::try_parse().unwrap_or_else(|e| {
+        let code = if e.use_stderr() { 1 } else { 0 };
+        let _ = e.print();
+        std::process::exit(code)
+    });
     // The hostile server is plain threads and blocking IO, and must block SIGTERM before any
     // thread exists (see `hostile::Attack::Stubborn`): it runs before the async runtime.
     if let Some(Command::HostileServer {

@@ -54,6 +54,13 @@ pub async fn run(connection: ConnectionArgs) -> i32 {
         model.status = Some(w.clone());
         model.push_log(model::LogKind::Problem, w);
     }
+    use std::io::IsTerminal;
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        eprintln!(
+            "error: the TUI needs a terminal (stdin and stdout); without one, use a headless command: mcp-inspect tools | inspect TOOL | call TOOL | check (see --help)"
+        );
+        return exit::ERROR;
+    }
     let outcome = match crossterm_edge::CrosstermEdge::new() {
         Ok(mut edge) => event_loop::run_loop(&mut edge, options, model).await,
         Err(e) => Err(e),

@@ -393,6 +393,19 @@ fn numbers_are_shown_as_written_and_lossy_judgements_are_named() {
 }
 
 #[test]
+fn strict_calls_fail_when_the_declared_structured_content_is_left_out() {
+    let lenient = attack(&["call", "report"], "no-structured");
+    assert_eq!(lenient.code, 0, "{}", lenient.stderr);
+    assert!(
+        lenient.stdout.contains("missing_structured_content"),
+        "{}",
+        lenient.stdout
+    );
+    let strict = attack(&["call", "report", "--strict"], "no-structured");
+    assert_eq!(strict.code, 3, "{}", strict.stderr);
+}
+
+#[test]
 fn a_silent_server_costs_the_timeout_once() {
     let m = run_measured(
         BIN,

@@ -295,6 +295,6 @@ fn arguments_are_checked_against_the_input_schema_but_still_sent() {
     assert!(r.stderr.contains("\"b\" is a required property"));
     assert!(
         r.stdout
-            .contains("note: the arguments sent break the inputSchema in 2 place(s)")
+            .contains("note: the arguments sent break the inputSchema in 2 places")
     );
 }

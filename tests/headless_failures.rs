@@ -285,3 +285,26 @@ fn ctrl_c_during_a_call_exits_promptly_and_ends_the_server() {
         .expect("pgrep");
     assert!(left.stdout.is_empty(), "server left behind");
 }
+
+#[test]
+fn usage_errors_exit_1_as_documented_and_help_exits_0() {
+    let r = run(&["--no-such-flag"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("--no-such-flag"), "{}", r.stderr);
+    let r = run(&["call"]);
+    assert_eq!(r.code, 1, "a missing argument: {}", r.stderr);
+    let r = run(&["--help"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("Exit codes"), "{}", r.stdout);
+}
+
+#[test]
+fn the_tui_without_a_terminal_says_so_and_names_the_headless_commands() {
+    let r = run(&["--demo"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("the TUI needs a terminal") && r.stderr.contains("mcp-inspect tools"),
+        "{}",
+        r.stderr
+    );
+}

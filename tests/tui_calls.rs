@@ -542,3 +542,25 @@ fn time_in_flight_is_the_time_the_runtime_gives() {
     assert!(screen.contains("running 22.3s"), "{screen}");
     assert!(screen.contains("timeout in 20s"), "{screen}");
 }
+
+#[test]
+fn quitting_while_a_call_runs_asks_first() {
+    let mut m = demo_model();
+    open_call(&mut m, "slow");
+    send(&mut m);
+    press(&mut m, &["esc", "q"]);
+    assert!(!m.quit, "the first press only asks");
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap_or("")
+            .contains("a call is running"),
+        "{:?}",
+        m.status
+    );
+    press(&mut m, &["ctrl-c"]);
+    assert!(m.quit, "the second press quits");
+    let mut m = demo_model();
+    press(&mut m, &["q"]);
+    assert!(m.quit, "nothing running: one press quits");
+}

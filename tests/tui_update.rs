@@ -362,7 +362,10 @@ fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
         panic!("a large tool's trees are asked for, not built: {effects:?}");
     };
     let entry = entry.clone();
-    assert!(!m.details.contains_key("wide"), "nothing built on the UI thread");
+    assert!(
+        !m.details.contains_key("wide"),
+        "nothing built on the UI thread"
+    );
     let screen = tui::text(&tui::render(&mut m, 120, 30));
     assert!(screen.contains("building the schema trees"), "{screen}");
     assert!(
@@ -372,11 +375,26 @@ fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
     // Built for a listing that has since changed: dropped.
     update(&mut m, Msg::ToolsListed(list(wide_tool("wide", 15_001))));
     let stale = Box::new(ToolDetail::build(&entry));
-    update(&mut m, Msg::DetailBuilt { entry, detail: stale });
+    update(
+        &mut m,
+        Msg::DetailBuilt {
+            entry,
+            detail: stale,
+        },
+    );
     assert!(!m.details.contains_key("wide"), "a stale tree is not shown");
     let current = m.selected_entry().cloned().expect("selected");
     let detail = Box::new(ToolDetail::build(&current));
-    update(&mut m, Msg::DetailBuilt { entry: current, detail });
+    update(
+        &mut m,
+        Msg::DetailBuilt {
+            entry: current,
+            detail,
+        },
+    );
     let screen = tui::text(&tui::render(&mut m, 120, 30));
-    assert!(screen.contains("Input schema"), "the built tree is shown:\n{screen}");
+    assert!(
+        screen.contains("Input schema"),
+        "the built tree is shown:\n{screen}"
+    );
 }

@@ -171,6 +171,8 @@ pub struct Model {
     /// What the last frame showed of each pane: its rows (for page keys) and scroll.
     pub viewport: Viewport,
     pub quit: bool,
+    /// Quit was pressed once while a call ran; the next quit quits.
+    pub quit_asked: bool,
 }
 
 impl Model {
@@ -203,6 +205,7 @@ impl Model {
             theme,
             viewport: Viewport::default(),
             quit: false,
+            quit_asked: false,
         }
     }
 

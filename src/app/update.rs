@@ -192,7 +192,11 @@ fn tools_listed(model: &mut Model, list: ToolList) {
     }
     model.push_log(
         LogKind::Event,
-        format!("{} tools listed ({} pages)", list.tools.len(), list.pages),
+        format!(
+            "{} listed ({})",
+            crate::plural::count(list.tools.len(), "tool"),
+            crate::plural::count(list.pages, "page")
+        ),
     );
     model.tools = list
         .tools
@@ -280,13 +284,13 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
                 model.filter.text.push(c);
                 refilter(model);
             } else if key == Key::parse("ctrl-c").unwrap_or(key) {
-                model.quit = true;
+                return run_command(model, Command::Quit);
             }
             return Vec::new();
         }
         (None, Layer::Editor) => {
             if key == Key::parse("ctrl-c").unwrap_or(key) {
-                model.quit = true;
+                return run_command(model, Command::Quit);
             } else {
                 update_call::type_into_editor(model, event);
             }
@@ -294,7 +298,7 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
         }
         (None, Layer::Copy | Layer::Help) => {
             if key == Key::parse("ctrl-c").unwrap_or(key) {
-                model.quit = true;
+                return run_command(model, Command::Quit);
             }
             return Vec::new();
         }
@@ -308,6 +312,7 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
 
 fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     model.status = None;
+    let quit_asked = std::mem::take(&mut model.quit_asked);
     if command == Command::Call {
         model.focus = Pane::Call;
     }
@@ -318,6 +323,12 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         return update_call::command(model, command);
     }
     match command {
+        // A running call would be lost without a word: the first press asks.
+        Command::Quit if model.busy() && !quit_asked => {
+            model.quit_asked = true;
+            model.status =
+                Some("a call is running: press quit again to quit and abandon it".into());
+        }
         Command::Quit => model.quit = true,
         Command::Help => {
             model.help_scroll = 0;

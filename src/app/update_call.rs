@@ -158,8 +158,8 @@ fn send(state: &mut CallState, destructive: bool) -> Result<serde_json::Value, S
             state.confirm = Some(c);
             Err(match c {
                 Confirm::InvalidArguments => format!(
-                    "the arguments break the input schema in {} place(s): press send again to send them anyway",
-                    state.violations.len()
+                    "the arguments break the input schema in {}: press send again to send them anyway",
+                    crate::plural::count(state.violations.len(), "place")
                 ),
                 Confirm::Destructive => {
                     "the server marks this tool destructive: press send again to call it".into()
@@ -322,7 +322,8 @@ pub fn finished(
         model.push_log(
             LogKind::Event,
             format!(
-                "{dropped} older {tool} result(s) dropped from the history (it keeps {} and {} MiB)",
+                "{} of {tool} dropped from the history (it keeps {} and {} MiB)",
+                crate::plural::count(dropped, "older result"),
                 crate::app::calls::HISTORY,
                 crate::app::calls::HISTORY_BYTES >> 20
             ),

@@ -66,8 +66,8 @@ pub async fn run(
     .await;
     if !argument_problems.is_empty() {
         verdict.notes.push(format!(
-            "the arguments sent break the inputSchema in {} place(s)",
-            argument_problems.len()
+            "the arguments sent break the inputSchema in {}",
+            crate::plural::count(argument_problems.len(), "place")
         ));
     }
     if tool.is_none() {
@@ -82,7 +82,12 @@ pub async fn run(
     }
     if result.is_error {
         exit::TOOL_ERROR
-    } else if strict && verdict.status == Status::Violations {
+    } else if strict
+        && matches!(
+            verdict.status,
+            Status::Violations | Status::MissingStructuredContent
+        )
+    {
         STRICT_VIOLATION
     } else {
         exit::OK

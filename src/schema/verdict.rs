@@ -163,8 +163,8 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
             && !checked.violations.is_empty()
         {
             v.notes.push(format!(
-                "information only: the error's structuredContent differs from the success schema in {} place(s)",
-                checked.violations.len() + checked.more
+                "information only: the error's structuredContent differs from the success schema in {}",
+                crate::plural::count(checked.violations.len() + checked.more, "place")
             ));
         }
         return v;

@@ -333,7 +333,10 @@ fn result_lines(
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(
-        format!("content ({} blocks)", result.content.len()),
+        format!(
+            "content ({})",
+            crate::plural::count(result.content.len(), "block")
+        ),
         theme.heading(),
     ));
     for (i, block) in result.content.iter().enumerate() {

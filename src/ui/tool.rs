@@ -116,8 +116,8 @@ fn header_lines(
     if detail.problems > 0 {
         lines.push(Line::styled(
             format!(
-                "⚠ {} schema problem(s): see the marked rows",
-                detail.problems
+                "⚠ {}: see the marked rows",
+                crate::plural::count(detail.problems, "schema problem")
             ),
             theme.warn(),
         ));

@@ -79,6 +79,9 @@ def tools_for(mode):
         return [{"name": "leak", "description": f"the token is {SECRET}", "inputSchema": OBJECT}]
     if mode == "relist":
         return [{"name": "slow", "inputSchema": OBJECT}]
+    if mode == "no-structured":
+        return [{"name": "report", "inputSchema": OBJECT, "outputSchema": {
+            "type": "object", "properties": {"ok": {"type": "boolean"}}}}]
     if mode == "numbers":
         return [{"name": "measure", "inputSchema": OBJECT, "outputSchema": {
             "type": "object", "properties": {
