@@ -398,3 +398,49 @@ fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
         "the built tree is shown:\n{screen}"
     );
 }
+
+#[test]
+fn a_long_description_gives_way_to_the_signature_and_d_shows_it_whole() {
+    let mut m = demo_model();
+    let description: Vec<String> = (1..=12)
+        .map(|i| format!("Line {i} of a description long enough to wrap in the tool pane at this width, as real servers write them."))
+        .collect();
+    let tool = mcp_inspect::mcp::tool::decode_tool(&serde_json::json!({
+        "name": "wordy", "description": description.join("\n"),
+        "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+        "annotations": {"readOnlyHint": true}
+    }))
+    .expect("tool");
+    update(
+        &mut m,
+        Msg::ToolsListed(mcp_inspect::mcp::ToolList {
+            tools: vec![tool],
+            pages: 1,
+            ..Default::default()
+        }),
+    );
+    for (w, h) in [(80, 24), (120, 30)] {
+        let screen = tui::text(&tui::render(&mut m, w, h));
+        assert!(
+            screen.contains("wordy(path: string)"),
+            "signature at {w}x{h}:\n{screen}"
+        );
+        assert!(
+            screen.contains("hints: read-only"),
+            "hints at {w}x{h}:\n{screen}"
+        );
+        assert!(
+            screen.contains("… d shows the whole description"),
+            "{screen}"
+        );
+    }
+    press(&mut m, &["2", "d"]);
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    assert!(screen.contains("Line 12 of a description"), "{screen}");
+    press(&mut m, &["d"]);
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    assert!(
+        screen.contains("Input schema"),
+        "the trees are back:\n{screen}"
+    );
+}

@@ -57,6 +57,7 @@ commands! {
     CollapseAll = "collapse-all",
     FollowLink = "follow-link",
     ToggleRawOutput = "toggle-raw-output",
+    ToggleDescription = "toggle-description",
     Edit = "edit",
     LeaveEditor = "leave-editor",
     Undo = "undo",

@@ -95,6 +95,8 @@ pub struct ToolView {
     pub scroll: usize,
     /// Set once the default rows were opened.
     pub initialised: bool,
+    /// The header shown alone over the pane: the whole description.
+    pub whole_description: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -64,6 +64,10 @@ pub fn tool_command(model: &mut Model, command: Command) {
     let (Some(detail), Some(view)) = (model.details.get(&name), model.views.get_mut(&name)) else {
         return;
     };
+    if command == Command::ToggleDescription {
+        view.whole_description = !view.whole_description;
+        return;
+    }
     let rows = tree_view::visible_rows(detail, view, boxing.as_ref());
     if rows.is_empty() {
         return;

@@ -14,7 +14,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 /// Lines of a description shown above the trees before "…".
-const DESCRIPTION_LINES: usize = 4;
+const DESCRIPTION_LINES: usize = 200;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
     let theme = model.theme;
@@ -40,10 +40,24 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         }
         return;
     };
-    let header = header_lines(entry, detail, theme, inner.width);
+    let (about, facts) = header_lines(entry, detail, theme, inner.width);
+    if view.whole_description {
+        // The header alone, over the whole pane (the trees come back with the same key).
+        let header = fit_header(about, facts, inner.height as usize, inner.width, theme);
+        frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), inner);
+        return;
+    }
+    // The header takes a third of the pane, more when the signature and hints need it; the
+    // description gives way first, never the signature, hints or problems.
+    let facts_rows: usize = facts.iter().map(|l| rows_of(l, inner.width)).sum();
+    let budget = (inner.height as usize / 3)
+        .max(facts_rows + 2)
+        .min((inner.height as usize).saturating_sub(4));
+    let header = fit_header(about, facts, budget, inner.width, theme);
+    let header_rows: usize = header.iter().map(|l| rows_of(l, inner.width)).sum();
     let detail_height = if inner.height >= 20 { 6 } else { 3 };
     let [head, trees, info] = Layout::vertical([
-        Constraint::Length((header.len() as u16).min(inner.height / 3).max(1)),
+        Constraint::Length(header_rows.clamp(1, budget.max(1)) as u16),
         Constraint::Min(1),
         Constraint::Length(detail_height),
     ])
@@ -75,12 +89,57 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     );
 }
 
+/// Rows a line takes once wrapped at `width`.
+fn rows_of(line: &Line, width: u16) -> usize {
+    line.width().max(1).div_ceil(usize::from(width.max(1)))
+}
+
+/// The title and description, then the facts (signature, hints, problems), in at most `budget`
+/// rows: the description is cut first, with a line that says how to read it whole.
+fn fit_header(
+    about: Vec<Line<'static>>,
+    facts: Vec<Line<'static>>,
+    budget: usize,
+    width: u16,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let rows = |lines: &[Line]| lines.iter().map(|l| rows_of(l, width)).sum::<usize>();
+    let (about_rows, facts_rows) = (rows(&about), rows(&facts));
+    if about_rows + facts_rows <= budget {
+        return about.into_iter().chain(facts).collect();
+    }
+    // Whole lines while they fit, keeping one row for the first line that does not: as much
+    // of it as that row holds, and a mark that the rest is one key away.
+    const MORE: &str = " … d shows all";
+    let mut room = budget.saturating_sub(facts_rows);
+    let mut kept = Vec::new();
+    for line in about {
+        let needed = rows_of(&line, width);
+        if needed < room {
+            room -= needed;
+            kept.push(line);
+            continue;
+        }
+        if room > 0 {
+            let fits = usize::from(width).saturating_sub(MORE.chars().count());
+            let text: String = line.to_string().chars().take(fits).collect();
+            kept.push(Line::from(vec![
+                Span::styled(text, line.style),
+                Span::styled(MORE, theme.dim()),
+            ]));
+        }
+        break;
+    }
+    kept.into_iter().chain(facts).collect()
+}
+
+/// The tool's title and description, and apart from them the facts a caller needs.
 fn header_lines(
     entry: &ToolEntry,
     detail: &ToolDetail,
     theme: Theme,
     width: u16,
-) -> Vec<Line<'static>> {
+) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
     let tool = &entry.tool;
     let mut lines = Vec::new();
     let title = tool.display_title();
@@ -102,6 +161,7 @@ fn header_lines(
     } else {
         lines.push(Line::styled("(no description)", theme.dim()));
     }
+    let about = std::mem::take(&mut lines);
     lines.push(Line::styled(
         untrusted::line(&detail.signature, width as usize * 3).into_owned(),
         theme.kind(),
@@ -122,7 +182,7 @@ fn header_lines(
             theme.warn(),
         ));
     }
-    lines
+    (about, lines)
 }
 
 #[allow(clippy::too_many_arguments)]
