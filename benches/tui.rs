@@ -39,6 +39,7 @@ fn model() -> Model {
             transport: "stdio",
             capabilities: json!({}),
             instructions: None,
+            client_capabilities: json!({}),
         }),
     );
     m

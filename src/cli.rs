@@ -1,6 +1,7 @@
 //! Command-line parsing: the connection flags every command shares, the headless subcommands,
 //! and their conversion into [`ConnectOptions`]. No IO beyond reading a config file.
 
+use crate::mcp::client_side::{ClientSide, ElicitationPolicy, SamplingPolicy, file_uri};
 use crate::mcp::{ConnectOptions, Header, HttpTransport, ProtocolChoice, Target};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -152,6 +153,26 @@ pub struct ConnectionArgs {
     /// Seconds to wait for any answer (a tool call's wait restarts on progress).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// A root offered to the server: a directory (repeatable; default: the working directory).
+    #[arg(long = "roots", value_name = "DIR", num_args = 1..)]
+    pub roots: Vec<PathBuf>,
+    /// Declare no roots capability (the server sees a client without roots).
+    #[arg(long, conflicts_with = "roots")]
+    pub no_roots: bool,
+    /// Declare no sampling capability.
+    #[arg(long, conflicts_with = "on_sampling")]
+    pub no_sampling: bool,
+    /// Declare no elicitation capability.
+    #[arg(long, conflicts_with = "on_elicitation")]
+    pub no_elicitation: bool,
+    /// How to answer the server's elicitation/create: decline (default), cancel, defaults
+    /// (accept with each requested field's default), or a file holding the JSON result.
+    #[arg(long, value_name = "decline|cancel|defaults|FILE")]
+    pub on_elicitation: Option<String>,
+    /// How to answer the server's sampling/createMessage: reject (default), or a file holding
+    /// the JSON result.
+    #[arg(long, value_name = "reject|FILE")]
+    pub on_sampling: Option<String>,
     /// The stdio server's command and arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -233,7 +254,37 @@ impl ConnectionArgs {
                 ProtocolArg::Legacy => ProtocolChoice::Legacy,
             },
             timeout: Duration::from_secs_f64(timeout),
+            client: self.client_side()?,
         })
+    }
+
+    /// What this client declares and how it answers the server's requests.
+    fn client_side(&self) -> Result<ClientSide, String> {
+        let mut side = ClientSide::default();
+        if self.no_roots {
+            side.roots = None;
+        } else if !self.roots.is_empty() {
+            let mut uris = Vec::new();
+            for dir in &self.roots {
+                let absolute = std::path::absolute(dir)
+                    .map_err(|e| format!("--roots {}: {e}", dir.display()))?;
+                uris.push(file_uri(&absolute));
+            }
+            side.roots = Some(uris);
+        }
+        side.sampling = match (self.no_sampling, self.on_sampling.as_deref()) {
+            (true, _) => None,
+            (false, None | Some("reject")) => Some(SamplingPolicy::Reject),
+            (false, Some(file)) => Some(SamplingPolicy::File(file.into())),
+        };
+        side.elicitation = match (self.no_elicitation, self.on_elicitation.as_deref()) {
+            (true, _) => None,
+            (false, None | Some("decline")) => Some(ElicitationPolicy::Decline),
+            (false, Some("cancel")) => Some(ElicitationPolicy::Cancel),
+            (false, Some("defaults")) => Some(ElicitationPolicy::Defaults),
+            (false, Some(file)) => Some(ElicitationPolicy::File(file.into())),
+        };
+        Ok(side)
     }
 
     fn apply_overrides(&self, target: &mut Target) -> Result<(), String> {

@@ -68,8 +68,10 @@ pub async fn run(command: Command) -> i32 {
 /// Prints what the connection noticed (a non-JSON line, a repeated key, a late answer) as a
 /// warning; the server's own logs, progress and stderr are not the command's output.
 fn warn_of(report: &Report, event: ServerEvent) {
-    if let ServerEvent::Notice(text) = event {
-        report.warn(&text);
+    match event {
+        ServerEvent::Notice(text) => report.warn(&text),
+        ServerEvent::Request(text) => report.note(&format!("the server asked {text}")),
+        _ => {}
     }
 }
 

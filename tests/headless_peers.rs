@@ -107,6 +107,130 @@ fn everything_over_legacy_sse() {
 }
 
 #[test]
+fn everything_sees_a_client_with_roots_sampling_and_elicitation() {
+    let Some(index) = peers::everything() else {
+        return;
+    };
+    let server = ["--", "node", index.as_str()];
+    fn with<'a>(args: &[&'a str], server: &[&'a str]) -> Vec<&'a str> {
+        [args, server].concat()
+    }
+    let names = tool_names(&run(&with(&["tools", "--format", "json"], &server)).json());
+    for needs in [
+        "get-roots-list",
+        "trigger-elicitation-request",
+        "trigger-sampling-request",
+    ] {
+        assert!(
+            names.contains(&needs.to_string()),
+            "{needs} listed: {names:?}"
+        );
+    }
+    let minimal = run(&with(
+        &[
+            "tools",
+            "--format",
+            "json",
+            "--no-roots",
+            "--no-sampling",
+            "--no-elicitation",
+        ],
+        &server,
+    ))
+    .json();
+    let minimal = tool_names(&minimal);
+    assert!(
+        !minimal.contains(&"get-roots-list".to_string()),
+        "{minimal:?}"
+    );
+    assert_eq!(minimal.len() + 4, names.len(), "{minimal:?} vs {names:?}");
+
+    let dir = std::env::temp_dir();
+    let roots = run(&with(
+        &[
+            "call",
+            "get-roots-list",
+            "--roots",
+            dir.to_str().unwrap_or("/tmp"),
+        ],
+        &server,
+    ));
+    let uri = format!("file://{}", dir.display());
+    assert!(roots.stdout.contains(&uri), "{}", roots.stdout);
+    assert!(
+        roots
+            .stderr
+            .contains(&format!("roots/list: answered {uri}")),
+        "the request is told: {}",
+        roots.stderr
+    );
+
+    let elicited = run(&with(
+        &[
+            "call",
+            "trigger-elicitation-request",
+            "--on-elicitation",
+            "defaults",
+        ],
+        &server,
+    ));
+    assert!(
+        elicited.stdout.contains("User provided the requested information"),
+        "{}",
+        elicited.stdout
+    );
+    assert!(
+        elicited.stdout.contains("Favorite Integer: 42"),
+        "{}",
+        elicited.stdout
+    );
+    assert!(
+        elicited.stderr.contains("accepted with the defaults"),
+        "{}",
+        elicited.stderr
+    );
+
+    let declined = run(&with(&["call", "trigger-elicitation-request"], &server));
+    assert!(
+        declined.stderr.contains(": declined"),
+        "{}",
+        declined.stderr
+    );
+
+    let answer =
+        std::env::temp_dir().join(format!("mcp-inspect-sample-{}.json", std::process::id()));
+    std::fs::write(
+        &answer,
+        r#"{"role": "assistant", "content": {"type": "text", "text": "forty-two"}, "model": "by-hand"}"#,
+    )
+    .expect("write");
+    let sampled = run(&with(
+        &[
+            "call",
+            "trigger-sampling-request",
+            "--arg",
+            "prompt=the answer?",
+            "--on-sampling",
+            answer.to_str().unwrap_or_default(),
+        ],
+        &server,
+    ));
+    assert!(sampled.stdout.contains("forty-two"), "{}", sampled.stdout);
+    let rejected = run(&with(
+        &["call", "trigger-sampling-request", "--arg", "prompt=x"],
+        &server,
+    ));
+    assert!(
+        rejected
+            .stderr
+            .contains("sampling/createMessage (1 message): rejected"),
+        "{}",
+        rejected.stderr
+    );
+    let _ = std::fs::remove_file(answer);
+}
+
+#[test]
 fn filesystem_tools_have_output_schemas_that_conform() {
     let Some(index) = peers::filesystem() else {
         return;
@@ -115,7 +239,11 @@ fn filesystem_tools_have_output_schemas_that_conform() {
     std::fs::create_dir_all(&dir).expect("dir");
     std::fs::write(dir.join("a.txt"), "hello").expect("file");
     let root = dir.to_string_lossy().into_owned();
-    let tools = run(&["tools", "--format", "json", "--", "node", &index, &root]).json();
+    // A client that declares roots hands the server its directories: ours is the one it serves.
+    let tools = run(&[
+        "tools", "--format", "json", "--roots", &root, "--", "node", &index, &root,
+    ])
+    .json();
     let list = tools["tools"].as_array().expect("tools");
     assert!(list.len() >= 10);
     assert!(
@@ -127,6 +255,8 @@ fn filesystem_tools_have_output_schemas_that_conform() {
         "read_text_file",
         "--arg",
         &format!("path={root}/a.txt"),
+        "--roots",
+        &root,
         "--",
         "node",
         &index,

@@ -256,6 +256,10 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
             total,
             message,
         } => update_call::progress(model, &token, progress, total, message),
+        ServerEvent::Request(text) => model.push_log(
+            LogKind::Event,
+            format!("the server asked {}", untrusted::label(&text)),
+        ),
         ServerEvent::Notice(text) => {
             model.push_log(LogKind::Problem, untrusted::label(&text).into_owned())
         }

@@ -37,6 +37,19 @@ impl Report {
         code
     }
 
+    /// A note on stderr of what happened on the way (a server's request and our answer).
+    pub fn note(&self, message: &str) {
+        let mut err = std::io::stderr().lock();
+        let _ = match self.format {
+            Format::Json => writeln!(
+                err,
+                "{}",
+                crate::untrusted::json(&json!({"note": message}), false)
+            ),
+            Format::Text => writeln!(err, "note: {}", crate::untrusted::block(message)),
+        };
+    }
+
     /// A warning on stderr that does not change the exit code.
     pub fn warn(&self, message: &str) {
         let mut err = std::io::stderr().lock();

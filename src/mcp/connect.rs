@@ -59,6 +59,7 @@ async fn attempt(
     let raw = RawResponses::default();
     let handler = Handler {
         events: events.clone(),
+        client: std::sync::Arc::new(opts.client.clone()),
         protocol_version: match kind {
             Attempt::Initialize => ProtocolVersion::LATEST_WITH_INITIALIZE,
             _ => ProtocolVersion::LATEST,
@@ -205,7 +206,8 @@ async fn attempt(
         .peer()
         .set_response_cache_config(ClientCacheConfig::disabled())
         .await;
-    let server = summary(&service, opts.target.transport_name());
+    let mut server = summary(&service, opts.target.transport_name());
+    server.client_capabilities = opts.client.capabilities();
     let watcher = match server.era {
         Era::Modern => watch_tool_changes(service.peer(), events, left()).await,
         Era::Legacy => None,
@@ -285,6 +287,7 @@ fn summary(
             .and_then(|i| serde_json::to_value(&i.capabilities).ok())
             .unwrap_or(Value::Null),
         instructions: info.as_ref().and_then(|i| i.instructions.clone()),
+        client_capabilities: Value::Null,
     }
 }
 

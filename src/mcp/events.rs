@@ -35,6 +35,8 @@ pub enum ServerEvent {
     Stderr(String),
     /// Something the connection noticed: a non-JSON line, an oversized message, a late response.
     Notice(String),
+    /// A request the server sent us, and the answer given, in words.
+    Request(String),
     /// The connection ended.
     Closed(String),
 }
@@ -52,9 +54,10 @@ impl ServerEvent {
                 data,
             } => level.len() + logger.as_ref().map_or(0, String::len) + json_bytes(data),
             ServerEvent::ToolsChanged => 0,
-            ServerEvent::Stderr(text) | ServerEvent::Notice(text) | ServerEvent::Closed(text) => {
-                text.len()
-            }
+            ServerEvent::Stderr(text)
+            | ServerEvent::Notice(text)
+            | ServerEvent::Request(text)
+            | ServerEvent::Closed(text) => text.len(),
         }
     }
 }

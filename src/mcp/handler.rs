@@ -1,19 +1,62 @@
 //! The rmcp client handler: declares who we are and turns server notifications into
 //! [`ServerEvent`]s. Every rmcp callback ends here and nowhere else.
 
+use super::client_side::{Answer, ClientSide};
 use super::events::{EventSink, ServerEvent};
 use rmcp::ClientHandler;
 #[allow(deprecated)]
 use rmcp::model::LoggingMessageNotificationParam;
+use std::sync::Arc;
+// Roots and sampling are deprecated by SEP-2577, but servers still ask for them and an author
+// needs to see what they do when a client answers.
+use rmcp::ErrorData;
+#[allow(deprecated)]
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam, ProgressToken,
-    ProtocolVersion,
+    ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult,
+    ElicitRequestParams, ElicitResult, ErrorCode, Implementation, ListRootsResult,
+    ProgressNotificationParam, ProgressToken, ProtocolVersion,
 };
-use rmcp::service::{NotificationContext, RoleClient};
+use rmcp::service::{NotificationContext, RequestContext, RoleClient};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 pub struct Handler {
     pub events: EventSink,
     pub protocol_version: ProtocolVersion,
+    pub client: Arc<ClientSide>,
+}
+
+impl Handler {
+    /// Tells the user what the server asked and what was answered, then gives the answer in
+    /// rmcp's type. A capability not declared is answered "method not found".
+    fn answer<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        declared: bool,
+        answer: impl FnOnce() -> Answer,
+    ) -> Result<T, ErrorData> {
+        if !declared {
+            self.events.send(ServerEvent::Request(format!(
+                "{method}: not declared by this client, answered method not found"
+            )));
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                method.to_string(),
+                None,
+            ));
+        }
+        let Answer { result, told } = answer();
+        self.events.send(ServerEvent::Request(told));
+        let refused = |message: String| ErrorData::new(ErrorCode(-1), message, None);
+        let value = result.map_err(refused)?;
+        serde_json::from_value(value)
+            .map_err(|e| refused(format!("the answer is not a valid {method} result: {e}")))
+    }
+}
+
+/// Request params as JSON, for the policies (which never see rmcp types).
+fn as_json(params: &impl Serialize) -> serde_json::Value {
+    serde_json::to_value(params).unwrap_or_default()
 }
 
 /// A progress token as a plain string, so events and requests compare without rmcp types.
@@ -30,8 +73,10 @@ pub fn token_text(token: &ProgressToken) -> String {
 #[allow(deprecated)]
 impl ClientHandler for Handler {
     fn get_info(&self) -> ClientConfig {
+        let capabilities: ClientCapabilities =
+            serde_json::from_value(self.client.capabilities()).unwrap_or_default();
         let mut info = ClientConfig::new(
-            ClientCapabilities::default(),
+            capabilities,
             Implementation::new("mcp-inspect", env!("CARGO_PKG_VERSION")),
         );
         info.protocol_version = self.protocol_version.clone();
@@ -65,6 +110,38 @@ impl ClientHandler for Handler {
             logger: params.logger,
             data: params.data,
         });
+    }
+
+    async fn list_roots(
+        &self,
+        _: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, ErrorData> {
+        let client = &self.client;
+        self.answer("roots/list", client.roots.is_some(), || client.list_roots())
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        let client = &self.client;
+        let params = as_json(&params);
+        self.answer("sampling/createMessage", client.sampling.is_some(), || {
+            client.sample(&params)
+        })
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let client = &self.client;
+        let params = as_json(&request);
+        self.answer("elicitation/create", client.elicitation.is_some(), || {
+            client.elicit(&params)
+        })
     }
 
     async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {

@@ -36,6 +36,8 @@ pub struct ServerSummary {
     pub transport: &'static str,
     pub capabilities: Value,
     pub instructions: Option<String>,
+    /// What this client declared to the server (`--roots`, `--no-sampling` …).
+    pub client_capabilities: Value,
 }
 
 /// Every tool across all pages, the ones rejected, and what stopped the listing early, if anything.

@@ -130,6 +130,8 @@ pub struct ConnectOptions {
     pub protocol: ProtocolChoice,
     /// Per-request timeout (reset by progress on tool calls).
     pub timeout: Duration,
+    /// What this client declares and how it answers the server's requests.
+    pub client: super::client_side::ClientSide,
 }
 
 #[cfg(test)]

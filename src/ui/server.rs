@@ -45,6 +45,19 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
                 Span::styled("capabilities ", theme.dim()),
                 Span::raw(untrusted::line(&caps.join(", "), 300).into_owned()),
             ]));
+            let declared: Vec<&str> = s
+                .client_capabilities
+                .as_object()
+                .map(|m| m.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            lines.push(Line::from(vec![
+                Span::styled("we declared ", theme.dim()),
+                Span::raw(if declared.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    declared.join(", ")
+                }),
+            ]));
             if let Some(i) = &s.instructions {
                 lines.push(Line::styled("instructions", theme.dim()));
                 lines.extend(untrusted::lines(i.trim()).into_iter().map(Line::raw));

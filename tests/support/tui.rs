@@ -25,6 +25,7 @@ pub fn server() -> ServerSummary {
         transport: "stdio",
         capabilities: json!({"tools": {"listChanged": true}}),
         instructions: Some("The built-in demo server of mcp-inspect.".into()),
+        client_capabilities: json!({"roots": {"listChanged": true}, "sampling": {}, "elicitation": {"form": {}, "url": {}}}),
     }
 }
 

@@ -1,0 +1,257 @@
+//! What mcp-inspect declares as a client (roots, sampling, elicitation) and how it answers the
+//! requests a server sends back: roots from `--roots`, sampling and elicitation by the policies
+//! the user chose (decline by default). Every request and its answer is told as an event, so
+//! nothing a server asks is answered out of sight. Pure apart from reading a policy's file.
+
+use serde_json::{Map, Value, json};
+use std::path::PathBuf;
+
+/// How `elicitation/create` is answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ElicitationPolicy {
+    Decline,
+    Cancel,
+    /// Accept with the default of every requested field that has one (SEP-1034).
+    Defaults,
+    /// Answer with the JSON result in this file.
+    File(PathBuf),
+}
+
+/// How `sampling/createMessage` is answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SamplingPolicy {
+    Reject,
+    /// Answer with the JSON result in this file.
+    File(PathBuf),
+}
+
+/// The client side of a connection: what is declared, and the policies behind it. A capability
+/// that is off is neither declared nor answered (the server gets "method not found").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientSide {
+    /// `file://` URIs; `None` when roots are not declared.
+    pub roots: Option<Vec<String>>,
+    pub sampling: Option<SamplingPolicy>,
+    pub elicitation: Option<ElicitationPolicy>,
+}
+
+impl Default for ClientSide {
+    /// Everything declared: the working directory as the one root, sampling rejected,
+    /// elicitation declined.
+    fn default() -> ClientSide {
+        ClientSide {
+            roots: Some(
+                std::env::current_dir()
+                    .map(|d| vec![file_uri(&d)])
+                    .unwrap_or_default(),
+            ),
+            sampling: Some(SamplingPolicy::Reject),
+            elicitation: Some(ElicitationPolicy::Decline),
+        }
+    }
+}
+
+/// A directory as a `file://` URI, each byte outside the unreserved set percent-encoded.
+pub fn file_uri(dir: &std::path::Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut uri = String::from("file://");
+    for &b in dir.as_os_str().as_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri
+}
+
+/// An answer to a server's request: the result to send, or an error, and a line for the user.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub result: Result<Value, String>,
+    pub told: String,
+}
+
+impl ClientSide {
+    /// The `capabilities` object of `initialize` (and of the 2026 era's `_meta`).
+    pub fn capabilities(&self) -> Value {
+        let mut caps = Map::new();
+        if self.roots.is_some() {
+            caps.insert("roots".into(), json!({"listChanged": true}));
+        }
+        if self.sampling.is_some() {
+            caps.insert("sampling".into(), json!({}));
+        }
+        if self.elicitation.is_some() {
+            caps.insert("elicitation".into(), json!({"form": {}, "url": {}}));
+        }
+        Value::Object(caps)
+    }
+
+    /// The answer to `roots/list`.
+    pub fn list_roots(&self) -> Answer {
+        let roots = self.roots.clone().unwrap_or_default();
+        let told = match roots.as_slice() {
+            [] => "roots/list: answered no roots".to_string(),
+            list => format!("roots/list: answered {}", list.join(", ")),
+        };
+        Answer {
+            result: Ok(
+                json!({"roots": roots.iter().map(|uri| json!({"uri": uri})).collect::<Vec<_>>()}),
+            ),
+            told,
+        }
+    }
+
+    /// The answer to `elicitation/create` with these params.
+    pub fn elicit(&self, params: &Value) -> Answer {
+        let message = params.get("message").and_then(Value::as_str).unwrap_or("");
+        let asked = format!(
+            "elicitation/create ({}) {}",
+            params.get("mode").and_then(Value::as_str).unwrap_or("form"),
+            crate::untrusted::line(message, 120)
+        );
+        let (result, how) = match self.elicitation.as_ref() {
+            None | Some(ElicitationPolicy::Decline) => {
+                (Ok(json!({"action": "decline"})), "declined".to_string())
+            }
+            Some(ElicitationPolicy::Cancel) => {
+                (Ok(json!({"action": "cancel"})), "cancelled".to_string())
+            }
+            Some(ElicitationPolicy::Defaults) => {
+                let content = defaults_of(params.get("requestedSchema"));
+                let how = format!(
+                    "accepted with the defaults {}",
+                    crate::untrusted::json(&content, false)
+                );
+                (Ok(json!({"action": "accept", "content": content})), how)
+            }
+            Some(ElicitationPolicy::File(path)) => from_file(path),
+        };
+        Answer {
+            told: format!("{asked}: {how}"),
+            result,
+        }
+    }
+
+    /// The answer to `sampling/createMessage`.
+    pub fn sample(&self, params: &Value) -> Answer {
+        let messages = params
+            .get("messages")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        let asked = format!(
+            "sampling/createMessage ({})",
+            crate::plural::count(messages, "message")
+        );
+        let (result, how) = match self.sampling.as_ref() {
+            None | Some(SamplingPolicy::Reject) => (
+                Err(
+                    "mcp-inspect has no model: sampling rejected (answer with --on-sampling FILE)"
+                        .to_string(),
+                ),
+                "rejected".to_string(),
+            ),
+            Some(SamplingPolicy::File(path)) => from_file(path),
+        };
+        Answer {
+            told: format!("{asked}: {how}"),
+            result,
+        }
+    }
+}
+
+/// `{field: default}` for each property of a requested schema that has a default.
+fn defaults_of(schema: Option<&Value>) -> Value {
+    let mut content = Map::new();
+    if let Some(props) = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+    {
+        for (name, prop) in props {
+            if let Some(default) = prop.get("default") {
+                content.insert(name.clone(), default.clone());
+            }
+        }
+    }
+    Value::Object(content)
+}
+
+/// A result read from the user's file, or why not.
+fn from_file(path: &std::path::Path) -> (Result<Value, String>, String) {
+    let read = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+        .and_then(|text| {
+            serde_json::from_str::<Value>(&text)
+                .map_err(|e| format!("{} is not JSON: {e}", path.display()))
+        });
+    match read {
+        Ok(value) => (Ok(value), format!("answered from {}", path.display())),
+        Err(e) => (Err(e.clone()), e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn everything_is_declared_by_default_and_each_can_be_off() {
+        let all = ClientSide::default();
+        assert_eq!(
+            all.capabilities(),
+            json!({"roots": {"listChanged": true}, "sampling": {}, "elicitation": {"form": {}, "url": {}}})
+        );
+        let none = ClientSide {
+            roots: None,
+            sampling: None,
+            elicitation: None,
+        };
+        assert_eq!(none.capabilities(), json!({}));
+    }
+
+    #[test]
+    fn roots_are_file_uris() {
+        assert_eq!(
+            file_uri(std::path::Path::new("/srv/my dir/ä")),
+            "file:///srv/my%20dir/%C3%A4"
+        );
+        let side = ClientSide {
+            roots: Some(vec!["file:///srv".into()]),
+            ..ClientSide::default()
+        };
+        let answer = side.list_roots();
+        assert_eq!(
+            answer.result,
+            Ok(json!({"roots": [{"uri": "file:///srv"}]}))
+        );
+        assert_eq!(answer.told, "roots/list: answered file:///srv");
+    }
+
+    #[test]
+    fn elicitation_is_declined_by_default_or_filled_with_defaults() {
+        let params = json!({"message": "Your name?", "requestedSchema": {"type": "object", "properties": {
+            "name": {"type": "string", "default": "Ada"}, "age": {"type": "integer"}, "ok": {"type": "boolean", "default": true}}}});
+        let declined = ClientSide::default().elicit(&params);
+        assert_eq!(declined.result, Ok(json!({"action": "decline"})));
+        assert_eq!(
+            declined.told,
+            "elicitation/create (form) Your name?: declined"
+        );
+        let side = ClientSide {
+            elicitation: Some(ElicitationPolicy::Defaults),
+            ..ClientSide::default()
+        };
+        assert_eq!(
+            side.elicit(&params).result,
+            Ok(json!({"action": "accept", "content": {"name": "Ada", "ok": true}}))
+        );
+    }
+
+    #[test]
+    fn sampling_is_rejected_by_default() {
+        let answer = ClientSide::default().sample(&json!({"messages": [{"role": "user"}]}));
+        assert!(answer.result.is_err());
+        assert_eq!(answer.told, "sampling/createMessage (1 message): rejected");
+    }
+}
