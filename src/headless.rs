@@ -33,9 +33,15 @@ pub async fn run(command: Command) -> i32 {
         Err(code) => return code,
     };
     // What the connection notices from now on is printed as it comes.
-    let warnings = tokio::spawn(async move {
-        while let Some(event) = receiver.recv().await {
-            warn_of(&report, event);
+    let teller = std::sync::Arc::new(std::sync::Mutex::new(Teller::default()));
+    let told = tokio::spawn({
+        let teller = teller.clone();
+        async move {
+            while let Some(event) = receiver.recv().await {
+                if let Ok(mut teller) = teller.lock() {
+                    teller.tell(&report, event);
+                }
+            }
         }
     });
     let work = async {
@@ -61,17 +67,88 @@ pub async fn run(command: Command) -> i32 {
         }
     };
     session.shutdown().await;
-    warnings.abort();
+    told.abort();
+    if let Ok(mut teller) = teller.lock() {
+        teller.flush(&report);
+    }
     code
 }
 
-/// Prints what the connection noticed (a non-JSON line, a repeated key, a late answer) as a
-/// warning; the server's own logs, progress and stderr are not the command's output.
-fn warn_of(report: &Report, event: ServerEvent) {
-    match event {
-        ServerEvent::Notice(text) => report.warn(&text),
-        ServerEvent::Request(text) => report.note(&format!("the server asked {text}")),
-        _ => {}
+/// Progress and log lines printed a second at most; the rest are counted, then said.
+const CHATTER_PER_SECOND: u32 = 20;
+
+/// Prints on stderr what happens on the way: what the connection noticed (a non-JSON line, a
+/// repeated key, a late answer) as warnings, the server's requests and our answers as notes, and
+/// its progress and log notifications, a bounded number a second. Stderr lines are not told:
+/// they are the server's own output, not the protocol's.
+#[derive(Default)]
+struct Teller {
+    second: Option<std::time::Instant>,
+    shown: u32,
+    skipped: u64,
+}
+
+impl Teller {
+    fn tell(&mut self, report: &Report, event: ServerEvent) {
+        match event {
+            ServerEvent::Notice(text) => report.warn(&text),
+            ServerEvent::Request(text) => report.note(&format!("the server asked {text}")),
+            ServerEvent::Progress {
+                progress,
+                total,
+                message,
+                ..
+            } => {
+                if self.room(report) {
+                    let of = total.map(|t| format!("/{t}")).unwrap_or_default();
+                    let said = message.map(|m| format!(" {m}")).unwrap_or_default();
+                    report.note(&format!("progress {progress}{of}{said}"));
+                }
+            }
+            ServerEvent::Log {
+                level,
+                logger,
+                data,
+            } => {
+                if self.room(report) {
+                    let from = logger.map(|l| format!(" {l}")).unwrap_or_default();
+                    let data = match data {
+                        serde_json::Value::String(s) => s,
+                        other => crate::untrusted::json(&other, false),
+                    };
+                    report.note(&format!("log {level}{from}: {data}"));
+                }
+            }
+            ServerEvent::Stderr(_) | ServerEvent::ToolsChanged | ServerEvent::Closed(_) => {}
+        }
+    }
+
+    /// Says how many lines were left out, if any.
+    fn flush(&mut self, report: &Report) {
+        if self.skipped > 0 {
+            report.note(&format!(
+                "{} not shown (more than {CHATTER_PER_SECOND} a second)",
+                crate::plural::count(self.skipped as usize, "progress or log line")
+            ));
+            self.skipped = 0;
+        }
+    }
+
+    /// Whether one more progress or log line fits in this second.
+    fn room(&mut self, report: &Report) -> bool {
+        let now = std::time::Instant::now();
+        if self
+            .second
+            .is_none_or(|s| now.duration_since(s) >= std::time::Duration::from_secs(1))
+        {
+            self.flush(report);
+            (self.second, self.shown) = (Some(now), 0);
+        }
+        self.shown += 1;
+        if self.shown > CHATTER_PER_SECOND {
+            self.skipped += 1;
+        }
+        self.shown <= CHATTER_PER_SECOND
     }
 }
 
@@ -87,18 +164,20 @@ async fn connect(
     let options = connection
         .options()
         .map_err(|e| report.error(&e, exit::ERROR))?;
+    let mut teller = Teller::default();
     let connecting = crate::mcp::connect(&options, events);
     tokio::pin!(connecting);
     let result = loop {
         tokio::select! {
-            Some(event) = receiver.recv() => warn_of(report, event),
+            Some(event) = receiver.recv() => teller.tell(report, event),
             result = &mut connecting => break result,
             signal = signals.next() => return Err(report.error(&format!("interrupted by {signal}"), 130)),
         }
     };
     while let Some(event) = receiver.try_recv() {
-        warn_of(report, event);
+        teller.tell(report, event);
     }
+    teller.flush(report);
     result.map_err(|e| report.error(&e.to_string(), e.exit_code()))
 }
 

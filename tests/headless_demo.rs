@@ -298,3 +298,50 @@ fn arguments_are_checked_against_the_input_schema_but_still_sent() {
             .contains("note: the arguments sent break the inputSchema in 2 places")
     );
 }
+
+#[test]
+fn progress_during_a_call_is_told_on_stderr_a_bounded_number_a_second() {
+    let r = run(&[
+        "call",
+        "slow",
+        "--arg",
+        "seconds=0.5",
+        "--arg",
+        "steps=100",
+        "--format",
+        "text",
+        "--demo",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("note: progress 1/100 step 1 of 100"),
+        "{}",
+        r.stderr
+    );
+    let told = r.stderr.matches("note: progress").count();
+    assert!(
+        (20..100).contains(&told),
+        "{told} progress lines: {}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("progress or log lines not shown"),
+        "{}",
+        r.stderr
+    );
+    let json = run(&[
+        "call",
+        "slow",
+        "--arg",
+        "seconds=0",
+        "--arg",
+        "steps=2",
+        "--demo",
+    ]);
+    assert!(
+        json.stderr
+            .contains(r#"{"note":"progress 1/2 step 1 of 2"}"#),
+        "{}",
+        json.stderr
+    );
+}

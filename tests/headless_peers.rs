@@ -175,7 +175,9 @@ fn everything_sees_a_client_with_roots_sampling_and_elicitation() {
         &server,
     ));
     assert!(
-        elicited.stdout.contains("User provided the requested information"),
+        elicited
+            .stdout
+            .contains("User provided the requested information"),
         "{}",
         elicited.stdout
     );

@@ -189,14 +189,15 @@ fn tui_against_server_everything() {
     tmux.keys(&["C-s"]);
     let screen = tmux.wait_for("conforms (draft-07)");
     assert!(screen.contains("\"temperature\""), "{screen}");
-    // The server asks this client for its roots: answered, and the log says so.
+    // This client declares roots: the server asked for them (when it chose to) and shows the
+    // working directory it was given.
     // Esc in the filter clears it, so the second `/` starts a new one.
     tmux.keys(&["Escape", "1", "/", "Escape", "/"]);
     tmux.run(&["send-keys", "-t", "main", "-l", "roots"]);
     tmux.keys(&["Enter", "a"]);
     tmux.wait_for("call get-roots-list");
     tmux.keys(&["C-s"]);
-    tmux.wait_for("the server asked roots/list: answered file://");
+    tmux.wait_for("URI: file:///");
     tmux.keys(&["q"]);
     tmux.type_line("echo done-$((1+1))");
     tmux.wait_for("done-2");
