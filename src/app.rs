@@ -2,6 +2,7 @@
 //! and copies. No IO, no awaits, no clock: effects are data the runtime carries out, and the
 //! time comes in from the runtime.
 
+pub mod asked;
 pub mod calls;
 pub mod command;
 pub mod copy;

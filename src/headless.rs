@@ -119,7 +119,11 @@ impl Teller {
                     report.note(&format!("log {level}{from}: {data}"));
                 }
             }
-            ServerEvent::Stderr(_) | ServerEvent::ToolsChanged | ServerEvent::Closed(_) => {}
+            // Headless policies never ask (`Asked` comes only from the TUI's `Ask` policy).
+            ServerEvent::Stderr(_)
+            | ServerEvent::ToolsChanged
+            | ServerEvent::Closed(_)
+            | ServerEvent::Asked { .. } => {}
         }
     }
 

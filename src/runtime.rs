@@ -8,6 +8,7 @@ mod session_task;
 
 use crate::app::{keymap, model, theme};
 use crate::cli::ConnectionArgs;
+use crate::mcp::client_side::{ElicitationPolicy, SamplingPolicy};
 use crate::mcp::error::exit;
 
 /// Draws one frame of `model` on `terminal` and lets the model adopt what the frame learned
@@ -26,13 +27,22 @@ pub fn frame<B: ratatui::backend::Backend>(
 
 /// Runs the TUI on a connection and returns the exit code.
 pub async fn run(connection: ConnectionArgs) -> i32 {
-    let options = match connection.options() {
+    let mut options = match connection.options() {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}\n(try mcp-inspect --help, or mcp-inspect --demo)");
             return exit::ERROR;
         }
     };
+    // In the TUI a person is there: what the server asks is put to them, unless a policy
+    // was chosen on the command line.
+    let client = &mut options.client;
+    if connection.on_elicitation.is_none() && client.elicitation.is_some() {
+        client.elicitation = Some(ElicitationPolicy::Ask);
+    }
+    if connection.on_sampling.is_none() && client.sampling.is_some() {
+        client.sampling = Some(SamplingPolicy::Ask);
+    }
     let (keymap, warning) = keymap::Keymap::load();
     let timeout = options.timeout;
     let mut model = model::Model::new(options.target.describe(), keymap, theme::Theme::from_env());

@@ -2,6 +2,7 @@
 //! heights, scroll kept around the cursor) is returned as a [`Viewport`] for the model to adopt.
 //! Nothing here can fail. Every server string arrives escaped.
 
+mod asked;
 mod call;
 mod help;
 mod layout;
@@ -36,6 +37,8 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
         Some(Overlay::CopyMenu) => help::draw_copy_menu(frame, model),
         None => {}
     }
+    // In front of everything: the server waits for the user.
+    asked::draw(frame, model);
     sanitize(frame.buffer_mut());
     viewport
 }

@@ -198,6 +198,15 @@ fn tui_against_server_everything() {
     tmux.wait_for("call get-roots-list");
     tmux.keys(&["C-s"]);
     tmux.wait_for("URI: file:///");
+    // The server asks the user to fill a form: a panel, answered with its defaults.
+    tmux.keys(&["Escape", "1", "/", "Escape", "/"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "trigger-elicitation"]);
+    tmux.keys(&["Enter", "a"]);
+    tmux.wait_for("call trigger-elicitation-request");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("the server asks: elicitation/create");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("User provided the requested information");
     tmux.keys(&["q"]);
     tmux.type_line("echo done-$((1+1))");
     tmux.wait_for("done-2");

@@ -441,3 +441,98 @@ fn a_long_description_gives_way_to_the_signature_and_d_shows_it_whole() {
         "the trees are back:\n{screen}"
     );
 }
+
+#[test]
+fn a_request_from_the_server_is_put_to_the_user_in_a_panel() {
+    let mut m = demo_model();
+    let ask = |id: u64| {
+        Msg::Server(ServerEvent::Asked {
+            id,
+            method: "elicitation/create".into(),
+            params: serde_json::json!({"message": "Your \u{1b}[31mname\u{202e}?", "requestedSchema": {"type": "object",
+                "properties": {"name": {"type": "string", "default": "Ada", "minLength": 1}}, "required": ["name"]}}),
+        })
+    };
+    update(&mut m, ask(1));
+    update(&mut m, ask(2));
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    assert!(
+        screen.contains("the server asks: elicitation/create (1 of 2)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("\"name\": \"Ada\""),
+        "the form starts from its defaults:\n{screen}"
+    );
+    assert!(
+        screen.contains("Your \\e[31mname\\u{202e}?"),
+        "escaped:\n{screen}"
+    );
+    assert!(screen.contains("ctrl-s accept"), "{screen}");
+    // Keys type into the answer; a broken form is not sent.
+    let mut m2 = demo_model();
+    update(&mut m2, ask(5));
+    press(&mut m2, &["down", "end", "backspace", "backspace", "backspace", "backspace"]);
+    type_text(&mut m2, "\"");
+    let draft = m2.asked[0].editor.lines().join("\n");
+    assert!(draft.contains("\"name\": \"\""), "{draft}");
+    assert!(
+        press(&mut m2, &["ctrl-s"]).is_empty(),
+        "an empty name breaks minLength"
+    );
+    assert!(
+        m2.status
+            .as_deref()
+            .unwrap_or("")
+            .starts_with("not sent: /name"),
+        "{:?}",
+        m2.status
+    );
+    let effects = press(&mut m2, &["ctrl-d"]);
+    assert_eq!(
+        effects,
+        [Effect::Session(SessionRequest::Answer {
+            id: 5,
+            result: Ok(serde_json::json!({"action": "decline"}))
+        })]
+    );
+    assert!(m2.asked.is_empty(), "answered: the panel closes");
+    // The first panel of the first model: accepted with its defaults, then the second opens.
+    let mut m = demo_model();
+    update(&mut m, ask(1));
+    update(&mut m, ask(2));
+    let effects = press(&mut m, &["ctrl-s"]);
+    assert_eq!(
+        effects,
+        [Effect::Session(SessionRequest::Answer {
+            id: 1,
+            result: Ok(serde_json::json!({"action": "accept", "content": {"name": "Ada"}}))
+        })]
+    );
+    assert_eq!(m.asked.len(), 1);
+    assert_eq!(
+        press(&mut m, &["esc"]),
+        [Effect::Session(SessionRequest::Answer {
+            id: 2,
+            result: Ok(serde_json::json!({"action": "cancel"}))
+        })]
+    );
+}
+
+#[test]
+fn a_server_flooding_requests_gets_the_extra_ones_declined_at_once() {
+    let mut m = demo_model();
+    let mut refused = Vec::new();
+    for id in 1..=20 {
+        refused.extend(update(
+            &mut m,
+            Msg::Server(ServerEvent::Asked {
+                id,
+                method: "sampling/createMessage".into(),
+                params: serde_json::json!({"messages": []}),
+            }),
+        ));
+    }
+    assert_eq!(m.asked.len(), mcp_inspect::app::asked::MAX_WAITING);
+    assert_eq!(refused.len(), 20 - mcp_inspect::app::asked::MAX_WAITING);
+}

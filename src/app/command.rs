@@ -82,6 +82,9 @@ commands! {
     CopyValue = "copy-value",
     CopyRequest = "copy-request",
     CopyCommand = "copy-command",
+    AnswerSend = "answer-send",
+    AnswerDecline = "answer-decline",
+    AnswerCancel = "answer-cancel",
 }
 
 impl Command {
@@ -106,6 +109,17 @@ impl Command {
                 | FocusLog
                 | Reconnect
         )
+    }
+
+    /// The answer it gives to a request the server put to the user, if it is one.
+    pub fn reply(self) -> Option<super::asked::Reply> {
+        use super::asked::Reply;
+        match self {
+            Command::AnswerSend => Some(Reply::Send),
+            Command::AnswerDecline => Some(Reply::Decline),
+            Command::AnswerCancel => Some(Reply::Cancel),
+            _ => None,
+        }
     }
 
     /// Whether it copies something (the copy menu's commands).

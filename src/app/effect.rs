@@ -47,4 +47,9 @@ pub enum SessionRequest {
     Cancel {
         id: u64,
     },
+    /// The user's answer to request `id` the server put to them (see `ServerEvent::Asked`).
+    Answer {
+        id: u64,
+        result: Result<serde_json::Value, String>,
+    },
 }

@@ -24,10 +24,13 @@ pub enum Layer {
     Result,
     Copy,
     Help,
+    /// A request the server put to the user.
+    Asked,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 10] = [
+    pub const ALL: [Layer; 11] = [
+        Layer::Asked,
         Layer::Editor,
         Layer::Result,
         Layer::Global,
@@ -45,7 +48,12 @@ impl Layer {
     pub fn falls_through(self) -> bool {
         !matches!(
             self,
-            Layer::Global | Layer::Filter | Layer::Editor | Layer::Copy | Layer::Help
+            Layer::Global
+                | Layer::Filter
+                | Layer::Editor
+                | Layer::Copy
+                | Layer::Help
+                | Layer::Asked
         )
     }
 
@@ -61,6 +69,7 @@ impl Layer {
             Layer::Result => "result",
             Layer::Copy => "copy",
             Layer::Help => "help",
+            Layer::Asked => "asked",
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Everything the TUI knows: the connection, the tools with their cached schema trees, the
 //! filter, focus, per-tool view state, the log and overlays. Plain data; `update` changes it.
 
+use crate::app::asked::AskPanel;
 use crate::app::calls::CallState;
 use crate::app::filter::Filter;
 use crate::app::keymap::Keymap;
@@ -175,6 +176,8 @@ pub struct Model {
     pub quit: bool,
     /// Quit was pressed once while a call ran; the next quit quits.
     pub quit_asked: bool,
+    /// Requests the server put to the user, oldest first: the first is the open panel.
+    pub asked: VecDeque<AskPanel>,
 }
 
 impl Model {
@@ -208,6 +211,7 @@ impl Model {
             viewport: Viewport::default(),
             quit: false,
             quit_asked: false,
+            asked: VecDeque::new(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! `update(&mut Model, Msg) -> Vec<Effect>`: every state change, driven by key presses through
 //! the keymap and by connection events. No IO, no awaits; effects are data for the runtime.
 
+use crate::app::asked::{AskPanel, MAX_WAITING, Reply};
 use crate::app::command::Command;
 use crate::app::copy;
 pub use crate::app::effect::{Effect, Listed, SessionRequest};
@@ -54,6 +55,9 @@ pub enum Msg {
 
 /// The layer a key press belongs to, derived from state (never stored).
 pub fn active_layer(model: &Model) -> Layer {
+    if !model.asked.is_empty() {
+        return Layer::Asked;
+    }
     match model.overlay {
         Some(Overlay::Help) => Layer::Help,
         Some(Overlay::CopyMenu) => Layer::Copy,
@@ -136,7 +140,12 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Server(event) => on_server_event(model, event),
         Msg::Paste(text) => {
-            update_call::paste(model, &text);
+            if let Some(panel) = model.asked.front_mut() {
+                panel.editor.insert_str(&text);
+                panel.check();
+            } else {
+                update_call::paste(model, &text);
+            }
             Vec::new()
         }
         Msg::Tick => Vec::new(),
@@ -256,6 +265,13 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
             total,
             message,
         } => update_call::progress(model, &token, progress, total, message),
+        ServerEvent::Asked { id, method, params } => {
+            if model.asked.len() >= MAX_WAITING {
+                let result = Err(format!("{MAX_WAITING} requests already wait for the user"));
+                return vec![Effect::Session(SessionRequest::Answer { id, result })];
+            }
+            model.asked.push_back(AskPanel::new(id, method, params));
+        }
         ServerEvent::Request(text) => model.push_log(
             LogKind::Event,
             format!("the server asked {}", untrusted::label(&text)),
@@ -292,6 +308,17 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
             }
             return Vec::new();
         }
+        (None, Layer::Asked) => {
+            if key == Key::parse("ctrl-c").unwrap_or(key) {
+                return run_command(model, Command::Quit);
+            }
+            if let Some(panel) = model.asked.front_mut()
+                && panel.editor.input(event)
+            {
+                panel.check();
+            }
+            return Vec::new();
+        }
         (None, Layer::Editor) => {
             if key == Key::parse("ctrl-c").unwrap_or(key) {
                 return run_command(model, Command::Quit);
@@ -316,6 +343,9 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
 
 fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     model.status = None;
+    if let Some(reply) = command.reply() {
+        return answer_asked(model, reply);
+    }
     let quit_asked = std::mem::take(&mut model.quit_asked);
     if command == Command::Call {
         model.focus = Pane::Call;
@@ -432,6 +462,24 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         },
     }
     Vec::new()
+}
+
+/// Answers the open request panel, which closes; a form that cannot be sent stays, saying why.
+fn answer_asked(model: &mut Model, reply: Reply) -> Vec<Effect> {
+    let Some(panel) = model.asked.front() else {
+        return Vec::new();
+    };
+    match panel.answer(reply) {
+        Err(why) => {
+            model.status = Some(why);
+            Vec::new()
+        }
+        Ok(result) => {
+            let id = panel.id;
+            model.asked.pop_front();
+            vec![Effect::Session(SessionRequest::Answer { id, result })]
+        }
+    }
 }
 
 fn refilter(model: &mut Model) {

@@ -1,14 +1,20 @@
 //! What mcp-inspect declares as a client (roots, sampling, elicitation) and how it answers the
 //! requests a server sends back: roots from `--roots`, sampling and elicitation by the policies
-//! the user chose (decline by default). Every request and its answer is told as an event, so
-//! nothing a server asks is answered out of sight. Pure apart from reading a policy's file.
+//! the user chose (headless: decline by default; the TUI asks the user). Every request and its
+//! answer is told as an event, so nothing a server asks is answered out of sight.
 
 use serde_json::{Map, Value, json};
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::oneshot;
 
 /// How `elicitation/create` is answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ElicitationPolicy {
+    /// The user answers, in the TUI's panel.
+    Ask,
     Decline,
     Cancel,
     /// Accept with the default of every requested field that has one (SEP-1034).
@@ -20,6 +26,8 @@ pub enum ElicitationPolicy {
 /// How `sampling/createMessage` is answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SamplingPolicy {
+    /// The user answers, in the TUI's panel.
+    Ask,
     Reject,
     /// Answer with the JSON result in this file.
     File(PathBuf),
@@ -27,12 +35,57 @@ pub enum SamplingPolicy {
 
 /// The client side of a connection: what is declared, and the policies behind it. A capability
 /// that is off is neither declared nor answered (the server gets "method not found").
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct ClientSide {
     /// `file://` URIs; `None` when roots are not declared.
     pub roots: Option<Vec<String>>,
     pub sampling: Option<SamplingPolicy>,
     pub elicitation: Option<ElicitationPolicy>,
+    /// The requests waiting for the user's answer (the `Ask` policies).
+    pub asking: Arc<Asking>,
+}
+
+/// Requests put to the user, each waiting for its answer by number.
+#[derive(Debug, Default)]
+pub struct Asking {
+    next: AtomicU64,
+    waiting: Mutex<HashMap<u64, oneshot::Sender<Result<Value, String>>>>,
+}
+
+impl Asking {
+    /// A number for a new request, and where its answer will arrive.
+    pub fn open(&self) -> (u64, oneshot::Receiver<Result<Value, String>>) {
+        let id = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        let (tx, rx) = oneshot::channel();
+        if let Ok(mut waiting) = self.waiting.lock() {
+            waiting.insert(id, tx);
+        }
+        (id, rx)
+    }
+
+    /// Gives request `id` its answer (a request no longer waiting is ignored).
+    pub fn answer(&self, id: u64, result: Result<Value, String>) {
+        let waiting = self.waiting.lock().ok().and_then(|mut w| w.remove(&id));
+        if let Some(tx) = waiting {
+            let _ = tx.send(result);
+        }
+    }
+}
+
+/// How the user's answer to a request reads in the log.
+pub fn told_answer(result: &Result<Value, String>) -> String {
+    use crate::untrusted::{json as escaped, line};
+    match result {
+        Err(e) => format!("refused by you ({})", line(e, 120)),
+        Ok(v) => match v.get("action").and_then(Value::as_str) {
+            Some("accept") => {
+                let content = escaped(v.get("content").unwrap_or(&Value::Null), false);
+                format!("accepted by you with {}", line(&content, 200))
+            }
+            Some(action) => format!("{} by you", line(action, 20)),
+            None => "answered by you".to_string(),
+        },
+    }
 }
 
 impl Default for ClientSide {
@@ -47,6 +100,7 @@ impl Default for ClientSide {
             ),
             sampling: Some(SamplingPolicy::Reject),
             elicitation: Some(ElicitationPolicy::Decline),
+            asking: Arc::default(),
         }
     }
 }
@@ -112,7 +166,8 @@ impl ClientSide {
             crate::untrusted::line(message, 120)
         );
         let (result, how) = match self.elicitation.as_ref() {
-            None | Some(ElicitationPolicy::Decline) => {
+            // `Ask` is answered by the user through `Asking`; here nobody can: declined.
+            None | Some(ElicitationPolicy::Decline | ElicitationPolicy::Ask) => {
                 (Ok(json!({"action": "decline"})), "declined".to_string())
             }
             Some(ElicitationPolicy::Cancel) => {
@@ -145,7 +200,7 @@ impl ClientSide {
             crate::plural::count(messages, "message")
         );
         let (result, how) = match self.sampling.as_ref() {
-            None | Some(SamplingPolicy::Reject) => (
+            None | Some(SamplingPolicy::Reject | SamplingPolicy::Ask) => (
                 Err(
                     "mcp-inspect has no model: sampling rejected (answer with --on-sampling FILE)"
                         .to_string(),
@@ -206,6 +261,7 @@ mod tests {
             roots: None,
             sampling: None,
             elicitation: None,
+            asking: Arc::default(),
         };
         assert_eq!(none.capabilities(), json!({}));
     }

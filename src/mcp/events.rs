@@ -37,6 +37,13 @@ pub enum ServerEvent {
     Notice(String),
     /// A request the server sent us, and the answer given, in words.
     Request(String),
+    /// A request the server sent that the user answers (the TUI's panel); the answer goes back
+    /// through [`super::client_side::Asking`] under `id`.
+    Asked {
+        id: u64,
+        method: String,
+        params: Value,
+    },
     /// The connection ended.
     Closed(String),
 }
@@ -54,6 +61,7 @@ impl ServerEvent {
                 data,
             } => level.len() + logger.as_ref().map_or(0, String::len) + json_bytes(data),
             ServerEvent::ToolsChanged => 0,
+            ServerEvent::Asked { method, params, .. } => method.len() + json_bytes(params),
             ServerEvent::Stderr(text)
             | ServerEvent::Notice(text)
             | ServerEvent::Request(text)

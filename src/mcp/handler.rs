@@ -1,7 +1,7 @@
 //! The rmcp client handler: declares who we are and turns server notifications into
 //! [`ServerEvent`]s. Every rmcp callback ends here and nowhere else.
 
-use super::client_side::{Answer, ClientSide};
+use super::client_side::{Answer, ClientSide, ElicitationPolicy, SamplingPolicy, told_answer};
 use super::events::{EventSink, ServerEvent};
 use rmcp::ClientHandler;
 #[allow(deprecated)]
@@ -51,6 +51,34 @@ impl Handler {
         let value = result.map_err(refused)?;
         serde_json::from_value(value)
             .map_err(|e| refused(format!("the answer is not a valid {method} result: {e}")))
+    }
+}
+
+/// How long a request put to the user waits for an answer: a person may be away, but a request
+/// must not wait for ever (the server has its own timeout too).
+const ASK_LIMIT: std::time::Duration = std::time::Duration::from_secs(600);
+
+impl Handler {
+    /// Puts a request to the user (the TUI's panel) and waits for the answer.
+    async fn ask(&self, method: &str, params: serde_json::Value) -> Answer {
+        let (id, answered) = self.client.asking.open();
+        self.events.send(ServerEvent::Asked {
+            id,
+            method: method.to_string(),
+            params,
+        });
+        let result = match tokio::time::timeout(ASK_LIMIT, answered).await {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err("the inspector closed before anyone answered".into()),
+            Err(_) => Err(format!(
+                "nobody answered within {} minutes",
+                ASK_LIMIT.as_secs() / 60
+            )),
+        };
+        Answer {
+            told: format!("{method}: {}", told_answer(&result)),
+            result,
+        }
     }
 }
 
@@ -127,8 +155,13 @@ impl ClientHandler for Handler {
     ) -> Result<CreateMessageResult, ErrorData> {
         let client = &self.client;
         let params = as_json(&params);
-        self.answer("sampling/createMessage", client.sampling.is_some(), || {
-            client.sample(&params)
+        let method = "sampling/createMessage";
+        let asked = match client.sampling {
+            Some(SamplingPolicy::Ask) => Some(self.ask(method, params.clone()).await),
+            _ => None,
+        };
+        self.answer(method, client.sampling.is_some(), || {
+            asked.unwrap_or_else(|| client.sample(&params))
         })
     }
 
@@ -139,8 +172,13 @@ impl ClientHandler for Handler {
     ) -> Result<ElicitResult, ErrorData> {
         let client = &self.client;
         let params = as_json(&request);
-        self.answer("elicitation/create", client.elicitation.is_some(), || {
-            client.elicit(&params)
+        let method = "elicitation/create";
+        let asked = match client.elicitation {
+            Some(ElicitationPolicy::Ask) => Some(self.ask(method, params.clone()).await),
+            _ => None,
+        };
+        self.answer(method, client.elicitation.is_some(), || {
+            asked.unwrap_or_else(|| client.elicit(&params))
         })
     }
 

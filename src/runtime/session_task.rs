@@ -5,6 +5,7 @@
 use crate::app::calls::{Judged, OutputCheck};
 use crate::app::effect::SessionRequest;
 use crate::app::update::Msg;
+use crate::mcp::client_side::Asking;
 use crate::mcp::{ConnectOptions, EventSink, RequestError, ServerEvent, Session};
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
@@ -25,7 +26,7 @@ pub async fn run(
         let (events, event_rx) = EventSink::new();
         let forwarder = tokio::spawn(forward(events.clone(), event_rx, to_ui.clone()));
         let outcome = match crate::mcp::connect(&options, &events).await {
-            Ok(session) => serve(session, &mut commands, &to_ui).await,
+            Ok(session) => serve(session, &mut commands, &to_ui, &options.client.asking).await,
             Err(e) => {
                 let _ = to_ui.send(Msg::ConnectFailed(e.to_string())).await;
                 wait_for_reconnect(&mut commands, &to_ui).await
@@ -120,6 +121,7 @@ async fn serve(
     mut session: Session,
     commands: &mut mpsc::Receiver<SessionRequest>,
     to_ui: &mpsc::Sender<Msg>,
+    asking: &Asking,
 ) -> Next {
     let _ = to_ui.send(Msg::Connected(session.server.clone())).await;
     let mut liveness = tokio::time::interval(LIVENESS);
@@ -148,6 +150,7 @@ async fn serve(
                         let request = (tool, id, arguments, output);
                         calls.push(call(session_ref, to_ui.clone(), request, rx));
                     }
+                    Some(SessionRequest::Answer { id, result }) => asking.answer(id, result),
                     Some(SessionRequest::Cancel { id }) => {
                         if let Some(tx) = cancels.remove(&id) {
                             let _ = tx.send(());
@@ -204,7 +207,12 @@ async fn wait_for_reconnect(
                 ]));
                 let _ = to_ui.send(Msg::CallFinished { tool, id, outcome }).await;
             }
-            Some(SessionRequest::ListTools | SessionRequest::Cancel { .. }) => {}
+            // The request was the lost connection's: nobody waits for its answer now.
+            Some(
+                SessionRequest::ListTools
+                | SessionRequest::Cancel { .. }
+                | SessionRequest::Answer { .. },
+            ) => {}
         }
     }
 }

@@ -1,0 +1,179 @@
+//! A request the server put to the user (`elicitation/create`, `sampling/createMessage`) as a
+//! panel: what is asked, a draft answer in an editor (a form starts from its fields' defaults
+//! and is checked live against the requested schema), and the answers the user can give. Pure.
+
+use crate::schema::Compiled;
+use crate::schema::skeleton::skeleton;
+use ratatui_textarea::TextArea;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// Requests waiting for the user at most; more are declined at once (a server could flood).
+pub const MAX_WAITING: usize = 16;
+/// Time a live check of the draft may take per key press.
+const CHECK_BUDGET: Duration = Duration::from_millis(100);
+
+/// What kind of request a panel answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asked {
+    /// A form: the user fills the requested fields.
+    Form,
+    /// A URL the user is asked to open (shown, never opened by us).
+    Url,
+    /// A model's reply the user writes by hand.
+    Sampling,
+}
+
+/// How the user answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reply {
+    /// Accept the form or URL, or send the written reply.
+    Send,
+    /// Decline (a sampling request: reject).
+    Decline,
+    /// Dismiss without deciding (a sampling request: reject).
+    Cancel,
+}
+
+pub struct AskPanel {
+    pub id: u64,
+    pub method: String,
+    pub params: Value,
+    pub kind: Asked,
+    pub editor: TextArea<'static>,
+    /// Why the draft cannot be sent as it is (not JSON, or breaks the requested schema).
+    pub problem: Option<String>,
+    schema: Option<Compiled>,
+}
+
+impl AskPanel {
+    pub fn new(id: u64, method: String, params: Value) -> AskPanel {
+        let kind = match (method.as_str(), params.get("mode").and_then(Value::as_str)) {
+            ("sampling/createMessage", _) => Asked::Sampling,
+            (_, Some("url")) => Asked::Url,
+            _ => Asked::Form,
+        };
+        let requested = params
+            .get("requestedSchema")
+            .filter(|_| kind == Asked::Form);
+        let draft = match kind {
+            Asked::Form => requested.map(skeleton).unwrap_or_else(|| json!({})),
+            Asked::Url => json!({}),
+            Asked::Sampling => json!({
+                "role": "assistant",
+                "content": {"type": "text", "text": ""},
+                "model": "typed-by-hand-in-mcp-inspect"
+            }),
+        };
+        let text = crate::untrusted::json(&draft, true);
+        let mut panel = AskPanel {
+            id,
+            method,
+            kind,
+            editor: TextArea::new(text.lines().map(String::from).collect()),
+            problem: None,
+            schema: requested.map(Compiled::new),
+            params,
+        };
+        panel.check();
+        panel
+    }
+
+    /// Checks the draft: JSON, and for a form, the requested schema (within a key's budget).
+    pub fn check(&mut self) {
+        self.problem = match serde_json::from_str::<Value>(&self.editor.lines().join("\n")) {
+            Err(e) => Some(format!("not JSON: {e}")),
+            Ok(draft) => self.schema.as_ref().and_then(|schema| {
+                match schema.check_within(&draft, CHECK_BUDGET) {
+                    Err(unusable) => Some(format!("not checked: {}", unusable.describe())),
+                    Ok(checked) => checked.violations.first().map(|v| {
+                        let at = if v.instance_path.is_empty() {
+                            "/"
+                        } else {
+                            &v.instance_path
+                        };
+                        format!("{at}: {}", v.message)
+                    }),
+                }
+            }),
+        };
+    }
+
+    /// The result to send for `reply`, or why it cannot be sent yet.
+    pub fn answer(&self, reply: Reply) -> Result<Result<Value, String>, String> {
+        let draft = || serde_json::from_str::<Value>(&self.editor.lines().join("\n"));
+        Ok(match (self.kind, reply) {
+            (Asked::Sampling, Reply::Send) => {
+                Ok(draft().map_err(|e| format!("the reply is not JSON: {e}"))?)
+            }
+            (Asked::Sampling, _) => Err("the user rejected the sampling request".into()),
+            (Asked::Form, Reply::Send) => {
+                if let Some(problem) = &self.problem {
+                    return Err(format!("not sent: {problem}"));
+                }
+                let content = draft().map_err(|e| format!("not JSON: {e}"))?;
+                Ok(json!({"action": "accept", "content": content}))
+            }
+            (Asked::Url, Reply::Send) => Ok(json!({"action": "accept"})),
+            (_, Reply::Decline) => Ok(json!({"action": "decline"})),
+            (_, Reply::Cancel) => Ok(json!({"action": "cancel"})),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form() -> AskPanel {
+        AskPanel::new(
+            7,
+            "elicitation/create".into(),
+            json!({"message": "Who?", "requestedSchema": {"type": "object",
+                "properties": {"name": {"type": "string", "default": "Ada"}, "age": {"type": "integer", "minimum": 0}},
+                "required": ["name"]}}),
+        )
+    }
+
+    #[test]
+    fn a_form_starts_from_its_defaults_and_is_checked_live() {
+        let mut panel = form();
+        assert_eq!(panel.kind, Asked::Form);
+        assert_eq!(panel.problem, None, "{:?}", panel.editor.lines());
+        assert_eq!(
+            panel.answer(Reply::Send),
+            Ok(Ok(json!({"action": "accept", "content": {"name": "Ada"}})))
+        );
+        panel.editor = TextArea::new(vec![r#"{"name": "Ada", "age": -1}"#.into()]);
+        panel.check();
+        assert!(
+            panel.problem.as_deref().unwrap_or("").starts_with("/age"),
+            "{:?}",
+            panel.problem
+        );
+        assert!(
+            panel.answer(Reply::Send).is_err(),
+            "a broken form is not sent"
+        );
+        assert_eq!(
+            panel.answer(Reply::Decline),
+            Ok(Ok(json!({"action": "decline"})))
+        );
+        assert_eq!(
+            panel.answer(Reply::Cancel),
+            Ok(Ok(json!({"action": "cancel"})))
+        );
+    }
+
+    #[test]
+    fn a_sampling_reply_is_written_by_hand_or_rejected() {
+        let panel = AskPanel::new(1, "sampling/createMessage".into(), json!({"messages": []}));
+        assert_eq!(panel.kind, Asked::Sampling);
+        let sent = panel
+            .answer(Reply::Send)
+            .expect("sendable")
+            .expect("a result");
+        assert_eq!(sent["role"], "assistant");
+        assert!(panel.answer(Reply::Cancel).expect("answer").is_err());
+    }
+}

@@ -1,0 +1,138 @@
+//! The panel in front of everything while the server waits for the user: what it asks (the
+//! message, the URL, the conversation to reply to), the draft answer, why it cannot be sent
+//! yet, and the keys that answer. Every server string escaped.
+
+use super::help::centered;
+use crate::app::asked::{AskPanel, Asked};
+use crate::app::command::Command;
+use crate::app::keymap::Layer;
+use crate::app::model::Model;
+use crate::untrusted;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use serde_json::Value;
+
+pub fn draw(frame: &mut Frame<'_>, model: &Model) {
+    let Some(panel) = model.asked.front() else {
+        return;
+    };
+    let theme = model.theme;
+    let area = centered(frame.area(), 100, frame.area().height.saturating_sub(2));
+    let waiting = model.asked.len();
+    let title = format!(
+        " the server asks: {}{} ",
+        untrusted::line(&panel.method, 40),
+        if waiting > 1 {
+            format!(" (1 of {waiting})")
+        } else {
+            String::new()
+        }
+    );
+    let key = |c| model.keymap.key_for(Layer::Asked, c).unwrap_or_default();
+    let (send, decline, cancel) = match panel.kind {
+        Asked::Sampling => ("send the reply", "reject", "reject"),
+        Asked::Form | Asked::Url => ("accept", "decline", "cancel"),
+    };
+    let hints = format!(
+        " {} {send} · {} {decline} · {} {cancel} ",
+        key(Command::AnswerSend),
+        key(Command::AnswerDecline),
+        key(Command::AnswerCancel)
+    );
+    let block = theme.pane(title, true).title_bottom(hints);
+    let inner = block.inner(area);
+    frame.render_widget(Clear, area);
+    frame.render_widget(block, area);
+    let asked = asked_lines(panel, theme);
+    let [top, editor_area, problem] = Layout::vertical([
+        Constraint::Length((asked.len() as u16).clamp(1, inner.height / 2)),
+        Constraint::Min(3),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    frame.render_widget(Paragraph::new(asked).wrap(Wrap { trim: false }), top);
+    // The draft's look belongs to this frame: a copy is styled (an answer is small text).
+    let mut editor = panel.editor.clone();
+    editor.set_block(
+        Block::default()
+            .borders(Borders::ALL)
+            .title(match panel.kind {
+                Asked::Form => " your answer (the requested fields) ",
+                Asked::Url => " (nothing to fill: accept once you opened the URL yourself) ",
+                Asked::Sampling => " your reply, as the model's result ",
+            })
+            .border_style(theme.border(true)),
+    );
+    editor.set_cursor_line_style(Style::default());
+    frame.render_widget(&editor, editor_area);
+    let status = match &panel.problem {
+        Some(p) => Line::styled(format!("✗ {}", untrusted::line(p, 200)), theme.error()),
+        None => Line::styled("✓ ready to send", theme.dim()),
+    };
+    frame.render_widget(Paragraph::new(status), problem);
+}
+
+/// What the server asks, in words: its message, a URL, the conversation and its settings.
+fn asked_lines(panel: &AskPanel, theme: crate::app::theme::Theme) -> Vec<Line<'static>> {
+    let p = &panel.params;
+    let text = |key: &str| p.get(key).and_then(Value::as_str);
+    let mut lines = Vec::new();
+    if let Some(message) = text("message") {
+        lines.extend(untrusted::lines(message).into_iter().map(Line::raw));
+    }
+    if let Some(url) = text("url") {
+        lines.push(Line::from(vec![
+            Span::styled("url ", theme.dim()),
+            Span::styled(untrusted::line(url, 400).into_owned(), theme.kind()),
+            Span::styled("  (shown, never opened by mcp-inspect)", theme.dim()),
+        ]));
+    }
+    if let Some(system) = text("systemPrompt") {
+        lines.push(Line::from(vec![
+            Span::styled("system ", theme.dim()),
+            Span::raw(untrusted::line(system, 400).into_owned()),
+        ]));
+    }
+    for message in p
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .take(20)
+    {
+        let role = message.get("role").and_then(Value::as_str).unwrap_or("?");
+        let content = message.get("content").map(content_text).unwrap_or_default();
+        lines.push(Line::from(vec![
+            Span::styled(format!("{} ", untrusted::line(role, 20)), theme.name()),
+            Span::raw(untrusted::line(&content, 400).into_owned()),
+        ]));
+    }
+    if let Some(max) = p.get("maxTokens").and_then(Value::as_u64) {
+        lines.push(Line::styled(format!("at most {max} tokens"), theme.dim()));
+    }
+    lines
+}
+
+/// A content block (or a list of them) as one line of text: its text, or its type.
+fn content_text(content: &Value) -> String {
+    match content {
+        Value::Array(blocks) => blocks
+            .iter()
+            .map(content_text)
+            .collect::<Vec<_>>()
+            .join(" "),
+        block => match block.get("text").and_then(Value::as_str) {
+            Some(text) => text.to_string(),
+            None => format!(
+                "[{}]",
+                block
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("content")
+            ),
+        },
+    }
+}
