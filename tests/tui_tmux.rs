@@ -85,6 +85,18 @@ impl Tmux {
     }
 }
 
+impl Tmux {
+    /// From a call's results, filters the list down to `tool` and sends it with its skeleton
+    /// (Esc in the filter clears it, so the second `/` starts a new one).
+    fn call_from_results(&self, tool: &str) {
+        self.keys(&["Escape", "1", "/", "Escape", "/"]);
+        self.run(&["send-keys", "-t", "main", "-l", tool]);
+        self.keys(&["Enter", "a"]);
+        self.wait_for(&format!("call {tool}"));
+        self.keys(&["C-s"]);
+    }
+}
+
 impl Drop for Tmux {
     fn drop(&mut self) {
         self.run(&["kill-server"]);
@@ -191,19 +203,10 @@ fn tui_against_server_everything() {
     assert!(screen.contains("\"temperature\""), "{screen}");
     // This client declares roots: the server asked for them (when it chose to) and shows the
     // working directory it was given.
-    // Esc in the filter clears it, so the second `/` starts a new one.
-    tmux.keys(&["Escape", "1", "/", "Escape", "/"]);
-    tmux.run(&["send-keys", "-t", "main", "-l", "roots"]);
-    tmux.keys(&["Enter", "a"]);
-    tmux.wait_for("call get-roots-list");
-    tmux.keys(&["C-s"]);
+    tmux.call_from_results("get-roots-list");
     tmux.wait_for("URI: file:///");
     // The server asks the user to fill a form: a panel, answered with its defaults.
-    tmux.keys(&["Escape", "1", "/", "Escape", "/"]);
-    tmux.run(&["send-keys", "-t", "main", "-l", "trigger-elicitation"]);
-    tmux.keys(&["Enter", "a"]);
-    tmux.wait_for("call trigger-elicitation-request");
-    tmux.keys(&["C-s"]);
+    tmux.call_from_results("trigger-elicitation-request");
     tmux.wait_for("the server asks: elicitation/create");
     tmux.keys(&["C-s"]);
     tmux.wait_for("User provided the requested information");

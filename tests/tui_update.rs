@@ -472,7 +472,17 @@ fn a_request_from_the_server_is_put_to_the_user_in_a_panel() {
     // Keys type into the answer; a broken form is not sent.
     let mut m2 = demo_model();
     update(&mut m2, ask(5));
-    press(&mut m2, &["down", "end", "backspace", "backspace", "backspace", "backspace"]);
+    press(
+        &mut m2,
+        &[
+            "down",
+            "end",
+            "backspace",
+            "backspace",
+            "backspace",
+            "backspace",
+        ],
+    );
     type_text(&mut m2, "\"");
     let draft = m2.asked[0].editor.lines().join("\n");
     assert!(draft.contains("\"name\": \"\""), "{draft}");

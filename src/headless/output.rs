@@ -37,29 +37,27 @@ impl Report {
         code
     }
 
-    /// A note on stderr of what happened on the way (a server's request and our answer).
+    /// A note on stderr of what happened on the way (a server's request and our answer, its
+    /// progress and logs).
     pub fn note(&self, message: &str) {
-        let mut err = std::io::stderr().lock();
-        let _ = match self.format {
-            Format::Json => writeln!(
-                err,
-                "{}",
-                crate::untrusted::json(&json!({"note": message}), false)
-            ),
-            Format::Text => writeln!(err, "note: {}", crate::untrusted::block(message)),
-        };
+        self.stderr_line("note", "note", message);
     }
 
     /// A warning on stderr that does not change the exit code.
     pub fn warn(&self, message: &str) {
+        self.stderr_line("warning", "warning", message);
+    }
+
+    /// One line on stderr: `word: message`, or `{"key": message}` with `--format json`.
+    fn stderr_line(&self, word: &str, key: &str, message: &str) {
         let mut err = std::io::stderr().lock();
         let _ = match self.format {
             Format::Json => writeln!(
                 err,
                 "{}",
-                crate::untrusted::json(&json!({"warning": message}), false)
+                crate::untrusted::json(&json!({ key: message }), false)
             ),
-            Format::Text => writeln!(err, "warning: {}", crate::untrusted::block(message)),
+            Format::Text => writeln!(err, "{word}: {}", crate::untrusted::block(message)),
         };
     }
 }

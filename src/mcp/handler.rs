@@ -59,6 +59,24 @@ impl Handler {
 const ASK_LIMIT: std::time::Duration = std::time::Duration::from_secs(600);
 
 impl Handler {
+    /// Answers a request the user answers (`ask`, the TUI's panel) or a policy does.
+    async fn ask_or_answer<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        declared: bool,
+        ask: bool,
+        params: serde_json::Value,
+        policy: impl FnOnce(&serde_json::Value) -> Answer,
+    ) -> Result<T, ErrorData> {
+        let asked = match ask {
+            true => Some(self.ask(method, params.clone()).await),
+            false => None,
+        };
+        self.answer(method, declared, || {
+            asked.unwrap_or_else(|| policy(&params))
+        })
+    }
+
     /// Puts a request to the user (the TUI's panel) and waits for the answer.
     async fn ask(&self, method: &str, params: serde_json::Value) -> Answer {
         let (id, answered) = self.client.asking.open();
@@ -154,15 +172,16 @@ impl ClientHandler for Handler {
         _: RequestContext<RoleClient>,
     ) -> Result<CreateMessageResult, ErrorData> {
         let client = &self.client;
-        let params = as_json(&params);
-        let method = "sampling/createMessage";
-        let asked = match client.sampling {
-            Some(SamplingPolicy::Ask) => Some(self.ask(method, params.clone()).await),
-            _ => None,
-        };
-        self.answer(method, client.sampling.is_some(), || {
-            asked.unwrap_or_else(|| client.sample(&params))
-        })
+        let ask = matches!(client.sampling, Some(SamplingPolicy::Ask));
+        let declared = client.sampling.is_some();
+        self.ask_or_answer(
+            "sampling/createMessage",
+            declared,
+            ask,
+            as_json(&params),
+            |p| client.sample(p),
+        )
+        .await
     }
 
     async fn create_elicitation(
@@ -171,15 +190,16 @@ impl ClientHandler for Handler {
         _: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         let client = &self.client;
-        let params = as_json(&request);
-        let method = "elicitation/create";
-        let asked = match client.elicitation {
-            Some(ElicitationPolicy::Ask) => Some(self.ask(method, params.clone()).await),
-            _ => None,
-        };
-        self.answer(method, client.elicitation.is_some(), || {
-            asked.unwrap_or_else(|| client.elicit(&params))
-        })
+        let ask = matches!(client.elicitation, Some(ElicitationPolicy::Ask));
+        let declared = client.elicitation.is_some();
+        self.ask_or_answer(
+            "elicitation/create",
+            declared,
+            ask,
+            as_json(&request),
+            |p| client.elicit(p),
+        )
+        .await
     }
 
     async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {

@@ -43,6 +43,7 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
         (Layer::Server, "Server pane"),
         (Layer::Editor, "Call panel: editing arguments (a opens it)"),
         (Layer::Result, "Call panel: results"),
+        (Layer::Asked, "A request from the server (its panel)"),
         (Layer::Copy, "Copy menu (y)"),
     ] {
         lines.push(Line::styled(title, model.theme.name()));
