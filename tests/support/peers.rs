@@ -45,3 +45,7 @@ pub fn fastmcp_script() -> String {
         .to_string_lossy()
         .into_owned()
 }
+/// The official conformance suite's runner (its Node 22 sits beside it in the same bin folder).
+pub fn conformance() -> Option<String> {
+    path("conformance/node_modules/.bin/conformance")
+}
