@@ -564,3 +564,15 @@ fn quitting_while_a_call_runs_asks_first() {
     press(&mut m, &["q"]);
     assert!(m.quit, "nothing running: one press quits");
 }
+
+#[test]
+fn reconnecting_abandons_the_calls_of_the_old_session() {
+    let mut m = demo_model();
+    open_call(&mut m, "slow");
+    send(&mut m);
+    press(&mut m, &["esc", "r"]);
+    let state = &m.calls["slow"];
+    assert!(state.in_flight.is_none(), "no call waits on a session that is gone");
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("abandoned: reconnecting"), "{screen}");
+}

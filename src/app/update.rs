@@ -405,14 +405,19 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         Command::FocusServer => model.focus = Pane::Server,
         Command::FocusLog => model.focus = Pane::Log,
         Command::Back => model.focus = Pane::Tools,
+        // A new handshake, whether the connection looks alive or not: an HTTP session the
+        // server forgot (it restarted) looks alive until a request fails.
         Command::Reconnect => {
-            return if matches!(model.connection, Connection::Lost(_)) {
-                model.connection = Connection::Connecting;
-                model.push_log(LogKind::Event, "reconnecting".into());
-                vec![Effect::Session(SessionRequest::Reconnect)]
-            } else {
-                vec![Effect::Session(SessionRequest::ListTools)]
-            };
+            if model.connection == Connection::Connecting {
+                model.status = Some("already connecting".into());
+                return Vec::new();
+            }
+            model.connection = Connection::Connecting;
+            model.push_log(LogKind::Event, "reconnecting: a new handshake".into());
+            update_call::abandon_all(model, "abandoned: reconnecting");
+            // The old session's requests die with it: nobody can take their answers now.
+            model.asked.clear();
+            return vec![Effect::Session(SessionRequest::Reconnect)];
         }
         Command::Filter => model.filter.editing = true,
         Command::FilterAccept => model.filter.editing = false,
