@@ -90,8 +90,8 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         effects.push(Effect::BuildDetail(Listed(entry)));
     }
     // The value tree the call panel shows is built here, never while drawing.
-    if let Some(name) = model.selected_entry().map(|e| e.tool.name.clone())
-        && let Some(state) = model.calls.get_mut(&name)
+    if let Some(entry) = model.selected_entry().cloned()
+        && let Some(state) = model.calls.get_mut(&entry.tool.name)
     {
         let _ = state.value_view();
     }

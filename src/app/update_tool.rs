@@ -39,6 +39,12 @@ pub fn ensure_detail(model: &mut Model) {
     let Some(entry) = model.selected_entry() else {
         return;
     };
+    // Runs after every message: the usual case (built and shown before) costs two lookups.
+    let name = &entry.tool.name;
+    if model.details.contains_key(name) && model.views.get(name).is_some_and(|v| v.initialised)
+    {
+        return;
+    }
     let name = entry.tool.name.clone();
     let boxing = entry.boxing.clone();
     // A large tool's trees come from a blocking thread (see `update`).
