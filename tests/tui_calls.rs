@@ -572,7 +572,10 @@ fn reconnecting_abandons_the_calls_of_the_old_session() {
     send(&mut m);
     press(&mut m, &["esc", "r"]);
     let state = &m.calls["slow"];
-    assert!(state.in_flight.is_none(), "no call waits on a session that is gone");
+    assert!(
+        state.in_flight.is_none(),
+        "no call waits on a session that is gone"
+    );
     let screen = text(&render(&mut m, 120, 40));
     assert!(screen.contains("abandoned: reconnecting"), "{screen}");
 }

@@ -41,8 +41,7 @@ pub fn ensure_detail(model: &mut Model) {
     };
     // Runs after every message: the usual case (built and shown before) costs two lookups.
     let name = &entry.tool.name;
-    if model.details.contains_key(name) && model.views.get(name).is_some_and(|v| v.initialised)
-    {
+    if model.details.contains_key(name) && model.views.get(name).is_some_and(|v| v.initialised) {
         return;
     }
     let name = entry.tool.name.clone();
