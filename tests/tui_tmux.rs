@@ -60,7 +60,9 @@ impl Tmux {
         }
     }
 
+    /// Types a command at the shell's prompt, once the shell has the terminal.
     fn type_line(&self, line: &str) {
+        self.wait_for_shell();
         self.run(&["send-keys", "-t", "main", "-l", line]);
         self.run(&["send-keys", "-t", "main", "Enter"]);
     }
@@ -337,6 +339,29 @@ impl Tmux {
 
     fn pane_title(&self) -> String {
         self.run(&["display-message", "-p", "-t", "main", "#{pane_title}"])
+    }
+
+    /// Waits until the pane's foreground process is the shell again: the inspector may still be
+    /// stopping its server after its screen is gone, and keys typed meanwhile are not the shell's.
+    fn wait_for_shell(&self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let foreground = self.run(&[
+                "display-message",
+                "-p",
+                "-t",
+                "main",
+                "#{pane_current_command}",
+            ]);
+            if !foreground.trim().starts_with("mcp-inspect") {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the inspector never gave the terminal back"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// Terminal modes, saved by the shell in the pane.

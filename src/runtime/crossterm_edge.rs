@@ -170,6 +170,8 @@ impl Edge for CrosstermEdge {
     }
 
     fn release(&mut self) {
+        // Stop reading keys first: what the user types from now on is the shell's.
+        self.keys = None;
         restore();
     }
 }
