@@ -486,12 +486,7 @@ fn a_slow_input_schema_never_makes_typing_slow() {
     }}))
     .expect("tool");
     let mut m = demo_model();
-    let list = mcp_inspect::mcp::ToolList {
-        tools: vec![tool],
-        pages: 1,
-        ..Default::default()
-    };
-    update(&mut m, Msg::ToolsListed(list));
+    update(&mut m, Msg::ToolsListed(tui::listing(vec![tool])));
     press(&mut m, &["a"]);
     // Each item matches only the enum's last entry: a billion comparisons to conform.
     let draft = json!({"items": vec![json!({"k": 49_999}); 20_000]}).to_string();

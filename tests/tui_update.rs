@@ -353,11 +353,7 @@ fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
     use mcp_inspect::app::model::ToolDetail;
     use mcp_inspect::app::update::Listed;
     let mut m = demo_model();
-    let list = |tool| mcp_inspect::mcp::ToolList {
-        tools: vec![tool],
-        pages: 1,
-        ..Default::default()
-    };
+    let list = |tool| tui::listing(vec![tool]);
     let effects = update(&mut m, Msg::ToolsListed(list(wide_tool("wide", 15_000))));
     let [Effect::BuildDetail(Listed(entry))] = effects.as_slice() else {
         panic!("a large tool's trees are asked for, not built: {effects:?}");
@@ -412,14 +408,7 @@ fn a_long_description_gives_way_to_the_signature_and_d_shows_it_whole() {
         "annotations": {"readOnlyHint": true}
     }))
     .expect("tool");
-    update(
-        &mut m,
-        Msg::ToolsListed(mcp_inspect::mcp::ToolList {
-            tools: vec![tool],
-            pages: 1,
-            ..Default::default()
-        }),
-    );
+    update(&mut m, Msg::ToolsListed(tui::listing(vec![tool])));
     for (w, h) in [(80, 24), (120, 30)] {
         let screen = tui::text(&tui::render(&mut m, w, h));
         assert!(

@@ -229,7 +229,6 @@ fn tools_listed(model: &mut Model, list: ToolList) {
                 .position(|v| model.tools[v.index].tool.name == name)
         })
         .unwrap_or(0);
-    ensure_detail(model);
 }
 
 fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
@@ -491,5 +490,4 @@ fn refilter(model: &mut Model) {
     model.filter.apply(&model.tools);
     model.selected = 0;
     model.list_scroll = 0;
-    ensure_detail(model);
 }

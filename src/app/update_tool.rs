@@ -20,7 +20,6 @@ pub fn move_in_list(model: &mut Model, motion: Command) {
         Command::Last => len - 1,
         _ => model.selected,
     };
-    ensure_detail(model);
 }
 
 pub fn move_in_log(model: &mut Model, motion: Command) {

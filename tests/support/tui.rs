@@ -30,11 +30,18 @@ pub fn server() -> ServerSummary {
 }
 
 pub fn demo_tools() -> ToolList {
-    ToolList {
-        tools: catalog::tools(true, false)
+    listing(
+        catalog::tools(true, false)
             .iter()
             .map(|t| decode_tool(t).expect("demo tool"))
             .collect(),
+    )
+}
+
+/// A one-page listing of these tools.
+pub fn listing(tools: Vec<mcp_inspect::mcp::tool::Tool>) -> ToolList {
+    ToolList {
+        tools,
         pages: 1,
         ..ToolList::default()
     }
