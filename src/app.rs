@@ -11,6 +11,7 @@ pub mod effect;
 pub mod filter;
 pub mod keymap;
 pub mod model;
+pub mod outline;
 pub mod result_text;
 pub mod theme;
 pub mod tool_entry;

@@ -7,6 +7,7 @@ mod call;
 mod help;
 mod layout;
 mod log;
+mod outline;
 mod server;
 mod status;
 mod tool;

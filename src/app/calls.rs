@@ -1,6 +1,7 @@
 //! Tool calls in the TUI: per tool, the argument draft (checked live against the input schema),
 //! the call in flight with its progress, and every past result with its verdict. Pure.
 
+use crate::app::outline::Part;
 use crate::app::result_text::ResultText;
 use crate::app::value_tree::ValueTree;
 use crate::mcp::RequestError;
@@ -124,6 +125,17 @@ pub struct ValueView {
     pub cursor: usize,
     /// Set when the cursor moved, so the next frame scrolls it into view.
     pub follow: bool,
+}
+
+impl ValueView {
+    /// The value as an outline part.
+    pub fn part(&self) -> Part<'_> {
+        Part {
+            nodes: &self.tree,
+            root: 0,
+            open: &self.open,
+        }
+    }
 }
 
 /// A tool's call panel.

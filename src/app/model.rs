@@ -87,10 +87,33 @@ impl ToolDetail {
     }
 }
 
+/// The open rows of a tool's two trees.
+#[derive(Debug, Clone, Default)]
+pub struct Opened {
+    input: HashSet<NodeId>,
+    output: HashSet<NodeId>,
+}
+
+impl Opened {
+    pub fn get(&self, which: Which) -> &HashSet<NodeId> {
+        match which {
+            Which::Input => &self.input,
+            Which::Output => &self.output,
+        }
+    }
+
+    pub fn get_mut(&mut self, which: Which) -> &mut HashSet<NodeId> {
+        match which {
+            Which::Input => &mut self.input,
+            Which::Output => &mut self.output,
+        }
+    }
+}
+
 /// How one tool's pane looks: open rows per tree, the cursor, raw or unboxed output, scroll.
 #[derive(Debug, Clone, Default)]
 pub struct ToolView {
-    pub open: HashMap<Which, HashSet<NodeId>>,
+    pub open: Opened,
     pub cursor: Option<(Which, NodeId)>,
     pub raw_output: bool,
     pub scroll: usize,

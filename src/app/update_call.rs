@@ -6,6 +6,7 @@ use crate::app::calls::{CallState, Confirm, InFlight, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::model::{LogKind, Model, Pane};
+use crate::app::outline::{self, Change};
 use crate::app::result_text::ResultText;
 use crate::mcp::RequestError;
 use crossterm::event::KeyEvent;
@@ -178,32 +179,19 @@ fn value_command(state: &mut CallState, command: Command) -> Option<String> {
     let Some(view) = state.value_view() else {
         return Some("no value to move in".into());
     };
-    let visible = view.tree.visible(&view.open);
-    let at = visible
-        .iter()
-        .position(|(id, _)| *id == view.cursor)
-        .unwrap_or(0);
-    let (id, last) = (visible[at].0, visible.len() - 1);
-    let has_children = !view.tree.rows[id].children.is_empty();
-    match command {
-        Command::Down => view.cursor = visible[(at + 1).min(last)].0,
-        Command::Up => view.cursor = visible[at.saturating_sub(1)].0,
-        Command::First => view.cursor = visible[0].0,
-        Command::Last => view.cursor = visible[last].0,
-        Command::Expand if has_children => {
-            view.open.insert(id);
+    let part = view.part();
+    let rows = outline::rows(&[part]);
+    let at = outline::index_of(&rows, Some((0, view.cursor)));
+    // Page keys scroll the whole result page (see above), so no page size is needed here.
+    match outline::step(&[part], &rows, at, command, 1) {
+        Some(Change::Cursor { node, .. }) => view.cursor = node,
+        Some(Change::Open { node, .. }) => {
+            view.open.insert(node);
         }
-        Command::Collapse => {
-            if !view.open.remove(&id)
-                && let Some(parent) = view.tree.rows[id].parent
-            {
-                view.cursor = parent;
-            }
+        Some(Change::Close { node, .. }) => {
+            view.open.remove(&node);
         }
-        Command::Toggle if has_children && !view.open.remove(&id) => {
-            view.open.insert(id);
-        }
-        _ => {}
+        None => {}
     }
     view.follow = true;
     None
@@ -234,7 +222,7 @@ fn jump_to_violation(state: &mut CallState, forward: bool) -> Option<String> {
     };
     match target.copied() {
         Some(i) => {
-            view.tree.reveal(&mut view.open, i);
+            outline::reveal(&view.tree, &mut view.open, i);
             view.cursor = i;
             view.follow = true;
             None

@@ -3,7 +3,8 @@
 
 use crate::app::command::Command;
 use crate::app::model::{Model, ToolDetail, Which};
-use crate::app::tree_view::{self, Row};
+use crate::app::outline::{self, Change};
+use crate::app::tree_view;
 
 pub fn move_in_list(model: &mut Model, motion: Command) {
     let len = model.filter.visible.len();
@@ -72,42 +73,33 @@ pub fn tool_command(model: &mut Model, command: Command) {
         view.whole_description = !view.whole_description;
         return;
     }
-    let rows = tree_view::visible_rows(detail, view, boxing.as_ref());
-    if rows.is_empty() {
+    let parts = tree_view::parts(detail, view, boxing.as_ref());
+    let rows = outline::rows(&parts);
+    let at = outline::index_of(&rows, view.cursor.map(|(w, n)| (w.part(), n)));
+    let Some(here) = rows.get(at).copied() else {
         return;
-    }
-    let at = tree_view::cursor_index(&rows, view.cursor);
-    let Row { which, node, .. } = rows[at];
+    };
+    let (which, node) = (Which::of_part(here.part), here.node);
     let Some(tree) = detail.tree(which) else {
         return;
     };
-    let open = view.open.entry(which).or_default();
-    let goto = |i: usize| Some((rows[i].which, rows[i].node));
-    match command {
-        Command::Down => view.cursor = goto((at + 1).min(rows.len() - 1)),
-        Command::Up => view.cursor = goto(at.saturating_sub(1)),
-        Command::PageDown => view.cursor = goto((at + page).min(rows.len() - 1)),
-        Command::PageUp => view.cursor = goto(at.saturating_sub(page)),
-        Command::First => view.cursor = goto(0),
-        Command::Last => view.cursor = goto(rows.len() - 1),
-        Command::Expand if !tree.nodes[node].children.is_empty() => {
-            open.insert(node);
-        }
-        Command::Collapse => {
-            if !open.remove(&node)
-                && let Some(parent) = tree.nodes[node].parent
-                && rows.iter().any(|r| r.which == which && r.node == parent)
-            {
-                view.cursor = Some((which, parent));
+    if let Some(change) = outline::step(&parts, &rows, at, command, page) {
+        match change {
+            Change::Cursor { part, node } => view.cursor = Some((Which::of_part(part), node)),
+            Change::Open { part, node } => {
+                view.open.get_mut(Which::of_part(part)).insert(node);
+            }
+            Change::Close { part, node } => {
+                view.open.get_mut(Which::of_part(part)).remove(&node);
             }
         }
-        Command::Toggle if !open.remove(&node) && !tree.nodes[node].children.is_empty() => {
-            open.insert(node);
-        }
+        return;
+    }
+    match command {
         Command::ExpandAll => {
             for w in [Which::Input, Which::Output] {
                 if let Some(t) = detail.tree(w) {
-                    tree_view::expand_all(t, view, w);
+                    outline::open_all(t, view.open.get_mut(w));
                 }
             }
         }
@@ -116,7 +108,7 @@ pub fn tool_command(model: &mut Model, command: Command) {
                 if let Some(root) =
                     tree_view::display_root(detail, w, boxing.as_ref(), view.raw_output)
                 {
-                    let open = view.open.entry(w).or_default();
+                    let open = view.open.get_mut(w);
                     open.clear();
                     open.extend([root, 0]);
                 }
@@ -127,7 +119,7 @@ pub fn tool_command(model: &mut Model, command: Command) {
         }
         Command::FollowLink => match tree.nodes[node].facts.back_link {
             Some(target) => {
-                tree_view::reveal(tree, view, which, target);
+                outline::reveal(tree, view.open.get_mut(which), target);
                 view.cursor = Some((which, target));
             }
             None => model.status = Some("this row is not a recursion back-link".into()),

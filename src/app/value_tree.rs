@@ -2,6 +2,7 @@
 //! for the call panel: expand and collapse, a cursor, violations found by instance path, and the
 //! JSON Pointer and jq path of any row. Bounded. Pure.
 
+use crate::app::outline::Nodes;
 use crate::schema::refs::escape_segment;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -135,37 +136,24 @@ impl ValueTree {
             std::iter::once(0).collect()
         }
     }
+}
 
-    /// Visible rows with their depth, in order.
-    pub fn visible(&self, open: &HashSet<usize>) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        if self.rows.is_empty() {
-            return out;
-        }
-        let mut stack = vec![(0usize, 0usize)];
-        while let Some((id, depth)) = stack.pop() {
-            out.push((id, depth));
-            if open.contains(&id) {
-                for c in self.rows[id].children.iter().rev() {
-                    stack.push((*c, depth + 1));
-                }
-            }
-        }
-        out
+impl Nodes for ValueTree {
+    fn count(&self) -> usize {
+        self.rows.len()
     }
-
-    /// Opens every ancestor of `id`.
-    pub fn reveal(&self, open: &mut HashSet<usize>, mut id: usize) {
-        while let Some(p) = self.rows[id].parent {
-            open.insert(p);
-            id = p;
-        }
+    fn children(&self, id: usize) -> &[usize] {
+        &self.rows[id].children
+    }
+    fn parent(&self, id: usize) -> Option<usize> {
+        self.rows[id].parent
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::outline::{self, Part};
     use serde_json::json;
 
     #[test]
@@ -193,11 +181,17 @@ mod tests {
     }
 
     #[test]
-    fn small_values_open_fully_and_reveal_opens_ancestors() {
+    fn small_values_open_fully() {
         let t = ValueTree::build(&json!({"a": {"b": [1]}}), "");
-        assert_eq!(t.visible(&t.default_open()).len(), 4);
-        let mut open = HashSet::new();
-        t.reveal(&mut open, 3);
-        assert_eq!(t.visible(&open).len(), 4);
+        let open = t.default_open();
+        assert_eq!(
+            outline::rows(&[Part {
+                nodes: &t,
+                root: 0,
+                open: &open
+            }])
+            .len(),
+            4
+        );
     }
 }

@@ -3,11 +3,13 @@
 //! place, content blocks and the raw JSON-RPC result.
 
 use super::keep_in_view;
-use crate::app::calls::{CallState, InFlight, Outcome, Record, ValueView};
+use super::outline::{Label, Piece, draw_page, page_height};
+use crate::app::calls::{CallState, InFlight, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::draft_lines::{line_of, value_lines};
 use crate::app::keymap::Layer;
 use crate::app::model::{Model, Viewport};
+use crate::app::outline::{self, NodeId};
 use crate::app::theme::Theme;
 use crate::app::update_call::remaining;
 use crate::mcp::result::describe_block;
@@ -19,6 +21,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -82,10 +85,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         status,
     );
     let mut cursor_line = None;
-    let lines = result_lines(
+    let violations = violation_marks(state);
+    let value_label = |node: NodeId, _depth: usize| value_row(state, &violations, node, theme);
+    let pieces = result_pieces(
         result.width as usize,
         state,
         !state.editing,
+        &value_label,
         &mut cursor_line,
         theme,
     );
@@ -96,10 +102,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     {
         scroll = keep_in_view(scroll, line, height);
     }
-    scroll = scroll.min(lines.len().saturating_sub(1));
+    scroll = scroll.min(page_height(&pieces).saturating_sub(height));
     viewport.call_rows = height;
     viewport.call_scroll = Some((name, scroll));
-    frame.render_widget(Paragraph::new(lines).scroll((scroll as u16, 0)), result);
+    draw_page(frame, result, &pieces, scroll);
 }
 
 fn problem_lines(state: &CallState, theme: Theme) -> Vec<Line<'static>> {
@@ -219,64 +225,47 @@ fn headline(r: &Record, theme: Theme) -> Vec<Span<'static>> {
     }
 }
 
-/// The value tree's rows, with the cursor and the violations marked, and the cursor's row index.
-fn value_rows(
-    view: &ValueView,
-    verdict: &Verdict,
-    focused: bool,
+/// The shown result's violations by instance path (each row looks its own up).
+fn violation_marks(state: &CallState) -> HashMap<&str, Vec<&str>> {
+    let mut marks: HashMap<&str, Vec<&str>> = HashMap::new();
+    if let Some(Record {
+        outcome: Outcome::Result { verdict, .. },
+        ..
+    }) = state.shown_record()
+    {
+        for v in &verdict.violations {
+            marks
+                .entry(v.instance_path.as_str())
+                .or_default()
+                .push(v.message.as_str());
+        }
+    }
+    marks
+}
+
+/// One row of the value tree: key or index, the value or its size, and violations at it.
+fn value_row(
+    state: &CallState,
+    violations: &HashMap<&str, Vec<&str>>,
+    node: NodeId,
     theme: Theme,
-) -> (Vec<Line<'static>>, usize) {
-    let mut lines = Vec::new();
-    let mut cursor = 0;
-    for (i, (id, depth)) in view.tree.visible(&view.open).into_iter().enumerate() {
-        if id == view.cursor {
-            cursor = i;
-        }
-        let row = &view.tree.rows[id];
-        let open = view.open.contains(&id);
-        let marker = if row.children.is_empty() {
-            "  "
-        } else if open {
-            "▾ "
-        } else {
-            "▸ "
-        };
-        let label = row
-            .label
-            .as_deref()
-            .map(|l| format!("{}: ", untrusted::line(l, 80)))
-            .unwrap_or_default();
-        let text = format!(
-            "  {}{marker}{label}{}",
-            "  ".repeat(depth),
-            untrusted::line(&row.summary, 400)
-        );
-        let hits: Vec<&str> = verdict
-            .violations
-            .iter()
-            .filter(|x| x.instance_path == row.pointer)
-            .map(|x| x.message.as_str())
-            .collect();
-        let mut line = if hits.is_empty() {
-            Line::raw(text)
-        } else {
-            Line::from(vec![
-                Span::styled(text, theme.error()),
-                Span::styled(format!("  ← {}", hits.join("; ")), theme.error()),
-            ])
-        };
-        if id == view.cursor && focused {
-            line = line.style(theme.selected());
-        }
-        lines.push(line);
+) -> Line<'static> {
+    let Some(row) = state.value.as_ref().and_then(|v| v.tree.rows.get(node)) else {
+        return Line::default();
+    };
+    let label = row
+        .label
+        .as_deref()
+        .map(|l| format!("{}: ", untrusted::line(l, 80)))
+        .unwrap_or_default();
+    let text = format!("{label}{}", untrusted::line(&row.summary, 400));
+    match violations.get(row.pointer.as_str()) {
+        None => Line::raw(text),
+        Some(hits) => Line::from(vec![
+            Span::styled(text, theme.error()),
+            Span::styled(format!("  ← {}", hits.join("; ")), theme.error()),
+        ]),
     }
-    if view.tree.truncated {
-        lines.push(Line::styled(
-            "  … the value is larger than shown (copy it to see all)",
-            theme.dim(),
-        ));
-    }
-    (lines, cursor)
 }
 
 /// Splits a line into pieces of at most `width` characters (text content is wrapped, not cut).
@@ -288,13 +277,16 @@ fn wrap(line: &str, width: usize) -> Vec<String> {
     chars.chunks(width).map(|c| c.iter().collect()).collect()
 }
 
-fn result_lines(
+/// The result page: verdict, the value as an outline, content blocks, the raw result. Sets
+/// `cursor_line` to the value cursor's line on the page.
+fn result_pieces<'a>(
     width: usize,
-    state: &CallState,
+    state: &'a CallState,
     focused: bool,
+    value_label: Label<'a>,
     cursor_line: &mut Option<usize>,
     theme: Theme,
-) -> Vec<Line<'static>> {
+) -> Vec<Piece<'a>> {
     let Some(record) = state.shown_record() else {
         return Vec::new();
     };
@@ -306,6 +298,7 @@ fn result_lines(
     else {
         return Vec::new();
     };
+    let mut pieces = Vec::new();
     let mut lines = verdict_lines(verdict, theme);
     lines.push(Line::raw(""));
     let (label, value) = match (
@@ -325,9 +318,19 @@ fn result_lines(
         )),
         Some(_) => {
             if let Some(view) = &state.value {
-                let (rows, cursor) = value_rows(view, verdict, focused, theme);
-                *cursor_line = Some(lines.len() + cursor);
-                lines.extend(rows);
+                let part = view.part();
+                let rows = outline::rows(&[part]);
+                let at = outline::index_of(&rows, Some((0, view.cursor)));
+                *cursor_line = Some(lines.len() + at);
+                let cursor = focused.then_some((view.cursor, theme.selected()));
+                pieces.push(Piece::Lines(std::mem::take(&mut lines)));
+                pieces.push(Piece::tree(part, value_label, cursor).indented(2));
+                if view.tree.truncated {
+                    lines.push(Line::styled(
+                        "  … the value is larger than shown (copy it to see all)",
+                        theme.dim(),
+                    ));
+                }
             }
         }
     }
@@ -363,7 +366,8 @@ fn result_lines(
             .iter()
             .map(|l| Line::styled(format!("  {l}"), theme.dim())),
     );
-    lines
+    pieces.push(Piece::Lines(lines));
+    pieces
 }
 
 fn verdict_lines(verdict: &Verdict, theme: Theme) -> Vec<Line<'static>> {

@@ -2,9 +2,11 @@
 //! trees (one cursor over both), and the full text of the row under the cursor.
 
 use super::keep_in_view;
+use super::outline::{Label, Piece, draw_page, page_height};
 use crate::app::model::{Model, Pane, ToolDetail, ToolEntry, ToolView, Viewport, Which};
+use crate::app::outline;
 use crate::app::theme::Theme;
-use crate::app::tree_view::{self, Row};
+use crate::app::tree_view;
 use crate::schema::signature::type_text;
 use crate::schema::{Edge, NodeId, SchemaTree};
 use crate::untrusted;
@@ -63,20 +65,48 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     ])
     .areas(inner);
     frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), head);
-    let rows = tree_view::visible_rows(detail, view, entry.boxing.as_ref());
-    let cursor = tree_view::cursor_index(&rows, view.cursor);
-    // Headings take a line each; keep the cursor inside the window.
-    let budget = (trees.height as usize).saturating_sub(2).max(1);
-    let scroll = keep_in_view(view.scroll, cursor, budget);
-    viewport.tree_rows = budget;
+    let parts = tree_view::parts(detail, view, entry.boxing.as_ref());
+    let rows = outline::rows(&parts);
+    let at = outline::index_of(&rows, view.cursor.map(|(w, n)| (w.part(), n)));
+    let cursor = rows.get(at).map(|r| (Which::of_part(r.part), r.node));
+    let cursor_style = if focused {
+        theme.selected()
+    } else {
+        theme.name()
+    };
+    let input_label = |node: NodeId, _depth: usize| row_line(&detail.input, node, theme);
+    let output_label = |node: NodeId, _depth: usize| match &detail.output {
+        Some(tree) => row_line(tree, node, theme),
+        None => Line::default(),
+    };
+    let mut pieces = Vec::new();
+    for (index, part) in parts.iter().enumerate() {
+        let which = Which::of_part(index);
+        pieces.push(Piece::Lines(vec![heading(which, entry, view, theme)]));
+        let label: Label = match which {
+            Which::Input => &input_label,
+            Which::Output => &output_label,
+        };
+        let on_cursor = cursor
+            .filter(|(w, _)| *w == which)
+            .map(|(_, node)| (node, cursor_style));
+        pieces.push(Piece::tree(*part, label, on_cursor));
+    }
+    if detail.output.is_none() {
+        pieces.push(Piece::Lines(vec![
+            Line::styled("Output schema", theme.heading()),
+            Line::styled("  No output schema defined by the server", theme.dim()),
+        ]));
+    }
+    // The cursor's line on the page: its row, below one heading per tree it comes after.
+    let cursor_line = at + 1 + usize::from(cursor.is_some_and(|(w, _)| w == Which::Output));
+    let height = usize::from(trees.height).max(1);
+    let scroll = keep_in_view(view.scroll, cursor_line, height)
+        .min(page_height(&pieces).saturating_sub(height));
+    viewport.tree_rows = height.saturating_sub(2).max(1);
     viewport.tree_scroll = Some((entry.tool.name.clone(), scroll));
-    let lines = tree_lines(
-        entry, detail, view, &rows, cursor, scroll, budget, focused, theme,
-    );
-    frame.render_widget(Paragraph::new(lines), trees);
-    let selected = rows
-        .get(cursor)
-        .and_then(|r| detail.tree(r.which).map(|t| (r.which, t, r.node)));
+    draw_page(frame, trees, &pieces, scroll);
+    let selected = cursor.and_then(|(which, node)| detail.tree(which).map(|t| (which, t, node)));
     frame.render_widget(
         Paragraph::new(row_details(selected, theme))
             .wrap(Wrap { trim: false })
@@ -185,52 +215,6 @@ fn header_lines(
     (about, lines)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn tree_lines(
-    entry: &ToolEntry,
-    detail: &ToolDetail,
-    view: &ToolView,
-    rows: &[Row],
-    cursor: usize,
-    scroll: usize,
-    budget: usize,
-    focused: bool,
-    theme: Theme,
-) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    let mut last: Option<Which> = None;
-    for (i, row) in rows.iter().enumerate().skip(scroll).take(budget) {
-        if last != Some(row.which) {
-            lines.push(heading(row.which, entry, view, theme));
-            last = Some(row.which);
-        }
-        let Some(tree) = detail.tree(row.which) else {
-            continue;
-        };
-        let open = view
-            .open
-            .get(&row.which)
-            .is_some_and(|o| o.contains(&row.node));
-        let mut line = row_line(tree, row.node, row.depth, open, theme);
-        if i == cursor {
-            line = line.style(if focused {
-                theme.selected()
-            } else {
-                theme.name()
-            });
-        }
-        lines.push(line);
-    }
-    if detail.output.is_none() && lines.len() < budget + 2 {
-        lines.push(Line::styled("Output schema", theme.heading()));
-        lines.push(Line::styled(
-            "  No output schema defined by the server",
-            theme.dim(),
-        ));
-    }
-    lines
-}
-
 fn heading(which: Which, entry: &ToolEntry, view: &ToolView, theme: Theme) -> Line<'static> {
     match which {
         Which::Input => Line::styled("Input schema", theme.heading()),
@@ -252,32 +236,16 @@ fn heading(which: Which, entry: &ToolEntry, view: &ToolView, theme: Theme) -> Li
     }
 }
 
-/// One tree row: marker, name, required mark, type, ref badge, back-link, problem, constraints,
+/// One tree row's text (the widget draws indent and marker): name, required mark, type, ref badge, back-link, problem, constraints,
 /// default, and the first line of the description.
-pub fn row_line(
-    tree: &SchemaTree,
-    id: NodeId,
-    depth: usize,
-    open: bool,
-    theme: Theme,
-) -> Line<'static> {
+pub fn row_line(tree: &SchemaTree, id: NodeId, theme: Theme) -> Line<'static> {
     let node = &tree.nodes[id];
     let f = &node.facts;
-    let marker = if node.children.is_empty() {
-        "  "
-    } else if open {
-        "▾ "
-    } else {
-        "▸ "
-    };
     let label = match &node.edge {
         Edge::Root => "(root)".to_string(),
         other => untrusted::line(&other.label(), 80).into_owned(),
     };
-    let mut spans = vec![
-        Span::raw(format!("{}{marker}", "  ".repeat(depth))),
-        Span::styled(label, theme.name()),
-    ];
+    let mut spans = vec![Span::styled(label, theme.name())];
     if node.required {
         spans.push(Span::styled("*", theme.required()));
     }

@@ -1,0 +1,200 @@
+//! Outlines drawn with tui-tree-widget, as pieces of a scrolled page between plain lines. Items
+//! are made lazily: only open subtrees are materialised (a closed node with children gets one
+//! placeholder child, so the widget marks it closed), and only rows inside the window get their
+//! text. The widget lays the rows out and draws indents and open/closed marks.
+
+use crate::app::outline::{NodeId, Part, visit};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Text};
+use ratatui::widgets::Paragraph;
+use tui_tree_widget::{Tree, TreeItem, TreeState};
+
+/// The identifier of the placeholder child under a closed node.
+const PLACEHOLDER: NodeId = NodeId::MAX;
+/// Nesting past which children are not materialised (the widget lays items out recursively).
+const MAX_ITEM_DEPTH: usize = 512;
+
+/// A row's text: its node and depth below the part's root.
+pub type Label<'a> = &'a dyn Fn(NodeId, usize) -> Line<'static>;
+
+/// A piece of a page: plain lines, or one outline part with its count of visible rows.
+pub enum Piece<'a> {
+    Lines(Vec<Line<'static>>),
+    Tree {
+        part: Part<'a>,
+        rows: usize,
+        label: Label<'a>,
+        /// The cursor's node and the style of its whole row.
+        cursor: Option<(NodeId, Style)>,
+        /// Columns left blank before the rows.
+        indent: u16,
+    },
+}
+
+impl<'a> Piece<'a> {
+    /// An outline part, its visible rows counted.
+    pub fn tree(part: Part<'a>, label: Label<'a>, cursor: Option<(NodeId, Style)>) -> Piece<'a> {
+        let mut rows = 0;
+        visit(&part, |_, _| rows += 1);
+        Piece::Tree {
+            part,
+            rows,
+            label,
+            cursor,
+            indent: 0,
+        }
+    }
+
+    /// The same piece with its rows moved `columns` to the right.
+    pub fn indented(self, columns: u16) -> Piece<'a> {
+        match self {
+            Piece::Tree {
+                part,
+                rows,
+                label,
+                cursor,
+                ..
+            } => Piece::Tree {
+                part,
+                rows,
+                label,
+                cursor,
+                indent: columns,
+            },
+            lines => lines,
+        }
+    }
+
+    pub fn height(&self) -> usize {
+        match self {
+            Piece::Lines(lines) => lines.len(),
+            Piece::Tree { rows, .. } => *rows,
+        }
+    }
+}
+
+/// Lines of a page made of `pieces`.
+pub fn page_height(pieces: &[Piece]) -> usize {
+    pieces.iter().map(Piece::height).sum()
+}
+
+/// Draws the pieces one after another into `area`, from line `scroll` of the page.
+pub fn draw_page(frame: &mut Frame<'_>, area: Rect, pieces: &[Piece], scroll: usize) {
+    let window = scroll..scroll + usize::from(area.height);
+    let mut top = 0;
+    for piece in pieces {
+        let (start, end) = (top, top + piece.height());
+        top = end;
+        let (from, to) = (start.max(window.start), end.min(window.end));
+        if from >= to {
+            continue;
+        }
+        let rect = Rect {
+            y: area.y + (from - window.start) as u16,
+            height: (to - from) as u16,
+            ..area
+        };
+        match piece {
+            Piece::Lines(lines) => {
+                let shown = lines[from - start..to - start].to_vec();
+                frame.render_widget(Paragraph::new(shown), rect);
+            }
+            Piece::Tree {
+                part,
+                label,
+                cursor,
+                indent,
+                ..
+            } => {
+                let indent = (*indent).min(rect.width);
+                let rect = Rect {
+                    x: rect.x + indent,
+                    width: rect.width - indent,
+                    ..rect
+                };
+                draw_tree(frame, rect, part, *label, *cursor, from - start)
+            }
+        }
+    }
+}
+
+/// The part's rows from row `first`, as many as `area` holds.
+fn draw_tree(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    part: &Part,
+    label: Label,
+    cursor: Option<(NodeId, Style)>,
+    first: usize,
+) {
+    let mut items = Items {
+        part,
+        label,
+        cursor,
+        window: first..first + usize::from(area.height),
+        row: 0,
+        path: Vec::new(),
+        state: TreeState::default(),
+    };
+    let root = items.item(part.root, 0);
+    let Items { mut state, .. } = items;
+    let roots = [root];
+    let Ok(tree) = Tree::new(&roots) else {
+        return;
+    };
+    let tree = tree
+        .highlight_symbol("")
+        .highlight_style(Style::default())
+        .node_closed_symbol("▸ ")
+        .node_open_symbol("▾ ")
+        .node_no_children_symbol("  ");
+    frame.render_stateful_widget(tree, area, &mut state);
+}
+
+/// Builds the widget's items and state for one window of a part.
+struct Items<'p, 'a> {
+    part: &'p Part<'a>,
+    label: Label<'p>,
+    cursor: Option<(NodeId, Style)>,
+    window: std::ops::Range<usize>,
+    /// The visible row the next item will be.
+    row: usize,
+    path: Vec<NodeId>,
+    state: TreeState<NodeId>,
+}
+
+impl Items<'_, '_> {
+    fn item(&mut self, node: NodeId, depth: usize) -> TreeItem<'static, NodeId> {
+        self.path.push(node);
+        let row = self.row;
+        self.row += 1;
+        let text = if self.window.contains(&row) {
+            let text = Text::from((self.label)(node, depth));
+            match self.cursor {
+                Some((at, style)) if at == node => text.style(style),
+                _ => text,
+            }
+        } else {
+            Text::from(Line::default())
+        };
+        // The widget scrolls so the selected row is in view; selecting the window's last row
+        // (from a fresh state at offset 0) puts the window's first row at the top.
+        if row + 1 == self.window.end {
+            self.state.select(self.path.clone());
+        }
+        let children = if !self.part.has_children(node) {
+            Vec::new()
+        } else if self.part.is_open(node) && depth < MAX_ITEM_DEPTH {
+            self.state.open(self.path.clone());
+            let ids = self.part.nodes.children(node);
+            ids.iter().map(|c| self.item(*c, depth + 1)).collect()
+        } else {
+            vec![TreeItem::new_leaf(PLACEHOLDER, "")]
+        };
+        self.path.pop();
+        TreeItem::new(node, text.clone(), children)
+            .unwrap_or_else(|_| TreeItem::new_leaf(node, text))
+    }
+}
