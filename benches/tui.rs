@@ -127,14 +127,24 @@ fn main() {
                 update(&mut m, Msg::DetailBuilt { entry, detail });
             }
         }
-        for k in ["2", "e", "G"] {
-            update(&mut m, key(k.chars().next().unwrap_or('e')));
+        update(&mut m, key('2'));
+        mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
+    });
+    println!("memory: 100,000-row tree built, first shown: {kept:.1} MiB kept, {peak:.1} MiB peak");
+    let first_view = measure(
+        "tui: first view of a 100,000-row schema (its root open)",
+        budget,
+        || {
+            mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
+        },
+    );
+    let ((), kept, peak) = memory_of(|| {
+        for k in ['e', 'G'] {
+            update(&mut m, key(k));
         }
         mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
     });
-    println!(
-        "memory: 100,000-row tree built, expanded, drawn: {kept:.1} MiB kept, {peak:.1} MiB peak"
-    );
+    println!("memory: 100,000-row tree expanded, drawn: {kept:.1} MiB kept, {peak:.1} MiB peak");
     let frame = measure(
         "tui: frame with a 100,000-row tree fully expanded",
         budget,
@@ -189,9 +199,10 @@ fn main() {
         flooded.median.as_secs_f64() * 1e3
     );
     println!(
-        "targets: first frame {:.1} ms (100 ms), keystroke {:.2} ms (5 ms), frame {:.2} ms (16 ms), key on a 10 MB result {:.2} ms (5 ms)",
+        "targets: first frame {:.1} ms (100 ms), keystroke {:.2} ms (5 ms), first view of 100,000 rows {:.2} ms (16 ms), frame {:.2} ms (16 ms), key on a 10 MB result {:.2} ms (5 ms)",
         first.median.as_secs_f64() * 1e3,
         keystroke.median.as_secs_f64() * 1e3,
+        first_view.median.as_secs_f64() * 1e3,
         frame.median.as_secs_f64() * 1e3,
         result_key.median.as_secs_f64() * 1e3
     );

@@ -1,7 +1,7 @@
 //! Outlines drawn with tui-tree-widget, as pieces of a scrolled page between plain lines. Items
-//! are made lazily: only open subtrees are materialised (a closed node with children gets one
-//! placeholder child, so the widget marks it closed), and only rows inside the window get their
-//! text. The widget lays the rows out and draws indents and open/closed marks.
+//! are made lazily: only the rows inside the window and their ancestors are materialised (a
+//! row with children not materialised gets one placeholder child, so the widget marks it open
+//! or closed). The widget lays the rows out and draws indents and open/closed marks.
 
 use crate::app::outline::{NodeId, Part, visit};
 use ratatui::Frame;
@@ -120,7 +120,9 @@ pub fn draw_page(frame: &mut Frame<'_>, area: Rect, pieces: &[Piece], scroll: us
     }
 }
 
-/// The part's rows from row `first`, as many as `area` holds.
+/// The part's rows from row `first`, as many as `area` holds. The widget is given only those
+/// rows and their ancestors (a pruned tree, so a frame costs the window, not the tree), and
+/// scrolled past the ancestors that are above the window.
 fn draw_tree(
     frame: &mut Frame<'_>,
     area: Rect,
@@ -129,18 +131,47 @@ fn draw_tree(
     cursor: Option<(NodeId, Style)>,
     first: usize,
 ) {
+    let window = first..first + usize::from(area.height);
+    let mut shown: Vec<(NodeId, usize)> = Vec::with_capacity(window.len());
+    let mut row = 0;
+    visit(part, |node, depth| {
+        if window.contains(&row) {
+            shown.push((node, depth));
+        }
+        row += 1;
+    });
+    let Some(&(top, top_depth)) = shown.first() else {
+        return;
+    };
+    // The first row's ancestors, root first: they come before it in the widget's rows.
+    let mut above = Vec::with_capacity(top_depth);
+    let mut node = top;
+    for depth in (0..top_depth).rev() {
+        let Some(parent) = part.nodes.parent(node) else {
+            break;
+        };
+        above.push((parent, depth));
+        node = parent;
+    }
+    above.reverse();
+    let skipped = above.len();
+    let rows: Vec<(NodeId, usize, bool)> = above
+        .into_iter()
+        .map(|(n, d)| (n, d, false))
+        .chain(shown.into_iter().map(|(n, d)| (n, d, true)))
+        .collect();
     let mut items = Items {
         part,
         label,
         cursor,
-        window: first..first + usize::from(area.height),
-        row: 0,
+        rows: &rows,
+        at: 0,
         path: Vec::new(),
+        last_row: skipped + usize::from(area.height) - 1,
         state: TreeState::default(),
     };
-    let root = items.item(part.root, 0);
+    let roots = items.level(rows[0].1);
     let Items { mut state, .. } = items;
-    let roots = [root];
     let Ok(tree) = Tree::new(&roots) else {
         return;
     };
@@ -153,48 +184,63 @@ fn draw_tree(
     frame.render_stateful_widget(tree, area, &mut state);
 }
 
-/// Builds the widget's items and state for one window of a part.
-struct Items<'p, 'a> {
+/// Builds the widget's items and state from rows in order: (node, depth, drawn).
+struct Items<'r, 'p, 'a> {
     part: &'p Part<'a>,
     label: Label<'p>,
     cursor: Option<(NodeId, Style)>,
-    window: std::ops::Range<usize>,
-    /// The visible row the next item will be.
-    row: usize,
+    rows: &'r [(NodeId, usize, bool)],
+    /// The next row to make an item of.
+    at: usize,
     path: Vec<NodeId>,
+    /// The row the widget is made to keep in view: the window's last.
+    last_row: usize,
     state: TreeState<NodeId>,
 }
 
-impl Items<'_, '_> {
-    fn item(&mut self, node: NodeId, depth: usize) -> TreeItem<'static, NodeId> {
-        self.path.push(node);
-        let row = self.row;
-        self.row += 1;
-        let text = if self.window.contains(&row) {
-            let text = Text::from((self.label)(node, depth));
-            match self.cursor {
-                Some((at, style)) if at == node => text.style(style),
-                _ => text,
+impl Items<'_, '_, '_> {
+    /// The items at `depth` from the current row on, each with the rows below it.
+    fn level(&mut self, depth: usize) -> Vec<TreeItem<'static, NodeId>> {
+        let mut items = Vec::new();
+        while let Some(&(node, d, drawn)) = self.rows.get(self.at) {
+            if d != depth {
+                break;
             }
-        } else {
-            Text::from(Line::default())
-        };
-        // The widget scrolls so the selected row is in view; selecting the window's last row
-        // (from a fresh state at offset 0) puts the window's first row at the top.
-        if row + 1 == self.window.end {
-            self.state.select(self.path.clone());
+            let row = self.at;
+            self.at += 1;
+            self.path.push(node);
+            let text = if drawn {
+                let text = Text::from((self.label)(node, depth));
+                match self.cursor {
+                    Some((at, style)) if at == node => text.style(style),
+                    _ => text,
+                }
+            } else {
+                Text::from(Line::default())
+            };
+            // The widget scrolls so the selected row is in view: selecting the window's last
+            // row, from a fresh state at offset 0, puts the window's first row at the top.
+            if row == self.last_row {
+                self.state.select(self.path.clone());
+            }
+            let mut children = if depth < MAX_ITEM_DEPTH {
+                self.level(depth + 1)
+            } else {
+                Vec::new()
+            };
+            if self.part.is_open(node) && self.part.has_children(node) {
+                self.state.open(self.path.clone());
+            }
+            if children.is_empty() && self.part.has_children(node) {
+                // Marks the row open or closed; never drawn (it would follow the window).
+                children.push(TreeItem::new_leaf(PLACEHOLDER, ""));
+            }
+            self.path.pop();
+            items.push(
+                TreeItem::new(node, text.clone(), children)
+                    .unwrap_or_else(|_| TreeItem::new_leaf(node, text)),
+            );
         }
-        let children = if !self.part.has_children(node) {
-            Vec::new()
-        } else if self.part.is_open(node) && depth < MAX_ITEM_DEPTH {
-            self.state.open(self.path.clone());
-            let ids = self.part.nodes.children(node);
-            ids.iter().map(|c| self.item(*c, depth + 1)).collect()
-        } else {
-            vec![TreeItem::new_leaf(PLACEHOLDER, "")]
-        };
-        self.path.pop();
-        TreeItem::new(node, text.clone(), children)
-            .unwrap_or_else(|_| TreeItem::new_leaf(node, text))
+        items
     }
 }

@@ -1,7 +1,7 @@
 //! Rendered screens at 80×24 and 120×40 (`TestBackend` + insta snapshots), and cell styles for
 //! what colour carries: focus, the selected row, required marks, problems, NO_COLOR.
 
-#[path = "support/tui.rs"]
+#[path = "../support/tui.rs"]
 mod tui;
 
 use mcp_inspect::app::model::Model;
@@ -9,6 +9,7 @@ use mcp_inspect::app::theme::Theme;
 use mcp_inspect::app::update::{Msg, update};
 use mcp_inspect::mcp::ServerEvent;
 use ratatui::style::{Color, Modifier};
+use serde_json::json;
 use tui::{demo_model, find, press, render, text, type_text};
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
@@ -182,4 +183,46 @@ fn hostile_names_never_reach_the_screen_raw() {
         assert!(!screen.contains('\u{202e}'));
         assert!(screen.contains("evil\\e]52;c;cHduZWQ=\\x07"), "{screen}");
     }
+}
+
+/// A tree scrolled far down draws the rows at the cursor, indented by their depth, with the
+/// right open and closed marks: the widget is given only the window and its ancestors.
+#[test]
+fn a_large_tree_scrolled_to_its_end_draws_the_window_rows() {
+    let mut props = serde_json::Map::new();
+    for i in 0..300 {
+        props.insert(
+            format!("p{i}"),
+            json!({"type": "object", "properties": {"inner": {"type": "object", "properties": {"leaf": {"type": "string"}}}}}),
+        );
+    }
+    let tool = mcp_inspect::mcp::tool::decode_tool(
+        &json!({"name": "wide", "inputSchema": {"type": "object", "properties": props}}),
+    )
+    .expect("tool");
+    let mut m = demo_model();
+    update(&mut m, Msg::ToolsListed(tui::listing(vec![tool])));
+    press(&mut m, &["2", "e", "G"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("▾ p299: object"), "{screen}");
+    assert!(screen.contains("    ▾ inner: object"), "{screen}");
+    assert!(screen.contains("        leaf: string"), "{screen}");
+    assert!(
+        !screen.contains("(root)"),
+        "the root is scrolled away:\n{screen}"
+    );
+    // Back to the top (drawn there), then close p0: its children go, the next property follows.
+    press(&mut m, &["g"]);
+    render(&mut m, 120, 40);
+    press(&mut m, &["j", "h"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("▾ (root): object"), "{screen}");
+    assert!(screen.contains("▸ p0: object"), "{screen}");
+    let p0 = screen.find("▸ p0").expect("p0");
+    let p1 = screen.find("▾ p1: object").expect("p1 open");
+    assert_eq!(
+        screen[p0..p1].lines().count(),
+        2,
+        "p1 right below p0:\n{screen}"
+    );
 }

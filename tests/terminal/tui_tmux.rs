@@ -1,7 +1,7 @@
 //! The release binary in a real terminal (tmux): filter, expand, copy the output schema through
 //! OSC 52 (tmux keeps it as a paste buffer), help, quit, and the shell is left as it was.
 
-#[path = "support/peers.rs"]
+#[path = "../support/peers.rs"]
 mod peers;
 
 use std::path::Path;
@@ -320,7 +320,7 @@ fn arguments_round_trip_through_the_external_editor() {
     tmux.wait_for("editor-10");
 }
 
-#[path = "support/hostile.rs"]
+#[path = "../support/hostile.rs"]
 mod hostile;
 
 impl Tmux {

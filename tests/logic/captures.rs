@@ -1,6 +1,6 @@
 //! Every captured tools/list and call from real servers, judged as a careful reader would.
 
-#[path = "support/captures.rs"]
+#[path = "../support/captures.rs"]
 mod captures;
 
 use mcp_inspect::schema::lint::{Severity, lint};

@@ -3,14 +3,14 @@
 //! and showing, validating and calling its schemas never touches the URLs they point at. The
 //! real event loop and connection task run it, on a scripted terminal.
 
-#[path = "support/hostile.rs"]
+#[path = "../support/hostile.rs"]
 mod hostile;
-#[path = "support/tui.rs"]
+#[path = "../support/tui.rs"]
 mod tui;
 
-#[path = "support/cli.rs"]
+#[path = "../support/cli.rs"]
 mod cli;
-#[path = "support/edge.rs"]
+#[path = "../support/edge.rs"]
 mod edge;
 
 use edge::{ScriptedEdge, Step, keys, wait_for};

@@ -1,7 +1,7 @@
 //! The TUI driven by key presses through the default keymap: navigation, filter, trees,
 //! back-links, boxing, copy, help, live list changes and lost connections. Pure: no terminal.
 
-#[path = "support/tui.rs"]
+#[path = "../support/tui.rs"]
 mod tui;
 
 use mcp_inspect::app::model::{Connection, Overlay, Pane, Which};

@@ -2,9 +2,9 @@
 //! the headless commands: each README guarantee is asserted as a figure (exit code, time, peak
 //! RSS, connections to a listener, surviving processes, bytes printed).
 
-#[path = "support/cli.rs"]
+#[path = "../support/cli.rs"]
 mod cli;
-#[path = "support/hostile.rs"]
+#[path = "../support/hostile.rs"]
 mod hostile;
 
 use cli::BIN;

@@ -2,9 +2,9 @@
 //! terminal raw, every fault ends promptly with a message naming it, nothing is fetched, and no
 //! process outlives the inspector.
 
-#[path = "support/cli.rs"]
+#[path = "../support/cli.rs"]
 mod cli;
-#[path = "support/hostile.rs"]
+#[path = "../support/hostile.rs"]
 mod hostile;
 
 use cli::{BIN, run};

@@ -2,7 +2,7 @@
 //! cancellation, results with verdicts and marks, history, drafts kept across tools; with
 //! snapshots of each screen at 80×24 and 120×40.
 
-#[path = "support/tui.rs"]
+#[path = "../support/tui.rs"]
 mod tui;
 
 use mcp_inspect::app::calls::Judged;

@@ -2,7 +2,7 @@
 //! binary, `demo-server`, over stdio): list changes in both eras, progress, cancellation,
 //! stderr, pagination.
 
-#[path = "support/cli.rs"]
+#[path = "../support/cli.rs"]
 mod cli;
 
 use mcp_inspect::mcp::EventReceiver;

@@ -1,0 +1,10 @@
+//! Tier 3, the headless runtime against real servers: the built-in demo and hostile servers,
+//! an attacker written apart from the product, and third-party MCP servers started the way a
+//! user starts them.
+
+mod headless_attacks;
+mod headless_demo;
+mod headless_failures;
+mod headless_hostile;
+mod headless_peers;
+mod session_demo;

@@ -1,0 +1,7 @@
+//! Tier 2, rendered screens: the TUI driven by keys and messages on a `TestBackend`, with
+//! snapshots; and the real event loop and connection task against the built-in hostile server.
+
+mod tui_calls;
+mod tui_hostile;
+mod tui_screens;
+mod tui_update;
