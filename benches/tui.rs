@@ -82,6 +82,9 @@ fn main() {
             m
         },
     );
+    let (decoded, kept, _) = memory_of(|| tools(10_000));
+    drop(decoded);
+    println!("memory: 10,000 tools decoded (the list alone): {kept:.1} MiB kept");
     let (mut m, kept, peak) = memory_of(|| {
         let mut m = model();
         update(&mut m, Msg::ToolsListed(list.clone()));
@@ -256,7 +259,7 @@ fn ten_megabyte_result_key(
     );
     mcp_inspect::runtime::frame(terminal, &mut m).expect("draw");
     assert!(
-        !m.calls["big"].editing,
+        !m.call("big").expect("call panel").editing,
         "the results have the keys: the bench moves in the value tree"
     );
     measure(

@@ -28,12 +28,13 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
             .ok_or_else(|| format!("{} has no output schema", tool.name))
     };
     let cursor = || {
-        let view = model.views.get(&tool.name);
-        let detail = model.details.get(&tool.name);
+        let view = model.view(&tool.name);
+        let detail = model.detail(&tool.name);
         match (view.and_then(|v| v.cursor), detail) {
             (Some((which, node)), Some(d)) => d
                 .tree(which)
-                .map(|t| (which, t.nodes[node].pointer.clone()))
+                .and_then(|t| t.nodes.get(node))
+                .map(|n| (which, n.pointer.clone()))
                 .ok_or("no row"),
             _ => Err("no row under the cursor (open the tool pane first)"),
         }
@@ -93,8 +94,7 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
 /// as a JSON-RPC request or an `mcp-inspect call` command line.
 fn call_copy(model: &Model, tool: &str, command: Command) -> Result<(String, String), String> {
     let state = model
-        .calls
-        .get(tool)
+        .call(tool)
         .ok_or("no call made with this tool yet (a opens the call panel)")?;
     let record = state.shown_record();
     let arguments = record
@@ -151,10 +151,7 @@ fn call_copy(model: &Model, tool: &str, command: Command) -> Result<(String, Str
 
 /// The result value under the call panel's cursor: its JSON, JSON Pointer or jq path.
 fn value_copy(model: &Model, tool: &str, command: Command) -> Result<(String, String), String> {
-    let state = model
-        .calls
-        .get(tool)
-        .ok_or("no call made with this tool yet")?;
+    let state = model.call(tool).ok_or("no call made with this tool yet")?;
     let view = state
         .value
         .as_ref()

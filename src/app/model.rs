@@ -123,6 +123,19 @@ pub struct ToolView {
     pub whole_description: bool,
 }
 
+/// What the TUI keeps of one tool, by name, while it is listed: its trees, how its pane looks,
+/// its call panel. A re-listing keeps the trees and the look only when the schemas are the same.
+#[derive(Default)]
+pub struct PerTool {
+    /// The schema trees, built when the tool is first shown.
+    pub detail: Option<ToolDetail>,
+    /// A large tool's trees are being built off the UI thread.
+    pub building: bool,
+    pub view: ToolView,
+    /// The call panel: drafts and results survive switching tools.
+    pub call: Option<CallState>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LogKind {
     Stderr,
@@ -136,6 +149,26 @@ pub struct LogLine {
     pub kind: LogKind,
     /// Already escaped for the terminal.
     pub text: String,
+}
+
+/// The log pane's lines, newest last, at most [`LOG_LINES`].
+#[derive(Debug, Clone, Default)]
+pub struct Log {
+    pub lines: VecDeque<LogLine>,
+    /// Lines dropped from the front to stay within the bound.
+    pub dropped: u64,
+    /// Lines scrolled up from the newest; 0 follows the tail.
+    pub scroll: usize,
+}
+
+impl Log {
+    pub fn push(&mut self, kind: LogKind, text: String) {
+        if self.lines.len() >= LOG_LINES {
+            self.lines.pop_front();
+            self.dropped += 1;
+        }
+        self.lines.push_back(LogLine { kind, text });
+    }
 }
 
 /// What one frame learned: each pane's height in rows and where it had to be scrolled to keep
@@ -165,12 +198,8 @@ pub struct Model {
     pub server: Option<ServerSummary>,
     /// Shared with the builders of large trees, which answer for the entry they were given.
     pub tools: Vec<Arc<ToolEntry>>,
-    pub details: HashMap<String, ToolDetail>,
-    /// Large tools whose trees are being built off the UI thread.
-    pub building: HashSet<String>,
-    pub views: HashMap<String, ToolView>,
-    /// Call panels by tool name: drafts and results survive switching tools.
-    pub calls: HashMap<String, CallState>,
+    /// What is kept of each tool, by name: trees, pane look, call panel.
+    pub per_tool: HashMap<String, PerTool>,
     pub next_call_id: u64,
     /// The per-request timeout, for the countdown of a call in flight.
     pub timeout: Duration,
@@ -185,10 +214,7 @@ pub struct Model {
     pub overlay: Option<Overlay>,
     /// Lines the help overlay is scrolled down.
     pub help_scroll: usize,
-    pub log: VecDeque<LogLine>,
-    pub log_dropped: u64,
-    /// Lines scrolled up from the newest; 0 follows the tail.
-    pub log_scroll: usize,
+    pub log: Log,
     /// Lines the server pane is scrolled down (clamped when drawn).
     pub server_scroll: usize,
     pub status: Option<String>,
@@ -211,10 +237,7 @@ impl Model {
             connection: Connection::Connecting,
             server: None,
             tools: Vec::new(),
-            details: HashMap::new(),
-            building: HashSet::new(),
-            views: HashMap::new(),
-            calls: HashMap::new(),
+            per_tool: HashMap::new(),
             next_call_id: 1,
             timeout: Duration::from_secs(30),
             now: Instant::now(),
@@ -224,9 +247,7 @@ impl Model {
             focus: Pane::Tools,
             overlay: None,
             help_scroll: 0,
-            log: VecDeque::new(),
-            log_dropped: 0,
-            log_scroll: 0,
+            log: Log::default(),
             server_scroll: 0,
             status: None,
             keymap,
@@ -246,9 +267,35 @@ impl Model {
             .and_then(|m| self.tools.get(m.index))
     }
 
+    /// The tool's schema trees, once built.
+    pub fn detail(&self, tool: &str) -> Option<&ToolDetail> {
+        self.per_tool.get(tool)?.detail.as_ref()
+    }
+
+    /// How the tool's pane looks, once it was shown.
+    pub fn view(&self, tool: &str) -> Option<&ToolView> {
+        self.per_tool.get(tool).map(|p| &p.view)
+    }
+
+    /// The tool's call panel, once opened.
+    pub fn call(&self, tool: &str) -> Option<&CallState> {
+        self.per_tool.get(tool)?.call.as_ref()
+    }
+
+    pub fn call_mut(&mut self, tool: &str) -> Option<&mut CallState> {
+        self.per_tool.get_mut(tool)?.call.as_mut()
+    }
+
+    /// Every open call panel, with its tool's name.
+    pub fn calls(&self) -> impl Iterator<Item = (&String, &CallState)> {
+        self.per_tool
+            .iter()
+            .filter_map(|(name, p)| p.call.as_ref().map(|c| (name, c)))
+    }
+
     /// Whether anything is running that the screen should show ticking (a call in flight).
     pub fn busy(&self) -> bool {
-        self.calls.values().any(|c| c.in_flight.is_some())
+        self.calls().any(|(_, c)| c.in_flight.is_some())
     }
 
     /// Takes what the last frame showed (see [`Viewport`]).
@@ -257,12 +304,12 @@ impl Model {
         self.server_scroll = viewport.server_scroll;
         self.help_scroll = viewport.help_scroll;
         if let Some((tool, scroll)) = &viewport.tree_scroll
-            && let Some(view) = self.views.get_mut(tool)
+            && let Some(per) = self.per_tool.get_mut(tool)
         {
-            view.scroll = *scroll;
+            per.view.scroll = *scroll;
         }
         if let Some((tool, scroll)) = &viewport.call_scroll
-            && let Some(state) = self.calls.get_mut(tool)
+            && let Some(state) = self.call_mut(tool)
         {
             state.scroll = *scroll;
             if let Some(view) = state.value.as_mut() {
@@ -273,10 +320,6 @@ impl Model {
     }
 
     pub fn push_log(&mut self, kind: LogKind, text: String) {
-        if self.log.len() >= LOG_LINES {
-            self.log.pop_front();
-            self.log_dropped += 1;
-        }
-        self.log.push_back(LogLine { kind, text });
+        self.log.push(kind, text);
     }
 }

@@ -6,12 +6,15 @@ use crate::app::command::Command;
 use crate::app::copy;
 pub use crate::app::effect::{Effect, Listed, SessionRequest};
 use crate::app::keymap::{Key, Layer};
-use crate::app::model::{Connection, LogKind, Model, Overlay, Pane, ToolDetail, ToolEntry};
+use crate::app::model::{
+    Connection, LogKind, Model, Overlay, Pane, ToolDetail, ToolEntry, ToolView,
+};
 use crate::app::update_call;
 use crate::app::update_tool::{ensure_detail, move_in_list, move_in_log, tool_command};
 use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
 use crate::untrusted;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 #[derive(Debug, Clone)]
@@ -70,7 +73,7 @@ pub fn active_layer(model: &Model) -> Layer {
             Pane::Call => match model.selected_entry() {
                 // No tool is selected (the filter hides them all): the list has the keys.
                 None => Layer::Tools,
-                Some(e) => match model.calls.get(&e.tool.name) {
+                Some(e) => match model.call(&e.tool.name) {
                     Some(c) if !c.editing => Layer::Result,
                     _ => Layer::Editor,
                 },
@@ -84,14 +87,21 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
     // The selected tool's trees: built here when small, asked for off the UI thread when large.
     ensure_detail(model);
     if let Some(entry) = model.selected_entry().filter(|e| e.large).cloned()
-        && !model.details.contains_key(&entry.tool.name)
-        && model.building.insert(entry.tool.name.clone())
+        && model
+            .per_tool
+            .get(&entry.tool.name)
+            .is_none_or(|p| p.detail.is_none() && !p.building)
     {
+        model
+            .per_tool
+            .entry(entry.tool.name.clone())
+            .or_default()
+            .building = true;
         effects.push(Effect::BuildDetail(Listed(entry)));
     }
     // The value tree the call panel shows is built here, never while drawing.
     if let Some(entry) = model.selected_entry().cloned()
-        && let Some(state) = model.calls.get_mut(&entry.tool.name)
+        && let Some(state) = model.call_mut(&entry.tool.name)
     {
         let _ = state.value_view();
     }
@@ -158,18 +168,20 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::DetailBuilt { entry, detail } => {
-            model.building.remove(&entry.tool.name);
             // Only for the entry still listed: a re-listing may have changed the tool.
             let current = model.tools.iter().any(|t| Arc::ptr_eq(t, &entry));
-            if current {
-                model.details.insert(entry.tool.name.clone(), *detail);
+            if let Some(per) = model.per_tool.get_mut(&entry.tool.name) {
+                per.building = false;
+                if current {
+                    per.detail = Some(*detail);
+                }
             }
             Vec::new()
         }
         Msg::EditorClosed { tool, text } => {
             match text {
                 Ok(text) => {
-                    if let Some(state) = model.calls.get_mut(&tool) {
+                    if let Some(state) = model.call_mut(&tool) {
                         state.set_text(&text);
                     }
                 }
@@ -207,18 +219,43 @@ fn tools_listed(model: &mut Model, list: ToolList) {
             crate::plural::count(list.pages, "page")
         ),
     );
+    let before: HashMap<String, Arc<ToolEntry>> = std::mem::take(&mut model.tools)
+        .into_iter()
+        .map(|e| (e.tool.name.clone(), e))
+        .collect();
     model.tools = list
         .tools
         .into_iter()
         .map(|t| Arc::new(ToolEntry::new(t)))
         .collect();
     for entry in &model.tools {
-        if let Some(state) = model.calls.get_mut(&entry.tool.name) {
+        if let Some(state) = model
+            .per_tool
+            .get_mut(&entry.tool.name)
+            .and_then(|p| p.call.as_mut())
+        {
             state.refresh(&entry.tool);
         }
     }
-    // Details are rebuilt lazily: a changed tool must not keep a stale tree.
-    model.details.clear();
+    // A changed tool must not keep a stale tree, nor a pane look that points into it; a
+    // tool whose schemas are the same keeps both (its rows stay open where they were).
+    let same: HashSet<&str> = model
+        .tools
+        .iter()
+        .filter(|e| {
+            before.get(&e.tool.name).is_some_and(|old| {
+                old.tool.input_schema == e.tool.input_schema
+                    && old.tool.output_schema == e.tool.output_schema
+            })
+        })
+        .map(|e| e.tool.name.as_str())
+        .collect();
+    for (name, per) in &mut model.per_tool {
+        if !same.contains(name.as_str()) {
+            per.detail = None;
+            per.view = ToolView::default();
+        }
+    }
     model.filter.apply(&model.tools);
     model.selected = keep
         .and_then(|name| {
@@ -393,7 +430,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
                     break;
                 }
                 let name = model.selected_entry().map(|e| e.tool.name.clone());
-                if let Some(panel) = name.and_then(|n| model.calls.get_mut(&n)) {
+                if let Some(panel) = name.and_then(|n| model.call_mut(&n)) {
                     panel.editing = false;
                     break;
                 }

@@ -16,9 +16,11 @@ use std::time::{Duration, Instant};
 fn panel(model: &mut Model) -> Option<(crate::mcp::tool::Tool, &mut CallState)> {
     let tool = model.selected_entry()?.tool.clone();
     let state = model
-        .calls
+        .per_tool
         .entry(tool.name.clone())
-        .or_insert_with(|| CallState::new(&tool));
+        .or_default()
+        .call
+        .get_or_insert_with(|| CallState::new(&tool));
     Some((tool, state))
 }
 
@@ -73,7 +75,7 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
                 let output = state.output().cloned();
                 let id = model.next_call_id;
                 model.next_call_id += 1;
-                if let Some(state) = model.calls.get_mut(&tool.name) {
+                if let Some(state) = model.call_mut(&tool.name) {
                     state.in_flight = Some(InFlight {
                         id,
                         arguments: arguments.clone(),
@@ -234,8 +236,7 @@ fn jump_to_violation(state: &mut CallState, forward: bool) -> Option<String> {
 /// A call's request went out; its progress token lets progress events find it.
 pub fn started(model: &mut Model, tool: &str, id: u64, token: String) {
     if let Some(f) = model
-        .calls
-        .get_mut(tool)
+        .call_mut(tool)
         .and_then(|s| s.in_flight.as_mut())
         .filter(|f| f.id == id)
     {
@@ -251,7 +252,7 @@ pub fn progress(
     message: Option<String>,
 ) {
     let model_now = model.now;
-    for state in model.calls.values_mut() {
+    for state in model.per_tool.values_mut().filter_map(|p| p.call.as_mut()) {
         if let Some(f) = state
             .in_flight
             .as_mut()
@@ -270,7 +271,8 @@ pub fn finished(
     id: u64,
     outcome: Result<Box<Judged>, RequestError>,
 ) {
-    let Some(state) = model.calls.get_mut(tool) else {
+    let now = model.now;
+    let Some(state) = model.call_mut(tool) else {
         return;
     };
     let Some(flight) = state.in_flight.take_if(|f| f.id == id) else {
@@ -280,7 +282,7 @@ pub fn finished(
         );
         return;
     };
-    let elapsed = model.now.saturating_duration_since(flight.started);
+    let elapsed = now.saturating_duration_since(flight.started);
     let outcome = match outcome {
         Ok(judged) => {
             let Judged { result, verdict } = *judged;
@@ -322,8 +324,7 @@ pub fn finished(
 /// Every call in flight ends as failed: the connection it ran on is gone.
 pub fn abandon_all(model: &mut Model, reason: &str) {
     let ended: Vec<(String, u64)> = model
-        .calls
-        .iter()
+        .calls()
         .filter_map(|(tool, s)| s.in_flight.as_ref().map(|f| (tool.clone(), f.id)))
         .collect();
     for (tool, id) in ended {

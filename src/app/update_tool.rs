@@ -24,56 +24,54 @@ pub fn move_in_list(model: &mut Model, motion: Command) {
 }
 
 pub fn move_in_log(model: &mut Model, motion: Command) {
-    let max = model.log.len().saturating_sub(1);
-    model.log_scroll = match motion {
-        Command::Up => (model.log_scroll + 1).min(max),
-        Command::Down => model.log_scroll.saturating_sub(1),
+    let log = &mut model.log;
+    let max = log.lines.len().saturating_sub(1);
+    log.scroll = match motion {
+        Command::Up => (log.scroll + 1).min(max),
+        Command::Down => log.scroll.saturating_sub(1),
         Command::First => max,
         Command::Last => 0,
-        _ => model.log_scroll,
+        _ => log.scroll,
     };
 }
 
 /// Builds the selected tool's trees (once) and its default view.
 pub fn ensure_detail(model: &mut Model) {
-    let Some(entry) = model.selected_entry() else {
+    let Some(entry) = model.selected_entry().cloned() else {
         return;
     };
-    // Runs after every message: the usual case (built and shown before) costs two lookups.
-    let name = &entry.tool.name;
-    if model.details.contains_key(name) && model.views.get(name).is_some_and(|v| v.initialised) {
+    // Runs after every message: the usual case (built and shown before) costs one lookup.
+    let per = model.per_tool.entry(entry.tool.name.clone()).or_default();
+    if per.detail.is_some() && per.view.initialised {
         return;
     }
-    let name = entry.tool.name.clone();
-    let boxing = entry.boxing.clone();
     // A large tool's trees come from a blocking thread (see `update`).
-    let built =
-        (!entry.large && !model.details.contains_key(&name)).then(|| ToolDetail::build(entry));
-    if let Some(detail) = built {
-        model.details.insert(name.clone(), detail);
+    if !entry.large && per.detail.is_none() {
+        per.detail = Some(ToolDetail::build(&entry));
     }
-    if let Some(detail) = model.details.get(&name) {
-        let view = model.views.entry(name).or_default();
-        tree_view::initialise(detail, view, boxing.as_ref());
+    if let Some(detail) = &per.detail {
+        tree_view::initialise(detail, &mut per.view, entry.boxing.as_ref());
     }
 }
 
 pub fn tool_command(model: &mut Model, command: Command) {
     ensure_detail(model);
     let page = model.viewport.tree_rows.max(1);
-    let Some(entry) = model.selected_entry() else {
+    let Some(entry) = model.selected_entry().cloned() else {
         return;
     };
-    let name = entry.tool.name.clone();
-    let boxing = entry.boxing.clone();
-    let (Some(detail), Some(view)) = (model.details.get(&name), model.views.get_mut(&name)) else {
+    let boxing = entry.boxing.as_ref();
+    let Some(per) = model.per_tool.get_mut(&entry.tool.name) else {
+        return;
+    };
+    let (Some(detail), view) = (per.detail.as_ref(), &mut per.view) else {
         return;
     };
     if command == Command::ToggleDescription {
         view.whole_description = !view.whole_description;
         return;
     }
-    let parts = tree_view::parts(detail, view, boxing.as_ref());
+    let parts = tree_view::parts(detail, view, boxing);
     let rows = outline::rows(&parts);
     let at = outline::index_of(&rows, view.cursor.map(|(w, n)| (w.part(), n)));
     let Some(here) = rows.get(at).copied() else {
@@ -105,16 +103,13 @@ pub fn tool_command(model: &mut Model, command: Command) {
         }
         Command::CollapseAll => {
             for w in [Which::Input, Which::Output] {
-                if let Some(root) =
-                    tree_view::display_root(detail, w, boxing.as_ref(), view.raw_output)
-                {
+                if let Some(root) = tree_view::display_root(detail, w, boxing, view.raw_output) {
                     let open = view.open.get_mut(w);
                     open.clear();
                     open.extend([root, 0]);
                 }
             }
-            let root = tree_view::display_root(detail, which, boxing.as_ref(), view.raw_output)
-                .unwrap_or(0);
+            let root = tree_view::display_root(detail, which, boxing, view.raw_output).unwrap_or(0);
             view.cursor = Some((which, root));
         }
         Command::FollowLink => match tree.nodes[node].facts.back_link {
@@ -128,13 +123,9 @@ pub fn tool_command(model: &mut Model, command: Command) {
             if boxing.is_some() {
                 view.raw_output = !view.raw_output;
                 if which == Which::Output {
-                    view.cursor = tree_view::display_root(
-                        detail,
-                        Which::Output,
-                        boxing.as_ref(),
-                        view.raw_output,
-                    )
-                    .map(|n| (Which::Output, n));
+                    view.cursor =
+                        tree_view::display_root(detail, Which::Output, boxing, view.raw_output)
+                            .map(|n| (Which::Output, n));
                 }
             } else {
                 model.status = Some("the output is not boxed".into());

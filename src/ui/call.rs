@@ -9,7 +9,7 @@ use crate::app::command::Command;
 use crate::app::draft_lines::{line_of, value_lines};
 use crate::app::keymap::Layer;
 use crate::app::model::{Model, Viewport};
-use crate::app::outline::{self, NodeId};
+use crate::app::outline::{self, NodeId, Row};
 use crate::app::theme::Theme;
 use crate::app::update_call::remaining;
 use crate::mcp::result::describe_block;
@@ -44,7 +44,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     let Some(name) = model.selected_entry().map(|e| e.tool.name.clone()) else {
         return;
     };
-    let Some(state) = model.calls.get(&name) else {
+    let Some(state) = model.call(&name) else {
         frame.render_widget(Paragraph::new("press a to call this tool"), area);
         return;
     };
@@ -85,13 +85,18 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         status,
     );
     let mut cursor_line = None;
+    let value_rows = state
+        .value
+        .as_ref()
+        .map(|v| outline::rows(&[v.part()]))
+        .unwrap_or_default();
     let violations = violation_marks(state);
     let value_label = |node: NodeId, _depth: usize| value_row(state, &violations, node, theme);
     let pieces = result_pieces(
         result.width as usize,
         state,
         !state.editing,
-        &value_label,
+        (&value_label, &value_rows),
         &mut cursor_line,
         theme,
     );
@@ -283,7 +288,7 @@ fn result_pieces<'a>(
     width: usize,
     state: &'a CallState,
     focused: bool,
-    value_label: Label<'a>,
+    (value_label, value_rows): (Label<'a>, &'a [Row]),
     cursor_line: &mut Option<usize>,
     theme: Theme,
 ) -> Vec<Piece<'a>> {
@@ -319,12 +324,11 @@ fn result_pieces<'a>(
         Some(_) => {
             if let Some(view) = &state.value {
                 let part = view.part();
-                let rows = outline::rows(&[part]);
-                let at = outline::index_of(&rows, Some((0, view.cursor)));
+                let at = outline::index_of(value_rows, Some((0, view.cursor)));
                 *cursor_line = Some(lines.len() + at);
                 let cursor = focused.then_some((view.cursor, theme.selected()));
                 pieces.push(Piece::Lines(std::mem::take(&mut lines)));
-                pieces.push(Piece::tree(part, value_label, cursor).indented(2));
+                pieces.push(Piece::tree(part, value_rows, value_label, cursor).indented(2));
                 if view.tree.truncated {
                     lines.push(Line::styled(
                         "  … the value is larger than shown (copy it to see all)",

@@ -10,21 +10,18 @@ use ratatui::widgets::Paragraph;
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let theme = model.theme;
     let focused = model.focus == Pane::Log;
-    let mut title = format!(" Log ({}) ", model.log.len());
-    if model.log_scroll > 0 {
-        title = format!(
-            " Log ({}, {} newer below) ",
-            model.log.len(),
-            model.log_scroll
-        );
+    let log = &model.log;
+    let mut title = format!(" Log ({}) ", log.lines.len());
+    if log.scroll > 0 {
+        title = format!(" Log ({}, {} newer below) ", log.lines.len(), log.scroll);
     }
     let block = theme.pane(title, focused);
     let inner = block.inner(area);
     let rows = inner.height as usize;
-    let end = model.log.len().saturating_sub(model.log_scroll);
+    let end = log.lines.len().saturating_sub(log.scroll);
     let start = end.saturating_sub(rows);
-    let lines: Vec<Line> = model
-        .log
+    let lines: Vec<Line> = log
+        .lines
         .range(start..end)
         .map(|l| {
             let (tag, style) = match &l.kind {

@@ -3,7 +3,7 @@
 //! row with children not materialised gets one placeholder child, so the widget marks it open
 //! or closed). The widget lays the rows out and draws indents and open/closed marks.
 
-use crate::app::outline::{NodeId, Part, visit};
+use crate::app::outline::{NodeId, Part, Row};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -19,12 +19,12 @@ const MAX_ITEM_DEPTH: usize = 512;
 /// A row's text: its node and depth below the part's root.
 pub type Label<'a> = &'a dyn Fn(NodeId, usize) -> Line<'static>;
 
-/// A piece of a page: plain lines, or one outline part with its count of visible rows.
+/// A piece of a page: plain lines, or one outline part with its visible rows.
 pub enum Piece<'a> {
     Lines(Vec<Line<'static>>),
     Tree {
         part: Part<'a>,
-        rows: usize,
+        rows: &'a [Row],
         label: Label<'a>,
         /// The cursor's node and the style of its whole row.
         cursor: Option<(NodeId, Style)>,
@@ -34,10 +34,13 @@ pub enum Piece<'a> {
 }
 
 impl<'a> Piece<'a> {
-    /// An outline part, its visible rows counted.
-    pub fn tree(part: Part<'a>, label: Label<'a>, cursor: Option<(NodeId, Style)>) -> Piece<'a> {
-        let mut rows = 0;
-        visit(&part, |_, _| rows += 1);
+    /// An outline part with its visible rows (see [`crate::app::outline::rows`]).
+    pub fn tree(
+        part: Part<'a>,
+        rows: &'a [Row],
+        label: Label<'a>,
+        cursor: Option<(NodeId, Style)>,
+    ) -> Piece<'a> {
         Piece::Tree {
             part,
             rows,
@@ -70,7 +73,7 @@ impl<'a> Piece<'a> {
     pub fn height(&self) -> usize {
         match self {
             Piece::Lines(lines) => lines.len(),
-            Piece::Tree { rows, .. } => *rows,
+            Piece::Tree { rows, .. } => rows.len(),
         }
     }
 }
@@ -103,10 +106,10 @@ pub fn draw_page(frame: &mut Frame<'_>, area: Rect, pieces: &[Piece], scroll: us
             }
             Piece::Tree {
                 part,
+                rows,
                 label,
                 cursor,
                 indent,
-                ..
             } => {
                 let indent = (*indent).min(rect.width);
                 let rect = Rect {
@@ -114,33 +117,36 @@ pub fn draw_page(frame: &mut Frame<'_>, area: Rect, pieces: &[Piece], scroll: us
                     width: rect.width - indent,
                     ..rect
                 };
-                draw_tree(frame, rect, part, *label, *cursor, from - start)
+                draw_tree(
+                    frame,
+                    rect,
+                    part,
+                    &rows[from - start..to - start],
+                    *label,
+                    *cursor,
+                )
             }
         }
     }
 }
 
-/// The part's rows from row `first`, as many as `area` holds. The widget is given only those
+/// The rows of a window on a part (as many as `area` holds). The widget is given only those
 /// rows and their ancestors (a pruned tree, so a frame costs the window, not the tree), and
 /// scrolled past the ancestors that are above the window.
 fn draw_tree(
     frame: &mut Frame<'_>,
     area: Rect,
     part: &Part,
+    shown: &[Row],
     label: Label,
     cursor: Option<(NodeId, Style)>,
-    first: usize,
 ) {
-    let window = first..first + usize::from(area.height);
-    let mut shown: Vec<(NodeId, usize)> = Vec::with_capacity(window.len());
-    let mut row = 0;
-    visit(part, |node, depth| {
-        if window.contains(&row) {
-            shown.push((node, depth));
-        }
-        row += 1;
-    });
-    let Some(&(top, top_depth)) = shown.first() else {
+    let Some(&Row {
+        node: top,
+        depth: top_depth,
+        ..
+    }) = shown.first()
+    else {
         return;
     };
     // The first row's ancestors, root first: they come before it in the widget's rows.
@@ -158,7 +164,7 @@ fn draw_tree(
     let rows: Vec<(NodeId, usize, bool)> = above
         .into_iter()
         .map(|(n, d)| (n, d, false))
-        .chain(shown.into_iter().map(|(n, d)| (n, d, true)))
+        .chain(shown.iter().map(|r| (r.node, r.depth, true)))
         .collect();
     let mut items = Items {
         part,
@@ -167,7 +173,7 @@ fn draw_tree(
         rows: &rows,
         at: 0,
         path: Vec::new(),
-        last_row: skipped + usize::from(area.height) - 1,
+        last_row: skipped + shown.len() - 1,
         state: TreeState::default(),
     };
     let roots = items.level(rows[0].1);

@@ -32,11 +32,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     let block = theme.pane(title, focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let (Some(detail), Some(view)) = (
-        model.details.get(&entry.tool.name),
-        model.views.get(&entry.tool.name),
-    ) else {
-        if model.building.contains(&entry.tool.name) {
+    let per = model.per_tool.get(&entry.tool.name);
+    let (Some(detail), Some(view)) = (per.and_then(|p| p.detail.as_ref()), per.map(|p| &p.view))
+    else {
+        if per.is_some_and(|p| p.building) {
             let note = "building the schema trees (a large schema)…";
             frame.render_widget(Paragraph::new(Line::styled(note, theme.dim())), inner);
         }
@@ -79,6 +78,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         Some(tree) => row_line(tree, node, theme),
         None => Line::default(),
     };
+    // Rows come part by part: input's, then output's.
+    let split = rows.partition_point(|r| r.part == 0);
+    let part_rows = [&rows[..split], &rows[split..]];
     let mut pieces = Vec::new();
     for (index, part) in parts.iter().enumerate() {
         let which = Which::of_part(index);
@@ -90,7 +92,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         let on_cursor = cursor
             .filter(|(w, _)| *w == which)
             .map(|(_, node)| (node, cursor_style));
-        pieces.push(Piece::tree(*part, label, on_cursor));
+        pieces.push(Piece::tree(*part, part_rows[index], label, on_cursor));
     }
     if detail.output.is_none() {
         pieces.push(Piece::Lines(vec![

@@ -2,10 +2,8 @@
 //! the headless commands: each README guarantee is asserted as a figure (exit code, time, peak
 //! RSS, connections to a listener, surviving processes, bytes printed).
 
-#[path = "../support/cli.rs"]
-mod cli;
-#[path = "../support/hostile.rs"]
-mod hostile;
+use crate::cli;
+use crate::hostile;
 
 use cli::BIN;
 use hostile::{

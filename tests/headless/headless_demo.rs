@@ -1,8 +1,7 @@
 //! The headless commands against the built-in demo server, started the way a user starts it:
 //! every demo tool produces the verdict it was built to produce.
 
-#[path = "../support/cli.rs"]
-mod cli;
+use crate::cli;
 
 use cli::{BIN, run};
 use serde_json::{Value, json};

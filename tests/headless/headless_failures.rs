@@ -1,8 +1,7 @@
 //! Bad conditions get a clear one-line error and the right exit code, promptly, without leaking
 //! secrets or leaving a server process behind. Also the demo server over Streamable HTTP.
 
-#[path = "../support/cli.rs"]
-mod cli;
+use crate::cli;
 
 use cli::{BIN, free_port, run, start_listening};
 use std::io::{Read, Write};

@@ -2,10 +2,8 @@
 //! terminal raw, every fault ends promptly with a message naming it, nothing is fetched, and no
 //! process outlives the inspector.
 
-#[path = "../support/cli.rs"]
-mod cli;
-#[path = "../support/hostile.rs"]
-mod hostile;
+use crate::cli;
+use crate::hostile;
 
 use cli::{BIN, run};
 use hostile::{CountingListener, assert_gone, assert_terminal_safe, read_pids};

@@ -2,10 +2,8 @@
 //! user starts them: server-everything (stdio, Streamable HTTP, SSE), filesystem, memory,
 //! mcp-server-time and a fastmcp server (both eras, stdio and HTTP).
 
-#[path = "../support/cli.rs"]
-mod cli;
-#[path = "../support/peers.rs"]
-mod peers;
+use crate::cli;
+use crate::peers;
 
 use cli::{free_port, run, start_listening};
 use serde_json::{Value, json};

@@ -8,3 +8,10 @@ mod headless_failures;
 mod headless_hostile;
 mod headless_peers;
 mod session_demo;
+
+#[path = "../support/cli.rs"]
+mod cli;
+#[path = "../support/hostile.rs"]
+mod hostile;
+#[path = "../support/peers.rs"]
+mod peers;

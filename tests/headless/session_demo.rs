@@ -2,8 +2,7 @@
 //! binary, `demo-server`, over stdio): list changes in both eras, progress, cancellation,
 //! stderr, pagination.
 
-#[path = "../support/cli.rs"]
-mod cli;
+use crate::cli;
 
 use mcp_inspect::mcp::EventReceiver;
 use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice, RequestError, ServerEvent};

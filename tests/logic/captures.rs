@@ -1,7 +1,6 @@
 //! Every captured tools/list and call from real servers, judged as a careful reader would.
 
-#[path = "../support/captures.rs"]
-mod captures;
+use crate::capture_files as captures;
 
 use mcp_inspect::schema::lint::{Severity, lint};
 use mcp_inspect::schema::verdict::{Mirror, Verdict};

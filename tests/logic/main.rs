@@ -7,3 +7,6 @@ mod schema_budgets;
 mod schema_props;
 mod schema_tree;
 mod schema_verdict;
+
+#[path = "../support/captures.rs"]
+mod capture_files;

@@ -5,3 +5,12 @@ mod tui_calls;
 mod tui_hostile;
 mod tui_screens;
 mod tui_update;
+
+#[path = "../support/cli.rs"]
+mod cli;
+#[path = "../support/edge.rs"]
+mod edge;
+#[path = "../support/hostile.rs"]
+mod hostile;
+#[path = "../support/tui.rs"]
+mod tui;

@@ -2,8 +2,7 @@
 //! cancellation, results with verdicts and marks, history, drafts kept across tools; with
 //! snapshots of each screen at 80×24 and 120×40.
 
-#[path = "../support/tui.rs"]
-mod tui;
+use crate::tui;
 
 use mcp_inspect::app::calls::Judged;
 use mcp_inspect::app::model::{Model, Pane};
@@ -24,7 +23,11 @@ fn open_call(model: &mut Model, tool: &str) {
 }
 
 fn draft(model: &Model, tool: &str) -> Value {
-    model.calls[tool].arguments().expect("draft parses")
+    model
+        .call(tool)
+        .expect("call panel")
+        .arguments()
+        .expect("draft parses")
 }
 
 /// Sends (confirming if asked) and returns the call's id and arguments.
@@ -41,7 +44,7 @@ fn send(model: &mut Model) -> (u64, Value) {
 
 /// A raw result judged as the connection task judges it.
 fn judged(model: &Model, tool: &str, raw: Value) -> Box<Judged> {
-    let output = model.calls.get(tool).and_then(|c| c.output().cloned());
+    let output = model.call(tool).and_then(|c| c.output().cloned());
     let era = model.server.as_ref().map_or(Era::Legacy, |s| s.era);
     Box::new(Judged::new(CallResult::decode(raw), output.as_deref(), era))
 }
@@ -57,7 +60,7 @@ fn finish(model: &mut Model, tool: &str, id: u64, raw: Value) {
             outcome,
         },
     );
-    if let Some(r) = model.calls.get_mut(tool).and_then(|c| c.history.last_mut()) {
+    if let Some(r) = model.call_mut(tool).and_then(|c| c.history.last_mut()) {
         r.elapsed = Duration::from_millis(12);
     }
 }
@@ -77,7 +80,7 @@ fn the_editor_starts_from_the_skeleton_and_checks_live() {
         json!({"query": "", "limit": 10, "mode": "fast"})
     );
     assert_eq!(
-        m.calls["search"].violations.len(),
+        m.call("search").expect("call panel").violations.len(),
         1,
         "query has minLength 1"
     );
@@ -85,10 +88,11 @@ fn the_editor_starts_from_the_skeleton_and_checks_live() {
     press(&mut m, &["down", "end", "left", "left"]);
     type_text(&mut m, "mcp");
     assert_eq!(draft(&m, "search")["query"], "mcp");
-    assert!(m.calls["search"].violations.is_empty());
+    assert!(m.call("search").expect("call panel").violations.is_empty());
     type_text(&mut m, "\"oops");
     assert!(
-        m.calls["search"]
+        m.call("search")
+            .expect("call panel")
             .parse_error
             .as_deref()
             .is_some_and(|e| e.starts_with("not JSON"))
@@ -104,7 +108,7 @@ fn the_editor_starts_from_the_skeleton_and_checks_live() {
     );
     press(&mut m, &["ctrl-z", "ctrl-z", "ctrl-z", "ctrl-z", "ctrl-z"]);
     assert!(
-        m.calls["search"].parse_error.is_none(),
+        m.call("search").expect("call panel").parse_error.is_none(),
         "undo brings the JSON back"
     );
 }
@@ -195,14 +199,14 @@ fn a_call_in_flight_shows_progress_and_can_be_cancelled() {
         },
     );
     assert!(!m.busy());
-    m.calls
-        .get_mut("slow")
+    m.call_mut("slow")
         .and_then(|c| c.history.last_mut())
         .expect("record")
         .elapsed = Duration::from_millis(12);
     snapshot("cancelled", &mut m);
     assert!(
         m.log
+            .lines
             .iter()
             .any(|l| l.text.contains("cancelled (notifications/cancelled sent)"))
     );
@@ -217,11 +221,12 @@ fn a_call_in_flight_shows_progress_and_can_be_cancelled() {
     );
     assert!(
         m.log
+            .lines
             .back()
             .is_some_and(|l| l.text.contains("an answer arrived after it ended; ignored")),
         "a late answer goes to the log"
     );
-    assert_eq!(m.calls["slow"].history.len(), 1);
+    assert_eq!(m.call("slow").expect("call panel").history.len(), 1);
 }
 
 /// The in-flight line with its clock-driven parts (spinner, seconds) made steady for a snapshot.
@@ -309,7 +314,12 @@ fn violations_are_red_and_reachable_by_key() {
     assert_eq!(buffer[(x, y)].fg, Color::Red);
     assert!(text(&buffer).contains("\"count\": -3  ← -3 is less than the minimum of 0"));
     let cursor = |m: &Model| {
-        let v = m.calls["bad_output"].value.as_ref().expect("value view");
+        let v = m
+            .call("bad_output")
+            .expect("call panel")
+            .value
+            .as_ref()
+            .expect("value view");
         v.tree.rows[v.cursor].pointer.clone()
     };
     press(&mut m, &["n"]);
@@ -472,7 +482,8 @@ fn a_result_keeps_the_arguments_that_were_sent() {
         json!({"content": [], "structuredContent": {"result": 0}}),
     );
     assert_eq!(
-        m.calls["add"].history[0].arguments, sent,
+        m.call("add").expect("call panel").history[0].arguments,
+        sent,
         "edits made during the call are not the call"
     );
 }
@@ -491,13 +502,18 @@ fn a_slow_input_schema_never_makes_typing_slow() {
     // Each item matches only the enum's last entry: a billion comparisons to conform.
     let draft = json!({"items": vec![json!({"k": 49_999}); 20_000]}).to_string();
     let started = std::time::Instant::now();
-    m.calls.get_mut("slow").expect("panel").set_text(&draft);
+    m.call_mut("slow").expect("panel").set_text(&draft);
     assert!(
         started.elapsed() < Duration::from_millis(800),
         "one key press took {:?}",
         started.elapsed()
     );
-    let problem = m.calls["slow"].parse_error.clone().unwrap_or_default();
+    let problem = m
+        .call("slow")
+        .expect("call panel")
+        .parse_error
+        .clone()
+        .unwrap_or_default();
     assert!(
         problem.contains("arguments not checked: validation exceeded 0.10 s"),
         "{problem}"
@@ -566,7 +582,7 @@ fn reconnecting_abandons_the_calls_of_the_old_session() {
     open_call(&mut m, "slow");
     send(&mut m);
     press(&mut m, &["esc", "r"]);
-    let state = &m.calls["slow"];
+    let state = m.call("slow").expect("call panel");
     assert!(
         state.in_flight.is_none(),
         "no call waits on a session that is gone"

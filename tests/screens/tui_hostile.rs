@@ -3,15 +3,11 @@
 //! and showing, validating and calling its schemas never touches the URLs they point at. The
 //! real event loop and connection task run it, on a scripted terminal.
 
-#[path = "../support/hostile.rs"]
-mod hostile;
-#[path = "../support/tui.rs"]
-mod tui;
+use crate::hostile;
+use crate::tui;
 
-#[path = "../support/cli.rs"]
-mod cli;
-#[path = "../support/edge.rs"]
-mod edge;
+use crate::cli;
+use crate::edge;
 
 use edge::{ScriptedEdge, Step, keys, wait_for};
 use hostile::is_unsafe;

@@ -1,8 +1,7 @@
 //! Rendered screens at 80×24 and 120×40 (`TestBackend` + insta snapshots), and cell styles for
 //! what colour carries: focus, the selected row, required marks, problems, NO_COLOR.
 
-#[path = "../support/tui.rs"]
-mod tui;
+use crate::tui;
 
 use mcp_inspect::app::model::Model;
 use mcp_inspect::app::theme::Theme;

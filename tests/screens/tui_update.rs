@@ -1,8 +1,7 @@
 //! The TUI driven by key presses through the default keymap: navigation, filter, trees,
 //! back-links, boxing, copy, help, live list changes and lost connections. Pure: no terminal.
 
-#[path = "../support/tui.rs"]
-mod tui;
+use crate::tui;
 
 use mcp_inspect::app::model::{Connection, Overlay, Pane, Which};
 use mcp_inspect::app::tree_view::visible_rows;
@@ -20,12 +19,21 @@ fn copied(effects: Vec<Effect>) -> mcp_inspect::app::copy::Copy {
 /// The labels of a tool's visible output rows.
 fn output_labels(m: &mcp_inspect::app::model::Model, tool: &str) -> Vec<String> {
     let boxing = m.selected_entry().and_then(|e| e.boxing.as_ref());
-    let tree = m.details[tool].output.as_ref().expect("output tree");
-    visible_rows(&m.details[tool], &m.views[tool], boxing)
-        .iter()
-        .filter(|r| r.which == Which::Output)
-        .map(|r| tree.nodes[r.node].edge.label())
-        .collect()
+    let tree = m
+        .detail(tool)
+        .expect("trees")
+        .output
+        .as_ref()
+        .expect("output tree");
+    visible_rows(
+        m.detail(tool).expect("trees"),
+        m.view(tool).expect("view"),
+        boxing,
+    )
+    .iter()
+    .filter(|r| r.which == Which::Output)
+    .map(|r| tree.nodes[r.node].edge.label())
+    .collect()
 }
 
 fn selected(model: &mcp_inspect::app::model::Model) -> String {
@@ -37,8 +45,13 @@ fn selected(model: &mcp_inspect::app::model::Model) -> String {
 
 fn cursor_label(model: &mcp_inspect::app::model::Model) -> String {
     let name = selected(model);
-    let (which, node) = model.views[&name].cursor.expect("cursor");
-    model.details[&name].tree(which).expect("tree").nodes[node]
+    let (which, node) = model.view(&name).expect("view").cursor.expect("cursor");
+    model
+        .detail(&name)
+        .expect("trees")
+        .tree(which)
+        .expect("tree")
+        .nodes[node]
         .edge
         .label()
 }
@@ -104,23 +117,34 @@ fn trees_expand_collapse_and_follow_back_links() {
     assert_eq!(cursor_label(&m), "children", "inside Node");
     press(&mut m, &["l", "j"]);
     let name = selected(&m);
-    let (which, node) = m.views[&name].cursor.expect("cursor");
-    let tree = m.details[&name].tree(which).expect("tree");
+    let (which, node) = m.view(&name).expect("view").cursor.expect("cursor");
+    let tree = m.detail(&name).expect("trees").tree(which).expect("tree");
     let link = tree.nodes[node]
         .facts
         .back_link
         .expect("the recursive row is a back-link");
     press(&mut m, &["b"]);
-    assert_eq!(m.views[&name].cursor, Some((Which::Output, link)));
+    assert_eq!(
+        m.view(&name).expect("view").cursor,
+        Some((Which::Output, link))
+    );
     press(&mut m, &["c"]);
-    let rows = visible_rows(&m.details[&name], &m.views[&name], None);
+    let rows = visible_rows(
+        m.detail(&name).expect("trees"),
+        m.view(&name).expect("view"),
+        None,
+    );
     assert_eq!(
         rows.iter().filter(|r| r.which == Which::Output).count(),
         3,
         "collapse-all leaves the root open, its children closed"
     );
     press(&mut m, &["e"]);
-    let rows = visible_rows(&m.details[&name], &m.views[&name], None);
+    let rows = visible_rows(
+        m.detail(&name).expect("trees"),
+        m.view(&name).expect("view"),
+        None,
+    );
     assert!(rows.iter().filter(|r| r.which == Which::Output).count() >= 6);
     press(&mut m, &["h"]);
     press(&mut m, &["esc"]);
@@ -262,7 +286,7 @@ fn stderr_and_hostile_text_land_in_the_log_escaped() {
             data: serde_json::json!("\u{1b}]0;pwned\u{7}"),
         }),
     );
-    let last = m.log.back().expect("log");
+    let last = m.log.lines.back().expect("log");
     assert_eq!(last.text, "[db] \\e]0;pwned\\x07");
 }
 
@@ -359,10 +383,7 @@ fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
         panic!("a large tool's trees are asked for, not built: {effects:?}");
     };
     let entry = entry.clone();
-    assert!(
-        !m.details.contains_key("wide"),
-        "nothing built on the UI thread"
-    );
+    assert!(m.detail("wide").is_none(), "nothing built on the UI thread");
     let screen = tui::text(&tui::render(&mut m, 120, 30));
     assert!(screen.contains("building the schema trees"), "{screen}");
     assert!(
@@ -379,7 +400,7 @@ fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
             detail: stale,
         },
     );
-    assert!(!m.details.contains_key("wide"), "a stale tree is not shown");
+    assert!(m.detail("wide").is_none(), "a stale tree is not shown");
     let current = m.selected_entry().cloned().expect("selected");
     let detail = Box::new(ToolDetail::build(&current));
     update(

@@ -1,3 +1,8 @@
 //! Tier 4, a real terminal: the release binary driven in tmux.
 
 mod tui_tmux;
+
+#[path = "../support/hostile.rs"]
+mod hostile;
+#[path = "../support/peers.rs"]
+mod peers;

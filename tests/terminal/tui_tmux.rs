@@ -1,8 +1,7 @@
 //! The release binary in a real terminal (tmux): filter, expand, copy the output schema through
 //! OSC 52 (tmux keeps it as a paste buffer), help, quit, and the shell is left as it was.
 
-#[path = "../support/peers.rs"]
-mod peers;
+use crate::peers;
 
 use std::path::Path;
 use std::process::Command;
@@ -320,8 +319,7 @@ fn arguments_round_trip_through_the_external_editor() {
     tmux.wait_for("editor-10");
 }
 
-#[path = "../support/hostile.rs"]
-mod hostile;
+use crate::hostile;
 
 impl Tmux {
     /// Waits until `needle` is off the screen (the UI has left the alternate screen).
