@@ -557,3 +557,34 @@ fn a_server_flooding_requests_gets_the_extra_ones_declined_at_once() {
     assert_eq!(m.asked.len(), mcp_inspect::app::asked::MAX_WAITING);
     assert_eq!(refused.len(), 20 - mcp_inspect::app::asked::MAX_WAITING);
 }
+
+/// A re-listing that changes a tool's schema resets its pane (the old cursor pointed into the
+/// old tree); an unchanged tool keeps its rows open and its cursor where they were.
+#[test]
+fn a_changed_tool_starts_afresh_and_an_unchanged_one_keeps_its_place() {
+    let tool = |name: &str, props: usize| {
+        let properties: serde_json::Map<String, serde_json::Value> = (0..props)
+            .map(|i| (format!("p{i}"), serde_json::json!({"type": "string"})))
+            .collect();
+        mcp_inspect::mcp::tool::decode_tool(&serde_json::json!({
+            "name": name, "inputSchema": {"type": "object", "properties": properties}
+        }))
+        .expect("tool")
+    };
+    let mut m = demo_model();
+    let listing = |a, b| Msg::ToolsListed(tui::listing(vec![tool("a", a), tool("b", b)]));
+    update(&mut m, listing(30, 3));
+    press(&mut m, &["2", "G"]);
+    assert_eq!(cursor_label(&m), "p29");
+    update(&mut m, listing(2, 3));
+    let pointer = copied(press(&mut m, &["y", "p"]));
+    assert_eq!(
+        pointer.text, "/inputSchema",
+        "a changed tool's cursor is back on its root"
+    );
+    press(&mut m, &["1", "j", "2", "G"]);
+    assert_eq!(cursor_label(&m), "p2");
+    update(&mut m, listing(1, 3));
+    assert_eq!(selected(&m), "b");
+    assert_eq!(cursor_label(&m), "p2", "an unchanged tool keeps its cursor");
+}
