@@ -165,6 +165,22 @@ pub fn decode_next_page(result: &Value, seen: &mut HashSet<String>) -> Result<To
     Ok(page)
 }
 
+/// A deep copy with every object and array at its exact size. A decoded object keeps room for
+/// more keys than it holds; a gateway's 10,000 tools hold some 100,000 of them.
+pub fn compact(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut out = Map::with_capacity(map.len());
+            for (key, value) in map {
+                out.insert(key.clone(), compact(value));
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(compact).collect()),
+        other => other.clone(),
+    }
+}
+
 /// Decodes one tool; optional fields of the wrong type are treated as absent.
 pub fn decode_tool(item: &Value) -> Result<Tool, String> {
     let Some(obj) = item.as_object() else {
@@ -208,14 +224,22 @@ pub fn decode_tool(item: &Value) -> Result<Tool, String> {
         open_world: hint("openWorldHint"),
     };
     let (title, description) = (text("title"), text("description"));
-    let mut rest = obj.clone();
     let place = |key: &str| obj.keys().position(|k| k == key);
-    let schema_places = [place("inputSchema"), place("outputSchema")];
-    let input_schema = rest.shift_remove("inputSchema").unwrap_or_default();
-    let output_schema = match rest.get("outputSchema") {
+    let output_schema = match obj.get("outputSchema") {
         Some(Value::Null) | None => None,
-        Some(_) => rest.shift_remove("outputSchema"),
+        Some(schema) => Some(compact(schema)),
     };
+    let schema_places = [
+        place("inputSchema"),
+        output_schema.as_ref().and(place("outputSchema")),
+    ];
+    let held =
+        |key: &str| key == "inputSchema" || (key == "outputSchema" && output_schema.is_some());
+    let mut rest = Map::with_capacity(obj.keys().filter(|k| !held(k)).count());
+    for (key, value) in obj.iter().filter(|(k, _)| !held(k)) {
+        rest.insert(key.clone(), compact(value));
+    }
+    let input_schema = obj.get("inputSchema").map(compact).unwrap_or_default();
     Ok(Tool {
         title,
         description,
