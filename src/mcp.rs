@@ -15,6 +15,7 @@ mod lines;
 mod raw;
 pub mod result;
 mod salvage;
+mod schema_text;
 pub mod session;
 mod sse;
 pub mod target;

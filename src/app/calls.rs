@@ -6,7 +6,7 @@ use crate::app::result_text::ResultText;
 use crate::app::value_tree::ValueTree;
 use crate::mcp::RequestError;
 use crate::mcp::result::CallResult;
-use crate::mcp::tool::Tool;
+use crate::mcp::tool::{Schema, Tool};
 use crate::schema::refs::escape_segment;
 use crate::schema::skeleton::skeleton;
 use crate::schema::{Compiled, Verdict, Violation};
@@ -143,7 +143,7 @@ pub struct CallState {
     pub editor: TextArea<'static>,
     /// Validators compiled once, when the panel opens: arguments and results.
     input: Compiled,
-    input_schema: Value,
+    input_schema: Schema,
     output: Option<Arc<OutputCheck>>,
     /// The draft's JSON error, or its schema violations.
     pub parse_error: Option<String>,
@@ -230,7 +230,7 @@ impl CallState {
     /// Recompiles the validators when the tool's definition changed (a list change), so a draft
     /// and later results are never judged by a stale schema.
     pub fn refresh(&mut self, tool: &Tool) {
-        if self.output.as_ref().map(|o| &o.schema) != tool.output_schema.as_ref()
+        if self.output.as_ref().map(|o| &o.schema) != tool.output_schema.as_deref()
             || self.input_schema != tool.input_schema
         {
             self.input = Compiled::new(&tool.input_schema);

@@ -54,7 +54,7 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
         Command::CopyOutput => ("output schema".to_string(), pretty(output()?)),
         Command::CopyOutputUnboxed => {
             let schema = output()?;
-            match &entry.boxing {
+            match entry.boxing() {
                 Some(b) => (
                     "unboxed output schema".to_string(),
                     pretty(&unboxed(schema, &b.field)),

@@ -63,11 +63,11 @@ pub struct ToolDetail {
 impl ToolDetail {
     pub fn build(entry: &ToolEntry) -> ToolDetail {
         let input = SchemaTree::build(&entry.tool.input_schema);
-        let output = entry.tool.output_schema.as_ref().map(SchemaTree::build);
+        let output = entry.tool.output_schema.as_deref().map(SchemaTree::build);
         let signature = signature(
             &entry.tool.name,
             &input,
-            output.as_ref().map(|t| (t, entry.boxing.as_ref())),
+            output.as_ref().map(|t| (t, entry.boxing())),
         );
         let problems =
             input.problems().count() + output.as_ref().map_or(0, |t| t.problems().count());

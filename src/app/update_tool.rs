@@ -50,7 +50,7 @@ pub fn ensure_detail(model: &mut Model) {
         per.detail = Some(ToolDetail::build(&entry));
     }
     if let Some(detail) = &per.detail {
-        tree_view::initialise(detail, &mut per.view, entry.boxing.as_ref());
+        tree_view::initialise(detail, &mut per.view, entry.boxing());
     }
 }
 
@@ -60,7 +60,7 @@ pub fn tool_command(model: &mut Model, command: Command) {
     let Some(entry) = model.selected_entry().cloned() else {
         return;
     };
-    let boxing = entry.boxing.as_ref();
+    let boxing = entry.boxing();
     let Some(per) = model.per_tool.get_mut(&entry.tool.name) else {
         return;
     };

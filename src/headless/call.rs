@@ -28,7 +28,7 @@ pub async fn run(
         Err(e) => return report.error(&format!("tools/list failed: {e}"), exit::ERROR),
     };
     let tool = list.tools.iter().find(|t| t.name == name);
-    let arguments = match call_arguments(args, pairs, tool.map(|t| &t.input_schema)) {
+    let arguments = match call_arguments(args, pairs, tool.map(|t| t.input_schema.value())) {
         Ok(a) => a,
         Err(e) => return report.error(&e, exit::ERROR),
     };
@@ -59,8 +59,8 @@ pub async fn run(
     let schema = tool.and_then(|t| t.output_schema.clone());
     let era = session.server.era;
     let (result, mut verdict) = off_thread(move || {
-        let compiled = schema.as_ref().map(Compiled::new);
-        let verdict = result.verdict(schema.as_ref().zip(compiled.as_ref()), era);
+        let compiled = schema.as_deref().map(Compiled::new);
+        let verdict = result.verdict(schema.as_deref().zip(compiled.as_ref()), era);
         (result, verdict)
     })
     .await;

@@ -24,14 +24,14 @@ pub async fn run(session: &Session, name: &str, report: &Report) -> i32 {
         .output_schema
         .as_ref()
         .and_then(|s| boxing::detect(s, None));
-    let output = tool.output_schema.as_ref().map(SchemaTree::build);
+    let output = tool.output_schema.as_deref().map(SchemaTree::build);
     let mut out = json!({
         "name": tool.name,
         "title": tool.field("title").cloned().unwrap_or(Value::Null),
         "description": tool.field("description").cloned().unwrap_or(Value::Null),
         "annotations": tool.field("annotations").cloned().unwrap_or(Value::Null),
         "inputSchema": tool.input_schema,
-        "outputSchema": tool.output_schema.clone().unwrap_or(Value::Null),
+        "outputSchema": tool.output_schema.as_deref().cloned().unwrap_or(Value::Null),
         "signature": signature(&tool.name, &input, output.as_ref().map(|t| (t, boxed.as_ref()))),
         "boxing": boxed,
     });

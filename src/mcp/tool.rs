@@ -1,7 +1,11 @@
 //! Tools as the project sees them, decoded one by one from raw `tools/list` JSON so one malformed
 //! tool is reported instead of losing the whole page. Pure.
 
+pub use super::schema_text::{Schema, compact};
+use crate::schema::budget::count_values;
 use crate::schema::lint::ToolSchemas;
+use crate::schema::refs::{Document, RefTarget, all_refs};
+use crate::schema::{Boxing, boxing};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
@@ -37,15 +41,59 @@ impl Annotations {
     }
 }
 
+/// What a tool list needs of a tool's schemas, found when it is decoded (the schemas are then
+/// kept as text until a person opens the tool).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaFacts {
+    /// How the output schema boxes a scalar, when it does.
+    pub boxing: Option<Boxing>,
+    /// The property names of both schemas' top levels, space-separated (the filter reads them).
+    pub property_names: String,
+    /// A `$ref` in either schema that does not resolve inside it.
+    pub has_problem: bool,
+    /// JSON values in both schemas, counted up to [`SchemaFacts::COUNTED`].
+    pub values: usize,
+}
+
+impl SchemaFacts {
+    pub const COUNTED: usize = 1_000_000;
+
+    pub fn of(input: &Value, output: Option<&Value>) -> SchemaFacts {
+        let schemas = || std::iter::once(input).chain(output);
+        let property_names = schemas()
+            .filter_map(|s| s.get("properties").and_then(Value::as_object))
+            .flat_map(|props| props.keys().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let has_problem = schemas().any(|s| {
+            let doc = Document::new(s);
+            all_refs(s)
+                .iter()
+                .any(|(_, r)| !matches!(doc.resolve(r), RefTarget::Found { .. }))
+        });
+        SchemaFacts {
+            boxing: output.and_then(|s| boxing::detect(s, None)),
+            property_names,
+            has_problem,
+            values: schemas()
+                .map(|s| count_values(s, Self::COUNTED))
+                .sum::<usize>()
+                .min(Self::COUNTED),
+        }
+    }
+}
+
 /// One tool definition.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tool {
     pub name: String,
     pub title: Option<String>,
     pub description: Option<String>,
-    pub input_schema: Value,
+    pub input_schema: Schema,
     /// `None` when the server defines no outputSchema.
-    pub output_schema: Option<Value>,
+    pub output_schema: Option<Schema>,
+    /// What the tool list needs of the schemas, found while they were parsed.
+    pub facts: SchemaFacts,
     pub annotations: Annotations,
     /// The definition as the server sent it, less the schemas held above (each kept once: a
     /// gateway's 10,000 tools are memory enough). [`Tool::definition`] puts them back.
@@ -62,12 +110,12 @@ impl Tool {
             (
                 self.schema_places[0],
                 "inputSchema",
-                Some(&self.input_schema),
+                Some(&*self.input_schema),
             ),
             (
                 self.schema_places[1],
                 "outputSchema",
-                self.output_schema.as_ref(),
+                self.output_schema.as_deref(),
             ),
         ];
         places.sort_by_key(|(at, ..)| *at);
@@ -97,7 +145,7 @@ impl Tool {
             name: &self.name,
             description: self.description.as_deref(),
             input: &self.input_schema,
-            output: self.output_schema.as_ref(),
+            output: self.output_schema.as_deref(),
         }
     }
 }
@@ -165,22 +213,6 @@ pub fn decode_next_page(result: &Value, seen: &mut HashSet<String>) -> Result<To
     Ok(page)
 }
 
-/// A deep copy with every object and array at its exact size. A decoded object keeps room for
-/// more keys than it holds; a gateway's 10,000 tools hold some 100,000 of them.
-pub fn compact(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut out = Map::with_capacity(map.len());
-            for (key, value) in map {
-                out.insert(key.clone(), compact(value));
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(compact).collect()),
-        other => other.clone(),
-    }
-}
-
 /// Decodes one tool; optional fields of the wrong type are treated as absent.
 pub fn decode_tool(item: &Value) -> Result<Tool, String> {
     let Some(obj) = item.as_object() else {
@@ -225,10 +257,13 @@ pub fn decode_tool(item: &Value) -> Result<Tool, String> {
     };
     let (title, description) = (text("title"), text("description"));
     let place = |key: &str| obj.keys().position(|k| k == key);
-    let output_schema = match obj.get("outputSchema") {
+    let input = obj.get("inputSchema").unwrap_or(&Value::Null);
+    let output = match obj.get("outputSchema") {
         Some(Value::Null) | None => None,
-        Some(schema) => Some(compact(schema)),
+        Some(schema) => Some(schema),
     };
+    let facts = SchemaFacts::of(input, output);
+    let output_schema = output.map(Schema::new);
     let schema_places = [
         place("inputSchema"),
         output_schema.as_ref().and(place("outputSchema")),
@@ -239,7 +274,7 @@ pub fn decode_tool(item: &Value) -> Result<Tool, String> {
     for (key, value) in obj.iter().filter(|(k, _)| !held(k)) {
         rest.insert(key.clone(), compact(value));
     }
-    let input_schema = obj.get("inputSchema").map(compact).unwrap_or_default();
+    let input_schema = Schema::new(input);
     Ok(Tool {
         title,
         description,
@@ -247,6 +282,7 @@ pub fn decode_tool(item: &Value) -> Result<Tool, String> {
         annotations,
         name,
         input_schema,
+        facts,
         rest,
         schema_places,
     })

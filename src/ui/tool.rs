@@ -64,7 +64,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     ])
     .areas(inner);
     frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), head);
-    let parts = tree_view::parts(detail, view, entry.boxing.as_ref());
+    let parts = tree_view::parts(detail, view, entry.boxing());
     let rows = outline::rows(&parts);
     let at = outline::index_of(&rows, view.cursor.map(|(w, n)| (w.part(), n)));
     let cursor = rows.get(at).map(|r| (Which::of_part(r.part), r.node));
@@ -222,7 +222,7 @@ fn heading(which: Which, entry: &ToolEntry, view: &ToolView, theme: Theme) -> Li
         Which::Input => Line::styled("Input schema", theme.heading()),
         Which::Output => {
             let mut spans = vec![Span::styled("Output schema", theme.heading())];
-            if let Some(b) = &entry.boxing {
+            if let Some(b) = entry.boxing() {
                 let how = if view.raw_output {
                     "raw; o unwraps"
                 } else {

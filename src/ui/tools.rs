@@ -104,10 +104,10 @@ fn badges(entry: &ToolEntry, model: &Model) -> Vec<Span<'static>> {
     if a.open_world == Some(true) {
         push("open", theme.dim());
     }
-    if entry.boxing.is_some() {
+    if entry.boxing().is_some() {
         push("boxed", theme.badge());
     }
-    if entry.has_problem {
+    if entry.tool.facts.has_problem {
         push("⚠ schema", theme.warn());
     }
     out

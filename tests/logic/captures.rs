@@ -13,7 +13,7 @@ fn verdicts() -> Vec<(String, String, Verdict)> {
     for cap in captures::all() {
         for (label, tool, result) in &cap.calls {
             let def = cap.tools.iter().find(|t| &t.name == tool);
-            let schema = def.and_then(|d| d.output_schema.as_ref());
+            let schema = def.and_then(|d| d.output_schema.as_deref());
             let compiled = schema.map(Compiled::new);
             let v = result.verdict(schema.zip(compiled.as_ref()), cap.era);
             out.push((cap.name.clone(), label.clone(), v));

@@ -18,7 +18,7 @@ fn copied(effects: Vec<Effect>) -> mcp_inspect::app::copy::Copy {
 
 /// The labels of a tool's visible output rows.
 fn output_labels(m: &mcp_inspect::app::model::Model, tool: &str) -> Vec<String> {
-    let boxing = m.selected_entry().and_then(|e| e.boxing.as_ref());
+    let boxing = m.selected_entry().and_then(|e| e.boxing());
     let tree = m
         .detail(tool)
         .expect("trees")
