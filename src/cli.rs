@@ -1,7 +1,9 @@
 //! Command-line parsing: the connection flags every command shares, the headless subcommands,
-//! and their conversion into [`ConnectOptions`]. No IO beyond reading a config file.
+//! and their conversion into [`ConnectOptions`]. No IO beyond reading a config file and
+//! creating a `--record` file.
 
 use crate::mcp::client_side::{ClientSide, ElicitationPolicy, SamplingPolicy, file_uri};
+use crate::mcp::record::Recorder;
 use crate::mcp::{ConnectOptions, Header, HttpTransport, ProtocolChoice, Target};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -75,6 +77,13 @@ pub enum Command {
         /// Misbehave: hand out the same cursor again and again (with --page-size).
         #[arg(long, requires = "page_size")]
         repeat_cursor: bool,
+    },
+    /// Serve recordings made with --record as a stdio MCP server: each request gets the
+    /// recorded answer to the same method and params.
+    Replay {
+        /// Recording files (JSON lines), read in order.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
     },
     /// Run the built-in hostile MCP server (stdio): tools that crash, hang, flood, send escape
     /// sequences, huge results and schema bombs; --attack adds connection-wide misbehaviour.
@@ -173,6 +182,10 @@ pub struct ConnectionArgs {
     /// the JSON result.
     #[arg(long, value_name = "reject|FILE")]
     pub on_sampling: Option<String>,
+    /// Write every JSON-RPC message of the session to FILE, one JSON line each (serve it again
+    /// with `mcp-inspect replay FILE`). Secrets given here are redacted.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// The stdio server's command and arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
@@ -246,6 +259,21 @@ impl ConnectionArgs {
         if !(timeout.is_finite() && timeout > 0.0) {
             return Err("--timeout must be a positive number of seconds".into());
         }
+        // Over Streamable HTTP the messages are recorded as rmcp parsed them.
+        let parsed = matches!(
+            target,
+            Target::Http {
+                transport: HttpTransport::Streamable,
+                ..
+            }
+        );
+        let record = match &self.record {
+            None => None,
+            Some(path) => Some(
+                Recorder::create(path, parsed)
+                    .map_err(|e| format!("cannot write the recording {}: {e}", path.display()))?,
+            ),
+        };
         Ok(ConnectOptions {
             target,
             protocol: match self.protocol.unwrap_or(ProtocolArg::Auto) {
@@ -255,6 +283,7 @@ impl ConnectionArgs {
             },
             timeout: Duration::from_secs_f64(timeout),
             client: self.client_side()?,
+            record,
         })
     }
 

@@ -22,7 +22,9 @@ pub async fn run(command: Command) -> i32 {
             format, connection, ..
         } => (*format, connection),
         Command::Inspect { connection, .. } => (Format::Json, connection),
-        Command::DemoServer { .. } | Command::HostileServer { .. } => return exit::ERROR,
+        Command::DemoServer { .. } | Command::HostileServer { .. } | Command::Replay { .. } => {
+            return exit::ERROR;
+        }
     };
     let report = Report { format };
     // Listening from the start, once: a signal that arrives between two waits is kept.
@@ -56,7 +58,9 @@ pub async fn run(command: Command) -> i32 {
                 ..
             } => call::run(&session, tool, args.as_deref(), arg, *strict, &report).await,
             Command::Check { .. } => check::run(&session, &report).await,
-            Command::DemoServer { .. } | Command::HostileServer { .. } => exit::ERROR,
+            Command::DemoServer { .. } | Command::HostileServer { .. } | Command::Replay { .. } => {
+                exit::ERROR
+            }
         }
     };
     let code = tokio::select! {

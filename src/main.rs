@@ -35,6 +35,9 @@ fn main() {
         };
         std::process::exit(mcp_inspect::hostile::run(&options));
     }
+    if let Some(Command::Replay { files }) = &cli.command {
+        std::process::exit(mcp_inspect::replay::run(files));
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -13,6 +13,7 @@ mod handler;
 mod http;
 mod lines;
 mod raw;
+pub mod record;
 pub mod result;
 mod salvage;
 mod schema_text;

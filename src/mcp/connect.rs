@@ -6,6 +6,7 @@ use super::error::ConnectError;
 use super::events::{EventSink, ServerEvent};
 use super::handler::Handler;
 use super::raw::RawResponses;
+use super::record::Tapped;
 use super::session::{STDERR_IN_ERRORS, ServerSummary, Session};
 use super::target::{ConnectOptions, HttpTransport, ProtocolChoice, Target};
 use crate::schema::Era;
@@ -56,7 +57,7 @@ async fn attempt(
     deadline: Instant,
 ) -> Result<Session, ConnectError> {
     let left = || deadline.saturating_duration_since(Instant::now());
-    let raw = RawResponses::default();
+    let raw = RawResponses::default().recording(opts.record.clone());
     let handler = Handler {
         events: events.clone(),
         client: std::sync::Arc::new(opts.client.clone()),
@@ -160,7 +161,10 @@ async fn attempt(
             }
             let config =
                 StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
-            let transport = StreamableHttpClientTransport::from_config(config);
+            let transport = Tapped {
+                inner: StreamableHttpClientTransport::from_config(config),
+                recorder: opts.record.clone(),
+            };
             match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
                 .await
             {

@@ -5,6 +5,7 @@
 //! late answer to one is noticed.
 
 use super::events::{EventSink, ServerEvent};
+use super::record::{Direction, Recorder};
 use serde_json::Value;
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -30,11 +31,22 @@ pub struct RawResponses {
     kept: Arc<Mutex<VecDeque<(String, Value)>>>,
     cancelled: Arc<Mutex<VecDeque<String>>>,
     awaiting: Arc<Mutex<HashSet<String>>>,
+    /// Every message both ways, when the session is recorded.
+    recorder: Option<Arc<Recorder>>,
 }
 
 impl RawResponses {
+    /// The same, recording every message.
+    pub fn recording(mut self, recorder: Option<Arc<Recorder>>) -> RawResponses {
+        self.recorder = recorder;
+        self
+    }
+
     /// Notes a message the client sends: a request's id now awaits an answer.
     pub fn sent(&self, message: &Value) {
+        if let Some(recorder) = &self.recorder {
+            recorder.note(Direction::Out, message);
+        }
         if let (Some(id), Some(_)) = (message.get("id"), message.get("method"))
             && let Ok(mut awaiting) = self.awaiting.lock()
         {
@@ -81,6 +93,9 @@ impl RawResponses {
     /// unknown answer in the log, and says whether the message goes on to rmcp (an answer to
     /// nothing does not: during the handshake rmcp would give up on the connection).
     pub fn screen(&self, message: &Value, events: &EventSink) -> bool {
+        if let Some(recorder) = &self.recorder {
+            recorder.note(Direction::In, message);
+        }
         match self.record(message) {
             Answer::Late(id) => events.send(ServerEvent::Notice(format!(
                 "a response to cancelled request {id} arrived late: ignored"

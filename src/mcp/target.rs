@@ -132,6 +132,8 @@ pub struct ConnectOptions {
     pub timeout: Duration,
     /// What this client declares and how it answers the server's requests.
     pub client: super::client_side::ClientSide,
+    /// Where every message of the session is written (`--record`).
+    pub record: Option<std::sync::Arc<super::record::Recorder>>,
 }
 
 #[cfg(test)]

@@ -344,3 +344,90 @@ fn progress_during_a_call_is_told_on_stderr_a_bounded_number_a_second() {
         json.stderr
     );
 }
+
+/// `--record` writes every message both ways; `replay` serves the recording: the same tools
+/// and results in both eras, progress under the new request's token, secrets never written,
+/// and a request that was never recorded answered with an error that says so.
+#[test]
+fn a_recorded_session_replays_with_its_progress_and_without_secrets() {
+    let dir = std::env::temp_dir();
+    for era in ["legacy", "modern"] {
+        let file = dir
+            .join(format!(
+                "mcp-inspect-demo-{era}-{}.jsonl",
+                std::process::id()
+            ))
+            .display()
+            .to_string();
+        let slow = ["call", "slow", "--arg", "seconds=0", "--arg", "steps=3"];
+        let tail = ["--protocol", era, "--format", "text"];
+        let live = run(&[&slow[..], &tail, &["--record", &file, "--demo"]].concat());
+        assert_eq!(live.code, 0, "{}", live.stderr);
+        let recorded = std::fs::read_to_string(&file).expect("recording");
+        let lines: Vec<Value> = recorded
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l["dir"] == "out" && l["message"]["method"] == "tools/call")
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l["dir"] == "in" && l["message"]["method"] == "notifications/progress")
+        );
+        let replayed = run(&[&slow[..], &tail, &["--", BIN, "replay", &file]].concat());
+        assert_eq!(replayed.code, 0, "{}", replayed.stderr);
+        assert_eq!(live.stdout, replayed.stdout, "{era}");
+        assert!(
+            replayed.stderr.contains("note: progress 3/3"),
+            "progress replayed under the new token ({era}): {}",
+            replayed.stderr
+        );
+        let other = run(&[
+            "call",
+            "echo",
+            "--arg",
+            "message=hi",
+            "--",
+            BIN,
+            "replay",
+            &file,
+        ]);
+        assert_ne!(other.code, 0);
+        assert!(
+            other.stderr.contains("not in the recording: tools/call"),
+            "{}",
+            other.stderr
+        );
+        let _ = std::fs::remove_file(&file);
+    }
+    let file = dir
+        .join(format!(
+            "mcp-inspect-demo-secret-{}.jsonl",
+            std::process::id()
+        ))
+        .display()
+        .to_string();
+    let secret = "s3cret-value-in-an-argument";
+    let echoed = run(&[
+        "call",
+        "echo",
+        "--arg",
+        &format!("message={secret}"),
+        "-e",
+        &format!("TOKEN={secret}"),
+        "--record",
+        &file,
+        "--demo",
+    ]);
+    assert_eq!(echoed.code, 0, "{}", echoed.stderr);
+    let recorded = std::fs::read_to_string(&file).expect("recording");
+    assert!(
+        recorded.contains("tools/call") && !recorded.contains(secret),
+        "{recorded}"
+    );
+    let _ = std::fs::remove_file(&file);
+}

@@ -68,12 +68,65 @@ fn check_everything(conn: &[&str], transport: &str) {
     assert_eq!(echo["content"][0]["text"], "Echo: hi there");
 }
 
+/// A session recorded with `--record` and served again by `mcp-inspect replay` gives the same
+/// tool list and the same call result as the server did.
+fn recorded_and_replayed(conn: &[&str], label: &str) {
+    let dir = std::env::temp_dir();
+    let file = |name: &str| {
+        dir.join(format!(
+            "mcp-inspect-{label}-{name}-{}.jsonl",
+            std::process::id()
+        ))
+        .display()
+        .to_string()
+    };
+    let (tools_file, call_file) = (file("tools"), file("call"));
+    let live = run_v(&with(
+        &["tools", "--format", "json", "--record", &tools_file],
+        conn,
+    ));
+    assert_eq!(live.code, 0, "{}", live.stderr);
+    let call = [
+        "call",
+        "get-structured-content",
+        "--arg",
+        "location=Chicago",
+    ];
+    let live_call = run_v(&with(
+        &[&call[..], &["--record", &call_file]].concat(),
+        conn,
+    ));
+    assert_eq!(live_call.code, 0, "{}", live_call.stderr);
+    let replayed = run(&[
+        "tools",
+        "--format",
+        "json",
+        "--",
+        cli::BIN,
+        "replay",
+        &tools_file,
+    ]);
+    assert_eq!(replayed.code, 0, "{}", replayed.stderr);
+    let (live, replayed) = (live.json(), replayed.json());
+    assert_eq!(live["tools"], replayed["tools"]);
+    assert_eq!(live["server"]["name"], replayed["server"]["name"]);
+    let replayed_call = run(&[&call[..], &["--", cli::BIN, "replay", &call_file]].concat());
+    assert_eq!(replayed_call.code, 0, "{}", replayed_call.stderr);
+    let (live_call, replayed_call) = (live_call.json(), replayed_call.json());
+    for key in ["structuredContent", "content", "verdict"] {
+        assert_eq!(live_call[key], replayed_call[key], "{key}");
+    }
+    let _ = std::fs::remove_file(&tools_file);
+    let _ = std::fs::remove_file(&call_file);
+}
+
 #[test]
 fn everything_over_stdio() {
     let Some(index) = peers::everything() else {
         return;
     };
     check_everything(&["--", "node", &index], "stdio");
+    recorded_and_replayed(&["--", "node", &index], "stdio");
 }
 
 #[test]
@@ -86,10 +139,9 @@ fn everything_over_streamable_http() {
     cmd.args([&index, "streamableHttp"])
         .env("PORT", port.to_string());
     let _server = start_listening(cmd, port);
-    check_everything(
-        &["--url", &format!("http://127.0.0.1:{port}/mcp")],
-        "streamable-http",
-    );
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    check_everything(&["--url", &url], "streamable-http");
+    recorded_and_replayed(&["--url", &url], "http");
 }
 
 #[test]

@@ -99,5 +99,6 @@ pub fn this_binary(
         protocol,
         timeout: Duration::from_secs(10),
         client: Default::default(),
+        record: None,
     }
 }

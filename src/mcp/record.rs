@@ -1,0 +1,133 @@
+//! `--record FILE`: every JSON-RPC message of a session in both directions, one JSON line each:
+//! `{"t": ms since connecting, "dir": "out" | "in", "message": …}`. Over stdio and legacy SSE
+//! the message is the one on the wire (keys in order, numbers as written); over Streamable HTTP
+//! it is the message as rmcp parsed it (`"as": "parsed"` says so). Secrets given on the command
+//! line are redacted before a line is written; the file stops growing at [`MAX_BYTES`].
+
+use rmcp::RoleClient;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde_json::{Value, json};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// A recording stops here (a flooding server must not fill the disk), with a last line that
+/// says so.
+pub const MAX_BYTES: u64 = 256 << 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// From mcp-inspect to the server.
+    Out,
+    /// From the server.
+    In,
+}
+
+/// Where the session's messages are written; shared by the transport's tasks.
+pub struct Recorder {
+    started: Instant,
+    /// Messages are the ones rmcp parsed, not the bytes on the wire.
+    parsed: bool,
+    file: Mutex<Written>,
+}
+
+struct Written {
+    out: BufWriter<File>,
+    bytes: u64,
+    stopped: bool,
+}
+
+impl std::fmt::Debug for Recorder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Recorder")
+    }
+}
+
+impl Recorder {
+    /// Creates (or truncates) the file. `parsed`: the transport's messages are re-serialised by
+    /// rmcp (Streamable HTTP), and each line says so.
+    pub fn create(path: &Path, parsed: bool) -> std::io::Result<Arc<Recorder>> {
+        Ok(Arc::new(Recorder {
+            started: Instant::now(),
+            parsed,
+            file: Mutex::new(Written {
+                out: BufWriter::new(File::create(path)?),
+                bytes: 0,
+                stopped: false,
+            }),
+        }))
+    }
+
+    /// Writes one message.
+    pub fn note(&self, direction: Direction, message: &Value) {
+        let mut line = json!({
+            "t": self.started.elapsed().as_millis() as u64,
+            "dir": match direction {
+                Direction::Out => "out",
+                Direction::In => "in",
+            },
+        });
+        if self.parsed {
+            line["as"] = json!("parsed");
+        }
+        line["message"] = message.clone();
+        let text = crate::secrets::redact(&line.to_string()).into_owned();
+        let Ok(mut w) = self.file.lock() else {
+            return;
+        };
+        if w.stopped {
+            return;
+        }
+        if w.bytes + text.len() as u64 > MAX_BYTES {
+            w.stopped = true;
+            let note = json!({"note": format!("the recording stopped at {} MiB", MAX_BYTES >> 20)});
+            let _ = writeln!(w.out, "{note}");
+            let _ = w.out.flush();
+            return;
+        }
+        w.bytes += text.len() as u64 + 1;
+        // Flushed per message: a recording is most wanted when the session ends badly.
+        let _ = writeln!(w.out, "{text}");
+        let _ = w.out.flush();
+    }
+}
+
+/// A transport whose messages are recorded as rmcp parsed them (Streamable HTTP, where the
+/// bytes stay inside rmcp's HTTP client).
+pub struct Tapped<T> {
+    pub inner: T,
+    pub recorder: Option<Arc<Recorder>>,
+}
+
+impl<T: Transport<RoleClient>> Transport<RoleClient> for Tapped<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), T::Error>> + Send + 'static {
+        if let Some(recorder) = &self.recorder
+            && let Ok(message) = serde_json::to_value(&item)
+        {
+            recorder.note(Direction::Out, &message);
+        }
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
+        let item = self.inner.receive().await?;
+        if let Some(recorder) = &self.recorder
+            && let Ok(message) = serde_json::to_value(&item)
+        {
+            recorder.note(Direction::In, &message);
+        }
+        Some(item)
+    }
+
+    async fn close(&mut self) -> Result<(), T::Error> {
+        self.inner.close().await
+    }
+}
