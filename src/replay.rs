@@ -23,6 +23,17 @@ struct Exchange {
     token: Option<Value>,
 }
 
+/// A recorded request not yet answered, with the notifications that came while it was the
+/// newest one open.
+struct Open {
+    id: String,
+    method: String,
+    /// Params as matched (see [`matchable`]).
+    params: Value,
+    token: Option<Value>,
+    before: Vec<Value>,
+}
+
 /// Recorded exchanges by method and params, each list in recorded order.
 #[derive(Debug, Default)]
 struct Recording {
@@ -52,9 +63,8 @@ impl Recording {
         for path in paths {
             let file = std::fs::File::open(path)
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            // Requests still open, oldest first: id, method, matchable params, token, and the
-            // notifications that came while each was the newest open request.
-            let mut open: Vec<(String, String, Value, Option<Value>, Vec<Value>)> = Vec::new();
+            // Requests still open, oldest first.
+            let mut open: Vec<Open> = Vec::new();
             for line in std::io::BufReader::new(file).lines() {
                 let line = line.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                 let Ok(entry) = serde_json::from_str::<Value>(&line) else {
@@ -69,24 +79,30 @@ impl Recording {
                 match (dir, id, method) {
                     ("out", Some(id), Some(method)) => {
                         let params = message.get("params");
-                        open.push((
+                        open.push(Open {
                             id,
-                            method.to_string(),
-                            matchable(method, params),
-                            progress_token(params),
-                            Vec::new(),
-                        ));
+                            method: method.to_string(),
+                            params: matchable(method, params),
+                            token: progress_token(params),
+                            before: Vec::new(),
+                        });
                     }
                     ("in", None, Some(_)) => {
-                        if let Some((.., before)) = open.last_mut() {
-                            before.push(message.clone());
+                        if let Some(newest) = open.last_mut() {
+                            newest.before.push(message.clone());
                         }
                     }
                     ("in", Some(id), None) => {
-                        let Some(at) = open.iter().position(|o| o.0 == id) else {
+                        let Some(at) = open.iter().position(|o| o.id == id) else {
                             continue;
                         };
-                        let (_, method, params, token, before) = open.remove(at);
+                        let Open {
+                            method,
+                            params,
+                            token,
+                            before,
+                            ..
+                        } = open.remove(at);
                         let answer: Map<String, Value> = message
                             .as_object()
                             .into_iter()
