@@ -66,6 +66,84 @@ pub enum Command {
         #[command(flatten)]
         connection: ConnectionArgs,
     },
+    /// List every resource (all pages): one line each, or JSON.
+    Resources {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// List every resource template (all pages): one line each, or JSON.
+    Templates {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Read a resource: its contents as text, or the result as JSON; --out writes the first
+    /// content's bytes (a blob decoded) to a new file.
+    Read {
+        /// The resource's URI.
+        uri: String,
+        /// Write the first content to this file (never over an existing one).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// List every prompt (all pages) with its arguments: one line each, or JSON.
+    Prompts {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Get a prompt with arguments: its messages by role, or the result as JSON.
+    Prompt {
+        /// The prompt's name.
+        name: String,
+        /// One argument as key=value (prompt arguments are strings).
+        #[arg(long = "arg", value_name = "KEY=VALUE")]
+        arg: Vec<String>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Ask the server to complete an argument of a prompt or a resource template.
+    Complete {
+        /// The prompt whose argument is completed.
+        #[arg(
+            long,
+            conflicts_with = "template",
+            required_unless_present = "template"
+        )]
+        prompt: Option<String>,
+        /// The resource template (its URI template) whose variable is completed.
+        #[arg(long)]
+        template: Option<String>,
+        /// The argument (or template variable) to complete.
+        argument: String,
+        /// What is typed so far.
+        #[arg(default_value = "")]
+        prefix: String,
+        /// An argument already chosen, as context (key=value, repeatable).
+        #[arg(long = "context", value_name = "KEY=VALUE")]
+        context: Vec<String>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Ping the server and print the round-trip time.
+    Ping {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
     /// Run the built-in demo MCP server (stdio, or Streamable HTTP with --http).
     DemoServer {
         /// Serve Streamable HTTP at 127.0.0.1:PORT/mcp instead of stdio.

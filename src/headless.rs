@@ -1,10 +1,13 @@
-//! The headless subcommands (`tools`, `inspect`, `call`, `check`): the same engine as the TUI,
-//! printing text or JSON for scripts and CI, with documented exit codes.
+//! The headless subcommands (`tools`, `inspect`, `call`, `check`, `resources`, `templates`,
+//! `read`, `prompts`, `prompt`, `complete`, `ping`): the same engine as the TUI, printing text
+//! or JSON for scripts and CI, with documented exit codes.
 
 mod call;
 mod check;
 mod inspect;
 mod output;
+mod prompts;
+mod resources;
 mod tools;
 
 use crate::cli::{Command, ConnectionArgs, Format};
@@ -22,6 +25,19 @@ pub async fn run(command: Command) -> i32 {
             format, connection, ..
         } => (*format, connection),
         Command::Inspect { connection, .. } => (Format::Json, connection),
+        Command::Resources { format, connection }
+        | Command::Templates { format, connection }
+        | Command::Prompts { format, connection }
+        | Command::Ping { format, connection }
+        | Command::Read {
+            format, connection, ..
+        }
+        | Command::Prompt {
+            format, connection, ..
+        }
+        | Command::Complete {
+            format, connection, ..
+        } => (*format, connection),
         Command::DemoServer { .. } | Command::HostileServer { .. } | Command::Replay { .. } => {
             return exit::ERROR;
         }
@@ -58,6 +74,31 @@ pub async fn run(command: Command) -> i32 {
                 ..
             } => call::run(&session, tool, args.as_deref(), arg, *strict, &report).await,
             Command::Check { .. } => check::run(&session, &report).await,
+            Command::Resources { .. } => resources::list(&session, false, &report).await,
+            Command::Templates { .. } => resources::list(&session, true, &report).await,
+            Command::Read { uri, out, .. } => {
+                resources::read(&session, uri, out.as_deref(), &report).await
+            }
+            Command::Prompts { .. } => prompts::list(&session, &report).await,
+            Command::Prompt { name, arg, .. } => prompts::get(&session, name, arg, &report).await,
+            Command::Complete {
+                prompt,
+                template,
+                argument,
+                prefix,
+                context,
+                ..
+            } => {
+                let what = prompts::Completing {
+                    prompt: prompt.as_deref(),
+                    template: template.as_deref(),
+                    argument,
+                    prefix,
+                    context,
+                };
+                prompts::complete(&session, what, &report).await
+            }
+            Command::Ping { .. } => ping(&session, &report).await,
             Command::DemoServer { .. } | Command::HostileServer { .. } | Command::Replay { .. } => {
                 exit::ERROR
             }
@@ -76,6 +117,50 @@ pub async fn run(command: Command) -> i32 {
         teller.flush(&report);
     }
     code
+}
+
+/// `None` when the server declares `capability`; else the error, reported (asking anyway would
+/// call a method the server said it does not serve).
+fn declared(session: &Session, capability: &str, report: &Report) -> Option<i32> {
+    if session.server.capabilities.get(capability).is_some() {
+        return None;
+    }
+    Some(report.error(
+        &format!("the server does not declare the `{capability}` capability"),
+        exit::ERROR,
+    ))
+}
+
+/// A request that failed: a server error (an unknown resource or prompt) exits 5, anything
+/// else 1.
+fn failed(method: &str, error: crate::mcp::RequestError, report: &Report) -> i32 {
+    let code = match error {
+        crate::mcp::RequestError::Server { .. } => exit::TOOL_ERROR,
+        _ => exit::ERROR,
+    };
+    report.error(&format!("{method} failed: {error}"), code)
+}
+
+/// `ping`: the round trip of one `ping` request. The 2026-07-28 protocol has no `ping`; there
+/// the cheapest request, `server/discover`, is timed instead, and the output says so.
+async fn ping(session: &Session, report: &Report) -> i32 {
+    let method = match session.server.era {
+        crate::schema::Era::Legacy => "ping",
+        crate::schema::Era::Modern => "server/discover",
+    };
+    let started = std::time::Instant::now();
+    if let Err(e) = session.request(method, None).await {
+        return failed(method, e, report);
+    }
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    match report.format {
+        Format::Json => report.json(&serde_json::json!({ "ms": ms, "method": method })),
+        Format::Text if method == "ping" => report.line(&format!("pong in {ms:.1} ms")),
+        Format::Text => report.line(&format!(
+            "round trip {ms:.1} ms (server/discover: the 2026-07-28 protocol has no ping)"
+        )),
+    }
+    exit::OK
 }
 
 /// Progress and log lines printed a second at most; the rest are counted, then said.

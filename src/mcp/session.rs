@@ -49,6 +49,14 @@ pub struct ToolList {
     pub problem: Option<String>,
 }
 
+/// Every item of a paginated list, as sent, and why the listing stopped early if it did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Listing {
+    pub items: Vec<Value>,
+    pub pages: usize,
+    pub problem: Option<String>,
+}
+
 pub struct Session {
     pub(super) service: RunningService<RoleClient, Handler>,
     pub(super) process: Option<ServerProcess>,
@@ -136,69 +144,102 @@ impl Session {
         }
     }
 
-    /// Every tool on every page. A repeated cursor, more than [`MAX_PAGES`] pages or
-    /// [`MAX_LIST_BYTES`] bytes, or a listing longer than the timeout (all pages together: it
-    /// is one wait the user sees) stops the listing with the tools found so far and a problem
-    /// saying why.
+    /// Every tool on every page (see [`Session::pages`] for the bounds).
     pub async fn list_tools(&self) -> Result<ToolList, RequestError> {
         let mut list = ToolList::default();
+        let mut names = HashSet::new();
+        let (pages, problem) = self
+            .pages("tools/list", "tools", |result| {
+                let page = decode_next_page(result, &mut names).map_err(RequestError::Malformed)?;
+                let offset = list.tools.len() + list.rejected.len();
+                list.tools.extend(page.tools);
+                list.rejected.extend(page.rejected.into_iter().map(|mut r| {
+                    r.index += offset;
+                    r
+                }));
+                Ok(())
+            })
+            .await?;
+        list.pages = pages;
+        list.problem = problem;
+        Ok(list)
+    }
+
+    /// Every item of a paginated list (`resources/list` → `resources`, …), as sent.
+    pub async fn list_all(&self, method: &str, field: &str) -> Result<Listing, RequestError> {
+        let mut items = Vec::new();
+        let (pages, problem) = self
+            .pages(method, field, |result| match result.get(field) {
+                Some(Value::Array(page)) => {
+                    items.extend(page.iter().cloned());
+                    Ok(())
+                }
+                _ => Err(RequestError::Malformed(format!(
+                    "the {method} result has no `{field}` array"
+                ))),
+            })
+            .await?;
+        Ok(Listing {
+            items,
+            pages,
+            problem,
+        })
+    }
+
+    /// Requests every page of `method`, handing each result to `page`; returns the pages read
+    /// and why the listing stopped early, if it did. A repeated cursor, more than
+    /// [`MAX_PAGES`] pages or [`MAX_LIST_BYTES`] bytes, or a listing longer than the timeout
+    /// (all pages together: it is one wait the user sees) stops it with what was found so far.
+    async fn pages(
+        &self,
+        method: &str,
+        what: &str,
+        mut page: impl FnMut(&Value) -> Result<(), RequestError>,
+    ) -> Result<(usize, Option<String>), RequestError> {
+        let mut pages = 0;
         let mut cursor: Option<String> = None;
         let mut seen = HashSet::new();
-        let mut names = HashSet::new();
         let deadline = tokio::time::Instant::now() + self.timeout;
         let mut bytes = 0usize;
         loop {
             let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-            let page = tokio::time::timeout_at(deadline, self.request("tools/list", params));
-            let result = match page.await {
+            let result = match tokio::time::timeout_at(deadline, self.request(method, params)).await
+            {
                 Ok(result) => result?,
-                Err(_) if list.pages == 0 => return Err(RequestError::Timeout(self.timeout)),
+                Err(_) if pages == 0 => return Err(RequestError::Timeout(self.timeout)),
                 Err(_) => {
-                    list.problem = Some(format!(
-                        "the listing took longer than {}s ({} pages): stopped, the tools so far are shown",
+                    let problem = format!(
+                        "the listing took longer than {}s ({pages} pages): stopped, the {what} so far are shown",
                         self.timeout.as_secs_f32(),
-                        list.pages
-                    ));
-                    break;
+                    );
+                    return Ok((pages, Some(problem)));
                 }
             };
             bytes += super::events::json_bytes(&result);
-            let page = decode_next_page(&result, &mut names).map_err(RequestError::Malformed)?;
-            list.pages += 1;
-            let offset = list.tools.len() + list.rejected.len();
-            list.tools.extend(page.tools);
-            list.rejected.extend(page.rejected.into_iter().map(|mut r| {
-                r.index += offset;
-                r
-            }));
-            match page.next_cursor {
-                None => break,
-                Some(next) if !seen.insert(next.clone()) => {
-                    list.problem = Some(format!(
-                        "the server repeated the cursor `{}` after {} pages: listing stopped",
-                        untrusted::line(&next, 80),
-                        list.pages
-                    ));
-                    break;
-                }
-                Some(_) if bytes > MAX_LIST_BYTES => {
-                    list.problem = Some(format!(
-                        "more than {} MiB of tools in {} pages: listing stopped",
-                        MAX_LIST_BYTES >> 20,
-                        list.pages
-                    ));
-                    break;
-                }
-                Some(_) if list.pages >= MAX_PAGES => {
-                    list.problem = Some(format!(
-                        "more than {MAX_PAGES} pages of tools: listing stopped"
-                    ));
-                    break;
-                }
-                Some(next) => cursor = Some(next),
-            }
+            page(&result)?;
+            pages += 1;
+            let next = match result.get("nextCursor") {
+                Some(Value::String(c)) => c.clone(),
+                _ => return Ok((pages, None)),
+            };
+            let problem = if !seen.insert(next.clone()) {
+                format!(
+                    "the server repeated the cursor `{}` after {pages} pages: listing stopped",
+                    untrusted::line(&next, 80),
+                )
+            } else if bytes > MAX_LIST_BYTES {
+                format!(
+                    "more than {} MiB of {what} in {pages} pages: listing stopped",
+                    MAX_LIST_BYTES >> 20,
+                )
+            } else if pages >= MAX_PAGES {
+                format!("more than {MAX_PAGES} pages of {what}: listing stopped")
+            } else {
+                cursor = Some(next);
+                continue;
+            };
+            return Ok((pages, Some(problem)));
         }
-        Ok(list)
     }
 
     /// Starts a tool call. The timeout restarts on every progress notification.

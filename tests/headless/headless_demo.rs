@@ -431,3 +431,30 @@ fn a_recorded_session_replays_with_its_progress_and_without_secrets() {
     );
     let _ = std::fs::remove_file(&file);
 }
+
+/// A server that does not declare resources or prompts is not asked for them.
+#[test]
+fn capabilities_the_server_lacks_are_named_not_asked() {
+    for (command, capability) in [("resources", "resources"), ("prompts", "prompts")] {
+        let r = run(&[command, "--demo"]);
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        assert!(
+            r.stderr
+                .contains(&format!("does not declare the `{capability}` capability")),
+            "{}",
+            r.stderr
+        );
+    }
+    let ping = run(&["ping", "--demo", "--protocol", "legacy"]);
+    assert_eq!(ping.code, 0, "{}", ping.stderr);
+    assert!(ping.stdout.starts_with("pong in "), "{}", ping.stdout);
+    let modern = run(&["ping", "--demo", "--protocol", "modern"]);
+    assert_eq!(modern.code, 0, "{}", modern.stderr);
+    assert!(
+        modern
+            .stdout
+            .contains("(server/discover: the 2026-07-28 protocol has no ping)"),
+        "{}",
+        modern.stdout
+    );
+}

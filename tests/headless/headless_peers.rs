@@ -488,3 +488,85 @@ fn fastmcp_over_http_in_both_eras() {
     let _server = start_listening(cmd, port);
     check_fastmcp(&["--url", &format!("http://127.0.0.1:{port}/mcp")]);
 }
+
+/// Resources, templates, reads, prompts, completions and ping against server-everything over
+/// stdio, as a user types them.
+#[test]
+fn everything_resources_prompts_and_completions() {
+    let Some(index) = peers::everything() else {
+        return;
+    };
+    let conn = ["--", "node", index.as_str()];
+    let go = |args: &[&str]| run(&[args, &conn[..]].concat());
+    let resources = go(&["resources", "--format", "json"]);
+    assert_eq!(resources.code, 0, "{}", resources.stderr);
+    let listed = resources.json()["resources"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        listed
+            .iter()
+            .any(|r| r["uri"] == "demo://resource/static/document/features.md"),
+        "{listed:?}"
+    );
+    let templates = go(&["templates"]);
+    assert!(
+        templates
+            .stdout
+            .contains("demo://resource/dynamic/text/{resourceId}  Dynamic Text Resource"),
+        "{}",
+        templates.stdout
+    );
+    let text = go(&["read", "demo://resource/dynamic/text/7"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout
+            .contains("  Resource 7: This is a plaintext resource"),
+        "{}",
+        text.stdout
+    );
+    let out = std::env::temp_dir().join(format!("mcp-inspect-blob-{}", std::process::id()));
+    let _ = std::fs::remove_file(&out);
+    let path = out.display().to_string();
+    let blob = go(&["read", "demo://resource/dynamic/blob/7", "--out", &path]);
+    assert_eq!(blob.code, 0, "{}", blob.stderr);
+    let bytes = std::fs::read(&out).expect("written");
+    assert!(
+        String::from_utf8_lossy(&bytes).starts_with("Resource 7"),
+        "decoded: {bytes:?}"
+    );
+    let again = go(&["read", "demo://resource/dynamic/blob/7", "--out", &path]);
+    assert_eq!(again.code, 1, "never over an existing file");
+    let _ = std::fs::remove_file(&out);
+    let missing = go(&["read", "demo://nothing/here"]);
+    assert_eq!(missing.code, 5, "{}", missing.stderr);
+    let prompts = go(&["prompts"]);
+    assert!(
+        prompts.stdout.contains("args-prompt(city*, state?)"),
+        "{}",
+        prompts.stdout
+    );
+    let prompt = go(&["prompt", "args-prompt", "--arg", "city=Paris"]);
+    assert_eq!(
+        prompt.stdout.trim(),
+        "user: What's weather in Paris?",
+        "{}",
+        prompt.stderr
+    );
+    let complete = go(&[
+        "complete",
+        "--prompt",
+        "completable-prompt",
+        "name",
+        "",
+        "--context",
+        "department=Engineering",
+    ]);
+    assert_eq!(
+        complete.stdout.lines().collect::<Vec<_>>(),
+        ["Alice", "Bob", "Charlie"]
+    );
+    let ping = go(&["ping", "--format", "json"]);
+    assert!(ping.json()["ms"].is_number(), "{}", ping.stdout);
+}

@@ -1,0 +1,196 @@
+//! `mcp-inspect prompts`, `prompt NAME` and `complete`: the server's prompts with their
+//! arguments, one prompt's messages by role, and completions for an argument.
+
+use super::output::Report;
+use super::{declared, failed};
+use crate::cli::Format;
+use crate::mcp::Session;
+use crate::mcp::error::exit;
+use crate::untrusted;
+use serde_json::{Map, Value, json};
+
+/// `prompts`.
+pub async fn list(session: &Session, report: &Report) -> i32 {
+    if let Some(code) = declared(session, "prompts", report) {
+        return code;
+    }
+    let listing = match session.list_all("prompts/list", "prompts").await {
+        Ok(l) => l,
+        Err(e) => return failed("prompts/list", e, report),
+    };
+    match report.format {
+        Format::Json => report.json(&json!({ "prompts": listing.items })),
+        Format::Text => {
+            for prompt in &listing.items {
+                report.line(&prompt_line(prompt));
+            }
+        }
+    }
+    match listing.problem {
+        Some(problem) => report.error(&problem, exit::ERROR),
+        None => exit::OK,
+    }
+}
+
+/// `name(required*, optional?)  (title)  description`, escaped and bounded.
+fn prompt_line(prompt: &Value) -> String {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+    let name = text(prompt, "name").unwrap_or_else(|| "(no name)".into());
+    let arguments: Vec<String> = prompt
+        .get("arguments")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|a| {
+            let mark = if a.get("required") == Some(&Value::Bool(true)) {
+                "*"
+            } else {
+                "?"
+            };
+            format!("{}{mark}", text(a, "name").unwrap_or_default())
+        })
+        .collect();
+    let mut line = untrusted::line(&format!("{name}({})", arguments.join(", ")), 300).into_owned();
+    if let Some(title) = text(prompt, "title").filter(|t| *t != name) {
+        line.push_str(&format!("  ({})", untrusted::line(&title, 100)));
+    }
+    if let Some(first) =
+        text(prompt, "description").and_then(|d| d.lines().next().map(str::to_string))
+    {
+        line.push_str(&format!("  {}", untrusted::line(first.trim(), 160)));
+    }
+    line
+}
+
+/// `key=value` pairs as a JSON object of strings.
+fn pairs(given: &[String], what: &str) -> Result<Map<String, Value>, String> {
+    given
+        .iter()
+        .map(|pair| match pair.split_once('=') {
+            Some((k, v)) => Ok((k.to_string(), Value::String(v.to_string()))),
+            None => Err(format!("{what} `{pair}` is not key=value")),
+        })
+        .collect()
+}
+
+/// `prompt NAME [--arg k=v ...]`.
+pub async fn get(session: &Session, name: &str, args: &[String], report: &Report) -> i32 {
+    let arguments = match pairs(args, "--arg") {
+        Ok(a) => a,
+        Err(e) => return report.error(&e, exit::ERROR),
+    };
+    if let Some(code) = declared(session, "prompts", report) {
+        return code;
+    }
+    let params = json!({"name": name, "arguments": arguments});
+    let result = match session.request("prompts/get", Some(params)).await {
+        Ok(r) => r,
+        Err(e) => return failed("prompts/get", e, report),
+    };
+    match report.format {
+        Format::Json => report.json(&result),
+        Format::Text => {
+            if let Some(d) = result.get("description").and_then(Value::as_str) {
+                report.line(&untrusted::block(d));
+            }
+            let messages = result.get("messages").and_then(Value::as_array);
+            for message in messages.into_iter().flatten() {
+                let role = message.get("role").and_then(Value::as_str).unwrap_or("?");
+                let content = message.get("content").unwrap_or(&Value::Null);
+                report.line(&format!(
+                    "{}: {}",
+                    untrusted::line(role, 40),
+                    describe(content)
+                ));
+            }
+        }
+    }
+    exit::OK
+}
+
+/// A message's content in words: text as it is (escaped), anything else by type and size.
+fn describe(content: &Value) -> String {
+    let text = |key: &str| content.get(key).and_then(Value::as_str);
+    match text("type") {
+        Some("text") => untrusted::block(text("text").unwrap_or_default()),
+        Some(kind @ ("image" | "audio")) => format!(
+            "{kind} ({}, {} base64 chars)",
+            untrusted::line(text("mimeType").unwrap_or("no type"), 80),
+            text("data").map_or(0, str::len)
+        ),
+        Some("resource") => {
+            let resource = content.get("resource").unwrap_or(&Value::Null);
+            let uri = resource.get("uri").and_then(Value::as_str).unwrap_or("?");
+            let size = match resource.get("text").and_then(Value::as_str) {
+                Some(t) => format!("text, {} chars", t.chars().count()),
+                None => "blob".into(),
+            };
+            format!("resource {} ({size})", untrusted::line(uri, 300))
+        }
+        Some("resource_link") => format!(
+            "link {} {}",
+            untrusted::line(text("uri").unwrap_or("?"), 300),
+            untrusted::line(text("name").unwrap_or_default(), 100)
+        ),
+        _ => untrusted::json(content, false),
+    }
+}
+
+/// What `complete` completes: a prompt's argument or a resource template's variable.
+pub struct Completing<'a> {
+    pub prompt: Option<&'a str>,
+    pub template: Option<&'a str>,
+    pub argument: &'a str,
+    pub prefix: &'a str,
+    pub context: &'a [String],
+}
+
+/// `complete (--prompt NAME | --template URI) ARG PREFIX [--context k=v ...]`.
+pub async fn complete(session: &Session, what: Completing<'_>, report: &Report) -> i32 {
+    let context = match pairs(what.context, "--context") {
+        Ok(c) => c,
+        Err(e) => return report.error(&e, exit::ERROR),
+    };
+    if let Some(code) = declared(session, "completions", report) {
+        return code;
+    }
+    let reference = match (what.prompt, what.template) {
+        (Some(name), _) => json!({"type": "ref/prompt", "name": name}),
+        (None, Some(uri)) => json!({"type": "ref/resource", "uri": uri}),
+        (None, None) => return report.error("give --prompt NAME or --template URI", exit::ERROR),
+    };
+    let mut params = json!({
+        "ref": reference,
+        "argument": {"name": what.argument, "value": what.prefix},
+    });
+    if !context.is_empty() {
+        params["context"] = json!({ "arguments": context });
+    }
+    let result = match session.request("completion/complete", Some(params)).await {
+        Ok(r) => r,
+        Err(e) => return failed("completion/complete", e, report),
+    };
+    match report.format {
+        Format::Json => report.json(&result),
+        Format::Text => {
+            let completion = result.get("completion").unwrap_or(&Value::Null);
+            let values = completion.get("values").and_then(Value::as_array);
+            let mut shown = 0;
+            for value in values.into_iter().flatten() {
+                shown += 1;
+                match value.as_str() {
+                    Some(v) => report.line(&untrusted::line(v, 300)),
+                    None => report.line(&untrusted::json(value, false)),
+                }
+            }
+            let total = completion.get("total").and_then(Value::as_u64);
+            let more = completion.get("hasMore") == Some(&Value::Bool(true));
+            if total.is_some() || more {
+                let of = total.map(|t| format!(" of {t}")).unwrap_or_default();
+                let tail = if more { "; the server has more" } else { "" };
+                report.note(&format!("{shown}{of} shown{tail}"));
+            }
+        }
+    }
+    exit::OK
+}
