@@ -362,6 +362,7 @@ impl ConnectionArgs {
             timeout: Duration::from_secs_f64(timeout),
             client: self.client_side()?,
             record,
+            wire: None,
         })
     }
 

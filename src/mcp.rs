@@ -21,6 +21,7 @@ pub mod session;
 mod sse;
 pub mod target;
 pub mod tool;
+pub mod wire;
 
 pub use connect::connect;
 pub use error::{ConnectError, RequestError};

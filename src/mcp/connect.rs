@@ -9,6 +9,7 @@ use super::raw::RawResponses;
 use super::record::Tapped;
 use super::session::{STDERR_IN_ERRORS, ServerSummary, Session};
 use super::target::{ConnectOptions, HttpTransport, ProtocolChoice, Target};
+use super::wire::Tap;
 use crate::schema::Era;
 use crate::untrusted;
 use rmcp::model::{ProtocolVersion, SubscriptionFilter};
@@ -57,7 +58,11 @@ async fn attempt(
     deadline: Instant,
 ) -> Result<Session, ConnectError> {
     let left = || deadline.saturating_duration_since(Instant::now());
-    let raw = RawResponses::default().recording(opts.record.clone());
+    let tap = Tap {
+        recorder: opts.record.clone(),
+        log: opts.wire.clone(),
+    };
+    let raw = RawResponses::default().tapped(tap.clone());
     let handler = Handler {
         events: events.clone(),
         client: std::sync::Arc::new(opts.client.clone()),
@@ -163,7 +168,7 @@ async fn attempt(
                 StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
             let transport = Tapped {
                 inner: StreamableHttpClientTransport::from_config(config),
-                recorder: opts.record.clone(),
+                tap,
             };
             match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
                 .await

@@ -5,7 +5,7 @@
 //! late answer to one is noticed.
 
 use super::events::{EventSink, ServerEvent};
-use super::record::{Direction, Recorder};
+use super::wire::{Direction, Tap};
 use serde_json::Value;
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -31,22 +31,20 @@ pub struct RawResponses {
     kept: Arc<Mutex<VecDeque<(String, Value)>>>,
     cancelled: Arc<Mutex<VecDeque<String>>>,
     awaiting: Arc<Mutex<HashSet<String>>>,
-    /// Every message both ways, when the session is recorded.
-    recorder: Option<Arc<Recorder>>,
+    /// Every message both ways, to the recording and the protocol pane.
+    tap: Tap,
 }
 
 impl RawResponses {
-    /// The same, recording every message.
-    pub fn recording(mut self, recorder: Option<Arc<Recorder>>) -> RawResponses {
-        self.recorder = recorder;
+    /// The same, reporting every message to `tap`.
+    pub fn tapped(mut self, tap: Tap) -> RawResponses {
+        self.tap = tap;
         self
     }
 
     /// Notes a message the client sends: a request's id now awaits an answer.
     pub fn sent(&self, message: &Value) {
-        if let Some(recorder) = &self.recorder {
-            recorder.note(Direction::Out, message);
-        }
+        self.tap.note(Direction::Out, message);
         if let (Some(id), Some(_)) = (message.get("id"), message.get("method"))
             && let Ok(mut awaiting) = self.awaiting.lock()
         {
@@ -93,9 +91,7 @@ impl RawResponses {
     /// unknown answer in the log, and says whether the message goes on to rmcp (an answer to
     /// nothing does not: during the handshake rmcp would give up on the connection).
     pub fn screen(&self, message: &Value, events: &EventSink) -> bool {
-        if let Some(recorder) = &self.recorder {
-            recorder.note(Direction::In, message);
-        }
+        self.tap.note(Direction::In, message);
         match self.record(message) {
             Answer::Late(id) => events.send(ServerEvent::Notice(format!(
                 "a response to cancelled request {id} arrived late: ignored"

@@ -4,6 +4,8 @@
 //! it is the message as rmcp parsed it (`"as": "parsed"` says so). Secrets given on the command
 //! line are redacted before a line is written; the file stops growing at [`MAX_BYTES`].
 
+pub use super::wire::Direction;
+use super::wire::Tap;
 use rmcp::RoleClient;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -17,14 +19,6 @@ use std::time::Instant;
 /// A recording stops here (a flooding server must not fill the disk), with a last line that
 /// says so.
 pub const MAX_BYTES: u64 = 256 << 20;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// From mcp-inspect to the server.
-    Out,
-    /// From the server.
-    In,
-}
 
 /// Where the session's messages are written; shared by the transport's tasks.
 pub struct Recorder {
@@ -95,11 +89,11 @@ impl Recorder {
     }
 }
 
-/// A transport whose messages are recorded as rmcp parsed them (Streamable HTTP, where the
+/// A transport whose messages are tapped as rmcp parsed them (Streamable HTTP, where the
 /// bytes stay inside rmcp's HTTP client).
 pub struct Tapped<T> {
     pub inner: T,
-    pub recorder: Option<Arc<Recorder>>,
+    pub tap: Tap,
 }
 
 impl<T: Transport<RoleClient>> Transport<RoleClient> for Tapped<T> {
@@ -109,20 +103,20 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Tapped<T> {
         &mut self,
         item: ClientJsonRpcMessage,
     ) -> impl Future<Output = Result<(), T::Error>> + Send + 'static {
-        if let Some(recorder) = &self.recorder
+        if self.tap.is_on()
             && let Ok(message) = serde_json::to_value(&item)
         {
-            recorder.note(Direction::Out, &message);
+            self.tap.note(Direction::Out, &message);
         }
         self.inner.send(item)
     }
 
     async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
         let item = self.inner.receive().await?;
-        if let Some(recorder) = &self.recorder
+        if self.tap.is_on()
             && let Ok(message) = serde_json::to_value(&item)
         {
-            recorder.note(Direction::In, &message);
+            self.tap.note(Direction::In, &message);
         }
         Some(item)
     }

@@ -134,6 +134,8 @@ pub struct ConnectOptions {
     pub client: super::client_side::ClientSide,
     /// Where every message of the session is written (`--record`).
     pub record: Option<std::sync::Arc<super::record::Recorder>>,
+    /// Where every message is put for the protocol pane (the TUI sets it).
+    pub wire: Option<super::wire::WireLog>,
 }
 
 #[cfg(test)]

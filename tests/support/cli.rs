@@ -100,5 +100,6 @@ pub fn this_binary(
         timeout: Duration::from_secs(10),
         client: Default::default(),
         record: None,
+        wire: None,
     }
 }
