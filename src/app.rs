@@ -12,6 +12,7 @@ pub mod filter;
 pub mod keymap;
 pub mod model;
 pub mod outline;
+pub mod protocol;
 pub mod result_text;
 pub mod theme;
 pub mod tool_entry;

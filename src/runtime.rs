@@ -44,6 +44,8 @@ pub async fn run(connection: ConnectionArgs) -> i32 {
         client.sampling = Some(SamplingPolicy::Ask);
     }
     let (keymap, warning) = keymap::Keymap::load();
+    // Every message of the session, for the protocol pane.
+    options.wire = Some(crate::mcp::wire::WireLog::default());
     let timeout = options.timeout;
     let mut model = model::Model::new(options.target.describe(), keymap, theme::Theme::from_env());
     model.timeout = timeout;

@@ -8,6 +8,7 @@ mod help;
 mod layout;
 mod log;
 mod outline;
+mod protocol;
 mod server;
 mod status;
 mod tool;
@@ -24,6 +25,8 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
     if let Some(area) = areas.tool {
         if model.focus == Pane::Call {
             call::draw(frame, area, model, &mut viewport);
+        } else if model.focus == Pane::Protocol {
+            protocol::draw(frame, area, model, &mut viewport);
         } else {
             tool::draw(frame, area, model, &mut viewport);
         }

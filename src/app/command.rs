@@ -35,6 +35,7 @@ commands! {
     FocusTool = "focus-tool",
     FocusServer = "focus-server",
     FocusLog = "focus-log",
+    FocusProtocol = "focus-protocol",
     Reconnect = "reconnect",
     Open = "open",
     Back = "back",
@@ -82,6 +83,7 @@ commands! {
     CopyValue = "copy-value",
     CopyRequest = "copy-request",
     CopyCommand = "copy-command",
+    CopyMessage = "copy-message",
     AnswerSend = "answer-send",
     AnswerDecline = "answer-decline",
     AnswerCancel = "answer-cancel",
@@ -107,6 +109,7 @@ impl Command {
                 | FocusTool
                 | FocusServer
                 | FocusLog
+                | FocusProtocol
                 | Reconnect
         )
     }
@@ -138,6 +141,7 @@ impl Command {
                 | CopyValue
                 | CopyRequest
                 | CopyCommand
+                | CopyMessage
         )
     }
 }

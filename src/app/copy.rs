@@ -20,6 +20,9 @@ fn pretty(v: &Value) -> String {
 
 /// Resolves a copy command against the selected tool and cursor.
 pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
+    if command == Command::CopyMessage {
+        return protocol_copy(model);
+    }
     let entry = model.selected_entry().ok_or("no tool selected")?;
     let tool = &entry.tool;
     let output = || {
@@ -88,6 +91,30 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
         other => return Err(format!("`{}` copies nothing", other.name())),
     };
     Ok(Copy { label, text })
+}
+
+/// The protocol pane's selected message, as sent.
+fn protocol_copy(model: &Model) -> Result<Copy, String> {
+    let protocol = &model.protocol;
+    let entry = protocol
+        .selected_index()
+        .map(|i| &protocol.entries[i])
+        .ok_or("no protocol message yet")?;
+    let message = entry.wire.message.as_ref().ok_or(format!(
+        "the message was not kept ({} bytes, over {} MiB)",
+        entry.wire.bytes,
+        crate::mcp::wire::KEPT_BYTES >> 20
+    ))?;
+    let what = entry
+        .wire
+        .method
+        .as_deref()
+        .or(entry.wire.answer)
+        .unwrap_or("message");
+    Ok(Copy {
+        label: format!("message {}", crate::untrusted::line(what, 60)),
+        text: pretty(message),
+    })
 }
 
 /// What the call panel copies: the shown result, its natural value, or the call that made it

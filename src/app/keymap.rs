@@ -17,6 +17,7 @@ pub enum Layer {
     Filter,
     Tool,
     Log,
+    Protocol,
     Server,
     /// Typing into the argument editor.
     Editor,
@@ -29,7 +30,7 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub const ALL: [Layer; 11] = [
+    pub const ALL: [Layer; 12] = [
         Layer::Asked,
         Layer::Editor,
         Layer::Result,
@@ -38,6 +39,7 @@ impl Layer {
         Layer::Filter,
         Layer::Tool,
         Layer::Log,
+        Layer::Protocol,
         Layer::Server,
         Layer::Copy,
         Layer::Help,
@@ -64,6 +66,7 @@ impl Layer {
             Layer::Filter => "filter",
             Layer::Tool => "tool",
             Layer::Log => "log",
+            Layer::Protocol => "protocol",
             Layer::Server => "server",
             Layer::Editor => "editor",
             Layer::Result => "result",

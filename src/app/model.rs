@@ -5,6 +5,7 @@ use crate::app::asked::AskPanel;
 use crate::app::calls::CallState;
 use crate::app::filter::Filter;
 use crate::app::keymap::Keymap;
+use crate::app::protocol::Protocol;
 use crate::app::theme::Theme;
 pub use crate::app::tool_entry::ToolEntry;
 use crate::mcp::ServerSummary;
@@ -25,10 +26,19 @@ pub enum Pane {
     Call,
     Server,
     Log,
+    /// Every JSON-RPC message of the session (in place of the tool pane).
+    Protocol,
 }
 
 impl Pane {
-    pub const ORDER: [Pane; 5] = [Pane::Tools, Pane::Tool, Pane::Call, Pane::Server, Pane::Log];
+    pub const ORDER: [Pane; 6] = [
+        Pane::Tools,
+        Pane::Tool,
+        Pane::Call,
+        Pane::Server,
+        Pane::Log,
+        Pane::Protocol,
+    ];
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,6 +192,8 @@ pub struct Viewport {
     /// The selected tool's tree scroll, by tool name.
     pub tree_scroll: Option<(String, usize)>,
     pub call_rows: usize,
+    pub protocol_rows: usize,
+    pub protocol_scroll: usize,
     /// The selected tool's call panel scroll, by tool name.
     pub call_scroll: Option<(String, usize)>,
     pub server_scroll: usize,
@@ -215,6 +227,7 @@ pub struct Model {
     /// Lines the help overlay is scrolled down.
     pub help_scroll: usize,
     pub log: Log,
+    pub protocol: Protocol,
     /// Lines the server pane is scrolled down (clamped when drawn).
     pub server_scroll: usize,
     pub status: Option<String>,
@@ -248,6 +261,7 @@ impl Model {
             overlay: None,
             help_scroll: 0,
             log: Log::default(),
+            protocol: Protocol::default(),
             server_scroll: 0,
             status: None,
             keymap,
@@ -303,6 +317,7 @@ impl Model {
         self.list_scroll = viewport.list_scroll;
         self.server_scroll = viewport.server_scroll;
         self.help_scroll = viewport.help_scroll;
+        self.protocol.scroll = viewport.protocol_scroll;
         if let Some((tool, scroll)) = &viewport.tree_scroll
             && let Some(per) = self.per_tool.get_mut(tool)
         {

@@ -49,6 +49,11 @@ pub enum Msg {
         entry: Arc<ToolEntry>,
         detail: Box<ToolDetail>,
     },
+    /// Messages the transports saw since the last frame, and how many they had to drop.
+    Wire {
+        batch: Vec<crate::mcp::wire::WireMessage>,
+        dropped: u64,
+    },
     /// `$EDITOR` closed with the new arguments text, or failed.
     EditorClosed {
         tool: String,
@@ -69,6 +74,7 @@ pub fn active_layer(model: &Model) -> Layer {
             Pane::Tools => Layer::Tools,
             Pane::Tool => Layer::Tool,
             Pane::Log => Layer::Log,
+            Pane::Protocol => Layer::Protocol,
             Pane::Server => Layer::Server,
             Pane::Call => match model.selected_entry() {
                 // No tool is selected (the filter hides them all): the list has the keys.
@@ -99,7 +105,10 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             .building = true;
         effects.push(Effect::BuildDetail(Listed(entry)));
     }
-    // The value tree the call panel shows is built here, never while drawing.
+    // The trees the call panel and the protocol pane show are built here, never while drawing.
+    if model.focus == Pane::Protocol {
+        model.protocol.refresh_detail();
+    }
     if let Some(entry) = model.selected_entry().cloned()
         && let Some(state) = model.call_mut(&entry.tool.name)
     {
@@ -176,6 +185,10 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
                     per.detail = Some(*detail);
                 }
             }
+            Vec::new()
+        }
+        Msg::Wire { batch, dropped } => {
+            model.protocol.add(batch, dropped);
             Vec::new()
         }
         Msg::EditorClosed { tool, text } => {
@@ -440,6 +453,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         Command::FocusTool | Command::Open => model.focus = Pane::Tool,
         Command::FocusServer => model.focus = Pane::Server,
         Command::FocusLog => model.focus = Pane::Log,
+        Command::FocusProtocol => model.focus = Pane::Protocol,
         Command::Back => model.focus = Pane::Tools,
         // A new handshake, whether the connection looks alive or not: an HTTP session the
         // server forgot (it restarted) looks alive until a request fails.
@@ -490,6 +504,10 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
             Pane::Tools => move_in_list(model, motion),
             Pane::Tool => tool_command(model, motion),
             Pane::Log => move_in_log(model, motion),
+            Pane::Protocol => {
+                let page = model.viewport.protocol_rows;
+                model.protocol.motion(motion, page);
+            }
             Pane::Server => {
                 model.server_scroll = match motion {
                     Command::Down => model.server_scroll.saturating_add(1),

@@ -6,10 +6,10 @@ use super::error::ConnectError;
 use super::events::{EventSink, ServerEvent};
 use super::handler::Handler;
 use super::raw::RawResponses;
-use super::record::Tapped;
+
 use super::session::{STDERR_IN_ERRORS, ServerSummary, Session};
 use super::target::{ConnectOptions, HttpTransport, ProtocolChoice, Target};
-use super::wire::Tap;
+use super::wire::{Tap, Tapped};
 use crate::schema::Era;
 use crate::untrusted;
 use rmcp::model::{ProtocolVersion, SubscriptionFilter};

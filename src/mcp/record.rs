@@ -4,11 +4,6 @@
 //! it is the message as rmcp parsed it (`"as": "parsed"` says so). Secrets given on the command
 //! line are redacted before a line is written; the file stops growing at [`MAX_BYTES`].
 
-pub use super::wire::Direction;
-use super::wire::Tap;
-use rmcp::RoleClient;
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
-use rmcp::transport::Transport;
 use serde_json::{Value, json};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -19,6 +14,14 @@ use std::time::Instant;
 /// A recording stops here (a flooding server must not fill the disk), with a last line that
 /// says so.
 pub const MAX_BYTES: u64 = 256 << 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// From mcp-inspect to the server.
+    Out,
+    /// From the server.
+    In,
+}
 
 /// Where the session's messages are written; shared by the transport's tasks.
 pub struct Recorder {
@@ -86,42 +89,5 @@ impl Recorder {
         // Flushed per message: a recording is most wanted when the session ends badly.
         let _ = writeln!(w.out, "{text}");
         let _ = w.out.flush();
-    }
-}
-
-/// A transport whose messages are tapped as rmcp parsed them (Streamable HTTP, where the
-/// bytes stay inside rmcp's HTTP client).
-pub struct Tapped<T> {
-    pub inner: T,
-    pub tap: Tap,
-}
-
-impl<T: Transport<RoleClient>> Transport<RoleClient> for Tapped<T> {
-    type Error = T::Error;
-
-    fn send(
-        &mut self,
-        item: ClientJsonRpcMessage,
-    ) -> impl Future<Output = Result<(), T::Error>> + Send + 'static {
-        if self.tap.is_on()
-            && let Ok(message) = serde_json::to_value(&item)
-        {
-            self.tap.note(Direction::Out, &message);
-        }
-        self.inner.send(item)
-    }
-
-    async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
-        let item = self.inner.receive().await?;
-        if self.tap.is_on()
-            && let Ok(message) = serde_json::to_value(&item)
-        {
-            self.tap.note(Direction::In, &message);
-        }
-        Some(item)
-    }
-
-    async fn close(&mut self) -> Result<(), T::Error> {
-        self.inner.close().await
     }
 }

@@ -2,7 +2,11 @@
 //! `--record`: a [`Tap`] the transports call for each message both ways. Over stdio and SSE it
 //! sees the messages as sent; over Streamable HTTP as rmcp parsed them.
 
+pub use super::record::Direction;
 use super::record::Recorder;
+use rmcp::RoleClient;
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::Transport;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -12,14 +16,6 @@ use std::time::Instant;
 pub const PENDING: usize = 100_000;
 /// A message larger than this is kept as its size and kind only.
 pub const KEPT_BYTES: usize = 1 << 20;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// From mcp-inspect to the server.
-    Out,
-    /// From the server.
-    In,
-}
 
 /// One message as the protocol pane lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,5 +113,42 @@ impl Tap {
 
     pub fn is_on(&self) -> bool {
         self.recorder.is_some() || self.log.is_some()
+    }
+}
+
+/// A transport whose messages are tapped as rmcp parsed them (Streamable HTTP, where the
+/// bytes stay inside rmcp's HTTP client).
+pub struct Tapped<T> {
+    pub inner: T,
+    pub tap: Tap,
+}
+
+impl<T: Transport<RoleClient>> Transport<RoleClient> for Tapped<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), T::Error>> + Send + 'static {
+        if self.tap.is_on()
+            && let Ok(message) = serde_json::to_value(&item)
+        {
+            self.tap.note(Direction::Out, &message);
+        }
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
+        let item = self.inner.receive().await?;
+        if self.tap.is_on()
+            && let Ok(message) = serde_json::to_value(&item)
+        {
+            self.tap.note(Direction::In, &message);
+        }
+        Some(item)
+    }
+
+    async fn close(&mut self) -> Result<(), T::Error> {
+        self.inner.close().await
     }
 }

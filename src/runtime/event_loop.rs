@@ -63,6 +63,7 @@ pub async fn run_loop<E: Edge>(
 where
     <E::Backend as Backend>::Error: Send + Sync + 'static,
 {
+    let wire = options.wire.clone();
     let (to_ui, mut from_session) = mpsc::channel(4_096);
     let (requests, request_rx) = mpsc::channel(16);
     let session = tokio::spawn(session_task::run(options, request_rx, to_ui.clone()));
@@ -72,6 +73,12 @@ where
     let mut ticker = tokio::time::interval(TICK);
     while !model.quit {
         if dirty && (urgent || last_frame.elapsed() >= FRAME) {
+            // The messages the transports saw meanwhile, taken once a frame (never one by one).
+            if let Some((batch, dropped)) = wire.as_ref().map(crate::mcp::wire::WireLog::take)
+                && (!batch.is_empty() || dropped > 0)
+            {
+                step(&mut model, Msg::Wire { batch, dropped });
+            }
             model.now = Instant::now();
             super::frame(edge.terminal(), &mut model).map_err(std::io::Error::other)?;
             last_frame = Instant::now();

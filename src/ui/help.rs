@@ -40,6 +40,7 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
         (Layer::Filter, "While filtering"),
         (Layer::Tool, "Tool pane (schema trees)"),
         (Layer::Log, "Log pane"),
+        (Layer::Protocol, "Protocol pane"),
         (Layer::Server, "Server pane"),
         (Layer::Editor, "Call panel: editing arguments (a opens it)"),
         (Layer::Result, "Call panel: results"),

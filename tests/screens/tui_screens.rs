@@ -225,3 +225,54 @@ fn a_large_tree_scrolled_to_its_end_draws_the_window_rows() {
         "p1 right below p0:\n{screen}"
     );
 }
+
+/// The protocol pane: every message with its time, direction, id, latency and size; the
+/// selected one below as a value tree; `y m` copies it as sent.
+#[test]
+fn protocol_pane() {
+    use mcp_inspect::mcp::wire::{Direction, WireMessage};
+    use std::time::{Duration, Instant};
+    let mut m = demo_model();
+    let t0 = Instant::now();
+    let at = |ms: u64| t0 + Duration::from_millis(ms);
+    let batch = vec![
+        WireMessage::new(
+            Direction::Out,
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 40}}}),
+            at(0),
+        ),
+        WireMessage::new(
+            Direction::In,
+            &json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t", "progress": 1}}),
+            at(4),
+        ),
+        WireMessage::new(
+            Direction::In,
+            &json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "42"}], "structuredContent": {"result": 42}}}),
+            at(15),
+        ),
+        WireMessage::new(
+            Direction::In,
+            &json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "no \u{1b}[2J such method"}}),
+            at(1_250),
+        ),
+    ];
+    update(&mut m, Msg::Wire { batch, dropped: 0 });
+    press(&mut m, &["5"]);
+    snapshot("protocol", &mut m);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("+0.015s ← #2 result  15 ms"), "{screen}");
+    assert!(!screen.contains('\u{1b}'), "escaped");
+    press(&mut m, &["k"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("\"structuredContent\": {1 key}"),
+        "{screen}"
+    );
+    let effects = press(&mut m, &["y", "m"]);
+    let [mcp_inspect::app::update::Effect::Copy(copy)] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    let copied: serde_json::Value = serde_json::from_str(&copy.text).expect("json");
+    assert_eq!(copied["result"]["structuredContent"]["result"], 42);
+}

@@ -1,0 +1,191 @@
+//! The protocol pane's data: every JSON-RPC message of the session in order, both ways, each
+//! answer paired with its request for the latency, at most [`KEPT`] (the oldest dropped and
+//! counted); the selected message and its value tree. Pure.
+
+use crate::app::command::Command;
+use crate::app::value_tree::ValueTree;
+use crate::mcp::wire::{Direction, WireMessage};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::time::{Duration, Instant};
+
+/// Messages kept; older ones are dropped (and counted).
+pub const KEPT: usize = 100_000;
+
+/// One listed message.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub wire: WireMessage,
+    /// For an answer: how long after its request it came.
+    pub latency: Option<Duration>,
+}
+
+/// The selected message as a value tree, with its open rows.
+#[derive(Debug, Clone)]
+pub struct Detail {
+    /// The message's number (see [`Protocol::number`]).
+    pub number: u64,
+    pub tree: ValueTree,
+    pub open: HashSet<usize>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Protocol {
+    pub entries: VecDeque<Entry>,
+    /// Messages dropped: from the front to stay within [`KEPT`], or before the UI took them.
+    pub dropped: u64,
+    /// When the first message went: times are shown from it.
+    pub origin: Option<Instant>,
+    /// The selected message's number; `None` follows the newest.
+    pub selected: Option<u64>,
+    pub scroll: usize,
+    pub detail: Option<Detail>,
+    /// Requests awaiting an answer, by direction and id: when they went.
+    awaiting: HashMap<(Direction, String), Instant>,
+    /// Messages ever dropped from the front: the number of `entries[0]`.
+    first: u64,
+}
+
+impl Protocol {
+    /// Takes messages from the transports, oldest first.
+    pub fn add(&mut self, batch: Vec<WireMessage>, dropped_before: u64) {
+        self.dropped += dropped_before;
+        for wire in batch {
+            self.origin.get_or_insert(wire.at);
+            let latency = match (&wire.id, wire.method.is_some()) {
+                (Some(id), true) => {
+                    if self.awaiting.len() < KEPT {
+                        self.awaiting.insert((wire.direction, id.clone()), wire.at);
+                    }
+                    None
+                }
+                // An answer goes the other way from its request.
+                (Some(id), false) => {
+                    let asked = match wire.direction {
+                        Direction::In => Direction::Out,
+                        Direction::Out => Direction::In,
+                    };
+                    self.awaiting
+                        .remove(&(asked, id.clone()))
+                        .map(|sent| wire.at.saturating_duration_since(sent))
+                }
+                (None, _) => None,
+            };
+            if self.entries.len() >= KEPT {
+                self.entries.pop_front();
+                self.first += 1;
+                self.dropped += 1;
+            }
+            self.entries.push_back(Entry { wire, latency });
+        }
+    }
+
+    /// The number of the entry at `index` (numbers survive drops from the front).
+    pub fn number(&self, index: usize) -> u64 {
+        self.first + index as u64
+    }
+
+    /// The selected entry's index: the chosen one while it is kept, else the newest.
+    pub fn selected_index(&self) -> Option<usize> {
+        let last = self.entries.len().checked_sub(1)?;
+        Some(match self.selected {
+            Some(n) if n >= self.first => ((n - self.first) as usize).min(last),
+            _ => last,
+        })
+    }
+
+    /// Moves the selection; the newest row follows new messages again.
+    pub fn motion(&mut self, command: Command, page: usize) {
+        let Some(at) = self.selected_index() else {
+            return;
+        };
+        let last = self.entries.len() - 1;
+        let to = match command {
+            Command::Down => (at + 1).min(last),
+            Command::Up => at.saturating_sub(1),
+            Command::PageDown => (at + page.max(1)).min(last),
+            Command::PageUp => at.saturating_sub(page.max(1)),
+            Command::First => 0,
+            Command::Last => last,
+            _ => return,
+        };
+        self.selected = (to != last).then(|| self.number(to));
+    }
+
+    /// Builds the selected message's tree when the selection changed (never while drawing).
+    pub fn refresh_detail(&mut self) {
+        let Some(index) = self.selected_index() else {
+            self.detail = None;
+            return;
+        };
+        let number = self.number(index);
+        if self.detail.as_ref().is_some_and(|d| d.number == number) {
+            return;
+        }
+        self.detail = self.entries[index].wire.message.as_ref().map(|message| {
+            let tree = ValueTree::build(message, "");
+            let open = tree.default_open();
+            Detail { number, tree, open }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn wire(direction: Direction, message: serde_json::Value, at: Instant) -> WireMessage {
+        WireMessage::new(direction, &message, at)
+    }
+
+    #[test]
+    fn answers_are_paired_with_their_requests_and_old_messages_go() {
+        let t0 = Instant::now();
+        let mut p = Protocol::default();
+        p.add(
+            vec![
+                wire(
+                    Direction::Out,
+                    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+                    t0,
+                ),
+                wire(
+                    Direction::In,
+                    json!({"jsonrpc": "2.0", "method": "notifications/message"}),
+                    t0,
+                ),
+                wire(
+                    Direction::In,
+                    json!({"jsonrpc": "2.0", "id": 1, "result": {}}),
+                    t0 + Duration::from_millis(15),
+                ),
+            ],
+            2,
+        );
+        assert_eq!(p.entries[2].latency, Some(Duration::from_millis(15)));
+        assert_eq!(p.entries[2].wire.answer, Some("result"));
+        assert_eq!(p.dropped, 2);
+        assert_eq!(p.selected_index(), Some(2), "follows the newest");
+        p.motion(Command::Up, 10);
+        assert_eq!(p.selected, Some(1));
+        p.refresh_detail();
+        assert_eq!(p.detail.as_ref().map(|d| d.number), Some(1));
+        let flood: Vec<WireMessage> = (0..KEPT)
+            .map(|_| {
+                wire(
+                    Direction::In,
+                    json!({"method": "notifications/progress"}),
+                    t0,
+                )
+            })
+            .collect();
+        p.add(flood, 0);
+        assert_eq!(p.entries.len(), KEPT);
+        assert_eq!(p.dropped, 5);
+        assert_eq!(
+            p.selected_index(),
+            Some(KEPT - 1),
+            "the chosen message is gone"
+        );
+    }
+}

@@ -1,0 +1,160 @@
+//! The protocol pane (in place of the tool pane): every JSON-RPC message of the session, one a
+//! line (time, direction, method or answer, id, latency, size), and the selected message below
+//! as a value tree.
+
+use super::keep_in_view;
+use super::outline::{Piece, draw_page};
+use crate::app::model::{Model, Viewport};
+use crate::app::outline::{self, NodeId, Part};
+use crate::app::protocol::Entry;
+use crate::app::theme::Theme;
+use crate::mcp::wire::Direction;
+use crate::untrusted;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use std::time::Instant;
+
+pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
+    let theme = model.theme;
+    let protocol = &model.protocol;
+    let mut title = format!(
+        " Protocol ({}) ",
+        crate::plural::count(protocol.entries.len(), "message")
+    );
+    if protocol.dropped > 0 {
+        title = format!(
+            " Protocol ({}, {} dropped) ",
+            crate::plural::count(protocol.entries.len(), "message"),
+            protocol.dropped
+        );
+    }
+    let block = theme.pane(title, true);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(selected) = protocol.selected_index() else {
+        let hint = "no messages yet: each request, answer and notification shows here";
+        frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim())), inner);
+        return;
+    };
+    let [list, detail] =
+        Layout::vertical([Constraint::Percentage(45), Constraint::Min(3)]).areas(inner);
+    let rows = usize::from(list.height).max(1);
+    let scroll = keep_in_view(protocol.scroll, selected, rows);
+    viewport.protocol_rows = rows;
+    viewport.protocol_scroll = scroll;
+    let origin = protocol.origin.unwrap_or(model.now);
+    let lines: Vec<Line> = protocol
+        .entries
+        .iter()
+        .enumerate()
+        .skip(scroll)
+        .take(rows)
+        .map(|(i, entry)| {
+            let line = entry_line(entry, origin, theme);
+            if i == selected {
+                line.style(theme.selected())
+            } else {
+                line
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), list);
+    draw_detail(frame, detail, model, selected);
+}
+
+/// `+1.234s → tools/call #3  1.2 KiB`, or `← #3 result  15 ms  2.3 KiB`.
+fn entry_line(entry: &Entry, origin: Instant, theme: Theme) -> Line<'static> {
+    let wire = &entry.wire;
+    let at = wire.at.saturating_duration_since(origin).as_secs_f64();
+    let (arrow, style) = match wire.direction {
+        Direction::Out => ("→", theme.kind()),
+        Direction::In => ("←", theme.name()),
+    };
+    let mut spans = vec![
+        Span::styled(format!("+{at:.3}s "), theme.dim()),
+        Span::styled(format!("{arrow} "), style),
+    ];
+    if let Some(method) = &wire.method {
+        spans.push(Span::styled(
+            untrusted::line(method, 80).into_owned(),
+            style,
+        ));
+    }
+    if let Some(id) = &wire.id {
+        let gap = if wire.method.is_some() { " " } else { "" };
+        spans.push(Span::raw(format!("{gap}#{}", untrusted::line(id, 40))));
+    }
+    if let Some(answer) = wire.answer {
+        let answer_style = if answer == "error" {
+            theme.error()
+        } else {
+            theme.kind()
+        };
+        spans.push(Span::styled(format!(" {answer}"), answer_style));
+    }
+    if let Some(latency) = entry.latency {
+        spans.push(Span::styled(
+            format!("  {} ms", latency.as_millis()),
+            theme.warn(),
+        ));
+    }
+    spans.push(Span::styled(format!("  {}", size(wire.bytes)), theme.dim()));
+    Line::from(spans)
+}
+
+fn size(bytes: usize) -> String {
+    match bytes {
+        b if b < 1024 => format!("{b} B"),
+        b if b < 1 << 20 => format!("{:.1} KiB", b as f64 / 1024.0),
+        b => format!("{:.1} MiB", b as f64 / f64::from(1 << 20)),
+    }
+}
+
+/// The selected message as a value tree (the small ones fully open).
+fn draw_detail(frame: &mut Frame<'_>, area: Rect, model: &Model, index: usize) {
+    let entry = &model.protocol.entries[index];
+    let theme = model.theme;
+    let block = Block::default()
+        .borders(Borders::TOP)
+        .border_style(theme.dim())
+        .title(" y m copies it ");
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let detail = model.protocol.detail.as_ref();
+    let Some(detail) = detail.filter(|d| d.number == model.protocol.number(index)) else {
+        let note = match entry.wire.message {
+            None => format!(
+                "not kept: {} (messages over 1 MiB are listed, not kept)",
+                size(entry.wire.bytes)
+            ),
+            Some(_) => String::new(),
+        };
+        frame.render_widget(Paragraph::new(Line::styled(note, theme.dim())), inner);
+        return;
+    };
+    let part = Part {
+        nodes: &detail.tree,
+        root: 0,
+        open: &detail.open,
+    };
+    let rows = outline::rows(&[part]);
+    let label = |node: NodeId, _depth: usize| {
+        let row = &detail.tree.rows[node];
+        let key = row
+            .label
+            .as_deref()
+            .map(|l| format!("{}: ", untrusted::line(l, 80)))
+            .unwrap_or_default();
+        Line::raw(format!("{key}{}", untrusted::line(&row.summary, 400)))
+    };
+    let mut pieces = vec![Piece::tree(part, &rows, &label, None)];
+    if detail.tree.truncated {
+        pieces.push(Piece::Lines(vec![Line::styled(
+            "… larger than shown (y m copies it all)",
+            theme.dim(),
+        )]));
+    }
+    draw_page(frame, inner, &pieces, 0);
+}
