@@ -262,6 +262,12 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
         screen.contains("call #3 slow: cancelled (notifications/cancelled sent)"),
         "{screen}"
     );
+    // The protocol pane lists what went over the wire: the call, its progress, the cancellation.
+    tmux.keys(&["5"]);
+    let screen = tmux.wait_for("→ notifications/cancelled");
+    assert!(screen.contains("Protocol ("), "{screen}");
+    assert!(screen.contains("← notifications/progress"), "{screen}");
+    assert!(screen.contains("→ tools/call #"), "{screen}");
     tmux.keys(&["q"]);
     tmux.type_line("echo calls-$((2+2))");
     tmux.wait_for("calls-4");
