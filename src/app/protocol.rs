@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 /// Messages kept; older ones are dropped (and counted).
 pub const KEPT: usize = 100_000;
+/// Bytes of messages kept whole; beyond, the oldest keep only their line (size and kind).
+pub const KEPT_BYTES: usize = 64 << 20;
 
 /// One listed message.
 #[derive(Debug, Clone)]
@@ -43,6 +45,9 @@ pub struct Protocol {
     awaiting: HashMap<(Direction, String), Instant>,
     /// Messages ever dropped from the front: the number of `entries[0]`.
     first: u64,
+    /// Bytes of the messages kept whole, and the index before which none are.
+    bytes: usize,
+    whole_from: usize,
 }
 
 impl Protocol {
@@ -70,12 +75,28 @@ impl Protocol {
                 }
                 (None, _) => None,
             };
-            if self.entries.len() >= KEPT {
-                self.entries.pop_front();
+            if self.entries.len() >= KEPT
+                && let Some(old) = self.entries.pop_front()
+            {
                 self.first += 1;
                 self.dropped += 1;
+                self.whole_from = self.whole_from.saturating_sub(1);
+                if old.wire.message.is_some() {
+                    self.bytes -= old.wire.bytes;
+                }
+            }
+            if wire.message.is_some() {
+                self.bytes += wire.bytes;
             }
             self.entries.push_back(Entry { wire, latency });
+            // Over the byte budget: the oldest messages give up their bodies, not their lines.
+            while self.bytes > KEPT_BYTES && self.whole_from < self.entries.len() {
+                let wire = &mut self.entries[self.whole_from].wire;
+                if wire.message.take().is_some() {
+                    self.bytes -= wire.bytes;
+                }
+                self.whole_from += 1;
+            }
         }
     }
 
@@ -186,6 +207,35 @@ mod tests {
             p.selected_index(),
             Some(KEPT - 1),
             "the chosen message is gone"
+        );
+    }
+
+    #[test]
+    fn past_the_byte_budget_the_oldest_messages_keep_only_their_lines() {
+        let t0 = Instant::now();
+        let big = |i: u64| {
+            let mut w = wire(
+                Direction::In,
+                json!({"method": "notifications/message"}),
+                t0,
+            );
+            w.id = Some(i.to_string());
+            w.bytes = 1 << 20;
+            w
+        };
+        let mut p = Protocol::default();
+        let count = (KEPT_BYTES >> 20) as u64 + 8;
+        p.add((0..count).map(big).collect(), 0);
+        assert_eq!(p.entries.len() as u64, count, "every line stays");
+        let whole = p
+            .entries
+            .iter()
+            .filter(|e| e.wire.message.is_some())
+            .count();
+        assert_eq!(whole, KEPT_BYTES >> 20);
+        assert!(
+            p.entries[0].wire.message.is_none()
+                && p.entries[count as usize - 1].wire.message.is_some()
         );
     }
 }

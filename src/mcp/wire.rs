@@ -16,6 +16,8 @@ use std::time::Instant;
 pub const PENDING: usize = 100_000;
 /// A message larger than this is kept as its size and kind only.
 pub const KEPT_BYTES: usize = 1 << 20;
+/// Bytes of messages waiting for the UI; beyond, messages wait as their size and kind only.
+pub const PENDING_BYTES: usize = 64 << 20;
 
 /// One message as the protocol pane lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,7 +64,15 @@ impl WireMessage {
 /// Messages taken from the transports, waiting for the UI.
 #[derive(Clone, Default)]
 pub struct WireLog {
-    pending: Arc<Mutex<(VecDeque<WireMessage>, u64)>>,
+    pending: Arc<Mutex<Pending>>,
+}
+
+#[derive(Default)]
+struct Pending {
+    messages: VecDeque<WireMessage>,
+    dropped: u64,
+    /// Bytes of the messages kept whole.
+    bytes: usize,
 }
 
 impl std::fmt::Debug for WireLog {
@@ -72,22 +82,34 @@ impl std::fmt::Debug for WireLog {
 }
 
 impl WireLog {
-    fn push(&self, message: WireMessage) {
-        if let Ok(mut pending) = self.pending.lock() {
-            if pending.0.len() >= PENDING {
-                pending.0.pop_front();
-                pending.1 += 1;
+    fn push(&self, mut message: WireMessage) {
+        let Ok(mut pending) = self.pending.lock() else {
+            return;
+        };
+        if pending.messages.len() >= PENDING
+            && let Some(old) = pending.messages.pop_front()
+        {
+            pending.dropped += 1;
+            if old.message.is_some() {
+                pending.bytes -= old.bytes;
             }
-            pending.0.push_back(message);
         }
+        if message.message.is_some() {
+            if pending.bytes + message.bytes > PENDING_BYTES {
+                message.message = None;
+            } else {
+                pending.bytes += message.bytes;
+            }
+        }
+        pending.messages.push_back(message);
     }
 
     /// Everything waiting, oldest first, and how many were dropped since the last take.
     pub fn take(&self) -> (Vec<WireMessage>, u64) {
         match self.pending.lock() {
             Ok(mut pending) => {
-                let dropped = std::mem::take(&mut pending.1);
-                (pending.0.drain(..).collect(), dropped)
+                let taken = std::mem::take(&mut *pending);
+                (taken.messages.into(), taken.dropped)
             }
             Err(_) => (Vec::new(), 0),
         }
@@ -150,5 +172,27 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Tapped<T> {
 
     async fn close(&mut self) -> Result<(), T::Error> {
         self.inner.close().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn messages_waiting_past_the_byte_budget_wait_as_their_line_only() {
+        let log = WireLog::default();
+        let count = (PENDING_BYTES >> 20) + 3;
+        for _ in 0..count {
+            let mut m = WireMessage::new(Direction::In, &json!({"method": "x"}), Instant::now());
+            m.bytes = 1 << 20;
+            log.push(m);
+        }
+        let (taken, dropped) = log.take();
+        assert_eq!((taken.len(), dropped), (count, 0));
+        let whole = taken.iter().filter(|m| m.message.is_some()).count();
+        assert_eq!(whole, PENDING_BYTES >> 20);
+        assert_eq!(log.take().0.len(), 0, "taken once");
     }
 }
