@@ -111,9 +111,10 @@ fn protocol_copy(model: &Model) -> Result<Copy, String> {
         .as_deref()
         .or(entry.wire.answer)
         .unwrap_or("message");
+    let message: Value = serde_json::from_str(message).map_err(|e| e.to_string())?;
     Ok(Copy {
         label: format!("message {}", crate::untrusted::line(what, 60)),
-        text: pretty(message),
+        text: pretty(&message),
     })
 }
 

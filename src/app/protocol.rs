@@ -142,8 +142,10 @@ impl Protocol {
         if self.detail.as_ref().is_some_and(|d| d.number == number) {
             return;
         }
-        self.detail = self.entries[index].wire.message.as_ref().map(|message| {
-            let tree = ValueTree::build(message, "");
+        self.detail = self.entries[index].wire.message.as_ref().map(|text| {
+            // Our own transport's text of a message it parsed: it parses again.
+            let message = serde_json::from_str(text).unwrap_or(serde_json::Value::Null);
+            let tree = ValueTree::build(&message, "");
             let open = tree.default_open();
             Detail { number, tree, open }
         });
@@ -156,7 +158,7 @@ mod tests {
     use serde_json::json;
 
     fn wire(direction: Direction, message: serde_json::Value, at: Instant) -> WireMessage {
-        WireMessage::new(direction, &message, at)
+        WireMessage::new(direction, &message, &message.to_string(), at)
     }
 
     #[test]

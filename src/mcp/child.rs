@@ -197,7 +197,7 @@ async fn pump_stdin(from_rmcp: DuplexStream, mut stdin: ChildStdin, raw: RawResp
             Ok(0) | Err(_) => break,
             Ok(_) => {
                 if let Ok(message) = serde_json::from_slice::<serde_json::Value>(&line) {
-                    raw.sent(&message);
+                    raw.sent(&message, String::from_utf8_lossy(&line).trim_end());
                 }
                 if stdin.write_all(&line).await.is_err() || stdin.flush().await.is_err() {
                     break;
@@ -271,7 +271,8 @@ async fn pump_stdout(
                         if counts.keys > duplicate_keys::keys_in(&message) {
                             events.send(ServerEvent::Notice(duplicate_keys::notice(&bytes)));
                         }
-                        if !raw.screen(&message, &events) {
+                        let text = String::from_utf8_lossy(&bytes);
+                        if !raw.screen(&message, &text, &events) {
                             continue;
                         }
                         if to_rmcp.write_all(&bytes).await.is_err()

@@ -43,8 +43,8 @@ impl RawResponses {
     }
 
     /// Notes a message the client sends: a request's id now awaits an answer.
-    pub fn sent(&self, message: &Value) {
-        self.tap.note(Direction::Out, message);
+    pub fn sent(&self, message: &Value, text: &str) {
+        self.tap.note(Direction::Out, message, text);
         if let (Some(id), Some(_)) = (message.get("id"), message.get("method"))
             && let Ok(mut awaiting) = self.awaiting.lock()
         {
@@ -90,8 +90,8 @@ impl RawResponses {
     /// Sorts a message from the server as [`record`](Self::record) does, notes a late or
     /// unknown answer in the log, and says whether the message goes on to rmcp (an answer to
     /// nothing does not: during the handshake rmcp would give up on the connection).
-    pub fn screen(&self, message: &Value, events: &EventSink) -> bool {
-        self.tap.note(Direction::In, message);
+    pub fn screen(&self, message: &Value, text: &str, events: &EventSink) -> bool {
+        self.tap.note(Direction::In, message, text);
         match self.record(message) {
             Answer::Late(id) => events.send(ServerEvent::Notice(format!(
                 "a response to cancelled request {id} arrived late: ignored"
@@ -134,9 +134,13 @@ mod tests {
     #[test]
     fn answers_are_sorted_by_what_awaits_them() {
         let raw = RawResponses::default();
-        raw.sent(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
-        raw.sent(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call"}));
-        raw.sent(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        for sent in [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call"}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        ] {
+            raw.sent(&sent, &sent.to_string());
+        }
         raw.mark_cancelled("2");
         let answer = |id: Value| json!({"jsonrpc": "2.0", "id": id, "result": {}});
         assert_eq!(raw.record(&answer(json!(1))), Answer::Expected);

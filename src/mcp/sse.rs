@@ -212,7 +212,7 @@ async fn read_messages<R: AsyncBufRead + Unpin>(
                     event.data.as_bytes(),
                 )));
             }
-            if !raw.screen(&v, &events) {
+            if !raw.screen(&v, &event.data, &events) {
                 return Ok(None);
             }
             // From the text, not from `v`: rmcp's message types buffer their fields, and a
@@ -251,7 +251,7 @@ async fn post_messages(
             Ok(b) => b,
             Err(_) => continue,
         };
-        raw.sent(&body);
+        raw.sent(&body, &body.to_string());
         // Bounded: a POST that never completes would hold back every later message.
         let mut post = client.post(endpoint.clone()).timeout(timeout).json(&body);
         for h in &headers {

@@ -32,13 +32,15 @@ pub struct WireMessage {
     pub answer: Option<&'static str>,
     /// Size of the message as JSON, in bytes.
     pub bytes: usize,
-    /// The message itself, unless it was larger than [`KEPT_BYTES`].
-    pub message: Option<Arc<Value>>,
+    /// The message's text as it passed, unless it was larger than [`KEPT_BYTES`].
+    pub message: Option<Arc<str>>,
 }
 
 impl WireMessage {
-    pub fn new(direction: Direction, message: &Value, at: Instant) -> WireMessage {
-        let bytes = super::events::json_bytes(message);
+    /// `message` parsed, and its `text` as it passed (kept rather than the parsed value: a
+    /// copy of bytes is far cheaper than of a JSON tree, and it is what was sent).
+    pub fn new(direction: Direction, message: &Value, text: &str, at: Instant) -> WireMessage {
+        let bytes = text.len();
         let answer = if message.get("result").is_some() {
             Some("result")
         } else if message.get("error").is_some() {
@@ -56,7 +58,7 @@ impl WireMessage {
             id: message.get("id").map(Value::to_string),
             answer,
             bytes,
-            message: (bytes <= KEPT_BYTES).then(|| Arc::new(message.clone())),
+            message: (bytes <= KEPT_BYTES).then(|| Arc::from(text)),
         }
     }
 }
@@ -124,12 +126,12 @@ pub struct Tap {
 }
 
 impl Tap {
-    pub fn note(&self, direction: Direction, message: &Value) {
+    pub fn note(&self, direction: Direction, message: &Value, text: &str) {
         if let Some(recorder) = &self.recorder {
             recorder.note(direction, message);
         }
         if let Some(log) = &self.log {
-            log.push(WireMessage::new(direction, message, Instant::now()));
+            log.push(WireMessage::new(direction, message, text, Instant::now()));
         }
     }
 
@@ -155,7 +157,8 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Tapped<T> {
         if self.tap.is_on()
             && let Ok(message) = serde_json::to_value(&item)
         {
-            self.tap.note(Direction::Out, &message);
+            self.tap
+                .note(Direction::Out, &message, &message.to_string());
         }
         self.inner.send(item)
     }
@@ -165,7 +168,7 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Tapped<T> {
         if self.tap.is_on()
             && let Ok(message) = serde_json::to_value(&item)
         {
-            self.tap.note(Direction::In, &message);
+            self.tap.note(Direction::In, &message, &message.to_string());
         }
         Some(item)
     }
@@ -185,7 +188,8 @@ mod tests {
         let log = WireLog::default();
         let count = (PENDING_BYTES >> 20) + 3;
         for _ in 0..count {
-            let mut m = WireMessage::new(Direction::In, &json!({"method": "x"}), Instant::now());
+            let message = json!({"method": "x"});
+            let mut m = WireMessage::new(Direction::In, &message, "{}", Instant::now());
             m.bytes = 1 << 20;
             log.push(m);
         }

@@ -234,27 +234,30 @@ fn protocol_pane() {
     use std::time::{Duration, Instant};
     let mut m = demo_model();
     let t0 = Instant::now();
-    let at = |ms: u64| t0 + Duration::from_millis(ms);
+    let wire = |direction, message: serde_json::Value, ms: u64| {
+        let at = t0 + Duration::from_millis(ms);
+        WireMessage::new(direction, &message, &message.to_string(), at)
+    };
     let batch = vec![
-        WireMessage::new(
+        wire(
             Direction::Out,
-            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 40}}}),
-            at(0),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 40}}}),
+            0,
         ),
-        WireMessage::new(
+        wire(
             Direction::In,
-            &json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t", "progress": 1}}),
-            at(4),
+            json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "t", "progress": 1}}),
+            4,
         ),
-        WireMessage::new(
+        wire(
             Direction::In,
-            &json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "42"}], "structuredContent": {"result": 42}}}),
-            at(15),
+            json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "42"}], "structuredContent": {"result": 42}}}),
+            15,
         ),
-        WireMessage::new(
+        wire(
             Direction::In,
-            &json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "no \u{1b}[2J such method"}}),
-            at(1_250),
+            json!({"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "no \u{1b}[2J such method"}}),
+            1_250,
         ),
     ];
     update(&mut m, Msg::Wire { batch, dropped: 0 });
