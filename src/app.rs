@@ -11,6 +11,7 @@ pub mod effect;
 pub mod filter;
 pub mod keymap;
 pub mod model;
+pub mod mouse;
 pub mod outline;
 pub mod protocol;
 pub mod result_text;

@@ -16,10 +16,19 @@ mod tools;
 
 use crate::app::model::{Model, Overlay, Pane, Viewport};
 use ratatui::Frame;
+use ratatui::layout::Rect;
 
 /// Draws the whole screen and returns what it learned of the panes.
 pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
-    let mut viewport = model.viewport.clone();
+    let mut viewport = Viewport {
+        list_area: Rect::default(),
+        tree_area: Rect::default(),
+        call_area: Rect::default(),
+        call_value_line: None,
+        protocol_area: Rect::default(),
+        log_area: Rect::default(),
+        ..model.viewport.clone()
+    };
     let areas = layout::split(frame.area(), model.focus);
     tools::draw(frame, areas.tools, model, &mut viewport);
     if let Some(area) = areas.tool {
@@ -35,6 +44,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
         server::draw(frame, area, model, &mut viewport);
     }
     log::draw(frame, areas.log, model);
+    viewport.log_area = areas.log;
     status::draw(frame, areas.status, model);
     match model.overlay {
         Some(Overlay::Help) => help::draw_help(frame, model, &mut viewport),

@@ -11,6 +11,7 @@ pub use crate::app::tool_entry::ToolEntry;
 use crate::mcp::ServerSummary;
 use crate::schema::signature::signature;
 use crate::schema::{NodeId, SchemaTree};
+use ratatui::layout::Rect;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -199,6 +200,14 @@ pub struct Viewport {
     pub server_scroll: usize,
     pub help_rows: usize,
     pub help_scroll: usize,
+    /// Where the rows a mouse can click were drawn (empty when the pane was not drawn).
+    pub list_area: Rect,
+    pub tree_area: Rect,
+    pub call_area: Rect,
+    /// The line of the call panel's result page where the value's rows begin.
+    pub call_value_line: Option<usize>,
+    pub protocol_area: Rect,
+    pub log_area: Rect,
 }
 
 pub struct Model {

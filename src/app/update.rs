@@ -20,6 +20,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub enum Msg {
     Key(KeyEvent),
+    /// A click or a wheel notch (while no request panel or overlay has the keys).
+    Mouse(crossterm::event::MouseEvent),
     Connected(ServerSummary),
     ConnectFailed(String),
     ToolsListed(ToolList),
@@ -120,6 +122,12 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
 fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(model, key),
+        // A panel or an overlay in front takes its keys; the mouse leaves the panes alone then.
+        Msg::Mouse(event) if model.asked.is_empty() && model.overlay.is_none() => {
+            crate::app::mouse::mouse(model, event);
+            Vec::new()
+        }
+        Msg::Mouse(_) => Vec::new(),
         Msg::Connected(server) => {
             model.push_log(
                 LogKind::Event,

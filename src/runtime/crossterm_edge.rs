@@ -5,7 +5,8 @@
 use super::clipboard;
 use super::event_loop::{Edge, Input};
 use crossterm::event::{
-    DisableBracketedPaste, EnableBracketedPaste, Event, EventStream, KeyEventKind,
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
+    EventStream, KeyEventKind, MouseEventKind,
 };
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -28,6 +29,7 @@ fn restore() {
     let _ = disable_raw_mode();
     let _ = crossterm::execute!(
         std::io::stdout(),
+        DisableMouseCapture,
         DisableBracketedPaste,
         LeaveAlternateScreen,
         crossterm::cursor::Show
@@ -41,6 +43,7 @@ fn resume(terminal: &mut Terminal<CrosstermBackend<Stdout>>) -> std::io::Result<
         std::io::stdout(),
         EnterAlternateScreen,
         EnableBracketedPaste,
+        EnableMouseCapture,
         crossterm::terminal::Clear(crossterm::terminal::ClearType::All)
     )?;
     // A fresh terminal has empty buffers, so the next frame is drawn whole. (`Terminal::clear`
@@ -87,7 +90,8 @@ fn setup() -> std::io::Result<(Terminal<CrosstermBackend<Stdout>>, TerminalGuard
     crossterm::execute!(
         std::io::stdout(),
         EnterAlternateScreen,
-        EnableBracketedPaste
+        EnableBracketedPaste,
+        EnableMouseCapture
     )?;
     let terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     Ok((terminal, guard))
@@ -148,6 +152,12 @@ impl Edge for CrosstermEdge {
                     Ok(Input::Key(key))
                 }
                 Some(Ok(Event::Resize(..))) => Ok(Input::Resize),
+                // Clicks and the wheel; moves and drags are not used.
+                Some(Ok(Event::Mouse(m)))
+                    if !matches!(m.kind, MouseEventKind::Moved | MouseEventKind::Drag(_)) =>
+                {
+                    Ok(Input::Mouse(m))
+                }
                 Some(Ok(Event::Paste(text))) => Ok(Input::Paste(text)),
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => Err(e),

@@ -26,6 +26,7 @@ const TICK: Duration = Duration::from_millis(200);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
     Key(KeyEvent),
+    Mouse(crossterm::event::MouseEvent),
     Paste(String),
     Resize,
     /// SIGTERM, SIGHUP or the end of input: quit cleanly.
@@ -92,6 +93,7 @@ where
                 urgent = true;
                 match input? {
                     Input::Key(key) => effects = step(&mut model, Msg::Key(key)),
+                    Input::Mouse(event) => effects = step(&mut model, Msg::Mouse(event)),
                     Input::Paste(text) => effects = step(&mut model, Msg::Paste(text)),
                     Input::Resize => {}
                     Input::Quit => model.quit = true,

@@ -85,6 +85,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         status,
     );
     let mut cursor_line = None;
+    let mut value_top = None;
     let value_rows = state
         .value
         .as_ref()
@@ -97,7 +98,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         state,
         !state.editing,
         (&value_label, &value_rows),
-        &mut cursor_line,
+        (&mut cursor_line, &mut value_top),
         theme,
     );
     let height = result.height.max(1) as usize;
@@ -109,6 +110,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     }
     scroll = scroll.min(page_height(&pieces).saturating_sub(height));
     viewport.call_rows = height;
+    viewport.call_area = result;
+    viewport.call_value_line = value_top;
     viewport.call_scroll = Some((name, scroll));
     draw_page(frame, result, &pieces, scroll);
 }
@@ -289,7 +292,7 @@ fn result_pieces<'a>(
     state: &'a CallState,
     focused: bool,
     (value_label, value_rows): (Label<'a>, &'a [Row]),
-    cursor_line: &mut Option<usize>,
+    (cursor_line, value_top): (&mut Option<usize>, &mut Option<usize>),
     theme: Theme,
 ) -> Vec<Piece<'a>> {
     let Some(record) = state.shown_record() else {
@@ -326,6 +329,7 @@ fn result_pieces<'a>(
                 let part = view.part();
                 let at = outline::index_of(value_rows, Some((0, view.cursor)));
                 *cursor_line = Some(lines.len() + at);
+                *value_top = Some(lines.len());
                 let cursor = focused.then_some((view.cursor, theme.selected()));
                 pieces.push(Piece::Lines(std::mem::take(&mut lines)));
                 pieces.push(Piece::tree(part, value_rows, value_label, cursor).indented(2));

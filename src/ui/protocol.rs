@@ -44,6 +44,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     let scroll = keep_in_view(protocol.scroll, selected, rows);
     viewport.protocol_rows = rows;
     viewport.protocol_scroll = scroll;
+    viewport.protocol_area = list;
     let origin = protocol.origin.unwrap_or(model.now);
     let lines: Vec<Line> = protocol
         .entries

@@ -107,6 +107,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         .min(page_height(&pieces).saturating_sub(height));
     viewport.tree_rows = height.saturating_sub(2).max(1);
     viewport.tree_scroll = Some((entry.tool.name.clone(), scroll));
+    viewport.tree_area = trees;
     draw_page(frame, trees, &pieces, scroll);
     let selected = cursor.and_then(|(which, node)| detail.tree(which).map(|t| (which, t, node)));
     frame.render_widget(

@@ -34,6 +34,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     viewport.list_rows = rows;
     let scroll = keep_in_view(model.list_scroll, model.selected, rows);
     viewport.list_scroll = scroll;
+    viewport.list_area = Rect {
+        y: inner.y + lines.len() as u16,
+        height: rows as u16,
+        ..inner
+    };
     if model.tools.is_empty() {
         lines.push(Line::styled("(no tools yet)", theme.dim()));
     } else if shown == 0 {

@@ -588,3 +588,54 @@ fn a_changed_tool_starts_afresh_and_an_unchanged_one_keeps_its_place() {
     assert_eq!(selected(&m), "b");
     assert_eq!(cursor_label(&m), "p2", "an unchanged tool keeps its cursor");
 }
+
+/// The mouse: a click selects the row under it (on its mark, also opens or closes it), in the
+/// tools list and the schema trees, and the wheel moves through the pane under it.
+#[test]
+fn clicks_select_rows_and_toggle_marks_and_the_wheel_moves() {
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let at = |kind, (column, row): (u16, u16)| {
+        Msg::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    let click = |spot| at(MouseEventKind::Down(MouseButton::Left), spot);
+    let mut m = demo_model();
+    let screen = tui::render(&mut m, 120, 40);
+    let spot = tui::find(&screen, "lookup_user").expect("listed");
+    update(&mut m, click(spot));
+    assert_eq!(selected(&m), "lookup_user");
+    let screen = tui::render(&mut m, 120, 40);
+    let (x, y) = tui::find(&screen, "user*: User").expect("output row");
+    update(&mut m, click((x + 4, y)));
+    assert_eq!(m.focus, Pane::Tool);
+    assert_eq!(
+        cursor_label(&m),
+        "user",
+        "a click on the label selects the row"
+    );
+    assert_eq!(
+        output_labels(&m, "lookup_user"),
+        ["(root)", "user"],
+        "and leaves it closed"
+    );
+    update(&mut m, click((x - 2, y)));
+    assert_eq!(
+        output_labels(&m, "lookup_user").len(),
+        6,
+        "its mark opens it"
+    );
+    update(&mut m, click((x - 1, y)));
+    assert_eq!(output_labels(&m, "lookup_user").len(), 2, "and closes it");
+    let screen = tui::render(&mut m, 120, 40);
+    let spot = tui::find(&screen, "echo ro").expect("listed");
+    update(&mut m, at(MouseEventKind::ScrollDown, spot));
+    assert_eq!(
+        m.selected, 7,
+        "the wheel over the list moves its selection three rows"
+    );
+    assert_eq!(selected(&m), "is_even");
+}

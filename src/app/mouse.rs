@@ -1,0 +1,186 @@
+//! The mouse: a click selects the row under it (on a row's open/closed mark it also opens or
+//! closes it), the wheel moves through the pane under it. Hit-tested against where the last
+//! frame drew each pane ([`Viewport`]). Pure.
+
+use crate::app::command::Command;
+use crate::app::model::{Model, Pane, Viewport, Which};
+use crate::app::outline;
+use crate::app::tree_view;
+use crate::app::update_tool::{ensure_detail, move_in_list, move_in_log, tool_command};
+use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+
+/// Rows the wheel moves per notch.
+const WHEEL_ROWS: usize = 3;
+
+/// Which drawn area a point falls in, and its line there (0 = the area's first row).
+enum Hit {
+    List(usize),
+    Tree { line: usize, column: u16 },
+    Value { line: usize, column: u16 },
+    Protocol(usize),
+    Log,
+}
+
+fn hit(viewport: &Viewport, x: u16, y: u16) -> Option<Hit> {
+    let inside = |r: Rect| r.contains(Position { x, y });
+    let line = |r: Rect| usize::from(y - r.y);
+    if inside(viewport.list_area) {
+        Some(Hit::List(line(viewport.list_area)))
+    } else if inside(viewport.tree_area) {
+        Some(Hit::Tree {
+            line: line(viewport.tree_area),
+            column: x - viewport.tree_area.x,
+        })
+    } else if inside(viewport.call_area) {
+        Some(Hit::Value {
+            line: line(viewport.call_area),
+            column: x - viewport.call_area.x,
+        })
+    } else if inside(viewport.protocol_area) {
+        Some(Hit::Protocol(line(viewport.protocol_area)))
+    } else if inside(viewport.log_area) {
+        Some(Hit::Log)
+    } else {
+        None
+    }
+}
+
+pub fn mouse(model: &mut Model, event: MouseEvent) {
+    let Some(hit) = hit(&model.viewport, event.column, event.row) else {
+        return;
+    };
+    match event.kind {
+        MouseEventKind::Down(MouseButton::Left) => click(model, hit),
+        MouseEventKind::ScrollDown => wheel(model, hit, Command::Down),
+        MouseEventKind::ScrollUp => wheel(model, hit, Command::Up),
+        _ => {}
+    }
+}
+
+fn wheel(model: &mut Model, hit: Hit, motion: Command) {
+    for _ in 0..WHEEL_ROWS {
+        match hit {
+            Hit::List(_) => move_in_list(model, motion),
+            Hit::Tree { .. } => tool_command(model, motion),
+            Hit::Log => move_in_log(model, motion),
+            Hit::Protocol(_) => {
+                let page = model.viewport.protocol_rows;
+                model.protocol.motion(motion, page);
+            }
+            Hit::Value { .. } => {
+                let name = model.selected_entry().map(|e| e.tool.name.clone());
+                if let Some(state) = name.and_then(|n| model.call_mut(&n)) {
+                    state.scroll = match motion {
+                        Command::Down => state.scroll + 1,
+                        _ => state.scroll.saturating_sub(1),
+                    };
+                    if let Some(view) = state.value.as_mut() {
+                        view.follow = false;
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn click(model: &mut Model, hit: Hit) {
+    match hit {
+        Hit::List(line) => {
+            let index = model.viewport.list_scroll + line;
+            if index < model.filter.visible.len() {
+                model.selected = index;
+                model.focus = Pane::Tools;
+            }
+        }
+        Hit::Tree { line, column } => {
+            model.focus = Pane::Tool;
+            click_tree(model, line, column);
+        }
+        Hit::Value { line, column } => click_value(model, line, column),
+        Hit::Protocol(line) => {
+            let protocol = &mut model.protocol;
+            let index = protocol.scroll + line;
+            if let Some(last) = protocol.entries.len().checked_sub(1)
+                && index <= last
+            {
+                protocol.selected = (index != last).then(|| protocol.number(index));
+            }
+        }
+        Hit::Log => model.focus = Pane::Log,
+    }
+}
+
+/// Whether `column` is on the open/closed mark of a row at `depth` (two columns a level).
+fn on_mark(column: u16, depth: usize) -> bool {
+    usize::from(column) / 2 == depth
+}
+
+/// The tool pane's page: a heading line before each tree, then its rows.
+fn click_tree(model: &mut Model, line: usize, column: u16) {
+    ensure_detail(model);
+    let Some(entry) = model.selected_entry().cloned() else {
+        return;
+    };
+    let Some(per) = model.per_tool.get_mut(&entry.tool.name) else {
+        return;
+    };
+    let (Some(detail), view) = (per.detail.as_ref(), &mut per.view) else {
+        return;
+    };
+    let parts = tree_view::parts(detail, view, entry.boxing());
+    let rows = outline::rows(&parts);
+    let inputs = rows.partition_point(|r| r.part == 0);
+    let page_line = view.scroll + line;
+    let index = match page_line {
+        0 => return,
+        l if l <= inputs => l - 1,
+        l if l == inputs + 1 => return,
+        l => l - 2,
+    };
+    let Some(&row) = rows.get(index) else {
+        return;
+    };
+    let which = Which::of_part(row.part);
+    let toggles = on_mark(column, row.depth) && parts[row.part].has_children(row.node);
+    view.cursor = Some((which, row.node));
+    if toggles {
+        let open = view.open.get_mut(which);
+        if !open.remove(&row.node) {
+            open.insert(row.node);
+        }
+    }
+}
+
+/// The call panel's result page: the value's rows start at `call_value_line`, two columns in.
+fn click_value(model: &mut Model, line: usize, column: u16) {
+    let (Some((_, scroll)), Some(top)) = (
+        model.viewport.call_scroll.clone(),
+        model.viewport.call_value_line,
+    ) else {
+        return;
+    };
+    let name = model.selected_entry().map(|e| e.tool.name.clone());
+    let Some(state) = name.and_then(|n| model.call_mut(&n)) else {
+        return;
+    };
+    state.editing = false;
+    let Some(view) = state.value.as_mut() else {
+        return;
+    };
+    let Some(index) = (scroll + line).checked_sub(top) else {
+        return;
+    };
+    let rows = outline::rows(&[view.part()]);
+    let Some(row) = rows.get(index) else {
+        return;
+    };
+    view.cursor = row.node;
+    if let Some(column) = column.checked_sub(2)
+        && on_mark(column, row.depth)
+        && !view.tree.rows[row.node].children.is_empty()
+        && !view.open.remove(&row.node)
+    {
+        view.open.insert(row.node);
+    }
+}
