@@ -180,6 +180,38 @@ fn filter_expand_copy_help_quit_in_a_real_terminal() {
     );
 }
 
+/// A click as a terminal sends it (SGR mouse report) selects the tool under it; the mouse is
+/// captured while the TUI runs and given back when it quits.
+#[test]
+fn a_click_in_a_real_terminal_and_the_mouse_given_back() {
+    let Some(bin) = release_binary() else { return };
+    let tmux = Tmux::start("mouse", 120, 40);
+    tmux.wait_for("$");
+    tmux.type_line(&format!("{bin} --demo"));
+    let screen = tmux.wait_for("Tools (17)");
+    let mouse = || tmux.run(&["display", "-p", "-t", "main", "#{mouse_any_flag}"]);
+    assert_eq!(mouse().trim(), "1", "the TUI asked for mouse reports");
+    let (row, line) = screen
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("lookup_user ro"))
+        .expect("listed");
+    let column = line.chars().position(|c| c == 'l').unwrap_or(3) + 1;
+    let (x, y) = (column, row + 1);
+    tmux.run(&[
+        "send-keys",
+        "-t",
+        "main",
+        "-l",
+        &format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m"),
+    ]);
+    tmux.wait_for("┌ lookup_user ─");
+    tmux.keys(&["q"]);
+    tmux.type_line("echo mouse-$((3+4))");
+    tmux.wait_for("mouse-7");
+    assert_eq!(mouse().trim(), "0", "mouse reports are off again");
+}
+
 #[test]
 fn tui_against_server_everything() {
     let Some(bin) = release_binary() else { return };
