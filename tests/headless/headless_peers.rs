@@ -142,6 +142,7 @@ fn everything_over_streamable_http() {
     let url = format!("http://127.0.0.1:{port}/mcp");
     check_everything(&["--url", &url], "streamable-http");
     recorded_and_replayed(&["--url", &url], "http");
+    resources_prompts_and_completions(&["--url", &url], "http");
 }
 
 #[test]
@@ -153,7 +154,9 @@ fn everything_over_legacy_sse() {
     let mut cmd = Command::new("node");
     cmd.args([&index, "sse"]).env("PORT", port.to_string());
     let _server = start_listening(cmd, port);
-    check_everything(&["--url", &format!("http://127.0.0.1:{port}/sse")], "sse");
+    let url = format!("http://127.0.0.1:{port}/sse");
+    check_everything(&["--url", &url], "sse");
+    resources_prompts_and_completions(&["--url", &url], "sse");
 }
 
 #[test]
@@ -489,15 +492,10 @@ fn fastmcp_over_http_in_both_eras() {
     check_fastmcp(&["--url", &format!("http://127.0.0.1:{port}/mcp")]);
 }
 
-/// Resources, templates, reads, prompts, completions and ping against server-everything over
-/// stdio, as a user types them.
-#[test]
-fn everything_resources_prompts_and_completions() {
-    let Some(index) = peers::everything() else {
-        return;
-    };
-    let conn = ["--", "node", index.as_str()];
-    let go = |args: &[&str]| run(&[args, &conn[..]].concat());
+/// Resources, templates, reads, prompts, completions and ping against server-everything on
+/// one connection spec, as a user types them.
+fn resources_prompts_and_completions(conn: &[&str], label: &str) {
+    let go = |args: &[&str]| run(&[args, conn].concat());
     let resources = go(&["resources", "--format", "json"]);
     assert_eq!(resources.code, 0, "{}", resources.stderr);
     let listed = resources.json()["resources"]
@@ -526,7 +524,7 @@ fn everything_resources_prompts_and_completions() {
         "{}",
         text.stdout
     );
-    let out = std::env::temp_dir().join(format!("mcp-inspect-blob-{}", std::process::id()));
+    let out = std::env::temp_dir().join(format!("mcp-inspect-blob-{label}-{}", std::process::id()));
     let _ = std::fs::remove_file(&out);
     let path = out.display().to_string();
     let blob = go(&["read", "demo://resource/dynamic/blob/7", "--out", &path]);
@@ -569,4 +567,12 @@ fn everything_resources_prompts_and_completions() {
     );
     let ping = go(&["ping", "--format", "json"]);
     assert!(ping.json()["ms"].is_number(), "{}", ping.stdout);
+}
+
+#[test]
+fn everything_resources_prompts_and_completions_over_stdio() {
+    let Some(index) = peers::everything() else {
+        return;
+    };
+    resources_prompts_and_completions(&["--", "node", &index], "stdio");
 }
