@@ -590,3 +590,67 @@ fn reconnecting_abandons_the_calls_of_the_old_session() {
     let screen = text(&render(&mut m, 120, 40));
     assert!(screen.contains("abandoned: reconnecting"), "{screen}");
 }
+
+/// A click on a value row puts the value cursor there; on the row's mark it closes and opens
+/// it; a click on a protocol line selects that message.
+#[test]
+fn clicks_in_the_value_tree_and_the_protocol_list() {
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let click = |(column, row): (u16, u16)| {
+        Msg::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    let mut m = demo_model();
+    open_call(&mut m, "bad_output");
+    let (id, _) = send(&mut m);
+    finish(
+        &mut m,
+        "bad_output",
+        id,
+        json!({"content": [], "structuredContent": {"count": -3, "status": "unknown", "items": ["a", 2]}}),
+    );
+    let value = |m: &Model| {
+        let v = m
+            .call("bad_output")
+            .expect("panel")
+            .value
+            .clone()
+            .expect("value view");
+        (v.tree.rows[v.cursor].pointer.clone(), v.open.len())
+    };
+    let buffer = render(&mut m, 120, 40);
+    let spot = find(&buffer, "\"status\": ").expect("value row");
+    update(&mut m, click(spot));
+    assert_eq!(value(&m).0, "/status", "the clicked row has the cursor");
+    let buffer = render(&mut m, 120, 40);
+    let (x, y) = find(&buffer, "\"items\": [2 items]").expect("open row");
+    let opened = value(&m).1;
+    update(&mut m, click((x - 2, y)));
+    assert_eq!(
+        value(&m),
+        ("/items".into(), opened - 1),
+        "its mark closes it"
+    );
+    // The protocol pane: a click selects the line under it.
+    let wire = |ms: u64| {
+        let message = json!({"jsonrpc": "2.0", "method": format!("notifications/n{ms}")});
+        let at = std::time::Instant::now() + Duration::from_millis(ms);
+        mcp_inspect::mcp::wire::WireMessage::new(
+            mcp_inspect::mcp::wire::Direction::In,
+            &message,
+            &message.to_string(),
+            at,
+        )
+    };
+    let batch = vec![wire(0), wire(1), wire(2)];
+    update(&mut m, Msg::Wire { batch, dropped: 0 });
+    press(&mut m, &["esc", "5"]);
+    let buffer = render(&mut m, 120, 40);
+    let spot = find(&buffer, "notifications/n1").expect("listed");
+    update(&mut m, click(spot));
+    assert_eq!(m.protocol.selected_index(), Some(1));
+}
