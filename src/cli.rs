@@ -22,6 +22,9 @@ pub struct Cli {
     pub command: Option<Command>,
     #[command(flatten)]
     pub connection: ConnectionArgs,
+    /// TUI: leave the mouse to the terminal (its own text selection) instead of clicking rows.
+    #[arg(long)]
+    pub no_mouse: bool,
 }
 
 #[derive(Subcommand, Debug)]

@@ -63,7 +63,7 @@ fn main() {
                 mcp_inspect::demo::run(http, paging).await
             }
             Some(command) => mcp_inspect::headless::run(command).await,
-            None => mcp_inspect::runtime::run(cli.connection).await,
+            None => mcp_inspect::runtime::run(cli.connection, !cli.no_mouse).await,
         }
     });
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));

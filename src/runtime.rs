@@ -25,8 +25,8 @@ pub fn frame<B: ratatui::backend::Backend>(
     Ok(())
 }
 
-/// Runs the TUI on a connection and returns the exit code.
-pub async fn run(connection: ConnectionArgs) -> i32 {
+/// Runs the TUI on a connection and returns the exit code; `mouse`: take mouse reports.
+pub async fn run(connection: ConnectionArgs, mouse: bool) -> i32 {
     let mut options = match connection.options() {
         Ok(o) => o,
         Err(e) => {
@@ -73,7 +73,7 @@ pub async fn run(connection: ConnectionArgs) -> i32 {
         );
         return exit::ERROR;
     }
-    let outcome = match crossterm_edge::CrosstermEdge::new() {
+    let outcome = match crossterm_edge::CrosstermEdge::new(mouse) {
         Ok(mut edge) => event_loop::run_loop(&mut edge, options, model).await,
         Err(e) => Err(e),
     };

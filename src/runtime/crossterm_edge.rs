@@ -37,15 +37,17 @@ fn restore() {
 }
 
 /// Takes the terminal back after an external program used it.
-fn resume(terminal: &mut Terminal<CrosstermBackend<Stdout>>) -> std::io::Result<()> {
+fn resume(terminal: &mut Terminal<CrosstermBackend<Stdout>>, mouse: bool) -> std::io::Result<()> {
     enable_raw_mode()?;
     crossterm::execute!(
         std::io::stdout(),
         EnterAlternateScreen,
         EnableBracketedPaste,
-        EnableMouseCapture,
         crossterm::terminal::Clear(crossterm::terminal::ClearType::All)
     )?;
+    if mouse {
+        crossterm::execute!(std::io::stdout(), EnableMouseCapture)?;
+    }
     // A fresh terminal has empty buffers, so the next frame is drawn whole. (`Terminal::clear`
     // would ask the terminal for the cursor position, an answer the key reader can swallow.)
     *terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
@@ -79,7 +81,7 @@ fn external_editor(text: &str) -> Result<String, String> {
     edited
 }
 
-fn setup() -> std::io::Result<(Terminal<CrosstermBackend<Stdout>>, TerminalGuard)> {
+fn setup(mouse: bool) -> std::io::Result<(Terminal<CrosstermBackend<Stdout>>, TerminalGuard)> {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
@@ -90,9 +92,11 @@ fn setup() -> std::io::Result<(Terminal<CrosstermBackend<Stdout>>, TerminalGuard
     crossterm::execute!(
         std::io::stdout(),
         EnterAlternateScreen,
-        EnableBracketedPaste,
-        EnableMouseCapture
+        EnableBracketedPaste
     )?;
+    if mouse {
+        crossterm::execute!(std::io::stdout(), EnableMouseCapture)?;
+    }
     let terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     Ok((terminal, guard))
 }
@@ -106,14 +110,17 @@ pub struct CrosstermEdge {
     hangup: Signal,
     /// For tests of the panic path on the real binary: this key panics the UI loop.
     panic_key: Option<char>,
+    /// Mouse reports are taken (not `--no-mouse`).
+    mouse: bool,
     _guard: TerminalGuard,
 }
 
 impl CrosstermEdge {
-    pub fn new() -> std::io::Result<CrosstermEdge> {
-        let (terminal, guard) = setup()?;
+    pub fn new(mouse: bool) -> std::io::Result<CrosstermEdge> {
+        let (terminal, guard) = setup(mouse)?;
         Ok(CrosstermEdge {
             terminal,
+            mouse,
             keys: Some(EventStream::new()),
             // SIGTERM, and SIGHUP (the SSH connection or the terminal went away), quit
             // cleanly: the terminal is restored and the server stopped.
@@ -174,7 +181,7 @@ impl Edge for CrosstermEdge {
         // The key reader would steal the editor's input: stop it while the editor runs.
         self.keys = None;
         let edited = tokio::task::block_in_place(|| external_editor(text));
-        resume(&mut self.terminal)?;
+        resume(&mut self.terminal, self.mouse)?;
         self.keys = Some(EventStream::new());
         Ok(edited)
     }

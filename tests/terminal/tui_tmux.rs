@@ -210,6 +210,13 @@ fn a_click_in_a_real_terminal_and_the_mouse_given_back() {
     tmux.type_line("echo mouse-$((3+4))");
     tmux.wait_for("mouse-7");
     assert_eq!(mouse().trim(), "0", "mouse reports are off again");
+    // --no-mouse leaves the mouse to the terminal.
+    tmux.type_line(&format!("{bin} --demo --no-mouse"));
+    tmux.wait_for("Tools (17)");
+    assert_eq!(mouse().trim(), "0", "no mouse reports asked for");
+    tmux.keys(&["q"]);
+    tmux.type_line("echo mouse-$((4+4))");
+    tmux.wait_for("mouse-8");
 }
 
 #[test]
