@@ -138,6 +138,18 @@ impl ValueTree {
     }
 }
 
+impl ValueRow {
+    /// The row as a person reads it: `"key": value` (the value summarised), escaped.
+    pub fn text(&self) -> String {
+        let key = self
+            .label
+            .as_deref()
+            .map(|l| format!("{}: ", crate::untrusted::line(l, 80)))
+            .unwrap_or_default();
+        format!("{key}{}", crate::untrusted::line(&self.summary, 400))
+    }
+}
+
 impl Nodes for ValueTree {
     fn count(&self) -> usize {
         self.rows.len()

@@ -3,8 +3,8 @@
 use super::output::Report;
 use crate::mcp::Session;
 use crate::mcp::error::exit;
+use crate::schema::SchemaTree;
 use crate::schema::signature::signature;
-use crate::schema::{SchemaTree, boxing};
 use crate::untrusted;
 use serde_json::{Value, json};
 
@@ -20,10 +20,7 @@ pub async fn run(session: &Session, name: &str, report: &Report) -> i32 {
         );
     };
     let input = SchemaTree::build(&tool.input_schema);
-    let boxed = tool
-        .output_schema
-        .as_ref()
-        .and_then(|s| boxing::detect(s, None));
+    let boxed = tool.facts.boxing.clone();
     let output = tool.output_schema.as_deref().map(SchemaTree::build);
     let mut out = json!({
         "name": tool.name,

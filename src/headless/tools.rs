@@ -5,8 +5,8 @@ use crate::cli::Format;
 use crate::mcp::Session;
 use crate::mcp::error::exit;
 use crate::mcp::tool::Tool;
+use crate::schema::SchemaTree;
 use crate::schema::signature::signature;
-use crate::schema::{SchemaTree, boxing};
 use crate::untrusted;
 use serde_json::json;
 
@@ -39,14 +39,11 @@ pub async fn run(session: &Session, report: &Report) -> i32 {
 /// `signature  [hints]  first line of the description`, escaped and bounded.
 pub fn tool_line(tool: &Tool) -> String {
     let input = SchemaTree::build(&tool.input_schema);
-    let output = tool
-        .output_schema
-        .as_ref()
-        .map(|s| (SchemaTree::build(s), boxing::detect(s, None)));
+    let output = tool.output_schema.as_deref().map(SchemaTree::build);
     let sig = signature(
         &tool.name,
         &input,
-        output.as_ref().map(|(t, b)| (t, b.as_ref())),
+        output.as_ref().map(|t| (t, tool.facts.boxing.as_ref())),
     );
     let mut line = untrusted::line(&sig, 300).into_owned();
     let hints = tool.annotations.words();

@@ -261,12 +261,7 @@ fn value_row(
     let Some(row) = state.value.as_ref().and_then(|v| v.tree.rows.get(node)) else {
         return Line::default();
     };
-    let label = row
-        .label
-        .as_deref()
-        .map(|l| format!("{}: ", untrusted::line(l, 80)))
-        .unwrap_or_default();
-    let text = format!("{label}{}", untrusted::line(&row.summary, 400));
+    let text = row.text();
     match violations.get(row.pointer.as_str()) {
         None => Line::raw(text),
         Some(hits) => Line::from(vec![

@@ -141,15 +141,7 @@ fn draw_detail(frame: &mut Frame<'_>, area: Rect, model: &Model, index: usize) {
         open: &detail.open,
     };
     let rows = outline::rows(&[part]);
-    let label = |node: NodeId, _depth: usize| {
-        let row = &detail.tree.rows[node];
-        let key = row
-            .label
-            .as_deref()
-            .map(|l| format!("{}: ", untrusted::line(l, 80)))
-            .unwrap_or_default();
-        Line::raw(format!("{key}{}", untrusted::line(&row.summary, 400)))
-    };
+    let label = |node: NodeId, _depth: usize| Line::raw(detail.tree.rows[node].text());
     let mut pieces = vec![Piece::tree(part, &rows, &label, None)];
     if detail.tree.truncated {
         pieces.push(Piece::Lines(vec![Line::styled(
