@@ -340,18 +340,10 @@ impl ConnectionArgs {
         if !(timeout.is_finite() && timeout > 0.0) {
             return Err("--timeout must be a positive number of seconds".into());
         }
-        // Over Streamable HTTP the messages are recorded as rmcp parsed them.
-        let parsed = matches!(
-            target,
-            Target::Http {
-                transport: HttpTransport::Streamable,
-                ..
-            }
-        );
         let record = match &self.record {
             None => None,
             Some(path) => Some(
-                Recorder::create(path, parsed)
+                Recorder::create(path)
                     .map_err(|e| format!("cannot write the recording {}: {e}", path.display()))?,
             ),
         };

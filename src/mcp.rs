@@ -19,6 +19,7 @@ mod salvage;
 mod schema_text;
 pub mod session;
 mod sse;
+mod streamable;
 pub mod target;
 pub mod tool;
 pub mod wire;

@@ -8,8 +8,9 @@ use super::handler::Handler;
 use super::raw::RawResponses;
 
 use super::session::{STDERR_IN_ERRORS, ServerSummary, Session};
+use super::streamable::WireClient;
 use super::target::{ConnectOptions, HttpTransport, ProtocolChoice, Target};
-use super::wire::{Tap, Tapped};
+use super::wire::Tap;
 use crate::schema::Era;
 use crate::untrusted;
 use rmcp::model::{ProtocolVersion, SubscriptionFilter};
@@ -166,10 +167,12 @@ async fn attempt(
             }
             let config =
                 StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
-            let transport = Tapped {
-                inner: StreamableHttpClientTransport::from_config(config),
-                tap,
+            let client = WireClient {
+                http: super::http::client(),
+                raw: raw.clone(),
+                events: events.clone(),
             };
+            let transport = StreamableHttpClientTransport::with_client(client, config);
             match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
                 .await
             {

@@ -1,8 +1,8 @@
 //! `--record FILE`: every JSON-RPC message of a session in both directions, one JSON line each:
-//! `{"t": ms since connecting, "dir": "out" | "in", "message": …}`. Over stdio and legacy SSE
-//! the message is the one on the wire (keys in order, numbers as written); over Streamable HTTP
-//! it is the message as rmcp parsed it (`"as": "parsed"` says so). Secrets given on the command
-//! line are redacted before a line is written; the file stops growing at [`MAX_BYTES`].
+//! `{"t": ms since connecting, "dir": "out" | "in", "message": …}`, the message as it was on the
+//! wire (every field, keys in order, numbers as written) over every transport. Secrets given on
+//! the command line are redacted before a line is written; the file stops growing at
+//! [`MAX_BYTES`].
 
 use serde_json::{Value, json};
 use std::fs::File;
@@ -26,8 +26,6 @@ pub enum Direction {
 /// Where the session's messages are written; shared by the transport's tasks.
 pub struct Recorder {
     started: Instant,
-    /// Messages are the ones rmcp parsed, not the bytes on the wire.
-    parsed: bool,
     file: Mutex<Written>,
 }
 
@@ -44,12 +42,10 @@ impl std::fmt::Debug for Recorder {
 }
 
 impl Recorder {
-    /// Creates (or truncates) the file. `parsed`: the transport's messages are re-serialised by
-    /// rmcp (Streamable HTTP), and each line says so.
-    pub fn create(path: &Path, parsed: bool) -> std::io::Result<Arc<Recorder>> {
+    /// Creates (or truncates) the file.
+    pub fn create(path: &Path) -> std::io::Result<Arc<Recorder>> {
         Ok(Arc::new(Recorder {
             started: Instant::now(),
-            parsed,
             file: Mutex::new(Written {
                 out: BufWriter::new(File::create(path)?),
                 bytes: 0,
@@ -67,9 +63,6 @@ impl Recorder {
                 Direction::In => "in",
             },
         });
-        if self.parsed {
-            line["as"] = json!("parsed");
-        }
         line["message"] = message.clone();
         let text = crate::secrets::redact(&line.to_string()).into_owned();
         let Ok(mut w) = self.file.lock() else {

@@ -33,9 +33,13 @@ pub struct SseTransport {
 
 /// One server-sent event.
 #[derive(Debug, Default, PartialEq)]
-struct Event {
-    name: Option<String>,
-    data: String,
+pub(super) struct Event {
+    pub name: Option<String>,
+    pub data: String,
+    /// The event's `id`, for resuming a Streamable HTTP stream after it.
+    pub id: Option<String>,
+    /// The `retry` the server asks for, in milliseconds.
+    pub retry: Option<u64>,
 }
 
 /// Opens the stream and waits for the endpoint, so failures surface as connection errors.
@@ -137,7 +141,9 @@ pub async fn connect(
 }
 
 /// Reads the next event; `Some(Err)` for an oversized one.
-async fn next_event<R: AsyncBufRead + Unpin>(reader: &mut R) -> Option<Result<Event, usize>> {
+pub(super) async fn next_event<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+) -> Option<Result<Event, usize>> {
     let mut event = Event::default();
     let mut size = 0usize;
     let mut has_data = false;
@@ -154,7 +160,7 @@ async fn next_event<R: AsyncBufRead + Unpin>(reader: &mut R) -> Option<Result<Ev
             if size > MAX_EVENT_BYTES {
                 return Some(Err(size));
             }
-            if has_data || event.name.is_some() {
+            if has_data || event.name.is_some() || event.id.is_some() {
                 return Some(Ok(event));
             }
             continue;
@@ -165,6 +171,8 @@ async fn next_event<R: AsyncBufRead + Unpin>(reader: &mut R) -> Option<Result<Ev
         };
         match field {
             "event" => event.name = Some(value.to_string()),
+            "id" if !value.contains('\0') => event.id = Some(value.to_string()),
+            "retry" => event.retry = value.parse().ok().or(event.retry),
             "data" => {
                 size += value.len();
                 if size <= MAX_EVENT_BYTES {
@@ -190,38 +198,19 @@ async fn read_messages<R: AsyncBufRead + Unpin>(
         let event = match event {
             Ok(e) => e,
             Err(size) => {
-                events.send(ServerEvent::Notice(format!(
-                    "server sent a {size}-byte event, over the limit: dropped"
-                )));
+                oversized(size, &events);
                 continue;
             }
         };
-        if !matches!(event.name.as_deref(), None | Some("message")) {
+        if !matches!(event.name.as_deref(), None | Some("message"))
+            || !admit(&event.data, &raw, &events)
+        {
             continue;
         }
-        let counts = count(event.data.as_bytes(), MAX_MESSAGE_VALUES);
-        if counts.values > MAX_MESSAGE_VALUES {
-            events.send(ServerEvent::Notice(format!(
-                "server sent an SSE message of more than {MAX_MESSAGE_VALUES} JSON values: dropped"
-            )));
-            continue;
-        }
-        let message = serde_json::from_str::<Value>(&event.data).and_then(|v| {
-            if counts.keys > duplicate_keys::keys_in(&v) {
-                events.send(ServerEvent::Notice(duplicate_keys::notice(
-                    event.data.as_bytes(),
-                )));
-            }
-            if !raw.screen(&v, &event.data, &events) {
-                return Ok(None);
-            }
-            // From the text, not from `v`: rmcp's message types buffer their fields, and a
-            // number kept as written (beyond 64 bits) does not survive that from a `Value`.
-            serde_json::from_str::<ServerJsonRpcMessage>(&event.data).map(Some)
-        });
-        match message {
-            Ok(None) => {}
-            Ok(Some(m)) => {
+        // From the text, not from a `Value`: rmcp's message types buffer their fields, and a
+        // number kept as written (beyond 64 bits) does not survive that from a `Value`.
+        match serde_json::from_str::<ServerJsonRpcMessage>(&event.data) {
+            Ok(m) => {
                 if tx.send(m).await.is_err() {
                     return;
                 }
@@ -233,6 +222,40 @@ async fn read_messages<R: AsyncBufRead + Unpin>(
         }
     }
     events.send(ServerEvent::Closed("the SSE stream ended".into()));
+}
+
+pub(super) fn oversized(size: usize, events: &EventSink) {
+    events.send(ServerEvent::Notice(format!(
+        "server sent a {size}-byte event, over the limit: dropped"
+    )));
+}
+
+/// Screens one message's text from the server (over either HTTP transport) before rmcp reads
+/// it: too many values, not JSON or an answer to nothing are dropped with a notice; repeated
+/// keys are named; what passes is tapped and, if an awaited answer, kept as sent.
+pub(super) fn admit(text: &str, raw: &RawResponses, events: &EventSink) -> bool {
+    let counts = count(text.as_bytes(), MAX_MESSAGE_VALUES);
+    if counts.values > MAX_MESSAGE_VALUES {
+        events.send(ServerEvent::Notice(format!(
+            "server sent a message of more than {MAX_MESSAGE_VALUES} JSON values: dropped"
+        )));
+        return false;
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(v) => {
+            if counts.keys > duplicate_keys::keys_in(&v) {
+                events.send(ServerEvent::Notice(duplicate_keys::notice(text.as_bytes())));
+            }
+            raw.screen(&v, text, events)
+        }
+        Err(e) => {
+            events.send(ServerEvent::Notice(format!(
+                "server sent a message that is not JSON ({e}): {}",
+                untrusted::line(text, 200)
+            )));
+            false
+        }
+    }
 }
 
 /// POSTs each outgoing message; a failed POST of a request is answered locally with a JSON-RPC
@@ -326,14 +349,15 @@ mod tests {
             next_event(&mut r).await,
             Some(Ok(Event {
                 name: Some("endpoint".into()),
-                data: "/message?sessionId=1".into()
+                data: "/message?sessionId=1".into(),
+                ..Event::default()
             }))
         );
         assert_eq!(
             next_event(&mut r).await,
             Some(Ok(Event {
-                name: None,
-                data: "{\"a\":\n1}".into()
+                data: "{\"a\":\n1}".into(),
+                ..Event::default()
             }))
         );
         assert_eq!(next_event(&mut r).await, None);

@@ -1,12 +1,9 @@
 //! Every JSON-RPC message of a session as it passes the transport, for the protocol pane and
 //! `--record`: a [`Tap`] the transports call for each message both ways. Over stdio and SSE it
-//! sees the messages as sent; over Streamable HTTP as rmcp parsed them.
+//! sees the messages as sent, over every transport.
 
 pub use super::record::Direction;
 use super::record::Recorder;
-use rmcp::RoleClient;
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
-use rmcp::transport::Transport;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -137,44 +134,6 @@ impl Tap {
 
     pub fn is_on(&self) -> bool {
         self.recorder.is_some() || self.log.is_some()
-    }
-}
-
-/// A transport whose messages are tapped as rmcp parsed them (Streamable HTTP, where the
-/// bytes stay inside rmcp's HTTP client).
-pub struct Tapped<T> {
-    pub inner: T,
-    pub tap: Tap,
-}
-
-impl<T: Transport<RoleClient>> Transport<RoleClient> for Tapped<T> {
-    type Error = T::Error;
-
-    fn send(
-        &mut self,
-        item: ClientJsonRpcMessage,
-    ) -> impl Future<Output = Result<(), T::Error>> + Send + 'static {
-        if self.tap.is_on()
-            && let Ok(message) = serde_json::to_value(&item)
-        {
-            self.tap
-                .note(Direction::Out, &message, &message.to_string());
-        }
-        self.inner.send(item)
-    }
-
-    async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
-        let item = self.inner.receive().await?;
-        if self.tap.is_on()
-            && let Ok(message) = serde_json::to_value(&item)
-        {
-            self.tap.note(Direction::In, &message, &message.to_string());
-        }
-        Some(item)
-    }
-
-    async fn close(&mut self) -> Result<(), T::Error> {
-        self.inner.close().await
     }
 }
 

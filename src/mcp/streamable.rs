@@ -1,0 +1,320 @@
+//! Our HTTP client under rmcp's Streamable HTTP worker: it makes the POSTs itself, so every
+//! message the server sends is seen as sent (JSON body or SSE event) before rmcp parses it. The
+//! protocol pane, `--record`, the Raw view and `--format json` then show the server's own
+//! bytes: fields rmcp's types do not know, key order, numbers as written, and tools rmcp's
+//! worker would drop (an invalid `x-mcp-header`). The worker keeps what it does well: sessions,
+//! protocol headers, resumption, the GET stream.
+
+use super::events::EventSink;
+use super::raw::RawResponses;
+use super::sse::{self, Event};
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use reqwest::header::{HeaderName, HeaderValue};
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorData, ServerJsonRpcMessage};
+use rmcp::transport::streamable_http_client::{
+    AuthRequiredError, HttpStatusError, InsufficientScopeError, SseError, StreamableHttpClient,
+    StreamableHttpError, StreamableHttpPostResponse,
+};
+use sse_stream::Sse;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+use tokio::io::BufReader;
+
+const SESSION_ID: &str = "mcp-session-id";
+const EVENT_STREAM: &str = "text/event-stream";
+const JSON: &str = "application/json";
+/// Most of an HTTP error body kept for the message.
+const ERROR_BODY: usize = 8 * 1024;
+
+type Error = StreamableHttpError<reqwest::Error>;
+type Events = BoxStream<'static, Result<Sse, SseError>>;
+
+/// rmcp's Streamable HTTP client, on our reqwest client, with every server message screened
+/// and tapped as it arrived.
+#[derive(Clone)]
+pub struct WireClient {
+    pub http: reqwest::Client,
+    pub raw: RawResponses,
+    pub events: EventSink,
+}
+
+impl StreamableHttpClient for WireClient {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_token: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<StreamableHttpPostResponse, Error> {
+        let body = serde_json::to_string(&message).map_err(Error::Deserialize)?;
+        if let Ok(sent) = serde_json::from_str(&body) {
+            self.raw.sent(&sent, &body);
+        }
+        let mut request = self
+            .http
+            .post(uri.as_ref())
+            .header("accept", format!("{EVENT_STREAM}, {JSON}"))
+            .header("content-type", JSON);
+        if let Some(token) = auth_token {
+            request = request.bearer_auth(token);
+        }
+        for (name, value) in custom_headers {
+            request = request.header(name, value);
+        }
+        let session_was_attached = session_id.is_some();
+        if let Some(id) = session_id {
+            request = request.header(SESSION_ID, id.as_ref());
+        }
+        let response = request.body(body).send().await.map_err(Error::Client)?;
+        let status = response.status();
+        challenge(&response)?;
+        if matches!(status.as_u16(), 202 | 204) {
+            return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        if status.as_u16() == 404 && session_was_attached {
+            return Err(Error::SessionExpired);
+        }
+        let session = header(&response, SESSION_ID).map(str::to_string);
+        let content_type = header(&response, "content-type").map(str::to_ascii_lowercase);
+        let is = |kind: &str| content_type.as_deref().is_some_and(|c| c.starts_with(kind));
+        // Notifications and answers to the server's requests await nothing: whatever a
+        // server sends back for them (an empty 200, some JSON) is as good as 202.
+        let awaits_nothing = !matches!(message, ClientJsonRpcMessage::Request(_));
+        if !status.is_success() {
+            let retry_after = header(&response, "retry-after").map(str::to_string);
+            let (text, _) = read_body(response, ERROR_BODY).await;
+            return self.failed(&message, session_was_attached, status, retry_after, text);
+        }
+        if is(EVENT_STREAM) {
+            return Ok(StreamableHttpPostResponse::Sse(
+                self.event_stream(response),
+                session,
+            ));
+        }
+        if !is(JSON) {
+            return match awaits_nothing {
+                true => Ok(StreamableHttpPostResponse::Accepted),
+                false => Err(Error::UnexpectedContentType(content_type)),
+            };
+        }
+        let (text, cut) = read_body(response, super::child::MAX_MESSAGE_BYTES).await;
+        if cut {
+            return Err(Error::ResponseBodyTooLarge {
+                max_size: super::child::MAX_MESSAGE_BYTES,
+            });
+        }
+        if text.trim().is_empty() && awaits_nothing {
+            return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        if !sse::admit(&text, &self.raw, &self.events) {
+            return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        match serde_json::from_str::<ServerJsonRpcMessage>(&text) {
+            Ok(parsed) => Ok(StreamableHttpPostResponse::Json(parsed, session)),
+            Err(_) if awaits_nothing => Ok(StreamableHttpPostResponse::Accepted),
+            Err(e) => Err(Error::UnexpectedServerResponse(Cow::Owned(format!(
+                "the server answered with JSON that is not JSON-RPC: {e}"
+            )))),
+        }
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_token: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<(), Error> {
+        self.http
+            .delete_session(uri, session_id, auth_token, custom_headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_token: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<Events, Error> {
+        let mut request = self.http.get(uri.as_ref()).header("accept", EVENT_STREAM);
+        if let Some(id) = session_id {
+            request = request.header(SESSION_ID, id.as_ref());
+        }
+        if let Some(id) = last_event_id {
+            request = request.header("last-event-id", id);
+        }
+        if let Some(token) = auth_token {
+            request = request.bearer_auth(token);
+        }
+        for (name, value) in custom_headers {
+            request = request.header(name, value);
+        }
+        let response = request.send().await.map_err(Error::Client)?;
+        if response.status().as_u16() == 405 {
+            return Err(Error::ServerDoesNotSupportSse);
+        }
+        challenge(&response)?;
+        if let Some(error) = status_error(&response) {
+            return Err(error.into());
+        }
+        let response = response.error_for_status().map_err(Error::Client)?;
+        match header(&response, "content-type") {
+            Some(c) if c.to_ascii_lowercase().starts_with(EVENT_STREAM) => {
+                Ok(self.event_stream(response))
+            }
+            other => Err(Error::UnexpectedContentType(other.map(str::to_string))),
+        }
+    }
+}
+
+impl WireClient {
+    /// The response's events, each message screened and tapped; oversized or unusable ones
+    /// are dropped with a notice (as on the legacy SSE transport).
+    fn event_stream(&self, response: reqwest::Response) -> Events {
+        let bytes = response
+            .bytes_stream()
+            .map(|r| r.map_err(std::io::Error::other));
+        let reader = BufReader::new(tokio_util::io::StreamReader::new(bytes));
+        let (raw, events) = (self.raw.clone(), self.events.clone());
+        futures::stream::unfold(reader, move |mut reader| {
+            let (raw, events) = (raw.clone(), events.clone());
+            async move {
+                loop {
+                    let event = match sse::next_event(&mut reader).await? {
+                        Ok(event) => event,
+                        Err(size) => {
+                            sse::oversized(size, &events);
+                            continue;
+                        }
+                    };
+                    let is_message = matches!(event.name.as_deref(), None | Some("message"));
+                    if is_message
+                        && !event.data.is_empty()
+                        && !sse::admit(&event.data, &raw, &events)
+                    {
+                        continue;
+                    }
+                    return Some((Ok(to_sse(event)), reader));
+                }
+            }
+        })
+        .boxed()
+    }
+
+    /// A POST answered with an error status: the server's JSON-RPC error when the body is one,
+    /// else the status (rate limits and server errors as rmcp's retryable kind).
+    fn failed(
+        &self,
+        message: &ClientJsonRpcMessage,
+        session_was_attached: bool,
+        status: reqwest::StatusCode,
+        retry_after: Option<String>,
+        body: String,
+    ) -> Result<StreamableHttpPostResponse, Error> {
+        let error = serde_json::from_str::<ServerJsonRpcMessage>(&body)
+            .ok()
+            .filter(|m| matches!(m, ServerJsonRpcMessage::Error(_)));
+        if error.is_some() {
+            sse::admit(&body, &self.raw, &self.events);
+        }
+        // A legacy server rejects `server/discover` with a 4xx of its own making, often
+        // without our id (the Python SDK sends "server-error"): answered as an error to the
+        // probe, so the handshake falls back to `initialize` instead of failing.
+        if let ClientJsonRpcMessage::Request(request) = message
+            && matches!(request.request, ClientRequest::DiscoverRequest(_))
+            && !session_was_attached
+            && status.is_client_error()
+            && !matches!(status.as_u16(), 401 | 403)
+        {
+            let data = match &error {
+                Some(ServerJsonRpcMessage::Error(e)) => e.error.clone(),
+                _ => ErrorData::invalid_request(
+                    format!(
+                        "server/discover rejected with HTTP {status}: {}",
+                        crate::untrusted::line(&body, 300)
+                    ),
+                    None,
+                ),
+            };
+            return Ok(StreamableHttpPostResponse::Json(
+                ServerJsonRpcMessage::error(data, Some(request.id.clone())),
+                None,
+            ));
+        }
+        if let Some(error) = error {
+            return Ok(StreamableHttpPostResponse::Json(error, None));
+        }
+        if status.as_u16() == 429 || status.is_server_error() {
+            return Err(HttpStatusError::new(status.as_u16(), retry_after).into());
+        }
+        Err(Error::UnexpectedServerResponse(Cow::Owned(format!(
+            "HTTP {status}: {}",
+            crate::untrusted::line(&body, 300)
+        ))))
+    }
+}
+
+/// A 401 or 403 with a challenge, as rmcp's errors (the challenge is kept for the message).
+fn challenge(response: &reqwest::Response) -> Result<(), Error> {
+    let Some(value) = header(response, "www-authenticate") else {
+        return Ok(());
+    };
+    match response.status().as_u16() {
+        401 => Err(Error::AuthRequired(AuthRequiredError::new(value.into()))),
+        403 => {
+            let scope = value
+                .split(',')
+                .find_map(|part| part.trim().strip_prefix("scope="))
+                .map(|s| s.trim_matches('"').to_string());
+            Err(Error::InsufficientScope(InsufficientScopeError::new(
+                value.into(),
+                scope,
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A rate limit or server error, which rmcp may retry after the server's `Retry-After`.
+fn status_error(response: &reqwest::Response) -> Option<HttpStatusError> {
+    let status = response.status();
+    (status.as_u16() == 429 || status.is_server_error()).then(|| {
+        HttpStatusError::new(
+            status.as_u16(),
+            header(response, "retry-after").map(str::to_string),
+        )
+    })
+}
+
+fn header<'r>(response: &'r reqwest::Response, name: &str) -> Option<&'r str> {
+    response.headers().get(name).and_then(|v| v.to_str().ok())
+}
+
+/// At most `max` bytes of the body (read no further), and whether there was more.
+async fn read_body(mut response: reqwest::Response, max: usize) -> (String, bool) {
+    let mut body = Vec::new();
+    while let Ok(Some(chunk)) = response.chunk().await {
+        let room = max - body.len();
+        body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if chunk.len() > room {
+            return (String::from_utf8_lossy(&body).into_owned(), true);
+        }
+    }
+    (String::from_utf8_lossy(&body).into_owned(), false)
+}
+
+fn to_sse(event: Event) -> Sse {
+    Sse {
+        event: event.name,
+        data: (!event.data.is_empty()).then_some(event.data),
+        id: event.id,
+        retry: event.retry,
+    }
+}
