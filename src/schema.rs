@@ -5,6 +5,7 @@ pub mod boxing;
 pub mod budget;
 pub mod describe;
 pub mod dialect;
+pub mod headers;
 pub mod lint;
 pub mod numbers;
 pub mod refs;

@@ -3,6 +3,7 @@
 
 pub use super::schema_text::{Schema, compact};
 use crate::schema::budget::count_values;
+use crate::schema::headers::header_problems;
 use crate::schema::lint::ToolSchemas;
 use crate::schema::refs::{Document, RefTarget, all_refs};
 use crate::schema::{Boxing, boxing};
@@ -51,6 +52,8 @@ pub struct SchemaFacts {
     pub property_names: String,
     /// A `$ref` in either schema that does not resolve inside it.
     pub has_problem: bool,
+    /// The first broken `x-mcp-header` rule in the input schema (2026 clients drop the tool).
+    pub header_problem: Option<String>,
     /// JSON values in both schemas, counted up to [`SchemaFacts::COUNTED`].
     pub values: usize,
 }
@@ -75,6 +78,10 @@ impl SchemaFacts {
             boxing: output.and_then(|s| boxing::detect(s, None)),
             property_names,
             has_problem,
+            header_problem: header_problems(input)
+                .into_iter()
+                .next()
+                .map(|(at, why)| format!("{why} (at /inputSchema{at})")),
             values: schemas()
                 .map(|s| count_values(s, Self::COUNTED))
                 .sum::<usize>()

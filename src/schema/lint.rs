@@ -1,6 +1,8 @@
 //! `check`: lints every tool's schemas (compiles in its dialect, refs, object input root,
-//! boolean subschemas, duplicates, descriptions, unusable outputs), each finding with a pointer. Pure.
+//! boolean subschemas, duplicates, descriptions, unusable outputs, `x-mcp-header` rules), each
+//! finding with a pointer. Pure.
 
+use super::headers::header_problems;
 use super::refs::{Document, RefTarget, all_refs, escape_segment};
 use super::validate::Compiled;
 use super::verdict::Era;
@@ -94,6 +96,14 @@ pub fn lint(tools: &[ToolSchemas<'_>], era: Era) -> Vec<Finding> {
             );
         }
         schema_findings(tool.input, "/inputSchema", &mut add);
+        // Clients of the 2026 protocol drop such a tool; in the legacy era it is only a warning.
+        let severity = match era {
+            Era::Modern => Severity::Error,
+            Era::Legacy => Severity::Warning,
+        };
+        for (at, why) in header_problems(tool.input) {
+            add(severity, format!("/inputSchema{at}"), why);
+        }
         match tool.output {
             None => {}
             Some(output) if !output.is_object() && !output.is_boolean() => add(

@@ -206,6 +206,15 @@ fn header_lines(
             Span::raw(hints.join(", ")),
         ]));
     }
+    if let Some(problem) = &tool.facts.header_problem {
+        lines.push(Line::styled(
+            format!(
+                "⚠ {}; clients of the 2026 protocol drop this tool",
+                untrusted::line(problem, width as usize * 2)
+            ),
+            theme.warn(),
+        ));
+    }
     if detail.problems > 0 {
         lines.push(Line::styled(
             format!(

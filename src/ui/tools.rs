@@ -112,7 +112,7 @@ fn badges(entry: &ToolEntry, model: &Model) -> Vec<Span<'static>> {
     if entry.boxing().is_some() {
         push("boxed", theme.badge());
     }
-    if entry.tool.facts.has_problem {
+    if entry.tool.facts.has_problem || entry.tool.facts.header_problem.is_some() {
         push("⚠ schema", theme.warn());
     }
     out

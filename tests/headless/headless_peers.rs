@@ -406,7 +406,15 @@ fn check_fastmcp(conn: &[&str]) {
         assert_eq!(j["server"]["protocolVersion"], version);
         assert_eq!(
             tool_names(&j),
-            ["add", "greet", "get_point", "maybe_number", "fail"]
+            [
+                "add",
+                "greet",
+                "get_point",
+                "maybe_number",
+                "fail",
+                "regional",
+                "bad_header"
+            ]
         );
         let add = run_v(&with(
             &[
@@ -469,6 +477,37 @@ fn check_fastmcp(conn: &[&str]) {
         let fail = run_v(&with(&["call", "fail", "--protocol", protocol], conn));
         assert_eq!(fail.code, 5);
         assert_eq!(fail.json()["verdict"]["status"], "tool_error");
+        // In the 2026 era over HTTP the argument also travels as `Mcp-Param-Region`, which
+        // the server checks against the body.
+        let regional = run_v(&with(
+            &[
+                "call",
+                "regional",
+                "--arg",
+                "region=eu-west",
+                "--protocol",
+                protocol,
+            ],
+            conn,
+        ));
+        assert_eq!(regional.code, 0, "{}", regional.stderr);
+        assert_eq!(regional.json()["verdict"]["value"], "eu-west");
+        // A tool rmcp's HTTP client would drop without a word is listed (above) and `check`
+        // says what is wrong with it: an error where 2026 clients drop it.
+        let check = run_v(&with(&["check", "--protocol", protocol], conn));
+        let severity = if version == "2026-07-28" {
+            "error  "
+        } else {
+            "warning"
+        };
+        assert!(
+            check.stdout.contains(&format!(
+                "{severity} bad_header  /inputSchema/properties/region/x-mcp-header  \
+                 x-mcp-header `Has Space` is not an HTTP header name"
+            )),
+            "{}",
+            check.stdout
+        );
     }
 }
 
@@ -489,7 +528,29 @@ fn fastmcp_over_http_in_both_eras() {
     let mut cmd = Command::new(&python);
     cmd.args([peers::fastmcp_script(), "http".into(), port.to_string()]);
     let _server = start_listening(cmd, port);
-    check_fastmcp(&["--url", &format!("http://127.0.0.1:{port}/mcp")]);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    check_fastmcp(&["--url", &url]);
+    // What `tools --format json` prints is the listing as the server wrote it: equal to the
+    // recorded wire message (every tool, every key, in order).
+    let file =
+        std::env::temp_dir().join(format!("mcp-inspect-fastmcp-{}.jsonl", std::process::id()));
+    let path = file.display().to_string();
+    let tools = run(&[
+        "tools", "--format", "json", "--record", &path, "--url", &url,
+    ]);
+    assert_eq!(tools.code, 0, "{}", tools.stderr);
+    let recorded = std::fs::read_to_string(&file).expect("recorded");
+    let _ = std::fs::remove_file(&file);
+    let listing = recorded
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|l| l["dir"] == "in" && l["message"]["result"]["tools"].is_array())
+        .expect("a tools/list answer recorded");
+    assert_eq!(tools.json()["tools"], listing["message"]["result"]["tools"]);
+    assert!(
+        !recorded.contains("\"as\""),
+        "recorded as sent, not as parsed"
+    );
 }
 
 /// Resources, templates, reads, prompts, completions and ping against server-everything on

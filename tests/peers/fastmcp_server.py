@@ -4,9 +4,10 @@ Usage: fastmcp_server.py            (stdio)
        fastmcp_server.py http PORT  (Streamable HTTP at 127.0.0.1:PORT/mcp)
 """
 import sys
+from typing import Annotated
 
 from fastmcp import FastMCP
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 mcp = FastMCP("inspect-fastmcp")
 
@@ -45,6 +46,18 @@ def maybe_number(give: bool) -> int | None:
 def fail(reason: str = "no") -> int:
     """Always raises: the result is isError."""
     raise ValueError(f"failed: {reason}")
+
+
+@mcp.tool
+def regional(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Region"})]) -> str:
+    """Echo the region (also sent as the Mcp-Param-Region header in the 2026 era)."""
+    return region
+
+
+@mcp.tool
+def bad_header(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Has Space"})]) -> str:
+    """An invalid x-mcp-header: 2026 clients must drop this tool; an inspector shows why."""
+    return region
 
 
 if __name__ == "__main__":

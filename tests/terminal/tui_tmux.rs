@@ -321,7 +321,7 @@ fn tui_call_against_fastmcp_is_conforming_and_unboxed() {
     let tmux = Tmux::start("fastmcp", 120, 40);
     tmux.wait_for("$");
     tmux.type_line(&format!("{bin} -- {python} {}", peers::fastmcp_script()));
-    tmux.wait_for("Tools (5)");
+    tmux.wait_for("Tools (7)");
     tmux.keys(&["a"]);
     tmux.wait_for("call add");
     tmux.keys(&["C-s"]);
