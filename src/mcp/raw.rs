@@ -5,7 +5,7 @@
 //! late answer to one is noticed.
 
 use super::events::{EventSink, ServerEvent};
-use super::wire::{Direction, Tap};
+use super::wire::{Direction, HttpExchange, Tap};
 use serde_json::Value;
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -42,9 +42,19 @@ impl RawResponses {
         self
     }
 
+    /// Where messages are reported.
+    pub fn tap(&self) -> &Tap {
+        &self.tap
+    }
+
     /// Notes a message the client sends: a request's id now awaits an answer.
     pub fn sent(&self, message: &Value, text: &str) {
         self.tap.note(Direction::Out, message, text);
+        self.expect(message);
+    }
+
+    /// A request's id now awaits an answer (the message is tapped by the caller).
+    pub fn expect(&self, message: &Value) {
         if let (Some(id), Some(_)) = (message.get("id"), message.get("method"))
             && let Ok(mut awaiting) = self.awaiting.lock()
         {
@@ -91,7 +101,24 @@ impl RawResponses {
     /// unknown answer in the log, and says whether the message goes on to rmcp (an answer to
     /// nothing does not: during the handshake rmcp would give up on the connection).
     pub fn screen(&self, message: &Value, text: &str, events: &EventSink) -> bool {
-        self.tap.note(Direction::In, message, text);
+        self.screen_http(message, text, events, None)
+    }
+
+    /// [`screen`](Self::screen) for a message that came on an HTTP exchange.
+    pub fn screen_http(
+        &self,
+        message: &Value,
+        text: &str,
+        events: &EventSink,
+        http: Option<Arc<HttpExchange>>,
+    ) -> bool {
+        self.tap.note_http(
+            Direction::In,
+            message,
+            text,
+            std::time::Instant::now(),
+            http,
+        );
         match self.record(message) {
             Answer::Late(id) => events.send(ServerEvent::Notice(format!(
                 "a response to cancelled request {id} arrived late: ignored"

@@ -7,12 +7,14 @@ use super::events::{EventSink, ServerEvent};
 use super::lines::{Line, MAX_MESSAGE_VALUES, count, read_line};
 use super::raw::RawResponses;
 use super::target::Header;
+use super::wire::HttpExchange;
 use crate::untrusted;
 use futures::TryStreamExt;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::service::RoleClient;
 use rmcp::transport::Transport;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncBufRead, BufReader};
 use tokio::sync::mpsc;
@@ -203,7 +205,7 @@ async fn read_messages<R: AsyncBufRead + Unpin>(
             }
         };
         if !matches!(event.name.as_deref(), None | Some("message"))
-            || !admit(&event.data, &raw, &events)
+            || !admit(&event.data, &raw, &events, None)
         {
             continue;
         }
@@ -233,7 +235,12 @@ pub(super) fn oversized(size: usize, events: &EventSink) {
 /// Screens one message's text from the server (over either HTTP transport) before rmcp reads
 /// it: too many values, not JSON or an answer to nothing are dropped with a notice; repeated
 /// keys are named; what passes is tapped and, if an awaited answer, kept as sent.
-pub(super) fn admit(text: &str, raw: &RawResponses, events: &EventSink) -> bool {
+pub(super) fn admit(
+    text: &str,
+    raw: &RawResponses,
+    events: &EventSink,
+    http: Option<Arc<HttpExchange>>,
+) -> bool {
     let counts = count(text.as_bytes(), MAX_MESSAGE_VALUES);
     if counts.values > MAX_MESSAGE_VALUES {
         events.send(ServerEvent::Notice(format!(
@@ -246,7 +253,7 @@ pub(super) fn admit(text: &str, raw: &RawResponses, events: &EventSink) -> bool 
             if counts.keys > duplicate_keys::keys_in(&v) {
                 events.send(ServerEvent::Notice(duplicate_keys::notice(text.as_bytes())));
             }
-            raw.screen(&v, text, events)
+            raw.screen_http(&v, text, events, http)
         }
         Err(e) => {
             events.send(ServerEvent::Notice(format!(

@@ -8,6 +8,7 @@
 use super::events::EventSink;
 use super::raw::RawResponses;
 use super::sse::{self, Event};
+use super::wire::{Direction, HttpExchange};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 use reqwest::header::{HeaderName, HeaderValue};
@@ -16,10 +17,12 @@ use rmcp::transport::streamable_http_client::{
     AuthRequiredError, HttpStatusError, InsufficientScopeError, SseError, StreamableHttpClient,
     StreamableHttpError, StreamableHttpPostResponse,
 };
+use serde_json::Value;
 use sse_stream::Sse;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 use tokio::io::BufReader;
 
 const SESSION_ID: &str = "mcp-session-id";
@@ -52,8 +55,9 @@ impl StreamableHttpClient for WireClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, Error> {
         let body = serde_json::to_string(&message).map_err(Error::Deserialize)?;
-        if let Ok(sent) = serde_json::from_str(&body) {
-            self.raw.sent(&sent, &body);
+        let sent: Option<Value> = serde_json::from_str(&body).ok();
+        if let Some(sent) = &sent {
+            self.raw.expect(sent);
         }
         let mut request = self
             .http
@@ -70,13 +74,42 @@ impl StreamableHttpClient for WireClient {
         if let Some(id) = session_id {
             request = request.header(SESSION_ID, id.as_ref());
         }
-        let response = request.body(body).send().await.map_err(Error::Client)?;
+        let request = request.body(body.clone()).build().map_err(Error::Client)?;
+        let mut exchange = HttpExchange {
+            method: "POST",
+            sent: HttpExchange::headers(request.headers()),
+            ..HttpExchange::default()
+        };
+        // The message is tapped once its exchange is known (its time is when it went), and
+        // before anything that came back is.
+        let at = Instant::now();
+        let note = |exchange: HttpExchange| {
+            if let Some(sent) = &sent {
+                let tap = self.raw.tap();
+                tap.note_http(Direction::Out, sent, &body, at, Some(Arc::new(exchange)));
+            }
+        };
+        let response = match self.http.execute(request).await {
+            Ok(response) => response,
+            Err(e) => {
+                exchange.error = Some(super::http::describe(&e));
+                note(exchange);
+                return Err(Error::Client(e));
+            }
+        };
         let status = response.status();
-        challenge(&response)?;
+        exchange.status = Some(status.as_u16());
+        exchange.received = HttpExchange::headers(response.headers());
+        if let Err(e) = challenge(&response) {
+            note(exchange);
+            return Err(e);
+        }
         if matches!(status.as_u16(), 202 | 204) {
+            note(exchange);
             return Ok(StreamableHttpPostResponse::Accepted);
         }
         if status.as_u16() == 404 && session_was_attached {
+            note(exchange);
             return Err(Error::SessionExpired);
         }
         let session = header(&response, SESSION_ID).map(str::to_string);
@@ -88,11 +121,29 @@ impl StreamableHttpClient for WireClient {
         if !status.is_success() {
             let retry_after = header(&response, "retry-after").map(str::to_string);
             let (text, _) = read_body(response, ERROR_BODY).await;
-            return self.failed(&message, session_was_attached, status, retry_after, text);
+            let error = serde_json::from_str::<ServerJsonRpcMessage>(&text)
+                .ok()
+                .filter(|m| matches!(m, ServerJsonRpcMessage::Error(_)));
+            if error.is_none() {
+                exchange.body = Some(crate::untrusted::line(&text, 300).into_owned());
+            }
+            note(exchange);
+            if error.is_some() {
+                sse::admit(&text, &self.raw, &self.events, None);
+            }
+            return failed(
+                &message,
+                session_was_attached,
+                status,
+                retry_after,
+                error,
+                text,
+            );
         }
+        note(exchange);
         if is(EVENT_STREAM) {
             return Ok(StreamableHttpPostResponse::Sse(
-                self.event_stream(response),
+                self.event_stream(response, None),
                 session,
             ));
         }
@@ -111,7 +162,7 @@ impl StreamableHttpClient for WireClient {
         if text.trim().is_empty() && awaits_nothing {
             return Ok(StreamableHttpPostResponse::Accepted);
         }
-        if !sse::admit(&text, &self.raw, &self.events) {
+        if !sse::admit(&text, &self.raw, &self.events, None) {
             return Ok(StreamableHttpPostResponse::Accepted);
         }
         match serde_json::from_str::<ServerJsonRpcMessage>(&text) {
@@ -156,7 +207,9 @@ impl StreamableHttpClient for WireClient {
         for (name, value) in custom_headers {
             request = request.header(name, value);
         }
-        let response = request.send().await.map_err(Error::Client)?;
+        let request = request.build().map_err(Error::Client)?;
+        let sent = HttpExchange::headers(request.headers());
+        let response = self.http.execute(request).await.map_err(Error::Client)?;
         if response.status().as_u16() == 405 {
             return Err(Error::ServerDoesNotSupportSse);
         }
@@ -167,7 +220,14 @@ impl StreamableHttpClient for WireClient {
         let response = response.error_for_status().map_err(Error::Client)?;
         match header(&response, "content-type") {
             Some(c) if c.to_ascii_lowercase().starts_with(EVENT_STREAM) => {
-                Ok(self.event_stream(response))
+                let exchange = HttpExchange {
+                    method: "GET",
+                    status: Some(response.status().as_u16()),
+                    sent,
+                    received: HttpExchange::headers(response.headers()),
+                    ..HttpExchange::default()
+                };
+                Ok(self.event_stream(response, Some(Arc::new(exchange))))
             }
             other => Err(Error::UnexpectedContentType(other.map(str::to_string))),
         }
@@ -177,14 +237,20 @@ impl StreamableHttpClient for WireClient {
 impl WireClient {
     /// The response's events, each message screened and tapped; oversized or unusable ones
     /// are dropped with a notice (as on the legacy SSE transport).
-    fn event_stream(&self, response: reqwest::Response) -> Events {
+    /// `exchange`: the GET that opened the stream, shown with each message on it (a POST's
+    /// exchange is shown with the message that was posted).
+    fn event_stream(
+        &self,
+        response: reqwest::Response,
+        exchange: Option<Arc<HttpExchange>>,
+    ) -> Events {
         let bytes = response
             .bytes_stream()
             .map(|r| r.map_err(std::io::Error::other));
         let reader = BufReader::new(tokio_util::io::StreamReader::new(bytes));
         let (raw, events) = (self.raw.clone(), self.events.clone());
         futures::stream::unfold(reader, move |mut reader| {
-            let (raw, events) = (raw.clone(), events.clone());
+            let (raw, events, exchange) = (raw.clone(), events.clone(), exchange.clone());
             async move {
                 loop {
                     let event = match sse::next_event(&mut reader).await? {
@@ -197,7 +263,7 @@ impl WireClient {
                     let is_message = matches!(event.name.as_deref(), None | Some("message"));
                     if is_message
                         && !event.data.is_empty()
-                        && !sse::admit(&event.data, &raw, &events)
+                        && !sse::admit(&event.data, &raw, &events, exchange.clone())
                     {
                         continue;
                     }
@@ -207,58 +273,52 @@ impl WireClient {
         })
         .boxed()
     }
+}
 
-    /// A POST answered with an error status: the server's JSON-RPC error when the body is one,
-    /// else the status (rate limits and server errors as rmcp's retryable kind).
-    fn failed(
-        &self,
-        message: &ClientJsonRpcMessage,
-        session_was_attached: bool,
-        status: reqwest::StatusCode,
-        retry_after: Option<String>,
-        body: String,
-    ) -> Result<StreamableHttpPostResponse, Error> {
-        let error = serde_json::from_str::<ServerJsonRpcMessage>(&body)
-            .ok()
-            .filter(|m| matches!(m, ServerJsonRpcMessage::Error(_)));
-        if error.is_some() {
-            sse::admit(&body, &self.raw, &self.events);
-        }
-        // A legacy server rejects `server/discover` with a 4xx of its own making, often
-        // without our id (the Python SDK sends "server-error"): answered as an error to the
-        // probe, so the handshake falls back to `initialize` instead of failing.
-        if let ClientJsonRpcMessage::Request(request) = message
-            && matches!(request.request, ClientRequest::DiscoverRequest(_))
-            && !session_was_attached
-            && status.is_client_error()
-            && !matches!(status.as_u16(), 401 | 403)
-        {
-            let data = match &error {
-                Some(ServerJsonRpcMessage::Error(e)) => e.error.clone(),
-                _ => ErrorData::invalid_request(
-                    format!(
-                        "server/discover rejected with HTTP {status}: {}",
-                        crate::untrusted::line(&body, 300)
-                    ),
-                    None,
+/// A POST answered with an error status: the server's JSON-RPC error when the body is one,
+/// else the status (rate limits and server errors as rmcp's retryable kind).
+fn failed(
+    message: &ClientJsonRpcMessage,
+    session_was_attached: bool,
+    status: reqwest::StatusCode,
+    retry_after: Option<String>,
+    error: Option<ServerJsonRpcMessage>,
+    body: String,
+) -> Result<StreamableHttpPostResponse, Error> {
+    // A legacy server rejects `server/discover` with a 4xx of its own making, often
+    // without our id (the Python SDK sends "server-error"): answered as an error to the
+    // probe, so the handshake falls back to `initialize` instead of failing.
+    if let ClientJsonRpcMessage::Request(request) = message
+        && matches!(request.request, ClientRequest::DiscoverRequest(_))
+        && !session_was_attached
+        && status.is_client_error()
+        && !matches!(status.as_u16(), 401 | 403)
+    {
+        let data = match &error {
+            Some(ServerJsonRpcMessage::Error(e)) => e.error.clone(),
+            _ => ErrorData::invalid_request(
+                format!(
+                    "server/discover rejected with HTTP {status}: {}",
+                    crate::untrusted::line(&body, 300)
                 ),
-            };
-            return Ok(StreamableHttpPostResponse::Json(
-                ServerJsonRpcMessage::error(data, Some(request.id.clone())),
                 None,
-            ));
-        }
-        if let Some(error) = error {
-            return Ok(StreamableHttpPostResponse::Json(error, None));
-        }
-        if status.as_u16() == 429 || status.is_server_error() {
-            return Err(HttpStatusError::new(status.as_u16(), retry_after).into());
-        }
-        Err(Error::UnexpectedServerResponse(Cow::Owned(format!(
-            "HTTP {status}: {}",
-            crate::untrusted::line(&body, 300)
-        ))))
+            ),
+        };
+        return Ok(StreamableHttpPostResponse::Json(
+            ServerJsonRpcMessage::error(data, Some(request.id.clone())),
+            None,
+        ));
     }
+    if let Some(error) = error {
+        return Ok(StreamableHttpPostResponse::Json(error, None));
+    }
+    if status.as_u16() == 429 || status.is_server_error() {
+        return Err(HttpStatusError::new(status.as_u16(), retry_after).into());
+    }
+    Err(Error::UnexpectedServerResponse(Cow::Owned(format!(
+        "HTTP {status}: {}",
+        crate::untrusted::line(&body, 300)
+    ))))
 }
 
 /// A 401 or 403 with a challenge, as rmcp's errors (the challenge is kept for the message).

@@ -31,6 +31,55 @@ pub struct WireMessage {
     pub bytes: usize,
     /// The message's text as it passed, unless it was larger than [`KEPT_BYTES`].
     pub message: Option<Arc<str>>,
+    /// Over Streamable HTTP: the exchange that carried it (a POST on the message it sent, the
+    /// GET stream on each message that came on it).
+    pub http: Option<Arc<HttpExchange>>,
+}
+
+/// One HTTP request and what came back, as the protocol pane shows it. Header values are
+/// redacted of the user's secrets, and `authorization` is never shown.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct HttpExchange {
+    pub method: &'static str,
+    /// `None` when no response came (`error` says why).
+    pub status: Option<u16>,
+    pub error: Option<String>,
+    pub sent: Vec<(String, String)>,
+    pub received: Vec<(String, String)>,
+    /// The start of an error response's body, when it held no JSON-RPC message.
+    pub body: Option<String>,
+}
+
+/// Header names whose values are never shown.
+const HIDDEN: &[&str] = &[
+    "authorization",
+    "proxy-authorization",
+    "cookie",
+    "set-cookie",
+];
+
+impl HttpExchange {
+    /// Headers as the pane shows them: escaped, bounded, secrets redacted.
+    pub fn headers(headers: &reqwest::header::HeaderMap) -> Vec<(String, String)> {
+        headers
+            .iter()
+            .take(64)
+            .map(|(name, value)| {
+                let shown = if HIDDEN.contains(&name.as_str()) {
+                    crate::secrets::REDACTED.to_string()
+                } else {
+                    let text = String::from_utf8_lossy(value.as_bytes());
+                    crate::untrusted::line(&crate::secrets::redact(&text), 300).into_owned()
+                };
+                (name.as_str().to_string(), shown)
+            })
+            .collect()
+    }
+
+    /// Whether the status is not a success (or no response came).
+    pub fn failed(&self) -> bool {
+        self.status.is_none_or(|s| !(200..300).contains(&s))
+    }
 }
 
 impl WireMessage {
@@ -56,6 +105,7 @@ impl WireMessage {
             answer,
             bytes,
             message: (bytes <= KEPT_BYTES).then(|| Arc::from(text)),
+            http: None,
         }
     }
 }
@@ -124,11 +174,25 @@ pub struct Tap {
 
 impl Tap {
     pub fn note(&self, direction: Direction, message: &Value, text: &str) {
+        self.note_http(direction, message, text, Instant::now(), None);
+    }
+
+    /// Notes a message that went or came over HTTP, `at` the time it went.
+    pub fn note_http(
+        &self,
+        direction: Direction,
+        message: &Value,
+        text: &str,
+        at: Instant,
+        http: Option<Arc<HttpExchange>>,
+    ) {
         if let Some(recorder) = &self.recorder {
             recorder.note(direction, message);
         }
         if let Some(log) = &self.log {
-            log.push(WireMessage::new(direction, message, text, Instant::now()));
+            let mut wire = WireMessage::new(direction, message, text, at);
+            wire.http = http;
+            log.push(wire);
         }
     }
 

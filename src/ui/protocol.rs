@@ -8,7 +8,7 @@ use crate::app::model::{Model, Viewport};
 use crate::app::outline::{self, NodeId, Part};
 use crate::app::protocol::Entry;
 use crate::app::theme::Theme;
-use crate::mcp::wire::Direction;
+use crate::mcp::wire::{Direction, HttpExchange};
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -95,6 +95,13 @@ fn entry_line(entry: &Entry, origin: Instant, theme: Theme) -> Line<'static> {
         };
         spans.push(Span::styled(format!(" {answer}"), answer_style));
     }
+    if let Some(http) = wire.http.as_ref().filter(|h| h.failed()) {
+        let status = match http.status {
+            Some(code) => format!(" HTTP {code}"),
+            None => " no HTTP response".into(),
+        };
+        spans.push(Span::styled(status, theme.error()));
+    }
     if let Some(latency) = entry.latency {
         spans.push(Span::styled(
             format!("  {} ms", latency.as_millis()),
@@ -111,6 +118,45 @@ fn size(bytes: usize) -> String {
         b if b < 1 << 20 => format!("{:.1} KiB", b as f64 / 1024.0),
         b => format!("{:.1} MiB", b as f64 / f64::from(1 << 20)),
     }
+}
+
+/// `POST → HTTP 200`, then the headers each way (secrets already redacted) and the start of
+/// an error body, one a line.
+fn exchange_lines(http: &HttpExchange, theme: Theme) -> Vec<Line<'static>> {
+    let outcome = match (http.status, &http.error) {
+        (Some(code), _) => format!("HTTP {code}"),
+        (None, Some(error)) => format!("no response: {error}"),
+        (None, None) => "no response".into(),
+    };
+    let style = if http.failed() {
+        theme.error()
+    } else {
+        theme.kind()
+    };
+    let mut first = vec![
+        Span::styled(format!("{} → ", http.method), theme.heading()),
+        Span::styled(outcome, style),
+    ];
+    if let Some((_, kind)) = http.received.iter().find(|(n, _)| n == "content-type") {
+        first.push(Span::styled(format!("  {kind}"), theme.dim()));
+    }
+    first.push(Span::styled("  (headers below)", theme.dim()));
+    let mut lines = vec![Line::from(first)];
+    let header = |arrow: &str, (name, value): &(String, String)| {
+        Line::from(vec![
+            Span::styled(format!("  {arrow} {name}: "), theme.dim()),
+            Span::raw(value.clone()),
+        ])
+    };
+    lines.extend(http.sent.iter().map(|h| header("→", h)));
+    lines.extend(http.received.iter().map(|h| header("←", h)));
+    if let Some(body) = &http.body {
+        lines.push(Line::from(vec![
+            Span::styled("  body: ", theme.dim()),
+            Span::raw(body.clone()),
+        ]));
+    }
+    lines
 }
 
 /// The selected message as a value tree (the small ones fully open).
@@ -142,12 +188,21 @@ fn draw_detail(frame: &mut Frame<'_>, area: Rect, model: &Model, index: usize) {
     };
     let rows = outline::rows(&[part]);
     let label = |node: NodeId, _depth: usize| Line::raw(detail.tree.rows[node].text());
-    let mut pieces = vec![Piece::tree(part, &rows, &label, None)];
+    let mut exchange = entry.wire.http.as_ref().map(|h| exchange_lines(h, theme));
+    let mut pieces = Vec::new();
+    // The exchange's outcome above the message; its headers below it.
+    if let Some(lines) = &mut exchange {
+        pieces.push(Piece::Lines(vec![lines.remove(0)]));
+    }
+    pieces.push(Piece::tree(part, &rows, &label, None));
     if detail.tree.truncated {
         pieces.push(Piece::Lines(vec![Line::styled(
             "… larger than shown (y m copies it all)",
             theme.dim(),
         )]));
+    }
+    if let Some(headers) = exchange {
+        pieces.push(Piece::Lines(headers));
     }
     draw_page(frame, inner, &pieces, 0);
 }

@@ -279,3 +279,81 @@ fn protocol_pane() {
     let copied: serde_json::Value = serde_json::from_str(&copy.text).expect("json");
     assert_eq!(copied["result"]["structuredContent"]["result"], 42);
 }
+
+/// Over Streamable HTTP each posted message carries its exchange: the status and the headers
+/// both ways (authorization and the user's secrets hidden); a failed POST is marked in the
+/// list and its body shown.
+#[test]
+fn protocol_pane_shows_http_exchanges() {
+    use mcp_inspect::mcp::wire::{Direction, HttpExchange, WireMessage};
+    use reqwest::header::{HeaderMap, HeaderValue};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+    mcp_inspect::secrets::register("sk-live-0123456789");
+    let mut m = demo_model();
+    let t0 = Instant::now();
+    let headers = |pairs: &[(&'static str, &str)]| {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.insert(*name, HeaderValue::from_str(value).unwrap());
+        }
+        HttpExchange::headers(&map)
+    };
+    let posted = |id: u64, ms: u64, exchange: HttpExchange| {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"});
+        let mut wire = WireMessage::new(
+            Direction::Out,
+            &message,
+            &message.to_string(),
+            t0 + Duration::from_millis(ms),
+        );
+        wire.http = Some(Arc::new(exchange));
+        wire
+    };
+    let sent = headers(&[
+        ("authorization", "Bearer abcdefghijkl"),
+        ("x-api-key", "sk-live-0123456789"),
+        ("mcp-session-id", "s-1"),
+    ]);
+    let batch = vec![
+        posted(
+            1,
+            0,
+            HttpExchange {
+                method: "POST",
+                status: Some(200),
+                sent: sent.clone(),
+                received: headers(&[("content-type", "text/event-stream")]),
+                ..HttpExchange::default()
+            },
+        ),
+        posted(
+            2,
+            900,
+            HttpExchange {
+                method: "POST",
+                status: Some(400),
+                sent,
+                received: headers(&[("content-type", "text/plain")]),
+                body: Some("Bad Request: No valid session ID provided".into()),
+                ..HttpExchange::default()
+            },
+        ),
+    ];
+    update(&mut m, Msg::Wire { batch, dropped: 0 });
+    press(&mut m, &["5"]);
+    snapshot("protocol_http", &mut m);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("tools/list #2 HTTP 400"), "{screen}");
+    assert!(screen.contains("POST → HTTP 400  text/plain"), "{screen}");
+    assert!(
+        screen.contains("body: Bad Request: No valid session ID provided"),
+        "{screen}"
+    );
+    assert!(screen.contains("→ authorization: [redacted]"), "{screen}");
+    assert!(screen.contains("→ x-api-key: [redacted]"), "{screen}");
+    assert!(
+        !screen.contains("abcdefghijkl") && !screen.contains("sk-live"),
+        "{screen}"
+    );
+}
