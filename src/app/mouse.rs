@@ -100,11 +100,9 @@ fn click(model: &mut Model, hit: Hit) {
         Hit::Value { line, column } => click_value(model, line, column),
         Hit::Protocol(line) => {
             let protocol = &mut model.protocol;
-            let index = protocol.scroll + line;
-            if let Some(last) = protocol.entries.len().checked_sub(1)
-                && index <= last
-            {
-                protocol.selected = (index != last).then(|| protocol.number(index));
+            let row = protocol.scroll + line;
+            if row < protocol.rows() {
+                protocol.select_row(row);
             }
         }
         Hit::Log => model.focus = Pane::Log,

@@ -30,6 +30,33 @@ pub struct Detail {
     pub open: HashSet<usize>,
 }
 
+/// The list's filter: messages whose method or text holds `text`, ignoring ASCII case.
+#[derive(Debug, Clone, Default)]
+pub struct MessageFilter {
+    pub text: String,
+    /// True while the user is typing into it.
+    pub editing: bool,
+    /// The numbers of the kept messages that match, oldest first (kept up as messages come,
+    /// so a frame never searches 100,000 messages).
+    matches: VecDeque<u64>,
+}
+
+impl MessageFilter {
+    pub fn is_on(&self) -> bool {
+        !self.text.is_empty()
+    }
+
+    fn admits(&self, wire: &WireMessage) -> bool {
+        let needle = self.text.as_bytes();
+        let holds = |hay: &str| {
+            hay.as_bytes()
+                .windows(needle.len())
+                .any(|w| w.eq_ignore_ascii_case(needle))
+        };
+        wire.method.as_deref().is_some_and(holds) || wire.message.as_deref().is_some_and(holds)
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Protocol {
     pub entries: VecDeque<Entry>,
@@ -41,6 +68,7 @@ pub struct Protocol {
     pub selected: Option<u64>,
     pub scroll: usize,
     pub detail: Option<Detail>,
+    pub filter: MessageFilter,
     /// Requests awaiting an answer, by direction and id: when they went.
     awaiting: HashMap<(Direction, String), Instant>,
     /// Messages ever dropped from the front: the number of `entries[0]`.
@@ -88,6 +116,11 @@ impl Protocol {
             if wire.message.is_some() {
                 self.bytes += wire.bytes;
             }
+            if self.filter.is_on() && self.filter.admits(&wire) {
+                self.filter
+                    .matches
+                    .push_back(self.first + self.entries.len() as u64);
+            }
             self.entries.push_back(Entry { wire, latency });
             // Over the byte budget: the oldest messages give up their bodies, not their lines.
             while self.bytes > KEPT_BYTES && self.whole_from < self.entries.len() {
@@ -98,6 +131,39 @@ impl Protocol {
                 self.whole_from += 1;
             }
         }
+        while self.filter.matches.front().is_some_and(|&n| n < self.first) {
+            self.filter.matches.pop_front();
+        }
+    }
+
+    /// Sets the filter's text and finds the messages it admits.
+    pub fn set_filter(&mut self, text: String) {
+        self.filter.text = text;
+        let matches = match self.filter.is_on() {
+            false => VecDeque::new(),
+            true => (self.entries.iter().enumerate())
+                .filter(|(_, e)| self.filter.admits(&e.wire))
+                .map(|(i, _)| self.number(i))
+                .collect(),
+        };
+        self.filter.matches = matches;
+        self.scroll = 0;
+    }
+
+    /// How many rows the list shows: every message, or those the filter admits.
+    pub fn rows(&self) -> usize {
+        match self.filter.is_on() {
+            true => self.filter.matches.len(),
+            false => self.entries.len(),
+        }
+    }
+
+    /// The message shown on list row `row`, as an index into `entries`.
+    pub fn index_of_row(&self, row: usize) -> Option<usize> {
+        match self.filter.is_on() {
+            true => (self.filter.matches.get(row)).map(|&n| (n - self.first) as usize),
+            false => (row < self.entries.len()).then_some(row),
+        }
     }
 
     /// The number of the entry at `index` (numbers survive drops from the front).
@@ -105,21 +171,40 @@ impl Protocol {
         self.first + index as u64
     }
 
-    /// The selected entry's index: the chosen one while it is kept, else the newest.
-    pub fn selected_index(&self) -> Option<usize> {
-        let last = self.entries.len().checked_sub(1)?;
+    /// The selected row: the chosen message's (or the next shown after it) while it is kept,
+    /// else the newest.
+    pub fn selected_row(&self) -> Option<usize> {
+        let last = self.rows().checked_sub(1)?;
         Some(match self.selected {
-            Some(n) if n >= self.first => ((n - self.first) as usize).min(last),
+            Some(n) if n >= self.first => match self.filter.is_on() {
+                true => self.filter.matches.partition_point(|&m| m < n).min(last),
+                false => ((n - self.first) as usize).min(last),
+            },
             _ => last,
         })
     }
 
-    /// Moves the selection; the newest row follows new messages again.
+    /// The selected message's index into `entries`.
+    pub fn selected_index(&self) -> Option<usize> {
+        self.index_of_row(self.selected_row()?)
+    }
+
+    /// Selects list row `row`; the newest row follows new messages again.
+    pub fn select_row(&mut self, row: usize) {
+        let last = self.rows().saturating_sub(1);
+        let row = row.min(last);
+        self.selected = match row == last {
+            true => None,
+            false => self.index_of_row(row).map(|i| self.number(i)),
+        };
+    }
+
+    /// Moves the selection by a motion command.
     pub fn motion(&mut self, command: Command, page: usize) {
-        let Some(at) = self.selected_index() else {
+        let Some(at) = self.selected_row() else {
             return;
         };
-        let last = self.entries.len() - 1;
+        let last = self.rows() - 1;
         let to = match command {
             Command::Down => (at + 1).min(last),
             Command::Up => at.saturating_sub(1),
@@ -129,7 +214,7 @@ impl Protocol {
             Command::Last => last,
             _ => return,
         };
-        self.selected = (to != last).then(|| self.number(to));
+        self.select_row(to);
     }
 
     /// Builds the selected message's tree when the selection changed (never while drawing).
@@ -238,6 +323,50 @@ mod tests {
         assert!(
             p.entries[0].wire.message.is_none()
                 && p.entries[count as usize - 1].wire.message.is_some()
+        );
+    }
+}
+
+#[cfg(test)]
+mod filter_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_filter_shows_matching_messages_and_keeps_up_with_new_ones() {
+        let t0 = Instant::now();
+        let message =
+            |m: serde_json::Value| WireMessage::new(Direction::In, &m, &m.to_string(), t0);
+        let mut p = Protocol::default();
+        p.add(
+            vec![
+                message(json!({"id": 1, "method": "tools/list"})),
+                message(json!({"method": "notifications/progress"})),
+                message(json!({"id": 1, "result": {"tools": [{"name": "Weather"}]}})),
+            ],
+            0,
+        );
+        p.set_filter("WEATHER".into());
+        assert_eq!(
+            (p.rows(), p.selected_index()),
+            (1, Some(2)),
+            "text, any case"
+        );
+        p.set_filter("tools/".into());
+        assert_eq!(p.rows(), 1);
+        p.add(vec![message(json!({"id": 2, "method": "tools/call"}))], 0);
+        assert_eq!(
+            (p.rows(), p.index_of_row(1)),
+            (2, Some(3)),
+            "a new match is shown"
+        );
+        p.motion(Command::Up, 10);
+        assert_eq!(p.selected_index(), Some(0));
+        p.set_filter(String::new());
+        assert_eq!(
+            (p.rows(), p.selected_index()),
+            (4, Some(0)),
+            "the selection stays"
         );
     }
 }

@@ -71,7 +71,7 @@ pub fn active_layer(model: &Model) -> Layer {
     match model.overlay {
         Some(Overlay::Help) => Layer::Help,
         Some(Overlay::CopyMenu) => Layer::Copy,
-        None if model.filter.editing => Layer::Filter,
+        None if model.filter.editing || model.protocol.filter.editing => Layer::Filter,
         None => match model.focus {
             Pane::Tools => Layer::Tools,
             Pane::Tool => Layer::Tool,
@@ -358,8 +358,7 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
                     .modifiers
                     .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
             {
-                model.filter.text.push(c);
-                refilter(model);
+                edit_filter(model, |text| text.push(c));
             } else if key == Key::parse("ctrl-c").unwrap_or(key) {
                 return run_command(model, Command::Quit);
             }
@@ -477,17 +476,20 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
             model.asked.clear();
             return vec![Effect::Session(SessionRequest::Reconnect)];
         }
+        Command::Filter if model.focus == Pane::Protocol => model.protocol.filter.editing = true,
         Command::Filter => model.filter.editing = true,
-        Command::FilterAccept => model.filter.editing = false,
-        Command::FilterCancel | Command::FilterClear => {
+        Command::FilterAccept => {
             model.filter.editing = false;
-            model.filter.text.clear();
-            refilter(model);
+            model.protocol.filter.editing = false;
         }
-        Command::FilterDelete => {
-            model.filter.text.pop();
-            refilter(model);
+        Command::FilterCancel | Command::FilterClear => {
+            edit_filter(model, String::clear);
+            model.filter.editing = false;
+            model.protocol.filter.editing = false;
         }
+        Command::FilterDelete => edit_filter(model, |text| {
+            text.pop();
+        }),
         c if c.is_copy() => {
             model.overlay = None;
             return match copy::resolve(model, c) {
@@ -546,6 +548,20 @@ fn answer_asked(model: &mut Model, reply: Reply) -> Vec<Effect> {
             model.asked.pop_front();
             vec![Effect::Session(SessionRequest::Answer { id, result })]
         }
+    }
+}
+
+/// Edits the text of the filter being typed into, or else the focused pane's (the protocol
+/// pane's or the tools list's), and applies it.
+fn edit_filter(model: &mut Model, edit: impl FnOnce(&mut String)) {
+    let protocol = &mut model.protocol;
+    if protocol.filter.editing || (!model.filter.editing && model.focus == Pane::Protocol) {
+        let mut text = protocol.filter.text.clone();
+        edit(&mut text);
+        protocol.set_filter(text);
+    } else {
+        edit(&mut model.filter.text);
+        refilter(model);
     }
 }
 

@@ -19,22 +19,30 @@ use std::time::Instant;
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
     let theme = model.theme;
     let protocol = &model.protocol;
-    let mut title = format!(
-        " Protocol ({}) ",
-        crate::plural::count(protocol.entries.len(), "message")
-    );
+    let count = crate::plural::count(protocol.entries.len(), "message");
+    let mut about = match protocol.filter.is_on() {
+        true => format!("{} of {count}", protocol.rows()),
+        false => count,
+    };
     if protocol.dropped > 0 {
-        title = format!(
-            " Protocol ({}, {} dropped) ",
-            crate::plural::count(protocol.entries.len(), "message"),
-            protocol.dropped
-        );
+        about.push_str(&format!(", {} dropped", protocol.dropped));
+    }
+    let mut title = format!(" Protocol ({about}) ");
+    if protocol.filter.is_on() || protocol.filter.editing {
+        let cursor = if protocol.filter.editing { "▏" } else { "" };
+        title.push_str(&format!(
+            "/{}{cursor} ",
+            untrusted::line(&protocol.filter.text, 40)
+        ));
     }
     let block = theme.pane(title, true);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let Some(selected) = protocol.selected_index() else {
-        let hint = "no messages yet: each request, answer and notification shows here";
+    let Some(selected) = protocol.selected_row() else {
+        let hint = match protocol.filter.is_on() {
+            true => "no message matches the filter (esc clears it)",
+            false => "no messages yet: each request, answer and notification shows here",
+        };
         frame.render_widget(Paragraph::new(Line::styled(hint, theme.dim())), inner);
         return;
     };
@@ -46,15 +54,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     viewport.protocol_scroll = scroll;
     viewport.protocol_area = list;
     let origin = protocol.origin.unwrap_or(model.now);
-    let lines: Vec<Line> = protocol
-        .entries
-        .iter()
-        .enumerate()
-        .skip(scroll)
-        .take(rows)
-        .map(|(i, entry)| {
+    let lines: Vec<Line> = (scroll..protocol.rows().min(scroll + rows))
+        .filter_map(|row| Some((row, &protocol.entries[protocol.index_of_row(row)?])))
+        .map(|(row, entry)| {
             let line = entry_line(entry, origin, theme);
-            if i == selected {
+            if row == selected {
                 line.style(theme.selected())
             } else {
                 line
@@ -62,7 +66,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), list);
-    draw_detail(frame, detail, model, selected);
+    if let Some(index) = protocol.index_of_row(selected) {
+        draw_detail(frame, detail, model, index);
+    }
 }
 
 /// `+1.234s → tools/call #3  1.2 KiB`, or `← #3 result  15 ms  2.3 KiB`.

@@ -278,6 +278,31 @@ fn protocol_pane() {
     };
     let copied: serde_json::Value = serde_json::from_str(&copy.text).expect("json");
     assert_eq!(copied["result"]["structuredContent"]["result"], 42);
+    // `/` filters by method or text, any case; esc shows every message again.
+    press(&mut m, &["/", "P", "r", "o", "g", "enter"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("Protocol (1 of 4 messages) /Prog"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("← notifications/progress") && !screen.contains("→ tools/call #2"),
+        "{screen}"
+    );
+    press(
+        &mut m,
+        &["/", "backspace", "backspace", "backspace", "backspace"],
+    );
+    press(&mut m, &["4", "2", "enter"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("Protocol (1 of 4 messages) /42"),
+        "{screen}"
+    );
+    assert!(screen.contains("← #2 result"), "{screen}");
+    press(&mut m, &["esc"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("Protocol (4 messages)"), "{screen}");
 }
 
 /// Over Streamable HTTP each posted message carries its exchange: the status and the headers
