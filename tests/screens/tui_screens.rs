@@ -320,7 +320,7 @@ fn protocol_pane_shows_http_exchanges() {
     let headers = |pairs: &[(&'static str, &str)]| {
         let mut map = HeaderMap::new();
         for (name, value) in pairs {
-            map.insert(*name, HeaderValue::from_str(value).unwrap());
+            map.insert(*name, HeaderValue::from_str(value).expect("a header value"));
         }
         HttpExchange::headers(&map)
     };
