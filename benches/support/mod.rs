@@ -38,6 +38,50 @@ pub fn measure<T>(name: &str, budget: Duration, mut f: impl FnMut() -> T) -> Mea
     m
 }
 
+/// Two closures measured in turns (a, b, b, a, …), so drift in the machine (caches, the
+/// allocator's state, frequency) falls on both alike: for a ratio between them.
+pub fn measure_pair<A, B>(
+    names: [&str; 2],
+    budget: Duration,
+    mut a: impl FnMut() -> A,
+    mut b: impl FnMut() -> B,
+) -> [Measured; 2] {
+    let mut times = [Vec::new(), Vec::new()];
+    let start = Instant::now();
+    let mut round = 0usize;
+    while round < 6 || (start.elapsed() < budget * 2 && round < 10_000) {
+        for which in [round % 2, 1 - round % 2] {
+            let t = Instant::now();
+            if which == 0 {
+                let out = std::hint::black_box(a());
+                times[0].push(t.elapsed());
+                drop(out);
+            } else {
+                let out = std::hint::black_box(b());
+                times[1].push(t.elapsed());
+                drop(out);
+            }
+        }
+        round += 1;
+    }
+    let [ta, tb] = times;
+    [(names[0], ta), (names[1], tb)].map(|(name, mut times)| {
+        times.sort();
+        let m = Measured {
+            name: name.to_string(),
+            median: times[times.len() / 2],
+            runs: times.len(),
+        };
+        println!(
+            "{:<60} median {:>10.3} ms  ({} runs)",
+            m.name,
+            m.median.as_secs_f64() * 1e3,
+            m.runs
+        );
+        m
+    })
+}
+
 /// Peak resident memory of this process so far, in KiB (Linux).
 pub fn peak_rss_kib() -> u64 {
     status_kib("VmHWM:")

@@ -82,6 +82,11 @@ impl Protocol {
     /// Takes messages from the transports, oldest first.
     pub fn add(&mut self, batch: Vec<WireMessage>, dropped_before: u64) {
         self.dropped += dropped_before;
+        // Room for every message at once: growing by doubling would copy the list again and
+        // again under a flood. Untouched room costs address space, not memory.
+        if self.entries.capacity() < KEPT {
+            self.entries.reserve_exact(KEPT - self.entries.len());
+        }
         for wire in batch {
             self.origin.get_or_insert(wire.at);
             let latency = match (&wire.id, wire.method.is_some()) {

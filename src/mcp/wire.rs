@@ -5,6 +5,7 @@
 pub use super::record::Direction;
 use super::record::Recorder;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -22,7 +23,7 @@ pub struct WireMessage {
     pub at: Instant,
     pub direction: Direction,
     /// `method` of a request or notification.
-    pub method: Option<String>,
+    pub method: Option<Cow<'static, str>>,
     /// The JSON-RPC id, as JSON text.
     pub id: Option<String>,
     /// `result` or `error` for an answer.
@@ -86,27 +87,47 @@ impl WireMessage {
     /// `message` parsed, and its `text` as it passed (kept rather than the parsed value: a
     /// copy of bytes is far cheaper than of a JSON tree, and it is what was sent).
     pub fn new(direction: Direction, message: &Value, text: &str, at: Instant) -> WireMessage {
-        let bytes = text.len();
-        let answer = if message.get("result").is_some() {
-            Some("result")
-        } else if message.get("error").is_some() {
-            Some("error")
-        } else {
-            None
-        };
-        WireMessage {
+        let mut wire = WireMessage {
             at,
             direction,
-            method: message
-                .get("method")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-            id: message.get("id").map(Value::to_string),
-            answer,
-            bytes,
-            message: (bytes <= KEPT_BYTES).then(|| Arc::from(text)),
+            method: None,
+            id: None,
+            answer: None,
+            bytes: text.len(),
+            message: (text.len() <= KEPT_BYTES).then(|| Arc::from(text)),
             http: None,
+        };
+        // One pass over the message's few top-level keys (a flood pays this per message).
+        for (key, value) in message.as_object().into_iter().flatten() {
+            match key.as_str() {
+                "method" => wire.method = value.as_str().map(method_name),
+                "id" => wire.id = Some(value.to_string()),
+                "result" => wire.answer = Some("result"),
+                "error" => wire.answer = Some("error"),
+                _ => {}
+            }
         }
+        wire
+    }
+}
+
+/// The methods a session sends most, kept without an allocation each.
+const KNOWN_METHODS: &[&str] = &[
+    "notifications/message",
+    "notifications/progress",
+    "notifications/cancelled",
+    "notifications/initialized",
+    "notifications/tools/list_changed",
+    "notifications/resources/updated",
+    "tools/call",
+    "tools/list",
+    "ping",
+];
+
+fn method_name(method: &str) -> Cow<'static, str> {
+    match KNOWN_METHODS.iter().find(|known| **known == method) {
+        Some(known) => Cow::Borrowed(known),
+        None => Cow::Owned(method.to_string()),
     }
 }
 
