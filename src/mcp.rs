@@ -11,6 +11,7 @@ pub mod events;
 pub mod guard;
 mod handler;
 mod http;
+mod input_required;
 mod lines;
 mod raw;
 pub mod record;

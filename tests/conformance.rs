@@ -1,6 +1,7 @@
 //! The official MCP conformance suite (`@modelcontextprotocol/conformance`, client scenarios)
 //! with mcp-inspect as the client, started the way the suite starts any client: a command with
-//! the scenario server's URL appended. The auth scenarios are not run (no OAuth yet).
+//! the scenario server's URL appended. A scenario that wants several calls gets a small shell
+//! script that makes them, as a user would. The auth scenarios are not run (no OAuth yet).
 
 #[path = "support/cli.rs"]
 mod cli;
@@ -19,13 +20,7 @@ fn scenario(runner: &str, name: &str, client: &str) -> (bool, String) {
         std::env::var("PATH").unwrap_or_default()
     );
     let out = Command::new(runner)
-        .args([
-            "client",
-            "--command",
-            &format!("{} {client}", cli::BIN),
-            "--scenario",
-            name,
-        ])
+        .args(["client", "--command", client, "--scenario", name])
         .env("PATH", path)
         .output()
         .expect("run the conformance suite");
@@ -37,12 +32,71 @@ fn scenario(runner: &str, name: &str, client: &str) -> (bool, String) {
     (report.contains("OVERALL: PASSED"), report)
 }
 
+/// A shell script (in a fresh folder) that gets the scenario's URL as `$1`; `{bin}` stands for
+/// this binary. Returns the client command that runs it.
+fn script(name: &str, body: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("mcp-inspect-conformance-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("script folder");
+    let path = dir.join(format!("{name}.sh"));
+    let text = format!("set -e\nurl=\"$1\"\n{}", body.replace("{bin}", cli::BIN));
+    std::fs::write(&path, text).expect("script");
+    format!("sh {}", path.display())
+}
+
 #[test]
 fn client_scenarios_pass() {
     let Some(runner) = peers::conformance() else {
         return;
     };
-    for (name, client) in [
+    let Some(python) = peers::python() else {
+        return;
+    };
+    let bin = cli::BIN;
+    // SEP-2243: values with spaces, control characters and non-ASCII go base64 in headers.
+    let custom = serde_json::json!({
+        "region": "us-west1", "priority": 42, "verbose": false, "debug": true, "empty_val": "",
+        "method_val": "test-method", "float_val": 3.14159, "non_ascii_val": "Hello, 世界",
+        "whitespace_val": " padded ", "leading_space_val": " us-west1",
+        "trailing_space_val": "us-west1 ", "internal_space_val": "us west 1",
+        "control_char_val": "line1\nline2", "crlf_val": "line1\r\nline2", "tab_val": "\tindented",
+        "query": "SELECT * FROM users"
+    });
+    let scripted = [
+        (
+            "sep-2322-client-request-state",
+            script(
+                "mrtr",
+                "for t in test_mrtr_echo_state test_mrtr_no_state test_mrtr_unrelated \\\n\
+                 test_mrtr_no_result_type; do\n\
+                 {bin} call $t --on-elicitation defaults --url \"$url\"\ndone\n",
+            ),
+        ),
+        (
+            "http-custom-headers",
+            script(
+                "custom-headers",
+                &format!(
+                    "{{bin}} call test_custom_headers --args '{custom}' --url \"$url\"\n\
+                     {{bin}} call test_custom_headers_null --url \"$url\" \\\n\
+                     --args '{{\"region\":\"us-east1\",\"priority\":1,\"verbose\":null,\"query\":\"SELECT 1\"}}'\n"
+                ),
+            ),
+        ),
+        (
+            // The tool's inputSchema as listed, echoed back: kept exactly (keywords, $defs,
+            // $anchor, composition) on the way through mcp-inspect.
+            "json-schema-2020-12-preservation",
+            script(
+                "preservation",
+                &format!(
+                    "schema=$({{bin}} inspect json_schema_2020_12_tool --url \"$url\" | {python} -c \\\n\
+                     'import json,sys; print(json.dumps({{\"schema\": json.load(sys.stdin)[\"inputSchema\"]}}))')\n\
+                     {{bin}} call json_schema_echo --args \"$schema\" --url \"$url\"\n"
+                ),
+            ),
+        ),
+    ];
+    let plain = [
         ("initialize", "tools --url"),
         ("tools_call", "call add_numbers --arg a=2 --arg b=40 --url"),
         ("sse-retry", "call test_reconnection --url"),
@@ -50,8 +104,23 @@ fn client_scenarios_pass() {
             "elicitation-sep1034-client-defaults",
             "call test_client_elicitation_defaults --on-elicitation defaults --url",
         ),
-    ] {
-        let (passed, report) = scenario(&runner, name, client);
-        assert!(passed, "{name} failed:\n{report}");
+        ("request-metadata", "tools --url"),
+        ("http-standard-headers", "tools --url"),
+        ("json-schema-ref-no-deref", "tools --url"),
+        // Tools with invalid `x-mcp-header`s are listed (with their problem) but the valid one
+        // must still be usable.
+        (
+            "http-invalid-tool-headers",
+            "call valid_tool --arg region=us --url",
+        ),
+    ]
+    .map(|(name, client)| (name, format!("{bin} {client}")));
+    let mut failed = Vec::new();
+    for (name, client) in plain.into_iter().chain(scripted) {
+        let (passed, report) = scenario(&runner, name, &client);
+        if !passed {
+            failed.push(format!("{name} failed:\n{report}"));
+        }
     }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
 }

@@ -111,6 +111,9 @@ pub enum RequestError {
     Closed(Vec<String>),
     #[error("malformed answer: {0}")]
     Malformed(String),
+    /// The server asked for input (SEP-2322) that could not be given.
+    #[error("input required: {0}")]
+    InputRequired(String),
     /// The answer arrived but could not be taken (too big, nested too deep): said in full.
     #[error("{0}")]
     Unreadable(String),

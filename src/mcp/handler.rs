@@ -100,6 +100,44 @@ impl Handler {
     }
 }
 
+impl Handler {
+    /// Answers one request of an `input_required` result (SEP-2322) the way the same request
+    /// from the server is answered: the policies, the panel, the log line.
+    pub async fn fulfil(
+        &self,
+        method: &str,
+        params: serde_json::Value,
+    ) -> Result<serde_json::Value, String> {
+        let client = &self.client;
+        let answered = match method {
+            "roots/list" => {
+                self.answer("roots/list", client.roots.is_some(), || client.list_roots())
+            }
+            "sampling/createMessage" => {
+                let ask = matches!(client.sampling, Some(SamplingPolicy::Ask));
+                self.ask_or_answer(method, client.sampling.is_some(), ask, params, |p| {
+                    client.sample(p)
+                })
+                .await
+            }
+            "elicitation/create" => {
+                let ask = matches!(client.elicitation, Some(ElicitationPolicy::Ask));
+                self.ask_or_answer(method, client.elicitation.is_some(), ask, params, |p| {
+                    client.elicit(p)
+                })
+                .await
+            }
+            other => {
+                return Err(format!(
+                    "`{}` cannot be asked for this way",
+                    crate::untrusted::line(other, 60)
+                ));
+            }
+        };
+        answered.map_err(|e| e.message.to_string())
+    }
+}
+
 /// Request params as JSON, for the policies (which never see rmcp types).
 fn as_json(params: &impl Serialize) -> serde_json::Value {
     serde_json::to_value(params).unwrap_or_default()

@@ -4,6 +4,7 @@
 use super::child::ServerProcess;
 use super::error::RequestError;
 use super::handler::{Handler, token_text};
+use super::input_required;
 use super::raw::RawResponses;
 use super::result::CallResult;
 use super::salvage;
@@ -89,11 +90,37 @@ impl Session {
         let handle = self
             .send(
                 method,
-                params,
+                params.clone(),
                 PeerRequestOptions::with_timeout(self.timeout),
             )
             .await?;
-        self.finish(handle).await
+        let result = self.finish(handle).await?;
+        self.settle(method, params.unwrap_or(Value::Null), result)
+            .await
+    }
+
+    /// The final result of a request the server may answer `input_required` (SEP-2322): each
+    /// round's inputs are given and the request sent again, until it completes.
+    async fn settle(
+        &self,
+        method: &str,
+        params: Value,
+        mut result: Value,
+    ) -> Result<Value, RequestError> {
+        if !input_required::applies_to(method) {
+            return Ok(result);
+        }
+        let mut round = 0;
+        while input_required::is_input_required(&result) {
+            round += 1;
+            let handler = self.service.service();
+            let next = input_required::next_round(handler, method, &params, &result, round).await?;
+            let options =
+                PeerRequestOptions::with_timeout(self.timeout).reset_timeout_on_progress();
+            let handle = self.send(method, Some(next), options).await?;
+            result = self.finish(handle).await?;
+        }
+        Ok(result)
     }
 
     async fn send(
@@ -249,17 +276,15 @@ impl Session {
         arguments: Value,
     ) -> Result<PendingCall<'_>, RequestError> {
         let options = PeerRequestOptions::with_timeout(self.timeout).reset_timeout_on_progress();
+        let params = json!({"name": name, "arguments": arguments});
         let handle = self
-            .send(
-                "tools/call",
-                Some(json!({"name": name, "arguments": arguments})),
-                options,
-            )
+            .send("tools/call", Some(params.clone()), options)
             .await?;
         Ok(PendingCall {
             progress_token: token_text(&handle.progress_token),
             session: self,
             handle,
+            params,
         })
     }
 
@@ -314,11 +339,17 @@ pub struct PendingCall<'s> {
     handle: RequestHandle<RoleClient>,
     /// The progress token our progress events carry.
     pub progress_token: String,
+    /// What was asked, for a request the server answers `input_required`.
+    params: Value,
 }
 
 impl PendingCall<'_> {
     pub async fn result(self) -> Result<CallResult, RequestError> {
-        let raw = self.session.finish(self.handle).await?;
+        let first = self.session.finish(self.handle).await?;
+        let raw = self
+            .session
+            .settle("tools/call", self.params, first)
+            .await?;
         CallResult::check_shape(&raw).map_err(RequestError::Malformed)?;
         Ok(CallResult::decode(raw))
     }
