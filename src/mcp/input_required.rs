@@ -106,3 +106,105 @@ pub async fn next_round(
     }
     Ok(Value::Object(params))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::client_side::ClientSide;
+    use crate::mcp::events::EventSink;
+    use rmcp::model::ProtocolVersion;
+    use serde_json::json;
+    use std::sync::Arc;
+
+    fn handler() -> Handler {
+        let client = ClientSide {
+            roots: Some(vec!["file:///work".into()]),
+            ..ClientSide::default()
+        };
+        Handler {
+            events: EventSink::new().0,
+            protocol_version: ProtocolVersion::LATEST,
+            client: Arc::new(client),
+        }
+    }
+
+    fn asked(inputs: Value, state: Option<&str>) -> Value {
+        let mut result = json!({"resultType": "input_required", "inputRequests": inputs});
+        if let Some(state) = state {
+            result["requestState"] = json!(state);
+        }
+        result
+    }
+
+    #[tokio::test]
+    async fn answers_go_back_with_the_state_exactly_as_given() {
+        let original = json!({"name": "t", "arguments": {"a": 1}});
+        let inputs = json!({"where": {"method": "roots/list", "params": {}}});
+        let state = " opaque\u{1}state ";
+        let next = next_round(
+            &handler(),
+            "tools/call",
+            &original,
+            &asked(inputs.clone(), Some(state)),
+            1,
+        )
+        .await
+        .expect("next round");
+        assert_eq!(next["arguments"], json!({"a": 1}));
+        assert_eq!(next["requestState"], json!(state));
+        assert_eq!(
+            next["inputResponses"]["where"]["roots"][0]["uri"],
+            "file:///work"
+        );
+        let stateless = next_round(&handler(), "tools/call", &next, &asked(inputs, None), 2)
+            .await
+            .expect("next round");
+        assert!(
+            stateless.get("requestState").is_none(),
+            "no state, none sent"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_server_that_keeps_asking_or_asks_badly_is_refused() {
+        let h = handler();
+        let original = json!({});
+        let roots = json!({"k": {"method": "roots/list"}});
+        let refused = |r: Result<Value, RequestError>| match r {
+            Err(RequestError::InputRequired(why)) => why,
+            other => panic!("{other:?}"),
+        };
+        let why = refused(
+            next_round(
+                &h,
+                "tools/call",
+                &original,
+                &asked(roots, None),
+                MAX_ROUNDS + 1,
+            )
+            .await,
+        );
+        assert!(why.contains("after 10 rounds"), "{why}");
+        let nothing = json!({"resultType": "input_required"});
+        assert!(
+            refused(next_round(&h, "tools/call", &original, &nothing, 1).await).contains("neither")
+        );
+        let many: Map<String, Value> = (0..=MAX_REQUESTS)
+            .map(|i| (i.to_string(), json!({"method": "roots/list"})))
+            .collect();
+        let why = refused(
+            next_round(
+                &h,
+                "tools/call",
+                &original,
+                &asked(Value::Object(many), None),
+                1,
+            )
+            .await,
+        );
+        assert!(why.contains("17 inputs"), "{why}");
+        let ping = json!({"k": {"method": "ping"}});
+        let why = refused(next_round(&h, "tools/call", &original, &asked(ping, None), 1).await);
+        assert!(why.contains("`ping` cannot be asked"), "{why}");
+    }
+}
