@@ -59,6 +59,10 @@ pub enum Command {
         /// structuredContent it declares.
         #[arg(long)]
         strict: bool,
+        /// Call it as a task (tasks/get polled, then tasks/result); a tool whose
+        /// execution.taskSupport is `required` is always called so.
+        #[arg(long)]
+        task: bool,
         #[command(flatten)]
         connection: ConnectionArgs,
     },

@@ -71,8 +71,15 @@ pub async fn run(command: Command) -> i32 {
                 args,
                 arg,
                 strict,
+                task,
                 ..
-            } => call::run(&session, tool, args.as_deref(), arg, *strict, &report).await,
+            } => {
+                let how = call::How {
+                    strict: *strict,
+                    task: *task,
+                };
+                call::run(&session, tool, args.as_deref(), arg, how, &report).await
+            }
             Command::Check { .. } => check::run(&session, &report).await,
             Command::Resources { .. } => resources::list(&session, false, &report).await,
             Command::Templates { .. } => resources::list(&session, true, &report).await,

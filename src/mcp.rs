@@ -22,6 +22,7 @@ pub mod session;
 mod sse;
 mod streamable;
 pub mod target;
+mod tasks;
 pub mod tool;
 pub mod wire;
 

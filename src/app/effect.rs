@@ -43,6 +43,8 @@ pub enum SessionRequest {
         arguments: serde_json::Value,
         /// What the result is judged against, by the connection task.
         output: Option<Arc<OutputCheck>>,
+        /// Called as a task (the tool's `execution.taskSupport` is `required`).
+        as_task: bool,
     },
     Cancel {
         id: u64,

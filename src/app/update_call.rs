@@ -92,6 +92,7 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
                     id,
                     arguments,
                     output,
+                    as_task: tool.task_support() == Some("required"),
                 }));
             }
             Err(message) => status = Some(message),

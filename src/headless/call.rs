@@ -15,14 +15,24 @@ use serde_json::{Value, json};
 /// Exit code for `--strict` when the result breaks its outputSchema.
 pub const STRICT_VIOLATION: i32 = 3;
 
+/// How the call is made and judged.
+#[derive(Debug, Clone, Copy)]
+pub struct How {
+    /// Exit [`STRICT_VIOLATION`] when the result breaks its outputSchema.
+    pub strict: bool,
+    /// As a task, even when the tool does not require it.
+    pub task: bool,
+}
+
 pub async fn run(
     session: &Session,
     name: &str,
     args: Option<&str>,
     pairs: &[String],
-    strict: bool,
+    how: How,
     report: &Report,
 ) -> i32 {
+    let strict = how.strict;
     let list = match session.list_tools().await {
         Ok(l) => l,
         Err(e) => return report.error(&format!("tools/list failed: {e}"), exit::ERROR),
@@ -42,7 +52,18 @@ pub async fn run(
     for problem in &argument_problems {
         report.warn(&format!("arguments: {problem} (sent anyway)"));
     }
-    let result = match session.call_tool(name, arguments).await {
+    let support = tool.and_then(|t| t.task_support());
+    if how.task && !matches!(support, Some("required" | "optional")) {
+        report.warn(&format!(
+            "the tool's execution.taskSupport is {}: called as a task anyway",
+            support.map_or("absent (forbidden)".into(), |s| format!(
+                "`{}`",
+                untrusted::line(s, 40)
+            ))
+        ));
+    }
+    let as_task = how.task || support == Some("required");
+    let result = match session.call_tool(name, arguments, as_task).await {
         Ok(r) => r,
         Err(RequestError::Server { code, message, .. }) if tool.is_none() => {
             let known = unknown_tool(name, list.tools.iter().map(|t| t.name.as_str()));

@@ -68,7 +68,7 @@ pub async fn next_round(
         })
         .collect();
     handler.events.send(ServerEvent::Request(format!(
-        "{method}: the server asked for input (round {round}: {}); answering, then asking again",
+        "for input in {method} (round {round}: {}); answered, then {method} sent again",
         if asked.is_empty() {
             "state only".to_string()
         } else {

@@ -8,6 +8,7 @@ use super::input_required;
 use super::raw::RawResponses;
 use super::result::CallResult;
 use super::salvage;
+use super::tasks::{self, TaskState};
 use super::tool::{RejectedTool, Tool, decode_next_page};
 use crate::schema::Era;
 use crate::untrusted;
@@ -16,6 +17,7 @@ use rmcp::model::{CancelledNotificationParam, ClientRequest, CustomRequest, Serv
 use rmcp::service::{PeerRequestOptions, RequestHandle, RoleClient, RunningService, ServiceError};
 use serde_json::{Value, json};
 use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Pages of `tools/list` followed before the listing stops as runaway.
@@ -269,14 +271,19 @@ impl Session {
         }
     }
 
-    /// Starts a tool call. The timeout restarts on every progress notification.
+    /// Starts a tool call, as a task when `as_task` (see [`tasks`]). The timeout restarts on
+    /// every progress notification.
     pub async fn start_call(
         &self,
         name: &str,
         arguments: Value,
+        as_task: bool,
     ) -> Result<PendingCall<'_>, RequestError> {
         let options = PeerRequestOptions::with_timeout(self.timeout).reset_timeout_on_progress();
-        let params = json!({"name": name, "arguments": arguments});
+        let mut params = json!({"name": name, "arguments": arguments});
+        if as_task {
+            params["task"] = json!({});
+        }
         let handle = self
             .send("tools/call", Some(params.clone()), options)
             .await?;
@@ -285,16 +292,51 @@ impl Session {
             session: self,
             handle,
             params,
+            task: Arc::default(),
         })
     }
 
-    /// Calls a tool and waits for its result.
+    /// Calls a tool (as a task when `as_task`) and waits for its result.
     pub async fn call_tool(
         &self,
         name: &str,
         arguments: Value,
+        as_task: bool,
     ) -> Result<CallResult, RequestError> {
-        self.start_call(name, arguments).await?.result().await
+        self.start_call(name, arguments, as_task)
+            .await?
+            .result()
+            .await
+    }
+
+    /// Follows a task to its result: `tasks/get` at its poll interval, each change told as the
+    /// call's progress, then `tasks/result`. A task whose status stays the same for the
+    /// timeout is given up (as a call without progress is).
+    async fn follow_task(&self, mut task: TaskState, token: &str) -> Result<Value, RequestError> {
+        let events = &self.service.service().events;
+        let mut teller = tasks::Teller::new(events, token);
+        teller.tell(&task);
+        let mut changed = std::time::Instant::now();
+        while !task.settled() {
+            if changed.elapsed() > self.timeout {
+                return Err(RequestError::Timeout(self.timeout));
+            }
+            tokio::time::sleep(task.poll).await;
+            let polled = self
+                .request("tasks/get", Some(json!({"taskId": task.id})))
+                .await?;
+            let next = tasks::polled(&polled)?;
+            if next.told() != task.told() {
+                changed = std::time::Instant::now();
+            }
+            task = next;
+            teller.tell(&task);
+        }
+        let options = PeerRequestOptions::with_timeout(self.timeout).reset_timeout_on_progress();
+        let handle = self
+            .send("tasks/result", Some(json!({"taskId": task.id})), options)
+            .await?;
+        self.finish(handle).await
     }
 
     /// Whether the connection has ended (the server exited or the transport closed).
@@ -341,15 +383,23 @@ pub struct PendingCall<'s> {
     pub progress_token: String,
     /// What was asked, for a request the server answers `input_required`.
     params: Value,
+    /// The task the server made of the call, once it has (for `tasks/cancel`).
+    task: Arc<Mutex<Option<String>>>,
 }
 
 impl PendingCall<'_> {
     pub async fn result(self) -> Result<CallResult, RequestError> {
         let first = self.session.finish(self.handle).await?;
-        let raw = self
+        let mut raw = self
             .session
             .settle("tools/call", self.params, first)
             .await?;
+        if let Some(task) = TaskState::created(&raw) {
+            if let Ok(mut id) = self.task.lock() {
+                *id = Some(task.id.clone());
+            }
+            raw = self.session.follow_task(task, &self.progress_token).await?;
+        }
         CallResult::check_shape(&raw).map_err(RequestError::Malformed)?;
         Ok(CallResult::decode(raw))
     }
@@ -362,11 +412,19 @@ impl PendingCall<'_> {
         let id = self.handle.id.clone();
         let peer = self.handle.peer.clone();
         let raw = self.session.raw.clone();
+        let task = self.task.clone();
+        let session = self.session;
         tokio::select! {
             r = self.result() => r,
             () = cancel => {
                 raw.mark_cancelled(&serde_json::to_string(&id).unwrap_or_default());
                 let _ = peer.notify_cancelled(CancelledNotificationParam::new(Some(id), Some("cancelled by the user".into()))).await;
+                let task = task.lock().ok().and_then(|t| t.clone());
+                if let Some(task) = task {
+                    // The task goes on unless told to stop; its answer is not waited for long.
+                    let cancel = session.request("tasks/cancel", Some(json!({"taskId": task})));
+                    let _ = tokio::time::timeout(Duration::from_secs(2), cancel).await;
+                }
                 Err(RequestError::Cancelled)
             }
         }

@@ -134,6 +134,11 @@ impl Tool {
         Value::Object(map)
     }
 
+    /// `execution.taskSupport`: `required`, `optional` or `forbidden` (absent: forbidden).
+    pub fn task_support(&self) -> Option<&str> {
+        self.field("execution")?.get("taskSupport")?.as_str()
+    }
+
     /// A field of the definition other than the schemas (`title`, `annotations`, `_meta`, …).
     pub fn field(&self, key: &str) -> Option<&Value> {
         self.rest.get(key)

@@ -77,15 +77,25 @@ enum Next {
     Stop,
 }
 
+/// A call as the connection task gets it: tool, call number, arguments, what the result is
+/// judged against, and whether it goes as a task.
+type CallRequest = (
+    String,
+    u64,
+    serde_json::Value,
+    Option<Arc<OutputCheck>>,
+    bool,
+);
+
 /// One call: start it, say so, wait for its answer unless cancelled, then judge it on a
 /// blocking thread (a hostile output schema can make that slow; the UI never waits for it).
 async fn call(
     session: &Session,
     to_ui: mpsc::Sender<Msg>,
-    (tool, id, arguments, output): (String, u64, serde_json::Value, Option<Arc<OutputCheck>>),
+    (tool, id, arguments, output, as_task): CallRequest,
     cancelled: oneshot::Receiver<()>,
 ) -> (String, u64, Result<Box<Judged>, RequestError>) {
-    let outcome = match session.start_call(&tool, arguments).await {
+    let outcome = match session.start_call(&tool, arguments, as_task).await {
         Ok(pending) => {
             let token = pending.progress_token.clone();
             let _ = to_ui
@@ -144,10 +154,10 @@ async fn serve(
                     }
                     // Asked again while listing: once more when this one ends.
                     Some(SessionRequest::ListTools) => list_again = true,
-                    Some(SessionRequest::Call { tool, id, arguments, output }) => {
+                    Some(SessionRequest::Call { tool, id, arguments, output, as_task }) => {
                         let (tx, rx) = oneshot::channel();
                         cancels.insert(id, tx);
-                        let request = (tool, id, arguments, output);
+                        let request = (tool, id, arguments, output, as_task);
                         calls.push(call(session_ref, to_ui.clone(), request, rx));
                     }
                     Some(SessionRequest::Answer { id, result }) => asking.answer(id, result),

@@ -112,6 +112,11 @@ fn badges(entry: &ToolEntry, model: &Model) -> Vec<Span<'static>> {
     if entry.boxing().is_some() {
         push("boxed", theme.badge());
     }
+    match entry.tool.task_support() {
+        Some("required") => push("task", theme.badge()),
+        Some("optional") => push("task?", theme.dim()),
+        _ => {}
+    }
     if entry.tool.facts.has_problem || entry.tool.facts.header_problem.is_some() {
         push("⚠ schema", theme.warn());
     }

@@ -159,6 +159,45 @@ fn everything_over_legacy_sse() {
     resources_prompts_and_completions(&["--url", &url], "sse");
 }
 
+/// A tool whose `execution.taskSupport` is `required` runs as a task: its status told as
+/// progress while `tasks/get` is polled, the elicitation it needs answered through
+/// `tasks/result`, and the tool's result printed at the end.
+#[test]
+fn a_task_tool_runs_as_a_task_with_its_input() {
+    let Some(index) = peers::everything() else {
+        return;
+    };
+    let out = run(&[
+        "call",
+        "simulate-research-query",
+        "--arg",
+        "topic=rust",
+        "--arg",
+        "ambiguous=true",
+        "--on-elicitation",
+        "defaults",
+        "--",
+        "node",
+        &index,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for said in [
+        "progress 1 task working: Gathering sources...",
+        "task input_required: Found multiple interpretations",
+        "the server asked elicitation/create",
+    ] {
+        assert!(out.stderr.contains(said), "{said}:\n{}", out.stderr);
+    }
+    let text = out.json()["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        text.starts_with("# Research Report: rust (User accepted without selection)"),
+        "{text}"
+    );
+}
+
 #[test]
 fn everything_sees_a_client_with_roots_sampling_and_elicitation() {
     let Some(index) = peers::everything() else {

@@ -43,7 +43,7 @@ async fn list_changes_arrive_in_both_eras() {
         let before = session.list_tools().await.expect("list");
         assert!(!before.tools.iter().any(|t| t.name == "extra"));
         let toggled = session
-            .call_tool("toggle_extra", json!({}))
+            .call_tool("toggle_extra", json!({}), false)
             .await
             .expect("call");
         assert_eq!(toggled.texts(), ["extra added"]);
@@ -64,7 +64,7 @@ async fn progress_is_reported_and_cancel_reaches_the_server() {
         .await
         .expect("connect");
     let call = session
-        .start_call("slow", json!({"seconds": 20, "steps": 200}))
+        .start_call("slow", json!({"seconds": 20, "steps": 200}), false)
         .await
         .expect("start");
     let token = call.progress_token.clone();
@@ -139,7 +139,7 @@ async fn a_timeout_is_a_clear_error() {
         .await
         .expect("connect");
     let err = session
-        .call_tool("slow", json!({"seconds": 5, "steps": 1}))
+        .call_tool("slow", json!({"seconds": 5, "steps": 1}), false)
         .await
         .expect_err("times out");
     assert_eq!(err, RequestError::Timeout(Duration::from_millis(500)));
