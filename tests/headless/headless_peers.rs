@@ -49,6 +49,16 @@ fn check_everything(conn: &[&str], transport: &str) {
             "{expected} not in {names:?}"
         );
     }
+    // Every field as the server wrote it, on every transport: `execution` (which rmcp's own
+    // HTTP client used to drop) included.
+    let research = j["tools"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["name"] == "simulate-research-query"));
+    assert_eq!(
+        research.map(|t| t["execution"].clone()),
+        Some(json!({"taskSupport": "required"})),
+        "{transport}"
+    );
     let call = run_v(&with(
         &[
             "call",
