@@ -1,12 +1,15 @@
 //! The demo server's behaviour (rmcp server side): lists the catalog for the client's era and
 //! answers each tool, including progress, cancellation, stderr chatter and list changes.
 
-use super::catalog;
+use super::{catalog, library};
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities,
-    ServerConfig, SubscriptionFilter, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ErrorData, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig, SubscriptionFilter,
+    Tool,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use serde_json::{Value, json};
@@ -58,6 +61,12 @@ fn result(value: Value) -> Result<CallToolResponse, ErrorData> {
         .map_err(|e| ErrorData::internal_error(format!("demo built a bad result: {e}"), None))
 }
 
+/// An rmcp result from its JSON form.
+fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+    serde_json::from_value(value)
+        .map_err(|e| ErrorData::internal_error(format!("demo built a bad result: {e}"), None))
+}
+
 fn text(s: impl Into<String>) -> Value {
     json!({"type": "text", "text": s.into()})
 }
@@ -78,9 +87,81 @@ fn arg<'a>(args: &'a serde_json::Map<String, Value>, key: &str) -> Option<&'a Va
 
 impl ServerHandler for Demo {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tool_list_changed().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .enable_resources()
+            .enable_prompts()
+            .enable_completions()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("mcp-inspect-demo", env!("CARGO_PKG_VERSION")))
             .with_instructions("The built-in demo server of mcp-inspect: every tool shows something an inspector must handle.")
+    }
+
+    async fn list_resources(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        typed(json!({"resources": library::resources()}))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        typed(json!({"resourceTemplates": library::templates()}))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        match library::read(&request.uri) {
+            Some(contents) => typed::<ReadResourceResult>(contents).map(Into::into),
+            None => Err(ErrorData::resource_not_found(
+                format!("no resource {}", request.uri),
+                None,
+            )),
+        }
+    }
+
+    async fn list_prompts(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        typed(json!({"prompts": library::prompts()}))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let args = request.arguments.clone().unwrap_or_default();
+        if request.name == "review_code" && !args.contains_key("code") {
+            return Err(ErrorData::invalid_params("`code` is required", None));
+        }
+        match library::prompt(&request.name, &args) {
+            Some(prompt) => typed::<GetPromptResult>(prompt).map(Into::into),
+            None => Err(ErrorData::invalid_params(
+                format!("no prompt {}", request.name),
+                None,
+            )),
+        }
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let values = library::complete(&request.argument.name, &request.argument.value);
+        typed(json!({"completion": {"values": values, "total": values.len(), "hasMore": false}}))
     }
 
     async fn list_tools(

@@ -436,7 +436,7 @@ fn a_recorded_session_replays_with_its_progress_and_without_secrets() {
 #[test]
 fn capabilities_the_server_lacks_are_named_not_asked() {
     for (command, capability) in [("resources", "resources"), ("prompts", "prompts")] {
-        let r = run(&[command, "--demo"]);
+        let r = run(&[command, "--hostile"]);
         assert_eq!(r.code, 1, "{}", r.stderr);
         assert!(
             r.stderr
@@ -457,4 +457,52 @@ fn capabilities_the_server_lacks_are_named_not_asked() {
         "{}",
         modern.stdout
     );
+}
+
+/// The demo's resources, template, prompts and completions, in both eras: text, JSON and a
+/// blob read; a prompt's messages of every kind; completions for a prompt argument and a
+/// template variable; an unknown resource is exit 5.
+#[test]
+fn resources_and_prompts_in_both_eras() {
+    for protocol in ["legacy", "modern"] {
+        let go = |args: &[&str]| run(&[args, &["--demo", "--protocol", protocol]].concat());
+        let listed = go(&["resources"]);
+        assert!(
+            listed.stdout.starts_with(
+                "demo://readme  readme (About the demo)  text/markdown  167 bytes  [for user, priority 0.8]"
+            ),
+            "{protocol}: {}",
+            listed.stdout
+        );
+        let user = go(&["read", "demo://users/42"]);
+        assert!(
+            user.stdout
+                .contains("{\"id\":\"42\",\"name\":\"User 42\",\"admin\":true}"),
+            "{protocol}: {}",
+            user.stdout
+        );
+        let pixel = go(&["read", "demo://pixel.png"]);
+        assert!(pixel.stdout.contains("blob: 70 bytes"), "{}", pixel.stdout);
+        let prompt = go(&[
+            "prompt",
+            "review_code",
+            "--arg",
+            "code=x = 1",
+            "--arg",
+            "language=rust",
+        ]);
+        assert_eq!(
+            prompt.stdout,
+            "Review a piece of code\nuser: Review this rust code:\nx = 1\n\
+             user: resource demo://readme (text, 167 chars)\n\
+             assistant: image (image/png, 96 base64 chars)\n",
+            "{protocol}: {}",
+            prompt.stderr
+        );
+        let language = go(&["complete", "--prompt", "review_code", "language", "ru"]);
+        assert_eq!(language.stdout, "rust\n", "{}", language.stderr);
+        let id = go(&["complete", "--template", "demo://users/{id}", "id", "4"]);
+        assert_eq!(id.stdout, "42\n", "{}", id.stderr);
+        assert_eq!(go(&["read", "demo://nothing"]).code, 5);
+    }
 }
