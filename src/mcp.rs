@@ -12,6 +12,7 @@ pub mod guard;
 mod handler;
 mod http;
 mod input_required;
+pub mod library;
 mod lines;
 mod raw;
 pub mod record;

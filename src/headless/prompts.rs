@@ -6,6 +6,7 @@ use super::{declared, failed};
 use crate::cli::Format;
 use crate::mcp::Session;
 use crate::mcp::error::exit;
+use crate::mcp::library;
 use crate::untrusted;
 use serde_json::{Map, Value, json};
 
@@ -22,7 +23,7 @@ pub async fn list(session: &Session, report: &Report) -> i32 {
         Format::Json => report.json(&json!({ "prompts": listing.items })),
         Format::Text => {
             for prompt in &listing.items {
-                report.line(&prompt_line(prompt));
+                report.line(&library::prompt_line(prompt));
             }
         }
     }
@@ -30,36 +31,6 @@ pub async fn list(session: &Session, report: &Report) -> i32 {
         Some(problem) => report.error(&problem, exit::ERROR),
         None => exit::OK,
     }
-}
-
-/// `name(required*, optional?)  (title)  description`, escaped and bounded.
-fn prompt_line(prompt: &Value) -> String {
-    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
-    let name = text(prompt, "name").unwrap_or_else(|| "(no name)".into());
-    let arguments: Vec<String> = prompt
-        .get("arguments")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .map(|a| {
-            let mark = if a.get("required") == Some(&Value::Bool(true)) {
-                "*"
-            } else {
-                "?"
-            };
-            format!("{}{mark}", text(a, "name").unwrap_or_default())
-        })
-        .collect();
-    let mut line = untrusted::line(&format!("{name}({})", arguments.join(", ")), 300).into_owned();
-    if let Some(title) = text(prompt, "title").filter(|t| *t != name) {
-        line.push_str(&format!("  ({})", untrusted::line(&title, 100)));
-    }
-    if let Some(first) =
-        text(prompt, "description").and_then(|d| d.lines().next().map(str::to_string))
-    {
-        line.push_str(&format!("  {}", untrusted::line(first.trim(), 160)));
-    }
-    line
 }
 
 /// `key=value` pairs as a JSON object of strings.
@@ -100,40 +71,12 @@ pub async fn get(session: &Session, name: &str, args: &[String], report: &Report
                 report.line(&format!(
                     "{}: {}",
                     untrusted::line(role, 40),
-                    describe(content)
+                    library::describe_content(content)
                 ));
             }
         }
     }
     exit::OK
-}
-
-/// A message's content in words: text as it is (escaped), anything else by type and size.
-fn describe(content: &Value) -> String {
-    let text = |key: &str| content.get(key).and_then(Value::as_str);
-    match text("type") {
-        Some("text") => untrusted::block(text("text").unwrap_or_default()),
-        Some(kind @ ("image" | "audio")) => format!(
-            "{kind} ({}, {} base64 chars)",
-            untrusted::line(text("mimeType").unwrap_or("no type"), 80),
-            text("data").map_or(0, str::len)
-        ),
-        Some("resource") => {
-            let resource = content.get("resource").unwrap_or(&Value::Null);
-            let uri = resource.get("uri").and_then(Value::as_str).unwrap_or("?");
-            let size = match resource.get("text").and_then(Value::as_str) {
-                Some(t) => format!("text, {} chars", t.chars().count()),
-                None => "blob".into(),
-            };
-            format!("resource {} ({size})", untrusted::line(uri, 300))
-        }
-        Some("resource_link") => format!(
-            "link {} {}",
-            untrusted::line(text("uri").unwrap_or("?"), 300),
-            untrusted::line(text("name").unwrap_or_default(), 100)
-        ),
-        _ => untrusted::json(content, false),
-    }
 }
 
 /// What `complete` completes: a prompt's argument or a resource template's variable.

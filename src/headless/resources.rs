@@ -6,8 +6,7 @@ use super::{declared, failed};
 use crate::cli::Format;
 use crate::mcp::Session;
 use crate::mcp::error::exit;
-use crate::untrusted;
-use base64::Engine;
+use crate::mcp::library;
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -32,7 +31,7 @@ pub async fn list(session: &Session, templates: bool, report: &Report) -> i32 {
         Format::Json => report.json(&json!({ field: listing.items })),
         Format::Text => {
             for item in &listing.items {
-                report.line(&resource_line(item, templates));
+                report.line(&library::resource_line(item, templates));
             }
         }
     }
@@ -40,45 +39,6 @@ pub async fn list(session: &Session, templates: bool, report: &Report) -> i32 {
         Some(problem) => report.error(&problem, exit::ERROR),
         None => exit::OK,
     }
-}
-
-/// `URI  name (title)  mime  size  [annotations]  description`, escaped and bounded.
-fn resource_line(item: &Value, template: bool) -> String {
-    let text = |key: &str| item.get(key).and_then(Value::as_str);
-    let uri = text(if template { "uriTemplate" } else { "uri" }).unwrap_or("(no uri)");
-    let mut parts = vec![untrusted::line(uri, 300).into_owned()];
-    let mut name = untrusted::line(text("name").unwrap_or("(no name)"), 100).into_owned();
-    if let Some(title) = text("title").filter(|t| Some(*t) != text("name")) {
-        name.push_str(&format!(" ({})", untrusted::line(title, 100)));
-    }
-    parts.push(name);
-    if let Some(mime) = text("mimeType") {
-        parts.push(untrusted::line(mime, 80).into_owned());
-    }
-    if let Some(size) = item.get("size").and_then(Value::as_u64) {
-        parts.push(crate::plural::count(size as usize, "byte"));
-    }
-    if let Some(a) = item.get("annotations").and_then(Value::as_object) {
-        let mut words = Vec::new();
-        if let Some(audience) = a.get("audience").and_then(Value::as_array) {
-            let who: Vec<&str> = audience.iter().filter_map(Value::as_str).collect();
-            words.push(format!("for {}", who.join(", ")));
-        }
-        if let Some(p) = a.get("priority").filter(|p| p.is_number()) {
-            words.push(format!("priority {p}"));
-        }
-        if let Some(t) = a.get("lastModified").and_then(Value::as_str) {
-            words.push(format!("modified {t}"));
-        }
-        if !words.is_empty() {
-            parts.push(format!("[{}]", untrusted::line(&words.join(", "), 200)));
-        }
-    }
-    if let Some(first) = text("description").and_then(|d| d.lines().find(|l| !l.trim().is_empty()))
-    {
-        parts.push(untrusted::line(first.trim(), 160).into_owned());
-    }
-    parts.join("  ")
 }
 
 /// `read URI [--out FILE]`.
@@ -111,7 +71,7 @@ pub async fn read(session: &Session, uri: &str, out: Option<&Path>, report: &Rep
         let Some(first) = contents.first() else {
             return report.error("the resource has no contents to write", exit::ERROR);
         };
-        let bytes = match content_bytes(first) {
+        let bytes = match library::content_bytes(first) {
             Ok(b) => b,
             Err(e) => return report.error(&e, exit::ERROR),
         };
@@ -150,44 +110,8 @@ pub async fn read(session: &Session, uri: &str, out: Option<&Path>, report: &Rep
     exit::OK
 }
 
-/// A content's bytes: its text as UTF-8, or its blob decoded.
-fn content_bytes(content: &Value) -> Result<Vec<u8>, String> {
-    if let Some(text) = content.get("text").and_then(Value::as_str) {
-        return Ok(text.as_bytes().to_vec());
-    }
-    let blob = content
-        .get("blob")
-        .and_then(Value::as_str)
-        .ok_or("the content has neither `text` nor `blob`")?;
-    base64::engine::general_purpose::STANDARD
-        .decode(blob)
-        .map_err(|e| format!("the blob is not valid base64: {e}"))
-}
-
 fn print_content(index: usize, content: &Value, report: &Report) {
-    let text = |key: &str| content.get(key).and_then(Value::as_str);
-    let mut head = format!(
-        "contents[{index}]: {}",
-        untrusted::line(text("uri").unwrap_or("(no uri)"), 300)
-    );
-    if let Some(mime) = text("mimeType") {
-        head.push_str(&format!("  {}", untrusted::line(mime, 80)));
-    }
-    report.line(&head);
-    match (text("text"), content_bytes(content)) {
-        (Some(body), _) => {
-            let (shown, more) = untrusted::first_lines(body, TEXT_LINES);
-            for line in shown {
-                report.line(&format!("  {line}"));
-            }
-            if more > 0 {
-                report.line(&format!("  … {more} more lines (--format json shows all)"));
-            }
-        }
-        (None, Ok(bytes)) => report.line(&format!(
-            "  blob: {} (read URI --out FILE writes them)",
-            crate::plural::count(bytes.len(), "byte")
-        )),
-        (None, Err(e)) => report.line(&format!("  {}", untrusted::line(&e, 200))),
+    for line in library::content_lines(index, content, TEXT_LINES) {
+        report.line(&line);
     }
 }
