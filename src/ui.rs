@@ -6,6 +6,7 @@ mod asked;
 mod call;
 mod help;
 mod layout;
+mod library;
 mod log;
 mod outline;
 mod protocol;
@@ -36,6 +37,8 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
             call::draw(frame, area, model, &mut viewport);
         } else if model.focus == Pane::Protocol {
             protocol::draw(frame, area, model, &mut viewport);
+        } else if model.focus == Pane::Library {
+            library::draw(frame, area, model, &mut viewport);
         } else {
             tool::draw(frame, area, model, &mut viewport);
         }

@@ -44,6 +44,9 @@ pub struct AskPanel {
     /// Why the draft cannot be sent as it is (not JSON, or breaks the requested schema).
     pub problem: Option<String>,
     schema: Option<Compiled>,
+    /// Not the server's request but our own form: the arguments of a prompt or the variables
+    /// of a resource template the user is about to open.
+    pub item: Option<crate::app::library::Item>,
 }
 
 impl AskPanel {
@@ -74,8 +77,22 @@ impl AskPanel {
             problem: None,
             schema: requested.map(Compiled::new),
             params,
+            item: None,
         };
         panel.check();
+        panel
+    }
+
+    /// A form for what opening `item` needs (`form`: its schema), answered by us, not sent.
+    pub fn for_item(item: crate::app::library::Item, form: Value) -> AskPanel {
+        let what = match item.kind {
+            crate::app::library::Kind::Prompt => "the prompt's arguments",
+            _ => "the template's variables",
+        };
+        let message = format!("{what}, then {} opens it:\n{}", "ctrl-s", item.line());
+        let params = json!({"message": message, "requestedSchema": form});
+        let mut panel = AskPanel::new(0, "arguments".into(), params);
+        panel.item = Some(item);
         panel
     }
 

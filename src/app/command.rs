@@ -36,6 +36,7 @@ commands! {
     FocusServer = "focus-server",
     FocusLog = "focus-log",
     FocusProtocol = "focus-protocol",
+    FocusLibrary = "focus-library",
     Reconnect = "reconnect",
     Open = "open",
     Back = "back",
@@ -110,6 +111,7 @@ impl Command {
                 | FocusServer
                 | FocusLog
                 | FocusProtocol
+                | FocusLibrary
                 | Reconnect
         )
     }

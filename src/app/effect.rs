@@ -36,6 +36,10 @@ impl Eq for Listed {}
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SessionRequest {
     ListTools,
+    /// The server's resources, templates and prompts (those it declares).
+    ListLibrary,
+    /// Read a resource or get a prompt.
+    Open(crate::app::library::Open),
     Reconnect,
     Call {
         tool: String,

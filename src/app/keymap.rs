@@ -18,6 +18,7 @@ pub enum Layer {
     Tool,
     Log,
     Protocol,
+    Library,
     Server,
     /// Typing into the argument editor.
     Editor,
@@ -30,7 +31,7 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub const ALL: [Layer; 12] = [
+    pub const ALL: [Layer; 13] = [
         Layer::Asked,
         Layer::Editor,
         Layer::Result,
@@ -40,6 +41,7 @@ impl Layer {
         Layer::Tool,
         Layer::Log,
         Layer::Protocol,
+        Layer::Library,
         Layer::Server,
         Layer::Copy,
         Layer::Help,
@@ -67,6 +69,7 @@ impl Layer {
             Layer::Tool => "tool",
             Layer::Log => "log",
             Layer::Protocol => "protocol",
+            Layer::Library => "library",
             Layer::Server => "server",
             Layer::Editor => "editor",
             Layer::Result => "result",

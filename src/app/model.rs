@@ -29,16 +29,19 @@ pub enum Pane {
     Log,
     /// Every JSON-RPC message of the session (in place of the tool pane).
     Protocol,
+    /// The server's resources, templates and prompts (in place of the tool pane).
+    Library,
 }
 
 impl Pane {
-    pub const ORDER: [Pane; 6] = [
+    pub const ORDER: [Pane; 7] = [
         Pane::Tools,
         Pane::Tool,
         Pane::Call,
         Pane::Server,
         Pane::Log,
         Pane::Protocol,
+        Pane::Library,
     ];
 }
 
@@ -194,6 +197,11 @@ pub struct Viewport {
     pub tree_scroll: Option<(String, usize)>,
     pub call_rows: usize,
     pub protocol_rows: usize,
+    /// Rows of the library pane's list and of what was opened.
+    pub library_rows: usize,
+    pub library_scroll: usize,
+    pub opened_rows: usize,
+    pub opened_scroll: usize,
     pub protocol_scroll: usize,
     /// The selected tool's call panel scroll, by tool name.
     pub call_scroll: Option<(String, usize)>,
@@ -237,6 +245,7 @@ pub struct Model {
     pub help_scroll: usize,
     pub log: Log,
     pub protocol: Protocol,
+    pub library: crate::app::library::Library,
     /// Lines the server pane is scrolled down (clamped when drawn).
     pub server_scroll: usize,
     pub status: Option<String>,
@@ -271,6 +280,7 @@ impl Model {
             help_scroll: 0,
             log: Log::default(),
             protocol: Protocol::default(),
+            library: Default::default(),
             server_scroll: 0,
             status: None,
             keymap,
@@ -327,6 +337,8 @@ impl Model {
         self.server_scroll = viewport.server_scroll;
         self.help_scroll = viewport.help_scroll;
         self.protocol.scroll = viewport.protocol_scroll;
+        self.library.scroll = viewport.library_scroll;
+        self.library.opened_scroll = viewport.opened_scroll;
         if let Some((tool, scroll)) = &viewport.tree_scroll
             && let Some(per) = self.per_tool.get_mut(tool)
         {

@@ -56,6 +56,16 @@ pub enum Msg {
         batch: Vec<crate::mcp::wire::WireMessage>,
         dropped: u64,
     },
+    /// The server's resources, templates and prompts, and why any list could not be had.
+    LibraryListed {
+        items: Vec<crate::app::library::Item>,
+        problems: Vec<String>,
+    },
+    /// What a read or a prompt gave.
+    Opened {
+        open: crate::app::library::Open,
+        result: Result<serde_json::Value, String>,
+    },
     /// `$EDITOR` closed with the new arguments text, or failed.
     EditorClosed {
         tool: String,
@@ -77,6 +87,7 @@ pub fn active_layer(model: &Model) -> Layer {
             Pane::Tool => Layer::Tool,
             Pane::Log => Layer::Log,
             Pane::Protocol => Layer::Protocol,
+            Pane::Library => Layer::Library,
             Pane::Server => Layer::Server,
             Pane::Call => match model.selected_entry() {
                 // No tool is selected (the filter hides them all): the list has the keys.
@@ -141,7 +152,13 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             );
             model.server = Some(server);
             model.connection = Connection::Connected;
-            vec![Effect::Session(SessionRequest::ListTools)]
+            // A new connection's library is listed afresh when the pane is shown.
+            model.library = Default::default();
+            let mut effects = vec![Effect::Session(SessionRequest::ListTools)];
+            if model.focus == Pane::Library {
+                effects.extend(crate::app::update_library::focus(model));
+            }
+            effects
         }
         Msg::ConnectFailed(reason) => {
             let text = untrusted::block(&reason);
@@ -159,6 +176,14 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             } else {
                 model.status = Some(first_line(&text));
             }
+            Vec::new()
+        }
+        Msg::LibraryListed { items, problems } => {
+            crate::app::update_library::listed(model, items, problems);
+            Vec::new()
+        }
+        Msg::Opened { open, result } => {
+            crate::app::update_library::opened(model, open, result);
             Vec::new()
         }
         Msg::ToolsListed(list) => {
@@ -456,6 +481,10 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
                 }
             }
         }
+        Command::FocusLibrary => return crate::app::update_library::focus(model),
+        Command::Open if model.focus == Pane::Library => {
+            return crate::app::update_library::open(model);
+        }
         Command::FocusTools => model.focus = Pane::Tools,
         Command::FocusTool | Command::Open => model.focus = Pane::Tool,
         Command::FocusServer => model.focus = Pane::Server,
@@ -518,6 +547,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
                 let page = model.viewport.protocol_rows;
                 model.protocol.motion(motion, page);
             }
+            Pane::Library => crate::app::update_library::motion(model, motion),
             Pane::Server => {
                 model.server_scroll = match motion {
                     Command::Down => model.server_scroll.saturating_add(1),
@@ -545,8 +575,12 @@ fn answer_asked(model: &mut Model, reply: Reply) -> Vec<Effect> {
         }
         Ok(result) => {
             let id = panel.id;
+            let item = panel.item.clone();
             model.asked.pop_front();
-            vec![Effect::Session(SessionRequest::Answer { id, result })]
+            match item {
+                Some(item) => crate::app::update_library::filled(model, &item, result),
+                None => vec![Effect::Session(SessionRequest::Answer { id, result })],
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::app::calls::{Judged, OutputCheck};
 use crate::app::effect::SessionRequest;
+use crate::app::library::{Item, Kind, Open};
 use crate::app::update::Msg;
 use crate::mcp::client_side::Asking;
 use crate::mcp::{ConnectOptions, EventSink, RequestError, ServerEvent, Session};
@@ -127,6 +128,46 @@ async fn call(
     (tool, id, judged)
 }
 
+type LibraryWork<'s> = std::pin::Pin<Box<dyn std::future::Future<Output = Msg> + Send + 's>>;
+
+/// Lists what the server declares of resources, templates and prompts.
+async fn list_library(session: &Session) -> Msg {
+    let declared = |capability: &str| session.server.capabilities.get(capability).is_some();
+    let lists = [
+        ("resources", "resources/list", "resources", Kind::Resource),
+        (
+            "resources",
+            "resources/templates/list",
+            "resourceTemplates",
+            Kind::Template,
+        ),
+        ("prompts", "prompts/list", "prompts", Kind::Prompt),
+    ];
+    let (mut items, mut problems) = (Vec::new(), Vec::new());
+    for (capability, method, field, kind) in lists {
+        if !declared(capability) {
+            continue;
+        }
+        match session.list_all(method, field).await {
+            Ok(listing) => {
+                problems.extend(listing.problem);
+                items.extend(listing.items.into_iter().map(|json| Item { kind, json }));
+            }
+            Err(e) => problems.push(format!("{method} failed: {e}")),
+        }
+    }
+    Msg::LibraryListed { items, problems }
+}
+
+/// Reads a resource or gets a prompt.
+async fn open_item(session: &Session, open: Open) -> Msg {
+    let result = session
+        .request(open.method, Some(open.params.clone()))
+        .await
+        .map_err(|e| e.to_string());
+    Msg::Opened { open, result }
+}
+
 async fn serve(
     mut session: Session,
     commands: &mut mpsc::Receiver<SessionRequest>,
@@ -144,6 +185,8 @@ async fn serve(
         // answers `tools/list` slowly must not hold up a call's timeout or its cancel.
         let mut listings = FuturesUnordered::new();
         let mut list_again = false;
+        // Resources, templates and prompts: listed and opened beside everything else too.
+        let mut library = FuturesUnordered::new();
         loop {
             tokio::select! {
                 command = commands.recv() => match command {
@@ -161,6 +204,12 @@ async fn serve(
                         calls.push(call(session_ref, to_ui.clone(), request, rx));
                     }
                     Some(SessionRequest::Answer { id, result }) => asking.answer(id, result),
+                    Some(SessionRequest::ListLibrary) => {
+                        library.push(Box::pin(list_library(session_ref)) as LibraryWork<'_>);
+                    }
+                    Some(SessionRequest::Open(open)) => {
+                        library.push(Box::pin(open_item(session_ref, open)));
+                    }
                     Some(SessionRequest::Cancel { id }) => {
                         if let Some(tx) = cancels.remove(&id) {
                             let _ = tx.send(());
@@ -176,6 +225,9 @@ async fn serve(
                     if std::mem::take(&mut list_again) {
                         listings.push(session_ref.list_tools());
                     }
+                }
+                Some(msg) = library.next(), if !library.is_empty() => {
+                    let _ = to_ui.send(msg).await;
                 }
                 Some((tool, id, outcome)) = calls.next(), if !calls.is_empty() => {
                     cancels.remove(&id);
@@ -218,8 +270,13 @@ async fn wait_for_reconnect(
                 let _ = to_ui.send(Msg::CallFinished { tool, id, outcome }).await;
             }
             // The request was the lost connection's: nobody waits for its answer now.
+            Some(SessionRequest::Open(open)) => {
+                let result = Err("not connected (r reconnects)".to_string());
+                let _ = to_ui.send(Msg::Opened { open, result }).await;
+            }
             Some(
                 SessionRequest::ListTools
+                | SessionRequest::ListLibrary
                 | SessionRequest::Cancel { .. }
                 | SessionRequest::Answer { .. },
             ) => {}

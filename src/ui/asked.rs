@@ -22,8 +22,12 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     let theme = model.theme;
     let area = centered(frame.area(), 100, frame.area().height.saturating_sub(2));
     let waiting = model.asked.len();
+    let asker = match panel.item {
+        Some(_) => "before it opens",
+        None => "the server asks",
+    };
     let title = format!(
-        " the server asks: {}{} ",
+        " {asker}: {}{} ",
         untrusted::line(&panel.method, 40),
         if waiting > 1 {
             format!(" (1 of {waiting})")

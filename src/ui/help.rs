@@ -41,6 +41,10 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
         (Layer::Tool, "Tool pane (schema trees)"),
         (Layer::Log, "Log pane"),
         (Layer::Protocol, "Protocol pane"),
+        (
+            Layer::Library,
+            "Library pane (resources, templates, prompts)",
+        ),
         (Layer::Server, "Server pane"),
         (Layer::Editor, "Call panel: editing arguments (a opens it)"),
         (Layer::Result, "Call panel: results"),

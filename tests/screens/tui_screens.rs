@@ -382,3 +382,75 @@ fn protocol_pane_shows_http_exchanges() {
         "{screen}"
     );
 }
+
+/// The library pane (`6`): listed once per connection, under headings with counts; a template
+/// asks for its variables in a form (checked live: a required one cannot stay empty), expands
+/// them by RFC 6570 and reads; what was read is shown, then the result as sent.
+#[test]
+fn library_pane() {
+    use mcp_inspect::app::effect::{Effect, SessionRequest};
+    use mcp_inspect::app::library::{Item, Kind, Open};
+    let mut m = demo_model();
+    assert_eq!(
+        press(&mut m, &["6"]),
+        [Effect::Session(SessionRequest::ListLibrary)]
+    );
+    assert!(press(&mut m, &["5", "6"]).is_empty(), "listed once");
+    let item = |kind, json| Item { kind, json };
+    let items = vec![
+        item(
+            Kind::Resource,
+            json!({"uri": "demo://readme", "name": "readme", "mimeType": "text/markdown"}),
+        ),
+        item(
+            Kind::Template,
+            json!({"uriTemplate": "demo://users/{id}", "name": "user"}),
+        ),
+        item(
+            Kind::Prompt,
+            json!({"name": "greeting", "description": "No \u{1b}[2J arguments"}),
+        ),
+    ];
+    update(
+        &mut m,
+        Msg::LibraryListed {
+            items,
+            problems: vec![],
+        },
+    );
+    press(&mut m, &["j", "enter"]);
+    let form = m.asked.front_mut().expect("a form for the variables");
+    assert_eq!(
+        form.problem.as_deref(),
+        Some("/id: \"\" is shorter than 1 character")
+    );
+    form.editor = ratatui_textarea::TextArea::new(vec![r#"{"id": "a b"}"#.into()]);
+    form.check();
+    let effects = press(&mut m, &["ctrl-s"]);
+    let open = Open {
+        method: "resources/read",
+        params: json!({"uri": "demo://users/a%20b"}),
+        title: "read demo://users/a%20b".into(),
+    };
+    assert_eq!(
+        effects,
+        [Effect::Session(SessionRequest::Open(open.clone()))]
+    );
+    let result = json!({"contents": [{"uri": "demo://users/a%20b", "mimeType": "application/json",
+        "text": "{\"id\":\"a b\"}"}]});
+    update(
+        &mut m,
+        Msg::Opened {
+            open,
+            result: Ok(result),
+        },
+    );
+    snapshot("library", &mut m);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("Resources 1 · Templates 1 · Prompts 1"),
+        "{screen}"
+    );
+    assert!(screen.contains("  {\"id\":\"a b\"}"), "{screen}");
+    assert!(!screen.contains('\u{1b}'), "escaped");
+}

@@ -1,0 +1,297 @@
+//! The library pane's data (key `6`, in place of the tool pane): the server's resources,
+//! resource templates and prompts in one list (each kind only when the server declares it),
+//! and what the last read or prompt gave, as lines. Pure.
+
+use crate::mcp::library;
+use serde_json::{Map, Value, json};
+
+/// Lines of one text content shown before the rest is counted.
+const TEXT_LINES: usize = 5_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Resource,
+    Template,
+    Prompt,
+}
+
+impl Kind {
+    pub fn heading(self) -> &'static str {
+        match self {
+            Kind::Resource => "Resources",
+            Kind::Template => "Resource templates",
+            Kind::Prompt => "Prompts",
+        }
+    }
+}
+
+/// One listed resource, template or prompt, as the server sent it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    pub kind: Kind,
+    pub json: Value,
+}
+
+impl Item {
+    /// Its line in the list (escaped).
+    pub fn line(&self) -> String {
+        match self.kind {
+            Kind::Resource => library::resource_line(&self.json, false),
+            Kind::Template => library::resource_line(&self.json, true),
+            Kind::Prompt => library::prompt_line(&self.json),
+        }
+    }
+
+    fn text(&self, key: &str) -> Option<&str> {
+        self.json.get(key).and_then(Value::as_str)
+    }
+
+    /// What the user fills before it can be opened: a prompt's arguments or a template's
+    /// variables, as a form's schema (every value a string; required ones marked).
+    pub fn form(&self) -> Option<Value> {
+        let (names, required): (Vec<(String, Option<String>)>, Vec<String>) = match self.kind {
+            Kind::Resource => return None,
+            Kind::Prompt => {
+                let arguments = self.json.get("arguments").and_then(Value::as_array)?;
+                let named = arguments.iter().filter_map(|a| {
+                    let name = a.get("name")?.as_str()?.to_string();
+                    let about = a.get("description").and_then(Value::as_str);
+                    Some((
+                        name,
+                        about.map(str::to_string),
+                        a.get("required") == Some(&json!(true)),
+                    ))
+                });
+                let named: Vec<_> = named.collect();
+                let required = named.iter().filter(|n| n.2).map(|n| n.0.clone()).collect();
+                (
+                    named.into_iter().map(|(n, a, _)| (n, a)).collect(),
+                    required,
+                )
+            }
+            Kind::Template => {
+                let names = variables(self.text("uriTemplate").unwrap_or_default());
+                let required = names.clone();
+                (names.into_iter().map(|n| (n, None)).collect(), required)
+            }
+        };
+        if names.is_empty() {
+            return None;
+        }
+        let properties: Map<String, Value> = names
+            .into_iter()
+            .map(|(name, about)| {
+                let mut schema = json!({"type": "string", "default": ""});
+                // A required value cannot be left empty: the form says so before sending.
+                if required.contains(&name) {
+                    schema["minLength"] = json!(1);
+                }
+                if let Some(about) = about {
+                    schema["description"] = json!(about);
+                }
+                (name, schema)
+            })
+            .collect();
+        Some(json!({"type": "object", "properties": properties, "required": required}))
+    }
+
+    /// The request that opens it with the form's `values`: `resources/read` or `prompts/get`.
+    pub fn request(&self, values: &Map<String, Value>) -> Result<Open, String> {
+        match self.kind {
+            Kind::Resource => {
+                let uri = self.text("uri").ok_or("the resource has no uri")?;
+                Ok(Open::read(uri))
+            }
+            Kind::Template => {
+                let template = self.text("uriTemplate").ok_or("the template has no uri")?;
+                Ok(Open::read(&expand(template, values)?))
+            }
+            Kind::Prompt => {
+                let name = self.text("name").ok_or("the prompt has no name")?;
+                let arguments: Map<String, Value> = values
+                    .iter()
+                    .filter(|(_, v)| v.as_str() != Some(""))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                Ok(Open {
+                    method: "prompts/get",
+                    params: json!({"name": name, "arguments": arguments}),
+                    title: format!("prompt {name}"),
+                })
+            }
+        }
+    }
+}
+
+/// A request that opens an item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Open {
+    pub method: &'static str,
+    pub params: Value,
+    /// What the pane calls it: `read URI`, `prompt NAME`.
+    pub title: String,
+}
+
+impl Open {
+    fn read(uri: &str) -> Open {
+        Open {
+            method: "resources/read",
+            params: json!({"uri": uri}),
+            title: format!("read {uri}"),
+        }
+    }
+}
+
+/// The variable names of a URI template, in order, each once.
+pub fn variables(template: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for expression in template.split('{').skip(1) {
+        let Some((inside, _)) = expression.split_once('}') else {
+            continue;
+        };
+        let inside = inside.trim_start_matches(['+', '#', '.', '/', ';', '?', '&']);
+        for name in inside.split(',') {
+            let name = name.trim_end_matches('*');
+            let name = name.split(':').next().unwrap_or_default();
+            if !name.is_empty() && !out.iter().any(|n| n == name) {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// A URI template expanded with string values (RFC 6570, every level).
+pub fn expand(template: &str, values: &Map<String, Value>) -> Result<String, String> {
+    use iri_string::spec::UriSpec;
+    use iri_string::template::UriTemplateStr;
+    use iri_string::template::simple_context::SimpleContext;
+    let template = UriTemplateStr::new(template).map_err(|e| format!("not a URI template: {e}"))?;
+    let mut context = SimpleContext::new();
+    for (name, value) in values {
+        if let Some(text) = value.as_str().filter(|t| !t.is_empty()) {
+            context.insert(name.as_str(), text);
+        }
+    }
+    template
+        .expand::<UriSpec, _>(&context)
+        .map(|expanded| expanded.to_string())
+        .map_err(|e| format!("the template does not expand: {e}"))
+}
+
+/// What opening an item gave, as lines: a read's contents or a prompt's messages, then the
+/// result as the server sent it.
+pub fn result_lines(open: &Open, result: &Value) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(description) = result.get("description").and_then(Value::as_str) {
+        lines.push(crate::untrusted::line(description, 300).into_owned());
+    }
+    let contents = result.get("contents").and_then(Value::as_array);
+    for (i, content) in contents.into_iter().flatten().enumerate() {
+        lines.extend(library::content_lines(i, content, TEXT_LINES));
+    }
+    let messages = result.get("messages").and_then(Value::as_array);
+    for message in messages.into_iter().flatten() {
+        let role = message.get("role").and_then(Value::as_str).unwrap_or("?");
+        let content = message.get("content").unwrap_or(&Value::Null);
+        let described = library::describe_content(content);
+        let mut said = described.lines();
+        lines.push(format!(
+            "{}: {}",
+            crate::untrusted::line(role, 40),
+            said.next().unwrap_or_default()
+        ));
+        lines.extend(said.map(|l| format!("  {l}")));
+    }
+    if lines.is_empty() {
+        lines.push(format!("{} gave nothing to show", open.method));
+    }
+    lines.push(String::new());
+    lines.push("as sent:".into());
+    lines.extend(
+        crate::untrusted::json(result, true)
+            .lines()
+            .map(String::from),
+    );
+    lines
+}
+
+/// What the pane shows on the right: the last thing opened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opened {
+    pub title: String,
+    /// The result's lines, or why there is none.
+    pub lines: Result<Vec<String>, String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Library {
+    pub items: Vec<Item>,
+    /// A listing was asked for (once per connection, and on `r`).
+    pub asked: bool,
+    /// Why a list could not be had, one line each.
+    pub problems: Vec<String>,
+    pub selected: usize,
+    pub scroll: usize,
+    /// What is being opened now.
+    pub opening: Option<String>,
+    pub opened: Option<Opened>,
+    pub opened_scroll: usize,
+}
+
+impl Library {
+    pub fn selected_item(&self) -> Option<&Item> {
+        self.items.get(self.selected)
+    }
+
+    pub fn listed(&mut self, items: Vec<Item>, problems: Vec<String>) {
+        self.items = items;
+        self.problems = problems;
+        self.selected = self.selected.min(self.items.len().saturating_sub(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_give_their_variables_and_expand_by_rfc_6570() {
+        assert_eq!(
+            variables("demo://users/{id}{?fields*,page}{#frag:3}"),
+            ["id", "fields", "page", "frag"]
+        );
+        let values = json!({"id": "a b/c", "page": ""});
+        let values = values.as_object().expect("an object");
+        assert_eq!(
+            expand("demo://users/{id}{?page}", values),
+            Ok("demo://users/a%20b%2Fc".into())
+        );
+    }
+
+    #[test]
+    fn a_prompt_with_arguments_asks_for_them_and_sends_the_filled_ones() {
+        let prompt = Item {
+            kind: Kind::Prompt,
+            json: json!({"name": "review", "arguments": [
+                {"name": "code", "required": true, "description": "The code"},
+                {"name": "language"}]}),
+        };
+        let form = prompt.form().expect("a form");
+        assert_eq!(form["required"], json!(["code"]));
+        assert_eq!(form["properties"]["code"]["description"], "The code");
+        let values = json!({"code": "x", "language": ""});
+        let open = prompt
+            .request(values.as_object().expect("an object"))
+            .expect("a request");
+        assert_eq!(
+            open.params,
+            json!({"name": "review", "arguments": {"code": "x"}})
+        );
+        let plain = Item {
+            kind: Kind::Prompt,
+            json: json!({"name": "hello"}),
+        };
+        assert_eq!(plain.form(), None, "nothing to ask");
+    }
+}
