@@ -307,6 +307,20 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     assert!(screen.contains("Protocol ("), "{screen}");
     assert!(screen.contains("← notifications/progress"), "{screen}");
     assert!(screen.contains("→ tools/call #"), "{screen}");
+    // The library pane: the demo's resources, template and prompts; a resource read, a
+    // prompt's arguments filled in its form and its messages shown.
+    tmux.keys(&["6"]);
+    tmux.wait_for("Resources 3 · Templates 1 · Prompts 2");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("  # The mcp-inspect demo");
+    tmux.keys(&["G", "Enter"]);
+    tmux.wait_for("before it opens: arguments");
+    tmux.keys(&["Down", "End", "Left", "Left"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "fn main() {}"]);
+    tmux.keys(&["C-s"]);
+    let screen = tmux.wait_for("user: Review this unnamed code:");
+    assert!(screen.contains("fn main() {}"), "{screen}");
+    assert!(screen.contains("assistant: image (image/png"), "{screen}");
     tmux.keys(&["q"]);
     tmux.type_line("echo calls-$((2+2))");
     tmux.wait_for("calls-4");
