@@ -159,6 +159,9 @@ pub struct CallState {
     /// The editor has the keyboard (else the result view does).
     pub editing: bool,
     pub value: Option<ValueView>,
+    /// Send it as a task: chosen for a tool whose `execution.taskSupport` is `optional`
+    /// (one that requires it always goes so).
+    pub as_task: bool,
 }
 
 impl CallState {
@@ -183,6 +186,7 @@ impl CallState {
             scroll: 0,
             editing: true,
             value: None,
+            as_task: tool.task_support() == Some("required"),
         };
         state.check();
         state

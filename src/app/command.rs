@@ -37,6 +37,7 @@ commands! {
     FocusLog = "focus-log",
     FocusProtocol = "focus-protocol",
     FocusLibrary = "focus-library",
+    ToggleTask = "toggle-task",
     Reconnect = "reconnect",
     Open = "open",
     Back = "back",

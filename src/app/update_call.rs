@@ -57,6 +57,11 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
     match command {
         Command::Call | Command::Edit => state.editing = true,
         Command::LeaveEditor => state.editing = false,
+        Command::ToggleTask => match tool.task_support() {
+            Some("optional") => state.as_task = !state.as_task,
+            Some("required") => status = Some("this tool always runs as a task".into()),
+            _ => status = Some("this tool does not run as a task (execution.taskSupport)".into()),
+        },
         Command::Undo => {
             state.editor.undo();
             state.check();
@@ -73,6 +78,7 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
         Command::Send => match send(state, destructive) {
             Ok(arguments) => {
                 let output = state.output().cloned();
+                let as_task = state.as_task;
                 let id = model.next_call_id;
                 model.next_call_id += 1;
                 if let Some(state) = model.call_mut(&tool.name) {
@@ -92,7 +98,7 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
                     id,
                     arguments,
                     output,
-                    as_task: tool.task_support() == Some("required"),
+                    as_task,
                 }));
             }
             Err(message) => status = Some(message),

@@ -69,10 +69,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     };
     // The draft's look belongs to this frame: a copy is styled (a draft is small text).
     let mut editor = state.editor.clone();
+    let support = model.selected_entry().and_then(|e| e.tool.task_support());
+    let title = match (state.as_task, support) {
+        (true, _) => " arguments · sent as a task ",
+        (false, Some("optional")) => " arguments · sent as a plain call (may run as a task) ",
+        _ => " arguments ",
+    };
     editor.set_block(
         Block::default()
             .borders(Borders::ALL)
-            .title(" arguments ")
+            .title(title)
             .border_style(editor_style),
     );
     editor.set_cursor_line_style(Style::default());

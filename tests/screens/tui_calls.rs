@@ -8,12 +8,13 @@ use mcp_inspect::app::calls::Judged;
 use mcp_inspect::app::model::{Model, Pane};
 use mcp_inspect::app::update::{Effect, Msg, SessionRequest, update};
 use mcp_inspect::mcp::result::CallResult;
+use mcp_inspect::mcp::tool::decode_tool;
 use mcp_inspect::mcp::{RequestError, ServerEvent};
 use mcp_inspect::schema::Era;
 use ratatui::style::Color;
 use serde_json::{Value, json};
 use std::time::Duration;
-use tui::{demo_model, find, press, render, text, type_text};
+use tui::{demo_model, find, listing, press, render, text, type_text};
 
 fn open_call(model: &mut Model, tool: &str) {
     press(model, &["/"]);
@@ -653,4 +654,52 @@ fn clicks_in_the_value_tree_and_the_protocol_list() {
     let spot = find(&buffer, "notifications/n1").expect("listed");
     update(&mut m, click(spot));
     assert_eq!(m.protocol.selected_index(), Some(1));
+}
+
+/// A tool whose `execution.taskSupport` is `required` is sent as a task; an `optional` one is
+/// sent plainly unless `ctrl-t` chooses a task (said in the editor's title); a tool that
+/// forbids tasks says so.
+#[test]
+fn tasks_are_chosen_per_call_where_the_tool_allows() {
+    let tool = |name: &str, support: &str| {
+        decode_tool(&json!({"name": name, "inputSchema": {"type": "object"},
+            "execution": {"taskSupport": support}}))
+        .expect("tool")
+    };
+    let mut m = demo_model();
+    let tools = vec![
+        tool("must", "required"),
+        tool("may", "optional"),
+        tool("never", "forbidden"),
+    ];
+    update(&mut m, Msg::ToolsListed(listing(tools)));
+    let as_task = |m: &mut Model| {
+        for effect in press(m, &["ctrl-s"]) {
+            if let Effect::Session(SessionRequest::Call { as_task, .. }) = effect {
+                return as_task;
+            }
+        }
+        panic!("no call was sent: {:?}", m.status);
+    };
+    open_call(&mut m, "must");
+    assert!(as_task(&mut m), "required");
+    press(&mut m, &["esc", "esc", "esc"]);
+    open_call(&mut m, "may");
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("sent as a plain call (may run as a task)"),
+        "{screen}"
+    );
+    press(&mut m, &["ctrl-t"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("arguments · sent as a task"), "{screen}");
+    assert!(as_task(&mut m), "chosen");
+    press(&mut m, &["esc", "esc", "esc"]);
+    open_call(&mut m, "never");
+    press(&mut m, &["ctrl-t"]);
+    assert_eq!(
+        m.status.as_deref(),
+        Some("this tool does not run as a task (execution.taskSupport)")
+    );
+    assert!(!as_task(&mut m));
 }
