@@ -168,7 +168,7 @@ async fn attempt(
             let config =
                 StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
             let client = WireClient {
-                http: super::http::client(),
+                http: super::http::client_keeping(0),
                 raw: raw.clone(),
                 events: events.clone(),
             };

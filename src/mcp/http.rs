@@ -35,12 +35,22 @@ const MAX_ERROR_BODY: usize = 8 * 1024;
 /// Redirects followed (same origin only) before a request fails.
 const MAX_REDIRECTS: usize = 5;
 
-/// The HTTP client for every request we make ourselves (legacy SSE, the diagnosis): it follows
+/// The HTTP client for the requests we make ourselves beside Streamable HTTP (legacy SSE, the
+/// diagnosis); see [`client_keeping`].
+pub fn client() -> reqwest::Client {
+    client_keeping(usize::MAX)
+}
+
+/// The HTTP client for every request we make ourselves: it follows
 /// a redirect only within the origin the user named and only when the method and body are kept
 /// (307/308), so neither the user's headers nor the message ever reach a host they did not name.
 /// Any other redirect comes back as the 3xx response, which [`check_status`] turns into an
 /// error naming both URLs. (rmcp's Streamable HTTP client has the same policy built in.)
-pub fn client() -> reqwest::Client {
+///
+/// `idle_connections`: connections kept open per host between requests. Streamable HTTP keeps
+/// none (as rmcp's own client): a connection kept to a server that restarted fails the next
+/// POST outright ("connection closed before message completed").
+pub fn client_keeping(idle_connections: usize) -> reqwest::Client {
     let policy = reqwest::redirect::Policy::custom(|attempt| {
         let keeps_body = matches!(attempt.status().as_u16(), 307 | 308);
         let same_origin = attempt
@@ -57,6 +67,7 @@ pub fn client() -> reqwest::Client {
     });
     reqwest::Client::builder()
         .redirect(policy)
+        .pool_max_idle_per_host(idle_connections)
         .build()
         .unwrap_or_default()
 }

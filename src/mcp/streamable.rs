@@ -5,7 +5,7 @@
 //! worker would drop (an invalid `x-mcp-header`). The worker keeps what it does well: sessions,
 //! protocol headers, resumption, the GET stream.
 
-use super::events::EventSink;
+use super::events::{EventSink, ServerEvent};
 use super::raw::RawResponses;
 use super::sse::{self, Event};
 use super::wire::{Direction, HttpExchange};
@@ -92,7 +92,13 @@ impl StreamableHttpClient for WireClient {
         let response = match self.http.execute(request).await {
             Ok(response) => response,
             Err(e) => {
-                exchange.error = Some(super::http::describe(&e));
+                let why = super::http::describe(&e);
+                // rmcp ends the session on this; the log says why ("connection refused").
+                self.events.send(ServerEvent::Notice(format!(
+                    "POST to {} failed: {why}",
+                    crate::untrusted::line(&uri, 200)
+                )));
+                exchange.error = Some(why);
                 note(exchange);
                 return Err(Error::Client(e));
             }
@@ -110,6 +116,7 @@ impl StreamableHttpClient for WireClient {
         }
         if status.as_u16() == 404 && session_was_attached {
             note(exchange);
+            self.session_lost("HTTP 404");
             return Err(Error::SessionExpired);
         }
         let session = header(&response, SESSION_ID).map(str::to_string);
@@ -128,6 +135,16 @@ impl StreamableHttpClient for WireClient {
                 exchange.body = Some(crate::untrusted::line(&text, 300).into_owned());
             }
             note(exchange);
+            // A restarted server answers a session it forgot with 400 rather than the 404
+            // the spec asks for (the TypeScript SDK: "No valid session ID provided"): the
+            // same loss, so the same recovery.
+            if session_was_attached
+                && status.as_u16() == 400
+                && text.to_ascii_lowercase().contains("session")
+            {
+                self.session_lost(&format!("HTTP 400: {}", crate::untrusted::line(&text, 120)));
+                return Err(Error::SessionExpired);
+            }
             if error.is_some() {
                 sse::admit(&text, &self.raw, &self.events, None);
             }
@@ -235,6 +252,14 @@ impl StreamableHttpClient for WireClient {
 }
 
 impl WireClient {
+    /// Says that the server forgot our HTTP session; rmcp's worker then makes a new one (a new
+    /// handshake) and sends the request again, once.
+    fn session_lost(&self, why: &str) {
+        self.events.send(ServerEvent::Notice(format!(
+            "the server no longer knows this HTTP session ({why}): a new handshake opens another"
+        )));
+    }
+
     /// The response's events, each message screened and tapped; oversized or unusable ones
     /// are dropped with a notice (as on the legacy SSE transport).
     /// `exchange`: the GET that opened the stream, shown with each message on it (a POST's

@@ -686,3 +686,66 @@ fn everything_resources_prompts_and_completions_over_stdio() {
     };
     resources_prompts_and_completions(&["--", "node", &index], "stdio");
 }
+
+/// server-everything restarted during a session forgets its HTTP session and answers the next
+/// POST with 400 "No valid session ID provided": the call still succeeds, on a new session made
+/// by a new handshake, and the connection says so.
+#[tokio::test]
+async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() {
+    use mcp_inspect::mcp::{ConnectOptions, EventSink, HttpTransport, ProtocolChoice, ServerEvent};
+    let Some(index) = peers::everything() else {
+        return;
+    };
+    let port = free_port();
+    let start = || {
+        let mut cmd = Command::new("node");
+        cmd.args([&index, "streamableHttp"])
+            .env("PORT", port.to_string());
+        start_listening(cmd, port)
+    };
+    let server = start();
+    let wire = mcp_inspect::mcp::wire::WireLog::default();
+    let options = ConnectOptions {
+        target: mcp_inspect::mcp::Target::Http {
+            url: format!("http://127.0.0.1:{port}/mcp"),
+            transport: HttpTransport::Streamable,
+            headers: vec![],
+        },
+        protocol: ProtocolChoice::Auto,
+        timeout: std::time::Duration::from_secs(10),
+        client: Default::default(),
+        record: None,
+        wire: Some(wire.clone()),
+    };
+    let (sink, mut events) = EventSink::new();
+    let session = mcp_inspect::mcp::connect(&options, &sink)
+        .await
+        .expect("connect");
+    let sum = |a: i64, b: i64| json!({"a": a, "b": b});
+    let first = session.call_tool("get-sum", sum(1, 2), false).await;
+    assert!(first.expect("first call").texts()[0].contains('3'));
+    drop(server);
+    let _restarted = start();
+    let again = session.call_tool("get-sum", sum(20, 22), false).await;
+    let again = match again {
+        Ok(a) => a,
+        Err(e) => {
+            while let Some(event) = events.try_recv() {
+                eprintln!("{event:?}");
+            }
+            for m in wire.take().0 {
+                eprintln!("{:?} {:?} {:?}", m.direction, m.message, m.http);
+            }
+            panic!("the call after the restart: {e:?}");
+        }
+    };
+    assert!(again.texts()[0].contains("42"), "{:?}", again.texts());
+    let mut said = false;
+    while let Some(event) = events.try_recv() {
+        if let ServerEvent::Notice(text) = event {
+            said |= text.contains("no longer knows this HTTP session (HTTP 400");
+        }
+    }
+    assert!(said, "the new session is announced");
+    session.shutdown().await;
+}
