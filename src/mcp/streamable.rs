@@ -94,9 +94,14 @@ impl StreamableHttpClient for WireClient {
             Err(e) => {
                 let why = super::http::describe(&e);
                 // rmcp ends the session on this; the log says why ("connection refused").
+                // The URL without its query, which may carry a credential.
+                let url = reqwest::Url::parse(&uri).map(|mut url| {
+                    url.set_query(None);
+                    url.to_string()
+                });
                 self.events.send(ServerEvent::Notice(format!(
                     "POST to {} failed: {why}",
-                    crate::untrusted::line(&uri, 200)
+                    crate::untrusted::line(url.as_deref().unwrap_or("the server"), 200)
                 )));
                 exchange.error = Some(why);
                 note(exchange);
