@@ -23,19 +23,26 @@ pub fn measure<T>(name: &str, budget: Duration, mut f: impl FnMut() -> T) -> Mea
         // What the closure returns is dropped outside the timing.
         drop(out);
     }
-    times.sort();
-    let m = Measured {
-        name: name.to_string(),
-        median: times[times.len() / 2],
-        runs: times.len(),
-    };
-    println!(
-        "{:<60} median {:>10.3} ms  ({} runs)",
-        m.name,
-        m.median.as_secs_f64() * 1e3,
-        m.runs
-    );
-    m
+    Measured::report(name, times)
+}
+
+impl Measured {
+    /// The median of `times`, printed.
+    fn report(name: &str, mut times: Vec<Duration>) -> Measured {
+        times.sort();
+        let m = Measured {
+            name: name.to_string(),
+            median: times[times.len() / 2],
+            runs: times.len(),
+        };
+        println!(
+            "{:<60} median {:>10.3} ms  ({} runs)",
+            m.name,
+            m.median.as_secs_f64() * 1e3,
+            m.runs
+        );
+        m
+    }
 }
 
 /// Two closures measured in turns (a, b, b, a, …), so drift in the machine (caches, the
@@ -65,21 +72,10 @@ pub fn measure_pair<A, B>(
         round += 1;
     }
     let [ta, tb] = times;
-    [(names[0], ta), (names[1], tb)].map(|(name, mut times)| {
-        times.sort();
-        let m = Measured {
-            name: name.to_string(),
-            median: times[times.len() / 2],
-            runs: times.len(),
-        };
-        println!(
-            "{:<60} median {:>10.3} ms  ({} runs)",
-            m.name,
-            m.median.as_secs_f64() * 1e3,
-            m.runs
-        );
-        m
-    })
+    [
+        Measured::report(names[0], ta),
+        Measured::report(names[1], tb),
+    ]
 }
 
 /// Peak resident memory of this process so far, in KiB (Linux).

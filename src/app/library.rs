@@ -7,6 +7,8 @@ use serde_json::{Map, Value, json};
 
 /// Lines of one text content shown before the rest is counted.
 const TEXT_LINES: usize = 5_000;
+/// Lines of the result as sent shown before the rest is counted.
+const SENT_LINES: usize = 20_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -208,11 +210,12 @@ pub fn result_lines(open: &Open, result: &Value) -> Vec<String> {
     }
     lines.push(String::new());
     lines.push("as sent:".into());
-    lines.extend(
-        crate::untrusted::json(result, true)
-            .lines()
-            .map(String::from),
-    );
+    let sent = crate::untrusted::json(result, true);
+    let (shown, more) = crate::untrusted::first_lines(&sent, SENT_LINES);
+    lines.extend(shown);
+    if more > 0 {
+        lines.push(format!("… {more} more lines"));
+    }
     lines
 }
 

@@ -54,11 +54,9 @@ fn is_modern(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|v| v.to_string().as_str() >= "2026-07-28")
 }
 
-/// Builds a result from its JSON form (the demo writes results as the wire shows them).
+/// Builds a tool result from its JSON form (the demo writes results as the wire shows them).
 fn result(value: Value) -> Result<CallToolResponse, ErrorData> {
-    serde_json::from_value::<CallToolResult>(value)
-        .map(CallToolResponse::from)
-        .map_err(|e| ErrorData::internal_error(format!("demo built a bad result: {e}"), None))
+    typed::<CallToolResult>(value).map(CallToolResponse::from)
 }
 
 /// An rmcp result from its JSON form.

@@ -54,30 +54,39 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     draw_opened(frame, opened, model, viewport);
 }
 
-/// Items under a heading per kind, the selected one marked.
+/// Items under a heading per kind, the selected one marked. Only the rows in the window are
+/// written out (a server may list thousands).
 fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
     let theme = model.theme;
     let library = &model.library;
-    let mut rows: Vec<Line> = Vec::new();
-    let mut selected_row = 0;
-    let mut kind = None;
+    // Each row: a heading (the kind it starts) or an item's index.
+    let mut rows: Vec<Result<Kind, usize>> = Vec::new();
     for (i, item) in library.items.iter().enumerate() {
-        if kind != Some(item.kind) {
-            kind = Some(item.kind);
-            rows.push(Line::styled(item.kind.heading(), theme.heading()));
+        if i == 0 || library.items[i - 1].kind != item.kind {
+            rows.push(Ok(item.kind));
         }
-        if i == library.selected {
-            selected_row = rows.len();
-            rows.push(Line::raw(format!("▶ {}", item.line())).style(theme.selected()));
-        } else {
-            rows.push(Line::raw(format!("  {}", item.line())));
-        }
+        rows.push(Err(i));
     }
+    let selected_row = rows
+        .iter()
+        .position(|r| *r == Err(library.selected))
+        .unwrap_or(0);
     let height = usize::from(area.height).max(1);
     let scroll = keep_in_view(library.scroll, selected_row, height);
     viewport.library_rows = height;
     viewport.library_scroll = scroll;
-    let shown: Vec<Line> = rows.into_iter().skip(scroll).take(height).collect();
+    let shown: Vec<Line> = rows
+        .iter()
+        .skip(scroll)
+        .take(height)
+        .map(|row| match *row {
+            Ok(kind) => Line::styled(kind.heading(), theme.heading()),
+            Err(i) if i == library.selected => {
+                Line::raw(format!("▶ {}", library.items[i].line())).style(theme.selected())
+            }
+            Err(i) => Line::raw(format!("  {}", library.items[i].line())),
+        })
+        .collect();
     frame.render_widget(Paragraph::new(shown), area);
 }
 
