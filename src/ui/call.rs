@@ -12,6 +12,7 @@ use crate::app::model::{Model, Viewport};
 use crate::app::outline::{self, NodeId, Row};
 use crate::app::theme::Theme;
 use crate::app::update_call::remaining;
+use crate::mcp::RequestError;
 use crate::mcp::result::describe_block;
 use crate::schema::verdict::Mirror;
 use crate::schema::{Status, Verdict};
@@ -286,6 +287,33 @@ fn wrap(line: &str, width: usize) -> Vec<String> {
     chars.chunks(width).map(|c| c.iter().collect()).collect()
 }
 
+/// A failed call in full below its one-line headline: every line of the error (a server's
+/// multi-line message, the stderr lines of one that died), wrapped, and an error's `data`.
+fn failure_lines(error: &RequestError, width: usize, theme: Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::styled("error", theme.heading())];
+    let wrapped = |text: &str| {
+        untrusted::lines(text)
+            .into_iter()
+            .flat_map(|l| wrap(&format!("  {l}"), width.max(8)))
+            .map(Line::raw)
+            .collect::<Vec<_>>()
+    };
+    lines.extend(wrapped(&error.to_string()));
+    if let RequestError::Server {
+        data: Some(data), ..
+    } = error
+    {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled("data", theme.heading()));
+        let (shown, more) = untrusted::first_lines(&untrusted::json(data, true), 200);
+        lines.extend(shown.into_iter().map(|l| Line::raw(format!("  {l}"))));
+        if more > 0 {
+            lines.push(Line::styled(format!("  … {more} more lines"), theme.dim()));
+        }
+    }
+    lines
+}
+
 /// The result page: verdict, the value as an outline, content blocks, the raw result. Sets
 /// `cursor_line` to the value cursor's line on the page.
 fn result_pieces<'a>(
@@ -299,13 +327,14 @@ fn result_pieces<'a>(
     let Some(record) = state.shown_record() else {
         return Vec::new();
     };
-    let Outcome::Result {
-        result,
-        verdict,
-        text,
-    } = &record.outcome
-    else {
-        return Vec::new();
+    let (result, verdict, text) = match &record.outcome {
+        Outcome::Result {
+            result,
+            verdict,
+            text,
+        } => (result, verdict, text),
+        Outcome::Failed(error) => return vec![Piece::Lines(failure_lines(error, width, theme))],
+        Outcome::Cancelled => return Vec::new(),
     };
     let mut pieces = Vec::new();
     let mut lines = verdict_lines(verdict, theme);

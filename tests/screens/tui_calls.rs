@@ -703,3 +703,48 @@ fn tasks_are_chosen_per_call_where_the_tool_allows() {
     );
     assert!(!as_task(&mut m));
 }
+
+/// A failed call is shown in full below its headline: every line of the server's message, its
+/// `data`, and the stderr lines of a server that died (not squashed into one cut line).
+#[test]
+fn a_failed_call_shows_its_whole_error() {
+    let mut m = demo_model();
+    for (n, outcome) in [
+        RequestError::Server {
+            code: -32603,
+            message: "boom\nsecond line of the reason \u{1b}[2J".into(),
+            data: Some(json!({"trace": ["frame 1", "frame 2"]})),
+        },
+        RequestError::Closed(vec![
+            "thread 'main' panicked at src/main.rs:7:5:".into(),
+            "index out of bounds: the len is 0 but the index is 3".into(),
+        ]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        open_call(&mut m, "echo");
+        let (id, _) = send(&mut m);
+        update(
+            &mut m,
+            Msg::CallFinished {
+                tool: "echo".into(),
+                id,
+                outcome: Err(outcome),
+            },
+        );
+        let screen = text(&render(&mut m, 120, 40));
+        let expected: &[&str] = match n {
+            0 => &["  second line of the reason", "\"trace\": [", "\"frame 2\""],
+            _ => &[
+                "  index out of bounds: the len is 0 but the index is 3",
+                "panicked at src/main.rs:7:5:",
+            ],
+        };
+        for line in expected {
+            assert!(screen.contains(line), "{line}:\n{screen}");
+        }
+        assert!(!screen.contains('\u{1b}'), "escaped");
+        press(&mut m, &["esc", "esc", "esc"]);
+    }
+}
