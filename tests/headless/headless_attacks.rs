@@ -475,3 +475,31 @@ fn memory_follows_bytes_not_structure() {
     );
     assert!(m.peak_kb < PEAK_KB, "peak {} kB", m.peak_kb);
 }
+
+/// Resources and prompts whose every string carries terminal escapes (a clipboard write, a
+/// screen clear, a right-to-left override, a bell), and a blob that is not base64: every
+/// command prints them escaped, never raw, and a bad blob is said, not a crash.
+#[test]
+fn resources_and_prompts_with_escapes_are_printed_escaped() {
+    for args in [
+        &["resources"][..],
+        &["templates"],
+        &["read", "evil://x"],
+        &["prompts"],
+        &["prompt", "x"],
+        &["complete", "--prompt", "x", "arg", ""],
+    ] {
+        let r = attack(args, "library");
+        let out = format!("{}{}", r.stdout, r.stderr);
+        for raw in ['\u{1b}', '\u{7}', '\u{202e}'] {
+            assert!(!out.contains(raw), "{args:?} printed {raw:?} raw:\n{out}");
+        }
+        assert!(r.code == 0 || r.code == 5, "{args:?}: {out}");
+    }
+    let read = attack(&["read", "evil://x"], "library");
+    assert!(
+        read.stdout.contains("the blob is not valid base64"),
+        "{}",
+        read.stdout
+    );
+}
