@@ -219,6 +219,8 @@ impl CallState {
                             (&checked.incomplete, checked.violations.is_empty())
                         {
                             self.parse_error = Some(format!("arguments not checked: {why}"));
+                        } else if let Some(why) = checked.unchecked.first() {
+                            self.parse_error = Some(format!("arguments partly checked: {why}"));
                         }
                         self.violations = checked.violations;
                     }

@@ -42,15 +42,18 @@ pub async fn run(
         Ok(a) => a,
         Err(e) => return report.error(&e, exit::ERROR),
     };
-    let argument_problems = match tool {
+    let (argument_problems, unchecked) = match tool {
         Some(t) => {
             let (schema, args) = (t.input_schema.clone(), arguments.clone());
             off_thread(move || argument_violations(&schema, &args)).await
         }
-        None => Vec::new(),
+        None => (Vec::new(), Vec::new()),
     };
     for problem in &argument_problems {
         report.warn(&format!("arguments: {problem} (sent anyway)"));
+    }
+    for why in &unchecked {
+        report.warn(&format!("arguments: {why}"));
     }
     let support = tool.and_then(|t| t.task_support());
     if how.task && !matches!(support, Some("required" | "optional")) {
@@ -125,25 +128,26 @@ async fn off_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static
 }
 
 /// Where the arguments break the input schema, checked by the same machinery as results.
-fn argument_violations(input_schema: &Value, arguments: &Value) -> Vec<String> {
+/// The arguments' violations of the inputSchema, and what could not be checked (said, not
+/// counted as a violation).
+fn argument_violations(input_schema: &Value, arguments: &Value) -> (Vec<String>, Vec<String>) {
     match Compiled::new(input_schema).check(arguments) {
-        Ok(checked) => checked
-            .violations
-            .iter()
-            .map(|v| {
-                format!(
-                    "at {} ({}): {}",
-                    if v.instance_path.is_empty() {
-                        "/"
-                    } else {
-                        &v.instance_path
-                    },
-                    v.keyword,
-                    v.message
-                )
-            })
-            .collect(),
-        Err(unusable) => vec![format!("not checked: {}", unusable.describe())],
+        Ok(checked) => {
+            let violations = checked.violations.iter().map(|v| {
+                let at = if v.instance_path.is_empty() {
+                    "/"
+                } else {
+                    &v.instance_path
+                };
+                format!("at {at} ({}): {}", v.keyword, v.message)
+            });
+            let unchecked = checked.unchecked.into_iter().chain(checked.incomplete);
+            (violations.collect(), unchecked.collect())
+        }
+        Err(unusable) => (
+            Vec::new(),
+            vec![format!("not checked: {}", unusable.describe())],
+        ),
     }
 }
 

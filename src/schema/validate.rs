@@ -72,6 +72,9 @@ pub struct Checked {
     pub incomplete: Option<String>,
     /// Numbers the validator could only judge rounded (see [`numbers`]).
     pub notes: Vec<String>,
+    /// Parts of the schema that were left out, each with why (a `$ref` that resolves
+    /// nowhere): the rest was checked, these were not.
+    pub unchecked: Vec<String>,
 }
 
 /// A schema compiled once in its dialect, or the reason it cannot be.
@@ -81,6 +84,8 @@ pub struct Compiled {
     /// Validation may recurse deep (a `$ref` cycle, or deep nesting): it runs on a thread of
     /// its own with a large stack. Otherwise on the caller's, which saves a thread a check.
     large_stack: bool,
+    /// What was left out to compile the rest (see [`Checked::unchecked`]).
+    unchecked: Vec<String>,
 }
 
 impl Compiled {
@@ -89,6 +94,8 @@ impl Compiled {
     pub fn new(schema: &Value) -> Compiled {
         let dialect = Dialect::of(schema);
         let shape = budget::shape(schema, budget::MAX_SCHEMA_DEPTH);
+        let (unchecked, patched) = without_unresolved_refs(schema);
+        let schema = patched.as_ref().unwrap_or(schema);
         let validator =
             budget::on_large_stack(|| compile(schema, &dialect, shape)).unwrap_or_else(|| {
                 Err(Unusable::DoesNotCompile(
@@ -99,6 +106,7 @@ impl Compiled {
             dialect,
             validator,
             large_stack: shape.needs_large_stack(),
+            unchecked,
         }
     }
 
@@ -139,6 +147,7 @@ impl Compiled {
             more: 0,
             incomplete: None,
             notes: Vec::new(),
+            unchecked: self.unchecked.clone(),
         };
         let Some((outcome, notes)) = outcome else {
             out.incomplete = Some("the validator failed".into());
@@ -160,6 +169,39 @@ impl Compiled {
         }
         Ok(out)
     }
+}
+
+/// A `$ref` that resolves nowhere would stop the whole schema from compiling, and nothing
+/// would be checked. Instead the `$ref` is left out of a copy (its subschema keeps its other
+/// keywords) and said: violations elsewhere are still found. Returns what was left out and
+/// the copy, if one was needed.
+fn without_unresolved_refs(schema: &Value) -> (Vec<String>, Option<Value>) {
+    let doc = Document::new(schema);
+    let unresolved: Vec<(String, String)> = all_refs(schema)
+        .into_iter()
+        .filter(|(_, r)| !matches!(doc.resolve(r), RefTarget::Found { .. }))
+        .collect();
+    if unresolved.is_empty() {
+        return (Vec::new(), None);
+    }
+    let mut copy = schema.clone();
+    let mut said = Vec::new();
+    for (at, reference) in unresolved {
+        if let Some(map) = copy.pointer_mut(&at).and_then(Value::as_object_mut) {
+            map.remove("$ref");
+        }
+        let why = match doc.resolve(&reference) {
+            RefTarget::NotFetched => Unusable::NonLocalRef(reference),
+            _ => Unusable::DanglingRef(reference),
+        };
+        let at = if at.is_empty() { "/" } else { &at };
+        said.push(format!(
+            "the schema at {} was not checked: {}",
+            crate::untrusted::line(at, 200),
+            why.describe()
+        ));
+    }
+    (said, Some(copy))
 }
 
 /// One judgement on the calling thread: a yes/no pass, then (when the instance does not
@@ -261,14 +303,6 @@ fn compile(
             "more than {} levels through its subschemas and $refs",
             budget::MAX_SCHEMA_DEPTH
         )));
-    }
-    let doc = Document::new(schema);
-    for (_, reference) in all_refs(schema) {
-        match doc.resolve(&reference) {
-            RefTarget::Found { .. } => {}
-            RefTarget::Dangling => return Err(Unusable::DanglingRef(reference)),
-            RefTarget::NotFetched => return Err(Unusable::NonLocalRef(reference)),
-        }
     }
     numbers::with_watch(budget::with_guard(jsonschema::options()))
         .with_draft(draft)

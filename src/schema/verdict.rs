@@ -177,13 +177,23 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
         (Some(_), None) => v.status = Status::MissingStructuredContent,
         (Some((_, compiled)), Some(sc)) => match compiled.check(sc) {
             Err(unusable) => v.reason = Some(unusable.describe()),
-            // Stopped before deciding anything: never reported as conforming.
-            Ok(checked) if checked.violations.is_empty() && checked.incomplete.is_some() => {
-                v.reason = checked.incomplete;
+            // Stopped before deciding anything, or part of the schema left out: never reported
+            // as conforming.
+            Ok(checked)
+                if checked.violations.is_empty()
+                    && (checked.incomplete.is_some() || !checked.unchecked.is_empty()) =>
+            {
+                v.reason = checked.incomplete.or_else(|| {
+                    Some(format!(
+                        "no violation where it could check, but {}",
+                        checked.unchecked.join("; ")
+                    ))
+                });
                 v.notes.extend(checked.notes);
             }
             Ok(checked) => {
                 v.notes.extend(checked.notes);
+                v.notes.extend(checked.unchecked);
                 if let Some(why) = &checked.incomplete {
                     v.notes.push(format!(
                         "validation stopped ({why}); more violations may exist"

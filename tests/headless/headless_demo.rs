@@ -199,7 +199,8 @@ fn unusable_schemas_errors_and_content_only_results() {
     assert_eq!(dangling["verdict"]["status"], "not_checked");
     assert_eq!(
         dangling["verdict"]["reason"],
-        "dangling $ref #/$defs/Missing"
+        "no violation where it could check, but the schema at /properties/value was not \
+         checked: dangling $ref #/$defs/Missing"
     );
     let (code, fail) = call("fail", &[]);
     assert_eq!(code, 5);

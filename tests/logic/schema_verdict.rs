@@ -111,6 +111,34 @@ fn falsy_and_null_values_are_judged_not_dropped() {
     assert_eq!(wrong.status, Status::Violations);
 }
 
+/// A `$ref` that resolves nowhere no longer hides every violation (the dedalus
+/// `search_invalid` case): the rest of the schema is checked, and the verdict says which part
+/// was not.
+#[test]
+fn a_dangling_ref_leaves_the_rest_of_the_schema_checked() {
+    let schema = json!({"type": "object", "properties": {
+        "query": {"type": "string", "minLength": 3},
+        "limit": {"type": "integer", "maximum": 50},
+        "filter": {"$ref": "#/$defs/Filter"}}});
+    let v = judge(
+        Some(schema),
+        Some(json!({"query": "a", "limit": 500, "filter": {}})),
+        false,
+        Era::Legacy,
+    );
+    assert_eq!(v.status, Status::Violations);
+    let at: Vec<&str> = v
+        .violations
+        .iter()
+        .map(|x| x.instance_path.as_str())
+        .collect();
+    assert_eq!(at, ["/query", "/limit"]);
+    assert_eq!(
+        v.notes,
+        ["the schema at /properties/filter was not checked: dangling $ref #/$defs/Filter"]
+    );
+}
+
 #[test]
 fn unusable_schemas_are_not_checked_never_valid() {
     let cases = [
@@ -120,11 +148,13 @@ fn unusable_schemas_are_not_checked_never_valid() {
         ),
         (
             json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/Nope"}}}),
-            "not checked: dangling $ref #/$defs/Nope",
+            "not checked: no violation where it could check, but the schema at /properties/a \
+             was not checked: dangling $ref #/$defs/Nope",
         ),
         (
             json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}}),
-            "not checked: $ref https://example.com/a.json points outside the schema (not fetched)",
+            "not checked: no violation where it could check, but the schema at /properties/a \
+             was not checked: $ref https://example.com/a.json points outside the schema (not fetched)",
         ),
     ];
     for (schema, headline) in cases {
