@@ -150,6 +150,25 @@ impl StreamableHttpClient for WireClient {
                 self.session_lost(&format!("HTTP 400: {}", crate::untrusted::line(&text, 120)));
                 return Err(Error::SessionExpired);
             }
+            // An HTTP error whose JSON-RPC error names no id (servers send `"id": null` for
+            // a request they refused before reading it) answers the request it came back on:
+            // the caller hears it now rather than at its timeout.
+            let error = match (error, &message) {
+                (Some(ServerJsonRpcMessage::Error(e)), ClientJsonRpcMessage::Request(request))
+                    if e.id.is_none() =>
+                {
+                    let answer = ServerJsonRpcMessage::error(e.error, Some(request.id.clone()));
+                    // Tapped as sent; sorted as the answer it now is.
+                    if let Ok(sent) = serde_json::from_str::<Value>(&text) {
+                        self.raw.tap().note(Direction::In, &sent, &text);
+                    }
+                    if let Ok(value) = serde_json::to_value(&answer) {
+                        self.raw.record(&value);
+                    }
+                    return Ok(StreamableHttpPostResponse::Json(answer, None));
+                }
+                (error, _) => error,
+            };
             if error.is_some() {
                 sse::admit(&text, &self.raw, &self.events, None);
             }

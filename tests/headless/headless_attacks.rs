@@ -360,6 +360,38 @@ fn sessions_opened_to_diagnose_a_failure_are_ended() {
     );
 }
 
+/// An endpoint that refuses every request with HTTP 400 and a JSON-RPC error whose id is null
+/// (as SDK middleware does before reading the request): the error answers the request it came
+/// back on, so the user reads the server's reason at once, not a timeout.
+#[test]
+fn an_error_with_a_null_id_answers_its_request_at_once() {
+    let server = HttpAttacker::start("null-id-400", "", "/mcp");
+    let m = run_measured(
+        BIN,
+        &[
+            "tools",
+            "--timeout",
+            "20",
+            "--protocol",
+            "legacy",
+            "--url",
+            &server.url,
+        ],
+        &[],
+    );
+    assert_ne!(m.code, 0);
+    assert!(
+        m.stderr.contains("Bad Request: Server not initialized"),
+        "{}",
+        m.stderr
+    );
+    assert!(
+        m.took < std::time::Duration::from_secs(10),
+        "answered at once, not at the 20 s timeout: {:?}",
+        m.took
+    );
+}
+
 #[test]
 fn numbers_are_shown_as_written_and_lossy_judgements_are_named() {
     let m = attack(&["call", "measure", "--format", "json"], "numbers");

@@ -263,6 +263,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Location", self.target)
             self.send_header("Content-Length", "0")
             self.end_headers()
+        elif mode == "null-id-400":
+            # Refuses every request before reading it, as SDK middleware does: HTTP 400 with a
+            # JSON-RPC error whose id is null.
+            body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32000, "message": "Bad Request: Server not initialized"}}).encode()
+            self.send_response(400)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
         elif mode == "sessions":
             self.sessions()
         elif mode == "sse-foreign-endpoint":
