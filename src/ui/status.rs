@@ -31,9 +31,15 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         (Connection::Connecting, None) => spans.push(Span::styled("connecting…  ", theme.dim())),
         (Connection::Connected, None) => {}
     }
-    // Only keys that work where the focus is: `/` filters in the tools list, not in a tree.
+    // Only keys that work where the focus is: `/` filters in the tools list, not in a tree;
+    // what the focused pane does first, then what works everywhere.
     let layer = active_layer(model);
     let hints = [
+        (Command::Open, "open"),
+        (Command::Call, "call"),
+        (Command::Send, "send"),
+        (Command::NextViolation, "next ✗"),
+        (Command::OlderResult, "older"),
         (Command::FilterAccept, "keep"),
         (Command::FilterCancel, "clear"),
         (Command::Close, "close"),
