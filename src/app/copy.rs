@@ -23,6 +23,9 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
     if command == Command::CopyMessage {
         return protocol_copy(model);
     }
+    if model.focus == Pane::Library {
+        return library_copy(model, command);
+    }
     let entry = model.selected_entry().ok_or("no tool selected")?;
     let tool = &entry.tool;
     let output = || {
@@ -115,6 +118,19 @@ fn protocol_copy(model: &Model) -> Result<Copy, String> {
     Ok(Copy {
         label: format!("message {}", crate::untrusted::line(what, 60)),
         text: pretty(&message),
+    })
+}
+
+/// What the library pane copies: what the last read or prompt gave, as sent.
+fn library_copy(model: &Model, command: Command) -> Result<Copy, String> {
+    if command != Command::CopyResult {
+        return Err("in the library pane the copy menu copies what was read (the result)".into());
+    }
+    let opened = model.library.opened.as_ref().ok_or("nothing read yet")?;
+    let result = opened.result.as_ref().ok_or("the last read failed")?;
+    Ok(Copy {
+        label: opened.title.clone(),
+        text: pretty(result),
     })
 }
 

@@ -225,6 +225,8 @@ pub struct Opened {
     pub title: String,
     /// The result's lines, or why there is none.
     pub lines: Result<Vec<String>, String>,
+    /// The result as the server sent it (for a copy).
+    pub result: Option<Value>,
 }
 
 #[derive(Debug, Clone, Default)]

@@ -69,14 +69,19 @@ pub fn opened(model: &mut Model, open: Open, result: Result<Value, String>) {
     library.opening = None;
     library.opened_scroll = 0;
     let title = untrusted::line(&open.title, 200).into_owned();
-    let lines = result.map(|value| result_lines(&open, &value));
+    let lines = result.as_ref().map(|value| result_lines(&open, value));
+    let lines = lines.map_err(Clone::clone);
     if let Err(why) = &lines {
         model.push_log(
             LogKind::Problem,
             untrusted::block(&format!("{title}: {why}")),
         );
     }
-    model.library.opened = Some(Opened { title, lines });
+    model.library.opened = Some(Opened {
+        title,
+        lines,
+        result: result.ok(),
+    });
 }
 
 /// Moves through the list; page keys scroll what was opened.

@@ -453,4 +453,11 @@ fn library_pane() {
     );
     assert!(screen.contains("  {\"id\":\"a b\"}"), "{screen}");
     assert!(!screen.contains('\u{1b}'), "escaped");
+    // `y r` copies what was read, as sent.
+    let effects = press(&mut m, &["y", "r"]);
+    let [Effect::Copy(copy)] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    let copied: serde_json::Value = serde_json::from_str(&copy.text).expect("json");
+    assert_eq!(copied["contents"][0]["text"], "{\"id\":\"a b\"}");
 }
