@@ -47,6 +47,19 @@ pub struct AskPanel {
     /// Not the server's request but our own form: the arguments of a prompt or the variables
     /// of a resource template the user is about to open.
     pub item: Option<crate::app::library::Item>,
+    /// The server's completions for one of the form's fields, and which one is in the draft.
+    pub completions: Option<Completions>,
+}
+
+/// Completions the server gave for a field of a form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Completions {
+    pub argument: String,
+    pub values: Vec<String>,
+    /// The one put in the draft (the next key press puts the next).
+    pub at: usize,
+    /// `total` and `hasMore` as the server said them.
+    pub more: Option<String>,
 }
 
 impl AskPanel {
@@ -78,6 +91,7 @@ impl AskPanel {
             schema: requested.map(Compiled::new),
             params,
             item: None,
+            completions: None,
         };
         panel.check();
         panel
@@ -94,6 +108,42 @@ impl AskPanel {
         let mut panel = AskPanel::new(0, "arguments".into(), params);
         panel.item = Some(item);
         panel
+    }
+
+    /// The field on the cursor's line of the draft (`"name": "value",`): its name and value.
+    pub fn field_at_cursor(&self) -> Option<(String, String)> {
+        let row = self.editor.cursor().0;
+        let line = self.editor.lines().get(row)?.trim().trim_end_matches(',');
+        let (name, value) = line.split_once(':')?;
+        let name: String = serde_json::from_str(name.trim()).ok()?;
+        let value: String = serde_json::from_str(value.trim()).unwrap_or_default();
+        Some((name, value))
+    }
+
+    /// Puts `value` in the draft as the value of the field on the cursor's line.
+    pub fn set_field_at_cursor(&mut self, value: &str) {
+        let row = self.editor.cursor().0;
+        let mut lines = self.editor.lines().to_vec();
+        let Some(line) = lines.get_mut(row) else {
+            return;
+        };
+        let Some((name, rest)) = line.split_once(':') else {
+            return;
+        };
+        let comma = if rest.trim_end().ends_with(',') {
+            ","
+        } else {
+            ""
+        };
+        let quoted = serde_json::to_string(value).unwrap_or_default();
+        *line = format!("{name}: {quoted}{comma}");
+        let column = line.len().saturating_sub(comma.len() + 1);
+        self.editor = TextArea::new(lines);
+        self.editor.move_cursor(ratatui_textarea::CursorMove::Jump(
+            row as u16,
+            column as u16,
+        ));
+        self.check();
     }
 
     /// Checks the draft: JSON, and for a form, the requested schema (within a key's budget).

@@ -38,6 +38,7 @@ commands! {
     FocusProtocol = "focus-protocol",
     FocusLibrary = "focus-library",
     ToggleTask = "toggle-task",
+    Complete = "complete",
     Reconnect = "reconnect",
     Open = "open",
     Back = "back",

@@ -40,6 +40,13 @@ pub enum SessionRequest {
     ListLibrary,
     /// Read a resource or get a prompt.
     Open(crate::app::library::Open),
+    /// `completion/complete` for a prompt argument or a template variable.
+    Complete {
+        reference: serde_json::Value,
+        argument: String,
+        value: String,
+        context: serde_json::Map<String, serde_json::Value>,
+    },
     Reconnect,
     Call {
         tool: String,

@@ -61,6 +61,11 @@ pub enum Msg {
         items: Vec<crate::app::library::Item>,
         problems: Vec<String>,
     },
+    /// What `completion/complete` gave for an argument of the open form.
+    Completed {
+        argument: String,
+        result: Result<serde_json::Value, String>,
+    },
     /// What a read or a prompt gave.
     Opened {
         open: crate::app::library::Open,
@@ -180,6 +185,10 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::LibraryListed { items, problems } => {
             crate::app::update_library::listed(model, items, problems);
+            Vec::new()
+        }
+        Msg::Completed { argument, result } => {
+            crate::app::update_library::completed(model, &argument, result);
             Vec::new()
         }
         Msg::Opened { open, result } => {
@@ -424,6 +433,9 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
 
 fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     model.status = None;
+    if command == Command::Complete {
+        return crate::app::update_library::complete(model);
+    }
     if let Some(reply) = command.reply() {
         return answer_asked(model, reply);
     }

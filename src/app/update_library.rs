@@ -5,10 +5,10 @@
 use crate::app::asked::AskPanel;
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
-use crate::app::library::{Item, Open, Opened, result_lines};
+use crate::app::library::{Item, Kind, Open, Opened, result_lines};
 use crate::app::model::{Connection, LogKind, Model, Pane};
 use crate::untrusted;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 /// Shows the pane; the first time on a connection, asks for the lists.
 pub fn focus(model: &mut Model) -> Vec<Effect> {
@@ -98,4 +98,97 @@ pub fn motion(model: &mut Model, command: Command) {
         Command::PageUp => library.opened_scroll = library.opened_scroll.saturating_sub(page),
         _ => {}
     }
+}
+
+/// `completion/complete` for the form's field under the cursor; asked again, the next of the
+/// values already given goes in.
+pub fn complete(model: &mut Model) -> Vec<Effect> {
+    let declares = model
+        .server
+        .as_ref()
+        .is_some_and(|s| s.capabilities.get("completions").is_some());
+    let Some(panel) = model.asked.front_mut() else {
+        return Vec::new();
+    };
+    let Some(item) = panel.item.clone() else {
+        model.status = Some("completions are for a prompt's or a template's form".into());
+        return Vec::new();
+    };
+    let Some((argument, value)) = panel.field_at_cursor() else {
+        model.status = Some("put the cursor on a field's line to complete it".into());
+        return Vec::new();
+    };
+    if let Some(c) = panel
+        .completions
+        .as_mut()
+        .filter(|c| c.argument == argument && !c.values.is_empty())
+    {
+        c.at = (c.at + 1) % c.values.len();
+        let next = c.values[c.at].clone();
+        panel.set_field_at_cursor(&next);
+        return Vec::new();
+    }
+    if !declares {
+        model.status = Some("the server does not declare the `completions` capability".into());
+        return Vec::new();
+    }
+    let reference = match item.kind {
+        Kind::Prompt => json!({"type": "ref/prompt", "name": item.json.get("name")}),
+        _ => json!({"type": "ref/resource", "uri": item.json.get("uriTemplate")}),
+    };
+    // The other fields, as filled so far, for servers that complete in context.
+    let draft = serde_json::from_str::<Value>(&panel.editor.lines().join("\n")).ok();
+    let context: Map<String, Value> = draft
+        .as_ref()
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(k, v)| **k != argument && v.as_str().is_some_and(|s| !s.is_empty()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    vec![Effect::Session(SessionRequest::Complete {
+        reference,
+        argument,
+        value,
+        context,
+    })]
+}
+
+/// The server's completions for `argument`: the first goes in the draft, the rest are shown.
+pub fn completed(model: &mut Model, argument: &str, result: Result<Value, String>) {
+    let Some(panel) = model.asked.front_mut().filter(|p| p.item.is_some()) else {
+        return;
+    };
+    let completion = match result {
+        Ok(result) => result.get("completion").cloned().unwrap_or(Value::Null),
+        Err(why) => {
+            model.status = Some(format!("completion/complete failed: {why}"));
+            return;
+        }
+    };
+    let values: Vec<String> = completion
+        .get("values")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .take(100)
+        .map(|v| untrusted::line(v, 200).into_owned())
+        .collect();
+    let total = completion.get("total").filter(|t| t.is_number());
+    let more = match (total, completion.get("hasMore") == Some(&json!(true))) {
+        (Some(total), true) => Some(format!("{} of {total}, more on the server", values.len())),
+        (Some(total), false) => Some(format!("{} of {total}", values.len())),
+        (None, true) => Some("more on the server".to_string()),
+        (None, false) => None,
+    };
+    if let Some(first) = values.first() {
+        panel.set_field_at_cursor(first);
+    }
+    panel.completions = Some(crate::app::asked::Completions {
+        argument: argument.to_string(),
+        values,
+        at: 0,
+        more,
+    });
 }

@@ -210,6 +210,20 @@ async fn serve(
                     Some(SessionRequest::Open(open)) => {
                         library.push(Box::pin(open_item(session_ref, open)));
                     }
+                    Some(SessionRequest::Complete { reference, argument, value, context }) => {
+                        let params = serde_json::json!({
+                            "ref": reference,
+                            "argument": {"name": argument, "value": value},
+                            "context": {"arguments": context},
+                        });
+                        library.push(Box::pin(async move {
+                            let result = session_ref
+                                .request("completion/complete", Some(params))
+                                .await
+                                .map_err(|e| e.to_string());
+                            Msg::Completed { argument, result }
+                        }));
+                    }
                     Some(SessionRequest::Cancel { id }) => {
                         if let Some(tx) = cancels.remove(&id) {
                             let _ = tx.send(());
@@ -277,6 +291,7 @@ async fn wait_for_reconnect(
             Some(
                 SessionRequest::ListTools
                 | SessionRequest::ListLibrary
+                | SessionRequest::Complete { .. }
                 | SessionRequest::Cancel { .. }
                 | SessionRequest::Answer { .. },
             ) => {}

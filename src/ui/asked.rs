@@ -72,9 +72,35 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     );
     editor.set_cursor_line_style(Style::default());
     frame.render_widget(&editor, editor_area);
-    let status = match &panel.problem {
-        Some(p) => Line::styled(format!("✗ {}", untrusted::line(p, 200)), theme.error()),
-        None => Line::styled("✓ ready to send", theme.dim()),
+    let status = match (&panel.problem, &panel.completions) {
+        (Some(p), _) => Line::styled(format!("✗ {}", untrusted::line(p, 200)), theme.error()),
+        // The values came escaped from the update.
+        (None, Some(c)) => {
+            let more = c
+                .more
+                .as_deref()
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default();
+            let values = match c.values.is_empty() {
+                true => "none".to_string(),
+                false => c.values.join(" · "),
+            };
+            Line::styled(
+                format!("{}: {values}{more}", untrusted::line(&c.argument, 60)),
+                theme.dim(),
+            )
+        }
+        (None, None) if panel.item.is_some() => Line::styled(
+            format!(
+                "✓ ready to send · {} completes the value under the cursor",
+                model
+                    .keymap
+                    .key_for(Layer::Asked, Command::Complete)
+                    .unwrap_or_default()
+            ),
+            theme.dim(),
+        ),
+        (None, None) => Line::styled("✓ ready to send", theme.dim()),
     };
     frame.render_widget(Paragraph::new(status), problem);
 }

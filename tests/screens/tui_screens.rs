@@ -424,6 +424,38 @@ fn library_pane() {
         form.problem.as_deref(),
         Some("/id: \"\" is shorter than 1 character")
     );
+    // ctrl-n on a field's line asks the server for completions; the first goes in, the next
+    // ctrl-n puts the next.
+    if let Some(server) = m.server.as_mut() {
+        server.capabilities = json!({"resources": {}, "completions": {}});
+    }
+    let effects = press(&mut m, &["down", "ctrl-n"]);
+    assert_eq!(
+        effects,
+        [Effect::Session(SessionRequest::Complete {
+            reference: json!({"type": "ref/resource", "uri": "demo://users/{id}"}),
+            argument: "id".into(),
+            value: String::new(),
+            context: serde_json::Map::new(),
+        })]
+    );
+    let given = json!({"completion": {"values": ["1", "2", "42"], "total": 3, "hasMore": false}});
+    update(
+        &mut m,
+        Msg::Completed {
+            argument: "id".into(),
+            result: Ok(given),
+        },
+    );
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("\"id\": \"1\""), "{screen}");
+    assert!(screen.contains("id: 1 · 2 · 42 (3 of 3)"), "{screen}");
+    assert!(
+        press(&mut m, &["ctrl-n"]).is_empty(),
+        "the next, no new request"
+    );
+    assert!(text(&render(&mut m, 120, 40)).contains("\"id\": \"2\""));
+    let form = m.asked.front_mut().expect("the form");
     form.editor = ratatui_textarea::TextArea::new(vec![r#"{"id": "a b"}"#.into()]);
     form.check();
     let effects = press(&mut m, &["ctrl-s"]);

@@ -317,8 +317,13 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     tmux.wait_for("before it opens: arguments");
     tmux.keys(&["Down", "End", "Left", "Left"]);
     tmux.run(&["send-keys", "-t", "main", "-l", "fn main() {}"]);
+    // The language from the demo's completions (ctrl-n on its line).
+    tmux.keys(&["Down", "C-n"]);
+    tmux.wait_for("language: python · rust · typescript (3 of 3)");
+    tmux.keys(&["C-n"]);
+    tmux.wait_for("\"language\": \"rust\"");
     tmux.keys(&["C-s"]);
-    let screen = tmux.wait_for("user: Review this unnamed code:");
+    let screen = tmux.wait_for("user: Review this rust code:");
     assert!(screen.contains("fn main() {}"), "{screen}");
     assert!(screen.contains("assistant: image (image/png"), "{screen}");
     tmux.keys(&["q"]);
