@@ -51,8 +51,10 @@ pub async fn run(session: &Session, report: &Report) -> i32 {
                 ));
             }
             report.line(&format!(
-                "{} tools: {errors} errors, {warnings} warnings",
-                list.tools.len()
+                "{}: {}, {}",
+                crate::plural::count(list.tools.len(), "tool"),
+                crate::plural::count(errors, "error"),
+                crate::plural::count(warnings, "warning")
             ));
         }
     }

@@ -267,7 +267,7 @@ fn check_lints_the_demo() {
         text.stdout
             .lines()
             .last()
-            .is_some_and(|l| l.starts_with("17 tools: 1 errors")),
+            .is_some_and(|l| l.starts_with("17 tools: 1 error, 0 warnings")),
         "{}",
         text.stdout
     );
