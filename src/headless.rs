@@ -218,6 +218,7 @@ impl Teller {
             // Headless policies never ask (`Asked` comes only from the TUI's `Ask` policy).
             ServerEvent::Stderr(_)
             | ServerEvent::ToolsChanged
+            | ServerEvent::LibraryChanged
             | ServerEvent::Closed(_)
             | ServerEvent::Asked { .. } => {}
         }

@@ -332,6 +332,15 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
             );
             return vec![Effect::Session(SessionRequest::ListTools)];
         }
+        // Listed again only if it was listed: the pane lists on first sight anyway.
+        ServerEvent::LibraryChanged if model.library.asked => {
+            model.push_log(
+                LogKind::Event,
+                "the server's resources or prompts changed: reloading".into(),
+            );
+            return vec![Effect::Session(SessionRequest::ListLibrary)];
+        }
+        ServerEvent::LibraryChanged => {}
         ServerEvent::Stderr(line) => model.push_log(LogKind::Stderr, line),
         ServerEvent::Log {
             level,

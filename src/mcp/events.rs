@@ -31,6 +31,8 @@ pub enum ServerEvent {
     },
     /// The tool list changed (legacy notification or modern subscription).
     ToolsChanged,
+    /// The resource or prompt list changed (`notifications/…/list_changed`).
+    LibraryChanged,
     /// A line the server wrote to stderr.
     Stderr(String),
     /// Something the connection noticed: a non-JSON line, an oversized message, a late response.
@@ -60,7 +62,7 @@ impl ServerEvent {
                 logger,
                 data,
             } => level.len() + logger.as_ref().map_or(0, String::len) + json_bytes(data),
-            ServerEvent::ToolsChanged => 0,
+            ServerEvent::ToolsChanged | ServerEvent::LibraryChanged => 0,
             ServerEvent::Asked { method, params, .. } => method.len() + json_bytes(params),
             ServerEvent::Stderr(text)
             | ServerEvent::Notice(text)

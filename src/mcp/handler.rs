@@ -243,4 +243,12 @@ impl ClientHandler for Handler {
     async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
         self.events.send(ServerEvent::ToolsChanged);
     }
+
+    async fn on_resource_list_changed(&self, _: NotificationContext<RoleClient>) {
+        self.events.send(ServerEvent::LibraryChanged);
+    }
+
+    async fn on_prompt_list_changed(&self, _: NotificationContext<RoleClient>) {
+        self.events.send(ServerEvent::LibraryChanged);
+    }
 }

@@ -391,11 +391,21 @@ fn library_pane() {
     use mcp_inspect::app::effect::{Effect, SessionRequest};
     use mcp_inspect::app::library::{Item, Kind, Open};
     let mut m = demo_model();
+    let changed = || Msg::Server(ServerEvent::LibraryChanged);
+    assert!(
+        update(&mut m, changed()).is_empty(),
+        "never listed: nothing to redo"
+    );
     assert_eq!(
         press(&mut m, &["6"]),
         [Effect::Session(SessionRequest::ListLibrary)]
     );
     assert!(press(&mut m, &["5", "6"]).is_empty(), "listed once");
+    assert_eq!(
+        update(&mut m, changed()),
+        [Effect::Session(SessionRequest::ListLibrary)],
+        "a list change lists again"
+    );
     let item = |kind, json| Item { kind, json };
     let items = vec![
         item(
