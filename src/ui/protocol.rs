@@ -126,8 +126,8 @@ fn size(bytes: usize) -> String {
     }
 }
 
-/// `POST → HTTP 200`, then the headers each way (secrets already redacted) and the start of
-/// an error body, one a line.
+/// `POST → HTTP 200`, the start of an error body, then the headers each way (secrets already
+/// redacted), one a line.
 fn exchange_lines(http: &HttpExchange, theme: Theme) -> Vec<Line<'static>> {
     let outcome = match (http.status, &http.error) {
         (Some(code), _) => format!("HTTP {code}"),
@@ -146,7 +146,9 @@ fn exchange_lines(http: &HttpExchange, theme: Theme) -> Vec<Line<'static>> {
     if let Some((_, kind)) = http.received.iter().find(|(n, _)| n == "content-type") {
         first.push(Span::styled(format!("  {kind}"), theme.dim()));
     }
-    first.push(Span::styled("  (headers below)", theme.dim()));
+    if !http.failed() {
+        first.push(Span::styled("  (headers below)", theme.dim()));
+    }
     let mut lines = vec![Line::from(first)];
     let header = |arrow: &str, (name, value): &(String, String)| {
         Line::from(vec![
@@ -154,14 +156,15 @@ fn exchange_lines(http: &HttpExchange, theme: Theme) -> Vec<Line<'static>> {
             Span::raw(value.clone()),
         ])
     };
-    lines.extend(http.sent.iter().map(|h| header("→", h)));
-    lines.extend(http.received.iter().map(|h| header("←", h)));
+    // An error's body first: it says most.
     if let Some(body) = &http.body {
         lines.push(Line::from(vec![
             Span::styled("  body: ", theme.dim()),
             Span::raw(body.clone()),
         ]));
     }
+    lines.extend(http.sent.iter().map(|h| header("→", h)));
+    lines.extend(http.received.iter().map(|h| header("←", h)));
     lines
 }
 
@@ -195,10 +198,14 @@ fn draw_detail(frame: &mut Frame<'_>, area: Rect, model: &Model, index: usize) {
     let rows = outline::rows(&[part]);
     let label = |node: NodeId, _depth: usize| Line::raw(detail.tree.rows[node].text());
     let mut exchange = entry.wire.http.as_ref().map(|h| exchange_lines(h, theme));
+    let failed = entry.wire.http.as_ref().is_some_and(|h| h.failed());
     let mut pieces = Vec::new();
-    // The exchange's outcome above the message; its headers below it.
-    if let Some(lines) = &mut exchange {
-        pieces.push(Piece::Lines(vec![lines.remove(0)]));
+    // The exchange's outcome above the message, its headers below it; a failed exchange's
+    // headers and body above, where a small terminal still shows them.
+    match &mut exchange {
+        Some(_) if failed => pieces.push(Piece::Lines(exchange.take().unwrap_or_default())),
+        Some(lines) => pieces.push(Piece::Lines(vec![lines.remove(0)])),
+        None => {}
     }
     pieces.push(Piece::tree(part, &rows, &label, None));
     if detail.tree.truncated {
