@@ -51,47 +51,45 @@ impl Item {
     /// What the user fills before it can be opened: a prompt's arguments or a template's
     /// variables, as a form's schema (every value a string; required ones marked).
     pub fn form(&self) -> Option<Value> {
-        let (names, required): (Vec<(String, Option<String>)>, Vec<String>) = match self.kind {
+        // (name, description, required) for each field.
+        let fields: Vec<(String, Option<&str>, bool)> = match self.kind {
             Kind::Resource => return None,
-            Kind::Prompt => {
-                let arguments = self.json.get("arguments").and_then(Value::as_array)?;
-                let named = arguments.iter().filter_map(|a| {
+            Kind::Prompt => self
+                .json
+                .get("arguments")
+                .and_then(Value::as_array)?
+                .iter()
+                .filter_map(|a| {
                     let name = a.get("name")?.as_str()?.to_string();
                     let about = a.get("description").and_then(Value::as_str);
-                    Some((
-                        name,
-                        about.map(str::to_string),
-                        a.get("required") == Some(&json!(true)),
-                    ))
-                });
-                let named: Vec<_> = named.collect();
-                let required = named.iter().filter(|n| n.2).map(|n| n.0.clone()).collect();
-                (
-                    named.into_iter().map(|(n, a, _)| (n, a)).collect(),
-                    required,
-                )
-            }
-            Kind::Template => {
-                let names = variables(self.text("uriTemplate").unwrap_or_default());
-                let required = names.clone();
-                (names.into_iter().map(|n| (n, None)).collect(), required)
-            }
+                    Some((name, about, a.get("required") == Some(&json!(true))))
+                })
+                .collect(),
+            Kind::Template => variables(self.text("uriTemplate").unwrap_or_default())
+                .into_iter()
+                .map(|name| (name, None, true))
+                .collect(),
         };
-        if names.is_empty() {
+        if fields.is_empty() {
             return None;
         }
-        let properties: Map<String, Value> = names
-            .into_iter()
-            .map(|(name, about)| {
+        let required: Vec<&str> = fields
+            .iter()
+            .filter(|f| f.2)
+            .map(|f| f.0.as_str())
+            .collect();
+        let properties: Map<String, Value> = fields
+            .iter()
+            .map(|(name, about, required)| {
                 let mut schema = json!({"type": "string", "default": ""});
                 // A required value cannot be left empty: the form says so before sending.
-                if required.contains(&name) {
+                if *required {
                     schema["minLength"] = json!(1);
                 }
                 if let Some(about) = about {
                     schema["description"] = json!(about);
                 }
-                (name, schema)
+                (name.clone(), schema)
             })
             .collect();
         Some(json!({"type": "object", "properties": properties, "required": required}))

@@ -59,22 +59,16 @@ impl StreamableHttpClient for WireClient {
         if let Some(sent) = &sent {
             self.raw.expect(sent);
         }
-        let mut request = self
+        let session_was_attached = session_id.is_some();
+        let request = self
             .http
             .post(uri.as_ref())
             .header("accept", format!("{EVENT_STREAM}, {JSON}"))
             .header("content-type", JSON);
-        if let Some(token) = auth_token {
-            request = request.bearer_auth(token);
-        }
-        for (name, value) in custom_headers {
-            request = request.header(name, value);
-        }
-        let session_was_attached = session_id.is_some();
-        if let Some(id) = session_id {
-            request = request.header(SESSION_ID, id.as_ref());
-        }
-        let request = request.body(body.clone()).build().map_err(Error::Client)?;
+        let request = with_session(request, session_id, auth_token, custom_headers)
+            .body(body.clone())
+            .build()
+            .map_err(Error::Client)?;
         let mut exchange = HttpExchange {
             method: "POST",
             sent: HttpExchange::headers(request.headers()),
@@ -236,19 +230,12 @@ impl StreamableHttpClient for WireClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<Events, Error> {
         let mut request = self.http.get(uri.as_ref()).header("accept", EVENT_STREAM);
-        if let Some(id) = session_id {
-            request = request.header(SESSION_ID, id.as_ref());
-        }
         if let Some(id) = last_event_id {
             request = request.header("last-event-id", id);
         }
-        if let Some(token) = auth_token {
-            request = request.bearer_auth(token);
-        }
-        for (name, value) in custom_headers {
-            request = request.header(name, value);
-        }
-        let request = request.build().map_err(Error::Client)?;
+        let request = with_session(request, session_id, auth_token, custom_headers)
+            .build()
+            .map_err(Error::Client)?;
         let sent = HttpExchange::headers(request.headers());
         let response = self.http.execute(request).await.map_err(Error::Client)?;
         if response.status().as_u16() == 405 {
@@ -368,6 +355,26 @@ fn failed(
         "HTTP {status}: {}",
         crate::untrusted::line(&body, 300)
     ))))
+}
+
+/// What every request of the session carries: its id, the token, the worker's headers
+/// (protocol version, `Mcp-Method` …) and the user's.
+fn with_session(
+    mut request: reqwest::RequestBuilder,
+    session_id: Option<Arc<str>>,
+    auth_token: Option<String>,
+    custom_headers: HashMap<HeaderName, HeaderValue>,
+) -> reqwest::RequestBuilder {
+    if let Some(id) = session_id {
+        request = request.header(SESSION_ID, id.as_ref());
+    }
+    if let Some(token) = auth_token {
+        request = request.bearer_auth(token);
+    }
+    for (name, value) in custom_headers {
+        request = request.header(name, value);
+    }
+    request
 }
 
 /// A 401 or 403 with a challenge, as rmcp's errors (the challenge is kept for the message).

@@ -168,6 +168,15 @@ async fn open_item(session: &Session, open: Open) -> Msg {
     Msg::Opened { open, result }
 }
 
+/// Completions for a form's field.
+async fn complete(session: &Session, argument: String, params: serde_json::Value) -> Msg {
+    let result = session
+        .request("completion/complete", Some(params))
+        .await
+        .map_err(|e| e.to_string());
+    Msg::Completed { argument, result }
+}
+
 async fn serve(
     mut session: Session,
     commands: &mut mpsc::Receiver<SessionRequest>,
@@ -216,13 +225,7 @@ async fn serve(
                             "argument": {"name": argument, "value": value},
                             "context": {"arguments": context},
                         });
-                        library.push(Box::pin(async move {
-                            let result = session_ref
-                                .request("completion/complete", Some(params))
-                                .await
-                                .map_err(|e| e.to_string());
-                            Msg::Completed { argument, result }
-                        }));
+                        library.push(Box::pin(complete(session_ref, argument, params)));
                     }
                     Some(SessionRequest::Cancel { id }) => {
                         if let Some(tx) = cancels.remove(&id) {
