@@ -247,6 +247,10 @@ pub struct ConnectionArgs {
     /// Seconds to wait for any answer (a tool call's wait restarts on progress).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// Seconds a tool call may take in all, however often it reports progress or its task
+    /// changes status [default: 600].
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
     /// A root offered to the server: a directory (repeatable; default: the working directory).
     #[arg(long = "roots", value_name = "DIR", num_args = 1..)]
     pub roots: Vec<PathBuf>,
@@ -278,6 +282,17 @@ pub struct ConnectionArgs {
 
 /// Default seconds to wait for an answer.
 pub const DEFAULT_TIMEOUT_SECS: f64 = 30.0;
+/// A tool call's whole time, progress or not: long work is fine, an endless drip is not.
+pub const DEFAULT_MAX_TIME_SECS: f64 = 600.0;
+
+/// A flag's positive number of seconds, or its default.
+fn seconds(flag: &str, given: Option<f64>, default: f64) -> Result<Duration, String> {
+    let secs = given.unwrap_or(default);
+    if !(secs.is_finite() && secs > 0.0 && secs < 1e9) {
+        return Err(format!("{flag} must be a positive number of seconds"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
 
 impl ConnectionArgs {
     /// Whether any way to reach a server was given.
@@ -340,10 +355,8 @@ impl ConnectionArgs {
         };
         self.apply_overrides(&mut target)?;
         target.register_secrets();
-        let timeout = self.timeout.unwrap_or(DEFAULT_TIMEOUT_SECS);
-        if !(timeout.is_finite() && timeout > 0.0) {
-            return Err("--timeout must be a positive number of seconds".into());
-        }
+        let timeout = seconds("--timeout", self.timeout, DEFAULT_TIMEOUT_SECS)?;
+        let max_time = seconds("--max-time", self.max_time, DEFAULT_MAX_TIME_SECS)?;
         let record = match &self.record {
             None => None,
             Some(path) => Some(
@@ -358,7 +371,8 @@ impl ConnectionArgs {
                 ProtocolArg::Modern => ProtocolChoice::Modern,
                 ProtocolArg::Legacy => ProtocolChoice::Legacy,
             },
-            timeout: Duration::from_secs_f64(timeout),
+            timeout,
+            max_time,
             client: self.client_side()?,
             record,
             wire: None,

@@ -46,9 +46,12 @@ pub async fn run(connection: ConnectionArgs, mouse: bool) -> i32 {
     let (keymap, warning) = keymap::Keymap::load();
     // Every message of the session, for the protocol pane.
     options.wire = Some(crate::mcp::wire::WireLog::default());
-    let timeout = options.timeout;
+    let limits = model::CallLimits {
+        timeout: options.timeout,
+        max_time: options.max_time,
+    };
     let mut model = model::Model::new(options.target.describe(), keymap, theme::Theme::from_env());
-    model.timeout = timeout;
+    model.limits = limits;
     model.connection_args = match &options.target {
         crate::mcp::Target::Stdio { command, args, .. } => std::iter::once("--".to_string())
             .chain(std::iter::once(command.clone()))

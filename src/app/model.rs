@@ -218,6 +218,14 @@ pub struct Viewport {
     pub log_area: Rect,
 }
 
+/// How long a call may wait: for any sign of life (`--timeout`, restarted by progress), and in
+/// all (`--max-time`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallLimits {
+    pub timeout: Duration,
+    pub max_time: Duration,
+}
+
 pub struct Model {
     pub target: String,
     /// The connection as command-line words (`--url …` or `-- command …`), for copied commands.
@@ -230,8 +238,8 @@ pub struct Model {
     /// What is kept of each tool, by name: trees, pane look, call panel.
     pub per_tool: HashMap<String, PerTool>,
     pub next_call_id: u64,
-    /// The per-request timeout, for the countdown of a call in flight.
-    pub timeout: Duration,
+    /// The timeouts, for the countdown of a call in flight.
+    pub limits: CallLimits,
     /// The time now, set by the runtime before each update and frame: the app never reads the
     /// clock, so tests decide what time it is.
     pub now: Instant,
@@ -270,7 +278,10 @@ impl Model {
             tools: Vec::new(),
             per_tool: HashMap::new(),
             next_call_id: 1,
-            timeout: Duration::from_secs(30),
+            limits: CallLimits {
+                timeout: Duration::from_secs(30),
+                max_time: Duration::from_secs(600),
+            },
             now: Instant::now(),
             filter: Filter::default(),
             selected: 0,

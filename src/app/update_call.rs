@@ -5,7 +5,7 @@ use crate::app::calls::Judged;
 use crate::app::calls::{CallState, Confirm, InFlight, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
-use crate::app::model::{LogKind, Model, Pane};
+use crate::app::model::{CallLimits, LogKind, Model, Pane};
 use crate::app::outline::{self, Change};
 use crate::app::result_text::ResultText;
 use crate::mcp::RequestError;
@@ -345,6 +345,9 @@ pub fn abandon_all(model: &mut Model, reason: &str) {
 }
 
 /// Time left at `now` before the call times out (the wait restarts on progress).
-pub fn remaining(flight: &InFlight, timeout: Duration, now: Instant) -> Duration {
-    timeout.saturating_sub(now.saturating_duration_since(flight.last_activity))
+pub fn remaining(flight: &InFlight, limits: CallLimits, now: Instant) -> Duration {
+    let quiet = now.saturating_duration_since(flight.last_activity);
+    let running = now.saturating_duration_since(flight.started);
+    let idle_left = limits.timeout.saturating_sub(quiet);
+    idle_left.min(limits.max_time.saturating_sub(running))
 }

@@ -230,6 +230,7 @@ async fn attempt(
         raw,
         server,
         timeout,
+        max_time: opts.max_time,
         watcher,
     })
 }

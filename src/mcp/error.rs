@@ -105,6 +105,9 @@ pub enum RequestError {
     },
     #[error("no answer within {}s (timeout; raise it with --timeout)", .0.as_secs_f32())]
     Timeout(Duration),
+    /// A tool call still running at its time limit, however much progress it reported.
+    #[error("still running after {}s in all, the call's time limit (raise it with --max-time)", .0.as_secs_f32())]
+    TooLong(Duration),
     #[error("cancelled")]
     Cancelled,
     #[error("the connection closed{}", tail(.0))]

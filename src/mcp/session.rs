@@ -66,6 +66,8 @@ pub struct Session {
     pub(super) raw: RawResponses,
     pub server: ServerSummary,
     pub(super) timeout: Duration,
+    /// A tool call's time limit in all (`--max-time`).
+    pub(super) max_time: Duration,
     /// The `subscriptions/listen` task of a modern connection.
     pub(super) watcher: Option<tokio::task::JoinHandle<()>>,
 }
@@ -288,6 +290,7 @@ impl Session {
             .send("tools/call", Some(params.clone()), options)
             .await?;
         Ok(PendingCall {
+            deadline: tokio::time::Instant::now() + self.max_time,
             progress_token: token_text(&handle.progress_token),
             session: self,
             handle,
@@ -311,7 +314,8 @@ impl Session {
 
     /// Follows a task to its result: `tasks/get` at its poll interval, each change told as the
     /// call's progress, then `tasks/result`. A task whose status stays the same for the
-    /// timeout is given up (as a call without progress is).
+    /// timeout is given up (as a call without progress is), and any task at the call's time
+    /// limit (`--max-time`, in [`PendingCall::result_or_cancel`]).
     async fn follow_task(&self, mut task: TaskState, token: &str) -> Result<Value, RequestError> {
         let events = &self.service.service().events;
         let mut teller = tasks::Teller::new(events, token);
@@ -385,10 +389,17 @@ pub struct PendingCall<'s> {
     params: Value,
     /// The task the server made of the call, once it has (for `tasks/cancel`).
     task: Arc<Mutex<Option<String>>>,
+    /// When the call is given up however much progress it reports (`--max-time`).
+    deadline: tokio::time::Instant,
 }
 
 impl PendingCall<'_> {
     pub async fn result(self) -> Result<CallResult, RequestError> {
+        self.result_or_cancel(std::future::pending()).await
+    }
+
+    /// The result, through any `input_required` rounds and the task the server made of it.
+    async fn outcome(self) -> Result<CallResult, RequestError> {
         let first = self.session.finish(self.handle).await?;
         let mut raw = self
             .session
@@ -404,7 +415,8 @@ impl PendingCall<'_> {
         Ok(CallResult::decode(raw))
     }
 
-    /// Waits for the result unless `cancel` resolves first; then `notifications/cancelled` is sent.
+    /// Waits for the result unless `cancel` resolves or the call's time limit passes first;
+    /// then the server is told (`notifications/cancelled`, and `tasks/cancel` for a task).
     pub async fn result_or_cancel(
         self,
         cancel: impl Future<Output = ()>,
@@ -414,19 +426,28 @@ impl PendingCall<'_> {
         let raw = self.session.raw.clone();
         let task = self.task.clone();
         let session = self.session;
-        tokio::select! {
-            r = self.result() => r,
-            () = cancel => {
-                raw.mark_cancelled(&serde_json::to_string(&id).unwrap_or_default());
-                let _ = peer.notify_cancelled(CancelledNotificationParam::new(Some(id), Some("cancelled by the user".into()))).await;
-                let task = task.lock().ok().and_then(|t| t.clone());
-                if let Some(task) = task {
-                    // The task goes on unless told to stop; its answer is not waited for long.
-                    let cancel = session.request("tasks/cancel", Some(json!({"taskId": task})));
-                    let _ = tokio::time::timeout(Duration::from_secs(2), cancel).await;
-                }
-                Err(RequestError::Cancelled)
-            }
+        let deadline = self.deadline;
+        let (reason, error) = tokio::select! {
+            r = self.outcome() => return r,
+            () = cancel => ("cancelled by the user", RequestError::Cancelled),
+            () = tokio::time::sleep_until(deadline) => (
+                "the inspector's time limit for the call passed",
+                RequestError::TooLong(session.max_time),
+            ),
+        };
+        raw.mark_cancelled(&serde_json::to_string(&id).unwrap_or_default());
+        let _ = peer
+            .notify_cancelled(CancelledNotificationParam::new(
+                Some(id),
+                Some(reason.into()),
+            ))
+            .await;
+        let task = task.lock().ok().and_then(|t| t.clone());
+        if let Some(task) = task {
+            // The task goes on unless told to stop; its answer is not waited for long.
+            let cancel = session.request("tasks/cancel", Some(json!({"taskId": task})));
+            let _ = tokio::time::timeout(Duration::from_secs(2), cancel).await;
         }
+        Err(error)
     }
 }

@@ -130,6 +130,8 @@ pub struct ConnectOptions {
     pub protocol: ProtocolChoice,
     /// Per-request timeout (reset by progress on tool calls).
     pub timeout: Duration,
+    /// How long a tool call may take in all, whatever progress it reports (`--max-time`).
+    pub max_time: Duration,
     /// What this client declares and how it answers the server's requests.
     pub client: super::client_side::ClientSide,
     /// Where every message of the session is written (`--record`).

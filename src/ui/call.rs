@@ -8,7 +8,7 @@ use crate::app::calls::{CallState, InFlight, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::draft_lines::{line_of, value_lines};
 use crate::app::keymap::Layer;
-use crate::app::model::{Model, Viewport};
+use crate::app::model::{CallLimits, Model, Viewport};
 use crate::app::outline::{self, NodeId, Row};
 use crate::app::theme::Theme;
 use crate::app::update_call::remaining;
@@ -23,13 +23,13 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
     let theme = model.theme;
-    let timeout = model.timeout;
+    let limits = model.limits;
     let hint = |command: Command| {
         model
             .keymap
@@ -88,7 +88,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     frame.render_widget(&editor, editor_area);
     frame.render_widget(Paragraph::new(problems), checks);
     frame.render_widget(
-        Paragraph::new(status_line(state, timeout, model.now, theme)),
+        Paragraph::new(status_line(state, limits, model.now, theme)),
         status,
     );
     let mut cursor_line = None;
@@ -150,9 +150,9 @@ fn problem_lines(state: &CallState, theme: Theme) -> Vec<Line<'static>> {
         .collect()
 }
 
-fn status_line(state: &CallState, timeout: Duration, now: Instant, theme: Theme) -> Line<'static> {
+fn status_line(state: &CallState, limits: CallLimits, now: Instant, theme: Theme) -> Line<'static> {
     if let Some(f) = &state.in_flight {
-        return flight_line(f, timeout, now, theme);
+        return flight_line(f, limits, now, theme);
     }
     match state.shown_record() {
         None => Line::styled("no call yet", theme.dim()),
@@ -171,7 +171,7 @@ fn status_line(state: &CallState, timeout: Duration, now: Instant, theme: Theme)
     }
 }
 
-fn flight_line(f: &InFlight, timeout: Duration, now: Instant, theme: Theme) -> Line<'static> {
+fn flight_line(f: &InFlight, limits: CallLimits, now: Instant, theme: Theme) -> Line<'static> {
     let elapsed = now.saturating_duration_since(f.started);
     let frame = SPINNER[(elapsed.as_millis() / 100) as usize % SPINNER.len()];
     let state = if f.cancelling {
@@ -200,7 +200,7 @@ fn flight_line(f: &InFlight, timeout: Duration, now: Instant, theme: Theme) -> L
     }
     text.push_str(&format!(
         " · timeout in {}s",
-        remaining(f, timeout, now).as_secs()
+        remaining(f, limits, now).as_secs()
     ));
     if !f.cancelling {
         text.push_str(" · ctrl-x cancels");

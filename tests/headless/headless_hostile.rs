@@ -74,6 +74,22 @@ fn each_fault_ends_promptly_with_a_message_that_names_it() {
             1,
             "no answer within 1s",
         ),
+        // Progress 2,500 times a second restarts --timeout forever; --max-time still ends it.
+        (
+            &[
+                "call",
+                "flood_during_call",
+                "--arg",
+                "seconds=600",
+                "--timeout",
+                "1",
+                "--max-time",
+                "2",
+                "--hostile",
+            ],
+            1,
+            "still running after 2s in all, the call's time limit (raise it with --max-time)",
+        ),
         (
             &["tools", "--hostile=too-deep"],
             1,

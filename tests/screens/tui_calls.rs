@@ -524,7 +524,8 @@ fn a_slow_input_schema_never_makes_typing_slow() {
 #[test]
 fn time_in_flight_is_the_time_the_runtime_gives() {
     let mut m = demo_model();
-    m.timeout = std::time::Duration::from_secs(30);
+    m.limits.timeout = std::time::Duration::from_secs(30);
+    m.limits.max_time = std::time::Duration::from_secs(45);
     open_call(&mut m, "slow");
     let (id, _) = send(&mut m);
     m.now += std::time::Duration::from_millis(12_300);
@@ -540,19 +541,25 @@ fn time_in_flight_is_the_time_the_runtime_gives() {
             token: "7".into(),
         },
     );
-    update(
-        &mut m,
+    let progress = || {
         Msg::Server(ServerEvent::Progress {
             token: "7".into(),
             progress: 1.0,
             total: None,
             message: None,
-        }),
-    );
+        })
+    };
+    update(&mut m, progress());
     m.now += std::time::Duration::from_secs(10);
     let screen = text(&render(&mut m, 120, 40));
     assert!(screen.contains("running 22.3s"), "{screen}");
     assert!(screen.contains("timeout in 20s"), "{screen}");
+    // Progress never carries the countdown past the call's time limit (--max-time).
+    m.now += std::time::Duration::from_secs(8);
+    update(&mut m, progress());
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("running 30.3s"), "{screen}");
+    assert!(screen.contains("timeout in 14s"), "{screen}");
 }
 
 #[test]

@@ -98,6 +98,7 @@ pub fn this_binary(
         },
         protocol,
         timeout: Duration::from_secs(10),
+        max_time: Duration::from_secs(600),
         client: Default::default(),
         record: None,
         wire: None,
