@@ -246,25 +246,28 @@ fn main() {
 /// What the protocol pane adds to a flood of 100,000 notifications. Each line is handled as
 /// the stdio transport and runtime do: read as JSON to be screened, parsed again into rmcp's
 /// message type, and its log event put through `update`; then the same with every message also
-/// tapped (`WireMessage`) and handed to the model in batches of 512, as once a frame. Returns
-/// the added share of the time.
+/// tapped (as the transports do) and taken by the model in batches of 512, as once a frame.
+/// Returns the added share of the time.
 fn protocol_tap_cost(budget: Duration) -> f64 {
-    use mcp_inspect::mcp::wire::{Direction, WireMessage};
+    use mcp_inspect::mcp::wire::{Direction, Tap, WireLog};
     let lines: Vec<String> = (0..100_000)
         .map(|i| format!(r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","logger":"flood","data":"line {i} of the flood"}}}}"#))
         .collect();
     let run = |tapped: bool| {
         let mut m = model();
         update(&mut m, Msg::ToolsListed(tools(100)));
-        let mut batch = Vec::new();
-        for line in &lines {
+        let log = WireLog::default();
+        let tap = Tap {
+            recorder: None,
+            log: Some(log.clone()),
+        };
+        for (n, line) in lines.iter().enumerate() {
             let message: serde_json::Value = serde_json::from_str(line).expect("json");
             if tapped {
-                let now = std::time::Instant::now();
-                batch.push(WireMessage::new(Direction::In, &message, line, now));
-                if batch.len() == 512 {
-                    let batch = std::mem::take(&mut batch);
-                    update(&mut m, Msg::Wire { batch, dropped: 0 });
+                tap.note(Direction::In, &message, line);
+                if n % 512 == 511 {
+                    let (batch, dropped) = log.take();
+                    update(&mut m, Msg::Wire { batch, dropped });
                 }
             }
             let typed: rmcp::model::ServerJsonRpcMessage =

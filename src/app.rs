@@ -22,5 +22,6 @@ pub mod tree_view;
 pub mod update;
 pub mod update_call;
 pub mod update_library;
+pub mod update_server;
 pub mod update_tool;
 pub mod value_tree;

@@ -251,6 +251,10 @@ pub struct ConnectionArgs {
     /// changes status [default: 600].
     #[arg(long, value_name = "SECONDS")]
     pub max_time: Option<f64>,
+    /// The server's log level once connected: debug, info, notice, warning, error, critical,
+    /// alert or emergency (2026 era: sent with every request).
+    #[arg(long, value_name = "LEVEL", value_parser = log_level)]
+    pub log_level: Option<&'static str>,
     /// A root offered to the server: a directory (repeatable; default: the working directory).
     #[arg(long = "roots", value_name = "DIR", num_args = 1..)]
     pub roots: Vec<PathBuf>,
@@ -284,6 +288,11 @@ pub struct ConnectionArgs {
 pub const DEFAULT_TIMEOUT_SECS: f64 = 30.0;
 /// A tool call's whole time, progress or not: long work is fine, an endless drip is not.
 pub const DEFAULT_MAX_TIME_SECS: f64 = 600.0;
+
+fn log_level(text: &str) -> Result<&'static str, String> {
+    crate::mcp::logging::parse(text)
+        .ok_or_else(|| format!("one of {}", crate::mcp::logging::LEVELS.join(", ")))
+}
 
 /// A flag's positive number of seconds, or its default.
 fn seconds(flag: &str, given: Option<f64>, default: f64) -> Result<Duration, String> {
@@ -373,6 +382,7 @@ impl ConnectionArgs {
             },
             timeout,
             max_time,
+            log_level: self.log_level,
             client: self.client_side()?,
             record,
             wire: None,

@@ -119,7 +119,16 @@ pub async fn run(command: Command) -> i32 {
         }
     };
     session.shutdown().await;
-    told.abort();
+    // What the server said before the end is still told: once the session's senders are gone
+    // the teller ends by itself (bounded: the event queue is).
+    drop(events);
+    let mut told = told;
+    if tokio::time::timeout(std::time::Duration::from_secs(1), &mut told)
+        .await
+        .is_err()
+    {
+        told.abort();
+    }
     if let Ok(mut teller) = teller.lock() {
         teller.flush(&report);
     }
@@ -151,15 +160,11 @@ fn failed(method: &str, error: crate::mcp::RequestError, report: &Report) -> i32
 /// `ping`: the round trip of one `ping` request. The 2026-07-28 protocol has no `ping`; there
 /// the cheapest request, `server/discover`, is timed instead, and the output says so.
 async fn ping(session: &Session, report: &Report) -> i32 {
-    let method = match session.server.era {
-        crate::schema::Era::Legacy => "ping",
-        crate::schema::Era::Modern => "server/discover",
+    let (took, method) = match session.ping().await {
+        Ok(pinged) => pinged,
+        Err(e) => return failed("ping", e, report),
     };
-    let started = std::time::Instant::now();
-    if let Err(e) = session.request(method, None).await {
-        return failed(method, e, report);
-    }
-    let ms = started.elapsed().as_secs_f64() * 1e3;
+    let ms = took.as_secs_f64() * 1e3;
     match report.format {
         Format::Json => report.json(&serde_json::json!({ "ms": ms, "method": method })),
         Format::Text if method == "ping" => report.line(&format!("pong in {ms:.1} ms")),

@@ -14,6 +14,7 @@ mod http;
 mod input_required;
 pub mod library;
 mod lines;
+pub mod logging;
 mod raw;
 pub mod record;
 pub mod result;

@@ -52,6 +52,7 @@ pub async fn run(connection: ConnectionArgs, mouse: bool) -> i32 {
     };
     let mut model = model::Model::new(options.target.describe(), keymap, theme::Theme::from_env());
     model.limits = limits;
+    model.log_level = options.log_level;
     model.connection_args = match &options.target {
         crate::mcp::Target::Stdio { command, args, .. } => std::iter::once("--".to_string())
             .chain(std::iter::once(command.clone()))

@@ -52,6 +52,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
     match model.overlay {
         Some(Overlay::Help) => help::draw_help(frame, model, &mut viewport),
         Some(Overlay::CopyMenu) => help::draw_copy_menu(frame, model),
+        Some(Overlay::LogLevel(cursor)) => help::draw_levels(frame, model, cursor),
         None => {}
     }
     // In front of everything: the server waits for the user.

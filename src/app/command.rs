@@ -40,6 +40,9 @@ commands! {
     ToggleTask = "toggle-task",
     Complete = "complete",
     Reconnect = "reconnect",
+    Ping = "ping",
+    LogLevel = "log-level",
+    SetLogLevel = "set-log-level",
     Open = "open",
     Back = "back",
     Call = "call",
@@ -115,6 +118,8 @@ impl Command {
                 | FocusProtocol
                 | FocusLibrary
                 | Reconnect
+                | Ping
+                | LogLevel
         )
     }
 

@@ -48,6 +48,10 @@ pub enum SessionRequest {
         context: serde_json::Map<String, serde_json::Value>,
     },
     Reconnect,
+    /// A round trip, timed.
+    Ping,
+    /// Ask the server for logs at this level and above (kept for later connections too).
+    SetLogLevel(&'static str),
     Call {
         tool: String,
         id: u64,

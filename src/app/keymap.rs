@@ -25,13 +25,15 @@ pub enum Layer {
     /// The call panel's results.
     Result,
     Copy,
+    /// The log level picker (`L`).
+    Levels,
     Help,
     /// A request the server put to the user.
     Asked,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 13] = [
+    pub const ALL: [Layer; 14] = [
         Layer::Asked,
         Layer::Editor,
         Layer::Result,
@@ -44,6 +46,7 @@ impl Layer {
         Layer::Library,
         Layer::Server,
         Layer::Copy,
+        Layer::Levels,
         Layer::Help,
     ];
 
@@ -56,6 +59,7 @@ impl Layer {
                 | Layer::Filter
                 | Layer::Editor
                 | Layer::Copy
+                | Layer::Levels
                 | Layer::Help
                 | Layer::Asked
         )
@@ -74,6 +78,7 @@ impl Layer {
             Layer::Editor => "editor",
             Layer::Result => "result",
             Layer::Copy => "copy",
+            Layer::Levels => "levels",
             Layer::Help => "help",
             Layer::Asked => "asked",
         }

@@ -56,6 +56,8 @@ pub enum Connection {
 pub enum Overlay {
     Help,
     CopyMenu,
+    /// The log level picker, its cursor on one of [`crate::mcp::logging::LEVELS`].
+    LogLevel(usize),
 }
 
 /// Which of a tool's two schema trees.
@@ -249,6 +251,10 @@ pub struct Model {
     pub list_scroll: usize,
     pub focus: Pane,
     pub overlay: Option<Overlay>,
+    /// The log level asked of the server (`--log-level`, or picked with `L`).
+    pub log_level: Option<&'static str>,
+    /// The last ping's round trip and the method it used.
+    pub last_ping: Option<(Duration, &'static str)>,
     /// Lines the help overlay is scrolled down.
     pub help_scroll: usize,
     pub log: Log,
@@ -288,6 +294,8 @@ impl Model {
             list_scroll: 0,
             focus: Pane::Tools,
             overlay: None,
+            log_level: None,
+            last_ping: None,
             help_scroll: 0,
             log: Log::default(),
             protocol: Protocol::default(),

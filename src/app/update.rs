@@ -10,6 +10,7 @@ use crate::app::model::{
     Connection, LogKind, Model, Overlay, Pane, ToolDetail, ToolEntry, ToolView,
 };
 use crate::app::update_call;
+use crate::app::update_server;
 use crate::app::update_tool::{ensure_detail, move_in_list, move_in_log, tool_command};
 use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
 use crate::untrusted;
@@ -71,6 +72,13 @@ pub enum Msg {
         open: crate::app::library::Open,
         result: Result<serde_json::Value, String>,
     },
+    /// A ping's round trip and the method it used, or why it failed.
+    Pinged(Result<(std::time::Duration, &'static str), RequestError>),
+    /// The server was asked for a log level (see [`crate::mcp::logging`]).
+    LogLevelSet {
+        level: &'static str,
+        outcome: Result<(), RequestError>,
+    },
     /// `$EDITOR` closed with the new arguments text, or failed.
     EditorClosed {
         tool: String,
@@ -86,6 +94,7 @@ pub fn active_layer(model: &Model) -> Layer {
     match model.overlay {
         Some(Overlay::Help) => Layer::Help,
         Some(Overlay::CopyMenu) => Layer::Copy,
+        Some(Overlay::LogLevel(_)) => Layer::Levels,
         None if model.filter.editing || model.protocol.filter.editing => Layer::Filter,
         None => match model.focus {
             Pane::Tools => Layer::Tools,
@@ -227,6 +236,14 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
                     per.detail = Some(*detail);
                 }
             }
+            Vec::new()
+        }
+        Msg::Pinged(outcome) => {
+            update_server::pinged(model, outcome);
+            Vec::new()
+        }
+        Msg::LogLevelSet { level, outcome } => {
+            update_server::log_level_set(model, level, outcome);
             Vec::new()
         }
         Msg::Wire { batch, dropped } => {
@@ -426,7 +443,7 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
             }
             return Vec::new();
         }
-        (None, Layer::Copy | Layer::Help) => {
+        (None, Layer::Copy | Layer::Levels | Layer::Help) => {
             if key == Key::parse("ctrl-c").unwrap_or(key) {
                 return run_command(model, Command::Quit);
             }
@@ -476,6 +493,12 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         }
         Command::Close => model.overlay = None,
         Command::CopyMenu => model.overlay = Some(Overlay::CopyMenu),
+        Command::Ping => return update_server::ping(model),
+        Command::LogLevel => update_server::open_levels(model),
+        Command::SetLogLevel => return update_server::set_log_level(model),
+        motion if matches!(model.overlay, Some(Overlay::LogLevel(_))) => {
+            update_server::move_in_levels(model, motion);
+        }
         Command::FocusNext | Command::FocusPrev => {
             let n = Pane::ORDER.len();
             let step = if command == Command::FocusNext {

@@ -47,7 +47,7 @@ pub fn tools(modern: bool, extra: bool) -> Vec<Value> {
         json!({"name": "fail", "description": "Always fails with isError: true.",
             "inputSchema": {"type": "object", "properties": {"reason": {"type": "string", "default": "the demo says no"}}},
             "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}}),
-        json!({"name": "slow", "description": "Works for a while, reporting progress; honours cancellation.",
+        json!({"name": "slow", "description": "Works for a while, reporting progress and logging each step at a level rising from debug (set the lowest shown with L or --log-level); honours cancellation.",
             "inputSchema": {"type": "object", "properties": {"seconds": {"type": "number", "minimum": 0, "maximum": 120, "default": 5}, "steps": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 10}}},
             "annotations": {"readOnlyHint": true}}),
         json!({"name": "delete_everything", "title": "Delete everything", "description": "Destructive-hinted (it deletes nothing: this is a demo).",

@@ -1,5 +1,8 @@
 //! The demo server's behaviour (rmcp server side): lists the catalog for the client's era and
 //! answers each tool, including progress, cancellation, stderr chatter and list changes.
+// Logging is deprecated by SEP-2577 (2026-07-28), advisory only: it still works in both eras,
+// and servers still log, so the demo shows it.
+#![allow(deprecated)]
 
 use super::{catalog, library};
 use rmcp::handler::server::ServerHandler;
@@ -7,9 +10,9 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
     ErrorData, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ServerCapabilities, ServerConfig, SubscriptionFilter,
-    Tool,
+    LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams,
+    ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscriptionFilter, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use serde_json::{Value, json};
@@ -33,6 +36,8 @@ pub struct Demo {
     pub paging: Paging,
     extra: Arc<AtomicBool>,
     changes: broadcast::Sender<()>,
+    /// The least severe log level the client asked for with `logging/setLevel` (legacy era).
+    log_level: Arc<std::sync::Mutex<Option<LoggingLevel>>>,
     /// Cancelled when the client closes stdin.
     pub closing: CancellationToken,
 }
@@ -43,6 +48,7 @@ impl Demo {
             paging,
             extra: Arc::new(AtomicBool::new(false)),
             changes: broadcast::channel(16).0,
+            log_level: Arc::default(),
             closing: CancellationToken::new(),
         }
     }
@@ -91,6 +97,7 @@ impl ServerHandler for Demo {
             .enable_resources()
             .enable_prompts()
             .enable_completions()
+            .enable_logging()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("mcp-inspect-demo", env!("CARGO_PKG_VERSION")))
@@ -309,6 +316,18 @@ impl ServerHandler for Demo {
         }
     }
 
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        eprintln!("demo: log level {:?}", request.level);
+        if let Ok(mut level) = self.log_level.lock() {
+            *level = Some(request.level);
+        }
+        Ok(())
+    }
+
     fn accepted_subscription_filter(
         &self,
         _requested: &SubscriptionFilter,
@@ -335,7 +354,30 @@ impl ServerHandler for Demo {
     }
 }
 
+/// The eight log levels, least severe first.
+const LEVELS: [LoggingLevel; 8] = [
+    LoggingLevel::Debug,
+    LoggingLevel::Info,
+    LoggingLevel::Notice,
+    LoggingLevel::Warning,
+    LoggingLevel::Error,
+    LoggingLevel::Critical,
+    LoggingLevel::Alert,
+    LoggingLevel::Emergency,
+];
+
 impl Demo {
+    /// Whether a log at `level` goes out: at or above the level the request carries (2026
+    /// era) or the client set (legacy); everything when none was asked for.
+    fn logs_at(&self, level: LoggingLevel, context: &RequestContext<RoleServer>) -> bool {
+        let asked = context
+            .meta
+            .log_level()
+            .or_else(|| self.log_level.lock().ok().and_then(|l| *l));
+        let rank = |l: LoggingLevel| LEVELS.iter().position(|x| *x == l).unwrap_or(0);
+        asked.is_none_or(|asked| rank(level) >= rank(asked))
+    }
+
     async fn slow(
         &self,
         args: &serde_json::Map<String, Value>,
@@ -364,6 +406,15 @@ impl Demo {
                     .with_total(steps as f64);
                 p.message = Some(format!("step {step} of {steps}"));
                 let _ = context.peer.notify_progress(p).await;
+            }
+            let level = LEVELS[(step as usize - 1) % LEVELS.len()];
+            if self.logs_at(level, context) {
+                let log = LoggingMessageNotificationParam::new(
+                    level,
+                    json!(format!("step {step} of {steps}")),
+                )
+                .with_logger("slow");
+                let _ = context.peer.notify_logging_message(log).await;
             }
         }
         result(json!({"content": [text(format!("finished {steps} steps in {seconds}s"))]}))

@@ -224,15 +224,23 @@ async fn attempt(
         Era::Modern => watch_tool_changes(service.peer(), events, left()).await,
         Era::Legacy => None,
     };
-    Ok(Session {
+    let session = Session {
         service,
         process,
         raw,
         server,
         timeout,
         max_time: opts.max_time,
+        log_level: std::sync::Mutex::default(),
         watcher,
-    })
+    };
+    if let Some(level) = opts.log_level
+        && let Err(e) = session.set_log_level(level).await
+    {
+        // A server that refuses the level is still worth inspecting: said, not fatal.
+        events.send(ServerEvent::Notice(format!("--log-level {level}: {e}")));
+    }
+    Ok(session)
 }
 
 /// On a modern connection, list changes arrive only through a `subscriptions/listen` stream.

@@ -5,6 +5,7 @@ use super::child::ServerProcess;
 use super::error::RequestError;
 use super::handler::{Handler, token_text};
 use super::input_required;
+use super::logging;
 use super::raw::RawResponses;
 use super::result::CallResult;
 use super::salvage;
@@ -68,6 +69,8 @@ pub struct Session {
     pub(super) timeout: Duration,
     /// A tool call's time limit in all (`--max-time`).
     pub(super) max_time: Duration,
+    /// The log level asked of the server (see [`super::logging`]).
+    pub(super) log_level: Mutex<Option<&'static str>>,
     /// The `subscriptions/listen` task of a modern connection.
     pub(super) watcher: Option<tokio::task::JoinHandle<()>>,
 }
@@ -131,8 +134,15 @@ impl Session {
         &self,
         method: &str,
         params: Option<Value>,
-        options: PeerRequestOptions,
+        mut options: PeerRequestOptions,
     ) -> Result<RequestHandle<RoleClient>, RequestError> {
+        if self.server.era == Era::Modern
+            && let Some(level) = self.log_level()
+        {
+            let mut meta = options.meta.take().unwrap_or_default();
+            meta.insert(logging::META_KEY.to_string(), json!(level));
+            options = options.with_meta(meta);
+        }
         let request = ClientRequest::CustomRequest(CustomRequest::new(method, params));
         self.peer()
             .send_request_with_option(request, options)
@@ -341,6 +351,36 @@ impl Session {
             .send("tasks/result", Some(json!({"taskId": task.id})), options)
             .await?;
         self.finish(handle).await
+    }
+
+    /// The log level asked of the server, if one was.
+    pub fn log_level(&self) -> Option<&'static str> {
+        self.log_level.lock().ok().and_then(|l| *l)
+    }
+
+    /// Asks the server to send logs at `level` and above: at once in the legacy era
+    /// (`logging/setLevel`), with every request from now on in the 2026 era.
+    pub async fn set_log_level(&self, level: &'static str) -> Result<(), RequestError> {
+        if self.server.era == Era::Legacy {
+            self.request("logging/setLevel", Some(json!({"level": level})))
+                .await?;
+        }
+        if let Ok(mut kept) = self.log_level.lock() {
+            *kept = Some(level);
+        }
+        Ok(())
+    }
+
+    /// The round trip of the cheapest request: `ping`, or in the 2026 era (which has none)
+    /// `server/discover`. Returns the time and the method used.
+    pub async fn ping(&self) -> Result<(Duration, &'static str), RequestError> {
+        let method = match self.server.era {
+            Era::Legacy => "ping",
+            Era::Modern => "server/discover",
+        };
+        let started = std::time::Instant::now();
+        self.request(method, None).await?;
+        Ok((started.elapsed(), method))
     }
 
     /// Whether the connection has ended (the server exited or the transport closed).

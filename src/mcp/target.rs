@@ -132,6 +132,8 @@ pub struct ConnectOptions {
     pub timeout: Duration,
     /// How long a tool call may take in all, whatever progress it reports (`--max-time`).
     pub max_time: Duration,
+    /// The log level to ask of the server once connected (`--log-level`).
+    pub log_level: Option<&'static str>,
     /// What this client declares and how it answers the server's requests.
     pub client: super::client_side::ClientSide,
     /// Where every message of the session is written (`--record`).

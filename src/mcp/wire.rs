@@ -31,7 +31,7 @@ pub struct WireMessage {
     /// Size of the message as JSON, in bytes.
     pub bytes: usize,
     /// The message's text as it passed, unless it was larger than [`KEPT_BYTES`].
-    pub message: Option<Arc<str>>,
+    pub message: Option<Text>,
     /// Over Streamable HTTP: the exchange that carried it (a POST on the message it sent, the
     /// GET stream on each message that came on it).
     pub http: Option<Arc<HttpExchange>>,
@@ -83,18 +83,59 @@ impl HttpExchange {
     }
 }
 
+/// A message's text as it passed. The texts the UI takes at once share one block: a flood
+/// costs a copy into the block per message, not an allocation each.
+#[derive(Clone, PartialEq)]
+pub struct Text {
+    block: Arc<String>,
+    start: u32,
+    end: u32,
+}
+
+impl Text {
+    /// A text in a block of its own.
+    pub fn new(text: &str) -> Text {
+        let end = u32::try_from(text.len()).unwrap_or(u32::MAX);
+        Text {
+            block: Arc::new(text.to_string()),
+            start: 0,
+            end,
+        }
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.block[self.start as usize..self.end as usize]
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
 impl WireMessage {
     /// `message` parsed, and its `text` as it passed (kept rather than the parsed value: a
     /// copy of bytes is far cheaper than of a JSON tree, and it is what was sent).
     pub fn new(direction: Direction, message: &Value, text: &str, at: Instant) -> WireMessage {
+        let mut wire = WireMessage::line(direction, message, text.len(), at);
+        wire.message = (text.len() <= KEPT_BYTES).then(|| Text::new(text));
+        wire
+    }
+
+    /// The message's line in the list (kind, method, id, size), without its text.
+    fn line(direction: Direction, message: &Value, bytes: usize, at: Instant) -> WireMessage {
         let mut wire = WireMessage {
             at,
             direction,
             method: None,
             id: None,
             answer: None,
-            bytes: text.len(),
-            message: (text.len() <= KEPT_BYTES).then(|| Arc::from(text)),
+            bytes,
+            message: None,
             http: None,
         };
         // One pass over the message's few top-level keys (a flood pays this per message).
@@ -139,10 +180,12 @@ pub struct WireLog {
 
 #[derive(Default)]
 struct Pending {
-    messages: VecDeque<WireMessage>,
+    /// Each message, and where its text is in `texts` (when kept).
+    messages: VecDeque<(WireMessage, Option<(u32, u32)>)>,
+    /// The waiting messages' texts, one after another (a dropped message's stays: the bound
+    /// is on this block's size).
+    texts: String,
     dropped: u64,
-    /// Bytes of the messages kept whole.
-    bytes: usize,
 }
 
 impl std::fmt::Debug for WireLog {
@@ -152,37 +195,46 @@ impl std::fmt::Debug for WireLog {
 }
 
 impl WireLog {
-    fn push(&self, mut message: WireMessage) {
+    /// Keeps `message` (its line) and its `text`, unless the waiting texts already fill
+    /// [`PENDING_BYTES`].
+    fn push(&self, message: WireMessage, text: &str) {
         let Ok(mut pending) = self.pending.lock() else {
             return;
         };
-        if pending.messages.len() >= PENDING
-            && let Some(old) = pending.messages.pop_front()
-        {
+        if pending.messages.len() >= PENDING && pending.messages.pop_front().is_some() {
             pending.dropped += 1;
-            if old.message.is_some() {
-                pending.bytes -= old.bytes;
-            }
         }
-        if message.message.is_some() {
-            if pending.bytes + message.bytes > PENDING_BYTES {
-                message.message = None;
-            } else {
-                pending.bytes += message.bytes;
-            }
-        }
-        pending.messages.push_back(message);
+        let start = pending.texts.len();
+        let kept = text.len() <= KEPT_BYTES && start + text.len() <= PENDING_BYTES;
+        let range = kept.then(|| {
+            pending.texts.push_str(text);
+            (start as u32, pending.texts.len() as u32)
+        });
+        pending.messages.push_back((message, range));
     }
 
     /// Everything waiting, oldest first, and how many were dropped since the last take.
     pub fn take(&self) -> (Vec<WireMessage>, u64) {
-        match self.pending.lock() {
-            Ok(mut pending) => {
-                let taken = std::mem::take(&mut *pending);
-                (taken.messages.into(), taken.dropped)
-            }
-            Err(_) => (Vec::new(), 0),
-        }
+        let Ok(mut pending) = self.pending.lock() else {
+            return (Vec::new(), 0);
+        };
+        let mut taken = std::mem::take(&mut *pending);
+        drop(pending);
+        taken.texts.shrink_to_fit();
+        let block = Arc::new(taken.texts);
+        let messages = taken
+            .messages
+            .into_iter()
+            .map(|(mut message, range)| {
+                message.message = range.map(|(start, end)| Text {
+                    block: block.clone(),
+                    start,
+                    end,
+                });
+                message
+            })
+            .collect();
+        (messages, taken.dropped)
     }
 }
 
@@ -211,9 +263,9 @@ impl Tap {
             recorder.note(direction, message);
         }
         if let Some(log) = &self.log {
-            let mut wire = WireMessage::new(direction, message, text, at);
+            let mut wire = WireMessage::line(direction, message, text.len(), at);
             wire.http = http;
-            log.push(wire);
+            log.push(wire, text);
         }
     }
 
@@ -230,17 +282,42 @@ mod tests {
     #[test]
     fn messages_waiting_past_the_byte_budget_wait_as_their_line_only() {
         let log = WireLog::default();
+        let tap = Tap {
+            recorder: None,
+            log: Some(log.clone()),
+        };
         let count = (PENDING_BYTES >> 20) + 3;
+        let message = json!({"method": "x"});
+        let text = format!("{:<1$}", r#"{"method":"x"}"#, 1 << 20);
         for _ in 0..count {
-            let message = json!({"method": "x"});
-            let mut m = WireMessage::new(Direction::In, &message, "{}", Instant::now());
-            m.bytes = 1 << 20;
-            log.push(m);
+            tap.note(Direction::In, &message, &text);
         }
         let (taken, dropped) = log.take();
         assert_eq!((taken.len(), dropped), (count, 0));
         let whole = taken.iter().filter(|m| m.message.is_some()).count();
         assert_eq!(whole, PENDING_BYTES >> 20);
+        assert!(taken.iter().all(|m| m.method.as_deref() == Some("x")));
+        assert_eq!(taken[0].message.as_deref(), Some(text.as_str()));
         assert_eq!(log.take().0.len(), 0, "taken once");
+    }
+
+    #[test]
+    fn a_stalled_ui_bounds_the_waiting_texts_not_only_the_count() {
+        let log = WireLog::default();
+        let tap = Tap {
+            recorder: None,
+            log: Some(log.clone()),
+        };
+        let message = json!({"method": "notifications/message"});
+        let text = "x".repeat(1000);
+        for _ in 0..PENDING + (PENDING_BYTES / 1000) {
+            tap.note(Direction::In, &message, &text);
+        }
+        let (taken, dropped) = log.take();
+        assert_eq!(taken.len(), PENDING);
+        assert_eq!(dropped as usize, PENDING_BYTES / 1000);
+        // The texts kept went with the oldest lines; the block they filled still bounds the
+        // rest, which wait as lines only.
+        assert!(taken.iter().all(|m| m.message.is_none()));
     }
 }

@@ -19,7 +19,7 @@ use tokio::sync::{mpsc, oneshot};
 const LIVENESS: Duration = Duration::from_millis(250);
 
 pub async fn run(
-    options: ConnectOptions,
+    mut options: ConnectOptions,
     mut commands: mpsc::Receiver<SessionRequest>,
     to_ui: mpsc::Sender<Msg>,
 ) {
@@ -27,10 +27,20 @@ pub async fn run(
         let (events, event_rx) = EventSink::new();
         let forwarder = tokio::spawn(forward(events.clone(), event_rx, to_ui.clone()));
         let outcome = match crate::mcp::connect(&options, &events).await {
-            Ok(session) => serve(session, &mut commands, &to_ui, &options.client.asking).await,
+            Ok(session) => {
+                let asking = &options.client.asking;
+                serve(
+                    session,
+                    &mut commands,
+                    &to_ui,
+                    asking,
+                    &mut options.log_level,
+                )
+                .await
+            }
             Err(e) => {
                 let _ = to_ui.send(Msg::ConnectFailed(e.to_string())).await;
-                wait_for_reconnect(&mut commands, &to_ui).await
+                wait_for_reconnect(&mut commands, &to_ui, &mut options.log_level).await
             }
         };
         forwarder.abort();
@@ -128,7 +138,8 @@ async fn call(
     (tool, id, judged)
 }
 
-type LibraryWork<'s> = std::pin::Pin<Box<dyn std::future::Future<Output = Msg> + Send + 's>>;
+/// A request beside the calls whose answer is one message to the UI.
+type Errand<'s> = std::pin::Pin<Box<dyn std::future::Future<Output = Msg> + Send + 's>>;
 
 /// Lists what the server declares of resources, templates and prompts.
 async fn list_library(session: &Session) -> Msg {
@@ -182,6 +193,7 @@ async fn serve(
     commands: &mut mpsc::Receiver<SessionRequest>,
     to_ui: &mpsc::Sender<Msg>,
     asking: &Asking,
+    log_level: &mut Option<&'static str>,
 ) -> Next {
     let _ = to_ui.send(Msg::Connected(session.server.clone())).await;
     let mut liveness = tokio::time::interval(LIVENESS);
@@ -194,8 +206,9 @@ async fn serve(
         // answers `tools/list` slowly must not hold up a call's timeout or its cancel.
         let mut listings = FuturesUnordered::new();
         let mut list_again = false;
-        // Resources, templates and prompts: listed and opened beside everything else too.
-        let mut library = FuturesUnordered::new();
+        // Resources, templates and prompts listed and opened, pings, the log level: beside
+        // everything else too.
+        let mut errands = FuturesUnordered::new();
         loop {
             tokio::select! {
                 command = commands.recv() => match command {
@@ -214,10 +227,10 @@ async fn serve(
                     }
                     Some(SessionRequest::Answer { id, result }) => asking.answer(id, result),
                     Some(SessionRequest::ListLibrary) => {
-                        library.push(Box::pin(list_library(session_ref)) as LibraryWork<'_>);
+                        errands.push(Box::pin(list_library(session_ref)) as Errand<'_>);
                     }
                     Some(SessionRequest::Open(open)) => {
-                        library.push(Box::pin(open_item(session_ref, open)));
+                        errands.push(Box::pin(open_item(session_ref, open)));
                     }
                     Some(SessionRequest::Complete { reference, argument, value, context }) => {
                         let params = serde_json::json!({
@@ -225,7 +238,18 @@ async fn serve(
                             "argument": {"name": argument, "value": value},
                             "context": {"arguments": context},
                         });
-                        library.push(Box::pin(complete(session_ref, argument, params)));
+                        errands.push(Box::pin(complete(session_ref, argument, params)));
+                    }
+                    Some(SessionRequest::Ping) => {
+                        errands.push(Box::pin(async { Msg::Pinged(session_ref.ping().await) }));
+                    }
+                    Some(SessionRequest::SetLogLevel(level)) => {
+                        // Asked again of the next connection, whatever this one answers.
+                        *log_level = Some(level);
+                        errands.push(Box::pin(async move {
+                            let outcome = session_ref.set_log_level(level).await;
+                            Msg::LogLevelSet { level, outcome }
+                        }));
                     }
                     Some(SessionRequest::Cancel { id }) => {
                         if let Some(tx) = cancels.remove(&id) {
@@ -243,7 +267,7 @@ async fn serve(
                         listings.push(session_ref.list_tools());
                     }
                 }
-                Some(msg) = library.next(), if !library.is_empty() => {
+                Some(msg) = errands.next(), if !errands.is_empty() => {
                     let _ = to_ui.send(msg).await;
                 }
                 Some((tool, id, outcome)) = calls.next(), if !calls.is_empty() => {
@@ -266,7 +290,7 @@ async fn serve(
             .send(Msg::Server(ServerEvent::Closed(session.close_reason())))
             .await;
         session.shutdown().await;
-        return wait_for_reconnect(commands, to_ui).await;
+        return wait_for_reconnect(commands, to_ui, log_level).await;
     }
     session.shutdown().await;
     next
@@ -275,17 +299,21 @@ async fn serve(
 async fn wait_for_reconnect(
     commands: &mut mpsc::Receiver<SessionRequest>,
     to_ui: &mpsc::Sender<Msg>,
+    log_level: &mut Option<&'static str>,
 ) -> Next {
+    let not_connected = || RequestError::Closed(vec!["not connected (r reconnects)".into()]);
     loop {
         match commands.recv().await {
             None => return Next::Stop,
             Some(SessionRequest::Reconnect) => return Next::Reconnect,
             Some(SessionRequest::Call { tool, id, .. }) => {
-                let outcome = Err(RequestError::Closed(vec![
-                    "not connected (r reconnects)".into(),
-                ]));
+                let outcome = Err(not_connected());
                 let _ = to_ui.send(Msg::CallFinished { tool, id, outcome }).await;
             }
+            Some(SessionRequest::Ping) => {
+                let _ = to_ui.send(Msg::Pinged(Err(not_connected()))).await;
+            }
+            Some(SessionRequest::SetLogLevel(level)) => *log_level = Some(level),
             // The request was the lost connection's: nobody waits for its answer now.
             Some(SessionRequest::Open(open)) => {
                 let result = Err("not connected (r reconnects)".to_string());

@@ -1,9 +1,12 @@
-//! Overlays generated from the keymap, so they cannot drift from it: help and the copy menu.
+//! Overlays generated from the keymap, so they cannot drift from it: help, the copy menu and
+//! the log level picker.
 
 use crate::app::keymap::Layer;
 use crate::app::model::{Model, Viewport};
+use crate::mcp::logging::LEVELS;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
@@ -50,6 +53,7 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
         (Layer::Result, "Call panel: results"),
         (Layer::Asked, "A request from the server (its panel)"),
         (Layer::Copy, "Copy menu (y)"),
+        (Layer::Levels, "Log level picker (L)"),
     ] {
         lines.push(Line::styled(title, model.theme.name()));
         lines.extend(binding_lines(model, layer));
@@ -77,6 +81,38 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
             .block(block),
         area,
     );
+}
+
+/// The log level picker: the eight levels, the cursor's marked, the one asked so far named.
+pub fn draw_levels(frame: &mut Frame<'_>, model: &Model, cursor: usize) {
+    let theme = model.theme;
+    let mut lines: Vec<Line<'static>> = LEVELS
+        .iter()
+        .enumerate()
+        .map(|(i, level)| {
+            let marker = if i == cursor { "▶ " } else { "  " };
+            let asked = if model.log_level == Some(level) {
+                "  (asked now)"
+            } else {
+                ""
+            };
+            let style = if i == cursor {
+                theme.selected()
+            } else {
+                Style::default()
+            };
+            Line::styled(format!("{marker}{level}{asked}"), style)
+        })
+        .collect();
+    lines.push(Line::styled(
+        "The server sends this level and above.",
+        theme.dim(),
+    ));
+    lines.extend(binding_lines(model, Layer::Levels));
+    let area = centered(frame.area(), 64, lines.len() as u16 + 2);
+    let block = theme.pane(" Log level ", true);
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
 pub fn draw_copy_menu(frame: &mut Frame<'_>, model: &Model) {

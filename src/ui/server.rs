@@ -2,6 +2,7 @@
 //! instructions.
 
 use crate::app::model::{Connection, Model, Pane, Viewport};
+use crate::app::update_server::round_trip;
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -58,6 +59,21 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
                     declared.join(", ")
                 }),
             ]));
+            let mut asked = Vec::new();
+            if let Some(level) = model.log_level {
+                asked.push(format!("log level {level} (L)"));
+            }
+            if let Some((took, method)) = model.last_ping {
+                let method = if method == "ping" {
+                    ""
+                } else {
+                    " by server/discover"
+                };
+                asked.push(format!("ping {}{method} (p)", round_trip(took)));
+            }
+            if !asked.is_empty() {
+                lines.push(Line::styled(asked.join(" · "), theme.dim()));
+            }
             if let Some(i) = &s.instructions {
                 lines.push(Line::styled("instructions", theme.dim()));
                 lines.extend(untrusted::lines(i.trim()).into_iter().map(Line::raw));

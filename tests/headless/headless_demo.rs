@@ -318,10 +318,11 @@ fn progress_during_a_call_is_told_on_stderr_a_bounded_number_a_second() {
         "{}",
         r.stderr
     );
-    let told = r.stderr.matches("note: progress").count();
+    // 100 progress notifications and 100 logs: about 20 lines said in the half second.
+    let told = r.stderr.matches("note: progress").count() + r.stderr.matches("note: log").count();
     assert!(
-        (20..100).contains(&told),
-        "{told} progress lines: {}",
+        (20..200).contains(&told),
+        "{told} progress and log lines: {}",
         r.stderr
     );
     assert!(
@@ -343,6 +344,62 @@ fn progress_during_a_call_is_told_on_stderr_a_bounded_number_a_second() {
             .contains(r#"{"note":"progress 1/2 step 1 of 2"}"#),
         "{}",
         json.stderr
+    );
+}
+
+/// `--log-level` asks the server for that level and above: by `logging/setLevel` in the legacy
+/// era, in each request's `_meta` in the 2026 era. The demo's `slow` logs each step at a level
+/// rising from debug.
+#[test]
+fn the_log_level_reaches_the_server_in_both_eras() {
+    for era in ["legacy", "modern"] {
+        let args = [
+            "call",
+            "slow",
+            "--arg",
+            "seconds=0",
+            "--arg",
+            "steps=8",
+            "--format",
+            "text",
+            "--protocol",
+            era,
+            "--demo",
+        ];
+        let all = run(&args);
+        assert_eq!(all.code, 0, "{}", all.stderr);
+        assert!(
+            all.stderr.contains("note: log debug slow: step 1 of 8"),
+            "{era}: {}",
+            all.stderr
+        );
+        let mut quiet = args.to_vec();
+        quiet.extend(["--log-level", "error"]);
+        let r = run(&quiet);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let logged: Vec<&str> = r
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with("note: log "))
+            .collect();
+        assert_eq!(
+            logged,
+            [
+                "note: log error slow: step 5 of 8",
+                "note: log critical slow: step 6 of 8",
+                "note: log alert slow: step 7 of 8",
+                "note: log emergency slow: step 8 of 8",
+            ],
+            "{era}: {}",
+            r.stderr
+        );
+    }
+    let r = run(&["tools", "--log-level", "loud", "--demo"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("one of debug, info, notice, warning"),
+        "{}",
+        r.stderr
     );
 }
 

@@ -714,6 +714,7 @@ async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() 
         protocol: ProtocolChoice::Auto,
         timeout: std::time::Duration::from_secs(10),
         max_time: std::time::Duration::from_secs(600),
+        log_level: None,
         client: Default::default(),
         record: None,
         wire: Some(wire.clone()),

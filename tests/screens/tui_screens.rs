@@ -503,3 +503,71 @@ fn library_pane() {
     let copied: serde_json::Value = serde_json::from_str(&copy.text).expect("json");
     assert_eq!(copied["contents"][0]["text"], "{\"id\":\"a b\"}");
 }
+
+/// `L` opens the picker of the eight levels on the one asked so far; enter asks the server for
+/// the level under the cursor, and what it answered is said in the log, the status line and
+/// the Server pane. `p` pings; the round trip is said the same way.
+#[test]
+fn the_log_level_picker_and_ping() {
+    use mcp_inspect::app::effect::{Effect, SessionRequest};
+    use mcp_inspect::mcp::RequestError;
+    let mut m = demo_model();
+    press(&mut m, &["L"]);
+    snapshot("log_level_picker", &mut m);
+    let effects = press(&mut m, &["j", "j", "enter"]);
+    assert!(
+        matches!(
+            effects.as_slice(),
+            [Effect::Session(SessionRequest::SetLogLevel("warning"))]
+        ),
+        "{effects:?}"
+    );
+    assert!(m.overlay.is_none(), "enter closes the picker");
+    update(
+        &mut m,
+        Msg::LogLevelSet {
+            level: "warning",
+            outcome: Ok(()),
+        },
+    );
+    let effects = press(&mut m, &["p"]);
+    assert!(
+        matches!(effects.as_slice(), [Effect::Session(SessionRequest::Ping)]),
+        "{effects:?}"
+    );
+    update(
+        &mut m,
+        Msg::Pinged(Ok((std::time::Duration::from_micros(2_340), "ping"))),
+    );
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("log level warning: sent in each request's _meta (2026 era"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("log level warning (L) · ping 2.3 ms"),
+        "{screen}"
+    );
+    assert!(screen.contains("ping: 2.3 ms (ping)"), "{screen}");
+    // Opened again, the picker starts on the level asked; esc leaves it unchanged.
+    press(&mut m, &["L"]);
+    assert!(text(&render(&mut m, 120, 40)).contains("▶ warning  (asked now)"));
+    assert!(press(&mut m, &["esc"]).is_empty());
+    update(
+        &mut m,
+        Msg::LogLevelSet {
+            level: "debug",
+            outcome: Err(RequestError::Server {
+                code: -32601,
+                message: "Method not found".into(),
+                data: None,
+            }),
+        },
+    );
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("log level debug refused: the server answered with error -32601"),
+        "{screen}"
+    );
+    assert!(screen.contains("log level warning (L)"), "{screen}");
+}

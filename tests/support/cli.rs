@@ -99,6 +99,7 @@ pub fn this_binary(
         protocol,
         timeout: Duration::from_secs(10),
         max_time: Duration::from_secs(600),
+        log_level: None,
         client: Default::default(),
         record: None,
         wire: None,

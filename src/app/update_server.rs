@@ -1,0 +1,89 @@
+//! The commands about the server as a whole: ping (`p`) and the log level picker (`L`).
+
+use crate::app::command::Command;
+use crate::app::effect::{Effect, SessionRequest};
+use crate::app::model::{Connection, LogKind, Model, Overlay};
+use crate::mcp::RequestError;
+use crate::mcp::logging::{self, LEVELS};
+use std::time::Duration;
+
+/// Times a round trip, when connected.
+pub fn ping(model: &mut Model) -> Vec<Effect> {
+    if model.connection != Connection::Connected {
+        model.status = Some("not connected: nothing to ping".into());
+        return Vec::new();
+    }
+    model.status = Some("ping…".into());
+    vec![Effect::Session(SessionRequest::Ping)]
+}
+
+pub fn pinged(model: &mut Model, outcome: Result<(Duration, &'static str), RequestError>) {
+    let said = match outcome {
+        Ok((took, method)) => {
+            model.last_ping = Some((took, method));
+            format!("ping: {} ({method})", round_trip(took))
+        }
+        Err(e) => format!("ping failed: {e}"),
+    };
+    model.push_log(LogKind::Event, said.clone());
+    model.status = Some(said);
+}
+
+/// A round trip in words: milliseconds with one decimal below 10 ms.
+pub fn round_trip(took: Duration) -> String {
+    let ms = took.as_secs_f64() * 1e3;
+    if ms < 10.0 {
+        format!("{ms:.1} ms")
+    } else {
+        format!("{ms:.0} ms")
+    }
+}
+
+/// Opens the picker on the level asked so far (info when none was).
+pub fn open_levels(model: &mut Model) {
+    let current = model.log_level.unwrap_or("info");
+    let cursor = LEVELS.iter().position(|l| *l == current).unwrap_or(1);
+    model.overlay = Some(Overlay::LogLevel(cursor));
+}
+
+pub fn move_in_levels(model: &mut Model, motion: Command) {
+    if let Some(Overlay::LogLevel(cursor)) = &mut model.overlay {
+        *cursor = match motion {
+            Command::Down => (*cursor + 1).min(LEVELS.len() - 1),
+            Command::Up => cursor.saturating_sub(1),
+            Command::First => 0,
+            Command::Last => LEVELS.len() - 1,
+            _ => *cursor,
+        };
+    }
+}
+
+/// Asks the server for the level under the picker's cursor.
+pub fn set_log_level(model: &mut Model) -> Vec<Effect> {
+    let Some(Overlay::LogLevel(cursor)) = model.overlay.take() else {
+        return Vec::new();
+    };
+    let level = LEVELS[cursor.min(LEVELS.len() - 1)];
+    if model.connection != Connection::Connected {
+        model.log_level = Some(level);
+        model.status = Some(format!("log level {level}: asked once connected"));
+    }
+    vec![Effect::Session(SessionRequest::SetLogLevel(level))]
+}
+
+pub fn log_level_set(model: &mut Model, level: &'static str, outcome: Result<(), RequestError>) {
+    let said = match outcome {
+        Ok(()) => {
+            model.log_level = Some(level);
+            let how = model
+                .server
+                .as_ref()
+                .map(|s| logging::how(s.era))
+                .unwrap_or_default();
+            format!("log level {level}: {how}")
+        }
+        Err(e) => format!("log level {level} refused: {e}"),
+    };
+    model.push_log(LogKind::Event, said.clone());
+    model.status = Some(said);
+}
