@@ -288,7 +288,8 @@ mod tests {
         };
         let count = (PENDING_BYTES >> 20) + 3;
         let message = json!({"method": "x"});
-        let text = format!("{:<1$}", r#"{"method":"x"}"#, 1 << 20);
+        let mut text = r#"{"method":"x"}"#.to_string();
+        text.push_str(&" ".repeat((1 << 20) - text.len()));
         for _ in 0..count {
             tap.note(Direction::In, &message, &text);
         }
