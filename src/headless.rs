@@ -194,6 +194,10 @@ impl Teller {
         match event {
             ServerEvent::Notice(text) => report.warn(&text),
             ServerEvent::Request(text) => report.note(&format!("the server asked {text}")),
+            ServerEvent::ResourceUpdated(uri) => report.note(&format!(
+                "resource updated: {}",
+                crate::untrusted::line(&uri, 300)
+            )),
             ServerEvent::Progress {
                 progress,
                 total,

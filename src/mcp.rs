@@ -23,6 +23,7 @@ mod schema_text;
 pub mod session;
 mod sse;
 mod streamable;
+mod subscriptions;
 pub mod target;
 mod tasks;
 pub mod tool;

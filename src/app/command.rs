@@ -39,6 +39,7 @@ commands! {
     FocusLibrary = "focus-library",
     ToggleTask = "toggle-task",
     Complete = "complete",
+    Subscribe = "subscribe",
     Reconnect = "reconnect",
     Ping = "ping",
     LogLevel = "log-level",

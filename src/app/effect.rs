@@ -48,6 +48,11 @@ pub enum SessionRequest {
         context: serde_json::Map<String, serde_json::Value>,
     },
     Reconnect,
+    /// Subscribe to a resource (`on`), or end the subscription.
+    Subscribe {
+        uri: String,
+        on: bool,
+    },
     /// A round trip, timed.
     Ping,
     /// Ask the server for logs at this level and above (kept for later connections too).

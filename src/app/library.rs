@@ -4,6 +4,7 @@
 
 use crate::mcp::library;
 use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
 
 /// Lines of one text content shown before the rest is counted.
 const TEXT_LINES: usize = 5_000;
@@ -42,6 +43,11 @@ impl Item {
             Kind::Template => library::resource_line(&self.json, true),
             Kind::Prompt => library::prompt_line(&self.json),
         }
+    }
+
+    /// A resource's URI (not a template's).
+    pub fn uri(&self) -> Option<&str> {
+        (self.kind == Kind::Resource).then(|| self.text("uri"))?
     }
 
     fn text(&self, key: &str) -> Option<&str> {
@@ -240,6 +246,10 @@ pub struct Library {
     pub opening: Option<String>,
     pub opened: Option<Opened>,
     pub opened_scroll: usize,
+    /// The resources subscribed to (on this connection).
+    pub subscribed: BTreeSet<String>,
+    /// Those the server said changed since they were last read.
+    pub updated: BTreeSet<String>,
 }
 
 impl Library {

@@ -72,6 +72,12 @@ pub enum Msg {
         open: crate::app::library::Open,
         result: Result<serde_json::Value, String>,
     },
+    /// A subscription to a resource started (`on`) or ended, or why not.
+    Subscribed {
+        uri: String,
+        on: bool,
+        outcome: Result<(), String>,
+    },
     /// A ping's round trip and the method it used, or why it failed.
     Pinged(Result<(std::time::Duration, &'static str), RequestError>),
     /// The server was asked for a log level (see [`crate::mcp::logging`]).
@@ -238,6 +244,10 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Msg::Subscribed { uri, on, outcome } => {
+            crate::app::update_library::subscribed(model, uri, on, outcome);
+            Vec::new()
+        }
         Msg::Pinged(outcome) => {
             update_server::pinged(model, outcome);
             Vec::new()
@@ -358,6 +368,9 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
             return vec![Effect::Session(SessionRequest::ListLibrary)];
         }
         ServerEvent::LibraryChanged => {}
+        ServerEvent::ResourceUpdated(uri) => {
+            crate::app::update_library::resource_updated(model, uri)
+        }
         ServerEvent::Stderr(line) => model.push_log(LogKind::Stderr, line),
         ServerEvent::Log {
             level,
@@ -529,6 +542,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         Command::Open if model.focus == Pane::Library => {
             return crate::app::update_library::open(model);
         }
+        Command::Subscribe => return crate::app::update_library::subscribe(model),
         Command::FocusTools => model.focus = Pane::Tools,
         Command::FocusTool | Command::Open => model.focus = Pane::Tool,
         Command::FocusServer => model.focus = Pane::Server,

@@ -67,6 +67,11 @@ fn request(model: &mut Model, item: &Item, values: &Map<String, Value>) -> Vec<E
 pub fn opened(model: &mut Model, open: Open, result: Result<Value, String>) {
     let library = &mut model.library;
     library.opening = None;
+    if result.is_ok()
+        && let Some(uri) = open.params.get("uri").and_then(Value::as_str)
+    {
+        library.updated.remove(uri);
+    }
     library.opened_scroll = 0;
     let title = untrusted::line(&open.title, 200).into_owned();
     let lines = result.as_ref().map(|value| result_lines(&open, value));
@@ -82,6 +87,75 @@ pub fn opened(model: &mut Model, open: Open, result: Result<Value, String>) {
         lines,
         result: result.ok(),
     });
+}
+
+/// Subscribes to the selected resource, or ends its subscription (when the server declares
+/// `resources.subscribe`).
+pub fn subscribe(model: &mut Model) -> Vec<Effect> {
+    let Some(uri) = model.library.selected_item().and_then(Item::uri) else {
+        model.status = Some("only a resource can be subscribed to".into());
+        return Vec::new();
+    };
+    let declared = model
+        .server
+        .as_ref()
+        .and_then(|s| s.capabilities.pointer("/resources/subscribe"))
+        == Some(&Value::Bool(true));
+    if !declared {
+        model.status = Some("the server does not declare resources.subscribe".into());
+        return Vec::new();
+    }
+    let uri = uri.to_string();
+    let on = !model.library.subscribed.contains(&uri);
+    model.status = Some(format!(
+        "{} {}…",
+        if on {
+            "subscribing to"
+        } else {
+            "unsubscribing from"
+        },
+        untrusted::line(&uri, 200)
+    ));
+    vec![Effect::Session(SessionRequest::Subscribe { uri, on })]
+}
+
+/// The server took (or refused) a subscription's start or end.
+pub fn subscribed(model: &mut Model, uri: String, on: bool, outcome: Result<(), String>) {
+    let shown = untrusted::line(&uri, 200).into_owned();
+    let said = match outcome {
+        Err(why) => {
+            let said = format!("subscription to {shown} not changed: {why}");
+            model.push_log(LogKind::Problem, untrusted::block(&said));
+            model.status = Some(untrusted::line(&said, 300).into_owned());
+            return;
+        }
+        Ok(()) if on => {
+            model.library.subscribed.insert(uri);
+            format!("subscribed to {shown}: its updates are marked in the list")
+        }
+        Ok(()) => {
+            model.library.subscribed.remove(&uri);
+            model.library.updated.remove(&uri);
+            format!("unsubscribed from {shown}")
+        }
+    };
+    model.push_log(LogKind::Event, said.clone());
+    model.status = Some(said);
+}
+
+/// `notifications/resources/updated`: the resource is marked until it is read again.
+pub fn resource_updated(model: &mut Model, uri: String) {
+    let shown = untrusted::line(&uri, 200).into_owned();
+    let subscribed = model.library.subscribed.contains(&uri);
+    // A flood of updates marks once; the log says the first.
+    if model.library.updated.insert(uri) {
+        let said = if subscribed {
+            format!("resource updated: {shown} (enter reads it again)")
+        } else {
+            format!("resource updated, though not subscribed to: {shown}")
+        };
+        model.push_log(LogKind::Event, said);
+    }
 }
 
 /// Moves through the list; page keys scroll what was opened.

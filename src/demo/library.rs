@@ -19,7 +19,17 @@ pub fn resources() -> Vec<Value> {
                "description": "The demo's settings, as JSON"}),
         json!({"uri": "demo://pixel.png", "name": "pixel", "mimeType": "image/png",
                "description": "A 1×1 image (a blob)"}),
+        json!({"uri": TICKER, "name": "ticker", "mimeType": "text/plain",
+               "description": "Ticks every second while subscribed (s in the library pane)"}),
     ]
+}
+
+/// The resource that changes, and says so to its subscribers.
+pub const TICKER: &str = "demo://ticker";
+
+/// The ticker's contents after `ticks` ticks.
+pub fn ticker(ticks: u64) -> Value {
+    json!({"contents": [{"uri": TICKER, "mimeType": "text/plain", "text": format!("tick {ticks}")}]})
 }
 
 pub fn templates() -> Vec<Value> {

@@ -12,12 +12,13 @@ use rmcp::model::{
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams,
     ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscriptionFilter, Tool,
+    ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use serde_json::{Value, json};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
@@ -36,6 +37,10 @@ pub struct Demo {
     pub paging: Paging,
     extra: Arc<AtomicBool>,
     changes: broadcast::Sender<()>,
+    /// How often the ticker resource has ticked.
+    ticks: Arc<AtomicU64>,
+    /// Ends the ticking of a legacy `resources/subscribe` to the ticker.
+    ticking: Arc<std::sync::Mutex<Option<CancellationToken>>>,
     /// The least severe log level the client asked for with `logging/setLevel` (legacy era).
     log_level: Arc<std::sync::Mutex<Option<LoggingLevel>>>,
     /// Cancelled when the client closes stdin.
@@ -49,6 +54,8 @@ impl Demo {
             extra: Arc::new(AtomicBool::new(false)),
             changes: broadcast::channel(16).0,
             log_level: Arc::default(),
+            ticks: Arc::default(),
+            ticking: Arc::default(),
             closing: CancellationToken::new(),
         }
     }
@@ -95,6 +102,7 @@ impl ServerHandler for Demo {
             .enable_tools()
             .enable_tool_list_changed()
             .enable_resources()
+            .enable_resources_subscribe()
             .enable_prompts()
             .enable_completions()
             .enable_logging()
@@ -125,6 +133,10 @@ impl ServerHandler for Demo {
         request: ReadResourceRequestParams,
         _: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        if request.uri == library::TICKER {
+            let ticks = self.ticks.load(Ordering::Relaxed);
+            return typed::<ReadResourceResult>(library::ticker(ticks)).map(Into::into);
+        }
         match library::read(&request.uri) {
             Some(contents) => typed::<ReadResourceResult>(contents).map(Into::into),
             None => Err(ErrorData::resource_not_found(
@@ -328,18 +340,88 @@ impl ServerHandler for Demo {
         Ok(())
     }
 
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        eprintln!("demo: subscribe {}", request.uri);
+        if request.uri != library::TICKER {
+            // The other resources never change: nothing will ever be said of them.
+            return match library::read(&request.uri) {
+                Some(_) => Ok(()),
+                None => Err(ErrorData::resource_not_found(
+                    format!("no resource {}", request.uri),
+                    None,
+                )),
+            };
+        }
+        let stop = CancellationToken::new();
+        if let Ok(mut ticking) = self.ticking.lock()
+            && let Some(old) = ticking.replace(stop.clone())
+        {
+            old.cancel();
+        }
+        let (demo, peer) = (self.clone(), context.peer);
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    () = stop.cancelled() => return,
+                    () = demo.closing.cancelled() => return,
+                    () = demo.tick() => {}
+                }
+                let updated = ResourceUpdatedNotificationParam::new(library::TICKER);
+                if peer.notify_resource_updated(updated).await.is_err() {
+                    return;
+                }
+            }
+        });
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        eprintln!("demo: unsubscribe {}", request.uri);
+        if request.uri == library::TICKER
+            && let Ok(mut ticking) = self.ticking.lock()
+            && let Some(stop) = ticking.take()
+        {
+            stop.cancel();
+        }
+        Ok(())
+    }
+
     fn accepted_subscription_filter(
         &self,
-        _requested: &SubscriptionFilter,
+        requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        Some(SubscriptionFilter::builder().tools_list_changed().build())
+        let mut accepted = SubscriptionFilter::builder().tools_list_changed().build();
+        // Of the resources asked for, those the demo has.
+        accepted.resource_subscriptions = requested.resource_subscriptions.as_ref().map(|uris| {
+            uris.iter()
+                .filter(|u| *u == library::TICKER || library::read(u).is_some())
+                .cloned()
+                .collect()
+        });
+        Some(accepted)
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let mut changes = self.changes.subscribe();
+        let ticker = context
+            .accepted()
+            .resource_subscriptions
+            .as_ref()
+            .is_some_and(|uris| uris.iter().any(|u| u == library::TICKER));
         loop {
             tokio::select! {
                 () = context.cancelled() => return Ok(()),
+                () = self.tick(), if ticker => {
+                    let _ = context.sink().notify_resource_updated(library::TICKER).await;
+                }
                 // rmcp does not end a subscription when stdin closes, and an open one keeps the
                 // process alive: the stdio pump says when the client has gone.
                 () = self.closing.cancelled() => return Ok(()),
@@ -367,6 +449,12 @@ const LEVELS: [LoggingLevel; 8] = [
 ];
 
 impl Demo {
+    /// Waits a second, then ticks the ticker resource.
+    async fn tick(&self) {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        self.ticks.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Whether a log at `level` goes out: at or above the level the request carries (2026
     /// era) or the client set (legacy); everything when none was asked for.
     fn logs_at(&self, level: LoggingLevel, context: &RequestContext<RoleServer>) -> bool {

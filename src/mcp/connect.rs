@@ -9,16 +9,17 @@ use super::raw::RawResponses;
 
 use super::session::{STDERR_IN_ERRORS, ServerSummary, Session};
 use super::streamable::WireClient;
+use super::subscriptions::{self, Subscriptions};
 use super::target::{ConnectOptions, HttpTransport, ProtocolChoice, Target};
 use super::wire::Tap;
 use crate::schema::Era;
 use crate::untrusted;
-use rmcp::model::{ProtocolVersion, SubscriptionFilter};
+use rmcp::model::ProtocolVersion;
 use rmcp::service::{ClientInitializeError, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientCacheConfig, ClientLifecycleMode, ClientServiceExt, Peer};
+use rmcp::{ClientCacheConfig, ClientLifecycleMode, ClientServiceExt};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -220,10 +221,18 @@ async fn attempt(
         .await;
     let mut server = summary(&service, opts.target.transport_name());
     server.client_capabilities = opts.client.capabilities();
-    let watcher = match server.era {
-        Era::Modern => watch_tool_changes(service.peer(), events, left()).await,
-        Era::Legacy => None,
-    };
+    // On a modern connection, list changes arrive only on a `subscriptions/listen` stream. It
+    // is acknowledged before the session is handed out (within what is left of the connect
+    // deadline), so a change made right after connecting is never missed.
+    let mut subscriptions = Subscriptions::default();
+    if server.era == Era::Modern {
+        match subscriptions::listen(service.peer(), events, &Default::default(), left()).await {
+            Ok((stream, _)) => subscriptions.stream = Some(stream),
+            Err(why) => events.send(ServerEvent::Notice(format!(
+                "subscriptions/listen failed: {why}; list changes will not be seen"
+            ))),
+        }
+    }
     let session = Session {
         service,
         process,
@@ -232,7 +241,8 @@ async fn attempt(
         timeout,
         max_time: opts.max_time,
         log_level: std::sync::Mutex::default(),
-        watcher,
+        subscriptions: tokio::sync::Mutex::new(subscriptions),
+        events: events.clone(),
     };
     if let Some(level) = opts.log_level
         && let Err(e) = session.set_log_level(level).await
@@ -241,39 +251,6 @@ async fn attempt(
         events.send(ServerEvent::Notice(format!("--log-level {level}: {e}")));
     }
     Ok(session)
-}
-
-/// On a modern connection, list changes arrive only through a `subscriptions/listen` stream.
-/// The subscription is acknowledged before the session is handed out (within what is left of
-/// the connect deadline), so a change made right after connecting is never missed.
-async fn watch_tool_changes(
-    peer: &Peer<RoleClient>,
-    events: &EventSink,
-    left: Duration,
-) -> Option<tokio::task::JoinHandle<()>> {
-    let filter: SubscriptionFilter = SubscriptionFilter::builder().tools_list_changed().build();
-    let failed = |why: String| {
-        events.send(ServerEvent::Notice(format!(
-            "subscriptions/listen failed: {why}; list changes will not be seen"
-        )));
-        None
-    };
-    let mut subscription = match tokio::time::timeout(left, peer.listen(filter)).await {
-        Ok(Ok(s)) => s,
-        Ok(Err(e)) => return failed(e.to_string()),
-        Err(_) => return failed("no acknowledgment within the timeout".into()),
-    };
-    let events = events.clone();
-    Some(tokio::spawn(async move {
-        while let Ok(Some(notification)) = subscription.next().await {
-            if matches!(
-                notification,
-                rmcp::model::ServerNotification::ToolListChangedNotification(_)
-            ) {
-                events.send(ServerEvent::ToolsChanged);
-            }
-        }
-    }))
 }
 
 fn summary(

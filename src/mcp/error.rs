@@ -117,6 +117,9 @@ pub enum RequestError {
     /// The server asked for input (SEP-2322) that could not be given.
     #[error("input required: {0}")]
     InputRequired(String),
+    /// The server did not take what was asked (said in full).
+    #[error("{0}")]
+    Refused(String),
     /// The answer arrived but could not be taken (too big, nested too deep): said in full.
     #[error("{0}")]
     Unreadable(String),

@@ -31,6 +31,8 @@ pub enum ServerEvent {
     },
     /// The tool list changed (legacy notification or modern subscription).
     ToolsChanged,
+    /// A resource subscribed to changed (`notifications/resources/updated`): its URI.
+    ResourceUpdated(String),
     /// The resource or prompt list changed (`notifications/…/list_changed`).
     LibraryChanged,
     /// A line the server wrote to stderr.
@@ -67,6 +69,7 @@ impl ServerEvent {
             ServerEvent::Stderr(text)
             | ServerEvent::Notice(text)
             | ServerEvent::Request(text)
+            | ServerEvent::ResourceUpdated(text)
             | ServerEvent::Closed(text) => text.len(),
         }
     }

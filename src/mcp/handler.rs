@@ -248,6 +248,14 @@ impl ClientHandler for Handler {
         self.events.send(ServerEvent::LibraryChanged);
     }
 
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
+        self.events.send(ServerEvent::ResourceUpdated(params.uri));
+    }
+
     async fn on_prompt_list_changed(&self, _: NotificationContext<RoleClient>) {
         self.events.send(ServerEvent::LibraryChanged);
     }

@@ -3,12 +3,14 @@
 
 use super::child::ServerProcess;
 use super::error::RequestError;
+use super::events::EventSink;
 use super::handler::{Handler, token_text};
 use super::input_required;
 use super::logging;
 use super::raw::RawResponses;
 use super::result::CallResult;
 use super::salvage;
+use super::subscriptions::{self, Subscriptions};
 use super::tasks::{self, TaskState};
 use super::tool::{RejectedTool, Tool, decode_next_page};
 use crate::schema::Era;
@@ -71,8 +73,11 @@ pub struct Session {
     pub(super) max_time: Duration,
     /// The log level asked of the server (see [`super::logging`]).
     pub(super) log_level: Mutex<Option<&'static str>>,
-    /// The `subscriptions/listen` task of a modern connection.
-    pub(super) watcher: Option<tokio::task::JoinHandle<()>>,
+    /// The resources subscribed to, and the `subscriptions/listen` stream of a modern
+    /// connection (one change at a time: the lock is held while a stream is replaced).
+    pub(super) subscriptions: tokio::sync::Mutex<Subscriptions>,
+    /// Where the session's own notices go (and a 2026 stream's changes).
+    pub(super) events: EventSink,
 }
 
 impl Session {
@@ -371,6 +376,54 @@ impl Session {
         Ok(())
     }
 
+    /// Subscribes to `uri` (`on`) or ends the subscription: `resources/subscribe` and
+    /// `resources/unsubscribe` in the legacy era; in the 2026 era a new `subscriptions/listen`
+    /// stream with the resource added or left out, which the server must acknowledge.
+    pub async fn subscribe(&self, uri: &str, on: bool) -> Result<(), RequestError> {
+        let mut state = self.subscriptions.lock().await;
+        let mut wanted = state.resources.clone();
+        if on {
+            wanted.insert(uri.to_string());
+        } else {
+            wanted.remove(uri);
+        }
+        match self.server.era {
+            Era::Legacy => {
+                let method = if on {
+                    "resources/subscribe"
+                } else {
+                    "resources/unsubscribe"
+                };
+                self.request(method, Some(json!({"uri": uri}))).await?;
+            }
+            Era::Modern => {
+                let within = self.timeout;
+                let (stream, accepted) =
+                    subscriptions::listen(self.peer(), &self.events, &wanted, within)
+                        .await
+                        .map_err(|why| {
+                            RequestError::Refused(format!("subscriptions/listen failed: {why}"))
+                        })?;
+                let taken = accepted
+                    .resource_subscriptions
+                    .as_ref()
+                    .is_some_and(|uris| uris.iter().any(|u| u == uri));
+                if on && !taken {
+                    stream.abort();
+                    return Err(RequestError::Refused(format!(
+                        "the server's acknowledgment leaves out {}: it does not take the subscription",
+                        untrusted::line(uri, 200)
+                    )));
+                }
+                if let Some(old) = state.stream.replace(stream) {
+                    old.abort();
+                }
+            }
+        }
+        state.resources = wanted;
+        Ok(())
+    }
+
     /// The round trip of the cheapest request: `ping`, or in the 2026 era (which has none)
     /// `server/discover`. Returns the time and the method used.
     pub async fn ping(&self) -> Result<(Duration, &'static str), RequestError> {
@@ -406,12 +459,10 @@ impl Session {
         let Session {
             service,
             process,
-            watcher,
+            subscriptions,
             ..
         } = self;
-        if let Some(w) = watcher {
-            w.abort();
-        }
+        drop(subscriptions);
         let _ = tokio::time::timeout(Duration::from_millis(500), service.cancel()).await;
         if let Some(p) = process {
             p.shutdown().await;

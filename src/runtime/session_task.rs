@@ -240,6 +240,13 @@ async fn serve(
                         });
                         errands.push(Box::pin(complete(session_ref, argument, params)));
                     }
+                    Some(SessionRequest::Subscribe { uri, on }) => {
+                        errands.push(Box::pin(async move {
+                            let outcome = session_ref.subscribe(&uri, on).await;
+                            let outcome = outcome.map_err(|e| e.to_string());
+                            Msg::Subscribed { uri, on, outcome }
+                        }));
+                    }
                     Some(SessionRequest::Ping) => {
                         errands.push(Box::pin(async { Msg::Pinged(session_ref.ping().await) }));
                     }
@@ -314,6 +321,10 @@ async fn wait_for_reconnect(
                 let _ = to_ui.send(Msg::Pinged(Err(not_connected()))).await;
             }
             Some(SessionRequest::SetLogLevel(level)) => *log_level = Some(level),
+            Some(SessionRequest::Subscribe { uri, on }) => {
+                let outcome = Err(not_connected().to_string());
+                let _ = to_ui.send(Msg::Subscribed { uri, on, outcome }).await;
+            }
             // The request was the lost connection's: nobody waits for its answer now.
             Some(SessionRequest::Open(open)) => {
                 let result = Err("not connected (r reconnects)".to_string());

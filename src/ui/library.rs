@@ -7,7 +7,7 @@ use crate::app::library::Kind;
 use crate::app::model::{Connection, Model, Viewport};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
@@ -81,10 +81,28 @@ fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vi
         .take(height)
         .map(|row| match *row {
             Ok(kind) => Line::styled(kind.heading(), theme.heading()),
-            Err(i) if i == library.selected => {
-                Line::raw(format!("▶ {}", library.items[i].line())).style(theme.selected())
+            Err(i) => {
+                let item = &library.items[i];
+                let selected = i == library.selected;
+                let marker = if selected { "▶ " } else { "  " };
+                // The marks come first: a long line is cut at the right.
+                let mut spans = vec![Span::raw(marker)];
+                if let Some(uri) = item.uri() {
+                    if library.subscribed.contains(uri) {
+                        spans.push(Span::styled("[subscribed] ", theme.badge()));
+                    }
+                    if library.updated.contains(uri) {
+                        spans.push(Span::styled("[updated] ", theme.warn()));
+                    }
+                }
+                spans.push(Span::raw(item.line()));
+                let line = Line::from(spans);
+                if selected {
+                    line.style(theme.selected())
+                } else {
+                    line
+                }
             }
-            Err(i) => Line::raw(format!("  {}", library.items[i].line())),
         })
         .collect();
     frame.render_widget(Paragraph::new(shown), area);

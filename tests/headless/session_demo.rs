@@ -57,6 +57,59 @@ async fn list_changes_arrive_in_both_eras() {
     }
 }
 
+/// A subscribed resource's updates arrive: after `resources/subscribe` in the legacy era, on a
+/// new `subscriptions/listen` stream naming it in the 2026 era; an unsubscribed one's stop.
+/// A resource the server does not have is refused in words.
+#[tokio::test]
+async fn a_subscribed_resource_says_when_it_changed_in_both_eras() {
+    const TICKER: &str = "demo://ticker";
+    for protocol in [ProtocolChoice::Auto, ProtocolChoice::Legacy] {
+        let (sink, mut events) = EventSink::new();
+        let session = mcp_inspect::mcp::connect(&demo(protocol, &[]), &sink)
+            .await
+            .expect("connect");
+        let era = session.server.era;
+        session.subscribe(TICKER, true).await.expect("subscribe");
+        let updated = |e: &ServerEvent| *e == ServerEvent::ResourceUpdated(TICKER.into());
+        wait_for(&mut events, updated).await;
+        let read = session
+            .request("resources/read", Some(json!({"uri": TICKER})))
+            .await
+            .expect("read");
+        let text = read["contents"][0]["text"].as_str().unwrap_or_default();
+        assert!(text.starts_with("tick "), "{era:?}: {read}");
+        assert_ne!(
+            text, "tick 0",
+            "{era:?}: it ticked before the update was told"
+        );
+        session.subscribe(TICKER, false).await.expect("unsubscribe");
+        // Once the end is acknowledged (and what was already on its way has come: a tick may
+        // have crossed the request), no update comes for two ticks.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        while events.try_recv().is_some() {}
+        let quiet = tokio::time::timeout(Duration::from_millis(2_500), async {
+            loop {
+                let e = events.recv().await.expect("events end");
+                if updated(&e) {
+                    return e;
+                }
+            }
+        })
+        .await;
+        assert!(
+            quiet.is_err(),
+            "{era:?}: an update came after unsubscribing"
+        );
+        let refused = session.subscribe("demo://nowhere", true).await;
+        let why = refused.expect_err("no such resource").to_string();
+        assert!(
+            why.contains("no resource demo://nowhere") || why.contains("leaves out demo://nowhere"),
+            "{era:?}: {why}"
+        );
+        session.shutdown().await;
+    }
+}
+
 #[tokio::test]
 async fn progress_is_reported_and_cancel_reaches_the_server() {
     let (sink, mut events) = EventSink::new();

@@ -571,3 +571,101 @@ fn the_log_level_picker_and_ping() {
     );
     assert!(screen.contains("log level warning (L)"), "{screen}");
 }
+
+/// `s` on a resource subscribes (where the server declares `resources.subscribe`); the list
+/// marks it, an update marks it `[updated]` (and says so once in the log) until it is read
+/// again; `s` again unsubscribes. Templates and prompts cannot be subscribed to.
+#[test]
+fn a_subscribed_resource_is_marked_until_read_again() {
+    use mcp_inspect::app::effect::{Effect, SessionRequest};
+    use mcp_inspect::app::library::{Item, Kind, Open};
+    let mut m = demo_model();
+    press(&mut m, &["6"]);
+    let items = vec![
+        Item {
+            kind: Kind::Resource,
+            json: json!({"uri": "demo://ticker", "name": "ticker"}),
+        },
+        Item {
+            kind: Kind::Prompt,
+            json: json!({"name": "greeting"}),
+        },
+    ];
+    let problems = vec![];
+    update(&mut m, Msg::LibraryListed { items, problems });
+    assert!(press(&mut m, &["s"]).is_empty());
+    assert_eq!(
+        m.status.as_deref(),
+        Some("the server does not declare resources.subscribe")
+    );
+    if let Some(server) = m.server.as_mut() {
+        server.capabilities = json!({"resources": {"subscribe": true}});
+    }
+    let uri = "demo://ticker".to_string();
+    assert_eq!(
+        press(&mut m, &["s"]),
+        [Effect::Session(SessionRequest::Subscribe {
+            uri: uri.clone(),
+            on: true
+        })]
+    );
+    let outcome = Ok(());
+    update(
+        &mut m,
+        Msg::Subscribed {
+            uri: uri.clone(),
+            on: true,
+            outcome,
+        },
+    );
+    for _ in 0..3 {
+        update(
+            &mut m,
+            Msg::Server(ServerEvent::ResourceUpdated(uri.clone())),
+        );
+    }
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("▶ [subscribed] [updated] demo://ticker"),
+        "{screen}"
+    );
+    assert_eq!(
+        screen
+            .matches("resource updated: demo://ticker (enter reads it again)")
+            .count(),
+        1,
+        "{screen}"
+    );
+    let read = Open {
+        method: "resources/read",
+        params: json!({"uri": "demo://ticker"}),
+        title: "read demo://ticker".into(),
+    };
+    let result = Ok(json!({"contents": [{"uri": "demo://ticker", "text": "tick 3"}]}));
+    update(&mut m, Msg::Opened { open: read, result });
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("▶ [subscribed] demo://ticker"), "{screen}");
+    assert_eq!(
+        press(&mut m, &["s"]),
+        [Effect::Session(SessionRequest::Subscribe {
+            uri: uri.clone(),
+            on: false
+        })]
+    );
+    let outcome = Err("the server answered with error -32601: no".to_string());
+    update(
+        &mut m,
+        Msg::Subscribed {
+            uri,
+            on: false,
+            outcome,
+        },
+    );
+    assert!(text(&render(&mut m, 120, 40)).contains("[subscribed] demo://ticker"));
+    press(&mut m, &["j"]);
+    assert!(press(&mut m, &["s"]).is_empty());
+    assert_eq!(
+        m.status.as_deref(),
+        Some("only a resource can be subscribed to")
+    );
+}
