@@ -11,6 +11,7 @@ pub mod events;
 pub mod guard;
 mod handler;
 mod http;
+mod image;
 mod input_required;
 pub mod library;
 mod lines;

@@ -44,11 +44,19 @@ pub struct AskPanel {
     /// Why the draft cannot be sent as it is (not JSON, or breaks the requested schema).
     pub problem: Option<String>,
     schema: Option<Compiled>,
-    /// Not the server's request but our own form: the arguments of a prompt or the variables
-    /// of a resource template the user is about to open.
-    pub item: Option<crate::app::library::Item>,
+    /// Not the server's request but our own form (see [`OwnForm`]).
+    pub own: Option<OwnForm>,
     /// The server's completions for one of the form's fields, and which one is in the draft.
     pub completions: Option<Completions>,
+}
+
+/// A form of our own in the request panel, and what its answer is for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OwnForm {
+    /// The arguments of a prompt or the variables of a resource template about to be opened.
+    Open(crate::app::library::Item),
+    /// Where to write a read's content: its bytes.
+    Save(std::sync::Arc<Vec<u8>>),
 }
 
 /// Completions the server gave for a field of a form.
@@ -90,7 +98,7 @@ impl AskPanel {
             problem: None,
             schema: requested.map(Compiled::new),
             params,
-            item: None,
+            own: None,
             completions: None,
         };
         panel.check();
@@ -106,8 +114,35 @@ impl AskPanel {
         let message = format!("{what}, then {} opens it:\n{}", "ctrl-s", item.line());
         let params = json!({"message": message, "requestedSchema": form});
         let mut panel = AskPanel::new(0, "arguments".into(), params);
-        panel.item = Some(item);
+        panel.own = Some(OwnForm::Open(item));
         panel
+    }
+
+    /// A form asking where to write `bytes` (a read's content), suggesting `name`.
+    pub fn for_save(bytes: Vec<u8>, name: &str, about: &str) -> AskPanel {
+        let form = json!({
+            "type": "object",
+            "properties": {
+                "path": {"type": "string", "minLength": 1, "default": name,
+                         "description": "A file to create (relative to the working directory)"},
+                "overwrite": {"type": "boolean", "default": false,
+                              "description": "Replace the file if it exists"}
+            },
+            "required": ["path"]
+        });
+        let message = format!("where to write {about}, then ctrl-s writes it");
+        let params = json!({"message": message, "requestedSchema": form});
+        let mut panel = AskPanel::new(0, "save".into(), params);
+        panel.own = Some(OwnForm::Save(std::sync::Arc::new(bytes)));
+        panel
+    }
+
+    /// The prompt or template this form opens, if it is such a form.
+    pub fn item(&self) -> Option<&crate::app::library::Item> {
+        match &self.own {
+            Some(OwnForm::Open(item)) => Some(item),
+            _ => None,
+        }
     }
 
     /// The field on the cursor's line of the draft (`"name": "value",`): its name and value.

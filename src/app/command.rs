@@ -40,6 +40,7 @@ commands! {
     ToggleTask = "toggle-task",
     Complete = "complete",
     Subscribe = "subscribe",
+    Save = "save",
     Reconnect = "reconnect",
     Ping = "ping",
     LogLevel = "log-level",

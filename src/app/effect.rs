@@ -16,6 +16,13 @@ pub enum Effect {
         tool: String,
         text: String,
     },
+    /// Write `bytes` to a new file at `path` (or over it, when `overwrite`); answered by
+    /// `Msg::Saved`.
+    Save {
+        path: std::path::PathBuf,
+        bytes: Arc<Vec<u8>>,
+        overwrite: bool,
+    },
     /// Build a large tool's schema trees on a blocking thread; answered by `Msg::DetailBuilt`.
     BuildDetail(Listed),
 }

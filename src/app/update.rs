@@ -1,7 +1,7 @@
 //! `update(&mut Model, Msg) -> Vec<Effect>`: every state change, driven by key presses through
 //! the keymap and by connection events. No IO, no awaits; effects are data for the runtime.
 
-use crate::app::asked::{AskPanel, MAX_WAITING, Reply};
+use crate::app::asked::{AskPanel, MAX_WAITING, OwnForm, Reply};
 use crate::app::command::Command;
 use crate::app::copy;
 pub use crate::app::effect::{Effect, Listed, SessionRequest};
@@ -78,6 +78,8 @@ pub enum Msg {
         on: bool,
         outcome: Result<(), String>,
     },
+    /// A file was written (what was written where), or why not.
+    Saved(Result<String, String>),
     /// A ping's round trip and the method it used, or why it failed.
     Pinged(Result<(std::time::Duration, &'static str), RequestError>),
     /// The server was asked for a log level (see [`crate::mcp::logging`]).
@@ -246,6 +248,10 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Subscribed { uri, on, outcome } => {
             crate::app::update_library::subscribed(model, uri, on, outcome);
+            Vec::new()
+        }
+        Msg::Saved(outcome) => {
+            crate::app::update_library::saved(model, outcome);
             Vec::new()
         }
         Msg::Pinged(outcome) => {
@@ -543,6 +549,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
             return crate::app::update_library::open(model);
         }
         Command::Subscribe => return crate::app::update_library::subscribe(model),
+        Command::Save => return crate::app::update_library::save(model),
         Command::FocusTools => model.focus = Pane::Tools,
         Command::FocusTool | Command::Open => model.focus = Pane::Tool,
         Command::FocusServer => model.focus = Pane::Server,
@@ -633,10 +640,15 @@ fn answer_asked(model: &mut Model, reply: Reply) -> Vec<Effect> {
         }
         Ok(result) => {
             let id = panel.id;
-            let item = panel.item.clone();
+            let own = panel.own.clone();
             model.asked.pop_front();
-            match item {
-                Some(item) => crate::app::update_library::filled(model, &item, result),
+            match own {
+                Some(OwnForm::Open(item)) => {
+                    crate::app::update_library::filled(model, &item, result)
+                }
+                Some(OwnForm::Save(bytes)) => {
+                    crate::app::update_library::save_to(model, bytes, result)
+                }
                 None => vec![Effect::Session(SessionRequest::Answer { id, result })],
             }
         }

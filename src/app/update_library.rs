@@ -89,6 +89,83 @@ pub fn opened(model: &mut Model, open: Open, result: Result<Value, String>) {
     });
 }
 
+/// Asks where to write what the last read gave (its first content: a blob decoded, a text
+/// as UTF-8).
+pub fn save(model: &mut Model) -> Vec<Effect> {
+    let contents = model
+        .library
+        .opened
+        .as_ref()
+        .and_then(|o| o.result.as_ref())
+        .and_then(|r| r.get("contents"))
+        .and_then(Value::as_array);
+    let Some(first) = contents.and_then(|c| c.first()) else {
+        model.status = Some("nothing to save: read a resource first".into());
+        return Vec::new();
+    };
+    let bytes = match crate::mcp::library::content_bytes(first) {
+        Ok(bytes) => bytes,
+        Err(why) => {
+            model.status = Some(why);
+            return Vec::new();
+        }
+    };
+    let uri = first.get("uri").and_then(Value::as_str).unwrap_or_default();
+    let mut about = crate::plural::count(bytes.len(), "byte");
+    if let Some(all) = contents.map(Vec::len).filter(|n| *n > 1) {
+        about.push_str(&format!(" (the first of {all} contents)"));
+    }
+    let panel = AskPanel::for_save(bytes, &file_name(uri), &about);
+    model.asked.push_back(panel);
+    Vec::new()
+}
+
+/// A file name suggested for a resource: the last segment of its URI when it is a plain name
+/// (letters, digits, `.`, `_`, `-`, not starting with a dot), else `resource.bin`.
+pub fn file_name(uri: &str) -> String {
+    let last = uri.rsplit(['/', ':']).next().unwrap_or_default();
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+    let fits =
+        !last.is_empty() && !last.starts_with('.') && last.len() <= 100 && last.chars().all(plain);
+    if fits {
+        last.to_string()
+    } else {
+        "resource.bin".into()
+    }
+}
+
+/// The save form was answered: written where it says, or dropped.
+pub fn save_to(
+    model: &mut Model,
+    bytes: std::sync::Arc<Vec<u8>>,
+    answer: Result<Value, String>,
+) -> Vec<Effect> {
+    let accepted = answer.ok().filter(|a| a["action"] == "accept");
+    let Some(content) = accepted.as_ref().map(|a| &a["content"]) else {
+        return Vec::new();
+    };
+    let Some(path) = content["path"].as_str().filter(|p| !p.is_empty()) else {
+        return Vec::new();
+    };
+    let overwrite = content["overwrite"] == Value::Bool(true);
+    model.status = Some(format!("writing {}…", untrusted::line(path, 200)));
+    vec![Effect::Save {
+        path: path.into(),
+        bytes,
+        overwrite,
+    }]
+}
+
+/// A save ended: said in the status line and the log.
+pub fn saved(model: &mut Model, outcome: Result<String, String>) {
+    let (kind, said) = match outcome {
+        Ok(said) => (LogKind::Event, said),
+        Err(why) => (LogKind::Problem, why),
+    };
+    model.status = Some(untrusted::line(&said, 300).into_owned());
+    model.push_log(kind, untrusted::block(&said));
+}
+
 /// Subscribes to the selected resource, or ends its subscription (when the server declares
 /// `resources.subscribe`).
 pub fn subscribe(model: &mut Model) -> Vec<Effect> {
@@ -184,7 +261,7 @@ pub fn complete(model: &mut Model) -> Vec<Effect> {
     let Some(panel) = model.asked.front_mut() else {
         return Vec::new();
     };
-    let Some(item) = panel.item.clone() else {
+    let Some(item) = panel.item().cloned() else {
         model.status = Some("completions are for a prompt's or a template's form".into());
         return Vec::new();
     };
@@ -230,7 +307,7 @@ pub fn complete(model: &mut Model) -> Vec<Effect> {
 
 /// The server's completions for `argument`: the first goes in the draft, the rest are shown.
 pub fn completed(model: &mut Model, argument: &str, result: Result<Value, String>) {
-    let Some(panel) = model.asked.front_mut().filter(|p| p.item.is_some()) else {
+    let Some(panel) = model.asked.front_mut().filter(|p| p.item().is_some()) else {
         return;
     };
     let completion = match result {

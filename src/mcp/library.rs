@@ -80,11 +80,21 @@ pub fn describe_content(content: &Value) -> String {
     let text = |key: &str| content.get(key).and_then(Value::as_str);
     match text("type") {
         Some("text") => untrusted::block(text("text").unwrap_or_default()),
-        Some(kind @ ("image" | "audio")) => format!(
-            "{kind} ({}, {} base64 chars)",
-            untrusted::line(text("mimeType").unwrap_or("no type"), 80),
-            text("data").map_or(0, str::len)
-        ),
+        Some(kind @ ("image" | "audio")) => {
+            let data = text("data").unwrap_or_default();
+            let decoded = base64::engine::general_purpose::STANDARD.decode(data);
+            let size = match &decoded {
+                Ok(bytes) => crate::plural::count(bytes.len(), "byte"),
+                Err(_) => format!("{} base64 chars, not valid base64", data.len()),
+            };
+            let seen = decoded.ok().and_then(|b| super::image::dimensions(&b));
+            let seen = seen.map(|(format, w, h)| format!(", {format} {w}×{h}"));
+            format!(
+                "{kind} ({}, {size}{})",
+                untrusted::line(text("mimeType").unwrap_or("no type"), 80),
+                seen.unwrap_or_default()
+            )
+        }
         Some("resource") => {
             let resource = content.get("resource").unwrap_or(&Value::Null);
             let uri = resource.get("uri").and_then(Value::as_str).unwrap_or("?");
@@ -137,10 +147,15 @@ pub fn content_lines(index: usize, content: &Value, max_lines: usize) -> Vec<Str
                 lines.push(format!("  … {more} more lines (--format json shows all)"));
             }
         }
-        (None, Ok(bytes)) => lines.push(format!(
-            "  blob: {} (read URI --out FILE writes them)",
-            crate::plural::count(bytes.len(), "byte")
-        )),
+        (None, Ok(bytes)) => {
+            let seen = super::image::dimensions(&bytes);
+            let seen = seen.map(|(format, w, h)| format!(", {format} {w}×{h}"));
+            lines.push(format!(
+                "  blob: {}{} (read URI --out FILE writes them; w in the TUI)",
+                crate::plural::count(bytes.len(), "byte"),
+                seen.unwrap_or_default()
+            ));
+        }
         (None, Err(e)) => lines.push(format!("  {}", untrusted::line(&e, 200))),
     }
     lines

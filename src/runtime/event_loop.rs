@@ -130,6 +130,21 @@ where
                     let label = copy.label;
                     step(&mut model, Msg::Copied { label, outcome });
                 }
+                Effect::Save {
+                    path,
+                    bytes,
+                    overwrite,
+                } => {
+                    let to_ui = to_ui.clone();
+                    tokio::spawn(async move {
+                        let written = tokio::task::spawn_blocking(move || {
+                            write_file(&path, &bytes, overwrite)
+                        })
+                        .await
+                        .unwrap_or_else(|e| Err(format!("writing failed: {e}")));
+                        let _ = to_ui.send(Msg::Saved(written)).await;
+                    });
+                }
                 Effect::BuildDetail(Listed(entry)) => {
                     let to_ui = to_ui.clone();
                     tokio::spawn(async move {
@@ -155,4 +170,30 @@ where
     // The session task closes the server: stdin, a short grace, then the process group.
     let _ = tokio::time::timeout(Duration::from_secs(2), session).await;
     Ok(0)
+}
+
+/// Writes `bytes` to `path`: a new file, unless `overwrite`. Says what was written where.
+fn write_file(path: &std::path::Path, bytes: &[u8], overwrite: bool) -> Result<String, String> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    if overwrite {
+        options.create(true).truncate(true);
+    } else {
+        options.create_new(true);
+    }
+    let shown = path.display();
+    match options.open(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(format!(
+            "{shown} exists: not overwritten (w again, with \"overwrite\": true, replaces it)"
+        )),
+        Err(e) => Err(format!("cannot write {shown}: {e}")),
+        Ok(mut file) => std::io::Write::write_all(&mut file, bytes)
+            .map(|()| {
+                format!(
+                    "wrote {} to {shown}",
+                    crate::plural::count(bytes.len(), "byte")
+                )
+            })
+            .map_err(|e| format!("cannot write {shown}: {e}")),
+    }
 }

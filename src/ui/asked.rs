@@ -3,7 +3,7 @@
 //! yet, and the keys that answer. Every server string escaped.
 
 use super::help::centered;
-use crate::app::asked::{AskPanel, Asked};
+use crate::app::asked::{AskPanel, Asked, OwnForm};
 use crate::app::command::Command;
 use crate::app::keymap::Layer;
 use crate::app::model::Model;
@@ -22,8 +22,9 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     let theme = model.theme;
     let area = centered(frame.area(), 100, frame.area().height.saturating_sub(2));
     let waiting = model.asked.len();
-    let asker = match panel.item {
-        Some(_) => "before it opens",
+    let asker = match panel.own {
+        Some(OwnForm::Open(_)) => "before it opens",
+        Some(OwnForm::Save(_)) => "before it is written",
         None => "the server asks",
     };
     let title = format!(
@@ -90,7 +91,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
                 theme.dim(),
             )
         }
-        (None, None) if panel.item.is_some() => Line::styled(
+        (None, None) if panel.item().is_some() => Line::styled(
             format!(
                 "✓ ready to send · {} completes the value under the cursor",
                 model

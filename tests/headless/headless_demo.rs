@@ -540,7 +540,11 @@ fn resources_and_prompts_in_both_eras() {
             user.stdout
         );
         let pixel = go(&["read", "demo://pixel.png"]);
-        assert!(pixel.stdout.contains("blob: 70 bytes"), "{}", pixel.stdout);
+        assert!(
+            pixel.stdout.contains("blob: 70 bytes, PNG 1×1"),
+            "{}",
+            pixel.stdout
+        );
         let prompt = go(&[
             "prompt",
             "review_code",
@@ -553,7 +557,7 @@ fn resources_and_prompts_in_both_eras() {
             prompt.stdout,
             "Review a piece of code\nuser: Review this rust code:\nx = 1\n\
              user: resource demo://readme (text, 167 chars)\n\
-             assistant: image (image/png, 96 base64 chars)\n",
+             assistant: image (image/png, 70 bytes, PNG 1×1)\n",
             "{protocol}: {}",
             prompt.stderr
         );

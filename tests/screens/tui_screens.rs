@@ -669,3 +669,69 @@ fn a_subscribed_resource_is_marked_until_read_again() {
         Some("only a resource can be subscribed to")
     );
 }
+
+/// `w` after a read asks where to write its first content (a plain name from its URI
+/// suggested); the answer becomes a write that never replaces a file unless the form says so.
+#[test]
+fn a_read_blob_is_saved_where_the_form_says() {
+    use mcp_inspect::app::effect::Effect;
+    use mcp_inspect::app::library::{Item, Kind, Open};
+    use mcp_inspect::app::update_library::file_name;
+    let mut m = demo_model();
+    press(&mut m, &["6"]);
+    let pixel = json!({"uri": "demo://pixel.png", "name": "pixel"});
+    let items = vec![Item {
+        kind: Kind::Resource,
+        json: pixel,
+    }];
+    let problems = vec![];
+    update(&mut m, Msg::LibraryListed { items, problems });
+    assert!(press(&mut m, &["w"]).is_empty());
+    assert_eq!(
+        m.status.as_deref(),
+        Some("nothing to save: read a resource first")
+    );
+    let read = Open {
+        method: "resources/read",
+        params: json!({"uri": "demo://pixel.png"}),
+        title: "read demo://pixel.png".into(),
+    };
+    let blob = json!({"uri": "demo://pixel.png", "mimeType": "image/png", "blob": "AAEC/w=="});
+    let result = Ok(json!({"contents": [blob, {"uri": "demo://second", "text": "x"}]}));
+    update(&mut m, Msg::Opened { open: read, result });
+    assert!(text(&render(&mut m, 120, 40)).contains("blob: 4 bytes (read URI --out FILE"));
+    press(&mut m, &["w"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("where to write 4 bytes (the first of 2 contents)"),
+        "{screen}"
+    );
+    assert!(screen.contains("\"path\": \"pixel.png\""), "{screen}");
+    let effects = press(&mut m, &["ctrl-s"]);
+    let [
+        Effect::Save {
+            path,
+            bytes,
+            overwrite,
+        },
+    ] = effects.as_slice()
+    else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(path, &std::path::PathBuf::from("pixel.png"));
+    assert_eq!(bytes.as_slice(), [0, 1, 2, 255]);
+    assert!(!overwrite);
+    update(
+        &mut m,
+        Msg::Saved(Err("pixel.png exists: not overwritten".into())),
+    );
+    assert_eq!(
+        m.status.as_deref(),
+        Some("pixel.png exists: not overwritten")
+    );
+    // Names from the server are suggested only when plain.
+    assert_eq!(file_name("demo://x/report-1.pdf"), "report-1.pdf");
+    assert_eq!(file_name("demo://x/.bashrc"), "resource.bin");
+    assert_eq!(file_name("demo://x/a b\u{1b}"), "resource.bin");
+    assert_eq!(file_name("file:///"), "resource.bin");
+}

@@ -260,7 +260,11 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     let Some(bin) = release_binary() else { return };
     let tmux = Tmux::start("calls", 120, 40);
     tmux.wait_for("$");
-    tmux.type_line(&format!("{bin} --demo"));
+    // A directory of its own, where the blob saved from the library pane lands.
+    let dir = std::env::temp_dir().join(format!("mcp-inspect-calls-{}", tmux.socket));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    tmux.type_line(&format!("cd {} && {bin} --demo", dir.display()));
     tmux.wait_for("Tools (17)");
     // A boxed scalar: the unboxed value with its badge.
     tmux.keys(&["/"]);
@@ -310,9 +314,21 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     // The library pane: the demo's resources, template and prompts; a resource read, a
     // prompt's arguments filled in its form and its messages shown.
     tmux.keys(&["6"]);
-    tmux.wait_for("Resources 3 · Templates 1 · Prompts 2");
+    tmux.wait_for("Resources 4 · Templates 1 · Prompts 2");
     tmux.keys(&["Enter"]);
     tmux.wait_for("  # The mcp-inspect demo");
+    // A blob read, described, and saved where the form says: the same bytes as sent.
+    tmux.keys(&["j", "j", "Enter"]);
+    tmux.wait_for("blob: 70 bytes, PNG 1×1");
+    tmux.keys(&["w"]);
+    tmux.wait_for("\"path\": \"pixel.png\"");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("wrote 70 bytes to pixel.png");
+    let saved = std::fs::read(dir.join("pixel.png")).expect("saved");
+    let sent = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    use base64::Engine;
+    let sent = base64::engine::general_purpose::STANDARD.decode(sent);
+    assert_eq!(saved, sent.expect("base64"));
     tmux.keys(&["G", "Enter"]);
     tmux.wait_for("before it opens: arguments");
     tmux.keys(&["Down", "End", "Left", "Left"]);
@@ -329,6 +345,7 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     tmux.keys(&["q"]);
     tmux.type_line("echo calls-$((2+2))");
     tmux.wait_for("calls-4");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
