@@ -223,9 +223,18 @@ async fn attempt(
     server.client_capabilities = opts.client.capabilities();
     // On a modern connection, list changes arrive only on a `subscriptions/listen` stream. It
     // is acknowledged before the session is handed out (within what is left of the connect
-    // deadline), so a change made right after connecting is never missed.
+    // deadline), so a change made right after connecting is never missed. A server that
+    // declares no list changes is not asked (many 2026 servers do not serve the method).
     let mut subscriptions = Subscriptions::default();
-    if server.era == Era::Modern {
+    let changes = [
+        "/tools/listChanged",
+        "/prompts/listChanged",
+        "/resources/listChanged",
+    ];
+    let announces = changes
+        .iter()
+        .any(|c| server.capabilities.pointer(c) == Some(&Value::Bool(true)));
+    if server.era == Era::Modern && announces {
         match subscriptions::listen(service.peer(), events, &Default::default(), left()).await {
             Ok((stream, _)) => subscriptions.stream = Some(stream),
             Err(why) => events.send(ServerEvent::Notice(format!(

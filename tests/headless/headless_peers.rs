@@ -557,7 +557,69 @@ fn check_fastmcp(conn: &[&str]) {
             "{}",
             check.stdout
         );
+        check_fastmcp_library(conn, protocol);
     }
+}
+
+/// fastmcp's resources, template and prompt through the headless commands: listed, read (a
+/// text, a blob described and written byte for byte, a template expanded by the server),
+/// and a prompt got with its arguments.
+fn check_fastmcp_library(conn: &[&str], protocol: &str) {
+    let go = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--format", "text", "--protocol", protocol]);
+        let r = run_v(&with(&all, conn));
+        assert_eq!(r.code, 0, "{args:?} {protocol}: {}", r.stderr);
+        assert!(
+            !r.stderr.contains("warning"),
+            "{args:?} {protocol}: {}",
+            r.stderr
+        );
+        r.stdout
+    };
+    assert_eq!(
+        go(&["resources"]),
+        "config://app  app_config  application/json  The app's settings.\n\
+         data://dot.gif  dot  image/gif  A 1x1 GIF (a blob).\n"
+    );
+    assert!(go(&["templates"]).starts_with("users://{user_id}/profile  profile"));
+    assert_eq!(
+        go(&["read", "config://app"]),
+        "contents[0]: config://app  application/json\n  {\"theme\": \"dark\", \"retries\": 3}\n"
+    );
+    assert!(go(&["read", "data://dot.gif"]).contains("blob: 43 bytes, GIF 1×1"));
+    let transport = if conn[0] == "--url" { "http" } else { "stdio" };
+    let file = std::env::temp_dir().join(format!(
+        "mcp-inspect-dot-{}-{protocol}-{transport}.gif",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&file);
+    go(&[
+        "read",
+        "data://dot.gif",
+        "--out",
+        &file.display().to_string(),
+    ]);
+    let written = std::fs::read(&file).expect("written");
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(written.len(), 43);
+    assert!(written.starts_with(b"GIF89a") && written.ends_with(b";"));
+    assert!(go(&["read", "users://7/profile"]).contains(r#"{"id": "7", "name": "User 7"}"#));
+    assert_eq!(
+        go(&["prompts"]),
+        "summarize(text*, style?)  Summarize a text.\n"
+    );
+    assert_eq!(
+        go(&[
+            "prompt",
+            "summarize",
+            "--arg",
+            "text=hi",
+            "--arg",
+            "style=long"
+        ]),
+        "Summarize a text.\nuser: Summarize in a long style: hi\n"
+    );
 }
 
 #[test]

@@ -1,4 +1,5 @@
-"""A small fastmcp server for mcp-inspect's tests: scalar, object, optional and failing tools.
+"""A small fastmcp server for mcp-inspect's tests: scalar, object, optional and failing tools,
+a text and a binary resource, a resource template, and a prompt with arguments.
 
 Usage: fastmcp_server.py            (stdio)
        fastmcp_server.py http PORT  (Streamable HTTP at 127.0.0.1:PORT/mcp)
@@ -58,6 +59,30 @@ def regional(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Re
 def bad_header(region: Annotated[str, Field(json_schema_extra={"x-mcp-header": "Has Space"})]) -> str:
     """An invalid x-mcp-header: 2026 clients must drop this tool; an inspector shows why."""
     return region
+
+
+@mcp.resource("config://app", mime_type="application/json")
+def app_config() -> dict:
+    """The app's settings."""
+    return {"theme": "dark", "retries": 3}
+
+
+@mcp.resource("data://dot.gif", mime_type="image/gif")
+def dot() -> bytes:
+    """A 1x1 GIF (a blob)."""
+    return bytes.fromhex("47494638396101000100800000000000ffffff21f90401000000002c00000000010001000002024401003b")
+
+
+@mcp.resource("users://{user_id}/profile")
+def profile(user_id: str) -> dict:
+    """A user's profile."""
+    return {"id": user_id, "name": f"User {user_id}"}
+
+
+@mcp.prompt
+def summarize(text: str, style: str = "short") -> str:
+    """Summarize a text."""
+    return f"Summarize in a {style} style: {text}"
 
 
 if __name__ == "__main__":
