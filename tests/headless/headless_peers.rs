@@ -813,3 +813,70 @@ async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() 
     assert!(said, "the new session is announced");
     session.shutdown().await;
 }
+
+/// server-everything's subscriptions, over stdio and Streamable HTTP: subscribed with
+/// `resources/subscribe`, its simulated updates (started by its `toggle-subscriber-updates`
+/// tool) arrive as events naming the resource.
+#[tokio::test]
+async fn everything_tells_a_subscribed_resource_changed() {
+    use mcp_inspect::mcp::Target;
+    use mcp_inspect::mcp::{ConnectOptions, EventSink, HttpTransport, ProtocolChoice, ServerEvent};
+    let Some(index) = peers::everything() else {
+        return;
+    };
+    let port = free_port();
+    let mut cmd = Command::new("node");
+    cmd.args([&index, "streamableHttp"])
+        .env("PORT", port.to_string());
+    let _server = start_listening(cmd, port);
+    let targets = [
+        Target::Stdio {
+            command: "node".into(),
+            args: vec![index.clone()],
+            env: vec![],
+            cwd: None,
+        },
+        Target::Http {
+            url: format!("http://127.0.0.1:{port}/mcp"),
+            transport: HttpTransport::Streamable,
+            headers: vec![],
+        },
+    ];
+    const URI: &str = "demo://resource/static/document/features.md";
+    for target in targets {
+        let options = ConnectOptions {
+            target,
+            protocol: ProtocolChoice::Auto,
+            timeout: std::time::Duration::from_secs(10),
+            max_time: std::time::Duration::from_secs(600),
+            log_level: None,
+            client: Default::default(),
+            record: None,
+            wire: None,
+        };
+        let (sink, mut events) = EventSink::new();
+        let session = mcp_inspect::mcp::connect(&options, &sink)
+            .await
+            .expect("connect");
+        session.subscribe(URI, true).await.expect("subscribe");
+        let toggled = session
+            .call_tool("toggle-subscriber-updates", json!({}), false)
+            .await
+            .expect("toggle");
+        assert!(!toggled.texts().is_empty());
+        let updated = tokio::time::timeout(std::time::Duration::from_secs(15), async {
+            loop {
+                match events.recv().await {
+                    Some(ServerEvent::ResourceUpdated(uri)) => return uri,
+                    Some(_) => {}
+                    None => panic!("events ended"),
+                }
+            }
+        })
+        .await
+        .expect("an update within 15 s");
+        assert_eq!(updated, URI);
+        session.subscribe(URI, false).await.expect("unsubscribe");
+        session.shutdown().await;
+    }
+}
