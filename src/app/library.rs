@@ -250,18 +250,72 @@ pub struct Library {
     pub subscribed: BTreeSet<String>,
     /// Those the server said changed since they were last read.
     pub updated: BTreeSet<String>,
+    /// The filter (`/`): items whose line holds it, ASCII case ignored.
+    pub filter: String,
+    /// True while the user types into the filter.
+    pub filtering: bool,
+    /// The items the filter lets through, in order (all when it is empty).
+    pub shown: Vec<usize>,
 }
 
 impl Library {
     pub fn selected_item(&self) -> Option<&Item> {
-        self.items.get(self.selected)
+        self.shown
+            .contains(&self.selected)
+            .then(|| self.items.get(self.selected))?
     }
 
     pub fn listed(&mut self, items: Vec<Item>, problems: Vec<String>) {
         self.items = items;
         self.problems = problems;
-        self.selected = self.selected.min(self.items.len().saturating_sub(1));
+        self.refilter();
     }
+
+    /// Sets the filter's text and keeps the selection on a shown item.
+    pub fn set_filter(&mut self, text: String) {
+        self.filter = text;
+        self.refilter();
+    }
+
+    fn refilter(&mut self) {
+        let needle = self.filter.to_ascii_lowercase();
+        self.shown = (0..self.items.len())
+            .filter(|&i| {
+                needle.is_empty() || self.items[i].line().to_ascii_lowercase().contains(&needle)
+            })
+            .collect();
+        if !self.shown.contains(&self.selected) {
+            self.selected = self.shown.first().copied().unwrap_or(0);
+        }
+    }
+
+    /// Moves the selection among the shown items: `step` rows on, or to an end.
+    pub fn select(&mut self, to: Selection) {
+        let at = self
+            .shown
+            .iter()
+            .position(|&i| i == self.selected)
+            .unwrap_or(0);
+        let last = self.shown.len().saturating_sub(1);
+        let next = match to {
+            Selection::Next => (at + 1).min(last),
+            Selection::Previous => at.saturating_sub(1),
+            Selection::First => 0,
+            Selection::Last => last,
+        };
+        if let Some(&i) = self.shown.get(next) {
+            self.selected = i;
+        }
+    }
+}
+
+/// Where [`Library::select`] moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selection {
+    Next,
+    Previous,
+    First,
+    Last,
 }
 
 #[cfg(test)]

@@ -103,7 +103,12 @@ pub fn active_layer(model: &Model) -> Layer {
         Some(Overlay::Help) => Layer::Help,
         Some(Overlay::CopyMenu) => Layer::Copy,
         Some(Overlay::LogLevel(_)) => Layer::Levels,
-        None if model.filter.editing || model.protocol.filter.editing => Layer::Filter,
+        None if model.filter.editing
+            || model.protocol.filter.editing
+            || model.library.filtering =>
+        {
+            Layer::Filter
+        }
         None => match model.focus {
             Pane::Tools => Layer::Tools,
             Pane::Tool => Layer::Tool,
@@ -571,15 +576,18 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
             return vec![Effect::Session(SessionRequest::Reconnect)];
         }
         Command::Filter if model.focus == Pane::Protocol => model.protocol.filter.editing = true,
+        Command::Filter if model.focus == Pane::Library => model.library.filtering = true,
         Command::Filter => model.filter.editing = true,
         Command::FilterAccept => {
             model.filter.editing = false;
             model.protocol.filter.editing = false;
+            model.library.filtering = false;
         }
         Command::FilterCancel | Command::FilterClear => {
             edit_filter(model, String::clear);
             model.filter.editing = false;
             model.protocol.filter.editing = false;
+            model.library.filtering = false;
         }
         Command::FilterDelete => edit_filter(model, |text| {
             text.pop();
@@ -656,10 +664,16 @@ fn answer_asked(model: &mut Model, reply: Reply) -> Vec<Effect> {
 }
 
 /// Edits the text of the filter being typed into, or else the focused pane's (the protocol
-/// pane's or the tools list's), and applies it.
+/// pane's, the library's or the tools list's), and applies it.
 fn edit_filter(model: &mut Model, edit: impl FnOnce(&mut String)) {
     let protocol = &mut model.protocol;
-    if protocol.filter.editing || (!model.filter.editing && model.focus == Pane::Protocol) {
+    let library = &mut model.library;
+    let typing_elsewhere = model.filter.editing || protocol.filter.editing;
+    if library.filtering || (!typing_elsewhere && model.focus == Pane::Library) {
+        let mut text = library.filter.clone();
+        edit(&mut text);
+        library.set_filter(text);
+    } else if protocol.filter.editing || (!model.filter.editing && model.focus == Pane::Protocol) {
         let mut text = protocol.filter.text.clone();
         edit(&mut text);
         protocol.set_filter(text);

@@ -5,7 +5,7 @@
 use crate::app::asked::AskPanel;
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
-use crate::app::library::{Item, Kind, Open, Opened, result_lines};
+use crate::app::library::{Item, Kind, Open, Opened, Selection, result_lines};
 use crate::app::model::{Connection, LogKind, Model, Pane};
 use crate::untrusted;
 use serde_json::{Map, Value, json};
@@ -238,13 +238,12 @@ pub fn resource_updated(model: &mut Model, uri: String) {
 /// Moves through the list; page keys scroll what was opened.
 pub fn motion(model: &mut Model, command: Command) {
     let library = &mut model.library;
-    let last = library.items.len().saturating_sub(1);
     let page = model.viewport.opened_rows.max(1);
     match command {
-        Command::Down => library.selected = (library.selected + 1).min(last),
-        Command::Up => library.selected = library.selected.saturating_sub(1),
-        Command::First => library.selected = 0,
-        Command::Last => library.selected = last,
+        Command::Down => library.select(Selection::Next),
+        Command::Up => library.select(Selection::Previous),
+        Command::First => library.select(Selection::First),
+        Command::Last => library.select(Selection::Last),
         Command::PageDown => library.opened_scroll += page,
         Command::PageUp => library.opened_scroll = library.opened_scroll.saturating_sub(page),
         _ => {}

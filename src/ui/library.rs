@@ -5,6 +5,7 @@
 use super::keep_in_view;
 use crate::app::library::Kind;
 use crate::app::model::{Connection, Model, Viewport};
+use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -14,12 +15,20 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     let theme = model.theme;
     let library = &model.library;
     let count = |kind: Kind| library.items.iter().filter(|i| i.kind == kind).count();
-    let title = format!(
+    let mut title = format!(
         " Resources {} · Templates {} · Prompts {} ",
         count(Kind::Resource),
         count(Kind::Template),
         count(Kind::Prompt)
     );
+    if library.filtering || !library.filter.is_empty() {
+        let cursor = if library.filtering { "▏" } else { "" };
+        title.push_str(&format!(
+            "· {} shown /{}{cursor} ",
+            library.shown.len(),
+            untrusted::line(&library.filter, 40)
+        ));
+    }
     let block = theme.pane(title, true);
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -61,8 +70,11 @@ fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vi
     let library = &model.library;
     // Each row: a heading (the kind it starts) or an item's index.
     let mut rows: Vec<Result<Kind, usize>> = Vec::new();
-    for (i, item) in library.items.iter().enumerate() {
-        if i == 0 || library.items[i - 1].kind != item.kind {
+    let mut kind = None;
+    for &i in &library.shown {
+        let item = &library.items[i];
+        if kind != Some(item.kind) {
+            kind = Some(item.kind);
             rows.push(Ok(item.kind));
         }
         rows.push(Err(i));

@@ -735,3 +735,49 @@ fn a_read_blob_is_saved_where_the_form_says() {
     assert_eq!(file_name("demo://x/a b\u{1b}"), "resource.bin");
     assert_eq!(file_name("file:///"), "resource.bin");
 }
+
+/// `/` in the library pane filters its items by any part of their line (any case); the keys
+/// move among those shown, Enter opens the one selected, esc clears.
+#[test]
+fn the_library_filters_like_the_tool_list() {
+    use mcp_inspect::app::effect::{Effect, SessionRequest};
+    use mcp_inspect::app::library::{Item, Kind};
+    let mut m = demo_model();
+    press(&mut m, &["6"]);
+    let resource = |uri: &str| Item {
+        kind: Kind::Resource,
+        json: json!({"uri": uri, "name": uri.rsplit('/').next()}),
+    };
+    let items = vec![
+        resource("file:///src/main.rs"),
+        resource("file:///README.md"),
+        resource("file:///src/lib.rs"),
+        Item {
+            kind: Kind::Prompt,
+            json: json!({"name": "review_src"}),
+        },
+    ];
+    let problems = vec![];
+    update(&mut m, Msg::LibraryListed { items, problems });
+    press(&mut m, &["/"]);
+    type_text(&mut m, "SRC");
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("· 3 shown /SRC▏"), "{screen}");
+    assert!(!screen.contains("README.md"), "{screen}");
+    assert!(screen.contains("Prompts"), "{screen}");
+    press(&mut m, &["enter", "j"]);
+    assert_eq!(m.library.selected, 2, "down skips what the filter hides");
+    let effects = press(&mut m, &["enter"]);
+    let [Effect::Session(SessionRequest::Open(open))] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(open.params, json!({"uri": "file:///src/lib.rs"}));
+    press(&mut m, &["G"]);
+    assert_eq!(m.library.selected, 3);
+    press(&mut m, &["esc"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("README.md") && !screen.contains("shown /"),
+        "{screen}"
+    );
+}
