@@ -48,6 +48,12 @@ pub struct AskPanel {
     pub own: Option<OwnForm>,
     /// The server's completions for one of the form's fields, and which one is in the draft.
     pub completions: Option<Completions>,
+    /// Completions to ask for once typing pauses: when, and for which field (see
+    /// `update_library::typed`).
+    pub complete_due: Option<(std::time::Instant, String)>,
+    /// The field and value completions were last asked for, and whether typing asked (an
+    /// answer for another value is stale and dropped).
+    pub asked_for: Option<(String, String, bool)>,
 }
 
 /// A form of our own in the request panel, and what its answer is for.
@@ -64,8 +70,8 @@ pub enum OwnForm {
 pub struct Completions {
     pub argument: String,
     pub values: Vec<String>,
-    /// The one put in the draft (the next key press puts the next).
-    pub at: usize,
+    /// The one put in the draft (the next key press puts the next); none yet while typing.
+    pub at: Option<usize>,
     /// `total` and `hasMore` as the server said them.
     pub more: Option<String>,
 }
@@ -100,6 +106,8 @@ impl AskPanel {
             params,
             own: None,
             completions: None,
+            complete_due: None,
+            asked_for: None,
         };
         panel.check();
         panel

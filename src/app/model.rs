@@ -346,8 +346,10 @@ impl Model {
     }
 
     /// Whether anything is running that the screen should show ticking (a call in flight).
+    /// Whether time passing matters: a call runs, or completions wait for typing to pause.
     pub fn busy(&self) -> bool {
         self.calls().any(|(_, c)| c.in_flight.is_some())
+            || self.asked.front().is_some_and(|p| p.complete_due.is_some())
     }
 
     /// Takes what the last frame showed (see [`Viewport`]).

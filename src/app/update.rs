@@ -231,7 +231,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             }
             Vec::new()
         }
-        Msg::Tick => Vec::new(),
+        Msg::Tick => crate::app::update_library::tick(model),
         Msg::CallStarted { tool, id, token } => {
             update_call::started(model, &tool, id, token);
             Vec::new()
@@ -452,10 +452,12 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
             if key == Key::parse("ctrl-c").unwrap_or(key) {
                 return run_command(model, Command::Quit);
             }
-            if let Some(panel) = model.asked.front_mut()
-                && panel.editor.input(event)
-            {
-                panel.check();
+            if let Some(panel) = model.asked.front_mut() {
+                let before = panel.field_at_cursor();
+                if panel.editor.input(event) {
+                    panel.check();
+                    crate::app::update_library::typed(model, before);
+                }
             }
             return Vec::new();
         }

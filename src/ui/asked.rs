@@ -73,10 +73,22 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     );
     editor.set_cursor_line_style(Style::default());
     frame.render_widget(&editor, editor_area);
-    let status = match (&panel.problem, &panel.completions) {
-        (Some(p), _) => Line::styled(format!("✗ {}", untrusted::line(p, 200)), theme.error()),
+    let complete_key = model
+        .keymap
+        .key_for(Layer::Asked, Command::Complete)
+        .unwrap_or_default();
+    // Completions for the field being typed into come before the draft's problem.
+    let field = panel.field_at_cursor().map(|(name, _)| name);
+    let suggested = panel
+        .completions
+        .as_ref()
+        .filter(|c| field.as_ref() == Some(&c.argument));
+    let status = match (&panel.problem, suggested.or(panel.completions.as_ref())) {
+        (Some(p), _) if suggested.is_none() => {
+            Line::styled(format!("✗ {}", untrusted::line(p, 200)), theme.error())
+        }
         // The values came escaped from the update.
-        (None, Some(c)) => {
+        (_, Some(c)) => {
             let more = c
                 .more
                 .as_deref()
@@ -86,19 +98,18 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
                 true => "none".to_string(),
                 false => c.values.join(" · "),
             };
+            let put = match (c.at, c.values.is_empty()) {
+                (None, false) => format!(" · {complete_key} puts the first"),
+                _ => String::new(),
+            };
             Line::styled(
-                format!("{}: {values}{more}", untrusted::line(&c.argument, 60)),
+                format!("{}: {values}{more}{put}", untrusted::line(&c.argument, 60)),
                 theme.dim(),
             )
         }
+        (Some(p), None) => Line::styled(format!("✗ {}", untrusted::line(p, 200)), theme.error()),
         (None, None) if panel.item().is_some() => Line::styled(
-            format!(
-                "✓ ready to send · {} completes the value under the cursor",
-                model
-                    .keymap
-                    .key_for(Layer::Asked, Command::Complete)
-                    .unwrap_or_default()
-            ),
+            format!("✓ ready to send · {complete_key} completes the value under the cursor"),
             theme.dim(),
         ),
         (None, None) => Line::styled("✓ ready to send", theme.dim()),

@@ -781,3 +781,72 @@ fn the_library_filters_like_the_tool_list() {
         "{screen}"
     );
 }
+
+/// Typing into a form's field asks for its completions once typing pauses (250 ms of the
+/// runtime's time): shown under the form, not put in; an answer for a value since changed is
+/// dropped; `ctrl-n` then puts the first in.
+#[test]
+fn completions_come_as_you_type() {
+    use mcp_inspect::app::effect::{Effect, SessionRequest};
+    use mcp_inspect::app::library::{Item, Kind};
+    use std::time::Duration;
+    let mut m = demo_model();
+    if let Some(server) = m.server.as_mut() {
+        server.capabilities = json!({"prompts": {}, "completions": {}});
+    }
+    press(&mut m, &["6"]);
+    let prompt = json!({"name": "review", "arguments": [{"name": "language"}]});
+    let items = vec![Item {
+        kind: Kind::Prompt,
+        json: prompt,
+    }];
+    let problems = vec![];
+    update(&mut m, Msg::LibraryListed { items, problems });
+    // Into the quotes of the form's one field: `"language": ""`.
+    press(&mut m, &["enter", "down", "end", "left"]);
+    assert!(!m.busy(), "nothing typed, nothing due");
+    type_text(&mut m, "r");
+    assert!(m.busy(), "a question is due: the runtime ticks");
+    m.now += Duration::from_millis(100);
+    assert!(
+        update(&mut m, Msg::Tick).is_empty(),
+        "typing has not paused"
+    );
+    type_text(&mut m, "u");
+    m.now += Duration::from_millis(260);
+    let effects = update(&mut m, Msg::Tick);
+    let [
+        Effect::Session(SessionRequest::Complete {
+            argument, value, ..
+        }),
+    ] = effects.as_slice()
+    else {
+        panic!("{effects:?}");
+    };
+    assert_eq!((argument.as_str(), value.as_str()), ("language", "ru"));
+    assert!(!m.busy());
+    let answer = |values: &[&str]| Msg::Completed {
+        argument: "language".into(),
+        result: Ok(json!({"completion": {"values": values}})),
+    };
+    update(&mut m, answer(&["rust", "ruby"]));
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("\"language\": \"ru\""),
+        "not put in: {screen}"
+    );
+    assert!(
+        screen.contains("language: rust · ruby · ctrl-n puts the first"),
+        "{screen}"
+    );
+    // Typed on; the answer to the question before is stale.
+    type_text(&mut m, "b");
+    update(&mut m, answer(&["rust"]));
+    assert!(text(&render(&mut m, 120, 40)).contains("language: rust · ruby"));
+    assert!(
+        press(&mut m, &["ctrl-n"]).is_empty(),
+        "values at hand: no question"
+    );
+    assert!(text(&render(&mut m, 120, 40)).contains("\"language\": \"rust\""));
+    assert!(!m.busy(), "ctrl-n took the place of the question due");
+}
