@@ -309,6 +309,30 @@ impl Library {
     }
 }
 
+/// One row of the library's list: a kind's heading, or an item (its index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Row {
+    Heading(Kind),
+    Item(usize),
+}
+
+impl Library {
+    /// The list's rows: the shown items, a heading before each kind.
+    pub fn rows(&self) -> Vec<Row> {
+        let mut rows = Vec::with_capacity(self.shown.len() + 3);
+        let mut kind = None;
+        for &i in &self.shown {
+            let item = &self.items[i];
+            if kind != Some(item.kind) {
+                kind = Some(item.kind);
+                rows.push(Row::Heading(item.kind));
+            }
+            rows.push(Row::Item(i));
+        }
+        rows
+    }
+}
+
 /// Where [`Library::select`] moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Selection {

@@ -217,6 +217,9 @@ pub struct Viewport {
     /// The line of the call panel's result page where the value's rows begin.
     pub call_value_line: Option<usize>,
     pub protocol_area: Rect,
+    /// The library pane's list, and what was opened below it.
+    pub library_area: Rect,
+    pub opened_area: Rect,
     pub log_area: Rect,
 }
 

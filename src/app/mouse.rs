@@ -3,6 +3,7 @@
 //! frame drew each pane ([`Viewport`]). Pure.
 
 use crate::app::command::Command;
+use crate::app::library::Row;
 use crate::app::model::{Model, Pane, Viewport, Which};
 use crate::app::outline;
 use crate::app::tree_view;
@@ -16,9 +17,18 @@ const WHEEL_ROWS: usize = 3;
 /// Which drawn area a point falls in, and its line there (0 = the area's first row).
 enum Hit {
     List(usize),
-    Tree { line: usize, column: u16 },
-    Value { line: usize, column: u16 },
+    Tree {
+        line: usize,
+        column: u16,
+    },
+    Value {
+        line: usize,
+        column: u16,
+    },
     Protocol(usize),
+    /// The library's list, and what was opened below it.
+    Library(usize),
+    Opened,
     Log,
 }
 
@@ -39,6 +49,10 @@ fn hit(viewport: &Viewport, x: u16, y: u16) -> Option<Hit> {
         })
     } else if inside(viewport.protocol_area) {
         Some(Hit::Protocol(line(viewport.protocol_area)))
+    } else if inside(viewport.library_area) {
+        Some(Hit::Library(line(viewport.library_area)))
+    } else if inside(viewport.opened_area) {
+        Some(Hit::Opened)
     } else if inside(viewport.log_area) {
         Some(Hit::Log)
     } else {
@@ -67,6 +81,14 @@ fn wheel(model: &mut Model, hit: Hit, motion: Command) {
             Hit::Protocol(_) => {
                 let page = model.viewport.protocol_rows;
                 model.protocol.motion(motion, page);
+            }
+            Hit::Library(_) => crate::app::update_library::motion(model, motion),
+            Hit::Opened => {
+                let library = &mut model.library;
+                library.opened_scroll = match motion {
+                    Command::Down => library.opened_scroll + 1,
+                    _ => library.opened_scroll.saturating_sub(1),
+                };
             }
             Hit::Value { .. } => {
                 let name = model.selected_entry().map(|e| e.tool.name.clone());
@@ -105,6 +127,13 @@ fn click(model: &mut Model, hit: Hit) {
                 protocol.select_row(row);
             }
         }
+        Hit::Library(line) => {
+            let row = model.viewport.library_scroll + line;
+            if let Some(Row::Item(i)) = model.library.rows().get(row) {
+                model.library.selected = *i;
+            }
+        }
+        Hit::Opened => {}
         Hit::Log => model.focus = Pane::Log,
     }
 }

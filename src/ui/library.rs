@@ -3,7 +3,7 @@
 //! escaped (the lines come escaped from the pure layer).
 
 use super::keep_in_view;
-use crate::app::library::Kind;
+use crate::app::library::{Kind, Row};
 use crate::app::model::{Connection, Model, Viewport};
 use crate::untrusted;
 use ratatui::Frame;
@@ -69,20 +69,12 @@ fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vi
     let theme = model.theme;
     let library = &model.library;
     // Each row: a heading (the kind it starts) or an item's index.
-    let mut rows: Vec<Result<Kind, usize>> = Vec::new();
-    let mut kind = None;
-    for &i in &library.shown {
-        let item = &library.items[i];
-        if kind != Some(item.kind) {
-            kind = Some(item.kind);
-            rows.push(Ok(item.kind));
-        }
-        rows.push(Err(i));
-    }
+    let rows = library.rows();
     let selected_row = rows
         .iter()
-        .position(|r| *r == Err(library.selected))
+        .position(|r| *r == Row::Item(library.selected))
         .unwrap_or(0);
+    viewport.library_area = area;
     let height = usize::from(area.height).max(1);
     let scroll = keep_in_view(library.scroll, selected_row, height);
     viewport.library_rows = height;
@@ -92,8 +84,8 @@ fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vi
         .skip(scroll)
         .take(height)
         .map(|row| match *row {
-            Ok(kind) => Line::styled(kind.heading(), theme.heading()),
-            Err(i) => {
+            Row::Heading(kind) => Line::styled(kind.heading(), theme.heading()),
+            Row::Item(i) => {
                 let item = &library.items[i];
                 let selected = i == library.selected;
                 let marker = if selected { "▶ " } else { "  " };
@@ -137,6 +129,7 @@ fn draw_opened(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut 
     frame.render_widget(block, area);
     let height = usize::from(inner.height).max(1);
     viewport.opened_rows = height;
+    viewport.opened_area = inner;
     let Some(opened) = &library.opened else {
         return;
     };

@@ -780,6 +780,22 @@ fn the_library_filters_like_the_tool_list() {
         screen.contains("README.md") && !screen.contains("shown /"),
         "{screen}"
     );
+    // The mouse: a click selects the row under it, the wheel moves the selection.
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let mouse = |kind, (column, row): (u16, u16)| {
+        let modifiers = KeyModifiers::NONE;
+        Msg::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers,
+        })
+    };
+    let at = find(&render(&mut m, 120, 40), "file:///README.md").expect("listed");
+    update(&mut m, mouse(MouseEventKind::Down(MouseButton::Left), at));
+    assert_eq!(m.library.selected, 1);
+    update(&mut m, mouse(MouseEventKind::ScrollDown, at));
+    assert_eq!(m.library.selected, 3, "three rows on, at the last");
 }
 
 /// Typing into a form's field asks for its completions once typing pauses (250 ms of the
