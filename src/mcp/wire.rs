@@ -279,13 +279,19 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    #[test]
-    fn messages_waiting_past_the_byte_budget_wait_as_their_line_only() {
+    /// A tap that feeds only the protocol pane's log.
+    fn tapped() -> (WireLog, Tap) {
         let log = WireLog::default();
         let tap = Tap {
             recorder: None,
             log: Some(log.clone()),
         };
+        (log, tap)
+    }
+
+    #[test]
+    fn messages_waiting_past_the_byte_budget_wait_as_their_line_only() {
+        let (log, tap) = tapped();
         let count = (PENDING_BYTES >> 20) + 3;
         let message = json!({"method": "x"});
         let mut text = r#"{"method":"x"}"#.to_string();
@@ -304,11 +310,7 @@ mod tests {
 
     #[test]
     fn a_stalled_ui_bounds_the_waiting_texts_not_only_the_count() {
-        let log = WireLog::default();
-        let tap = Tap {
-            recorder: None,
-            log: Some(log.clone()),
-        };
+        let (log, tap) = tapped();
         let message = json!({"method": "notifications/message"});
         let text = "x".repeat(1000);
         for _ in 0..PENDING + (PENDING_BYTES / 1000) {

@@ -139,16 +139,21 @@ fn everything_over_stdio() {
     recorded_and_replayed(&["--", "node", &index], "stdio");
 }
 
+/// server-everything serving Streamable HTTP on `port` (ended when the guard drops).
+fn everything_on(index: &str, port: u16) -> cli::Background {
+    let mut cmd = Command::new("node");
+    cmd.args([index, "streamableHttp"])
+        .env("PORT", port.to_string());
+    start_listening(cmd, port)
+}
+
 #[test]
 fn everything_over_streamable_http() {
     let Some(index) = peers::everything() else {
         return;
     };
     let port = free_port();
-    let mut cmd = Command::new("node");
-    cmd.args([&index, "streamableHttp"])
-        .env("PORT", port.to_string());
-    let _server = start_listening(cmd, port);
+    let _server = everything_on(&index, port);
     let url = format!("http://127.0.0.1:{port}/mcp");
     check_everything(&["--url", &url], "streamable-http");
     recorded_and_replayed(&["--url", &url], "http");
@@ -759,12 +764,7 @@ async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() 
         return;
     };
     let port = free_port();
-    let start = || {
-        let mut cmd = Command::new("node");
-        cmd.args([&index, "streamableHttp"])
-            .env("PORT", port.to_string());
-        start_listening(cmd, port)
-    };
+    let start = || everything_on(&index, port);
     let server = start();
     let wire = mcp_inspect::mcp::wire::WireLog::default();
     let options = ConnectOptions {
@@ -825,10 +825,7 @@ async fn everything_tells_a_subscribed_resource_changed() {
         return;
     };
     let port = free_port();
-    let mut cmd = Command::new("node");
-    cmd.args([&index, "streamableHttp"])
-        .env("PORT", port.to_string());
-    let _server = start_listening(cmd, port);
+    let _server = everything_on(&index, port);
     let targets = [
         Target::Stdio {
             command: "node".into(),
