@@ -329,6 +329,18 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     use base64::Engine;
     let sent = base64::engine::general_purpose::STANDARD.decode(sent);
     assert_eq!(saved, sent.expect("base64"));
+    // The template: its variable completed as it is typed, then put in with ctrl-n.
+    tmux.keys(&["j", "j", "Enter"]);
+    tmux.wait_for("the template's variables, then ctrl-s opens it");
+    tmux.keys(&["Down", "End", "Left"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "4"]);
+    tmux.wait_for("id: 42 (1 of 1) · ctrl-n puts the first");
+    tmux.keys(&["C-n", "C-s"]);
+    let screen = tmux.wait_for("read demo://users/42");
+    assert!(
+        screen.contains(r#"{"id":"42","name":"User 42","admin":true}"#),
+        "{screen}"
+    );
     tmux.keys(&["G", "Enter"]);
     tmux.wait_for("before it opens: arguments");
     tmux.keys(&["Down", "End", "Left", "Left"]);
