@@ -338,6 +338,7 @@ impl ConnectionArgs {
             }
             this_executable(args)?
         } else if let Some(url) = &self.url {
+            check_url(url)?;
             let sse = match self.transport.unwrap_or(TransportArg::Auto) {
                 TransportArg::Sse => true,
                 TransportArg::Http => false,
@@ -469,6 +470,22 @@ fn this_executable(args: Vec<String>) -> Result<Target, String> {
         env: vec![],
         cwd: None,
     })
+}
+
+/// An `http://` or `https://` URL, or a usage error that says what to write instead.
+fn check_url(url: &str) -> Result<(), String> {
+    let shown = crate::untrusted::line(url, 200);
+    match reqwest::Url::parse(url) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Ok(()),
+        Ok(u) if matches!(u.scheme(), "http" | "https") => {
+            Err(format!("--url {shown} names no host"))
+        }
+        // `host:port/path` parses with the host as its scheme.
+        _ if !url.contains("://") => Err(format!(
+            "--url {shown} is not an http:// or https:// URL: did you mean http://{shown}?"
+        )),
+        _ => Err(format!("--url {shown} is not an http:// or https:// URL")),
+    }
 }
 
 fn url_path_ends_in_sse(url: &str) -> bool {
@@ -609,6 +626,21 @@ mod tests {
                 ..
             }
         ));
+        for (url, said) in [
+            (
+                "127.0.0.1:3955/mcp",
+                "did you mean http://127.0.0.1:3955/mcp?",
+            ),
+            ("localhost:3001", "did you mean http://localhost:3001?"),
+            ("ftp://h/mcp", "is not an http:// or https:// URL"),
+        ] {
+            let why = parse(&["--url", url])
+                .connection
+                .options()
+                .map(|_| ())
+                .expect_err(url);
+            assert!(why.contains(said), "{url}: {why}");
+        }
         let forced = parse(&["--url", "http://h/events", "--transport", "sse"])
             .connection
             .options()

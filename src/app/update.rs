@@ -685,8 +685,15 @@ fn edit_filter(model: &mut Model, edit: impl FnOnce(&mut String)) {
     }
 }
 
+/// Applies the tool filter: typing selects the best match; a cleared filter keeps the tool
+/// that was selected.
 fn refilter(model: &mut Model) {
+    let before = model.filter.visible.get(model.selected).map(|m| m.index);
     model.filter.apply(&model.tools);
-    model.selected = 0;
+    let visible = &model.filter.visible;
+    model.selected = before
+        .filter(|_| model.filter.text.is_empty())
+        .and_then(|i| visible.iter().position(|m| m.index == i))
+        .unwrap_or(0);
     model.list_scroll = 0;
 }

@@ -27,7 +27,7 @@ pub enum ConnectError {
     Refused(String),
     #[error("cannot reach {url}: {reason}")]
     Unreachable { url: String, reason: String },
-    #[error("HTTP 401 Unauthorized from {url}{}", challenge.as_deref().map(|c| format!(" (WWW-Authenticate: {c})")).unwrap_or_default())]
+    #[error("HTTP 401 Unauthorized from {url}{}; give a token with --bearer-env VAR or --header 'Authorization: …' (mcp-inspect does not run OAuth yet)", challenge.as_deref().map(|c| format!(" (WWW-Authenticate: {c})")).unwrap_or_default())]
     Unauthorized {
         url: String,
         challenge: Option<String>,

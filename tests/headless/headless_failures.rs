@@ -95,6 +95,12 @@ fn unauthorized_shows_the_challenge_but_never_the_token() {
     assert_eq!(r.code, 4);
     assert!(r.stderr.contains("HTTP 401 Unauthorized"), "{}", r.stderr);
     assert!(
+        r.stderr
+            .contains("give a token with --bearer-env VAR or --header"),
+        "{}",
+        r.stderr
+    );
+    assert!(
         r.stderr.contains("WWW-Authenticate: Bearer realm=\"demo\""),
         "{}",
         r.stderr

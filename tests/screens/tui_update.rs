@@ -98,6 +98,13 @@ fn filter_types_narrows_and_clears() {
     press(&mut m, &["esc"]);
     assert_eq!(m.filter.text, "");
     assert_eq!(m.filter.visible.len(), 17);
+    // Typing selects the best match; a cleared filter keeps the tool that was selected.
+    press(&mut m, &["/"]);
+    type_text(&mut m, "word");
+    press(&mut m, &["enter", "/", "esc"]);
+    let selected = m.selected_entry().map(|e| e.tool.name.clone());
+    assert_eq!(selected.as_deref(), Some("word_count"));
+    assert_eq!(m.filter.visible.len(), 17);
 }
 
 #[test]
