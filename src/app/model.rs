@@ -49,7 +49,10 @@ impl Pane {
 pub enum Connection {
     Connecting,
     Connected,
+    /// An open connection ended (why).
     Lost(String),
+    /// The connection could not be made (why).
+    Failed(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -190,7 +190,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::ConnectFailed(reason) => {
             let text = untrusted::block(&reason);
             model.push_log(LogKind::Problem, text.clone());
-            model.connection = Connection::Lost(text);
+            model.connection = Connection::Failed(text);
             Vec::new()
         }
         Msg::ListFailed(error) => {

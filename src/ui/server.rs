@@ -80,11 +80,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
             }
         }
     }
-    if let Connection::Lost(reason) = &model.connection {
+    let ended = match &model.connection {
+        Connection::Lost(reason) => Some(("connection lost", reason)),
+        Connection::Failed(reason) => Some(("could not connect", reason)),
+        Connection::Connecting | Connection::Connected => None,
+    };
+    if let Some((what, reason)) = ended {
         lines.insert(
             0,
             Line::styled(
-                format!("connection lost: {} (r reconnects)", first_line(reason)),
+                format!("{what}: {} (r reconnects)", first_line(reason)),
                 theme.error(),
             ),
         );

@@ -13,9 +13,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let theme = model.theme;
     let mut spans = Vec::new();
     match (&model.connection, &model.status) {
-        (Connection::Lost(reason), _) => spans.push(Span::styled(
+        (Connection::Lost(reason) | Connection::Failed(reason), _) => spans.push(Span::styled(
             format!(
-                "connection lost: {} — {} reconnects  ",
+                "{}: {} — {} reconnects  ",
+                match model.connection {
+                    Connection::Failed(_) => "could not connect",
+                    _ => "connection lost",
+                },
                 crate::untrusted::label(reason.lines().next().unwrap_or_default()),
                 model
                     .keymap

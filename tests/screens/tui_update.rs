@@ -266,6 +266,16 @@ fn lost_connection_is_shown_and_reconnect_is_one_key() {
         )),
     );
     assert!(matches!(m.connection, Connection::Lost(_)));
+    // A connection that never opened is not said to be lost.
+    let mut never = tui::demo_model();
+    let refused = "connection refused: nothing is listening at http://127.0.0.1:9/mcp";
+    update(&mut never, Msg::ConnectFailed(refused.into()));
+    let screen = tui::text(&tui::render(&mut never, 120, 40));
+    assert!(
+        screen.contains(&format!("could not connect: {refused} — r reconnects")),
+        "{screen}"
+    );
+    assert!(!screen.contains("connection lost"), "{screen}");
     let effects = press(&mut m, &["r"]);
     assert_eq!(effects, [Effect::Session(SessionRequest::Reconnect)]);
     assert_eq!(m.connection, Connection::Connecting);
