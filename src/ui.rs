@@ -27,11 +27,15 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
         call_area: Rect::default(),
         call_value_line: None,
         protocol_area: Rect::default(),
+        library_area: Rect::default(),
+        opened_area: Rect::default(),
         log_area: Rect::default(),
         ..model.viewport.clone()
     };
-    let areas = layout::split(frame.area(), model.focus);
-    tools::draw(frame, areas.tools, model, &mut viewport);
+    let areas = layout::split(frame.area(), model.focus, model.zoomed);
+    if let Some(area) = areas.tools {
+        tools::draw(frame, area, model, &mut viewport);
+    }
     if let Some(area) = areas.tool {
         if model.focus == Pane::Call {
             call::draw(frame, area, model, &mut viewport);
@@ -46,8 +50,10 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
     if let Some(area) = areas.server {
         server::draw(frame, area, model, &mut viewport);
     }
-    log::draw(frame, areas.log, model);
-    viewport.log_area = areas.log;
+    if let Some(area) = areas.log {
+        log::draw(frame, area, model);
+        viewport.log_area = area;
+    }
     status::draw(frame, areas.status, model);
     match model.overlay {
         Some(Overlay::Help) => help::draw_help(frame, model, &mut viewport),

@@ -42,6 +42,7 @@ commands! {
     Subscribe = "subscribe",
     Save = "save",
     Reconnect = "reconnect",
+    Zoom = "zoom",
     Ping = "ping",
     LogLevel = "log-level",
     SetLogLevel = "set-log-level",
@@ -120,6 +121,7 @@ impl Command {
                 | FocusProtocol
                 | FocusLibrary
                 | Reconnect
+                | Zoom
                 | Ping
                 | LogLevel
         )

@@ -257,6 +257,8 @@ pub struct Model {
     pub list_scroll: usize,
     pub focus: Pane,
     pub overlay: Option<Overlay>,
+    /// The focused pane alone fills the screen (`z`).
+    pub zoomed: bool,
     /// The log level asked of the server (`--log-level`, or picked with `L`).
     pub log_level: Option<&'static str>,
     /// The last ping's round trip and the method it used.
@@ -300,6 +302,7 @@ impl Model {
             list_scroll: 0,
             focus: Pane::Tools,
             overlay: None,
+            zoomed: false,
             log_level: None,
             last_ping: None,
             help_scroll: 0,

@@ -519,6 +519,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         }
         Command::Close => model.overlay = None,
         Command::CopyMenu => model.overlay = Some(Overlay::CopyMenu),
+        Command::Zoom => model.zoomed = !model.zoomed,
         Command::Ping => return update_server::ping(model),
         Command::LogLevel => update_server::open_levels(model),
         Command::SetLogLevel => return update_server::set_log_level(model),

@@ -4,18 +4,36 @@ use crate::app::model::Pane;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
 pub struct Areas {
-    pub tools: Rect,
+    pub tools: Option<Rect>,
     pub tool: Option<Rect>,
     pub server: Option<Rect>,
-    pub log: Rect,
+    pub log: Option<Rect>,
     pub status: Rect,
 }
 
 /// Columns from which the tools list and the tool pane sit side by side.
 pub const WIDE: u16 = 100;
 
-pub fn split(area: Rect, focus: Pane) -> Areas {
+/// The panes' places: side by side when wide, stacked when narrow; when `zoomed`, the focused
+/// pane alone above the status line.
+pub fn split(area: Rect, focus: Pane, zoomed: bool) -> Areas {
     let [main, status] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    if zoomed {
+        let mut alone = Areas {
+            tools: None,
+            tool: None,
+            server: None,
+            log: None,
+            status,
+        };
+        match focus {
+            Pane::Tools => alone.tools = Some(main),
+            Pane::Server => alone.server = Some(main),
+            Pane::Log => alone.log = Some(main),
+            Pane::Tool | Pane::Call | Pane::Protocol | Pane::Library => alone.tool = Some(main),
+        }
+        return alone;
+    }
     let log_height = if main.height >= 30 { 8 } else { 5 };
     let [main, log] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(log_height)]).areas(main);
@@ -27,10 +45,10 @@ pub fn split(area: Rect, focus: Pane) -> Areas {
         let [tools, server] =
             Layout::vertical([Constraint::Min(3), Constraint::Length(server_height)]).areas(left);
         Areas {
-            tools,
+            tools: Some(tools),
             tool: Some(right),
             server: Some(server),
-            log,
+            log: Some(log),
             status,
         }
     } else {
@@ -50,10 +68,10 @@ pub fn split(area: Rect, focus: Pane) -> Areas {
             (Some(parts[1]), None)
         };
         Areas {
-            tools: parts[0],
+            tools: Some(parts[0]),
             tool,
             server,
-            log,
+            log: Some(log),
             status,
         }
     }

@@ -51,6 +51,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         (Command::Filter, "filter"),
         (Command::FocusNext, "pane"),
         (Command::CopyMenu, "copy"),
+        (Command::Zoom, if model.zoomed { "unzoom" } else { "zoom" }),
         (Command::Quit, "quit"),
     ];
     for (command, word) in hints {

@@ -866,3 +866,30 @@ fn completions_come_as_you_type() {
     assert!(text(&render(&mut m, 120, 40)).contains("\"language\": \"rust\""));
     assert!(!m.busy(), "ctrl-n took the place of the question due");
 }
+
+/// `z` gives the focused pane the whole screen (at 80×24 the tool pane shows its full
+/// description and both trees); again, the panes come back.
+#[test]
+fn zoom_gives_the_focused_pane_the_screen() {
+    let mut m = demo_model();
+    open_tool(&mut m, "lookup_user");
+    press(&mut m, &["z"]);
+    assert!(m.zoomed);
+    snapshot("zoomed_tool", &mut m);
+    let screen = text(&render(&mut m, 80, 24));
+    assert!(
+        !screen.contains("┌ Tools (") && !screen.contains("Log ("),
+        "{screen}"
+    );
+    assert!(screen.contains("z unzoom"), "{screen}");
+    // Zoom stays on as the focus moves: now the log alone.
+    press(&mut m, &["4"]);
+    let screen = text(&render(&mut m, 80, 24));
+    assert!(screen.starts_with("┌ Log (2)"), "{screen}");
+    press(&mut m, &["z"]);
+    let screen = text(&render(&mut m, 80, 24));
+    assert!(
+        screen.contains("┌ Tools (1/17)") && screen.contains("Log ("),
+        "{screen}"
+    );
+}
