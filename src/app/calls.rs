@@ -168,8 +168,20 @@ impl CallState {
     pub fn new(tool: &Tool) -> CallState {
         // Escaped JSON: a property name with an invisible or control character shows as `\u…`.
         let text = crate::untrusted::json(&skeleton(&tool.input_schema), true);
+        let mut editor = TextArea::new(text.lines().map(String::from).collect());
+        // The cursor starts where typing begins: in the first required value.
+        let required: Vec<&str> = tool.input_schema["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        if let Some((row, column)) = crate::app::draft_lines::first_blank(&text, &required) {
+            let at = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+            editor.move_cursor(ratatui_textarea::CursorMove::Jump(at(row), at(column)));
+        }
         let mut state = CallState {
-            editor: TextArea::new(text.lines().map(String::from).collect()),
+            editor,
             input: Compiled::new(&tool.input_schema),
             input_schema: tool.input_schema.clone(),
             output: tool
@@ -194,6 +206,12 @@ impl CallState {
 
     pub fn text(&self) -> String {
         self.editor.lines().join("\n")
+    }
+
+    /// Back to the schema's skeleton, the cursor where typing begins.
+    pub fn reset(&mut self, tool: &Tool) {
+        self.editor = CallState::new(tool).editor;
+        self.check();
     }
 
     pub fn set_text(&mut self, text: &str) {

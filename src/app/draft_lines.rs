@@ -98,8 +98,43 @@ pub fn line_of(map: &[(String, usize)], instance_path: &str) -> Option<usize> {
     }
 }
 
+/// Where to start typing in a skeleton: in the value of the first property named in
+/// `required` (inside the quotes of an empty string), else of the first property; `(row,
+/// column)`, 0-based, the column in characters. `None` when the text has no property.
+pub fn first_blank(text: &str, required: &[&str]) -> Option<(usize, usize)> {
+    let top: Vec<(String, usize)> = value_lines(text)
+        .into_iter()
+        .filter(|(path, _)| path.len() > 1 && path.matches('/').count() == 1)
+        .collect();
+    let named = |name: &&str| {
+        let segment = format!("/{}", escape_segment(name));
+        top.iter().find(|(path, _)| *path == segment)
+    };
+    let (_, line_number) = required.iter().find_map(named).or(top.first())?;
+    let row = line_number - 1;
+    let line = text.lines().nth(row)?;
+    // The value starts after the key's closing quote, the colon and a space.
+    let value = line.find("\": ")? + 3;
+    let column = if line[value..].starts_with("\"\"") {
+        value + 1
+    } else {
+        value
+    };
+    Some((row, line[..column].chars().count()))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn typing_starts_in_the_first_required_value() {
+        let text = "{\n  \"limit\": 10,\n  \"query\": \"\",\n  \"tags\": []\n}";
+        assert_eq!(super::first_blank(text, &["query"]), Some((2, 12)));
+        // None required: the first property, at its value.
+        assert_eq!(super::first_blank(text, &[]), Some((1, 11)));
+        assert_eq!(super::first_blank(text, &["absent", "tags"]), Some((3, 10)));
+        assert_eq!(super::first_blank("{}", &["query"]), None);
+    }
+
     use super::*;
 
     #[test]

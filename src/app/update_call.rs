@@ -70,7 +70,7 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
             state.editor.redo();
             state.check();
         }
-        Command::ResetArguments => state.set_text(&CallState::new(&tool).text()),
+        Command::ResetArguments => state.reset(&tool),
         Command::ExternalEditor => effects.push(Effect::EditExternally {
             tool: tool.name.clone(),
             text: state.text(),

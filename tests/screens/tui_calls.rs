@@ -86,7 +86,7 @@ fn the_editor_starts_from_the_skeleton_and_checks_live() {
         "query has minLength 1"
     );
     snapshot("editor_violations", &mut m);
-    press(&mut m, &["down", "end", "left", "left"]);
+    // The cursor starts inside the first required value: typing fills it.
     type_text(&mut m, "mcp");
     assert_eq!(draft(&m, "search")["query"], "mcp");
     assert!(m.call("search").expect("call panel").violations.is_empty());
@@ -387,7 +387,6 @@ fn boxed_values_toggle_raw_and_history_keeps_every_result() {
 fn drafts_survive_switching_tools() {
     let mut m = demo_model();
     open_call(&mut m, "echo");
-    press(&mut m, &["down", "end", "left"]);
     type_text(&mut m, "kept");
     press(&mut m, &["esc", "esc", "esc", "esc"]);
     press(&mut m, &["/"]);
