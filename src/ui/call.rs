@@ -157,12 +157,15 @@ fn status_line(state: &CallState, limits: CallLimits, now: Instant, theme: Theme
     match state.shown_record() {
         None => Line::styled("no call yet", theme.dim()),
         Some(r) => {
-            let position = match state.shown {
-                Some(i) => format!("result {} of {}", i + 1, state.history.len()),
-                None => format!("latest of {}", state.history.len()),
-            };
+            // The call's number is the session's; the result's place is in this tool's history.
+            let count = state.history.len();
+            let position = format!("result {}/{count}", state.shown.map_or(count, |i| i + 1));
             let mut spans = vec![Span::styled(
-                format!("#{} {position} · {} ms · ", r.id, r.elapsed.as_millis()),
+                format!(
+                    "call #{} · {position} · {} ms · ",
+                    r.id,
+                    r.elapsed.as_millis()
+                ),
                 theme.dim(),
             )];
             spans.extend(headline(r, theme));

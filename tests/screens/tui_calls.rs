@@ -377,10 +377,10 @@ fn boxed_values_toggle_raw_and_history_keeps_every_result() {
     press(&mut m, &["w"]);
     assert!(render_contains(&mut m, "\"result\": 2"));
     press(&mut m, &["["]);
-    assert!(render_contains(&mut m, "result 1 of 2"));
+    assert!(render_contains(&mut m, "call #1 · result 1/2"));
     assert!(render_contains(&mut m, "\"result\": 1"));
     press(&mut m, &["]"]);
-    assert!(render_contains(&mut m, "latest of 2"));
+    assert!(render_contains(&mut m, "call #2 · result 2/2"));
 }
 
 #[test]

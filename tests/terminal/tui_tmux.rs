@@ -529,7 +529,7 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
         tmux.run(&["send-keys", "-t", "main", "-l", tool]);
         tmux.keys(&["Enter", "a", "C-s"]);
         tmux.wait_for(&format!("call {tool}"));
-        tmux.wait_for("latest of 1");
+        tmux.wait_for(" · result 1/1 · ");
     }
     tmux.keys(&["Escape", "4"]);
     let screen = tmux.wait_for("Log (");
