@@ -330,17 +330,32 @@ fn result_pieces<'a>(
     let Some(record) = state.shown_record() else {
         return Vec::new();
     };
+    // A result beside a draft that has changed since: what produced it is said first.
+    let draft = serde_json::from_str::<serde_json::Value>(&state.text()).ok();
+    let sent: Vec<Line<'static>> = (draft.as_ref() != Some(&record.arguments))
+        .then(|| {
+            let sent = untrusted::json(&record.arguments, false);
+            let shown = untrusted::line(&sent, width.saturating_sub(30).max(20));
+            Line::styled(format!("sent (not the draft above): {shown}"), theme.dim())
+        })
+        .into_iter()
+        .collect();
     let (result, verdict, text) = match &record.outcome {
         Outcome::Result {
             result,
             verdict,
             text,
         } => (result, verdict, text),
-        Outcome::Failed(error) => return vec![Piece::Lines(failure_lines(error, width, theme))],
-        Outcome::Cancelled => return Vec::new(),
+        Outcome::Failed(error) => {
+            let mut lines = sent;
+            lines.extend(failure_lines(error, width, theme));
+            return vec![Piece::Lines(lines)];
+        }
+        Outcome::Cancelled => return vec![Piece::Lines(sent)],
     };
     let mut pieces = Vec::new();
-    let mut lines = verdict_lines(verdict, theme);
+    let mut lines = sent;
+    lines.extend(verdict_lines(verdict, theme));
     lines.push(Line::raw(""));
     let (label, value) = match (
         state.raw_value,

@@ -486,6 +486,13 @@ fn a_result_keeps_the_arguments_that_were_sent() {
         sent,
         "edits made during the call are not the call"
     );
+    // Beside the changed draft, the result says what produced it.
+    let compact = serde_json::to_string(&sent).expect("json");
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains(&format!("sent (not the draft above): {compact}")),
+        "{compact}: {screen}"
+    );
 }
 
 #[test]
