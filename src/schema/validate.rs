@@ -222,7 +222,7 @@ fn judge_here(
         budget::run(deadline, visits, || {
             validator
                 .iter_errors(instance)
-                .map(owned)
+                .flat_map(located)
                 .collect::<Vec<_>>()
         })
     };
@@ -257,6 +257,37 @@ fn judge_here(
             Ok((vec![first], Some(stop)))
         }
     }
+}
+
+/// A validator error as violations: one, or for keys an object may not have
+/// (`additionalProperties`, `unevaluatedProperties`) one on each such key, so it is marked
+/// where it is rather than on the object.
+fn located(error: jsonschema::ValidationError<'_>) -> Vec<Violation> {
+    use jsonschema::error::ValidationErrorKind;
+    let keys = match error.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected }
+        | ValidationErrorKind::UnevaluatedProperties { unexpected } => unexpected.clone(),
+        _ => Vec::new(),
+    };
+    let whole = owned(error);
+    if keys.is_empty() {
+        return vec![whole];
+    }
+    keys.iter()
+        .map(|key| Violation {
+            instance_path: format!(
+                "{}/{}",
+                whole.instance_path,
+                super::refs::escape_segment(key)
+            ),
+            message: format!(
+                "{} is not allowed here ({} does not allow it)",
+                crate::untrusted::line(&serde_json::to_string(key).unwrap_or_default(), 100),
+                whole.keyword
+            ),
+            ..whole.clone()
+        })
+        .collect()
 }
 
 /// A validator error as a [`Violation`] (paths and a bounded message).

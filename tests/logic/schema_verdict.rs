@@ -72,6 +72,59 @@ fn violations_carry_every_path_and_mark_formats() {
     assert_eq!(v.headline(), "4 violations (2020-12)");
 }
 
+/// A key the object may not have is the violation's place (not the object), one each.
+#[test]
+fn unexpected_keys_are_each_a_violation_on_the_key() {
+    let closed = json!({"type": "object", "properties": {"a": {}}, "additionalProperties": false});
+    let v = judge(
+        Some(closed),
+        Some(json!({"a": 1, "x": 2, "a/b": 3})),
+        false,
+        Era::Legacy,
+    );
+    let mut got: Vec<(String, String, String)> = v
+        .violations
+        .iter()
+        .map(|x| {
+            (
+                x.instance_path.clone(),
+                x.keyword.clone(),
+                x.message.clone(),
+            )
+        })
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            (
+                "/a~1b".into(),
+                "additionalProperties".into(),
+                "\"a/b\" is not allowed here (additionalProperties does not allow it)".into()
+            ),
+            (
+                "/x".into(),
+                "additionalProperties".into(),
+                "\"x\" is not allowed here (additionalProperties does not allow it)".into()
+            ),
+        ]
+    );
+    let unevaluated =
+        json!({"type": "object", "properties": {"a": {}}, "unevaluatedProperties": false});
+    let v = judge(
+        Some(unevaluated),
+        Some(json!({"a": 1, "z": 0})),
+        false,
+        Era::Legacy,
+    );
+    let paths: Vec<&str> = v
+        .violations
+        .iter()
+        .map(|x| x.instance_path.as_str())
+        .collect();
+    assert_eq!(paths, ["/z"]);
+}
+
 #[test]
 fn violations_map_to_schema_rows_through_refs() {
     let schema = json!({"$defs": {"P": {"type": "object", "properties": {"x": {"type": "number"}}}}, "type": "object", "properties": {"p": {"$ref": "#/$defs/P"}}});
