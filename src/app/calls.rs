@@ -82,6 +82,21 @@ pub enum Confirm {
     Destructive,
 }
 
+impl Confirm {
+    /// What it asks, for a draft that breaks its schema in `places` places.
+    pub fn question(self, places: usize) -> String {
+        match self {
+            Confirm::InvalidArguments => format!(
+                "the arguments break the input schema in {}: press send again to send them anyway",
+                crate::plural::count(places, "place")
+            ),
+            Confirm::Destructive => {
+                "the server marks this tool destructive: press send again to call it".into()
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct InFlight {
     pub id: u64,

@@ -166,15 +166,7 @@ fn send(state: &mut CallState, destructive: bool) -> Result<serde_json::Value, S
     match needed {
         Some(c) if state.confirm != Some(c) => {
             state.confirm = Some(c);
-            Err(match c {
-                Confirm::InvalidArguments => format!(
-                    "the arguments break the input schema in {}: press send again to send them anyway",
-                    crate::plural::count(state.violations.len(), "place")
-                ),
-                Confirm::Destructive => {
-                    "the server marks this tool destructive: press send again to call it".into()
-                }
-            })
+            Err(c.question(state.violations.len()))
         }
         _ => {
             state.confirm = None;

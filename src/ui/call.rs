@@ -154,6 +154,13 @@ fn status_line(state: &CallState, limits: CallLimits, now: Instant, theme: Theme
     if let Some(f) = &state.in_flight {
         return flight_line(f, limits, now, theme);
     }
+    // Asked here, under the draft it is about (the status line says it too).
+    if let Some(confirm) = state.confirm {
+        return Line::styled(
+            format!("⚠ {}", confirm.question(state.violations.len())),
+            theme.warn(),
+        );
+    }
     match state.shown_record() {
         None => Line::styled("no call yet", theme.dim()),
         Some(r) => {

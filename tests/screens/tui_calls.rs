@@ -124,6 +124,15 @@ fn invalid_arguments_and_destructive_tools_ask_before_sending() {
             .as_deref()
             .is_some_and(|s| s.contains("press send again to send them anyway"))
     );
+    // Asked under the draft too, where the eyes are.
+    let screen = text(&render(&mut m, 120, 40));
+    let asked = "⚠ the arguments break the input schema in 1 place: press send again";
+    let below_draft = screen
+        .lines()
+        .skip_while(|l| !l.contains("┌ arguments"))
+        .take(8)
+        .any(|l| l.contains(asked));
+    assert!(below_draft, "{screen}");
     let (_, args) = send(&mut m);
     assert_eq!(
         args,
