@@ -219,6 +219,81 @@ fn a_click_in_a_real_terminal_and_the_mouse_given_back() {
     tmux.wait_for("mouse-8");
 }
 
+/// As a newcomer would, at 80×24 and 120×40: every server-filesystem tool opened from the list,
+/// zoomed (`z`), its whole description (`d`) read to its last word, with its signature and hints;
+/// the hint line follows the pane.
+#[test]
+fn a_newcomer_reads_every_filesystem_tool_at_both_sizes() {
+    let Some(bin) = release_binary() else { return };
+    let Some(index) = peers::filesystem() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("mcp-inspect-fs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = dir.display().to_string();
+    // What each tool says, from the headless listing: name, last word, whether it has hints.
+    let listed = Command::new(&bin)
+        .args(["tools", "--format", "json", "--", "node", &index, &dir])
+        .output()
+        .expect("tools");
+    let listing: serde_json::Value = serde_json::from_slice(&listed.stdout).expect("json");
+    let tools: Vec<(String, String, bool)> = listing["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| {
+            let description = t["description"].as_str().unwrap_or_default();
+            let last = description.split_whitespace().last().unwrap_or_default();
+            let hinted = t["annotations"].as_object().is_some_and(|a| !a.is_empty());
+            (
+                t["name"].as_str().unwrap_or_default().to_string(),
+                last.to_string(),
+                hinted,
+            )
+        })
+        .collect();
+    assert!(tools.len() >= 10, "{listing}");
+    for (width, height) in [(80, 24), (120, 40)] {
+        let tmux = Tmux::start(&format!("filesystem-{width}"), width, height);
+        tmux.wait_for("$");
+        tmux.type_line(&format!("{bin} -- node {index} {dir}"));
+        let screen = tmux.wait_for(&format!("Tools ({})", tools.len()));
+        assert!(screen.contains("/ filter"), "the list's keys: {screen}");
+        tmux.keys(&["z"]);
+        for (i, (name, last, hinted)) in tools.iter().enumerate() {
+            tmux.keys(&["1", "g"]);
+            for _ in 0..i {
+                tmux.keys(&["j"]);
+            }
+            tmux.keys(&["Enter"]);
+            tmux.wait_for(&format!("┌ {name} "));
+            tmux.keys(&["d"]);
+            let screen = tmux.wait_for(last);
+            assert!(
+                !screen.contains("d shows all"),
+                "{name} at {width}: {screen}"
+            );
+            assert!(
+                screen.contains(&format!("{name}(")),
+                "{name}'s signature: {screen}"
+            );
+            assert!(
+                !hinted || screen.contains("hints:"),
+                "{name}'s hints: {screen}"
+            );
+            assert!(
+                screen.contains("a call") && screen.contains("z unzoom"),
+                "{screen}"
+            );
+            tmux.keys(&["d"]);
+        }
+        tmux.keys(&["q"]);
+        tmux.type_line("echo fs-$((3+3))");
+        tmux.wait_for("fs-6");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn tui_against_server_everything() {
     let Some(bin) = release_binary() else { return };
