@@ -3,7 +3,7 @@
 //! finding with a pointer. Pure.
 
 use super::headers::header_problems;
-use super::refs::{Document, RefTarget, all_refs, escape_segment};
+use super::refs::{Document, MAX_HINTS, RefTarget, all_refs, escape_segment, same_named_hint};
 use super::validate::Compiled;
 use super::verdict::Era;
 use serde::Serialize;
@@ -131,10 +131,21 @@ pub fn lint(tools: &[ToolSchemas<'_>], era: Era) -> Vec<Finding> {
 fn schema_findings(schema: &Value, at: &str, add: &mut impl FnMut(Severity, String, String)) {
     let doc = Document::new(schema);
     let mut ref_problem = false;
+    let mut hinted = 0;
     for (pointer, reference) in all_refs(schema) {
         let message = match doc.resolve(&reference) {
             RefTarget::Found { .. } => continue,
-            RefTarget::Dangling => format!("dangling $ref {reference}"),
+            RefTarget::Dangling => {
+                // Each hint scans the schema: the first few dangling refs get one.
+                hinted += 1;
+                match (hinted <= MAX_HINTS)
+                    .then(|| same_named_hint(schema, &reference))
+                    .flatten()
+                {
+                    Some(hint) => format!("dangling $ref {reference} ({hint})"),
+                    None => format!("dangling $ref {reference}"),
+                }
+            }
             RefTarget::NotFetched => {
                 format!("$ref {reference} points outside the schema (never fetched)")
             }

@@ -178,10 +178,54 @@ pub fn all_refs(root: &Value) -> Vec<(String, String)> {
     out
 }
 
+/// Dangling references given a [`same_named_hint`] per schema (each hint scans the schema).
+pub const MAX_HINTS: usize = 16;
+
+/// For a `$ref` that resolves nowhere: where a definition of the same name does sit (under
+/// some `$defs` or `definitions`), said as a hint, since refs resolve from the root. `None`
+/// when there is none.
+pub fn same_named_hint(root: &Value, reference: &str) -> Option<String> {
+    let name = reference.rsplit('/').next().filter(|n| !n.is_empty())?;
+    let name = name.replace("~1", "/").replace("~0", "~");
+    let mut found = None;
+    for_each_object(root, |map, at| {
+        for holder in ["$defs", "definitions"] {
+            if found.is_none()
+                && map
+                    .get(holder)
+                    .and_then(Value::as_object)
+                    .is_some_and(|defs| defs.contains_key(&name))
+            {
+                found = Some(format!("{at}/{holder}/{}", escape_segment(&name)));
+            }
+        }
+    });
+    let at = found?;
+    Some(format!(
+        "refs resolve from the root; a `{}` definition sits at {}",
+        crate::untrusted::line(&name, 80),
+        crate::untrusted::line(&at, 200)
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_dangling_ref_names_where_a_same_named_definition_sits() {
+        let doc = json!({"properties": {"result": {"$ref": "#/$defs/Node",
+            "$defs": {"Node": {"type": "object"}}}}});
+        assert_eq!(
+            same_named_hint(&doc, "#/$defs/Node").as_deref(),
+            Some(
+                "refs resolve from the root; a `Node` definition sits at /properties/result/$defs/Node"
+            )
+        );
+        assert_eq!(same_named_hint(&doc, "#/$defs/Leaf"), None);
+        assert_eq!(same_named_hint(&doc, "#/"), None);
+    }
 
     fn found_pointer(t: RefTarget<'_>) -> (String, String) {
         match t {

@@ -2,7 +2,7 @@
 //! a back-link to the ancestor, every keyword visible, bounded in depth and size. Pure.
 
 use super::describe::{Facts, View, describe};
-use super::refs::{Document, RefTarget, escape_segment};
+use super::refs::{Document, MAX_HINTS, RefTarget, escape_segment, same_named_hint};
 use serde_json::{Map, Value};
 
 pub type NodeId = usize;
@@ -121,6 +121,7 @@ impl SchemaTree {
             ancestors: Vec::new(),
             ref_rows: 0,
             inside_refs: 0,
+            hints: Default::default(),
         };
         builder.add(
             None,
@@ -188,6 +189,8 @@ struct Builder<'d, 'a> {
     ref_rows: usize,
     /// How many expanded refs the row being built is inside.
     inside_refs: usize,
+    /// Hints for dangling refs, by reference (each scans the schema once; a few at most).
+    hints: std::cell::RefCell<std::collections::HashMap<String, Option<String>>>,
 }
 
 /// A subschema with the `$ref` chain behind it resolved into layers, nearest first.
@@ -293,6 +296,19 @@ impl<'d, 'a> Builder<'d, 'a> {
         out
     }
 
+    /// Where a same-named definition sits, for the first [`MAX_HINTS`] dangling references.
+    fn hint(&self, reference: &str) -> String {
+        let mut hints = self.hints.borrow_mut();
+        if !hints.contains_key(reference) && hints.len() < MAX_HINTS {
+            let hint = same_named_hint(self.doc.root(), reference);
+            hints.insert(reference.to_string(), hint);
+        }
+        match hints.get(reference) {
+            Some(Some(hint)) => format!(" ({hint})"),
+            _ => String::new(),
+        }
+    }
+
     fn push_layers(
         &self,
         out: &mut Resolved<'a>,
@@ -329,8 +345,9 @@ impl<'d, 'a> Builder<'d, 'a> {
                     eval.push_str("/$ref");
                 }
                 RefTarget::Dangling => {
+                    let hint = self.hint(reference);
                     out.problem = Some(format!(
-                        "dangling $ref {reference}: no such place in this schema"
+                        "dangling $ref {reference}: no such place in this schema{hint}"
                     ));
                     return;
                 }

@@ -1,5 +1,6 @@
 //! Display trees: every keyword shown, refs resolved with badges, recursion as back-links, caps.
 
+use mcp_inspect::schema::lint::{ToolSchemas, lint};
 use mcp_inspect::schema::signature::{signature, type_text};
 use mcp_inspect::schema::{Edge, SchemaTree, boxing};
 use serde_json::{Value, json};
@@ -163,6 +164,26 @@ fn dangling_and_foreign_refs_are_visible_problems() {
     assert_eq!(problems.len(), 2);
     assert!(problems[0].1.contains("dangling $ref #/$defs/Missing"));
     assert!(problems[1].1.contains("not fetched"));
+    // Refs resolve from the root: a definition of the same name nested deeper is named, in the
+    // tree and in `check`.
+    let nested = json!({"type": "object", "properties": {"result": {
+        "$defs": {"Node": {"type": "string"}}, "properties": {"n": {"$ref": "#/$defs/Node"}}}}});
+    let hint =
+        "refs resolve from the root; a `Node` definition sits at /properties/result/$defs/Node";
+    let t = SchemaTree::build(&nested);
+    let problems: Vec<(usize, &str)> = t.problems().collect();
+    assert!(problems[0].1.contains(hint), "{problems:?}");
+    let tool = ToolSchemas {
+        name: "t",
+        description: None,
+        input: &nested,
+        output: None,
+    };
+    let findings = lint(&[tool], mcp_inspect::schema::Era::Legacy);
+    assert!(
+        findings.iter().any(|f| f.message.contains(hint)),
+        "{findings:?}"
+    );
 }
 
 #[test]
