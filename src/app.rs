@@ -21,6 +21,7 @@ pub mod tool_entry;
 pub mod tree_view;
 pub mod update;
 pub mod update_call;
+pub mod update_completions;
 pub mod update_library;
 pub mod update_server;
 pub mod update_tool;

@@ -49,7 +49,7 @@ pub struct AskPanel {
     /// The server's completions for one of the form's fields, and which one is in the draft.
     pub completions: Option<Completions>,
     /// Completions to ask for once typing pauses: when, and for which field (see
-    /// `update_library::typed`).
+    /// `update_completions::typed`).
     pub complete_due: Option<(std::time::Instant, String)>,
     /// The field and value completions were last asked for, and whether typing asked (an
     /// answer for another value is stale and dropped).

@@ -210,7 +210,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Completed { argument, result } => {
-            crate::app::update_library::completed(model, &argument, result);
+            crate::app::update_completions::completed(model, &argument, result);
             Vec::new()
         }
         Msg::Opened { open, result } => {
@@ -231,7 +231,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             }
             Vec::new()
         }
-        Msg::Tick => crate::app::update_library::tick(model),
+        Msg::Tick => crate::app::update_completions::tick(model),
         Msg::CallStarted { tool, id, token } => {
             update_call::started(model, &tool, id, token);
             Vec::new()
@@ -456,7 +456,7 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
                 let before = panel.field_at_cursor();
                 if panel.editor.input(event) {
                     panel.check();
-                    crate::app::update_library::typed(model, before);
+                    crate::app::update_completions::typed(model, before);
                 }
             }
             return Vec::new();
@@ -486,7 +486,7 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
 fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     model.status = None;
     if command == Command::Complete {
-        return crate::app::update_library::complete(model);
+        return crate::app::update_completions::complete(model);
     }
     if let Some(reply) = command.reply() {
         return answer_asked(model, reply);

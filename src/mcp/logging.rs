@@ -2,7 +2,10 @@
 //! 2026 era there is no session to keep it (SEP-2575), so it rides in each request's `_meta`
 //! as `io.modelcontextprotocol/logLevel`.
 
+use super::error::RequestError;
+use super::session::Session;
 use crate::schema::Era;
+use serde_json::json;
 
 /// The eight levels (RFC 5424's), least severe first.
 pub const LEVELS: [&str; 8] = [
@@ -33,6 +36,26 @@ pub fn how(era: Era) -> &'static str {
         Era::Modern => {
             "sent in each request's _meta (2026 era, where logging is deprecated: SEP-2577)"
         }
+    }
+}
+
+impl Session {
+    /// The log level asked of the server, if one was.
+    pub fn log_level(&self) -> Option<&'static str> {
+        self.log_level.lock().ok().and_then(|l| *l)
+    }
+
+    /// Asks the server to send logs at `level` and above: at once in the legacy era
+    /// (`logging/setLevel`), with every request from now on in the 2026 era.
+    pub async fn set_log_level(&self, level: &'static str) -> Result<(), RequestError> {
+        if self.server.era == Era::Legacy {
+            self.request("logging/setLevel", Some(json!({"level": level})))
+                .await?;
+        }
+        if let Ok(mut kept) = self.log_level.lock() {
+            *kept = Some(level);
+        }
+        Ok(())
     }
 }
 

@@ -10,7 +10,7 @@ use super::logging;
 use super::raw::RawResponses;
 use super::result::CallResult;
 use super::salvage;
-use super::subscriptions::{self, Subscriptions};
+use super::subscriptions::Subscriptions;
 use super::tasks::{self, TaskState};
 use super::tool::{RejectedTool, Tool, decode_next_page};
 use crate::schema::Era;
@@ -356,72 +356,6 @@ impl Session {
             .send("tasks/result", Some(json!({"taskId": task.id})), options)
             .await?;
         self.finish(handle).await
-    }
-
-    /// The log level asked of the server, if one was.
-    pub fn log_level(&self) -> Option<&'static str> {
-        self.log_level.lock().ok().and_then(|l| *l)
-    }
-
-    /// Asks the server to send logs at `level` and above: at once in the legacy era
-    /// (`logging/setLevel`), with every request from now on in the 2026 era.
-    pub async fn set_log_level(&self, level: &'static str) -> Result<(), RequestError> {
-        if self.server.era == Era::Legacy {
-            self.request("logging/setLevel", Some(json!({"level": level})))
-                .await?;
-        }
-        if let Ok(mut kept) = self.log_level.lock() {
-            *kept = Some(level);
-        }
-        Ok(())
-    }
-
-    /// Subscribes to `uri` (`on`) or ends the subscription: `resources/subscribe` and
-    /// `resources/unsubscribe` in the legacy era; in the 2026 era a new `subscriptions/listen`
-    /// stream with the resource added or left out, which the server must acknowledge.
-    pub async fn subscribe(&self, uri: &str, on: bool) -> Result<(), RequestError> {
-        let mut state = self.subscriptions.lock().await;
-        let mut wanted = state.resources.clone();
-        if on {
-            wanted.insert(uri.to_string());
-        } else {
-            wanted.remove(uri);
-        }
-        match self.server.era {
-            Era::Legacy => {
-                let method = if on {
-                    "resources/subscribe"
-                } else {
-                    "resources/unsubscribe"
-                };
-                self.request(method, Some(json!({"uri": uri}))).await?;
-            }
-            Era::Modern => {
-                let within = self.timeout;
-                let (stream, accepted) =
-                    subscriptions::listen(self.peer(), &self.events, &wanted, within)
-                        .await
-                        .map_err(|why| {
-                            RequestError::Refused(format!("subscriptions/listen failed: {why}"))
-                        })?;
-                let taken = accepted
-                    .resource_subscriptions
-                    .as_ref()
-                    .is_some_and(|uris| uris.iter().any(|u| u == uri));
-                if on && !taken {
-                    stream.abort();
-                    return Err(RequestError::Refused(format!(
-                        "the server's acknowledgment leaves out {}: it does not take the subscription",
-                        untrusted::line(uri, 200)
-                    )));
-                }
-                if let Some(old) = state.stream.replace(stream) {
-                    old.abort();
-                }
-            }
-        }
-        state.resources = wanted;
-        Ok(())
     }
 
     /// The round trip of the cheapest request: `ping`, or in the 2026 era (which has none)

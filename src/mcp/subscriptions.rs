@@ -4,10 +4,15 @@
 //! stream whose filter names what is wanted, so a new subscription opens a new stream with the
 //! resource added, and the old stream is cancelled once the new one is acknowledged.
 
+use super::error::RequestError;
 use super::events::{EventSink, ServerEvent};
+use super::session::Session;
+use crate::schema::Era;
+use crate::untrusted;
 use rmcp::Peer;
 use rmcp::model::{ServerNotification, SubscriptionFilter};
 use rmcp::service::RoleClient;
+use serde_json::json;
 use std::collections::BTreeSet;
 use std::time::Duration;
 use tokio::task::JoinHandle;
@@ -69,4 +74,53 @@ pub async fn listen(
         }
     });
     Ok((task, accepted))
+}
+
+impl Session {
+    /// Subscribes to `uri` (`on`) or ends the subscription: `resources/subscribe` and
+    /// `resources/unsubscribe` in the legacy era; in the 2026 era a new `subscriptions/listen`
+    /// stream with the resource added or left out, which the server must acknowledge.
+    pub async fn subscribe(&self, uri: &str, on: bool) -> Result<(), RequestError> {
+        let mut state = self.subscriptions.lock().await;
+        let mut wanted = state.resources.clone();
+        if on {
+            wanted.insert(uri.to_string());
+        } else {
+            wanted.remove(uri);
+        }
+        match self.server.era {
+            Era::Legacy => {
+                let method = if on {
+                    "resources/subscribe"
+                } else {
+                    "resources/unsubscribe"
+                };
+                self.request(method, Some(json!({"uri": uri}))).await?;
+            }
+            Era::Modern => {
+                let within = self.timeout;
+                let (stream, accepted) = listen(self.peer(), &self.events, &wanted, within)
+                    .await
+                    .map_err(|why| {
+                    RequestError::Refused(format!("subscriptions/listen failed: {why}"))
+                })?;
+                let taken = accepted
+                    .resource_subscriptions
+                    .as_ref()
+                    .is_some_and(|uris| uris.iter().any(|u| u == uri));
+                if on && !taken {
+                    stream.abort();
+                    return Err(RequestError::Refused(format!(
+                        "the server's acknowledgment leaves out {}: it does not take the subscription",
+                        untrusted::line(uri, 200)
+                    )));
+                }
+                if let Some(old) = state.stream.replace(stream) {
+                    old.abort();
+                }
+            }
+        }
+        state.resources = wanted;
+        Ok(())
+    }
 }
