@@ -767,19 +767,14 @@ async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() 
     let start = || everything_on(&index, port);
     let server = start();
     let wire = mcp_inspect::mcp::wire::WireLog::default();
+    let target = mcp_inspect::mcp::Target::Http {
+        url: format!("http://127.0.0.1:{port}/mcp"),
+        transport: HttpTransport::Streamable,
+        headers: vec![],
+    };
     let options = ConnectOptions {
-        target: mcp_inspect::mcp::Target::Http {
-            url: format!("http://127.0.0.1:{port}/mcp"),
-            transport: HttpTransport::Streamable,
-            headers: vec![],
-        },
-        protocol: ProtocolChoice::Auto,
-        timeout: std::time::Duration::from_secs(10),
-        max_time: std::time::Duration::from_secs(600),
-        log_level: None,
-        client: Default::default(),
-        record: None,
         wire: Some(wire.clone()),
+        ..cli::options(target, ProtocolChoice::Auto)
     };
     let (sink, mut events) = EventSink::new();
     let session = mcp_inspect::mcp::connect(&options, &sink)
@@ -820,7 +815,7 @@ async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() 
 #[tokio::test]
 async fn everything_tells_a_subscribed_resource_changed() {
     use mcp_inspect::mcp::Target;
-    use mcp_inspect::mcp::{ConnectOptions, EventSink, HttpTransport, ProtocolChoice, ServerEvent};
+    use mcp_inspect::mcp::{EventSink, HttpTransport, ProtocolChoice, ServerEvent};
     let Some(index) = peers::everything() else {
         return;
     };
@@ -841,16 +836,7 @@ async fn everything_tells_a_subscribed_resource_changed() {
     ];
     const URI: &str = "demo://resource/static/document/features.md";
     for target in targets {
-        let options = ConnectOptions {
-            target,
-            protocol: ProtocolChoice::Auto,
-            timeout: std::time::Duration::from_secs(10),
-            max_time: std::time::Duration::from_secs(600),
-            log_level: None,
-            client: Default::default(),
-            record: None,
-            wire: None,
-        };
+        let options = cli::options(target, ProtocolChoice::Auto);
         let (sink, mut events) = EventSink::new();
         let session = mcp_inspect::mcp::connect(&options, &sink)
             .await

@@ -89,13 +89,22 @@ pub fn this_binary(
     args: Vec<String>,
     protocol: mcp_inspect::mcp::ProtocolChoice,
 ) -> mcp_inspect::mcp::ConnectOptions {
+    let target = mcp_inspect::mcp::Target::Stdio {
+        command: BIN.into(),
+        args,
+        env: vec![],
+        cwd: None,
+    };
+    options(target, protocol)
+}
+
+/// Options for an in-process session with `target`: a 10 s timeout, the default client.
+pub fn options(
+    target: mcp_inspect::mcp::Target,
+    protocol: mcp_inspect::mcp::ProtocolChoice,
+) -> mcp_inspect::mcp::ConnectOptions {
     mcp_inspect::mcp::ConnectOptions {
-        target: mcp_inspect::mcp::Target::Stdio {
-            command: BIN.into(),
-            args,
-            env: vec![],
-            cwd: None,
-        },
+        target,
         protocol,
         timeout: Duration::from_secs(10),
         max_time: Duration::from_secs(600),
