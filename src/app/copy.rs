@@ -122,6 +122,12 @@ fn protocol_copy(model: &Model) -> Result<Copy, String> {
 }
 
 /// What the library pane copies: what the last read or prompt gave, as sent.
+/// Whether the copy menu offers `command` where the focus is (the library pane copies only
+/// what was read, and the protocol pane's message).
+pub fn offered(model: &Model, command: Command) -> bool {
+    model.focus != Pane::Library || matches!(command, Command::CopyResult | Command::CopyMessage)
+}
+
 fn library_copy(model: &Model, command: Command) -> Result<Copy, String> {
     if command != Command::CopyResult {
         return Err("in the library pane the copy menu copies what was read (the result)".into());

@@ -21,9 +21,11 @@ pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
 }
 
 fn binding_lines(model: &Model, layer: Layer) -> Vec<Line<'static>> {
-    model
-        .keymap
-        .bindings(layer)
+    lines_of(model, model.keymap.bindings(layer))
+}
+
+fn lines_of(model: &Model, bindings: &[crate::app::keymap::Binding]) -> Vec<Line<'static>> {
+    bindings
         .iter()
         .map(|b| {
             let keys: Vec<String> = b.keys.iter().map(|k| k.label()).collect();
@@ -116,7 +118,14 @@ pub fn draw_levels(frame: &mut Frame<'_>, model: &Model, cursor: usize) {
 }
 
 pub fn draw_copy_menu(frame: &mut Frame<'_>, model: &Model) {
-    let lines = binding_lines(model, Layer::Copy);
+    let offered: Vec<_> = model
+        .keymap
+        .bindings(Layer::Copy)
+        .iter()
+        .filter(|b| crate::app::copy::offered(model, b.run))
+        .cloned()
+        .collect();
+    let lines = lines_of(model, &offered);
     let area = centered(frame.area(), 52, lines.len() as u16 + 2);
     let block = model.theme.pane(" Copy ", true);
     frame.render_widget(Clear, area);

@@ -495,8 +495,14 @@ fn library_pane() {
     );
     assert!(screen.contains("  {\"id\":\"a b\"}"), "{screen}");
     assert!(!screen.contains('\u{1b}'), "escaped");
-    // `y r` copies what was read, as sent.
-    let effects = press(&mut m, &["y", "r"]);
+    // `y r` copies what was read, as sent; the menu offers only what copies here.
+    press(&mut m, &["y"]);
+    let menu = text(&render(&mut m, 120, 40));
+    assert!(
+        menu.contains("The shown call result") && !menu.contains("Input schema"),
+        "{menu}"
+    );
+    let effects = press(&mut m, &["r"]);
     let [Effect::Copy(copy)] = effects.as_slice() else {
         panic!("{effects:?}");
     };
