@@ -7,9 +7,10 @@ use super::events::{EventSink, ServerEvent};
 use super::handler::Handler;
 use super::raw::RawResponses;
 
+use super::session::Subscriptions;
 use super::session::{STDERR_IN_ERRORS, ServerSummary, Session};
 use super::streamable::WireClient;
-use super::subscriptions::{self, Subscriptions};
+use super::subscriptions;
 use super::target::{ConnectOptions, HttpTransport, ProtocolChoice, Target};
 use super::wire::Tap;
 use crate::schema::Era;

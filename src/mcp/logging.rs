@@ -19,9 +19,6 @@ pub const LEVELS: [&str; 8] = [
     "emergency",
 ];
 
-/// The `_meta` key that carries the level in the 2026 era.
-pub const META_KEY: &str = "io.modelcontextprotocol/logLevel";
-
 /// `text` as one of [`LEVELS`] (ASCII case ignored).
 pub fn parse(text: &str) -> Option<&'static str> {
     LEVELS

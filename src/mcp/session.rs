@@ -6,11 +6,9 @@ use super::error::RequestError;
 use super::events::EventSink;
 use super::handler::{Handler, token_text};
 use super::input_required;
-use super::logging;
 use super::raw::RawResponses;
 use super::result::CallResult;
 use super::salvage;
-use super::subscriptions::Subscriptions;
 use super::tasks::{self, TaskState};
 use super::tool::{RejectedTool, Tool, decode_next_page};
 use crate::schema::Era;
@@ -61,6 +59,24 @@ pub struct Listing {
     pub items: Vec<Value>,
     pub pages: usize,
     pub problem: Option<String>,
+}
+
+/// The `_meta` key that carries the log level in the 2026 era (see `logging`).
+const LOG_LEVEL_META: &str = "io.modelcontextprotocol/logLevel";
+
+/// The resources subscribed to, and (2026 era) the stream that carries the changes.
+#[derive(Default)]
+pub struct Subscriptions {
+    pub resources: std::collections::BTreeSet<String>,
+    pub stream: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Drop for Subscriptions {
+    fn drop(&mut self) {
+        if let Some(stream) = self.stream.take() {
+            stream.abort();
+        }
+    }
 }
 
 pub struct Session {
@@ -145,7 +161,7 @@ impl Session {
             && let Some(level) = self.log_level()
         {
             let mut meta = options.meta.take().unwrap_or_default();
-            meta.insert(logging::META_KEY.to_string(), json!(level));
+            meta.insert(LOG_LEVEL_META.to_string(), json!(level));
             options = options.with_meta(meta);
         }
         let request = ClientRequest::CustomRequest(CustomRequest::new(method, params));

@@ -17,21 +17,6 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 use tokio::task::JoinHandle;
 
-/// The resources subscribed to, and (2026 era) the stream that carries the changes.
-#[derive(Default)]
-pub struct Subscriptions {
-    pub resources: BTreeSet<String>,
-    pub stream: Option<JoinHandle<()>>,
-}
-
-impl Drop for Subscriptions {
-    fn drop(&mut self) {
-        if let Some(stream) = self.stream.take() {
-            stream.abort();
-        }
-    }
-}
-
 /// Opens a `subscriptions/listen` stream for every list change and for `resources`, and
 /// passes what comes on it to `events`. Returns the task and the filter the server accepted,
 /// or why it could not be opened within `within`.
