@@ -164,15 +164,15 @@ fn status_line(state: &CallState, limits: CallLimits, now: Instant, theme: Theme
     match state.shown_record() {
         None => Line::styled("no call yet", theme.dim()),
         Some(r) => {
-            // The call's number is the session's; the result's place is in this tool's history.
+            // The call's number is the session's; the result's place is in this tool's history
+            // (said once there is more than one, the line is short of room).
             let count = state.history.len();
-            let position = format!("result {}/{count}", state.shown.map_or(count, |i| i + 1));
+            let position = match count {
+                1 => String::new(),
+                _ => format!("result {}/{count} · ", state.shown.map_or(count, |i| i + 1)),
+            };
             let mut spans = vec![Span::styled(
-                format!(
-                    "call #{} · {position} · {} ms · ",
-                    r.id,
-                    r.elapsed.as_millis()
-                ),
+                format!("call #{} · {position}{} ms · ", r.id, r.elapsed.as_millis()),
                 theme.dim(),
             )];
             spans.extend(headline(r, theme));

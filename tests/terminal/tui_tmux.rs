@@ -604,7 +604,7 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
         tmux.run(&["send-keys", "-t", "main", "-l", tool]);
         tmux.keys(&["Enter", "a", "C-s"]);
         tmux.wait_for(&format!("call {tool}"));
-        tmux.wait_for(" · result 1/1 · ");
+        tmux.wait_for(" ms · ");
     }
     tmux.keys(&["Escape", "4"]);
     let screen = tmux.wait_for("Log (");
