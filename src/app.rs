@@ -16,6 +16,7 @@ pub mod mouse;
 pub mod outline;
 pub mod protocol;
 pub mod result_text;
+pub mod tabs;
 pub mod theme;
 pub mod tool_entry;
 pub mod tree_view;

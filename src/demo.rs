@@ -2,7 +2,7 @@
 //! Streamable HTTP, the fixture for the project's tests and the README's demo.
 
 pub mod catalog;
-mod library;
+pub mod library;
 mod server;
 
 use rmcp::ServiceExt;

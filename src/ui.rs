@@ -12,10 +12,12 @@ mod outline;
 mod protocol;
 mod server;
 mod status;
+mod tabs;
 mod tool;
 mod tools;
 
 use crate::app::model::{Model, Overlay, Pane, Viewport};
+use crate::app::tabs::Tab;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
@@ -27,6 +29,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
         call_area: Rect::default(),
         call_value_line: None,
         protocol_area: Rect::default(),
+        tab_areas: Vec::new(),
         library_area: Rect::default(),
         opened_area: Rect::default(),
         log_area: Rect::default(),
@@ -34,17 +37,18 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
     };
     let areas = layout::split(frame.area(), model.focus, model.zoomed);
     if let Some(area) = areas.tools {
-        tools::draw(frame, area, model, &mut viewport);
+        let list = tabs::draw(frame, area, model, &mut viewport);
+        match model.tab {
+            Tab::Tools => tools::draw(frame, list, model, &mut viewport),
+            Tab::Library(_) => library::draw_list(frame, list, model, &mut viewport),
+        }
     }
     if let Some(area) = areas.tool {
-        if model.focus == Pane::Call {
-            call::draw(frame, area, model, &mut viewport);
-        } else if model.focus == Pane::Protocol {
-            protocol::draw(frame, area, model, &mut viewport);
-        } else if model.focus == Pane::Library {
-            library::draw(frame, area, model, &mut viewport);
-        } else {
-            tool::draw(frame, area, model, &mut viewport);
+        match (model.focus, model.tab) {
+            (Pane::Call, _) => call::draw(frame, area, model, &mut viewport),
+            (Pane::Protocol, _) => protocol::draw(frame, area, model, &mut viewport),
+            (_, Tab::Library(_)) => library::draw_opened(frame, area, model, &mut viewport),
+            (_, Tab::Tools) => tool::draw(frame, area, model, &mut viewport),
         }
     }
     if let Some(area) = areas.server {

@@ -37,6 +37,8 @@ commands! {
     FocusLog = "focus-log",
     FocusProtocol = "focus-protocol",
     FocusLibrary = "focus-library",
+    NextTab = "next-tab",
+    PrevTab = "prev-tab",
     ToggleTask = "toggle-task",
     Complete = "complete",
     Subscribe = "subscribe",
@@ -120,6 +122,8 @@ impl Command {
                 | FocusLog
                 | FocusProtocol
                 | FocusLibrary
+                | NextTab
+                | PrevTab
                 | Reconnect
                 | Zoom
                 | Ping

@@ -23,7 +23,7 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
     if command == Command::CopyMessage {
         return protocol_copy(model);
     }
-    if model.focus == Pane::Library {
+    if matches!(model.focus, Pane::Library | Pane::Opened) {
         return library_copy(model, command);
     }
     let entry = model.selected_entry().ok_or("no tool selected")?;
@@ -121,16 +121,17 @@ fn protocol_copy(model: &Model) -> Result<Copy, String> {
     })
 }
 
-/// What the library pane copies: what the last read or prompt gave, as sent.
-/// Whether the copy menu offers `command` where the focus is (the library pane copies only
-/// what was read, and the protocol pane's message).
+/// Whether the copy menu offers `command` where the focus is (a library tab copies only what
+/// was read, and the protocol pane's message).
 pub fn offered(model: &Model, command: Command) -> bool {
-    model.focus != Pane::Library || matches!(command, Command::CopyResult | Command::CopyMessage)
+    !matches!(model.focus, Pane::Library | Pane::Opened)
+        || matches!(command, Command::CopyResult | Command::CopyMessage)
 }
 
+/// What a library tab copies: what the last read or prompt gave, as sent.
 fn library_copy(model: &Model, command: Command) -> Result<Copy, String> {
     if command != Command::CopyResult {
-        return Err("in the library pane the copy menu copies what was read (the result)".into());
+        return Err("in a library tab the copy menu copies what was read (the result)".into());
     }
     let opened = model.library.opened.as_ref().ok_or("nothing read yet")?;
     let result = opened.result.as_ref().ok_or("the last read failed")?;

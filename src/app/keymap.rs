@@ -19,6 +19,8 @@ pub enum Layer {
     Log,
     Protocol,
     Library,
+    /// What a library tab's item gave, beside its list.
+    Opened,
     Server,
     /// Typing into the argument editor.
     Editor,
@@ -33,7 +35,7 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub const ALL: [Layer; 14] = [
+    pub const ALL: [Layer; 15] = [
         Layer::Asked,
         Layer::Editor,
         Layer::Result,
@@ -44,6 +46,7 @@ impl Layer {
         Layer::Log,
         Layer::Protocol,
         Layer::Library,
+        Layer::Opened,
         Layer::Server,
         Layer::Copy,
         Layer::Levels,
@@ -74,6 +77,7 @@ impl Layer {
             Layer::Log => "log",
             Layer::Protocol => "protocol",
             Layer::Library => "library",
+            Layer::Opened => "opened",
             Layer::Server => "server",
             Layer::Editor => "editor",
             Layer::Result => "result",

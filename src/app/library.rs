@@ -1,6 +1,6 @@
-//! The library pane's data (key `6`, in place of the tool pane): the server's resources,
-//! resource templates and prompts in one list (each kind only when the server declares it),
-//! and what the last read or prompt gave, as lines. Pure.
+//! The library's data (tabs across the left pane, key `6`): the server's resources, resource
+//! templates and prompts (each kind only when the server declares it), one kind's tab shown at
+//! a time, and what the last read or prompt gave, as lines. Pure.
 
 use crate::mcp::library;
 use serde_json::{Map, Value, json};
@@ -19,12 +19,19 @@ pub enum Kind {
 }
 
 impl Kind {
+    pub const ALL: [Kind; 3] = [Kind::Resource, Kind::Template, Kind::Prompt];
+
+    /// Its tab's name.
     pub fn heading(self) -> &'static str {
         match self {
             Kind::Resource => "Resources",
-            Kind::Template => "Resource templates",
+            Kind::Template => "Templates",
             Kind::Prompt => "Prompts",
         }
+    }
+
+    fn index(self) -> usize {
+        self as usize
     }
 }
 
@@ -42,6 +49,72 @@ impl Item {
             Kind::Resource => library::resource_line(&self.json, false),
             Kind::Template => library::resource_line(&self.json, true),
             Kind::Prompt => library::prompt_line(&self.json),
+        }
+    }
+
+    /// What the pane beside the list says of it before it is opened: every field it has, its
+    /// whole description, its arguments or variables (escaped lines).
+    pub fn about(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut field = |label: &str, key: &str| {
+            if let Some(text) = self.text(key) {
+                lines.push(format!("{label}: {}", crate::untrusted::line(text, 2_000)));
+            }
+        };
+        match self.kind {
+            Kind::Resource => field("uri", "uri"),
+            Kind::Template => field("uri template", "uriTemplate"),
+            Kind::Prompt => {}
+        }
+        field("name", "name");
+        field("title", "title");
+        field("MIME type", "mimeType");
+        if let Some(size) = self.json.get("size").and_then(Value::as_u64) {
+            lines.push(format!(
+                "size: {}",
+                crate::plural::count(size as usize, "byte")
+            ));
+        }
+        if let Some(annotations) = self.json.get("annotations").filter(|a| a.is_object()) {
+            lines.push(format!(
+                "annotations: {}",
+                crate::untrusted::line(&annotations.to_string(), 2_000)
+            ));
+        }
+        if let Some(description) = self.text("description") {
+            lines.push(String::new());
+            lines.extend(crate::untrusted::first_lines(description, 200).0);
+        }
+        let form = self.form();
+        let fields = form.as_ref().and_then(|f| f["properties"].as_object());
+        if let Some(fields) = fields {
+            lines.push(String::new());
+            lines.push(match self.kind {
+                Kind::Template => "variables:".into(),
+                _ => "arguments (* required):".into(),
+            });
+            let required = &form.as_ref().map_or(Value::Null, |f| f["required"].clone());
+            for (name, schema) in fields {
+                let star = match required.as_array() {
+                    Some(r) if self.kind == Kind::Prompt && r.contains(&json!(name)) => "*",
+                    _ => "",
+                };
+                let about = schema["description"].as_str().unwrap_or_default();
+                let about = crate::untrusted::line(about, 300);
+                let name = crate::untrusted::line(name, 100);
+                lines.push(format!("  {name}{star}  {about}").trim_end().to_string());
+            }
+        }
+        lines
+    }
+
+    /// What Enter does with it.
+    pub fn action(&self) -> &'static str {
+        match (self.kind, self.form().is_some()) {
+            (Kind::Resource, _) => "enter reads it",
+            (Kind::Template, _) => "enter asks for its variables, then reads it",
+            (Kind::Prompt, true) => "enter asks for its arguments, then gets it",
+            (Kind::Prompt, false) => "enter gets it",
         }
     }
 
@@ -233,18 +306,27 @@ pub struct Opened {
     pub result: Option<Value>,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Library {
     pub items: Vec<Item>,
     /// A listing was asked for (once per connection, and on `r`).
     pub asked: bool,
+    /// A listing came (its items may since have changed on the server).
+    pub listed: bool,
     /// Why a list could not be had, one line each.
     pub problems: Vec<String>,
+    /// The kind whose tab is shown; only its items are listed.
+    pub kind: Kind,
     pub selected: usize,
+    /// The item selected in each kind's tab when it was last left.
+    left_at: [Option<usize>; 3],
     pub scroll: usize,
     /// What is being opened now.
     pub opening: Option<String>,
     pub opened: Option<Opened>,
+    /// The item the last opening was of: beside it the pane shows what it gave, beside any
+    /// other, what that other one is.
+    pub opened_for: Option<usize>,
     pub opened_scroll: usize,
     /// The resources subscribed to (on this connection).
     pub subscribed: BTreeSet<String>,
@@ -258,6 +340,30 @@ pub struct Library {
     pub shown: Vec<usize>,
 }
 
+impl Default for Library {
+    fn default() -> Library {
+        Library {
+            items: Vec::new(),
+            asked: false,
+            listed: false,
+            problems: Vec::new(),
+            kind: Kind::Resource,
+            selected: 0,
+            left_at: [None; 3],
+            scroll: 0,
+            opening: None,
+            opened: None,
+            opened_for: None,
+            opened_scroll: 0,
+            subscribed: BTreeSet::new(),
+            updated: BTreeSet::new(),
+            filter: String::new(),
+            filtering: false,
+            shown: Vec::new(),
+        }
+    }
+}
+
 impl Library {
     pub fn selected_item(&self) -> Option<&Item> {
         self.shown
@@ -267,6 +373,8 @@ impl Library {
 
     pub fn listed(&mut self, items: Vec<Item>, problems: Vec<String>) {
         self.items = items;
+        self.listed = true;
+        self.opened_for = None;
         self.problems = problems;
         self.refilter();
     }
@@ -277,11 +385,36 @@ impl Library {
         self.refilter();
     }
 
+    /// Whether the pane beside the list shows what was opened (else the selected item).
+    pub fn shows_opened(&self) -> bool {
+        self.opening.is_some() || (self.opened.is_some() && self.opened_for == Some(self.selected))
+    }
+
+    /// Shows `kind`'s tab, on the item selected when it was last shown.
+    pub fn show(&mut self, kind: Kind) {
+        if kind == self.kind {
+            return;
+        }
+        self.left_at[self.kind.index()] = Some(self.selected);
+        self.kind = kind;
+        self.selected = self.left_at[kind.index()].unwrap_or(usize::MAX);
+        self.scroll = 0;
+        self.refilter();
+    }
+
+    /// How many items of `kind` were listed.
+    pub fn count(&self, kind: Kind) -> usize {
+        self.items.iter().filter(|i| i.kind == kind).count()
+    }
+
     fn refilter(&mut self) {
         let needle = self.filter.to_ascii_lowercase();
+        let kind = self.kind;
         self.shown = (0..self.items.len())
             .filter(|&i| {
-                needle.is_empty() || self.items[i].line().to_ascii_lowercase().contains(&needle)
+                let item = &self.items[i];
+                item.kind == kind
+                    && (needle.is_empty() || item.line().to_ascii_lowercase().contains(&needle))
             })
             .collect();
         if !self.shown.contains(&self.selected) {
@@ -306,30 +439,6 @@ impl Library {
         if let Some(&i) = self.shown.get(next) {
             self.selected = i;
         }
-    }
-}
-
-/// One row of the library's list: a kind's heading, or an item (its index).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Row {
-    Heading(Kind),
-    Item(usize),
-}
-
-impl Library {
-    /// The list's rows: the shown items, a heading before each kind.
-    pub fn rows(&self) -> Vec<Row> {
-        let mut rows = Vec::with_capacity(self.shown.len() + 3);
-        let mut kind = None;
-        for &i in &self.shown {
-            let item = &self.items[i];
-            if kind != Some(item.kind) {
-                kind = Some(item.kind);
-                rows.push(Row::Heading(item.kind));
-            }
-            rows.push(Row::Item(i));
-        }
-        rows
     }
 }
 

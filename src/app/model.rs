@@ -6,6 +6,7 @@ use crate::app::calls::CallState;
 use crate::app::filter::Filter;
 use crate::app::keymap::Keymap;
 use crate::app::protocol::Protocol;
+use crate::app::tabs::Tab;
 use crate::app::theme::Theme;
 pub use crate::app::tool_entry::ToolEntry;
 use crate::mcp::ServerSummary;
@@ -29,20 +30,34 @@ pub enum Pane {
     Log,
     /// Every JSON-RPC message of the session (in place of the tool pane).
     Protocol,
-    /// The server's resources, templates and prompts (in place of the tool pane).
+    /// A library tab's list: the server's resources, templates or prompts (in place of the
+    /// tools list).
     Library,
+    /// What the last read or prompt gave (in place of the tool pane, beside a library tab).
+    Opened,
 }
 
 impl Pane {
-    pub const ORDER: [Pane; 7] = [
+    pub const ORDER: [Pane; 8] = [
         Pane::Tools,
         Pane::Tool,
         Pane::Call,
+        Pane::Library,
+        Pane::Opened,
         Pane::Server,
         Pane::Log,
         Pane::Protocol,
-        Pane::Library,
     ];
+
+    /// Whether the pane is shown beside `tab`: a tool's panes beside the Tools tab, the
+    /// library's beside its tabs, the rest beside any.
+    pub fn beside(self, tab: Tab) -> bool {
+        match self {
+            Pane::Tools | Pane::Tool | Pane::Call => tab == Tab::Tools,
+            Pane::Library | Pane::Opened => tab != Tab::Tools,
+            Pane::Server | Pane::Log | Pane::Protocol => true,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -202,7 +217,7 @@ pub struct Viewport {
     pub tree_scroll: Option<(String, usize)>,
     pub call_rows: usize,
     pub protocol_rows: usize,
-    /// Rows of the library pane's list and of what was opened.
+    /// Rows of the library tab's list and of what was opened beside it.
     pub library_rows: usize,
     pub library_scroll: usize,
     pub opened_rows: usize,
@@ -220,7 +235,9 @@ pub struct Viewport {
     /// The line of the call panel's result page where the value's rows begin.
     pub call_value_line: Option<usize>,
     pub protocol_area: Rect,
-    /// The library pane's list, and what was opened below it.
+    /// Where each tab's name was drawn.
+    pub tab_areas: Vec<(Rect, Tab)>,
+    /// The library tab's list, and what was opened beside it.
     pub library_area: Rect,
     pub opened_area: Rect,
     pub log_area: Rect,
@@ -256,6 +273,8 @@ pub struct Model {
     pub selected: usize,
     pub list_scroll: usize,
     pub focus: Pane,
+    /// The tab across the left pane.
+    pub tab: Tab,
     pub overlay: Option<Overlay>,
     /// The focused pane alone fills the screen (`z`).
     pub zoomed: bool,
@@ -298,6 +317,7 @@ impl Model {
             },
             now: Instant::now(),
             filter: Filter::default(),
+            tab: Tab::Tools,
             selected: 0,
             list_scroll: 0,
             focus: Pane::Tools,

@@ -3,9 +3,10 @@
 //! frame drew each pane ([`Viewport`]). Pure.
 
 use crate::app::command::Command;
-use crate::app::library::Row;
+use crate::app::effect::Effect;
 use crate::app::model::{Model, Pane, Viewport, Which};
 use crate::app::outline;
+use crate::app::tabs::Tab;
 use crate::app::tree_view;
 use crate::app::update_tool::{ensure_detail, move_in_list, move_in_log, tool_command};
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
@@ -26,7 +27,9 @@ enum Hit {
         column: u16,
     },
     Protocol(usize),
-    /// The library's list, and what was opened below it.
+    /// A tab's name across the left pane.
+    Tab(Tab),
+    /// A library tab's list, and what was opened beside it.
     Library(usize),
     Opened,
     Log,
@@ -35,7 +38,9 @@ enum Hit {
 fn hit(viewport: &Viewport, x: u16, y: u16) -> Option<Hit> {
     let inside = |r: Rect| r.contains(Position { x, y });
     let line = |r: Rect| usize::from(y - r.y);
-    if inside(viewport.list_area) {
+    if let Some((_, tab)) = viewport.tab_areas.iter().find(|(r, _)| inside(*r)) {
+        Some(Hit::Tab(*tab))
+    } else if inside(viewport.list_area) {
         Some(Hit::List(line(viewport.list_area)))
     } else if inside(viewport.tree_area) {
         Some(Hit::Tree {
@@ -60,16 +65,21 @@ fn hit(viewport: &Viewport, x: u16, y: u16) -> Option<Hit> {
     }
 }
 
-pub fn mouse(model: &mut Model, event: MouseEvent) {
+/// What the mouse did; a click on a tab may ask for the library's lists.
+pub fn mouse(model: &mut Model, event: MouseEvent) -> Vec<Effect> {
     let Some(hit) = hit(&model.viewport, event.column, event.row) else {
-        return;
+        return Vec::new();
     };
-    match event.kind {
-        MouseEventKind::Down(MouseButton::Left) => click(model, hit),
-        MouseEventKind::ScrollDown => wheel(model, hit, Command::Down),
-        MouseEventKind::ScrollUp => wheel(model, hit, Command::Up),
+    match (event.kind, hit) {
+        (MouseEventKind::Down(MouseButton::Left), Hit::Tab(tab)) => {
+            return crate::app::update_library::show(model, tab);
+        }
+        (MouseEventKind::Down(MouseButton::Left), hit) => click(model, hit),
+        (MouseEventKind::ScrollDown, hit) => wheel(model, hit, Command::Down),
+        (MouseEventKind::ScrollUp, hit) => wheel(model, hit, Command::Up),
         _ => {}
     }
+    Vec::new()
 }
 
 fn wheel(model: &mut Model, hit: Hit, motion: Command) {
@@ -83,13 +93,8 @@ fn wheel(model: &mut Model, hit: Hit, motion: Command) {
                 model.protocol.motion(motion, page);
             }
             Hit::Library(_) => crate::app::update_library::motion(model, motion),
-            Hit::Opened => {
-                let library = &mut model.library;
-                library.opened_scroll = match motion {
-                    Command::Down => library.opened_scroll + 1,
-                    _ => library.opened_scroll.saturating_sub(1),
-                };
-            }
+            Hit::Opened => crate::app::update_library::scroll_opened(model, motion),
+            Hit::Tab(_) => {}
             Hit::Value { .. } => {
                 let name = model.selected_entry().map(|e| e.tool.name.clone());
                 if let Some(state) = name.and_then(|n| model.call_mut(&n)) {
@@ -127,13 +132,15 @@ fn click(model: &mut Model, hit: Hit) {
                 protocol.select_row(row);
             }
         }
+        Hit::Tab(_) => {}
         Hit::Library(line) => {
             let row = model.viewport.library_scroll + line;
-            if let Some(Row::Item(i)) = model.library.rows().get(row) {
-                model.library.selected = *i;
+            if let Some(&i) = model.library.shown.get(row) {
+                model.library.selected = i;
+                model.focus = Pane::Library;
             }
         }
-        Hit::Opened => {}
+        Hit::Opened => model.focus = Pane::Opened,
         Hit::Log => model.focus = Pane::Log,
     }
 }

@@ -9,6 +9,7 @@ use crate::app::keymap::{Key, Layer};
 use crate::app::model::{
     Connection, LogKind, Model, Overlay, Pane, ToolDetail, ToolEntry, ToolView,
 };
+use crate::app::tabs::Tab;
 use crate::app::update_call;
 use crate::app::update_server;
 use crate::app::update_tool::{ensure_detail, move_in_list, move_in_log, tool_command};
@@ -115,6 +116,7 @@ pub fn active_layer(model: &Model) -> Layer {
             Pane::Log => Layer::Log,
             Pane::Protocol => Layer::Protocol,
             Pane::Library => Layer::Library,
+            Pane::Opened => Layer::Opened,
             Pane::Server => Layer::Server,
             Pane::Call => match model.selected_entry() {
                 // No tool is selected (the filter hides them all): the list has the keys.
@@ -162,8 +164,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Key(key) => on_key(model, key),
         // A panel or an overlay in front takes its keys; the mouse leaves the panes alone then.
         Msg::Mouse(event) if model.asked.is_empty() && model.overlay.is_none() => {
-            crate::app::mouse::mouse(model, event);
-            Vec::new()
+            crate::app::mouse::mouse(model, event)
         }
         Msg::Mouse(_) => Vec::new(),
         Msg::Connected(server) => {
@@ -179,13 +180,9 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             );
             model.server = Some(server);
             model.connection = Connection::Connected;
-            // A new connection's library is listed afresh when the pane is shown.
-            model.library = Default::default();
-            let mut effects = vec![Effect::Session(SessionRequest::ListTools)];
-            if model.focus == Pane::Library {
-                effects.extend(crate::app::update_library::focus(model));
-            }
-            effects
+            // A new connection's library is listed afresh once its tools are.
+            crate::app::update_library::connected(model);
+            vec![Effect::Session(SessionRequest::ListTools)]
         }
         Msg::ConnectFailed(reason) => {
             let text = untrusted::block(&reason);
@@ -219,7 +216,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::ToolsListed(list) => {
             tools_listed(model, list);
-            Vec::new()
+            crate::app::update_library::list(model)
         }
         Msg::Server(event) => on_server_event(model, event),
         Msg::Paste(text) => {
@@ -539,6 +536,9 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
                 .unwrap_or(0);
             loop {
                 i = (i + step) % n;
+                if !Pane::ORDER[i].beside(model.tab) {
+                    continue;
+                }
                 model.focus = Pane::ORDER[i];
                 // Tab shows a call panel only where one is open, and lands on its results,
                 // so the next Tab moves on instead of typing into the editor.
@@ -553,16 +553,25 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
             }
         }
         Command::FocusLibrary => return crate::app::update_library::focus(model),
+        Command::NextTab => return crate::app::update_library::step(model, true),
+        Command::PrevTab => return crate::app::update_library::step(model, false),
         Command::Open if model.focus == Pane::Library => {
             return crate::app::update_library::open(model);
         }
         Command::Subscribe => return crate::app::update_library::subscribe(model),
         Command::Save => return crate::app::update_library::save(model),
-        Command::FocusTools => model.focus = Pane::Tools,
-        Command::FocusTool | Command::Open => model.focus = Pane::Tool,
+        Command::FocusTools => {
+            model.tab = Tab::Tools;
+            model.focus = Pane::Tools;
+        }
+        Command::FocusTool | Command::Open => {
+            model.tab = Tab::Tools;
+            model.focus = Pane::Tool;
+        }
         Command::FocusServer => model.focus = Pane::Server,
         Command::FocusLog => model.focus = Pane::Log,
         Command::FocusProtocol => model.focus = Pane::Protocol,
+        Command::Back if model.focus == Pane::Opened => model.focus = Pane::Library,
         Command::Back => model.focus = Pane::Tools,
         // A new handshake, whether the connection looks alive or not: an HTTP session the
         // server forgot (it restarted) looks alive until a request fails.
@@ -624,6 +633,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
                 model.protocol.motion(motion, page);
             }
             Pane::Library => crate::app::update_library::motion(model, motion),
+            Pane::Opened => crate::app::update_library::scroll_opened(model, motion),
             Pane::Server => {
                 model.server_scroll = match motion {
                     Command::Down => model.server_scroll.saturating_add(1),

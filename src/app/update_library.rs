@@ -1,5 +1,5 @@
-//! What the keys do in the library pane (`6`): listing the server's resources, templates and
-//! prompts once it is shown, moving through them, opening one (a form first when a prompt has
+//! What the keys do in the library's tabs (`6`, `t`): listing the server's resources, templates
+//! and prompts once a connection's tools are listed, moving through them, opening one (a form first when a prompt has
 //! arguments or a template has variables), saving what was read, subscribing to a resource.
 //! Completions in the forms: `update_completions`. Pure.
 
@@ -8,18 +8,80 @@ use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::library::{Item, Open, Opened, Selection, result_lines};
 use crate::app::model::{Connection, LogKind, Model, Pane};
+use crate::app::tabs::Tab;
 use crate::untrusted;
 use serde_json::{Map, Value};
 
-/// Shows the pane; the first time on a connection, asks for the lists.
+/// The tabs the server has.
+pub fn tabs(model: &Model) -> Vec<Tab> {
+    Tab::declared(model.server.as_ref().map(|s| &s.capabilities))
+}
+
+/// Shows `tab` across the left pane, its list focused (asking for the lists if not yet).
+pub fn show(model: &mut Model, tab: Tab) -> Vec<Effect> {
+    model.tab = tab;
+    match tab {
+        Tab::Tools => {
+            if !model.focus.beside(tab) {
+                model.focus = Pane::Tools;
+            }
+            Vec::new()
+        }
+        Tab::Library(kind) => {
+            model.library.show(kind);
+            model.focus = Pane::Library;
+            list(model)
+        }
+    }
+}
+
+/// `6`: the library tab shown last, else the first the server has.
 pub fn focus(model: &mut Model) -> Vec<Effect> {
-    model.focus = Pane::Library;
-    let library = &mut model.library;
-    if library.asked || model.connection != Connection::Connected {
+    let tabs = tabs(model);
+    let last = Tab::Library(model.library.kind);
+    let Some(&first) = tabs.iter().find(|t| **t != Tab::Tools) else {
+        model.status = Some(match model.server {
+            None => "not connected: the library is listed once connected".into(),
+            Some(_) => "the server declares neither resources nor prompts".into(),
+        });
+        return Vec::new();
+    };
+    show(model, if tabs.contains(&last) { last } else { first })
+}
+
+/// `t`/`T`: the next or the previous tab, round.
+pub fn step(model: &mut Model, forward: bool) -> Vec<Effect> {
+    let tabs = tabs(model);
+    if tabs.len() < 2 {
+        model.status = Some("the server declares neither resources nor prompts: no tabs".into());
         return Vec::new();
     }
-    library.asked = true;
+    let from = if tabs.contains(&model.tab) {
+        model.tab
+    } else {
+        Tab::Tools
+    };
+    show(model, from.step(&tabs, forward))
+}
+
+/// Asks for the lists, once on a connection: when its tools are listed (so the tabs can show
+/// their counts), or when a tab is first shown.
+pub fn list(model: &mut Model) -> Vec<Effect> {
+    if model.library.asked || model.connection != Connection::Connected || tabs(model).len() < 2 {
+        return Vec::new();
+    }
+    model.library.asked = true;
     vec![Effect::Session(SessionRequest::ListLibrary)]
+}
+
+/// A new connection: its lists asked afresh, the tab shown kept when the server has it.
+pub fn connected(model: &mut Model) {
+    let kind = model.library.kind;
+    model.library = Default::default();
+    model.library.show(kind);
+    if !tabs(model).contains(&model.tab) {
+        show(model, Tab::Tools);
+    }
 }
 
 pub fn listed(model: &mut Model, items: Vec<Item>, problems: Vec<String>) {
@@ -56,6 +118,7 @@ fn request(model: &mut Model, item: &Item, values: &Map<String, Value>) -> Vec<E
     match item.request(values) {
         Ok(open) => {
             model.library.opening = Some(open.title.clone());
+            model.library.opened_for = Some(model.library.selected);
             vec![Effect::Session(SessionRequest::Open(open))]
         }
         Err(why) => {
@@ -68,6 +131,7 @@ fn request(model: &mut Model, item: &Item, values: &Map<String, Value>) -> Vec<E
 pub fn opened(model: &mut Model, open: Open, result: Result<Value, String>) {
     let library = &mut model.library;
     library.opening = None;
+    library.opened_for.get_or_insert(library.selected);
     if result.is_ok()
         && let Some(uri) = open.params.get("uri").and_then(Value::as_str)
     {
@@ -239,14 +303,28 @@ pub fn resource_updated(model: &mut Model, uri: String) {
 /// Moves through the list; page keys scroll what was opened.
 pub fn motion(model: &mut Model, command: Command) {
     let library = &mut model.library;
-    let page = model.viewport.opened_rows.max(1);
     match command {
         Command::Down => library.select(Selection::Next),
         Command::Up => library.select(Selection::Previous),
         Command::First => library.select(Selection::First),
         Command::Last => library.select(Selection::Last),
-        Command::PageDown => library.opened_scroll += page,
-        Command::PageUp => library.opened_scroll = library.opened_scroll.saturating_sub(page),
+        Command::PageDown | Command::PageUp => scroll_opened(model, command),
         _ => {}
     }
+}
+
+/// Scrolls what was opened (the pane beside the list): a line, a page, or to an end.
+pub fn scroll_opened(model: &mut Model, command: Command) {
+    let page = model.viewport.opened_rows.max(1);
+    let scroll = &mut model.library.opened_scroll;
+    *scroll = match command {
+        Command::Down => scroll.saturating_add(1),
+        Command::Up => scroll.saturating_sub(1),
+        Command::PageDown => scroll.saturating_add(page),
+        Command::PageUp => scroll.saturating_sub(page),
+        Command::First => 0,
+        // Clamped to the last page when drawn.
+        Command::Last => usize::MAX,
+        _ => *scroll,
+    };
 }

@@ -20,7 +20,7 @@ pub fn resources() -> Vec<Value> {
         json!({"uri": "demo://pixel.png", "name": "pixel", "mimeType": "image/png",
                "description": "A 1×1 image (a blob)"}),
         json!({"uri": TICKER, "name": "ticker", "mimeType": "text/plain",
-               "description": "Ticks every second while subscribed (s in the library pane)"}),
+               "description": "Ticks every second while subscribed (s in its tab subscribes)"}),
     ]
 }
 

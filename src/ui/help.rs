@@ -48,8 +48,9 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
         (Layer::Protocol, "Protocol pane"),
         (
             Layer::Library,
-            "Library pane (resources, templates, prompts)",
+            "A library tab's list (resources, templates, prompts)",
         ),
+        (Layer::Opened, "Beside it: what was read or got"),
         (Layer::Server, "Server pane"),
         (Layer::Editor, "Call panel: editing arguments (a opens it)"),
         (Layer::Result, "Call panel: results"),

@@ -27,10 +27,10 @@ pub fn split(area: Rect, focus: Pane, zoomed: bool) -> Areas {
             status,
         };
         match focus {
-            Pane::Tools => alone.tools = Some(main),
+            Pane::Tools | Pane::Library => alone.tools = Some(main),
             Pane::Server => alone.server = Some(main),
             Pane::Log => alone.log = Some(main),
-            Pane::Tool | Pane::Call | Pane::Protocol | Pane::Library => alone.tool = Some(main),
+            Pane::Tool | Pane::Call | Pane::Protocol | Pane::Opened => alone.tool = Some(main),
         }
         return alone;
     }
@@ -53,7 +53,7 @@ pub fn split(area: Rect, focus: Pane, zoomed: bool) -> Areas {
         }
     } else {
         // The focused pane gets the room: a short list while reading a tool, a long one while choosing.
-        let list = if focus == Pane::Tools {
+        let list = if matches!(focus, Pane::Tools | Pane::Library) {
             Constraint::Percentage(50)
         } else {
             Constraint::Length(5)

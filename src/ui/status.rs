@@ -50,11 +50,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         (Command::Help, "help"),
         (Command::Filter, "filter"),
         (Command::FocusNext, "pane"),
+        (Command::NextTab, "tab"),
         (Command::CopyMenu, "copy"),
         (Command::Zoom, if model.zoomed { "unzoom" } else { "zoom" }),
         (Command::Quit, "quit"),
     ];
+    let tabs = crate::app::update_library::tabs(model).len();
     for (command, word) in hints {
+        if command == Command::NextTab && tabs < 2 {
+            continue;
+        }
         if let Some(key) = model.keymap.reachable_key(layer, command) {
             spans.push(Span::styled(key, theme.heading()));
             spans.push(Span::styled(format!(" {word}  "), theme.dim()));

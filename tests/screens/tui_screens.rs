@@ -9,7 +9,7 @@ use mcp_inspect::app::update::{Msg, update};
 use mcp_inspect::mcp::ServerEvent;
 use ratatui::style::{Color, Modifier};
 use serde_json::json;
-use tui::{demo_model, find, press, render, text, type_text};
+use tui::{demo_model, find, library_model, press, render, text, type_text};
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
 
@@ -383,24 +383,32 @@ fn protocol_pane_shows_http_exchanges() {
     );
 }
 
-/// The library pane (`6`): listed once per connection, under headings with counts; a template
+/// The library's tabs (`6`, `t`): listed once per connection, once its tools are; a template
 /// asks for its variables in a form (checked live: a required one cannot stay empty), expands
-/// them by RFC 6570 and reads; what was read is shown, then the result as sent.
+/// them by RFC 6570 and reads; what was read is shown, then the result as sent. A server with
+/// tools only has no tabs.
 #[test]
 fn library_pane() {
     use mcp_inspect::app::effect::{Effect, SessionRequest};
     use mcp_inspect::app::library::{Item, Kind, Open};
-    let mut m = demo_model();
     let changed = || Msg::Server(ServerEvent::LibraryChanged);
+    let mut m = demo_model();
     assert!(
         update(&mut m, changed()).is_empty(),
         "never listed: nothing to redo"
     );
+    assert!(press(&mut m, &["6"]).is_empty() && press(&mut m, &["t"]).is_empty());
     assert_eq!(
-        press(&mut m, &["6"]),
-        [Effect::Session(SessionRequest::ListLibrary)]
+        m.status.as_deref(),
+        Some("the server declares neither resources nor prompts: no tabs")
     );
-    assert!(press(&mut m, &["5", "6"]).is_empty(), "listed once");
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        !screen.contains("[Tools") && !screen.contains("t tab"),
+        "{screen}"
+    );
+    let mut m = library_model();
+    assert!(press(&mut m, &["6", "5", "6"]).is_empty(), "listed once");
     assert_eq!(
         update(&mut m, changed()),
         [Effect::Session(SessionRequest::ListLibrary)],
@@ -428,7 +436,7 @@ fn library_pane() {
             problems: vec![],
         },
     );
-    press(&mut m, &["j", "enter"]);
+    press(&mut m, &["t", "enter"]);
     let form = m.asked.front_mut().expect("a form for the variables");
     assert_eq!(
         form.problem.as_deref(),
@@ -436,9 +444,6 @@ fn library_pane() {
     );
     // ctrl-n on a field's line asks the server for completions; the first goes in, the next
     // ctrl-n puts the next.
-    if let Some(server) = m.server.as_mut() {
-        server.capabilities = json!({"resources": {}, "completions": {}});
-    }
     let effects = press(&mut m, &["down", "ctrl-n"]);
     assert_eq!(
         effects,
@@ -490,7 +495,7 @@ fn library_pane() {
     snapshot("library", &mut m);
     let screen = text(&render(&mut m, 120, 40));
     assert!(
-        screen.contains("Resources 1 · Templates 1 · Prompts 1"),
+        screen.contains(" Tools 17  Resources 1 [Templates 1]"),
         "{screen}"
     );
     assert!(screen.contains("  {\"id\":\"a b\"}"), "{screen}");
@@ -508,6 +513,56 @@ fn library_pane() {
     };
     let copied: serde_json::Value = serde_json::from_str(&copy.text).expect("json");
     assert_eq!(copied["contents"][0]["text"], "{\"id\":\"a b\"}");
+}
+
+/// Each library tab at both sizes, listing what the demo server lists: before anything is
+/// opened, the pane beside the list says what the selected item is (every field, the whole
+/// description, its arguments or variables, what Enter does); `tab` moves to that pane.
+#[test]
+fn each_library_tab_at_both_sizes() {
+    use mcp_inspect::app::library::{Item, Kind};
+    use mcp_inspect::demo::library as demo;
+    let mut m = library_model();
+    let of = |kind, list: Vec<serde_json::Value>| {
+        list.into_iter()
+            .map(move |json| Item { kind, json })
+            .collect::<Vec<_>>()
+    };
+    let mut items = of(Kind::Resource, demo::resources());
+    items.extend(of(Kind::Template, demo::templates()));
+    items.extend(of(Kind::Prompt, demo::prompts()));
+    let mut hostile = demo::prompts()[1].clone();
+    hostile["name"] = json!("evil\u{1b}]0;pwned\u{7}");
+    hostile["description"] = json!("line one\nline \u{202e}two");
+    items.extend(of(Kind::Prompt, vec![hostile]));
+    let problems = vec![];
+    update(&mut m, Msg::LibraryListed { items, problems });
+    press(&mut m, &["6"]);
+    snapshot("tab_resources", &mut m);
+    press(&mut m, &["t"]);
+    snapshot("tab_templates", &mut m);
+    press(&mut m, &["t", "j"]);
+    snapshot("tab_prompts", &mut m);
+    let screen = text(&render(&mut m, 120, 40));
+    for said in [
+        "code*  The code to review",
+        "language  Its language (completes)",
+        "enter asks for its arguments, then gets it",
+    ] {
+        assert!(screen.contains(said), "{said}: {screen}");
+    }
+    press(&mut m, &["j"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("line \\u{202e}two"), "{screen}");
+    assert!(!screen.contains('\u{1b}') && !screen.contains('\u{202e}'));
+    press(&mut m, &["tab"]);
+    assert_eq!(m.focus, mcp_inspect::app::model::Pane::Opened);
+    press(&mut m, &["esc", "t"]);
+    assert_eq!(
+        m.focus,
+        mcp_inspect::app::model::Pane::Tools,
+        "round to Tools"
+    );
 }
 
 /// `L` opens the picker of the eight levels on the one asked so far; enter asks the server for
@@ -585,7 +640,10 @@ fn the_log_level_picker_and_ping() {
 fn a_subscribed_resource_is_marked_until_read_again() {
     use mcp_inspect::app::effect::{Effect, SessionRequest};
     use mcp_inspect::app::library::{Item, Kind, Open};
-    let mut m = demo_model();
+    let mut m = library_model();
+    if let Some(server) = m.server.as_mut() {
+        server.capabilities = json!({"resources": {}, "prompts": {}});
+    }
     press(&mut m, &["6"]);
     let items = vec![
         Item {
@@ -605,7 +663,7 @@ fn a_subscribed_resource_is_marked_until_read_again() {
         Some("the server does not declare resources.subscribe")
     );
     if let Some(server) = m.server.as_mut() {
-        server.capabilities = json!({"resources": {"subscribe": true}});
+        server.capabilities = json!({"resources": {"subscribe": true}, "prompts": {}});
     }
     let uri = "demo://ticker".to_string();
     assert_eq!(
@@ -632,7 +690,7 @@ fn a_subscribed_resource_is_marked_until_read_again() {
     }
     let screen = text(&render(&mut m, 120, 40));
     assert!(
-        screen.contains("▶ [subscribed] [updated] demo://ticker"),
+        screen.contains("▶ [subscribed] [updated] demo://tick"),
         "{screen}"
     );
     assert_eq!(
@@ -668,7 +726,7 @@ fn a_subscribed_resource_is_marked_until_read_again() {
         },
     );
     assert!(text(&render(&mut m, 120, 40)).contains("[subscribed] demo://ticker"));
-    press(&mut m, &["j"]);
+    press(&mut m, &["t", "t"]);
     assert!(press(&mut m, &["s"]).is_empty());
     assert_eq!(
         m.status.as_deref(),
@@ -683,7 +741,7 @@ fn a_read_blob_is_saved_where_the_form_says() {
     use mcp_inspect::app::effect::Effect;
     use mcp_inspect::app::library::{Item, Kind, Open};
     use mcp_inspect::app::update_library::file_name;
-    let mut m = demo_model();
+    let mut m = library_model();
     press(&mut m, &["6"]);
     let pixel = json!({"uri": "demo://pixel.png", "name": "pixel"});
     let items = vec![Item {
@@ -748,7 +806,7 @@ fn a_read_blob_is_saved_where_the_form_says() {
 fn the_library_filters_like_the_tool_list() {
     use mcp_inspect::app::effect::{Effect, SessionRequest};
     use mcp_inspect::app::library::{Item, Kind};
-    let mut m = demo_model();
+    let mut m = library_model();
     press(&mut m, &["6"]);
     let resource = |uri: &str| Item {
         kind: Kind::Resource,
@@ -768,9 +826,8 @@ fn the_library_filters_like_the_tool_list() {
     press(&mut m, &["/"]);
     type_text(&mut m, "SRC");
     let screen = text(&render(&mut m, 120, 40));
-    assert!(screen.contains("· 3 shown /SRC▏"), "{screen}");
+    assert!(screen.contains("Resources 3 · 2 shown /SRC▏"), "{screen}");
     assert!(!screen.contains("README.md"), "{screen}");
-    assert!(screen.contains("Prompts"), "{screen}");
     press(&mut m, &["enter", "j"]);
     assert_eq!(m.library.selected, 2, "down skips what the filter hides");
     let effects = press(&mut m, &["enter"]);
@@ -778,8 +835,15 @@ fn the_library_filters_like_the_tool_list() {
         panic!("{effects:?}");
     };
     assert_eq!(open.params, json!({"uri": "file:///src/lib.rs"}));
-    press(&mut m, &["G"]);
+    press(&mut m, &["g"]);
+    assert_eq!(m.library.selected, 0);
+    // The filter holds in each tab: two tabs on (past the empty Templates), the prompt.
+    press(&mut m, &["t", "t"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("Prompts 1 · 1 shown /SRC"), "{screen}");
     assert_eq!(m.library.selected, 3);
+    press(&mut m, &["T", "T"]);
+    assert_eq!(m.library.selected, 0, "each tab keeps its selection");
     press(&mut m, &["esc"]);
     let screen = text(&render(&mut m, 120, 40));
     assert!(
@@ -801,7 +865,12 @@ fn the_library_filters_like_the_tool_list() {
     update(&mut m, mouse(MouseEventKind::Down(MouseButton::Left), at));
     assert_eq!(m.library.selected, 1);
     update(&mut m, mouse(MouseEventKind::ScrollDown, at));
-    assert_eq!(m.library.selected, 3, "three rows on, at the last");
+    assert_eq!(m.library.selected, 2, "three rows on, at the last");
+    // A click on a tab's name shows it.
+    let at = find(&render(&mut m, 120, 40), "Prompts 1").expect("its tab");
+    update(&mut m, mouse(MouseEventKind::Down(MouseButton::Left), at));
+    assert_eq!(m.library.selected, 3);
+    assert!(text(&render(&mut m, 120, 40)).contains("[Prompts 1]"));
 }
 
 /// Typing into a form's field asks for its completions once typing pauses (250 ms of the
@@ -812,11 +881,8 @@ fn completions_come_as_you_type() {
     use mcp_inspect::app::effect::{Effect, SessionRequest};
     use mcp_inspect::app::library::{Item, Kind};
     use std::time::Duration;
-    let mut m = demo_model();
-    if let Some(server) = m.server.as_mut() {
-        server.capabilities = json!({"prompts": {}, "completions": {}});
-    }
-    press(&mut m, &["6"]);
+    let mut m = library_model();
+    press(&mut m, &["T"]);
     let prompt = json!({"name": "review", "arguments": [{"name": "language"}]});
     let items = vec![Item {
         kind: Kind::Prompt,

@@ -60,6 +60,24 @@ pub fn demo_model() -> Model {
     model
 }
 
+/// The demo model connected to a server that also declares resources (with subscriptions),
+/// prompts and completions, as the demo server does: its library is asked for once its tools
+/// are listed.
+pub fn library_model() -> Model {
+    let mut model = Model::new(
+        "mcp-inspect demo-server".into(),
+        Keymap::default_map(),
+        Theme { color: true },
+    );
+    let mut summary = server();
+    summary.capabilities = json!({"tools": {"listChanged": true},
+        "resources": {"subscribe": true, "listChanged": true}, "prompts": {}, "completions": {}});
+    update(&mut model, Msg::Connected(summary));
+    let effects = update(&mut model, Msg::ToolsListed(demo_tools()));
+    assert_eq!(effects, [Effect::Session(SessionRequest::ListLibrary)]);
+    model
+}
+
 /// The terminal event for a key written as in the keymap (`j`, `enter`, `ctrl-c`).
 pub fn key_event(written: &str) -> KeyEvent {
     let key = mcp_inspect::app::keymap::Key::parse(written).expect("key");

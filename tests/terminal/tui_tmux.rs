@@ -386,10 +386,10 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     assert!(screen.contains("Protocol ("), "{screen}");
     assert!(screen.contains("← notifications/progress"), "{screen}");
     assert!(screen.contains("→ tools/call #"), "{screen}");
-    // The library pane: the demo's resources, template and prompts; a resource read, a
+    // The library's tabs: the demo's resources, template and prompts; a resource read, a
     // prompt's arguments filled in its form and its messages shown.
     tmux.keys(&["6"]);
-    tmux.wait_for("Resources 4 · Templates 1 · Prompts 2");
+    tmux.wait_for("[Resources 4] Templates 1");
     tmux.keys(&["Enter"]);
     tmux.wait_for("  # The mcp-inspect demo");
     // A blob read, described, and saved where the form says: the same bytes as sent.
@@ -405,7 +405,7 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     let sent = base64::engine::general_purpose::STANDARD.decode(sent);
     assert_eq!(saved, sent.expect("base64"));
     // The template: its variable completed as it is typed, then put in with ctrl-n.
-    tmux.keys(&["j", "j", "Enter"]);
+    tmux.keys(&["t", "Enter"]);
     tmux.wait_for("the template's variables, then ctrl-s opens it");
     tmux.keys(&["Down", "End", "Left"]);
     tmux.run(&["send-keys", "-t", "main", "-l", "4"]);
@@ -416,7 +416,7 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
         screen.contains(r#"{"id":"42","name":"User 42","admin":true}"#),
         "{screen}"
     );
-    tmux.keys(&["G", "Enter"]);
+    tmux.keys(&["t", "G", "Enter"]);
     tmux.wait_for("before it opens: arguments");
     tmux.keys(&["Down", "End", "Left", "Left"]);
     tmux.run(&["send-keys", "-t", "main", "-l", "fn main() {}"]);
