@@ -109,6 +109,24 @@ impl AskPanel {
             complete_due: None,
             asked_for: None,
         };
+        // A form's typing starts in its first required value, as the argument editor's does.
+        let required: Vec<&str> = match &panel.kind {
+            Asked::Form => panel.params["requestedSchema"]["required"].as_array(),
+            _ => None,
+        }
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+        let start = match panel.kind {
+            Asked::Form => crate::app::draft_lines::first_blank(&text, &required),
+            _ => None,
+        };
+        if let Some((row, column)) = start {
+            let at = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+            let jump = ratatui_textarea::CursorMove::Jump(at(row), at(column));
+            panel.editor.move_cursor(jump);
+        }
         panel.check();
         panel
     }

@@ -41,6 +41,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let hints = [
         (Command::Open, "open"),
         (Command::Call, "call"),
+        (Command::Save, "save"),
         (Command::Send, "send"),
         (Command::NextViolation, "next ✗"),
         (Command::OlderResult, "older"),

@@ -535,3 +535,24 @@ fn resources_and_prompts_with_escapes_are_printed_escaped() {
         read.stdout
     );
 }
+
+/// A read whose answer holds a 100 MB blob: refused with its size, never held whole, and
+/// nothing written to the `--out` file.
+#[test]
+fn a_hundred_megabyte_blob_is_refused_with_its_size() {
+    let dir = std::env::temp_dir().join(format!("mcp-inspect-blob-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let out = dir.join("huge.bin");
+    let path = out.to_str().expect("a UTF-8 path");
+    let r = attack(&["read", "evil://huge", "--out", path], "library");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("104857718-byte message, over the 16 MiB limit"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.peak_kb < PEAK_KB, "peak {} kB", r.peak_kb);
+    assert!(!out.exists(), "nothing written");
+    let _ = std::fs::remove_dir_all(&dir);
+}

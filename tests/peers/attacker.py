@@ -155,6 +155,18 @@ LIBRARY = {
 }
 
 
+def huge_blob(request_id, megabytes=100):
+    """A resources/read answer holding a 100 MB blob, streamed out, never held whole."""
+    out = sys.stdout.buffer
+    out.write(b'{"jsonrpc":"2.0","id":%s,"result":{"contents":[{"uri":"evil://huge",'
+              b'"mimeType":"application/octet-stream","blob":"' % json.dumps(request_id).encode())
+    chunk = b"QUFB" * 16384  # base64 of "AAA" over and over: 64 KiB a write
+    for _ in range(megabytes * 16):
+        out.write(chunk)
+    out.write(b'"}]}}\n')
+    out.flush()
+
+
 def stdio(mode):
     if mode in ("setsid", "setsid-silent", "exit-with-grandchild"):
         # setsid: a grandchild in a session of its own; the other keeps our stdout open.
@@ -206,6 +218,9 @@ def stdio(mode):
             call(mode, message["params"]["name"], request_id)
         elif method == "ping":
             result(request_id, {})
+        elif mode == "library" and method == "resources/read" and \
+                message["params"].get("uri") == "evil://huge":
+            huge_blob(request_id)
         elif mode == "library" and method in LIBRARY:
             result(request_id, LIBRARY[method])
         else:

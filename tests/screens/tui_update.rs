@@ -503,7 +503,7 @@ fn a_request_from_the_server_is_put_to_the_user_in_a_panel() {
     press(
         &mut m2,
         &[
-            "down",
+            // The cursor starts in the first required value.
             "end",
             "backspace",
             "backspace",

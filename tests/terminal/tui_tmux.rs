@@ -407,7 +407,7 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     // The template: its variable completed as it is typed, then put in with ctrl-n.
     tmux.keys(&["t", "Enter"]);
     tmux.wait_for("the template's variables, then ctrl-s opens it");
-    tmux.keys(&["Down", "End", "Left"]);
+    // Typing starts in the first required value.
     tmux.run(&["send-keys", "-t", "main", "-l", "4"]);
     tmux.wait_for("id: 42 (1 of 1) · ctrl-n puts the first");
     tmux.keys(&["C-n", "C-s"]);
@@ -418,7 +418,6 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     );
     tmux.keys(&["t", "G", "Enter"]);
     tmux.wait_for("before it opens: arguments");
-    tmux.keys(&["Down", "End", "Left", "Left"]);
     tmux.run(&["send-keys", "-t", "main", "-l", "fn main() {}"]);
     // The language from the demo's completions (ctrl-n on its line).
     tmux.keys(&["Down", "C-n"]);
