@@ -14,6 +14,7 @@ pub mod library;
 pub mod model;
 pub mod mouse;
 pub mod outline;
+pub mod picker;
 pub mod protocol;
 pub mod result_text;
 pub mod tabs;

@@ -235,8 +235,9 @@ pub struct ConnectionArgs {
     /// Working directory for a stdio server.
     #[arg(long)]
     pub cwd: Option<PathBuf>,
-    /// An mcpServers JSON file (Claude Desktop, official Inspector).
-    #[arg(long, requires = "server")]
+    /// An mcpServers JSON file (Claude Desktop, official Inspector); without --server the TUI
+    /// lets you pick one of its servers.
+    #[arg(long)]
     pub config: Option<PathBuf>,
     /// The server's name in --config.
     #[arg(long, requires = "config")]
@@ -313,8 +314,23 @@ impl ConnectionArgs {
             && self.command.is_empty()
     }
 
+    /// Whether the TUI should offer the server picker: no server given, or `--config FILE`
+    /// without `--server`.
+    pub fn picks(&self) -> bool {
+        let only_config = ConnectionArgs {
+            config: None,
+            ..self.clone()
+        };
+        self.is_empty() || (self.server.is_none() && only_config.is_empty())
+    }
+
     /// The connection these flags describe.
     pub fn options(&self) -> Result<ConnectOptions, String> {
+        self.options_for(self.target()?)
+    }
+
+    /// The server these flags name.
+    fn target(&self) -> Result<Target, String> {
         let given = [
             self.demo,
             self.hostile.is_some(),
@@ -327,7 +343,7 @@ impl ConnectionArgs {
             1 => {}
             _ => return Err("give only one of `-- COMMAND`, --url, --config, --demo and --hostile".into()),
         }
-        let mut target = if self.demo {
+        Ok(if self.demo {
             this_executable(vec!["demo-server".into()])?
         } else if let Some(attacks) = &self.hostile {
             let mut args = vec!["hostile-server".to_string()];
@@ -353,7 +369,13 @@ impl ConnectionArgs {
                 },
                 headers: vec![],
             }
-        } else if let (Some(file), Some(name)) = (&self.config, &self.server) {
+        } else if let Some(file) = &self.config {
+            let Some(name) = &self.server else {
+                return Err(format!(
+                    "--config {} needs --server NAME (the TUI, without it, lets you pick)",
+                    file.display()
+                ));
+            };
             crate::mcp::config::load(file, name)?
         } else {
             Target::Stdio {
@@ -362,7 +384,12 @@ impl ConnectionArgs {
                 env: vec![],
                 cwd: None,
             }
-        };
+        })
+    }
+
+    /// The connection to `target` (named by these flags, or picked), with the other flags
+    /// (environment, headers, timeouts, policies) applied.
+    pub fn options_for(&self, mut target: Target) -> Result<ConnectOptions, String> {
         self.apply_overrides(&mut target)?;
         target.register_secrets();
         let timeout = seconds("--timeout", self.timeout, DEFAULT_TIMEOUT_SECS)?;

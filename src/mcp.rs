@@ -2,6 +2,7 @@
 //! Only this layer names rmcp types; everything leaves it converted.
 
 mod child;
+pub mod client_configs;
 pub mod client_side;
 pub mod config;
 mod connect;

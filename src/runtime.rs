@@ -4,12 +4,14 @@
 mod clipboard;
 mod crossterm_edge;
 pub mod event_loop;
+mod picker_loop;
 mod session_task;
 
 use crate::app::{keymap, model, theme};
 use crate::cli::ConnectionArgs;
 use crate::mcp::client_side::{ElicitationPolicy, SamplingPolicy};
 use crate::mcp::error::exit;
+use event_loop::Edge;
 
 /// Draws one frame of `model` on `terminal` and lets the model adopt what the frame learned
 /// (pane heights and scroll): the one way a frame is drawn, by the event loop and by tests.
@@ -25,17 +27,93 @@ pub fn frame<B: ratatui::backend::Backend>(
     Ok(())
 }
 
-/// Runs the TUI on a connection and returns the exit code; `mouse`: take mouse reports.
+/// Runs the TUI and returns the exit code; `mouse`: take mouse reports. With no server named
+/// (or `--config` without `--server`) the picker offers the user's configured servers first;
+/// `S` in the TUI comes back to it.
 pub async fn run(connection: ConnectionArgs, mouse: bool) -> i32 {
-    let mut options = match connection.options() {
-        Ok(o) => o,
+    let mut next = None;
+    if !connection.picks() {
+        match connection.options() {
+            Ok(o) => next = Some(o),
+            Err(e) => {
+                eprintln!("error: {e}\n(try mcp-inspect --help, or mcp-inspect --demo)");
+                return exit::ERROR;
+            }
+        }
+    }
+    use std::io::IsTerminal;
+    let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if !terminal && connection.is_empty() {
+        eprintln!(
+            "error: no server given: use `-- COMMAND ARGS...`, --url URL, --config FILE --server NAME or --demo (in a terminal, mcp-inspect alone lets you pick one from your client configs)"
+        );
+        return exit::ERROR;
+    }
+    if !terminal {
+        eprintln!(
+            "error: the TUI needs a terminal (stdin and stdout); without one, use a headless command: mcp-inspect tools | inspect TOOL | call TOOL | check (see --help)"
+        );
+        return exit::ERROR;
+    }
+    let (keymap, warning) = keymap::Keymap::load();
+    let mut edge = match crossterm_edge::CrosstermEdge::new(mouse) {
+        Ok(edge) => edge,
         Err(e) => {
-            eprintln!("error: {e}\n(try mcp-inspect --help, or mcp-inspect --demo)");
+            eprintln!("error: terminal: {e}");
             return exit::ERROR;
         }
     };
-    // In the TUI a person is there: what the server asks is put to them, unless a policy
-    // was chosen on the command line.
+    let mut picker = None;
+    loop {
+        let options = match next.take() {
+            Some(options) => options,
+            None => {
+                let picker = picker.get_or_insert_with(|| new_picker(&connection, &keymap));
+                match picker_loop::pick(&mut edge, picker, &connection).await {
+                    Ok(Some(options)) => options,
+                    Ok(None) => {
+                        edge.release();
+                        return exit::OK;
+                    }
+                    Err(e) => {
+                        edge.release();
+                        eprintln!("error: terminal: {e}");
+                        return exit::ERROR;
+                    }
+                }
+            }
+        };
+        let model = session_model(&options, keymap.clone(), warning.clone());
+        match event_loop::run_loop(&mut edge, session_options(&connection, options), model).await {
+            Ok(event_loop::Ended::Quit(code)) => return code,
+            Ok(event_loop::Ended::SwitchServer) => {}
+            Err(e) => {
+                eprintln!("error: terminal: {e}");
+                return exit::ERROR;
+            }
+        }
+    }
+}
+
+/// The picker over `--config`'s file, or over the user's client configs.
+fn new_picker(connection: &ConnectionArgs, keymap: &keymap::Keymap) -> crate::app::picker::Picker {
+    use crate::mcp::client_configs;
+    let (found, source) = match (&connection.config, &connection.server) {
+        (Some(file), None) => (client_configs::in_file(file), file.display().to_string()),
+        _ => (
+            client_configs::discover(&client_configs::Places::from_env()),
+            "your client configs".to_string(),
+        ),
+    };
+    crate::app::picker::Picker::new(found, source, keymap.clone(), theme::Theme::from_env())
+}
+
+/// The options as the TUI uses them: what the server asks is put to the person there, unless
+/// a policy was chosen on the command line; every message kept for the protocol pane.
+fn session_options(
+    connection: &ConnectionArgs,
+    mut options: crate::mcp::ConnectOptions,
+) -> crate::mcp::ConnectOptions {
     let client = &mut options.client;
     if connection.on_elicitation.is_none() && client.elicitation.is_some() {
         client.elicitation = Some(ElicitationPolicy::Ask);
@@ -43,15 +121,21 @@ pub async fn run(connection: ConnectionArgs, mouse: bool) -> i32 {
     if connection.on_sampling.is_none() && client.sampling.is_some() {
         client.sampling = Some(SamplingPolicy::Ask);
     }
-    let (keymap, warning) = keymap::Keymap::load();
-    // Every message of the session, for the protocol pane.
     options.wire = Some(crate::mcp::wire::WireLog::default());
-    let limits = model::CallLimits {
+    options
+}
+
+/// A fresh model for a session on `options`.
+fn session_model(
+    options: &crate::mcp::ConnectOptions,
+    keymap: keymap::Keymap,
+    warning: Option<String>,
+) -> model::Model {
+    let mut model = model::Model::new(options.target.describe(), keymap, theme::Theme::from_env());
+    model.limits = model::CallLimits {
         timeout: options.timeout,
         max_time: options.max_time,
     };
-    let mut model = model::Model::new(options.target.describe(), keymap, theme::Theme::from_env());
-    model.limits = limits;
     model.log_level = options.log_level;
     model.connection_args = match &options.target {
         crate::mcp::Target::Stdio { command, args, .. } => std::iter::once("--".to_string())
@@ -70,22 +154,5 @@ pub async fn run(connection: ConnectionArgs, mouse: bool) -> i32 {
         model.status = Some(w.clone());
         model.push_log(model::LogKind::Problem, w);
     }
-    use std::io::IsTerminal;
-    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        eprintln!(
-            "error: the TUI needs a terminal (stdin and stdout); without one, use a headless command: mcp-inspect tools | inspect TOOL | call TOOL | check (see --help)"
-        );
-        return exit::ERROR;
-    }
-    let outcome = match crossterm_edge::CrosstermEdge::new(mouse) {
-        Ok(mut edge) => event_loop::run_loop(&mut edge, options, model).await,
-        Err(e) => Err(e),
-    };
-    match outcome {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: terminal: {e}");
-            exit::ERROR
-        }
-    }
+    model
 }

@@ -9,6 +9,7 @@ mod layout;
 mod library;
 mod log;
 mod outline;
+mod picker;
 mod protocol;
 mod server;
 mod status;
@@ -69,6 +70,13 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
     asked::draw(frame, model);
     sanitize(frame.buffer_mut());
     viewport
+}
+
+/// Draws the server picker on the whole screen; returns the first row of its list shown.
+pub fn draw_picker(frame: &mut Frame<'_>, picker: &crate::app::picker::Picker) -> usize {
+    let scroll = picker::draw(frame, picker, picker.theme);
+    sanitize(frame.buffer_mut());
+    scroll
 }
 
 /// The first row to show so that row `cursor` is among the `rows` shown, moving the window

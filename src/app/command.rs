@@ -44,6 +44,7 @@ commands! {
     Subscribe = "subscribe",
     Save = "save",
     Reconnect = "reconnect",
+    SwitchServer = "switch-server",
     Zoom = "zoom",
     Ping = "ping",
     LogLevel = "log-level",
@@ -125,6 +126,7 @@ impl Command {
                 | NextTab
                 | PrevTab
                 | Reconnect
+                | SwitchServer
                 | Zoom
                 | Ping
                 | LogLevel

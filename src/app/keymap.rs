@@ -32,10 +32,12 @@ pub enum Layer {
     Help,
     /// A request the server put to the user.
     Asked,
+    /// The server picker (before connecting, or `S`).
+    Picker,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 15] = [
+    pub const ALL: [Layer; 16] = [
         Layer::Asked,
         Layer::Editor,
         Layer::Result,
@@ -51,6 +53,7 @@ impl Layer {
         Layer::Copy,
         Layer::Levels,
         Layer::Help,
+        Layer::Picker,
     ];
 
     /// Whether a key this layer does not bind runs the global layer's command (the editor,
@@ -85,6 +88,7 @@ impl Layer {
             Layer::Levels => "levels",
             Layer::Help => "help",
             Layer::Asked => "asked",
+            Layer::Picker => "picker",
         }
     }
 }

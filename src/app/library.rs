@@ -43,13 +43,16 @@ pub struct Item {
 }
 
 impl Item {
-    /// Its line in the list (escaped).
+    /// Its line in the list (escaped). A resource's or template's name comes first: in a
+    /// narrow pane URIs cut after their shared start would all look alike.
     pub fn line(&self) -> String {
-        match self.kind {
-            Kind::Resource => library::resource_line(&self.json, false),
-            Kind::Template => library::resource_line(&self.json, true),
-            Kind::Prompt => library::prompt_line(&self.json),
-        }
+        let mut parts = match self.kind {
+            Kind::Resource => library::resource_parts(&self.json, false),
+            Kind::Template => library::resource_parts(&self.json, true),
+            Kind::Prompt => return library::prompt_line(&self.json),
+        };
+        parts.swap(0, 1);
+        parts.join("  ")
     }
 
     /// What the pane beside the list says of it before it is opened: every field it has, its

@@ -295,6 +295,8 @@ pub struct Model {
     /// What the last frame showed of each pane: its rows (for page keys) and scroll.
     pub viewport: Viewport,
     pub quit: bool,
+    /// The session ends to pick another server (`S`), not to quit.
+    pub switch_server: bool,
     /// Quit was pressed once while a call ran; the next quit quits.
     pub quit_asked: bool,
     /// Requests the server put to the user, oldest first: the first is the open panel.
@@ -335,6 +337,7 @@ impl Model {
             theme,
             viewport: Viewport::default(),
             quit: false,
+            switch_server: false,
             quit_asked: false,
             asked: VecDeque::new(),
         }

@@ -506,6 +506,15 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
                 Some("a call is running: press quit again to quit and abandon it".into());
         }
         Command::Quit => model.quit = true,
+        Command::SwitchServer if model.busy() && !quit_asked => {
+            model.quit_asked = true;
+            model.status =
+                Some("a call is running: press switch again to end it and pick a server".into());
+        }
+        Command::SwitchServer => {
+            model.switch_server = true;
+            model.quit = true;
+        }
         Command::Help => {
             model.help_scroll = 0;
             model.overlay = if model.overlay == Some(Overlay::Help) {

@@ -12,8 +12,9 @@ struct ConfigFile {
     mcp_servers: BTreeMap<String, ServerEntry>,
 }
 
+/// One server as the clients write it (Windsurf says `serverUrl`, Codex `http_headers`).
 #[derive(Deserialize)]
-struct ServerEntry {
+pub struct ServerEntry {
     #[serde(rename = "type")]
     kind: Option<String>,
     command: Option<String>,
@@ -22,8 +23,9 @@ struct ServerEntry {
     #[serde(default)]
     env: BTreeMap<String, String>,
     cwd: Option<PathBuf>,
+    #[serde(alias = "serverUrl")]
     url: Option<String>,
-    #[serde(default)]
+    #[serde(default, alias = "http_headers")]
     headers: BTreeMap<String, String>,
 }
 
@@ -57,49 +59,58 @@ pub fn parse(text: &str, name: &str) -> Result<Target, String> {
             names.join(", ")
         ));
     };
-    let kind = entry
-        .kind
-        .as_deref()
-        .unwrap_or(if entry.url.is_some() { "http" } else { "stdio" });
-    match kind {
-        "stdio" => Ok(Target::Stdio {
-            command: entry
-                .command
-                .clone()
-                .ok_or_else(|| format!("server `{name}` has no `command`"))?,
-            args: entry.args.clone(),
-            env: entry
-                .env
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-            cwd: entry.cwd.clone(),
-        }),
-        "http" | "streamable-http" | "streamableHttp" | "sse" => {
-            let url = entry
-                .url
-                .clone()
-                .ok_or_else(|| format!("server `{name}` has no `url`"))?;
-            Ok(Target::Http {
-                transport: if kind == "sse" {
-                    HttpTransport::Sse
-                } else {
-                    HttpTransport::Streamable
-                },
-                url,
-                headers: entry
-                    .headers
+    entry.target(name)
+}
+
+impl ServerEntry {
+    /// The server this entry describes (`name` for messages).
+    pub fn target(&self, name: &str) -> Result<Target, String> {
+        let entry = self;
+        let kind =
+            entry
+                .kind
+                .as_deref()
+                .unwrap_or(if entry.url.is_some() { "http" } else { "stdio" });
+        match kind {
+            "stdio" => Ok(Target::Stdio {
+                command: entry
+                    .command
+                    .clone()
+                    .ok_or_else(|| format!("server `{name}` has no `command`"))?,
+                args: entry.args.clone(),
+                env: entry
+                    .env
                     .iter()
-                    .map(|(k, v)| Header {
-                        name: k.clone(),
-                        value: v.clone(),
-                    })
+                    .map(|(k, v)| (k.clone(), v.clone()))
                     .collect(),
-            })
+                cwd: entry.cwd.clone(),
+            }),
+            "http" | "streamable-http" | "streamableHttp" | "sse" => {
+                let url = entry
+                    .url
+                    .clone()
+                    .ok_or_else(|| format!("server `{name}` has no `url`"))?;
+                Ok(Target::Http {
+                    transport: if kind == "sse" {
+                        HttpTransport::Sse
+                    } else {
+                        HttpTransport::Streamable
+                    },
+                    url,
+                    headers: entry
+                        .headers
+                        .iter()
+                        .map(|(k, v)| Header {
+                            name: k.clone(),
+                            value: v.clone(),
+                        })
+                        .collect(),
+                })
+            }
+            other => Err(format!(
+                "server `{name}` has unknown type `{other}` (stdio, http or sse)"
+            )),
         }
-        other => Err(format!(
-            "server `{name}` has unknown type `{other}` (stdio, http or sse)"
-        )),
     }
 }
 

@@ -8,6 +8,11 @@ use serde_json::Value;
 
 /// `URI  name (title)  mime  size  [annotations]  description`, escaped and bounded.
 pub fn resource_line(item: &Value, template: bool) -> String {
+    resource_parts(item, template).join("  ")
+}
+
+/// The parts of [`resource_line`], the URI first and the name (title) second.
+pub fn resource_parts(item: &Value, template: bool) -> Vec<String> {
     let text = |key: &str| item.get(key).and_then(Value::as_str);
     let uri = text(if template { "uriTemplate" } else { "uri" }).unwrap_or("(no uri)");
     let mut parts = vec![untrusted::line(uri, 300).into_owned()];
@@ -42,7 +47,7 @@ pub fn resource_line(item: &Value, template: bool) -> String {
     {
         parts.push(untrusted::line(first.trim(), 160).into_owned());
     }
-    parts.join("  ")
+    parts
 }
 
 /// `name(required*, optional?)  (title)  description`, escaped and bounded.

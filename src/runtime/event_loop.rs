@@ -49,18 +49,27 @@ pub trait Edge {
     fn release(&mut self);
 }
 
+/// How a session of the UI ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The user quit (the exit code); the terminal is given back.
+    Quit(i32),
+    /// The user asked for another server (`S`): the terminal is kept for the picker.
+    SwitchServer,
+}
+
 /// One message into `update`, at the time now: the runtime owns the clock.
 fn step(model: &mut Model, msg: Msg) -> Vec<Effect> {
     model.now = Instant::now();
     update(model, msg)
 }
 
-/// Runs the UI on `edge` until the user quits; returns the exit code.
+/// Runs the UI on `edge` until the user quits or switches server.
 pub async fn run_loop<E: Edge>(
     edge: &mut E,
     options: ConnectOptions,
     mut model: Model,
-) -> std::io::Result<i32>
+) -> std::io::Result<Ended>
 where
     <E::Backend as Backend>::Error: Send + Sync + 'static,
 {
@@ -166,10 +175,15 @@ where
         }
     }
     drop(requests);
-    edge.release();
+    if !model.switch_server {
+        edge.release();
+    }
     // The session task closes the server: stdin, a short grace, then the process group.
     let _ = tokio::time::timeout(Duration::from_secs(2), session).await;
-    Ok(0)
+    Ok(match model.switch_server {
+        true => Ended::SwitchServer,
+        false => Ended::Quit(0),
+    })
 }
 
 /// Writes `bytes` to `path`: a new file, unless `overwrite`. Says what was written where.

@@ -57,6 +57,10 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
         (Layer::Asked, "A request from the server (its panel)"),
         (Layer::Copy, "Copy menu (y)"),
         (Layer::Levels, "Log level picker (L)"),
+        (
+            Layer::Picker,
+            "Server picker (S, or mcp-inspect with no server)",
+        ),
     ] {
         lines.push(Line::styled(title, model.theme.name()));
         lines.extend(binding_lines(model, layer));

@@ -15,7 +15,7 @@ use mcp_inspect::app::keymap::Keymap;
 use mcp_inspect::app::model::Model;
 use mcp_inspect::app::theme::Theme;
 use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice};
-use mcp_inspect::runtime::event_loop::run_loop;
+use mcp_inspect::runtime::event_loop::{Ended, run_loop};
 use ratatui::buffer::Buffer;
 
 fn hostile(attacks: &[&str], ref_url: &str) -> ConnectOptions {
@@ -85,7 +85,7 @@ async fn walk_every_pane(width: u16, height: u16, tools: usize, url: &str) {
     )
     .await;
     assert!(
-        matches!(ended, Ok(Ok(0))),
+        matches!(ended, Ok(Ok(Ended::Quit(0)))),
         "the loop did not end cleanly ({ended:?}), waiting for {:?}:\n{}",
         edge.waiting_for,
         edge.screen()

@@ -690,7 +690,7 @@ fn a_subscribed_resource_is_marked_until_read_again() {
     }
     let screen = text(&render(&mut m, 120, 40));
     assert!(
-        screen.contains("▶ [subscribed] [updated] demo://tick"),
+        screen.contains("▶ [subscribed] [updated] ticker"),
         "{screen}"
     );
     assert_eq!(
@@ -708,7 +708,7 @@ fn a_subscribed_resource_is_marked_until_read_again() {
     let result = Ok(json!({"contents": [{"uri": "demo://ticker", "text": "tick 3"}]}));
     update(&mut m, Msg::Opened { open: read, result });
     let screen = text(&render(&mut m, 120, 40));
-    assert!(screen.contains("▶ [subscribed] demo://ticker"), "{screen}");
+    assert!(screen.contains("▶ [subscribed] ticker"), "{screen}");
     assert_eq!(
         press(&mut m, &["s"]),
         [Effect::Session(SessionRequest::Subscribe {
@@ -725,7 +725,7 @@ fn a_subscribed_resource_is_marked_until_read_again() {
             outcome,
         },
     );
-    assert!(text(&render(&mut m, 120, 40)).contains("[subscribed] demo://ticker"));
+    assert!(text(&render(&mut m, 120, 40)).contains("[subscribed] ticker"));
     press(&mut m, &["t", "t"]);
     assert!(press(&mut m, &["s"]).is_empty());
     assert_eq!(

@@ -325,6 +325,33 @@ fn tui_against_server_everything() {
     tmux.wait_for("the server asks: elicitation/create");
     tmux.keys(&["C-s"]);
     tmux.wait_for("User provided the requested information");
+    // The library's tabs: a template read with its variable typed in, a prompt got with its
+    // argument, and one whose second argument completes from the first (the server's
+    // completions, context included).
+    tmux.keys(&["6"]);
+    tmux.wait_for("[Resources ");
+    tmux.keys(&["t"]);
+    tmux.wait_for("uri template: demo://resource/dynamic/text/{resourceId}");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the template's variables, then ctrl-s opens it");
+    tmux.run(&["send-keys", "-t", "main", "-l", "7"]);
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("Resource 7: This is a plaintext resource");
+    tmux.keys(&["t"]);
+    tmux.wait_for("[Prompts ");
+    tmux.keys(&["j", "Enter"]);
+    tmux.wait_for("the prompt's arguments, then ctrl-s opens it");
+    tmux.run(&["send-keys", "-t", "main", "-l", "Paris"]);
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("user: What's weather in Paris?");
+    tmux.keys(&["j", "Enter"]);
+    tmux.wait_for("completable-prompt(department*, name*)");
+    tmux.run(&["send-keys", "-t", "main", "-l", "E"]);
+    tmux.wait_for("department: Engineering (1 of 1)");
+    tmux.keys(&["C-n", "Down", "C-n"]);
+    tmux.wait_for("name: Alice · Bob · Charlie (3 of 3)");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("user: Please promote Alice to the head of the Engineering team.");
     tmux.keys(&["q"]);
     tmux.type_line("echo done-$((1+1))");
     tmux.wait_for("done-2");
@@ -432,6 +459,46 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     tmux.type_line("echo calls-$((2+2))");
     tmux.wait_for("calls-4");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `mcp-inspect` alone, as a new user starts it: the servers in their Claude Desktop and VS
+/// Code configs (a temporary HOME) to pick from; Enter connects, `S` comes back to the picker
+/// (the server it left is stopped), `q` quits.
+#[test]
+fn the_server_picker_connects_and_s_switches() {
+    let Some(bin) = release_binary() else { return };
+    let home = std::env::temp_dir().join(format!("mcp-inspect-home-{}", std::process::id()));
+    let desktop = home.join(".config/Claude");
+    let vscode = home.join(".config/Code/User");
+    std::fs::create_dir_all(&desktop).expect("dirs");
+    std::fs::create_dir_all(&vscode).expect("dirs");
+    let demo =
+        serde_json::json!({"mcpServers": {"demo": {"command": bin, "args": ["demo-server"]}}});
+    std::fs::write(desktop.join("claude_desktop_config.json"), demo.to_string()).expect("write");
+    let remote = "{\n  // comments are allowed here\n  \"servers\": {\"remote\": {\"type\": \"http\", \"url\": \"http://127.0.0.1:9/mcp\"}},\n}";
+    std::fs::write(vscode.join("mcp.json"), remote).expect("write");
+    let tmux = Tmux::start("picker", 100, 30);
+    tmux.wait_for("$");
+    tmux.type_line(&format!("HOME={} {bin}", home.display()));
+    let screen = tmux.wait_for("Pick a server: 2 servers in your client configs");
+    assert!(
+        screen.contains("remote  VS Code  http://127.0.0.1:9/mcp"),
+        "{screen}"
+    );
+    assert!(screen.contains("client: Claude Desktop"), "{screen}");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Tools (17)");
+    tmux.keys(&["S"]);
+    tmux.wait_for("Pick a server: 2 servers");
+    let left = Command::new("pgrep")
+        .args(["-f", &format!("{bin} demo-server")])
+        .output()
+        .expect("pgrep");
+    assert!(left.stdout.is_empty(), "the demo server was left running");
+    tmux.keys(&["q"]);
+    tmux.type_line("echo picked-$((3+4))");
+    tmux.wait_for("picked-7");
+    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]

@@ -1,0 +1,211 @@
+//! The server picker (`mcp-inspect` with no server, `--config FILE` without `--server`, or `S`
+//! in the TUI): the servers found in the user's client configs, filtered by `/`, one picked
+//! with Enter. Keys from the keymap's `picker` layer. Pure.
+
+use crate::app::command::Command;
+use crate::app::keymap::{Key, Keymap, Layer};
+use crate::app::theme::Theme;
+use crate::mcp::Target;
+use crate::mcp::client_configs::{Discovery, Found};
+use crate::untrusted;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+pub struct Picker {
+    pub found: Discovery,
+    /// Where the servers came from, for the title: `your client configs` or a file.
+    pub source: String,
+    pub filter: String,
+    /// True while the user types into the filter.
+    pub filtering: bool,
+    /// Indexes into `found.servers` the filter lets through.
+    pub shown: Vec<usize>,
+    /// Index into `shown`.
+    pub selected: usize,
+    pub scroll: usize,
+    /// Why the last pick did not connect, or what a key cannot do.
+    pub status: Option<String>,
+    pub keymap: Keymap,
+    pub theme: Theme,
+}
+
+/// What a key press decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Picked {
+    Stay,
+    Quit,
+    /// Connect to this server (its index in `found.servers`).
+    Connect(usize),
+}
+
+impl Picker {
+    pub fn new(found: Discovery, source: String, keymap: Keymap, theme: Theme) -> Picker {
+        // Whatever a listed entry carries that is secret stays out of every line drawn.
+        for server in &found.servers {
+            if let Ok(target) = &server.target {
+                target.register_secrets();
+            }
+        }
+        let mut picker = Picker {
+            shown: Vec::new(),
+            found,
+            source,
+            filter: String::new(),
+            filtering: false,
+            selected: 0,
+            scroll: 0,
+            status: None,
+            keymap,
+            theme,
+        };
+        picker.refilter();
+        picker
+    }
+
+    pub fn selected_server(&self) -> Option<&Found> {
+        self.found.servers.get(*self.shown.get(self.selected)?)
+    }
+
+    fn refilter(&mut self) {
+        let needle = self.filter.to_lowercase();
+        self.shown = (0..self.found.servers.len())
+            .filter(|&i| {
+                line(&self.found.servers[i])
+                    .to_lowercase()
+                    .contains(&needle)
+            })
+            .collect();
+        self.selected = self.selected.min(self.shown.len().saturating_sub(1));
+    }
+
+    pub fn key(&mut self, event: KeyEvent) -> Picked {
+        let key = Key::from_event(&event);
+        if self.filtering {
+            let command = self.keymap.command(Layer::Filter, key);
+            match (command, event.code) {
+                (Some(Command::FilterAccept), _) => self.filtering = false,
+                (Some(Command::FilterCancel), _) => {
+                    self.filtering = false;
+                    self.filter.clear();
+                }
+                (Some(Command::FilterDelete), _) => {
+                    self.filter.pop();
+                }
+                (_, KeyCode::Char(c))
+                    if !event
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                {
+                    self.filter.push(c);
+                }
+                _ => {}
+            }
+            self.refilter();
+            return Picked::Stay;
+        }
+        let command = self
+            .keymap
+            .command(Layer::Picker, key)
+            .or_else(|| self.keymap.command(Layer::Global, key));
+        self.status = None;
+        let last = self.shown.len().saturating_sub(1);
+        match command {
+            Some(Command::Quit) => return Picked::Quit,
+            Some(Command::Open) => return self.pick(),
+            Some(Command::Down) => self.selected = (self.selected + 1).min(last),
+            Some(Command::Up) => self.selected = self.selected.saturating_sub(1),
+            Some(Command::First) => self.selected = 0,
+            Some(Command::Last) => self.selected = last,
+            Some(Command::Filter) => self.filtering = true,
+            Some(Command::FilterClear) => {
+                self.filter.clear();
+                self.refilter();
+            }
+            _ => {}
+        }
+        Picked::Stay
+    }
+
+    fn pick(&mut self) -> Picked {
+        let Some(&index) = self.shown.get(self.selected) else {
+            return Picked::Stay;
+        };
+        match &self.found.servers[index].target {
+            Ok(_) => Picked::Connect(index),
+            Err(why) => {
+                self.status = Some(format!("cannot connect: {}", untrusted::line(why, 300)));
+                Picked::Stay
+            }
+        }
+    }
+}
+
+/// A server's line: its name, its client, and the command or URL (escaped).
+pub fn line(server: &Found) -> String {
+    let reach = match &server.target {
+        Ok(target) => target.describe(),
+        Err(_) => "(cannot be used: see below)".into(),
+    };
+    untrusted::line(
+        &format!("{}  {}  {reach}", server.name, server.client),
+        1_000,
+    )
+    .into_owned()
+}
+
+/// What the pane below the list says of a server: where it came from and all it takes to
+/// reach it, secret values left out (escaped lines).
+pub fn details(server: &Found) -> Vec<String> {
+    let mut lines = vec![
+        format!("client: {}", untrusted::line(&server.client, 100)),
+        format!(
+            "file: {}",
+            untrusted::line(&server.file.display().to_string(), 500)
+        ),
+    ];
+    match &server.target {
+        Err(why) => lines.push(format!("cannot be used: {}", untrusted::line(why, 500))),
+        Ok(Target::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        }) => {
+            let mut words = vec![command.as_str()];
+            words.extend(args.iter().map(String::as_str));
+            lines.push(format!(
+                "stdio: {}",
+                untrusted::line(&words.join(" "), 2_000)
+            ));
+            if !env.is_empty() {
+                let names: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
+                lines.push(format!(
+                    "environment: {} (values not shown)",
+                    untrusted::line(&names.join(", "), 500)
+                ));
+            }
+            if let Some(cwd) = cwd {
+                let cwd = cwd.display().to_string();
+                lines.push(format!("directory: {}", untrusted::line(&cwd, 500)));
+            }
+        }
+        Ok(Target::Http {
+            url,
+            transport,
+            headers,
+        }) => {
+            let kind = match transport {
+                crate::mcp::HttpTransport::Streamable => "Streamable HTTP",
+                crate::mcp::HttpTransport::Sse => "legacy HTTP+SSE",
+            };
+            lines.push(format!("{kind}: {}", untrusted::line(url, 2_000)));
+            if !headers.is_empty() {
+                let names: Vec<&str> = headers.iter().map(|h| h.name.as_str()).collect();
+                lines.push(format!(
+                    "headers: {} (values not shown)",
+                    untrusted::line(&names.join(", "), 500)
+                ));
+            }
+        }
+    }
+    lines
+}
