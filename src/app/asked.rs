@@ -35,6 +35,19 @@ pub enum Reply {
     Cancel,
 }
 
+impl Reply {
+    /// The answer `command` gives to a request the server put to the user, if it is one.
+    pub fn of(command: crate::app::command::Command) -> Option<Reply> {
+        use crate::app::command::Command;
+        match command {
+            Command::AnswerSend => Some(Reply::Send),
+            Command::AnswerDecline => Some(Reply::Decline),
+            Command::AnswerCancel => Some(Reply::Cancel),
+            _ => None,
+        }
+    }
+}
+
 pub struct AskPanel {
     pub id: u64,
     pub method: String,

@@ -133,17 +133,6 @@ impl Command {
         )
     }
 
-    /// The answer it gives to a request the server put to the user, if it is one.
-    pub fn reply(self) -> Option<super::asked::Reply> {
-        use super::asked::Reply;
-        match self {
-            Command::AnswerSend => Some(Reply::Send),
-            Command::AnswerDecline => Some(Reply::Decline),
-            Command::AnswerCancel => Some(Reply::Cancel),
-            _ => None,
-        }
-    }
-
     /// Whether it copies something (the copy menu's commands).
     pub fn is_copy(self) -> bool {
         use Command::*;

@@ -121,24 +121,59 @@ fn protocol_copy(model: &Model) -> Result<Copy, String> {
     })
 }
 
-/// Whether the copy menu offers `command` where the focus is (a library tab copies only what
-/// was read, and the protocol pane's message).
+/// Whether the copy menu offers `command` where the focus is (a library tab copies what was
+/// read, and the value under the cursor of a JSON content's tree; the protocol pane's message).
 pub fn offered(model: &Model, command: Command) -> bool {
+    let tree = model
+        .library
+        .opened
+        .as_ref()
+        .is_some_and(|o| o.json.is_some());
+    let under_cursor = matches!(
+        command,
+        Command::CopySubtree | Command::CopyPointer | Command::CopyJq
+    );
     !matches!(model.focus, Pane::Library | Pane::Opened)
         || matches!(command, Command::CopyResult | Command::CopyMessage)
+        || (tree && under_cursor)
 }
 
-/// What a library tab copies: what the last read or prompt gave, as sent.
+/// What a library tab copies: what the last read or prompt gave, as sent; or the value under
+/// the cursor of a JSON content's tree, its JSON Pointer (within that JSON) or its jq path.
 fn library_copy(model: &Model, command: Command) -> Result<Copy, String> {
-    if command != Command::CopyResult {
-        return Err("in a library tab the copy menu copies what was read (the result)".into());
-    }
     let opened = model.library.opened.as_ref().ok_or("nothing read yet")?;
     let result = opened.result.as_ref().ok_or("the last read failed")?;
-    Ok(Copy {
-        label: opened.title.clone(),
-        text: pretty(result),
-    })
+    let (label, text) = match (command, &opened.json) {
+        (Command::CopyResult, _) => (opened.title.clone(), pretty(result)),
+        (Command::CopyPointer, Some(json)) => {
+            let row = &json.tree.rows[json.cursor];
+            (format!("pointer {}", row.pointer), row.pointer.clone())
+        }
+        (Command::CopyJq, Some(json)) => {
+            let row = &json.tree.rows[json.cursor];
+            (format!("jq path {}", row.jq), row.jq.clone())
+        }
+        (Command::CopySubtree, Some(json)) => {
+            let row = &json.tree.rows[json.cursor];
+            let text = result["contents"][json.index]["text"].as_str();
+            let value: Value = serde_json::from_str(text.unwrap_or_default())
+                .map_err(|_| "the content is no longer JSON")?;
+            let value = value.pointer(&row.pointer).ok_or("the value is gone")?;
+            let at = if row.pointer.is_empty() {
+                "/"
+            } else {
+                &row.pointer
+            };
+            (format!("value at {at}"), pretty(value))
+        }
+        _ => {
+            return Err(
+                "in a library tab the copy menu copies what was read, and the value under a JSON tree's cursor"
+                    .into(),
+            );
+        }
+    };
+    Ok(Copy { label, text })
 }
 
 /// What the call panel copies: the shown result, its natural value, or the call that made it

@@ -2,9 +2,11 @@
 //! templates and prompts (each kind only when the server declares it), one kind's tab shown at
 //! a time, and what the last read or prompt gave, as lines. Pure.
 
+use crate::app::outline::Part;
+use crate::app::value_tree::ValueTree;
 use crate::mcp::library;
 use serde_json::{Map, Value, json};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// Lines of one text content shown before the rest is counted.
 const TEXT_LINES: usize = 5_000;
@@ -262,15 +264,26 @@ pub fn expand(template: &str, values: &Map<String, Value>) -> Result<String, Str
 }
 
 /// What opening an item gave, as lines: a read's contents or a prompt's messages, then the
-/// result as the server sent it.
-pub fn result_lines(open: &Open, result: &Value) -> Vec<String> {
+/// result as the server sent it. The first content whose text is a JSON object or array is a
+/// value tree instead of its text lines, placed after the lines before it.
+pub fn result_lines(open: &Open, result: &Value) -> (Vec<String>, Option<JsonContent>) {
     let mut lines = Vec::new();
+    let mut json = None;
     if let Some(description) = result.get("description").and_then(Value::as_str) {
         lines.push(crate::untrusted::line(description, 300).into_owned());
     }
     let contents = result.get("contents").and_then(Value::as_array);
     for (i, content) in contents.into_iter().flatten().enumerate() {
-        lines.extend(library::content_lines(i, content, TEXT_LINES));
+        let mut said = library::content_lines(i, content, TEXT_LINES);
+        if json.is_none()
+            && let Some(value) = json_text(content)
+        {
+            said.truncate(1);
+            lines.extend(said);
+            json = Some(JsonContent::new(&value, i, lines.len()));
+            continue;
+        }
+        lines.extend(said);
     }
     let messages = result.get("messages").and_then(Value::as_array);
     for message in messages.into_iter().flatten() {
@@ -296,7 +309,56 @@ pub fn result_lines(open: &Open, result: &Value) -> Vec<String> {
     if more > 0 {
         lines.push(format!("… {more} more lines"));
     }
-    lines
+    (lines, json)
+}
+
+/// A content's text as JSON when it is an object or an array (a JSON MIME type, or text that
+/// reads as one).
+fn json_text(content: &Value) -> Option<Value> {
+    let text = content.get("text")?.as_str()?.trim_start();
+    if !text.starts_with(['{', '[']) {
+        return None;
+    }
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .filter(|v| v.is_object() || v.is_array())
+}
+
+/// A content's JSON text as a value tree: which rows are open, where the cursor is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JsonContent {
+    /// Which content it is.
+    pub index: usize,
+    /// How many of the opened lines come before the tree.
+    pub at_line: usize,
+    pub tree: ValueTree,
+    pub open: HashSet<usize>,
+    pub cursor: usize,
+    /// Set when the cursor moved, so the next frame scrolls it into view.
+    pub follow: bool,
+}
+
+impl JsonContent {
+    fn new(value: &Value, index: usize, at_line: usize) -> JsonContent {
+        let jq = format!("(.contents[{index}].text | fromjson)");
+        let tree = ValueTree::build_rooted(value, "", &jq);
+        JsonContent {
+            index,
+            at_line,
+            open: tree.default_open(),
+            tree,
+            cursor: 0,
+            follow: false,
+        }
+    }
+
+    pub fn part(&self) -> Part<'_> {
+        Part {
+            nodes: &self.tree,
+            root: 0,
+            open: &self.open,
+        }
+    }
 }
 
 /// What the pane shows on the right: the last thing opened.
@@ -305,6 +367,8 @@ pub struct Opened {
     pub title: String,
     /// The result's lines, or why there is none.
     pub lines: Result<Vec<String>, String>,
+    /// A content that is JSON, as a tree among the lines.
+    pub json: Option<JsonContent>,
     /// The result as the server sent it (for a copy).
     pub result: Option<Value>,
 }

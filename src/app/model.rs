@@ -377,7 +377,6 @@ impl Model {
             .filter_map(|(name, p)| p.call.as_ref().map(|c| (name, c)))
     }
 
-    /// Whether anything is running that the screen should show ticking (a call in flight).
     /// Whether time passing matters: a call runs, or completions wait for typing to pause.
     pub fn busy(&self) -> bool {
         self.calls().any(|(_, c)| c.in_flight.is_some())
@@ -392,6 +391,9 @@ impl Model {
         self.protocol.scroll = viewport.protocol_scroll;
         self.library.scroll = viewport.library_scroll;
         self.library.opened_scroll = viewport.opened_scroll;
+        if let Some(json) = self.library.opened.as_mut().and_then(|o| o.json.as_mut()) {
+            json.follow = false;
+        }
         if let Some((tool, scroll)) = &viewport.tree_scroll
             && let Some(per) = self.per_tool.get_mut(tool)
         {

@@ -485,7 +485,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     if command == Command::Complete {
         return crate::app::update_completions::complete(model);
     }
-    if let Some(reply) = command.reply() {
+    if let Some(reply) = Reply::of(command) {
         return answer_asked(model, reply);
     }
     let quit_asked = std::mem::take(&mut model.quit_asked);
@@ -642,7 +642,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
                 model.protocol.motion(motion, page);
             }
             Pane::Library => crate::app::update_library::motion(model, motion),
-            Pane::Opened => crate::app::update_library::scroll_opened(model, motion),
+            Pane::Opened => crate::app::update_library::in_opened(model, motion),
             Pane::Server => {
                 model.server_scroll = match motion {
                     Command::Down => model.server_scroll.saturating_add(1),

@@ -8,6 +8,7 @@ use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::library::{Item, Open, Opened, Selection, result_lines};
 use crate::app::model::{Connection, LogKind, Model, Pane};
+use crate::app::outline::{self, Change};
 use crate::app::tabs::Tab;
 use crate::untrusted;
 use serde_json::{Map, Value};
@@ -139,17 +140,21 @@ pub fn opened(model: &mut Model, open: Open, result: Result<Value, String>) {
     }
     library.opened_scroll = 0;
     let title = untrusted::line(&open.title, 200).into_owned();
-    let lines = result.as_ref().map(|value| result_lines(&open, value));
-    let lines = lines.map_err(Clone::clone);
-    if let Err(why) = &lines {
-        model.push_log(
-            LogKind::Problem,
-            untrusted::block(&format!("{title}: {why}")),
-        );
-    }
+    let (lines, json) = match &result {
+        Ok(value) => {
+            let (lines, json) = result_lines(&open, value);
+            (Ok(lines), json)
+        }
+        Err(why) => {
+            let said = format!("{title}: {why}");
+            model.push_log(LogKind::Problem, untrusted::block(&said));
+            (Err(why.clone()), None)
+        }
+    };
     model.library.opened = Some(Opened {
         title,
         lines,
+        json,
         result: result.ok(),
     });
 }
@@ -311,6 +316,32 @@ pub fn motion(model: &mut Model, command: Command) {
         Command::PageDown | Command::PageUp => scroll_opened(model, command),
         _ => {}
     }
+}
+
+/// The keys in the pane beside the list: they move the cursor of a JSON content's tree and
+/// open and close its rows; the page keys, and every key when there is no tree, scroll.
+pub fn in_opened(model: &mut Model, command: Command) {
+    let json = model.library.opened.as_mut().and_then(|o| o.json.as_mut());
+    let json = match (json, command) {
+        (_, Command::PageDown | Command::PageUp) | (None, _) => {
+            return scroll_opened(model, command);
+        }
+        (Some(json), _) => json,
+    };
+    let part = json.part();
+    let rows = outline::rows(&[part]);
+    let at = outline::index_of(&rows, Some((0, json.cursor)));
+    match outline::step(&[part], &rows, at, command, 1) {
+        Some(Change::Cursor { node, .. }) => json.cursor = node,
+        Some(Change::Open { node, .. }) => {
+            json.open.insert(node);
+        }
+        Some(Change::Close { node, .. }) => {
+            json.open.remove(&node);
+        }
+        None => {}
+    }
+    json.follow = true;
 }
 
 /// Scrolls what was opened (the pane beside the list): a line, a page, or to an end.

@@ -26,7 +26,7 @@ pub struct ValueRow {
     pub summary: String,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ValueTree {
     pub rows: Vec<ValueRow>,
     pub truncated: bool,
@@ -52,19 +52,19 @@ fn jq_key(key: &str) -> String {
 impl ValueTree {
     /// `base` is the pointer of `value` inside structuredContent (`/result` for an unboxed value).
     pub fn build(value: &Value, base: &str) -> ValueTree {
-        let mut tree = ValueTree::default();
         let base_jq = base
             .split('/')
             .skip(1)
             .map(|s| jq_key(&s.replace("~1", "/").replace("~0", "~")))
             .collect::<String>();
-        tree.add(
-            value,
-            None,
-            None,
-            base.to_string(),
-            format!(".structuredContent{base_jq}"),
-        );
+        ValueTree::build_rooted(value, base, &format!(".structuredContent{base_jq}"))
+    }
+
+    /// A tree whose root has the pointer `base` and the jq path `jq` (a resource's JSON text:
+    /// `(.contents[0].text | fromjson)`).
+    pub fn build_rooted(value: &Value, base: &str, jq: &str) -> ValueTree {
+        let mut tree = ValueTree::default();
+        tree.add(value, None, None, base.to_string(), jq.to_string());
         tree
     }
 

@@ -3,7 +3,10 @@
 //! server string escaped (the lines come escaped from the pure layer).
 
 use super::keep_in_view;
+use super::outline::{Piece, page_height};
+use crate::app::library::JsonContent;
 use crate::app::model::{Connection, Model, Pane, Viewport};
+use crate::app::outline::{self, NodeId};
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -117,12 +120,17 @@ pub fn draw_opened(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &
             Err(why) => (vec![Line::styled(why.clone(), theme.error())], true),
             // Not wrapped: the scroll counts lines (`z` gives them the screen's width).
             Ok(lines) => {
-                let scroll = library
-                    .opened_scroll
-                    .min(lines.len().saturating_sub(height));
-                viewport.opened_scroll = scroll;
-                let shown = lines.iter().skip(scroll).take(height);
-                (shown.map(|l| Line::raw(l.clone())).collect(), false)
+                let focused = model.focus == Pane::Opened;
+                draw_page(
+                    frame,
+                    inner,
+                    lines,
+                    opened.json.as_ref(),
+                    focused,
+                    model,
+                    viewport,
+                );
+                return;
             }
         },
         (None, Some(item)) if library.opening.is_none() => {
@@ -137,4 +145,47 @@ pub fn draw_opened(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &
         paragraph
     };
     frame.render_widget(paragraph, inner);
+}
+
+/// What was opened: its lines, with a JSON content's value tree in its place (the cursor
+/// shown while the pane has the focus), scrolled to keep a moved cursor in view.
+fn draw_page(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    lines: &[String],
+    json: Option<&JsonContent>,
+    focused: bool,
+    model: &Model,
+    viewport: &mut Viewport,
+) {
+    let theme = model.theme;
+    let height = usize::from(area.height).max(1);
+    let plain = |lines: &[String]| lines.iter().map(|l| Line::raw(l.clone())).collect();
+    let Some(json) = json else {
+        let scroll = model
+            .library
+            .opened_scroll
+            .min(lines.len().saturating_sub(height));
+        viewport.opened_scroll = scroll;
+        let shown = &lines[scroll..lines.len().min(scroll + height)];
+        frame.render_widget(Paragraph::new(plain(shown)), area);
+        return;
+    };
+    let (before, after) = lines.split_at(json.at_line.min(lines.len()));
+    let rows = outline::rows(&[json.part()]);
+    let label = |node: NodeId, _depth: usize| Line::raw(json.tree.rows[node].text());
+    let cursor = focused.then_some((json.cursor, theme.selected()));
+    let pieces = [
+        Piece::Lines(plain(before)),
+        Piece::tree(json.part(), &rows, &label, cursor).indented(2),
+        Piece::Lines(plain(after)),
+    ];
+    let mut scroll = model.library.opened_scroll;
+    if json.follow {
+        let line = before.len() + outline::index_of(&rows, Some((0, json.cursor)));
+        scroll = keep_in_view(scroll, line, height);
+    }
+    scroll = scroll.min(page_height(&pieces).saturating_sub(height));
+    viewport.opened_scroll = scroll;
+    super::outline::draw_page(frame, area, &pieces, scroll);
 }

@@ -498,7 +498,10 @@ fn library_pane() {
         screen.contains(" Tools 17  Resources 1 [Templates 1]"),
         "{screen}"
     );
-    assert!(screen.contains("  {\"id\":\"a b\"}"), "{screen}");
+    assert!(
+        screen.contains("  ▾ {1 key}") && screen.contains("\"id\": \"a b\""),
+        "a JSON content is a value tree: {screen}"
+    );
     assert!(!screen.contains('\u{1b}'), "escaped");
     // `y r` copies what was read, as sent; the menu offers only what copies here.
     press(&mut m, &["y"]);
@@ -513,6 +516,22 @@ fn library_pane() {
     };
     let copied: serde_json::Value = serde_json::from_str(&copy.text).expect("json");
     assert_eq!(copied["contents"][0]["text"], "{\"id\":\"a b\"}");
+    // The JSON content is a value tree: `tab` focuses it, the cursor moves to a row whose
+    // value, JSON Pointer and jq path copy.
+    press(&mut m, &["tab", "j"]);
+    assert_eq!(m.focus, mcp_inspect::app::model::Pane::Opened);
+    let copied = |m: &mut mcp_inspect::app::model::Model, key: &str| match press(m, &["y", key])
+        .as_slice()
+    {
+        [Effect::Copy(copy)] => copy.text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(copied(&mut m, "p"), "/id");
+    assert_eq!(copied(&mut m, "j"), "(.contents[0].text | fromjson).id");
+    assert_eq!(copied(&mut m, "s"), "\"a b\"");
+    press(&mut m, &["k", "enter"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(!screen.contains("\"id\": \"a b\""), "closed: {screen}");
 }
 
 /// Each library tab at both sizes, listing what the demo server lists: before anything is
