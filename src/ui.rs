@@ -91,6 +91,18 @@ fn keep_in_view(scroll: usize, cursor: usize, rows: usize) -> usize {
     }
 }
 
+/// Splits a line into pieces of at most `width` characters (text content is wrapped, not cut).
+fn wrap(line: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.is_empty() {
+        return vec![String::new()];
+    }
+    chars
+        .chunks(width.max(1))
+        .map(|c| c.iter().collect())
+        .collect()
+}
+
 /// The last guard before the terminal: a cell that still holds a control, bidi or invisible
 /// character (text that reached a widget unescaped) is drawn as `�` instead. Every server
 /// string is escaped before it gets here, so this only ever catches a mistake.

@@ -67,6 +67,8 @@ pub struct AskPanel {
     /// The field and value completions were last asked for, and whether typing asked (an
     /// answer for another value is stale and dropped).
     pub asked_for: Option<(String, String, bool)>,
+    /// For a template's form: what its values expand to (`read URI`), or why they do not.
+    pub preview: Option<String>,
 }
 
 /// A form of our own in the request panel, and what its answer is for.
@@ -121,6 +123,7 @@ impl AskPanel {
             completions: None,
             complete_due: None,
             asked_for: None,
+            preview: None,
         };
         // A form's typing starts in its first required value, as the argument editor's does.
         let required: Vec<&str> = match &panel.kind {
@@ -154,6 +157,7 @@ impl AskPanel {
         let params = json!({"message": message, "requestedSchema": form});
         let mut panel = AskPanel::new(0, "arguments".into(), params);
         panel.own = Some(OwnForm::Open(item));
+        panel.check();
         panel
     }
 
@@ -222,7 +226,18 @@ impl AskPanel {
 
     /// Checks the draft: JSON, and for a form, the requested schema (within a key's budget).
     pub fn check(&mut self) {
-        self.problem = match serde_json::from_str::<Value>(&self.editor.lines().join("\n")) {
+        let draft = serde_json::from_str::<Value>(&self.editor.lines().join("\n"));
+        // A template's form shows the URI its values expand to, before it is read.
+        self.preview = match (self.item(), draft.as_ref().ok().and_then(Value::as_object)) {
+            (Some(item), Some(values)) if item.kind == crate::app::library::Kind::Template => {
+                Some(match item.request(values) {
+                    Ok(open) => open.title,
+                    Err(why) => why,
+                })
+            }
+            _ => None,
+        };
+        self.problem = match draft {
             Err(e) => Some(format!("not JSON: {e}")),
             Ok(draft) => self.schema.as_ref().and_then(|schema| {
                 match schema.check_within(&draft, CHECK_BUDGET) {

@@ -72,6 +72,11 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
             .border_style(theme.border(true)),
     );
     editor.set_cursor_line_style(Style::default());
+    if let Some(preview) = &panel.preview {
+        let block = editor.block().cloned().unwrap_or_default();
+        let preview = format!(" {} ", untrusted::line(preview, 300));
+        editor.set_block(block.title_bottom(preview));
+    }
     frame.render_widget(&editor, editor_area);
     let complete_key = model
         .keymap

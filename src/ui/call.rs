@@ -2,8 +2,8 @@
 //! progress, timeout countdown), and the shown result: verdict, value with violations marked in
 //! place, content blocks and the raw JSON-RPC result.
 
-use super::keep_in_view;
 use super::outline::{Label, Piece, draw_page, page_height};
+use super::{keep_in_view, wrap};
 use crate::app::calls::{CallState, InFlight, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::draft_lines::{line_of, value_lines};
@@ -286,15 +286,6 @@ fn value_row(
             Span::styled(format!("  ← {}", hits.join("; ")), theme.error()),
         ]),
     }
-}
-
-/// Splits a line into pieces of at most `width` characters (text content is wrapped, not cut).
-fn wrap(line: &str, width: usize) -> Vec<String> {
-    let chars: Vec<char> = line.chars().collect();
-    if chars.is_empty() {
-        return vec![String::new()];
-    }
-    chars.chunks(width).map(|c| c.iter().collect()).collect()
 }
 
 /// A failed call in full below its one-line headline: every line of the error (a server's

@@ -2,8 +2,8 @@
 //! under the tabs), and beside it what the selected item is, or what opening it gave. Every
 //! server string escaped (the lines come escaped from the pure layer).
 
-use super::keep_in_view;
 use super::outline::{Piece, page_height};
+use super::{keep_in_view, wrap};
 use crate::app::library::JsonContent;
 use crate::app::model::{Connection, Model, Pane, Viewport};
 use crate::app::outline::{self, NodeId};
@@ -118,7 +118,6 @@ pub fn draw_opened(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &
     let (lines, wraps): (Vec<Line>, bool) = match (opened, selected) {
         (Some(opened), _) => match &opened.lines {
             Err(why) => (vec![Line::styled(why.clone(), theme.error())], true),
-            // Not wrapped: the scroll counts lines (`z` gives them the screen's width).
             Ok(lines) => {
                 let focused = model.focus == Pane::Opened;
                 draw_page(
@@ -160,29 +159,40 @@ fn draw_page(
 ) {
     let theme = model.theme;
     let height = usize::from(area.height).max(1);
-    let plain = |lines: &[String]| lines.iter().map(|l| Line::raw(l.clone())).collect();
+    // Long lines wrap at the pane's width: the scroll counts the rows they take.
+    let width = usize::from(area.width);
+    let plain = |lines: &[String]| -> Vec<Line> {
+        lines
+            .iter()
+            .flat_map(|l| wrap(l, width))
+            .map(Line::raw)
+            .collect()
+    };
     let Some(json) = json else {
+        let rows = plain(lines);
         let scroll = model
             .library
             .opened_scroll
-            .min(lines.len().saturating_sub(height));
+            .min(rows.len().saturating_sub(height));
         viewport.opened_scroll = scroll;
-        let shown = &lines[scroll..lines.len().min(scroll + height)];
-        frame.render_widget(Paragraph::new(plain(shown)), area);
+        let shown: Vec<Line> = rows.into_iter().skip(scroll).take(height).collect();
+        frame.render_widget(Paragraph::new(shown), area);
         return;
     };
     let (before, after) = lines.split_at(json.at_line.min(lines.len()));
+    let (before, after) = (plain(before), plain(after));
     let rows = outline::rows(&[json.part()]);
     let label = |node: NodeId, _depth: usize| Line::raw(json.tree.rows[node].text());
     let cursor = focused.then_some((json.cursor, theme.selected()));
+    let above = before.len();
     let pieces = [
-        Piece::Lines(plain(before)),
+        Piece::Lines(before),
         Piece::tree(json.part(), &rows, &label, cursor).indented(2),
-        Piece::Lines(plain(after)),
+        Piece::Lines(after),
     ];
     let mut scroll = model.library.opened_scroll;
     if json.follow {
-        let line = before.len() + outline::index_of(&rows, Some((0, json.cursor)));
+        let line = above + outline::index_of(&rows, Some((0, json.cursor)));
         scroll = keep_in_view(scroll, line, height);
     }
     scroll = scroll.min(page_height(&pieces).saturating_sub(height));

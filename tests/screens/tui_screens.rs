@@ -466,6 +466,10 @@ fn library_pane() {
     assert!(screen.contains("\"id\": \"1\""), "{screen}");
     assert!(screen.contains("id: 1 · 2 · 42 (3 of 3)"), "{screen}");
     assert!(
+        screen.contains(" read demo://users/1 "),
+        "the expanded URI, before reading: {screen}"
+    );
+    assert!(
         press(&mut m, &["ctrl-n"]).is_empty(),
         "the next, no new request"
     );
@@ -780,9 +784,21 @@ fn a_read_blob_is_saved_where_the_form_says() {
         title: "read demo://pixel.png".into(),
     };
     let blob = json!({"uri": "demo://pixel.png", "mimeType": "image/png", "blob": "AAEC/w=="});
-    let result = Ok(json!({"contents": [blob, {"uri": "demo://second", "text": "x"}]}));
+    let long = "y".repeat(250);
+    let result = Ok(json!({"contents": [blob, {"uri": "demo://second", "text": long}]}));
     update(&mut m, Msg::Opened { open: read, result });
-    assert!(text(&render(&mut m, 120, 40)).contains("blob: 4 bytes (read URI --out FILE"));
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("blob: 4 bytes (read URI --out FILE"));
+    let rows: Vec<&str> = screen.lines().collect();
+    let at = rows
+        .iter()
+        .position(|r| r.contains("contents[1]: demo://second"))
+        .expect("the second content");
+    let wrapped: usize = rows[at + 1..at + 5]
+        .iter()
+        .map(|r| r.matches('y').count())
+        .sum();
+    assert_eq!(wrapped, 250, "a long text line wraps, not cut: {screen}");
     press(&mut m, &["w"]);
     let screen = text(&render(&mut m, 120, 40));
     assert!(
