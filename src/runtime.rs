@@ -5,6 +5,7 @@ mod clipboard;
 mod crossterm_edge;
 pub mod event_loop;
 mod picker_loop;
+pub mod saved_calls;
 mod session_task;
 
 use crate::app::{keymap, model, theme};
@@ -137,6 +138,7 @@ fn session_model(
         max_time: options.max_time,
     };
     model.log_level = options.log_level;
+    model.saving = true;
     model.connection_args = match &options.target {
         crate::mcp::Target::Stdio { command, args, .. } => std::iter::once("--".to_string())
             .chain(std::iter::once(command.clone()))

@@ -124,10 +124,13 @@ pub enum Outcome {
 
 #[derive(Debug, Clone)]
 pub struct Record {
+    /// The session's call number (0 for a result kept from an earlier session).
     pub id: u64,
     pub arguments: Value,
     pub elapsed: Duration,
     pub outcome: Outcome,
+    /// Kept from an earlier session with this server (see `app::saved`), judged again now.
+    pub restored: bool,
 }
 
 /// The shown result's value as a tree: which rows are open, where the cursor is.
@@ -350,6 +353,12 @@ impl CallState {
             follow: false,
         });
         self.value.as_mut()
+    }
+
+    /// Puts results kept from an earlier session before this session's, as the oldest.
+    pub fn restore(&mut self, records: Vec<Record>) {
+        self.history.splice(0..0, records);
+        self.shown = None;
     }
 
     /// Keeps a result; drops the oldest past [`HISTORY`] records or [`HISTORY_BYTES`] bytes.

@@ -78,6 +78,7 @@ commands! {
     ResetArguments = "reset-arguments",
     ExternalEditor = "external-editor",
     Send = "send",
+    Rerun = "rerun",
     CancelCall = "cancel-call",
     OlderResult = "older-result",
     NewerResult = "newer-result",

@@ -25,6 +25,8 @@ pub enum Effect {
     },
     /// Build a large tool's schema trees on a blocking thread; answered by `Msg::DetailBuilt`.
     BuildDetail(Listed),
+    /// Keep a tool's draft and last results for the next session with this server.
+    SaveCalls(crate::app::saved::SavedTool),
 }
 
 /// A listed tool, compared by identity: the same entry of the same listing.
@@ -75,6 +77,13 @@ pub enum SessionRequest {
     },
     Cancel {
         id: u64,
+    },
+    /// Judge results kept from an earlier session again (the schema may have changed);
+    /// answered by `Msg::Restored`.
+    Rejudge {
+        tool: String,
+        output: Option<Arc<OutputCheck>>,
+        calls: Vec<crate::app::saved::SavedCall>,
     },
     /// The user's answer to request `id` the server put to them (see `ServerEvent::Asked`).
     Answer {

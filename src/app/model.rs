@@ -297,6 +297,10 @@ pub struct Model {
     pub quit: bool,
     /// The session ends to pick another server (`S`), not to quit.
     pub switch_server: bool,
+    /// Call panels are kept between sessions with this server (the real TUI, not tests).
+    pub saving: bool,
+    /// What earlier sessions kept, until the tools are listed (see `update_saved`).
+    pub to_restore: Option<Vec<crate::app::saved::SavedTool>>,
     /// Quit was pressed once while a call ran; the next quit quits.
     pub quit_asked: bool,
     /// Requests the server put to the user, oldest first: the first is the open panel.
@@ -338,6 +342,8 @@ impl Model {
             viewport: Viewport::default(),
             quit: false,
             switch_server: false,
+            saving: false,
+            to_restore: None,
             quit_asked: false,
             asked: VecDeque::new(),
         }

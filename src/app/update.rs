@@ -93,6 +93,13 @@ pub enum Msg {
         tool: String,
         text: Result<String, String>,
     },
+    /// What was kept of earlier sessions with this server (see `app::saved`).
+    SavedLoaded(Vec<crate::app::saved::SavedTool>),
+    /// A tool's kept results, judged again.
+    Restored {
+        tool: String,
+        records: Vec<crate::app::calls::Record>,
+    },
 }
 
 /// The layer a key press belongs to, derived from state (never stored).
@@ -216,7 +223,14 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::ToolsListed(list) => {
             tools_listed(model, list);
-            crate::app::update_library::list(model)
+            let mut effects = crate::app::update_library::list(model);
+            effects.extend(crate::app::update_saved::restore(model));
+            effects
+        }
+        Msg::SavedLoaded(tools) => crate::app::update_saved::loaded(model, tools),
+        Msg::Restored { tool, records } => {
+            crate::app::update_saved::restored(model, &tool, records);
+            Vec::new()
         }
         Msg::Server(event) => on_server_event(model, event),
         Msg::Paste(text) => {
@@ -235,7 +249,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::CallFinished { tool, id, outcome } => {
             update_call::finished(model, &tool, id, outcome);
-            Vec::new()
+            crate::app::update_saved::save(model, &tool)
         }
         Msg::DetailBuilt { entry, detail } => {
             // Only for the entry still listed: a re-listing may have changed the tool.

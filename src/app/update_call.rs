@@ -54,6 +54,18 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
     let Some((tool, state)) = panel(model) else {
         return effects;
     };
+    // A past call again: its arguments become the draft, sent as a draft is.
+    let command = match (command, state.shown_record().map(|r| r.arguments.clone())) {
+        (Command::Rerun, Some(arguments)) => {
+            state.set_text(&crate::untrusted::json(&arguments, true));
+            Command::Send
+        }
+        (Command::Rerun, None) => {
+            model.status = Some("no past call to run again".into());
+            return effects;
+        }
+        (command, _) => command,
+    };
     match command {
         Command::Call | Command::Edit => state.editing = true,
         Command::LeaveEditor => state.editing = false,
@@ -305,6 +317,7 @@ pub fn finished(
         arguments,
         elapsed,
         outcome,
+        restored: false,
     });
     model.push_log(LogKind::Event, format!("call #{id} {tool}: {summary}"));
     if dropped > 0 {

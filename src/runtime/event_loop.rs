@@ -75,6 +75,20 @@ where
 {
     let wire = options.wire.clone();
     let (to_ui, mut from_session) = mpsc::channel(4_096);
+    // What earlier sessions with this server kept, read off the UI thread.
+    let saved_dir = model
+        .saving
+        .then(|| super::saved_calls::dir(&options.target))
+        .flatten();
+    if let Some(dir) = saved_dir.clone() {
+        let to_ui = to_ui.clone();
+        tokio::spawn(async move {
+            let loaded = tokio::task::spawn_blocking(move || super::saved_calls::load(&dir));
+            if let Ok(tools) = loaded.await {
+                let _ = to_ui.send(Msg::SavedLoaded(tools)).await;
+            }
+        });
+    }
     let (requests, request_rx) = mpsc::channel(16);
     let session = tokio::spawn(session_task::run(options, request_rx, to_ui.clone()));
     let mut dirty = true;
@@ -166,6 +180,19 @@ where
                         }
                     });
                 }
+                Effect::SaveCalls(saved) => {
+                    let (Some(dir), to_ui) = (saved_dir.clone(), to_ui.clone()) else {
+                        continue;
+                    };
+                    tokio::spawn(async move {
+                        let written = tokio::task::spawn_blocking(move || {
+                            super::saved_calls::write(&dir, &saved)
+                        });
+                        if let Ok(Err(why)) = written.await {
+                            let _ = to_ui.send(Msg::Saved(Err(why))).await;
+                        }
+                    });
+                }
                 Effect::EditExternally { tool, text } => {
                     let text = edge.edit(&text).await?;
                     urgent = true;
@@ -175,6 +202,12 @@ where
         }
     }
     drop(requests);
+    // Every panel's draft is kept as it was left (results were kept as they came).
+    if let Some(dir) = &saved_dir {
+        for (tool, state) in model.calls() {
+            let _ = super::saved_calls::write(dir, &crate::app::saved::SavedTool::of(tool, state));
+        }
+    }
     if !model.switch_server {
         edge.release();
     }

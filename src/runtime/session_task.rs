@@ -98,6 +98,43 @@ type CallRequest = (
     bool,
 );
 
+/// Results kept from an earlier session, judged again on a blocking thread against the
+/// output schema listed now; a result that is no longer a tool result is left out.
+async fn rejudge(
+    tool: String,
+    output: Option<Arc<OutputCheck>>,
+    calls: Vec<crate::app::saved::SavedCall>,
+    era: crate::schema::Era,
+    to_ui: mpsc::Sender<Msg>,
+) {
+    use crate::app::calls::{Outcome, Record};
+    let judged = tokio::task::spawn_blocking(move || {
+        calls
+            .into_iter()
+            .filter(|c| crate::mcp::result::CallResult::check_shape(&c.result).is_ok())
+            .map(|c| {
+                let result = crate::mcp::result::CallResult::decode(c.result);
+                let Judged { result, verdict } = Judged::new(result, output.as_deref(), era);
+                Record {
+                    id: 0,
+                    arguments: c.arguments,
+                    elapsed: std::time::Duration::from_millis(c.elapsed_ms),
+                    outcome: Outcome::Result {
+                        text: Box::new(crate::app::result_text::ResultText::new(&result)),
+                        result: Box::new(result),
+                        verdict: Box::new(verdict),
+                    },
+                    restored: true,
+                }
+            })
+            .collect()
+    })
+    .await;
+    if let Ok(records) = judged {
+        let _ = to_ui.send(Msg::Restored { tool, records }).await;
+    }
+}
+
 /// One call: start it, say so, wait for its answer unless cancelled, then judge it on a
 /// blocking thread (a hostile output schema can make that slow; the UI never waits for it).
 async fn call(
@@ -226,6 +263,10 @@ async fn serve(
                         calls.push(call(session_ref, to_ui.clone(), request, rx));
                     }
                     Some(SessionRequest::Answer { id, result }) => asking.answer(id, result),
+                    Some(SessionRequest::Rejudge { tool, output, calls }) => {
+                        let era = session_ref.server.era;
+                        tokio::spawn(rejudge(tool, output, calls, era, to_ui.clone()));
+                    }
                     Some(SessionRequest::ListLibrary) => {
                         errands.push(Box::pin(list_library(session_ref)) as Errand<'_>);
                     }
@@ -335,7 +376,8 @@ async fn wait_for_reconnect(
                 | SessionRequest::ListLibrary
                 | SessionRequest::Complete { .. }
                 | SessionRequest::Cancel { .. }
-                | SessionRequest::Answer { .. },
+                | SessionRequest::Answer { .. }
+                | SessionRequest::Rejudge { .. },
             ) => {}
         }
     }

@@ -171,8 +171,12 @@ fn status_line(state: &CallState, limits: CallLimits, now: Instant, theme: Theme
                 1 => String::new(),
                 _ => format!("result {}/{count} · ", state.shown.map_or(count, |i| i + 1)),
             };
+            let call = match r.restored {
+                true => "an earlier session's call".to_string(),
+                false => format!("call #{}", r.id),
+            };
             let mut spans = vec![Span::styled(
-                format!("call #{} · {position}{} ms · ", r.id, r.elapsed.as_millis()),
+                format!("{call} · {position}{} ms · ", r.elapsed.as_millis()),
                 theme.dim(),
             )];
             spans.extend(headline(r, theme));

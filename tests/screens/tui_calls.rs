@@ -770,3 +770,94 @@ fn a_failed_call_shows_its_whole_error() {
         press(&mut m, &["esc", "esc", "esc"]);
     }
 }
+
+/// Saved calls: a finished call keeps its tool's panel (draft and results, as the file will
+/// hold them); what an earlier session kept comes back once the tools are listed, its draft in
+/// the editor and its results sent to be judged again, then shown as an earlier session's.
+#[test]
+fn calls_are_kept_and_come_back_in_the_next_session() {
+    use mcp_inspect::app::calls::{Outcome, Record};
+    use mcp_inspect::app::saved::SavedTool;
+    let mut m = demo_model();
+    m.saving = true;
+    open_call(&mut m, "add");
+    let (id, arguments) = send(&mut m);
+    let outcome = Ok(judged(
+        &m,
+        "add",
+        json!({"content": [], "structuredContent": {"result": 5}}),
+    ));
+    let effects = update(
+        &mut m,
+        Msg::CallFinished {
+            tool: "add".into(),
+            id,
+            outcome,
+        },
+    );
+    let [Effect::SaveCalls(kept)] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(kept.calls.len(), 1);
+    assert_eq!(kept.calls[0].arguments, arguments);
+    let file = kept.to_text();
+    // The next session with the server: what was kept arrives before or after the tools.
+    let mut next = demo_model();
+    next.saving = true;
+    let mut kept = SavedTool::from_text(&file).expect("reads back");
+    kept.draft = "{\n  \"a\": 40,\n  \"b\": 2\n}".into();
+    let effects = update(&mut next, Msg::SavedLoaded(vec![kept]));
+    let [
+        Effect::Session(SessionRequest::Rejudge {
+            tool,
+            output,
+            calls,
+        }),
+    ] = effects.as_slice()
+    else {
+        panic!("{effects:?}");
+    };
+    assert_eq!((tool.as_str(), calls.len()), ("add", 1));
+    assert!(output.is_some(), "judged against the schema listed now");
+    assert_eq!(draft(&next, "add"), json!({"a": 40, "b": 2}));
+    let screen = text(&render(&mut next, 120, 40));
+    assert!(
+        screen.contains("kept from earlier sessions with this server: 1 draft and 1 result"),
+        "{screen}"
+    );
+    let judged = judged(&next, "add", calls[0].result.clone());
+    let Judged { result, verdict } = *judged;
+    let record = Record {
+        id: 0,
+        arguments: calls[0].arguments.clone(),
+        elapsed: Duration::from_millis(12),
+        outcome: Outcome::Result {
+            text: Box::new(mcp_inspect::app::result_text::ResultText::new(&result)),
+            result: Box::new(result),
+            verdict: Box::new(verdict),
+        },
+        restored: true,
+    };
+    update(
+        &mut next,
+        Msg::Restored {
+            tool: "add".into(),
+            records: vec![record],
+        },
+    );
+    open_call(&mut next, "add");
+    press(&mut next, &["esc"]);
+    let screen = text(&render(&mut next, 120, 40));
+    assert!(
+        screen.contains("an earlier session's call · 12 ms · ✓ conforms (2020-12)")
+            && screen.contains("sent (not the draft above): {\"a\":0,\"b\":0}"),
+        "{screen}"
+    );
+    // `R` runs it again: its arguments become the draft, and go.
+    let effects = press(&mut next, &["R"]);
+    let [Effect::Session(SessionRequest::Call { arguments, .. })] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(arguments, &json!({"a": 0, "b": 0}));
+    assert_eq!(draft(&next, "add"), json!({"a": 0, "b": 0}));
+}

@@ -18,6 +18,9 @@ struct Tmux {
 impl Tmux {
     fn start(name: &str, width: u16, height: u16) -> Tmux {
         let socket = format!("mcp-inspect-{name}-{}", std::process::id());
+        // Each test keeps its saved calls apart from the user's and from the other tests'.
+        let data = std::env::temp_dir().join(format!("{socket}-data"));
+        let _ = std::fs::remove_dir_all(&data);
         let serial = SERIAL
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -36,7 +39,10 @@ impl Tmux {
             &width.to_string(),
             "-y",
             &height.to_string(),
-            "env -u DISPLAY -u WAYLAND_DISPLAY PS1='$ ' bash --norc --noprofile",
+            &format!(
+                "env -u DISPLAY -u WAYLAND_DISPLAY XDG_DATA_HOME={} PS1='$ ' bash --norc --noprofile",
+                data.display()
+            ),
         ]);
         t.run(&["set-option", "-g", "set-clipboard", "on"]);
         t
@@ -101,6 +107,7 @@ impl Tmux {
 impl Drop for Tmux {
     fn drop(&mut self) {
         self.run(&["kill-server"]);
+        let _ = std::fs::remove_dir_all(std::env::temp_dir().join(format!("{}-data", self.socket)));
     }
 }
 
@@ -526,6 +533,40 @@ fn tui_call_against_fastmcp_is_conforming_and_unboxed() {
     tmux.keys(&["q"]);
     tmux.type_line("echo fastmcp-$((3+3))");
     tmux.wait_for("fastmcp-6");
+}
+
+/// A call outlives its session: quit, start the same server again, and the tool's panel has
+/// its result back (judged again, marked as an earlier session's); `R` runs it again.
+#[test]
+fn calls_are_kept_for_the_next_session_with_the_server() {
+    let Some(bin) = release_binary() else { return };
+    let tmux = Tmux::start("kept", 120, 40);
+    tmux.wait_for("$");
+    let open_add = || {
+        tmux.wait_for("Tools (17)");
+        tmux.keys(&["/"]);
+        tmux.run(&["send-keys", "-t", "main", "-l", "add"]);
+        tmux.keys(&["Enter", "a"]);
+        tmux.wait_for("call add");
+    };
+    tmux.type_line(&format!("{bin} --demo"));
+    open_add();
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("call #1 · ");
+    tmux.keys(&["q"]);
+    tmux.type_line("echo first-$((1+1))");
+    tmux.wait_for("first-2");
+    tmux.type_line(&format!("{bin} --demo"));
+    tmux.wait_for("kept from earlier sessions with this server: 1 draft and 1 result");
+    open_add();
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("an earlier session's call · ");
+    tmux.keys(&["R"]);
+    let screen = tmux.wait_for("call #1 · result 2/2");
+    assert!(screen.contains("conforms (2020-12)"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.type_line("echo second-$((2+2))");
+    tmux.wait_for("second-4");
 }
 
 #[test]

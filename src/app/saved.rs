@@ -1,0 +1,169 @@
+//! Saved calls: what is kept of a tool's call panel between sessions with the same server (its
+//! draft, and its last results with the arguments that produced them), as JSON, bounded, and
+//! with every registered secret replaced before it is written. Pure.
+
+use crate::app::calls::{CallState, Outcome};
+use serde_json::{Value, json};
+
+/// Results kept per tool.
+pub const KEEP: usize = 10;
+/// A result larger than this (as JSON) is not kept.
+pub const MAX_RESULT_BYTES: usize = 1 << 20;
+/// The file format's version; another is ignored.
+const VERSION: u64 = 1;
+
+/// One tool's saved panel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedTool {
+    pub tool: String,
+    pub draft: String,
+    /// Oldest first.
+    pub calls: Vec<SavedCall>,
+}
+
+/// One result, with the arguments sent and the time it took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedCall {
+    pub arguments: Value,
+    /// The result as the server sent it (`tools/call`'s result).
+    pub result: Value,
+    pub elapsed_ms: u64,
+}
+
+impl SavedTool {
+    /// What to keep of `state`: the draft and the last [`KEEP`] results (failed and cancelled
+    /// calls, results restored from an earlier session and not shown again, and results over
+    /// [`MAX_RESULT_BYTES`] are left out).
+    pub fn of(tool: &str, state: &CallState) -> SavedTool {
+        let mut calls: Vec<SavedCall> = state
+            .history
+            .iter()
+            .filter_map(|record| match &record.outcome {
+                Outcome::Result { result, .. }
+                    if crate::mcp::events::json_bytes(&result.raw) <= MAX_RESULT_BYTES =>
+                {
+                    Some(SavedCall {
+                        arguments: record.arguments.clone(),
+                        result: result.raw.clone(),
+                        elapsed_ms: u64::try_from(record.elapsed.as_millis()).unwrap_or(u64::MAX),
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        let first = calls.len().saturating_sub(KEEP);
+        calls.drain(..first);
+        SavedTool {
+            tool: tool.to_string(),
+            draft: state.editor.lines().join("\n"),
+            calls,
+        }
+    }
+
+    /// The file's text: JSON, every string in it with its secrets replaced by `[redacted]`.
+    pub fn to_text(&self) -> String {
+        let calls: Vec<Value> = self
+            .calls
+            .iter()
+            .map(|c| json!({"arguments": c.arguments, "result": c.result, "elapsedMs": c.elapsed_ms}))
+            .collect();
+        let mut file =
+            json!({"version": VERSION, "tool": self.tool, "draft": self.draft, "calls": calls});
+        redact(&mut file);
+        file.to_string()
+    }
+
+    /// Reads a file written by [`SavedTool::to_text`]; `None` for anything else.
+    pub fn from_text(text: &str) -> Option<SavedTool> {
+        let file: Value = serde_json::from_str(text).ok()?;
+        if file["version"].as_u64() != Some(VERSION) {
+            return None;
+        }
+        let calls = file["calls"]
+            .as_array()?
+            .iter()
+            .filter_map(|c| {
+                Some(SavedCall {
+                    arguments: c.get("arguments")?.clone(),
+                    result: c.get("result").filter(|r| r.is_object())?.clone(),
+                    elapsed_ms: c["elapsedMs"].as_u64().unwrap_or(0),
+                })
+            })
+            .take(KEEP)
+            .collect();
+        Some(SavedTool {
+            tool: file["tool"].as_str()?.to_string(),
+            draft: file["draft"].as_str()?.to_string(),
+            calls,
+        })
+    }
+}
+
+/// Replaces the registered secrets in every string of `value` (keys and values).
+fn redact(value: &mut Value) {
+    match value {
+        Value::String(text) => {
+            if let std::borrow::Cow::Owned(clean) = crate::secrets::redact(text) {
+                *text = clean;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact),
+        Value::Object(map) => {
+            let entries = std::mem::take(map);
+            for (key, mut item) in entries {
+                redact(&mut item);
+                map.insert(crate::secrets::redact(&key).into_owned(), item);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A short, stable, file-name-safe key for `text` (a server's command line or URL, a tool's
+/// name): FNV-1a, 64 bits, in hex.
+pub fn key(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saved_tool_reads_back_and_secrets_never_reach_the_file() {
+        crate::secrets::register("sk-live-saved-secret");
+        crate::secrets::register("sk\"quoted\"secret");
+        let saved = SavedTool {
+            tool: "add".into(),
+            draft: "{\n  \"token\": \"sk-live-saved-secret\"\n}".into(),
+            calls: vec![SavedCall {
+                arguments: json!({"a": 1, "token": "sk-live-saved-secret", "b": "sk\"quoted\"secret"}),
+                result: json!({"content": [{"type": "text", "text": "3"}]}),
+                elapsed_ms: 12,
+            }],
+        };
+        let text = saved.to_text();
+        assert!(
+            !text.contains("sk-live") && !text.contains("quoted"),
+            "{text}"
+        );
+        let back = SavedTool::from_text(&text).expect("reads back");
+        assert_eq!(back.calls[0].arguments["token"], "[redacted]");
+        assert_eq!(back.calls[0].result, saved.calls[0].result);
+        assert_eq!(back.draft, "{\n  \"token\": \"[redacted]\"\n}");
+        assert_eq!(SavedTool::from_text("{\"version\": 2}"), None);
+        assert_eq!(SavedTool::from_text("not json"), None);
+    }
+
+    #[test]
+    fn keys_are_stable_and_plain() {
+        assert_eq!(key("npx -y server"), key("npx -y server"));
+        assert_ne!(key("a"), key("b"));
+        assert!(key("../../etc").chars().all(|c| c.is_ascii_hexdigit()));
+    }
+}

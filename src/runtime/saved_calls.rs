@@ -1,0 +1,96 @@
+//! Where saved calls live and their reading and writing: one file per tool under
+//! `$XDG_DATA_HOME/mcp-inspect/calls/<server key>/` (`~/.local/share` when unset), the server
+//! keyed by its command line or URL (never its environment or headers), files readable by the
+//! user alone, written whole or not at all.
+
+use crate::app::saved::{KEEP, MAX_RESULT_BYTES, SavedTool, key};
+use crate::mcp::Target;
+use std::path::{Path, PathBuf};
+
+/// Tool files read at most (a server with more tools keeps only these).
+const MAX_FILES: usize = 1_000;
+/// A file larger than this is not read.
+const MAX_FILE_BYTES: u64 = (KEEP as u64 + 1) * MAX_RESULT_BYTES as u64 * 2;
+
+/// The directory of `target`'s saved calls, when a data directory is known.
+pub fn dir(target: &Target) -> Option<PathBuf> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let data = var("XDG_DATA_HOME").or_else(|| var("HOME").map(|h| h.join(".local/share")))?;
+    // A password in the URL never becomes part of a name on disk.
+    let server = crate::secrets::redact(&target.describe()).into_owned();
+    Some(data.join("mcp-inspect/calls").join(key(&server)))
+}
+
+/// Every tool file kept for the server in `dir` (none when it does not exist).
+pub fn load(dir: &Path) -> Vec<SavedTool> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .take(MAX_FILES)
+        .filter(|e| e.metadata().is_ok_and(|m| m.len() <= MAX_FILE_BYTES))
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .filter_map(|text| SavedTool::from_text(&text))
+        .collect()
+}
+
+/// Writes `saved` as its tool's file in `dir`: to a temporary file first, then renamed over
+/// the old one, so a crash leaves the old file or the new, never half of one.
+pub fn write(dir: &Path, saved: &SavedTool) -> Result<(), String> {
+    use std::io::Write;
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    let fail = |e: std::io::Error| format!("cannot keep the calls of {}: {e}", saved.tool);
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(fail)?;
+    let name = key(&saved.tool);
+    let path = dir.join(format!("{name}.json"));
+    let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&temporary)
+        .map_err(fail)?;
+    file.write_all(saved.to_text().as_bytes()).map_err(fail)?;
+    file.sync_all().map_err(fail)?;
+    std::fs::rename(&temporary, &path).map_err(fail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::saved::SavedCall;
+
+    #[test]
+    fn a_written_tool_loads_back_and_a_broken_file_is_skipped() {
+        let dir = std::env::temp_dir().join(format!("mcp-inspect-saved-{}", std::process::id()));
+        let saved = SavedTool {
+            tool: "add".into(),
+            draft: "{}".into(),
+            calls: vec![SavedCall {
+                arguments: serde_json::json!({"a": 1}),
+                result: serde_json::json!({"content": []}),
+                elapsed_ms: 3,
+            }],
+        };
+        write(&dir, &saved).expect("written");
+        std::fs::write(dir.join("broken.json"), "{not json").expect("write");
+        assert_eq!(load(&dir), [saved]);
+        use std::os::unix::fs::PermissionsExt;
+        let file = dir.join(format!("{}.json", key("add")));
+        let mode = std::fs::metadata(file).expect("file").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the user's alone");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(load(&dir).is_empty(), "no directory, nothing kept");
+    }
+}
