@@ -91,6 +91,17 @@ fn keep_in_view(scroll: usize, cursor: usize, rows: usize) -> usize {
     }
 }
 
+/// What a list's title says of its filter: `· 3 shown /text▏` while typing or set, else
+/// nothing.
+fn filter_note(filter: &str, typing: bool, shown: usize) -> String {
+    if !typing && filter.is_empty() {
+        return String::new();
+    }
+    let cursor = if typing { "▏" } else { "" };
+    let filter = crate::untrusted::line(filter, 40);
+    format!("· {shown} shown /{filter}{cursor} ")
+}
+
 /// Splits a line into pieces of at most `width` characters (text content is wrapped, not cut).
 fn wrap(line: &str, width: usize) -> Vec<String> {
     let chars: Vec<char> = line.chars().collect();

@@ -139,6 +139,32 @@ pub fn step(
     }
 }
 
+/// An outline of `nodes` from node 0: moves `cursor`, or opens or closes the row under it.
+pub fn step_in(
+    nodes: &dyn Nodes,
+    open: &mut HashSet<NodeId>,
+    cursor: &mut NodeId,
+    command: Command,
+) {
+    let part = Part {
+        nodes,
+        root: 0,
+        open,
+    };
+    let rows = rows(&[part]);
+    let at = index_of(&rows, Some((0, *cursor)));
+    match step(&[part], &rows, at, command, 1) {
+        Some(Change::Cursor { node, .. }) => *cursor = node,
+        Some(Change::Open { node, .. }) => {
+            open.insert(node);
+        }
+        Some(Change::Close { node, .. }) => {
+            open.remove(&node);
+        }
+        None => {}
+    }
+}
+
 /// Opens every node with children.
 pub fn open_all(nodes: &dyn Nodes, open: &mut HashSet<NodeId>) {
     open.extend((0..nodes.count()).filter(|id| !nodes.children(*id).is_empty()));

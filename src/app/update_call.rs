@@ -6,7 +6,7 @@ use crate::app::calls::{CallState, Confirm, InFlight, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::model::{CallLimits, LogKind, Model, Pane};
-use crate::app::outline::{self, Change};
+use crate::app::outline;
 use crate::app::result_text::ResultText;
 use crate::mcp::RequestError;
 use crossterm::event::KeyEvent;
@@ -15,13 +15,18 @@ use std::time::{Duration, Instant};
 /// The selected tool and its call panel (created with the skeleton on first use).
 fn panel(model: &mut Model) -> Option<(crate::mcp::tool::Tool, &mut CallState)> {
     let tool = model.selected_entry()?.tool.clone();
-    let state = model
+    let state = panel_of(model, &tool);
+    Some((tool, state))
+}
+
+/// `tool`'s call panel, created with the skeleton on first use.
+pub fn panel_of<'m>(model: &'m mut Model, tool: &crate::mcp::tool::Tool) -> &'m mut CallState {
+    model
         .per_tool
         .entry(tool.name.clone())
         .or_default()
         .call
-        .get_or_insert_with(|| CallState::new(&tool));
-    Some((tool, state))
+        .get_or_insert_with(|| CallState::new(tool))
 }
 
 /// A key the editor layer does not bind goes into the text.
@@ -192,20 +197,8 @@ fn value_command(state: &mut CallState, command: Command) -> Option<String> {
     let Some(view) = state.value_view() else {
         return Some("no value to move in".into());
     };
-    let part = view.part();
-    let rows = outline::rows(&[part]);
-    let at = outline::index_of(&rows, Some((0, view.cursor)));
     // Page keys scroll the whole result page (see above), so no page size is needed here.
-    match outline::step(&[part], &rows, at, command, 1) {
-        Some(Change::Cursor { node, .. }) => view.cursor = node,
-        Some(Change::Open { node, .. }) => {
-            view.open.insert(node);
-        }
-        Some(Change::Close { node, .. }) => {
-            view.open.remove(&node);
-        }
-        None => {}
-    }
+    outline::step_in(&view.tree, &mut view.open, &mut view.cursor, command);
     view.follow = true;
     None
 }

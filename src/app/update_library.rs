@@ -8,7 +8,7 @@ use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::library::{Item, Open, Opened, Selection, result_lines};
 use crate::app::model::{Connection, LogKind, Model, Pane};
-use crate::app::outline::{self, Change};
+use crate::app::outline;
 use crate::app::tabs::Tab;
 use crate::untrusted;
 use serde_json::{Map, Value};
@@ -328,19 +328,7 @@ pub fn in_opened(model: &mut Model, command: Command) {
         }
         (Some(json), _) => json,
     };
-    let part = json.part();
-    let rows = outline::rows(&[part]);
-    let at = outline::index_of(&rows, Some((0, json.cursor)));
-    match outline::step(&[part], &rows, at, command, 1) {
-        Some(Change::Cursor { node, .. }) => json.cursor = node,
-        Some(Change::Open { node, .. }) => {
-            json.open.insert(node);
-        }
-        Some(Change::Close { node, .. }) => {
-            json.open.remove(&node);
-        }
-        None => {}
-    }
+    outline::step_in(&json.tree, &mut json.open, &mut json.cursor, command);
     json.follow = true;
 }
 

@@ -2,7 +2,7 @@
 //! with this server kept brought back once the tools are listed (the draft as it was, the
 //! results judged again against the schema listed now). Pure.
 
-use crate::app::calls::{CallState, Record};
+use crate::app::calls::Record;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::model::{LogKind, Model};
 use crate::app::saved::SavedTool;
@@ -35,12 +35,7 @@ pub fn restore(model: &mut Model) -> Vec<Effect> {
             continue;
         };
         let tool = entry.tool.clone();
-        let state = model
-            .per_tool
-            .entry(saved.tool.clone())
-            .or_default()
-            .call
-            .get_or_insert_with(|| CallState::new(&tool));
+        let state = crate::app::update_call::panel_of(model, &tool);
         state.set_text(&saved.draft);
         tools += 1;
         results += saved.calls.len();

@@ -3,11 +3,10 @@
 //! server string escaped (the lines come escaped from the pure layer).
 
 use super::outline::{Piece, page_height};
-use super::{keep_in_view, wrap};
+use super::{filter_note, keep_in_view, wrap};
 use crate::app::library::JsonContent;
 use crate::app::model::{Connection, Model, Pane, Viewport};
 use crate::app::outline::{self, NodeId};
-use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -23,14 +22,11 @@ pub fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mu
         library.kind.heading(),
         library.count(library.kind)
     );
-    if library.filtering || !library.filter.is_empty() {
-        let cursor = if library.filtering { "▏" } else { "" };
-        title.push_str(&format!(
-            "· {} shown /{}{cursor} ",
-            library.shown.len(),
-            untrusted::line(&library.filter, 40)
-        ));
-    }
+    title.push_str(&filter_note(
+        &library.filter,
+        library.filtering,
+        library.shown.len(),
+    ));
     let block = theme.pane(title, model.focus == Pane::Library);
     let inner = block.inner(area);
     frame.render_widget(block, area);

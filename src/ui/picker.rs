@@ -26,14 +26,11 @@ pub fn draw(frame: &mut Frame<'_>, picker: &Picker, theme: Theme) -> usize {
         crate::plural::count(found.servers.len(), "server"),
         untrusted::line(&picker.source, 200)
     );
-    if picker.filtering || !picker.filter.is_empty() {
-        let cursor = if picker.filtering { "▏" } else { "" };
-        title.push_str(&format!(
-            "· {} shown /{}{cursor} ",
-            picker.shown.len(),
-            untrusted::line(&picker.filter, 40)
-        ));
-    }
+    title.push_str(&super::filter_note(
+        &picker.filter,
+        picker.filtering,
+        picker.shown.len(),
+    ));
     let block = theme.pane(title, true);
     let inner = block.inner(list);
     frame.render_widget(block, list);
