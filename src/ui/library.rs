@@ -78,10 +78,11 @@ pub fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mu
             }
             spans.push(Span::raw(item.line()));
             let line = Line::from(spans);
-            if selected {
-                line.style(theme.selected())
-            } else {
-                line
+            // One reversed cursor on the screen: the focused pane's.
+            match (selected, model.focus == Pane::Library) {
+                (true, true) => line.style(theme.selected()),
+                (true, false) => line.style(theme.name()),
+                _ => line,
             }
         })
         .collect();

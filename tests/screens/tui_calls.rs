@@ -371,7 +371,7 @@ fn boxed_values_toggle_raw_and_history_keeps_every_result() {
         first,
         json!({"content": [], "structuredContent": {"result": 1}, "_meta": {"fastmcp": {"wrap_result": true}}}),
     );
-    press(&mut m, &["e"]);
+    press(&mut m, &["a"]);
     let (second, _) = send(&mut m);
     finish(
         &mut m,
@@ -482,7 +482,7 @@ fn a_result_keeps_the_arguments_that_were_sent() {
     let mut m = demo_model();
     open_call(&mut m, "add");
     let (id, sent) = send(&mut m);
-    press(&mut m, &["e", "down", "end"]);
+    press(&mut m, &["a", "down", "end"]);
     type_text(&mut m, "9");
     finish(
         &mut m,
