@@ -3,6 +3,7 @@
 
 pub mod boxing;
 pub mod budget;
+pub mod choices;
 pub mod describe;
 pub mod dialect;
 pub mod headers;

@@ -180,6 +180,9 @@ pub struct CallState {
     /// Send it as a task: chosen for a tool whose `execution.taskSupport` is `optional`
     /// (one that requires it always goes so).
     pub as_task: bool,
+    /// The values the input schema names for the value on the cursor's line (an enum, a
+    /// const, a boolean): its path and the values, for `ctrl-n`.
+    pub choices: Option<(String, Vec<Value>)>,
 }
 
 impl CallState {
@@ -217,8 +220,10 @@ impl CallState {
             editing: true,
             value: None,
             as_task: tool.task_support() == Some("required"),
+            choices: None,
         };
         state.check();
+        state.refresh_choices();
         state
     }
 
@@ -235,6 +240,45 @@ impl CallState {
     pub fn set_text(&mut self, text: &str) {
         self.editor = TextArea::new(text.lines().map(String::from).collect());
         self.check();
+        self.refresh_choices();
+    }
+
+    /// Finds what the input schema names for the value on the cursor's line.
+    pub fn refresh_choices(&mut self) {
+        let row = self.editor.cursor().0 + 1;
+        let lines = crate::app::draft_lines::value_lines(&self.text());
+        // The innermost value starting on the cursor's line.
+        let path = lines.into_iter().filter(|(_, line)| *line == row).last();
+        self.choices = path.and_then(|(path, _)| {
+            let values = crate::schema::choices::at(&self.input_schema, &path)?;
+            Some((path, values))
+        });
+    }
+
+    /// Puts the next of the named values into the cursor's line (the first when the value
+    /// there is none of them). Says why not when it cannot.
+    pub fn put_next_choice(&mut self) -> Result<(), String> {
+        let Some((_, values)) = self.choices.clone().filter(|(_, v)| !v.is_empty()) else {
+            return Err("the schema names no values here (enum, const or boolean)".into());
+        };
+        let row = self.editor.cursor().0;
+        let line = self.editor.lines().get(row).cloned().unwrap_or_default();
+        let now = crate::app::draft_lines::scalar_on(&line);
+        let at = now.and_then(|v| values.iter().position(|c| *c == v));
+        let next = &values[at.map_or(0, |i| (i + 1) % values.len())];
+        let text = crate::untrusted::json(next, false);
+        let replaced = crate::app::draft_lines::with_value(&line, &text)
+            .ok_or("the value here is not a single-line value")?;
+        let mut lines = self.editor.lines().to_vec();
+        lines[row] = replaced;
+        let column = lines[row].trim_end_matches(',').chars().count();
+        self.editor = TextArea::new(lines);
+        let at = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+        let jump = ratatui_textarea::CursorMove::Jump(at(row), at(column));
+        self.editor.move_cursor(jump);
+        self.check();
+        self.refresh_choices();
+        Ok(())
     }
 
     /// Re-checks the draft: JSON first, then the input schema, within [`LIVE_CHECK_BUDGET`]

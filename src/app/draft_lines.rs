@@ -123,8 +123,76 @@ pub fn first_blank(text: &str, required: &[&str]) -> Option<(usize, usize)> {
     Some((row, line[..column].chars().count()))
 }
 
+/// A line's value as written after its key (`  "mode": "fast",` gives `"fast"`), or the line
+/// itself in an array; `None` when it is not a whole scalar.
+pub fn scalar_on(line: &str) -> Option<serde_json::Value> {
+    let value = value_part(line)?.trim_end().trim_end_matches(',');
+    serde_json::from_str::<serde_json::Value>(value)
+        .ok()
+        .filter(|v| !v.is_object() && !v.is_array())
+}
+
+/// `line` with its scalar value replaced by `json` (its key, indent and trailing comma kept).
+pub fn with_value(line: &str, json: &str) -> Option<String> {
+    scalar_on(line)?;
+    let value = value_part(line)?;
+    let comma = if value.trim_end().ends_with(',') {
+        ","
+    } else {
+        ""
+    };
+    let head = &line[..line.len() - value.len()];
+    Some(format!("{head}{json}{comma}"))
+}
+
+/// The part of a draft line after its key and colon (the whole trimmed line for an array
+/// item).
+fn value_part(line: &str) -> Option<&str> {
+    let rest = line.trim_start();
+    if !rest.starts_with('"') {
+        return Some(rest);
+    }
+    // The key: a JSON string, its escapes skipped.
+    let mut escaped = false;
+    let mut end = None;
+    for (i, c) in rest.char_indices().skip(1) {
+        match (escaped, c) {
+            (true, _) => escaped = false,
+            (false, '\\') => escaped = true,
+            (false, '"') => {
+                end = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let after = rest[end? + 1..].trim_start();
+    // A string alone on its line is an array item, not a key.
+    match after.strip_prefix(':') {
+        Some(value) => Some(value.trim_start()),
+        None => Some(rest),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_line_value_is_found_and_replaced_keeping_key_and_comma() {
+        use serde_json::json;
+        assert_eq!(
+            super::scalar_on("  \"mode\": \"fast\","),
+            Some(json!("fast"))
+        );
+        assert_eq!(super::scalar_on("    \"b\","), Some(json!("b")));
+        assert_eq!(super::scalar_on("  \"opts\": {"), None);
+        assert_eq!(
+            super::with_value("  \"a\\\": b\": true,", "false"),
+            Some("  \"a\\\": b\": false,".into())
+        );
+        assert_eq!(super::with_value("    2", "3"), Some("    3".into()));
+        assert_eq!(super::with_value("  \"o\": [", "1"), None);
+    }
+
     #[test]
     fn typing_starts_in_the_first_required_value() {
         let text = "{\n  \"limit\": 10,\n  \"query\": \"\",\n  \"tags\": []\n}";

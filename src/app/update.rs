@@ -496,6 +496,10 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
 
 fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     model.status = None;
+    if command == Command::Complete && model.asked.is_empty() {
+        update_call::next_choice(model);
+        return Vec::new();
+    }
     if command == Command::Complete {
         return crate::app::update_completions::complete(model);
     }

@@ -29,12 +29,25 @@ pub fn panel_of<'m>(model: &'m mut Model, tool: &crate::mcp::tool::Tool) -> &'m 
         .get_or_insert_with(|| CallState::new(tool))
 }
 
-/// A key the editor layer does not bind goes into the text.
+/// A key the editor layer does not bind goes into the text (or moves its cursor).
 pub fn type_into_editor(model: &mut Model, key: KeyEvent) {
+    if let Some((_, state)) = panel(model) {
+        if state.editor.input(key) {
+            state.check();
+        }
+        state.refresh_choices();
+    }
+}
+
+/// `ctrl-n` in the editor: the next value the schema names for the cursor's line.
+pub fn next_choice(model: &mut Model) {
+    if model.focus != Pane::Call {
+        return;
+    }
     if let Some((_, state)) = panel(model)
-        && state.editor.input(key)
+        && let Err(why) = state.put_next_choice()
     {
-        state.check();
+        model.status = Some(why);
     }
 }
 

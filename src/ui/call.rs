@@ -54,7 +54,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         .title_bottom(if state.editing { hints } else { String::new() });
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let problems = problem_lines(state, theme);
+    let complete_key = hint(Command::Complete);
+    let problems = problem_lines(state, &complete_key, theme);
     let editor_height = (state.editor.lines().len() as u16 + 2).clamp(4, (inner.height / 2).max(4));
     let [editor_area, checks, status, result] = Layout::vertical([
         Constraint::Length(editor_height),
@@ -123,31 +124,45 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     draw_page(frame, result, &pieces, scroll);
 }
 
-fn problem_lines(state: &CallState, theme: Theme) -> Vec<Line<'static>> {
+fn problem_lines(state: &CallState, complete_key: &str, theme: Theme) -> Vec<Line<'static>> {
+    // What the schema names for the cursor's line comes first: it is what the user is at.
+    let mut lines: Vec<Line<'static>> = match (&state.choices, state.editing) {
+        (Some((path, values)), true) => {
+            let shown: Vec<String> = values.iter().map(|v| untrusted::json(v, false)).collect();
+            let said = format!(
+                "{}: {} · {complete_key} puts the next",
+                untrusted::label(path),
+                shown.join(" · ")
+            );
+            vec![Line::styled(
+                untrusted::line(&said, 400).into_owned(),
+                theme.dim(),
+            )]
+        }
+        _ => Vec::new(),
+    };
     if let Some(e) = &state.parse_error {
-        return vec![Line::styled(
+        lines.push(Line::styled(
             format!("✗ {}", untrusted::line(e, 200)),
             theme.error(),
-        )];
+        ));
+        return lines;
     }
     let map = value_lines(&state.text());
-    state
-        .violations
-        .iter()
-        .map(|v| {
-            let at = if v.instance_path.is_empty() {
-                "/"
-            } else {
-                &v.instance_path
-            };
-            let line = line_of(&map, &v.instance_path)
-                .map(|l| format!("line {l} "))
-                .unwrap_or_default();
-            // Paths hold the server's property names: escaped here, matched raw above.
-            let at = crate::untrusted::label(at);
-            Line::styled(format!("✗ {line}{at}: {}", v.message), theme.error())
-        })
-        .collect()
+    lines.extend(state.violations.iter().map(|v| {
+        let at = if v.instance_path.is_empty() {
+            "/"
+        } else {
+            &v.instance_path
+        };
+        let line = line_of(&map, &v.instance_path)
+            .map(|l| format!("line {l} "))
+            .unwrap_or_default();
+        // Paths hold the server's property names: escaped here, matched raw above.
+        let at = crate::untrusted::label(at);
+        Line::styled(format!("✗ {line}{at}: {}", v.message), theme.error())
+    }));
+    lines
 }
 
 fn status_line(state: &CallState, limits: CallLimits, now: Instant, theme: Theme) -> Line<'static> {

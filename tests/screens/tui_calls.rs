@@ -861,3 +861,29 @@ fn calls_are_kept_and_come_back_in_the_next_session() {
     assert_eq!(arguments, &json!({"a": 0, "b": 0}));
     assert_eq!(draft(&next, "add"), json!({"a": 0, "b": 0}));
 }
+
+/// On a line whose value the schema names (an enum, a const, a boolean), the editor lists the
+/// values under the draft and `ctrl-n` puts the next one in, key and comma kept.
+#[test]
+fn named_values_are_offered_and_put_in_with_ctrl_n() {
+    let mut m = demo_model();
+    open_call(&mut m, "search");
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(!screen.contains("puts the next"), "query names no values: {screen}");
+    // From the query's line to the mode's, two lines down.
+    press(&mut m, &["down", "down"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("/mode: \"fast\" · \"thorough\" · ctrl-n puts the next"),
+        "{screen}"
+    );
+    press(&mut m, &["ctrl-n"]);
+    assert_eq!(draft(&m, "search")["mode"], "thorough");
+    press(&mut m, &["ctrl-n"]);
+    assert_eq!(draft(&m, "search")["mode"], "fast", "round again");
+    press(&mut m, &["up", "ctrl-n"]);
+    assert_eq!(
+        m.status.as_deref(),
+        Some("the schema names no values here (enum, const or boolean)")
+    );
+}
