@@ -248,7 +248,7 @@ impl CallState {
         let row = self.editor.cursor().0 + 1;
         let lines = crate::app::draft_lines::value_lines(&self.text());
         // The innermost value starting on the cursor's line.
-        let path = lines.into_iter().filter(|(_, line)| *line == row).last();
+        let path = lines.into_iter().rev().find(|(_, line)| *line == row);
         self.choices = path.and_then(|(path, _)| {
             let values = crate::schema::choices::at(&self.input_schema, &path)?;
             Some((path, values))
