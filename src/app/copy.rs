@@ -138,6 +138,32 @@ pub fn offered(model: &Model, command: Command) -> bool {
         || (tree && under_cursor)
 }
 
+/// Why `command` has nothing to copy yet, when that is cheap to tell (no result, no output
+/// schema, no message): the copy menu greys it with the reason.
+pub fn not_yet(model: &Model, command: Command) -> Option<&'static str> {
+    let entry = model.selected_entry();
+    let result = || {
+        let state = entry.and_then(|e| model.call(&e.tool.name));
+        state
+            .and_then(|s| s.shown_record())
+            .is_some_and(|r| matches!(r.outcome, crate::app::calls::Outcome::Result { .. }))
+    };
+    let library = matches!(model.focus, Pane::Library | Pane::Opened);
+    match command {
+        Command::CopyMessage if model.protocol.entries.is_empty() => Some("no message yet"),
+        Command::CopyResult if library && model.library.opened.is_none() => {
+            Some("nothing read yet")
+        }
+        Command::CopyResult | Command::CopyValue if !library && !result() => Some("no result yet"),
+        Command::CopyOutput | Command::CopyOutputUnboxed
+            if entry.is_some_and(|e| e.tool.output_schema.is_none()) =>
+        {
+            Some("the tool has no outputSchema")
+        }
+        _ => None,
+    }
+}
+
 /// What a library tab copies: what the last read or prompt gave, as sent; or the value under
 /// the cursor of a JSON content's tree, its JSON Pointer (within that JSON) or its jq path.
 fn library_copy(model: &Model, command: Command) -> Result<Copy, String> {

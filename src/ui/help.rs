@@ -130,8 +130,20 @@ pub fn draw_copy_menu(frame: &mut Frame<'_>, model: &Model) {
         .filter(|b| crate::app::copy::offered(model, b.run))
         .cloned()
         .collect();
-    let lines = lines_of(model, &offered);
-    let area = centered(frame.area(), 52, lines.len() as u16 + 2);
+    // What has nothing to copy yet is greyed, with why.
+    let lines: Vec<Line> = lines_of(model, &offered)
+        .into_iter()
+        .zip(&offered)
+        .map(|(line, b)| match crate::app::copy::not_yet(model, b.run) {
+            Some(why) => {
+                let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+                Line::styled(format!("{text} ({why})"), model.theme.dim())
+            }
+            None => line,
+        })
+        .collect();
+    let width = lines.iter().map(Line::width).max().unwrap_or(40) as u16 + 2;
+    let area = centered(frame.area(), width.clamp(52, 100), lines.len() as u16 + 2);
     let block = model.theme.pane(" Copy ", true);
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);

@@ -869,7 +869,10 @@ fn named_values_are_offered_and_put_in_with_ctrl_n() {
     let mut m = demo_model();
     open_call(&mut m, "search");
     let screen = text(&render(&mut m, 120, 40));
-    assert!(!screen.contains("puts the next"), "query names no values: {screen}");
+    assert!(
+        !screen.contains("puts the next"),
+        "query names no values: {screen}"
+    );
     // From the query's line to the mode's, two lines down.
     press(&mut m, &["down", "down"]);
     let screen = text(&render(&mut m, 120, 40));
