@@ -79,7 +79,7 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
                 .ok_or("the row has no place in the schema")?;
             (
                 format!("subtree {}", display_pointer(which, &pointer)),
-                pretty(sub),
+                pretty(&crate::schema::refs::bundled(doc, sub)),
             )
         }
         Command::CopyPointer => {

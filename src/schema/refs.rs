@@ -70,6 +70,64 @@ impl<'a> Document<'a> {
     }
 }
 
+/// `sub` (a part of the schema `root`) with the definitions its `#/$defs/…` and
+/// `#/definitions/…` refs reach, directly or through each other, copied into its own `$defs`
+/// and `definitions`: refs resolve from the root, so a subtree copied alone would leave them
+/// dangling. Other refs are left as they are.
+pub fn bundled(root: &Value, sub: &Value) -> Value {
+    let mut needed: Vec<(String, String)> = Vec::new();
+    let mut queue = vec![sub];
+    let mut visited = 0;
+    while let Some(schema) = queue.pop() {
+        visited += 1;
+        if visited > SCAN_LIMIT {
+            break;
+        }
+        match schema {
+            Value::Object(map) => {
+                if let Some(reference) = map.get("$ref").and_then(Value::as_str)
+                    && let Some((kind, name)) = definition_ref(reference)
+                    && !needed.iter().any(|(k, n)| *k == kind && *n == name)
+                    && let Some(target) = root.get(&kind).and_then(|d| d.get(&name))
+                {
+                    needed.push((kind, name));
+                    queue.push(target);
+                }
+                queue.extend(map.values());
+            }
+            Value::Array(items) => queue.extend(items),
+            _ => {}
+        }
+    }
+    let mut out = sub.clone();
+    if needed.is_empty() || !out.is_object() {
+        return out;
+    }
+    for (kind, name) in needed {
+        let Some(target) = root.get(&kind).and_then(|d| d.get(&name)) else {
+            continue;
+        };
+        let defs = out
+            .as_object_mut()
+            .map(|o| o.entry(kind).or_insert_with(|| Value::Object(Map::new())));
+        if let Some(Value::Object(defs)) = defs {
+            defs.entry(name).or_insert_with(|| target.clone());
+        }
+    }
+    out
+}
+
+/// `#/$defs/Name` or `#/definitions/Name`: the keyword and the (decoded) name.
+fn definition_ref(reference: &str) -> Option<(String, String)> {
+    let fragment = percent_decode(reference.strip_prefix('#')?);
+    let rest = fragment.strip_prefix('/')?;
+    let (kind, name) = rest.split_once('/')?;
+    if !matches!(kind, "$defs" | "definitions") || name.contains('/') {
+        return None;
+    }
+    Some((kind.to_string(), name.replace("~1", "/").replace("~0", "~")))
+}
+
 /// The badge for a pointer target: its last segment (`#/$defs/Node` is `Node`), `root` for `#`.
 fn pointer_name(pointer: &str) -> String {
     match pointer.rsplit('/').next() {
@@ -211,6 +269,32 @@ pub fn same_named_hint(root: &Value, reference: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_copied_subtree_carries_the_definitions_it_reaches() {
+        let root = json!({
+            "$defs": {"Pet": {"oneOf": [{"$ref": "#/$defs/Cat"}]}, "Cat": {"type": "object"},
+                      "Unused": {}},
+            "properties": {"pet": {"$ref": "#/$defs/Pet"}, "plain": {"type": "string"}}
+        });
+        let sub = &root["properties"]["pet"];
+        assert_eq!(
+            bundled(&root, sub),
+            json!({"$ref": "#/$defs/Pet", "$defs": {
+                "Pet": {"oneOf": [{"$ref": "#/$defs/Cat"}]}, "Cat": {"type": "object"}}})
+        );
+        let plain = &root["properties"]["plain"];
+        assert_eq!(
+            bundled(&root, plain),
+            *plain,
+            "nothing reached, nothing added"
+        );
+        let cycle = json!({"$defs": {"A": {"$ref": "#/$defs/A"}}, "$ref": "#/$defs/A"});
+        assert_eq!(
+            bundled(&cycle, &cycle["$defs"]["A"])["$defs"]["A"]["$ref"],
+            "#/$defs/A"
+        );
+    }
     use serde_json::json;
 
     #[test]
