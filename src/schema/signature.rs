@@ -88,13 +88,26 @@ fn children_where(
         .filter(move |c| keep(&tree.nodes[*c].edge))
 }
 
-/// A union or intersection branch: its type, or its title when it is a plain object.
+/// A union or intersection branch: its type; a plain object by its title, else by the first
+/// property it fixes with a `const` (a discriminator: `{kind: "cat"}`), so branches that are
+/// all objects still read apart.
 fn branch_name(tree: &SchemaTree, id: NodeId, depth: usize) -> String {
     let t = type_at(tree, id, depth);
-    match &tree.nodes[id].facts.title {
-        Some(title) if t == "object" => title.clone(),
-        _ => t,
+    if t != "object" {
+        return t;
     }
+    if let Some(title) = &tree.nodes[id].facts.title {
+        return title.clone();
+    }
+    let fixed = children_where(tree, id, |e| matches!(e, Edge::Property(_))).find_map(|c| {
+        let node = &tree.nodes[c];
+        Some(format!(
+            "{{{}: {}}}",
+            node.edge.label(),
+            node.facts.const_value.as_ref()?
+        ))
+    });
+    fixed.unwrap_or(t)
 }
 
 fn joined(types: &[String]) -> String {

@@ -298,6 +298,16 @@ fn signatures_read_naturally() {
         signature("ping", &SchemaTree::build(&json!({"type": "object"})), None),
         "ping()"
     );
+    // Union branches that are all objects read apart: by title, else by the property each
+    // fixes with a const.
+    let pets = SchemaTree::build(&json!({"type": "object", "properties": {"pet": {"oneOf": [
+        {"type": "object", "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}}},
+        {"type": "object", "title": "Dog"},
+        {"type": "object"}]}}}));
+    assert_eq!(
+        signature("adopt", &pets, None),
+        "adopt(pet?: {kind: \"cat\"} | Dog | object)"
+    );
 }
 
 #[test]
