@@ -91,7 +91,9 @@ pub struct ToolDetail {
     pub input: SchemaTree,
     pub output: Option<SchemaTree>,
     pub signature: String,
-    pub problems: usize,
+    /// What `check` finds in this tool (its `x-mcp-header` rules aside: the pane says those
+    /// with the era that makes them matter).
+    pub findings: Vec<crate::schema::lint::Finding>,
 }
 
 impl ToolDetail {
@@ -103,13 +105,26 @@ impl ToolDetail {
             &input,
             output.as_ref().map(|t| (t, entry.boxing())),
         );
-        let problems =
-            input.problems().count() + output.as_ref().map_or(0, |t| t.problems().count());
+        let tool = &entry.tool;
+        let schemas = crate::schema::lint::ToolSchemas {
+            name: &tool.name,
+            description: tool.description.as_deref(),
+            input: &tool.input_schema,
+            output: tool.output_schema.as_deref(),
+        };
+        let header: Vec<String> = crate::schema::headers::header_problems(&tool.input_schema)
+            .into_iter()
+            .map(|(_, why)| why)
+            .collect();
+        let findings = crate::schema::lint::lint(&[schemas], crate::schema::Era::Legacy)
+            .into_iter()
+            .filter(|f| !header.contains(&f.message))
+            .collect();
         ToolDetail {
             input,
             output,
             signature,
-            problems,
+            findings,
         }
     }
 

@@ -34,11 +34,7 @@ pub async fn run(session: &Session, report: &Report) -> i32 {
         })),
         Format::Text => {
             for f in &findings {
-                let severity = match f.severity {
-                    Severity::Error => "error",
-                    Severity::Warning => "warning",
-                    Severity::Info => "info",
-                };
+                let severity = f.severity.word();
                 report.line(&format!(
                     "{severity:<7} {}  {}  {}",
                     untrusted::line(&f.tool, 80),

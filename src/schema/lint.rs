@@ -18,6 +18,17 @@ pub enum Severity {
     Error,
 }
 
+impl Severity {
+    /// How `check` and the tool pane say it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     pub tool: String,

@@ -15,6 +15,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
+/// Findings listed in the tool pane before the rest are counted.
+const MAX_FINDINGS: usize = 5;
+
 /// Lines of a description shown above the trees before "…".
 const DESCRIPTION_LINES: usize = 200;
 
@@ -215,12 +218,27 @@ fn header_lines(
             theme.warn(),
         ));
     }
-    if detail.problems > 0 {
+    // What `check` finds, as it says it: the same count, the same words.
+    for finding in detail.findings.iter().take(MAX_FINDINGS) {
+        let severity = finding.severity.word();
+        let said = format!("⚠ {severity} {}: {}", finding.pointer, finding.message);
+        let style = match finding.severity {
+            crate::schema::lint::Severity::Info => theme.dim(),
+            _ => theme.warn(),
+        };
         lines.push(Line::styled(
-            format!(
-                "⚠ {}: see the marked rows",
-                crate::plural::count(detail.problems, "schema problem")
-            ),
+            untrusted::line(&said, width as usize * 2).into_owned(),
+            style,
+        ));
+    }
+    if let Some(more) = detail
+        .findings
+        .len()
+        .checked_sub(MAX_FINDINGS)
+        .filter(|n| *n > 0)
+    {
+        lines.push(Line::styled(
+            format!("⚠ and {more} more (mcp-inspect check lists every one)"),
             theme.warn(),
         ));
     }

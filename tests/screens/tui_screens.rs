@@ -55,6 +55,14 @@ fn boxed_and_problem_tools() {
     open_tool(&mut m, "dangling_ref");
     press(&mut m, &["G"]);
     snapshot("tool_problem", &mut m);
+    // The tool pane says what `check` finds, in its words: infos too.
+    let mut m = demo_model();
+    open_tool(&mut m, "configure");
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("⚠ info /inputSchema/properties/point/items: boolean subschema `false`"),
+        "{screen}"
+    );
 }
 
 #[test]
