@@ -76,6 +76,7 @@ commands! {
     Undo = "undo",
     Redo = "redo",
     ResetArguments = "reset-arguments",
+    FormatArguments = "format-arguments",
     ExternalEditor = "external-editor",
     Send = "send",
     Rerun = "rerun",

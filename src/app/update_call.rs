@@ -101,6 +101,12 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
             state.check();
         }
         Command::ResetArguments => state.reset(&tool),
+        Command::FormatArguments => {
+            match serde_json::from_str::<serde_json::Value>(&state.text()) {
+                Ok(draft) => state.set_text(&crate::untrusted::json(&draft, true)),
+                Err(e) => status = Some(format!("not formatted: not JSON ({e})")),
+            }
+        }
         Command::ExternalEditor => effects.push(Effect::EditExternally {
             tool: tool.name.clone(),
             text: state.text(),

@@ -890,3 +890,32 @@ fn named_values_are_offered_and_put_in_with_ctrl_n() {
         Some("the schema names no values here (enum, const or boolean)")
     );
 }
+
+/// `alt-f` pretty-prints the draft (a one-line JSON pasted in reads as the skeleton does); a
+/// draft that is not JSON is left as it is, with why.
+#[test]
+fn a_pasted_draft_is_formatted_with_alt_f() {
+    let mut m = demo_model();
+    open_call(&mut m, "add");
+    if let Some(state) = m.call_mut("add") {
+        state.set_text(r#"{"a":1,"b":{"c":[2,3]}}"#);
+    }
+    press(&mut m, &["alt-f"]);
+    let text = m.call("add").expect("panel").text();
+    assert_eq!(
+        text,
+        "{\n  \"a\": 1,\n  \"b\": {\n    \"c\": [\n      2,\n      3\n    ]\n  }\n}"
+    );
+    if let Some(state) = m.call_mut("add") {
+        state.set_text("{\"a\": ");
+    }
+    press(&mut m, &["alt-f"]);
+    assert!(
+        m.status
+            .as_deref()
+            .is_some_and(|s| s.starts_with("not formatted: not JSON")),
+        "{:?}",
+        m.status
+    );
+    assert_eq!(m.call("add").expect("panel").text(), "{\"a\": ");
+}

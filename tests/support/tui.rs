@@ -85,6 +85,9 @@ pub fn key_event(written: &str) -> KeyEvent {
     if key.ctrl {
         modifiers |= KeyModifiers::CONTROL;
     }
+    if key.alt {
+        modifiers |= KeyModifiers::ALT;
+    }
     if let KeyCode::Char(c) = key.code
         && c.is_ascii_uppercase()
     {
