@@ -51,9 +51,12 @@ pub fn write(dir: &Path, saved: &SavedTool) -> Result<(), String> {
         .mode(0o700)
         .create(dir)
         .map_err(fail)?;
+    // Each write its own temporary file: a write after a call and the one at quit may overlap.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let nth = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = key(&saved.tool);
     let path = dir.join(format!("{name}.json"));
-    let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let temporary = dir.join(format!(".{name}.{}.{nth}.tmp", std::process::id()));
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create(true)
