@@ -101,6 +101,7 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
             state.check();
         }
         Command::ResetArguments => state.reset(&tool),
+        Command::ClearArguments => state.set_text("{}"),
         Command::FormatArguments => {
             match serde_json::from_str::<serde_json::Value>(&state.text()) {
                 Ok(draft) => state.set_text(&crate::untrusted::json(&draft, true)),

@@ -3,7 +3,7 @@
 //! place, content blocks and the raw JSON-RPC result.
 
 use super::outline::{Label, Piece, draw_page, page_height};
-use super::{keep_in_view, wrap};
+use super::{keep_in_view, wrap, wrap_words};
 use crate::app::calls::{CallState, InFlight, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::draft_lines::{line_of, value_lines};
@@ -307,6 +307,40 @@ fn value_row(
     }
 }
 
+/// A long or multi-line string under the value cursor, whole and wrapped under the tree (its
+/// row shows only the start).
+fn whole_string(
+    value: Option<&serde_json::Value>,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    const LONG: usize = 60;
+    let Some(text) = value.and_then(serde_json::Value::as_str) else {
+        return Vec::new();
+    };
+    if text.chars().count() <= LONG && !text.contains('\n') {
+        return Vec::new();
+    }
+    let mut lines = vec![Line::styled(
+        "  the string under the cursor, whole:",
+        theme.dim(),
+    )];
+    let (shown, more) = untrusted::first_lines(text, 500);
+    lines.extend(
+        shown
+            .iter()
+            .flat_map(|l| wrap_words(l, width.saturating_sub(4).max(20)))
+            .map(|l| Line::raw(format!("    {l}"))),
+    );
+    if more > 0 {
+        lines.push(Line::styled(
+            format!("    … {more} more lines (copy the value to see all)"),
+            theme.dim(),
+        ));
+    }
+    lines
+}
+
 /// A failed call in full below its one-line headline: every line of the error (a server's
 /// multi-line message, the stderr lines of one that died), wrapped, and an error's `data`.
 fn failure_lines(error: &RequestError, width: usize, theme: Theme) -> Vec<Line<'static>> {
@@ -404,6 +438,12 @@ fn result_pieces<'a>(
                         theme.dim(),
                     ));
                 }
+                let row = &view.tree.rows[view.cursor];
+                let under = result
+                    .structured
+                    .as_ref()
+                    .and_then(|s| s.pointer(&row.pointer));
+                lines.extend(whole_string(under, width, theme));
             }
         }
     }

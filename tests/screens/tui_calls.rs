@@ -918,4 +918,39 @@ fn a_pasted_draft_is_formatted_with_alt_f() {
         m.status
     );
     assert_eq!(m.call("add").expect("panel").text(), "{\"a\": ");
+    // alt-c clears it to `{}`; ctrl-r brings back the skeleton.
+    press(&mut m, &["alt-c"]);
+    assert_eq!(m.call("add").expect("panel").text(), "{}");
+    press(&mut m, &["ctrl-r"]);
+    assert_eq!(draft(&m, "add"), json!({"a": 0, "b": 0}));
+}
+
+/// A long string in a result's value is cut on its row; with the cursor on it, the panel
+/// shows it whole, wrapped, under the tree.
+#[test]
+fn a_long_string_under_the_cursor_is_shown_whole() {
+    let mut m = demo_model();
+    open_call(&mut m, "echo");
+    let (id, _) = send(&mut m);
+    let long = format!("{} the end", "word ".repeat(60));
+    finish(
+        &mut m,
+        "echo",
+        id,
+        json!({"content": [], "structuredContent": {"note": long, "n": 1}}),
+    );
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(!screen.contains("the string under the cursor"), "{screen}");
+    press(&mut m, &["j"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("the string under the cursor, whole:"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("│    the end "),
+        "the end is shown, words kept whole: {screen}"
+    );
+    press(&mut m, &["j"]);
+    assert!(!text(&render(&mut m, 120, 40)).contains("the string under the cursor"));
 }
