@@ -89,6 +89,9 @@ where
             }
         });
     }
+    // Writes of saved calls under way: the writes at the end wait for them, so the newest
+    // state of a panel is the one left on disk.
+    let mut saving = Vec::new();
     let (requests, request_rx) = mpsc::channel(16);
     let session = tokio::spawn(session_task::run(options, request_rx, to_ui.clone()));
     let mut dirty = true;
@@ -184,14 +187,16 @@ where
                     let (Some(dir), to_ui) = (saved_dir.clone(), to_ui.clone()) else {
                         continue;
                     };
-                    tokio::spawn(async move {
+                    saving.retain(|w: &tokio::task::JoinHandle<()>| !w.is_finished());
+                    saving.push(tokio::spawn(async move {
                         let written = tokio::task::spawn_blocking(move || {
                             super::saved_calls::write(&dir, &saved)
                         });
+                        // Never waits on the UI: the loop may be ending and waiting for this.
                         if let Ok(Err(why)) = written.await {
-                            let _ = to_ui.send(Msg::Saved(Err(why))).await;
+                            let _ = to_ui.try_send(Msg::Saved(Err(why)));
                         }
-                    });
+                    }));
                 }
                 Effect::EditExternally { tool, text } => {
                     let text = edge.edit(&text).await?;
@@ -203,6 +208,9 @@ where
     }
     drop(requests);
     // Every panel's draft is kept as it was left (results were kept as they came).
+    for write in saving {
+        let _ = write.await;
+    }
     if let Some(dir) = &saved_dir {
         for (tool, state) in model.calls() {
             let _ = super::saved_calls::write(dir, &crate::app::saved::SavedTool::of(tool, state));
