@@ -148,11 +148,7 @@ pub struct ValueView {
 impl ValueView {
     /// The value as an outline part.
     pub fn part(&self) -> Part<'_> {
-        Part {
-            nodes: &self.tree,
-            root: 0,
-            open: &self.open,
-        }
+        self.tree.part(&self.open)
     }
 }
 

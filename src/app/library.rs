@@ -21,8 +21,6 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Resource, Kind::Template, Kind::Prompt];
-
     /// Its tab's name.
     pub fn heading(self) -> &'static str {
         match self {
@@ -98,11 +96,13 @@ impl Item {
                 Kind::Template => "variables:".into(),
                 _ => "arguments (* required):".into(),
             });
-            let required = &form.as_ref().map_or(Value::Null, |f| f["required"].clone());
+            let required = form.as_ref().and_then(|f| f["required"].as_array());
             for (name, schema) in fields {
-                let star = match required.as_array() {
-                    Some(r) if self.kind == Kind::Prompt && r.contains(&json!(name)) => "*",
-                    _ => "",
+                let starred = required.is_some_and(|r| r.contains(&json!(name)));
+                let star = if starred && self.kind == Kind::Prompt {
+                    "*"
+                } else {
+                    ""
                 };
                 let about = schema["description"].as_str().unwrap_or_default();
                 let about = crate::untrusted::line(about, 300);
@@ -353,11 +353,7 @@ impl JsonContent {
     }
 
     pub fn part(&self) -> Part<'_> {
-        Part {
-            nodes: &self.tree,
-            root: 0,
-            open: &self.open,
-        }
+        self.tree.part(&self.open)
     }
 }
 

@@ -1,6 +1,7 @@
 //! What the keys do in the library's tabs (`6`, `t`): listing the server's resources, templates
-//! and prompts once a connection's tools are listed, moving through them, opening one (a form first when a prompt has
-//! arguments or a template has variables), saving what was read, subscribing to a resource.
+//! and prompts once a connection's tools are listed, moving through them, opening one (a form
+//! first when a prompt has arguments or a template has variables), saving what was read,
+//! subscribing to a resource.
 //! Completions in the forms: `update_completions`. Pure.
 
 use crate::app::asked::AskPanel;

@@ -126,6 +126,15 @@ impl ValueTree {
         }
     }
 
+    /// The whole tree as an outline part, with these rows open.
+    pub fn part<'a>(&'a self, open: &'a HashSet<usize>) -> crate::app::outline::Part<'a> {
+        crate::app::outline::Part {
+            nodes: self,
+            root: 0,
+            open,
+        }
+    }
+
     /// The rows open at first: everything for small values, else the root and its children.
     pub fn default_open(&self) -> HashSet<usize> {
         if self.rows.len() <= OPEN_ALL_BELOW {

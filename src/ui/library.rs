@@ -112,35 +112,30 @@ pub fn draw_opened(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &
     let height = usize::from(inner.height).max(1);
     viewport.opened_rows = height;
     viewport.opened_area = inner;
-    let (lines, wraps): (Vec<Line>, bool) = match (opened, selected) {
+    let focused = model.focus == Pane::Opened;
+    let wrapped = |lines: Vec<Line<'static>>| Paragraph::new(lines).wrap(Wrap { trim: false });
+    match (opened, selected) {
         (Some(opened), _) => match &opened.lines {
-            Err(why) => (vec![Line::styled(why.clone(), theme.error())], true),
-            Ok(lines) => {
-                let focused = model.focus == Pane::Opened;
-                draw_page(
-                    frame,
-                    inner,
-                    lines,
-                    opened.json.as_ref(),
-                    focused,
-                    model,
-                    viewport,
-                );
-                return;
+            Ok(lines) => draw_page(
+                frame,
+                inner,
+                lines,
+                opened.json.as_ref(),
+                focused,
+                model,
+                viewport,
+            ),
+            Err(why) => {
+                let why = vec![Line::styled(why.clone(), theme.error())];
+                frame.render_widget(wrapped(why), inner);
             }
         },
         (None, Some(item)) if library.opening.is_none() => {
-            (item.about().into_iter().map(Line::raw).collect(), true)
+            let about = item.about().into_iter().map(Line::raw).collect();
+            frame.render_widget(wrapped(about), inner);
         }
-        (None, _) => (Vec::new(), false),
-    };
-    let paragraph = Paragraph::new(lines);
-    let paragraph = if wraps {
-        paragraph.wrap(Wrap { trim: false })
-    } else {
-        paragraph
-    };
-    frame.render_widget(paragraph, inner);
+        (None, _) => {}
+    }
 }
 
 /// What was opened: its lines, with a JSON content's value tree in its place (the cursor
@@ -166,13 +161,32 @@ fn draw_page(
             .collect()
     };
     let Some(json) = json else {
-        let rows = plain(lines);
+        // Only the rows in the window are wrapped out; the rest are only counted.
+        let rows_of = |l: &String| l.chars().count().div_ceil(width.max(1)).max(1);
+        let total: usize = lines.iter().map(rows_of).sum();
         let scroll = model
             .library
             .opened_scroll
-            .min(rows.len().saturating_sub(height));
+            .min(total.saturating_sub(height));
         viewport.opened_scroll = scroll;
-        let shown: Vec<Line> = rows.into_iter().skip(scroll).take(height).collect();
+        let mut skipped = 0;
+        let mut shown: Vec<Line> = Vec::with_capacity(height);
+        for line in lines {
+            let rows = rows_of(line);
+            if skipped + rows <= scroll {
+                skipped += rows;
+                continue;
+            }
+            let pieces = wrap(line, width)
+                .into_iter()
+                .skip(scroll.saturating_sub(skipped));
+            skipped = scroll;
+            shown.extend(pieces.map(Line::raw));
+            if shown.len() >= height {
+                break;
+            }
+        }
+        shown.truncate(height);
         frame.render_widget(Paragraph::new(shown), area);
         return;
     };
