@@ -317,11 +317,8 @@ impl ConnectionArgs {
     /// Whether the TUI should offer the server picker: no server given, or `--config FILE`
     /// without `--server`.
     pub fn picks(&self) -> bool {
-        let only_config = ConnectionArgs {
-            config: None,
-            ..self.clone()
-        };
-        self.is_empty() || (self.server.is_none() && only_config.is_empty())
+        let named = self.demo || self.hostile.is_some() || self.url.is_some();
+        !named && self.command.is_empty() && self.server.is_none()
     }
 
     /// The connection these flags describe.
