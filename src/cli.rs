@@ -229,6 +229,31 @@ pub struct ConnectionArgs {
     /// Send `Authorization: Bearer <token>` with the token read from this environment variable.
     #[arg(long, value_name = "VAR")]
     pub bearer_env: Option<String>,
+    /// OAuth: a client registered with the authorization server beforehand (else a Client ID
+    /// Metadata Document or dynamic registration is used).
+    #[arg(long, value_name = "ID")]
+    pub client_id: Option<String>,
+    /// OAuth: the pre-registered client's secret, read from this environment variable.
+    #[arg(long, value_name = "VAR", requires = "client_id")]
+    pub client_secret_env: Option<String>,
+    /// OAuth: the HTTPS URL of a Client ID Metadata Document describing this client, used as
+    /// its client id where the authorization server supports them.
+    #[arg(long, value_name = "URL")]
+    pub client_metadata_url: Option<String>,
+    /// OAuth: the client credentials grant with --client-id and --client-secret-env (no
+    /// browser, for machine-to-machine servers).
+    #[arg(long, requires = "client_secret_env")]
+    pub client_credentials: bool,
+    /// OAuth in a headless command: allow the browser flow (without it, a server that needs a
+    /// new authorization ends the command with exit code 3).
+    #[arg(long)]
+    pub interactive_auth: bool,
+    /// OAuth: print the authorization URL but do not start a browser.
+    #[arg(long)]
+    pub no_browser: bool,
+    /// OAuth: keep tokens in memory only (not in the state directory).
+    #[arg(long)]
+    pub no_store: bool,
     /// Environment for a stdio server, KEY=VALUE (repeatable).
     #[arg(short = 'e', long = "env", value_name = "KEY=VALUE")]
     pub env: Vec<String>,
@@ -411,6 +436,35 @@ impl ConnectionArgs {
             client: self.client_side()?,
             record,
             wire: None,
+            auth: self.auth_options()?,
+        })
+    }
+
+    /// How OAuth may run (headless: interactive only with --interactive-auth; the TUI allows it).
+    fn auth_options(&self) -> Result<crate::mcp::oauth::AuthOptions, String> {
+        let client_secret = match &self.client_secret_env {
+            Some(var) => Some(std::env::var(var).map_err(|_| {
+                format!("--client-secret-env: environment variable {var} is not set")
+            })?),
+            None => None,
+        };
+        if let Some(url) = &self.client_metadata_url
+            && !url.starts_with("https://")
+        {
+            return Err(format!(
+                "--client-metadata-url {} is not an https:// URL",
+                crate::untrusted::line(url, 200)
+            ));
+        }
+        Ok(crate::mcp::oauth::AuthOptions {
+            client_id: self.client_id.clone(),
+            client_secret,
+            client_metadata_url: self.client_metadata_url.clone(),
+            interactive: self.interactive_auth,
+            store: !self.no_store,
+            open_browser: !self.no_browser,
+            client_credentials: self.client_credentials,
+            pasted: None,
         })
     }
 

@@ -194,6 +194,7 @@ impl Teller {
         match event {
             ServerEvent::Notice(text) => report.warn(&text),
             ServerEvent::Request(text) => report.note(&format!("the server asked {text}")),
+            ServerEvent::Authorization(text) => report.note(&format!("oauth: {text}")),
             ServerEvent::ResourceUpdated(uri) => report.note(&format!(
                 "resource updated: {}",
                 crate::untrusted::line(&uri, 300)
@@ -229,6 +230,7 @@ impl Teller {
             | ServerEvent::ToolsChanged
             | ServerEvent::LibraryChanged
             | ServerEvent::Closed(_)
+            | ServerEvent::AuthorizationUrl(_)
             | ServerEvent::Asked { .. } => {}
         }
     }

@@ -7,6 +7,7 @@ pub mod headless;
 pub mod hostile;
 pub mod mcp;
 pub mod plural;
+pub mod private_files;
 pub mod replay;
 pub mod runtime;
 pub mod schema;

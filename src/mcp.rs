@@ -17,6 +17,7 @@ mod input_required;
 pub mod library;
 mod lines;
 pub mod logging;
+pub mod oauth;
 mod raw;
 pub mod record;
 pub mod result;

@@ -123,6 +123,7 @@ fn session_options(
         client.sampling = Some(SamplingPolicy::Ask);
     }
     options.wire = Some(crate::mcp::wire::WireLog::default());
+    options.auth.interactive = true;
     options
 }
 

@@ -119,17 +119,6 @@ fn redact(value: &mut Value) {
     }
 }
 
-/// A short, stable, file-name-safe key for `text` (a server's command line or URL, a tool's
-/// name): FNV-1a, 64 bits, in hex.
-pub fn key(text: &str) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in text.bytes() {
-        hash ^= u64::from(byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{hash:016x}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,12 +147,5 @@ mod tests {
         assert_eq!(back.draft, "{\n  \"token\": \"[redacted]\"\n}");
         assert_eq!(SavedTool::from_text("{\"version\": 2}"), None);
         assert_eq!(SavedTool::from_text("not json"), None);
-    }
-
-    #[test]
-    fn keys_are_stable_and_plain() {
-        assert_eq!(key("npx -y server"), key("npx -y server"));
-        assert_ne!(key("a"), key("b"));
-        assert!(key("../../etc").chars().all(|c| c.is_ascii_hexdigit()));
     }
 }

@@ -431,6 +431,11 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
         ServerEvent::Notice(text) => {
             model.push_log(LogKind::Problem, untrusted::label(&text).into_owned())
         }
+        ServerEvent::Authorization(text) => model.push_log(
+            LogKind::Event,
+            format!("oauth: {}", untrusted::label(&text)),
+        ),
+        ServerEvent::AuthorizationUrl(_) => {}
         ServerEvent::Closed(reason) => {
             let text = untrusted::label(&reason).into_owned();
             model.push_log(LogKind::Problem, format!("connection lost: {text}"));

@@ -5,6 +5,7 @@ use super::child;
 use super::error::ConnectError;
 use super::events::{EventSink, ServerEvent};
 use super::handler::Handler;
+use super::oauth::{AuthFailure, Authorizer};
 use super::raw::RawResponses;
 
 use super::session::Subscriptions;
@@ -23,24 +24,64 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::{ClientCacheConfig, ClientLifecycleMode, ClientServiceExt};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Connects, speaking the era asked for; `auto` retries a failed probe with `initialize`.
 /// `--timeout` bounds the whole wait the user sees: the probe, the fallback and any diagnosis
 /// share one deadline, so a silent server costs the timeout once, not once per attempt.
+/// A 401 from a Streamable HTTP server (that was not given an `Authorization` of the user's)
+/// runs OAuth outside that deadline, then connects again with the token.
 pub async fn connect(opts: &ConnectOptions, events: &EventSink) -> Result<Session, ConnectError> {
+    let auth = match &opts.target {
+        Target::Http {
+            url,
+            transport: HttpTransport::Streamable,
+            headers,
+        } if !headers
+            .iter()
+            .any(|h| h.name.eq_ignore_ascii_case("authorization")) =>
+        {
+            Some(Authorizer::new(url, opts.auth.clone(), events).await)
+        }
+        _ => None,
+    };
+    let first = connect_in_era(opts, events, auth.as_ref()).await;
+    let session = match (first, &auth) {
+        (Err(ConnectError::Unauthorized { url, challenge }), Some(authorizer)) => {
+            match authorizer.before_connecting(challenge.as_deref()).await {
+                Ok(()) => connect_in_era(opts, events, auth.as_ref()).await,
+                Err(AuthFailure::NeedsUser) => Err(ConnectError::AuthorizationNeeded { url }),
+                Err(AuthFailure::Failed(reason)) => {
+                    Err(ConnectError::AuthorizationFailed { url, reason })
+                }
+            }
+        }
+        (other, _) => other,
+    }?;
+    if let Some(authorizer) = &auth {
+        authorizer.connected();
+    }
+    Ok(session)
+}
+
+async fn connect_in_era(
+    opts: &ConnectOptions,
+    events: &EventSink,
+    auth: Option<&Arc<Authorizer>>,
+) -> Result<Session, ConnectError> {
     let deadline = Instant::now() + opts.timeout;
     match opts.protocol {
-        ProtocolChoice::Legacy => attempt(opts, events, Attempt::Initialize, deadline).await,
-        ProtocolChoice::Modern => attempt(opts, events, Attempt::Discover, deadline).await,
-        ProtocolChoice::Auto => match attempt(opts, events, Attempt::Auto, deadline).await {
+        ProtocolChoice::Legacy => attempt(opts, events, auth, Attempt::Initialize, deadline).await,
+        ProtocolChoice::Modern => attempt(opts, events, auth, Attempt::Discover, deadline).await,
+        ProtocolChoice::Auto => match attempt(opts, events, auth, Attempt::Auto, deadline).await {
             // Out of time: a second attempt could only overrun the user's bound.
             Err(e) if e.may_be_era_mismatch() && Instant::now() < deadline => {
                 events.send(ServerEvent::Notice(format!(
                     "server/discover probe failed ({}); retrying with initialize",
                     first_line(&e.to_string())
                 )));
-                attempt(opts, events, Attempt::Initialize, deadline).await
+                attempt(opts, events, auth, Attempt::Initialize, deadline).await
             }
             other => other,
         },
@@ -57,6 +98,7 @@ enum Attempt {
 async fn attempt(
     opts: &ConnectOptions,
     events: &EventSink,
+    auth: Option<&Arc<Authorizer>>,
     kind: Attempt,
     deadline: Instant,
 ) -> Result<Session, ConnectError> {
@@ -173,6 +215,7 @@ async fn attempt(
                 http: super::http::client_keeping(0),
                 raw: raw.clone(),
                 events: events.clone(),
+                auth: auth.cloned(),
             };
             let transport = StreamableHttpClientTransport::with_client(client, config);
             match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
@@ -180,7 +223,18 @@ async fn attempt(
             {
                 Ok(Ok(service)) => (service, None),
                 Ok(Err(e)) => {
-                    return Err(super::http::diagnose(url, headers, left(), init_error(&e)).await);
+                    // Asked with the token the attempt used, so a refused token is what it says.
+                    let mut headers = headers.clone();
+                    if let Some((Some(token), _)) = match auth {
+                        Some(a) => Some(a.token().await),
+                        None => None,
+                    } {
+                        headers.push(super::target::Header {
+                            name: "Authorization".into(),
+                            value: format!("Bearer {token}"),
+                        });
+                    }
+                    return Err(super::http::diagnose(url, &headers, left(), init_error(&e)).await);
                 }
                 Err(_) => {
                     // No time is left to ask the endpoint what is wrong.

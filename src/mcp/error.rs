@@ -9,6 +9,9 @@ pub mod exit {
     pub const OK: i32 = 0;
     /// Usage error or any other failure.
     pub const ERROR: i32 = 1;
+    /// The server wants OAuth authorization this command may not ask for, or the flow failed
+    /// (the official Inspector CLI's code for it). Also `call --strict`'s schema violation.
+    pub const AUTH: i32 = 3;
     /// The server could not be reached or did not complete the handshake.
     pub const UNREACHABLE: i32 = 4;
     /// The tool reported an error (`isError`) or does not exist.
@@ -27,11 +30,17 @@ pub enum ConnectError {
     Refused(String),
     #[error("cannot reach {url}: {reason}")]
     Unreachable { url: String, reason: String },
-    #[error("HTTP 401 Unauthorized from {url}{}; give a token with --bearer-env VAR or --header 'Authorization: …' (mcp-inspect does not run OAuth yet)", challenge.as_deref().map(|c| format!(" (WWW-Authenticate: {c})")).unwrap_or_default())]
+    #[error("HTTP 401 Unauthorized from {url}{}; the Authorization given was refused (without one, mcp-inspect runs OAuth)", challenge.as_deref().map(|c| format!(" (WWW-Authenticate: {c})")).unwrap_or_default())]
     Unauthorized {
         url: String,
         challenge: Option<String>,
     },
+    #[error(
+        "{url} needs OAuth authorization, which needs a browser: run `mcp-inspect --url {url}` once (the TUI keeps the token), or add --interactive-auth"
+    )]
+    AuthorizationNeeded { url: String },
+    #[error("OAuth authorization for {url} failed: {reason}")]
+    AuthorizationFailed { url: String, reason: String },
     #[error(
         "HTTP 404 Not Found: no MCP endpoint at {0} (Streamable HTTP servers usually serve /mcp, legacy SSE /sse)"
     )]
@@ -67,7 +76,12 @@ pub enum ConnectError {
 
 impl ConnectError {
     pub fn exit_code(&self) -> i32 {
-        exit::UNREACHABLE
+        match self {
+            ConnectError::AuthorizationNeeded { .. } | ConnectError::AuthorizationFailed { .. } => {
+                exit::AUTH
+            }
+            _ => exit::UNREACHABLE,
+        }
     }
 
     /// Whether a fresh attempt with the legacy `initialize` handshake could succeed.

@@ -48,6 +48,10 @@ pub enum ServerEvent {
         method: String,
         params: Value,
     },
+    /// A step of an OAuth authorization, in words (never a token).
+    Authorization(String),
+    /// The URL the user opens to authorize (the TUI shows it to copy or open).
+    AuthorizationUrl(String),
     /// The connection ended.
     Closed(String),
 }
@@ -70,6 +74,8 @@ impl ServerEvent {
             | ServerEvent::Notice(text)
             | ServerEvent::Request(text)
             | ServerEvent::ResourceUpdated(text)
+            | ServerEvent::Authorization(text)
+            | ServerEvent::AuthorizationUrl(text)
             | ServerEvent::Closed(text) => text.len(),
         }
     }

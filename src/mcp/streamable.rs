@@ -6,6 +6,7 @@
 //! protocol headers, resumption, the GET stream.
 
 use super::events::{EventSink, ServerEvent};
+use super::oauth::{AuthFailure, Authorizer};
 use super::raw::RawResponses;
 use super::sse::{self, Event};
 use super::wire::{Direction, HttpExchange};
@@ -41,11 +42,16 @@ pub struct WireClient {
     pub http: reqwest::Client,
     pub raw: RawResponses,
     pub events: EventSink,
+    /// OAuth: the token for each request, and the flow a 401 or 403 `insufficient_scope` runs.
+    pub auth: Option<Arc<Authorizer>>,
 }
 
 impl StreamableHttpClient for WireClient {
     type Error = reqwest::Error;
 
+    /// Posts `message`; with OAuth, a 401 mid-session authorizes again once and a 403
+    /// `insufficient_scope` asks for more scope (bounded by the authorizer), then the same
+    /// message goes again with the new token.
     async fn post_message(
         &self,
         uri: Arc<str>,
@@ -54,7 +60,128 @@ impl StreamableHttpClient for WireClient {
         auth_token: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, Error> {
-        let body = serde_json::to_string(&message).map_err(Error::Deserialize)?;
+        let Some(auth) = &self.auth else {
+            let headers = custom_headers;
+            return self
+                .post_once(uri, &message, session_id, auth_token, headers)
+                .await;
+        };
+        let mut authorized_again = false;
+        loop {
+            let (token, generation) = auth.token().await;
+            let headers = custom_headers.clone();
+            let sent = self.post_once(uri.clone(), &message, session_id.clone(), token, headers);
+            let outcome = match sent.await {
+                Err(Error::AuthRequired(e)) if !authorized_again => {
+                    authorized_again = true;
+                    let challenge = e.www_authenticate_header.clone();
+                    (
+                        auth.unauthorized(&challenge, generation).await,
+                        Error::AuthRequired(e),
+                    )
+                }
+                Err(Error::InsufficientScope(e)) => {
+                    let challenge = e.www_authenticate_header.clone();
+                    (
+                        auth.forbidden(&challenge, generation).await,
+                        Error::InsufficientScope(e),
+                    )
+                }
+                other => {
+                    if other.is_ok() {
+                        auth.succeeded();
+                    }
+                    return other;
+                }
+            };
+            match outcome {
+                (Ok(()), _) => continue,
+                (Err(AuthFailure::NeedsUser), error) => return Err(error),
+                (Err(AuthFailure::Failed(why)), _) => {
+                    self.events
+                        .send(ServerEvent::Notice(format!("authorization failed: {why}")));
+                    return Err(Error::UnexpectedServerResponse(Cow::Owned(format!(
+                        "authorization failed: {why}"
+                    ))));
+                }
+            }
+        }
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_token: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<(), Error> {
+        let token = self.token_or(auth_token).await;
+        self.http
+            .delete_session(uri, session_id, token, custom_headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_token: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<Events, Error> {
+        let auth_token = self.token_or(auth_token).await;
+        let mut request = self.http.get(uri.as_ref()).header("accept", EVENT_STREAM);
+        if let Some(id) = last_event_id {
+            request = request.header("last-event-id", id);
+        }
+        let request = with_session(request, session_id, auth_token, custom_headers)
+            .build()
+            .map_err(Error::Client)?;
+        let sent = HttpExchange::headers(request.headers());
+        let response = self.http.execute(request).await.map_err(Error::Client)?;
+        if response.status().as_u16() == 405 {
+            return Err(Error::ServerDoesNotSupportSse);
+        }
+        challenge(&response)?;
+        if let Some(error) = status_error(&response) {
+            return Err(error.into());
+        }
+        let response = response.error_for_status().map_err(Error::Client)?;
+        match header(&response, "content-type") {
+            Some(c) if c.to_ascii_lowercase().starts_with(EVENT_STREAM) => {
+                let exchange = HttpExchange {
+                    method: "GET",
+                    status: Some(response.status().as_u16()),
+                    sent,
+                    received: HttpExchange::headers(response.headers()),
+                    ..HttpExchange::default()
+                };
+                Ok(self.event_stream(response, Some(Arc::new(exchange))))
+            }
+            other => Err(Error::UnexpectedContentType(other.map(str::to_string))),
+        }
+    }
+}
+
+impl WireClient {
+    /// The OAuth token when there is an authorizer, else the one rmcp passes.
+    async fn token_or(&self, given: Option<String>) -> Option<String> {
+        match &self.auth {
+            Some(auth) => auth.token().await.0,
+            None => given,
+        }
+    }
+
+    /// One POST of `message`: its answer as rmcp expects it, every message on the way tapped.
+    async fn post_once(
+        &self,
+        uri: Arc<str>,
+        message: &ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_token: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<StreamableHttpPostResponse, Error> {
+        let body = serde_json::to_string(message).map_err(Error::Deserialize)?;
         let sent: Option<Value> = serde_json::from_str(&body).ok();
         if let Some(sent) = &sent {
             self.raw.expect(sent);
@@ -147,7 +274,7 @@ impl StreamableHttpClient for WireClient {
             // An HTTP error whose JSON-RPC error names no id (servers send `"id": null` for
             // a request they refused before reading it) answers the request it came back on:
             // the caller hears it now rather than at its timeout.
-            let error = match (error, &message) {
+            let error = match (error, message) {
                 (Some(ServerJsonRpcMessage::Error(e)), ClientJsonRpcMessage::Request(request))
                     if e.id.is_none() =>
                 {
@@ -167,7 +294,7 @@ impl StreamableHttpClient for WireClient {
                 sse::admit(&text, &self.raw, &self.events, None);
             }
             return failed(
-                &message,
+                message,
                 session_was_attached,
                 status,
                 retry_after,
@@ -209,60 +336,6 @@ impl StreamableHttpClient for WireClient {
         }
     }
 
-    async fn delete_session(
-        &self,
-        uri: Arc<str>,
-        session_id: Arc<str>,
-        auth_token: Option<String>,
-        custom_headers: HashMap<HeaderName, HeaderValue>,
-    ) -> Result<(), Error> {
-        self.http
-            .delete_session(uri, session_id, auth_token, custom_headers)
-            .await
-    }
-
-    async fn get_stream(
-        &self,
-        uri: Arc<str>,
-        session_id: Option<Arc<str>>,
-        last_event_id: Option<String>,
-        auth_token: Option<String>,
-        custom_headers: HashMap<HeaderName, HeaderValue>,
-    ) -> Result<Events, Error> {
-        let mut request = self.http.get(uri.as_ref()).header("accept", EVENT_STREAM);
-        if let Some(id) = last_event_id {
-            request = request.header("last-event-id", id);
-        }
-        let request = with_session(request, session_id, auth_token, custom_headers)
-            .build()
-            .map_err(Error::Client)?;
-        let sent = HttpExchange::headers(request.headers());
-        let response = self.http.execute(request).await.map_err(Error::Client)?;
-        if response.status().as_u16() == 405 {
-            return Err(Error::ServerDoesNotSupportSse);
-        }
-        challenge(&response)?;
-        if let Some(error) = status_error(&response) {
-            return Err(error.into());
-        }
-        let response = response.error_for_status().map_err(Error::Client)?;
-        match header(&response, "content-type") {
-            Some(c) if c.to_ascii_lowercase().starts_with(EVENT_STREAM) => {
-                let exchange = HttpExchange {
-                    method: "GET",
-                    status: Some(response.status().as_u16()),
-                    sent,
-                    received: HttpExchange::headers(response.headers()),
-                    ..HttpExchange::default()
-                };
-                Ok(self.event_stream(response, Some(Arc::new(exchange))))
-            }
-            other => Err(Error::UnexpectedContentType(other.map(str::to_string))),
-        }
-    }
-}
-
-impl WireClient {
     /// Says that the server forgot our HTTP session; rmcp's worker then makes a new one (a new
     /// handshake) and sends the request again, once.
     fn session_lost(&self, why: &str) {

@@ -140,6 +140,8 @@ pub struct ConnectOptions {
     pub record: Option<std::sync::Arc<super::record::Recorder>>,
     /// Where every message is put for the protocol pane (the TUI sets it).
     pub wire: Option<super::wire::WireLog>,
+    /// How to authorize when a Streamable HTTP server asks for OAuth.
+    pub auth: super::oauth::AuthOptions,
 }
 
 #[cfg(test)]

@@ -3,8 +3,9 @@
 //! keyed by its command line or URL (never its environment or headers), files readable by the
 //! user alone, written whole or not at all.
 
-use crate::app::saved::{KEEP, MAX_RESULT_BYTES, SavedTool, key};
+use crate::app::saved::{KEEP, MAX_RESULT_BYTES, SavedTool};
 use crate::mcp::Target;
+use crate::private_files::{self, key};
 use std::path::{Path, PathBuf};
 
 /// Tool files read at most (a server with more tools keeps only these).
@@ -14,15 +15,9 @@ const MAX_FILE_BYTES: u64 = (KEEP as u64 + 1) * MAX_RESULT_BYTES as u64 * 2;
 
 /// The directory of `target`'s saved calls, when a data directory is known.
 pub fn dir(target: &Target) -> Option<PathBuf> {
-    let var = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let data = var("XDG_DATA_HOME").or_else(|| var("HOME").map(|h| h.join(".local/share")))?;
     // A password in the URL never becomes part of a name on disk.
     let server = crate::secrets::redact(&target.describe()).into_owned();
-    Some(data.join("mcp-inspect/calls").join(key(&server)))
+    Some(private_files::base_dir("XDG_DATA_HOME", ".local/share", "calls")?.join(key(&server)))
 }
 
 /// Every tool file kept for the server in `dir` (none when it does not exist).
@@ -40,33 +35,11 @@ pub fn load(dir: &Path) -> Vec<SavedTool> {
         .collect()
 }
 
-/// Writes `saved` as its tool's file in `dir`: to a temporary file first, then renamed over
-/// the old one, so a crash leaves the old file or the new, never half of one.
+/// Writes `saved` as its tool's file in `dir`, whole or not at all.
 pub fn write(dir: &Path, saved: &SavedTool) -> Result<(), String> {
-    use std::io::Write;
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-    let fail = |e: std::io::Error| format!("cannot keep the calls of {}: {e}", saved.tool);
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-        .map_err(fail)?;
-    // Each write its own temporary file: a write after a call and the one at quit may overlap.
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let nth = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let name = key(&saved.tool);
-    let path = dir.join(format!("{name}.json"));
-    let temporary = dir.join(format!(".{name}.{}.{nth}.tmp", std::process::id()));
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(&temporary)
-        .map_err(fail)?;
-    file.write_all(saved.to_text().as_bytes()).map_err(fail)?;
-    file.sync_all().map_err(fail)?;
-    std::fs::rename(&temporary, &path).map_err(fail)
+    let path = dir.join(format!("{}.json", key(&saved.tool)));
+    private_files::write(&path, &saved.to_text())
+        .map_err(|e| format!("cannot keep the calls of {}: {e}", saved.tool))
 }
 
 #[cfg(test)]

@@ -1,0 +1,496 @@
+//! OAuth 2.1 for protected HTTP servers, as the MCP authorization spec says: on a 401 the
+//! challenge leads to the protected resource metadata, the authorization server's metadata,
+//! a client (pre-registered, a Client ID Metadata Document, or dynamic registration), PKCE,
+//! the `resource` parameter, the browser and a loopback redirect, the token. rmcp's
+//! authorization manager does the protocol (it passes the conformance suite's auth
+//! scenarios); this module decides when to run it, talks to the user, and keeps the tokens.
+//!
+//! Every token, code and secret is registered with [`crate::secrets`] the moment it is known.
+
+mod browser;
+mod loopback;
+pub mod store;
+
+use super::events::{EventSink, ServerEvent};
+use rmcp::transport::auth::{
+    AuthError, AuthorizationManager, AuthorizationRequest, ClientCredentialsConfig,
+    CredentialStore, InMemoryCredentialStore, OAuthState, WWWAuthenticateParams,
+};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
+use tokio::sync::{Mutex, mpsc};
+
+/// How long the user has to finish in the browser.
+pub const BROWSER_WAIT: Duration = Duration::from_secs(300);
+/// Re-authorizations for more scope (403 `insufficient_scope`) in a row, with no request
+/// succeeding between them, before the inspector stops asking: a server that wants a scope it
+/// never grants would otherwise send the user to the browser forever.
+const MAX_STEP_UPS: u32 = 2;
+
+/// How to authorize, from the command line.
+#[derive(Clone, Default)]
+pub struct AuthOptions {
+    /// A client registered with the authorization server beforehand (`--client-id`).
+    pub client_id: Option<String>,
+    /// Its secret (`--client-secret-env VAR`).
+    pub client_secret: Option<String>,
+    /// The HTTPS URL of this client's metadata document (`--client-metadata-url`), used as the
+    /// client id where the authorization server supports Client ID Metadata Documents.
+    pub client_metadata_url: Option<String>,
+    /// Whether the user may be sent to a browser (the TUI; `--interactive-auth` headless).
+    pub interactive: bool,
+    /// Whether tokens are kept on disk (not with `--no-store`).
+    pub store: bool,
+    /// Whether the browser is started (not with `--no-browser`).
+    pub open_browser: bool,
+    /// The client credentials grant (`--client-credentials`), for machine-to-machine servers.
+    pub client_credentials: bool,
+    /// Redirect URLs the user pastes (the TUI's panel, or stdin headless), for when the
+    /// browser cannot reach this machine's loopback (SSH).
+    pub pasted: Option<Pasted>,
+}
+
+impl std::fmt::Debug for AuthOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AuthOptions")
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .field("interactive", &self.interactive)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A queue of redirect URLs pasted by the user.
+#[derive(Clone)]
+pub struct Pasted {
+    sender: mpsc::UnboundedSender<String>,
+    receiver: Arc<Mutex<mpsc::UnboundedReceiver<String>>>,
+}
+
+impl Default for Pasted {
+    fn default() -> Self {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        Pasted {
+            sender,
+            receiver: Arc::new(Mutex::new(receiver)),
+        }
+    }
+}
+
+impl Pasted {
+    pub fn paste(&self, url: String) {
+        let _ = self.sender.send(url);
+    }
+
+    async fn next(&self) -> String {
+        match self.receiver.lock().await.recv().await {
+            Some(url) => url,
+            None => std::future::pending().await,
+        }
+    }
+}
+
+/// Why a request could not be authorized.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuthFailure {
+    /// Authorizing needs the user, and this command may not ask (headless without
+    /// `--interactive-auth`).
+    NeedsUser,
+    /// The flow ran and failed: why, in words.
+    Failed(String),
+}
+
+/// One server's authorization: the current tokens and the flow that renews them. Shared by
+/// every request of a connection (and across reconnects).
+pub struct Authorizer {
+    url: String,
+    options: AuthOptions,
+    events: EventSink,
+    manager: Mutex<Option<AuthorizationManager>>,
+    /// One flow at a time; requests that failed together wait for the first one's outcome.
+    flow: Mutex<()>,
+    /// Bumped on every new token set, so a request knows whether its 401 is already handled.
+    generation: AtomicU64,
+    /// Whether a 401 in the middle of a session runs the flow there and then (once connected;
+    /// while connecting, the 401 ends the attempt and the flow runs outside its deadline).
+    in_session: AtomicBool,
+    step_ups: AtomicU32,
+    granted: std::sync::Mutex<Vec<String>>,
+}
+
+impl Authorizer {
+    /// The authorizer of `url`; with stored tokens, they are used from the first request on.
+    pub async fn new(url: &str, options: AuthOptions, events: &EventSink) -> Arc<Authorizer> {
+        if let Some(secret) = &options.client_secret {
+            crate::secrets::register(secret);
+        }
+        let authorizer = Authorizer {
+            url: url.to_string(),
+            options,
+            events: events.clone(),
+            manager: Mutex::new(None),
+            flow: Mutex::new(()),
+            generation: AtomicU64::new(0),
+            in_session: AtomicBool::new(false),
+            step_ups: AtomicU32::new(0),
+            granted: std::sync::Mutex::new(Vec::new()),
+        };
+        if let Some(store) = authorizer.file_store()
+            && store.load().await.ok().flatten().is_some()
+        {
+            match AuthorizationManager::new(url).await {
+                Ok(mut manager) => {
+                    manager.set_credential_store(store);
+                    match manager.initialize_from_store().await {
+                        Ok(true) => {
+                            authorizer.say("using the stored token");
+                            *authorizer.manager.lock().await = Some(manager);
+                        }
+                        Ok(false) => authorizer.say("the stored token is for another authorization server; it was set aside"),
+                        Err(e) => authorizer.say(&format!("the stored token cannot be used: {}", words(&e))),
+                    }
+                }
+                Err(e) => {
+                    authorizer.say(&format!("the stored token cannot be used: {}", words(&e)))
+                }
+            }
+        }
+        Arc::new(authorizer)
+    }
+
+    fn file_store(&self) -> Option<store::FileStore> {
+        self.options
+            .store
+            .then(|| store::FileStore::for_url(&self.url))
+            .flatten()
+    }
+
+    fn say(&self, text: &str) {
+        self.events.send(ServerEvent::Authorization(
+            crate::secrets::redact(text).into_owned(),
+        ));
+    }
+
+    /// The connection attempt got a 401 with `challenge`: authorizes before the next attempt.
+    pub async fn before_connecting(&self, challenge: Option<&str>) -> Result<(), AuthFailure> {
+        let _flow = self.flow.lock().await;
+        self.authorize(challenge).await
+    }
+
+    /// Whether a token is held (stored or obtained).
+    pub async fn has_token(&self) -> bool {
+        self.manager.lock().await.is_some()
+    }
+
+    /// From now on a 401 or 403 runs the flow where it happens.
+    pub fn connected(&self) {
+        self.in_session.store(true, Ordering::SeqCst);
+    }
+
+    /// A request went through with the current token: step-ups start counting again.
+    pub fn succeeded(&self) {
+        self.step_ups.store(0, Ordering::SeqCst);
+    }
+
+    /// The access token for the next request (refreshed when it is about to expire) and its
+    /// generation; `None` before any authorization.
+    pub async fn token(&self) -> (Option<String>, u64) {
+        let generation = self.generation.load(Ordering::SeqCst);
+        let manager = self.manager.lock().await;
+        let Some(manager) = manager.as_ref() else {
+            return (None, generation);
+        };
+        match manager.get_access_token().await {
+            Ok(token) => {
+                crate::secrets::register(&token);
+                (Some(token), generation)
+            }
+            Err(e) => {
+                if !matches!(e, AuthError::AuthorizationRequired) {
+                    self.say(&format!("the token could not be refreshed: {}", words(&e)));
+                }
+                (None, generation)
+            }
+        }
+    }
+
+    /// A request sent with the token of `generation` got a 401 with `challenge`: authorizes
+    /// again (once for all requests that failed with that token). Mid-session only; while
+    /// connecting the caller ends the attempt instead.
+    pub async fn unauthorized(&self, challenge: &str, generation: u64) -> Result<(), AuthFailure> {
+        if !self.in_session.load(Ordering::SeqCst) {
+            return Err(AuthFailure::NeedsUser);
+        }
+        let _flow = self.flow.lock().await;
+        if self.generation.load(Ordering::SeqCst) != generation {
+            return Ok(());
+        }
+        self.authorize(Some(challenge)).await
+    }
+
+    /// A request got a 403 `insufficient_scope`: authorizes again for the scopes held so far
+    /// and the ones asked for, a bounded number of times in a row.
+    pub async fn forbidden(&self, challenge: &str, generation: u64) -> Result<(), AuthFailure> {
+        let _flow = self.flow.lock().await;
+        if self.generation.load(Ordering::SeqCst) != generation {
+            return Ok(());
+        }
+        if self.step_ups.fetch_add(1, Ordering::SeqCst) >= MAX_STEP_UPS {
+            return Err(AuthFailure::Failed(format!(
+                "the server still refuses for lack of scope after {MAX_STEP_UPS} new authorizations; not asking again"
+            )));
+        }
+        self.authorize(Some(challenge)).await
+    }
+
+    /// Runs the flow the options allow (caller holds `flow`); on success the new token set
+    /// replaces the old.
+    async fn authorize(&self, challenge: Option<&str>) -> Result<(), AuthFailure> {
+        let manager = if self.options.client_credentials {
+            self.client_credentials().await?
+        } else if self.options.interactive {
+            self.code_flow(challenge).await?
+        } else {
+            return Err(AuthFailure::NeedsUser);
+        };
+        if let Ok((client_id, Some(tokens))) = manager.get_credentials().await {
+            use oauth2::TokenResponse;
+            crate::secrets::register(tokens.access_token().secret());
+            if let Some(refresh) = tokens.refresh_token() {
+                crate::secrets::register(refresh.secret());
+            }
+            let scopes: Vec<String> = tokens
+                .scopes()
+                .map(|s| s.iter().map(|s| s.to_string()).collect())
+                .unwrap_or_default();
+            let lasts = tokens
+                .expires_in()
+                .map(|d| format!(", valid {} s", d.as_secs()))
+                .unwrap_or_default();
+            let refresh = if tokens.refresh_token().is_some() {
+                ", refreshable"
+            } else {
+                ""
+            };
+            let kept = if self.file_store().is_some() {
+                "; kept for next time"
+            } else {
+                ""
+            };
+            self.say(&format!(
+                "authorized as client {client_id}: scopes {}{lasts}{refresh}{kept}",
+                if scopes.is_empty() {
+                    "(none named)".to_string()
+                } else {
+                    scopes.join(" ")
+                }
+            ));
+            *self.granted.lock().unwrap_or_else(|p| p.into_inner()) = scopes;
+        }
+        *self.manager.lock().await = Some(manager);
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn credential_store(&self) -> Box<dyn FnOnce(&mut AuthorizationManager) + Send> {
+        match self.file_store() {
+            Some(store) => Box::new(move |m| m.set_credential_store(store)),
+            None => Box::new(|m| m.set_credential_store(InMemoryCredentialStore::new())),
+        }
+    }
+
+    async fn client_credentials(&self) -> Result<AuthorizationManager, AuthFailure> {
+        let (Some(client_id), Some(client_secret)) =
+            (&self.options.client_id, &self.options.client_secret)
+        else {
+            return Err(AuthFailure::Failed(
+                "--client-credentials needs --client-id and --client-secret-env".into(),
+            ));
+        };
+        self.say("asking the authorization server for a token (client credentials)");
+        let mut manager = AuthorizationManager::new(self.url.as_str())
+            .await
+            .map_err(failed)?;
+        (self.credential_store())(&mut manager);
+        let mut state = OAuthState::Unauthorized(manager);
+        let config = ClientCredentialsConfig::ClientSecret {
+            client_id: client_id.clone(),
+            client_secret: client_secret.clone(),
+            scopes: Vec::new(),
+            resource: Some(self.url.clone()),
+        };
+        state
+            .authenticate_client_credentials(config)
+            .await
+            .map_err(failed)?;
+        state.into_authorization_manager().ok_or_else(|| {
+            AuthFailure::Failed("the client credentials grant did not authorize".into())
+        })
+    }
+
+    /// The authorization code flow with PKCE through the browser and a loopback redirect (or
+    /// a pasted redirect URL).
+    async fn code_flow(
+        &self,
+        challenge: Option<&str>,
+    ) -> Result<AuthorizationManager, AuthFailure> {
+        let loopback = loopback::Loopback::bind(None).await.map_err(|e| {
+            AuthFailure::Failed(format!("cannot listen on 127.0.0.1 for the redirect: {e}"))
+        })?;
+        self.say(&format!(
+            "discovering how {} is authorized",
+            crate::untrusted::line(&self.url, 200)
+        ));
+        let mut manager = AuthorizationManager::new(self.url.as_str())
+            .await
+            .map_err(failed)?;
+        (self.credential_store())(&mut manager);
+        let mut state = OAuthState::Unauthorized(manager);
+        let mut request = AuthorizationRequest::new(&loopback.redirect_uri)
+            .with_client_name("mcp-inspect")
+            .with_application_type("native");
+        if let Some(challenge) = challenge {
+            request = request.with_challenge(challenge);
+        }
+        let scopes = self.scopes_for(challenge);
+        if !scopes.is_empty() {
+            request = request.with_scopes(scopes);
+        }
+        if let Some(id) = &self.options.client_id {
+            request = request.with_preregistered_client(id);
+            if let Some(secret) = &self.options.client_secret {
+                request = request.with_client_secret(secret);
+            }
+        }
+        if let Some(url) = &self.options.client_metadata_url {
+            request = request.with_client_metadata_url(url);
+        }
+        state.start_authorization(request).await.map_err(failed)?;
+        let url = state.get_authorization_url().await.map_err(failed)?;
+        self.events.send(ServerEvent::AuthorizationUrl(url.clone()));
+        self.say(&format!(
+            "open this URL to authorize (the redirect comes back to {}): {}",
+            loopback.redirect_uri,
+            crate::untrusted::line(&url, 4_000)
+        ));
+        if self.options.open_browser {
+            match browser::open(&url) {
+                Ok(with) => self.say(&format!("opened it with {with}")),
+                Err(why) => self.say(&format!("{why}; open it yourself")),
+            }
+        }
+        let pasted = async {
+            match &self.options.pasted {
+                Some(pasted) => pasted.next().await,
+                None => std::future::pending().await,
+            }
+        };
+        let callback = tokio::select! {
+            url = loopback.callback() => url,
+            url = pasted => url,
+            () = tokio::time::sleep(BROWSER_WAIT) => {
+                return Err(AuthFailure::Failed(format!(
+                    "no answer from the browser within {} s", BROWSER_WAIT.as_secs()
+                )));
+            }
+        };
+        refused(&callback)?;
+        self.say("the browser came back; exchanging the code for a token");
+        state.handle_callback_url(&callback).await.map_err(failed)?;
+        state
+            .into_authorization_manager()
+            .ok_or_else(|| AuthFailure::Failed("the code exchange did not authorize".into()))
+    }
+
+    /// The scopes held so far and those `challenge` asks for (SEP-2350's union); empty to let
+    /// rmcp choose from the challenge and the metadata.
+    fn scopes_for(&self, challenge: Option<&str>) -> Vec<String> {
+        let mut scopes = self
+            .granted
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        if scopes.is_empty() {
+            return scopes;
+        }
+        let base = reqwest::Url::parse(&self.url).ok();
+        if let (Some(challenge), Some(base)) = (challenge, base) {
+            let asked = WWWAuthenticateParams::parse(challenge, &base).scope;
+            for scope in asked.iter().flat_map(|s| s.split_whitespace()) {
+                if !scopes.iter().any(|s| s == scope) {
+                    scopes.push(scope.to_string());
+                }
+            }
+        }
+        scopes
+    }
+}
+
+/// A redirect that carries `error=` instead of a code: the authorization server's refusal.
+fn refused(callback: &str) -> Result<(), AuthFailure> {
+    let Ok(url) = reqwest::Url::parse(callback) else {
+        return Err(AuthFailure::Failed("the pasted text is not a URL".into()));
+    };
+    let param = |name: &str| {
+        url.query_pairs()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| crate::untrusted::line(&v, 300).into_owned())
+    };
+    if let Some(code) = param("code") {
+        crate::secrets::register(&code);
+    }
+    match param("error") {
+        Some(error) => Err(AuthFailure::Failed(format!(
+            "the authorization server refused: {error}{}",
+            param("error_description")
+                .map(|d| format!(" ({d})"))
+                .unwrap_or_default()
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn failed(e: AuthError) -> AuthFailure {
+    AuthFailure::Failed(words(&e))
+}
+
+/// An rmcp auth error in one line, its sources included, secrets redacted.
+fn words(e: &AuthError) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    crate::untrusted::line(&crate::secrets::redact(&text), 600).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_in_the_redirect_is_said_and_a_code_is_a_secret() {
+        let err = refused(
+            "http://127.0.0.1:1/callback?error=access_denied&error_description=no%20thanks&state=s",
+        )
+        .expect_err("refused");
+        assert_eq!(
+            err,
+            AuthFailure::Failed(
+                "the authorization server refused: access_denied (no thanks)".into()
+            )
+        );
+        refused("http://127.0.0.1:1/callback?code=c0de-c0de-c0de&state=s").expect("a code");
+        assert_eq!(
+            crate::secrets::redact("c0de-c0de-c0de"),
+            crate::secrets::REDACTED
+        );
+        assert!(refused("not a url").is_err());
+    }
+}

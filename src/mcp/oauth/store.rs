@@ -1,0 +1,143 @@
+//! Tokens kept between runs: one file per server URL under `$XDG_STATE_HOME/mcp-inspect/auth/`
+//! (`~/.local/state` when unset), mode 0600, written whole or not at all. The file holds rmcp's
+//! stored credentials (client id, token response, granted scopes, issuer) beside the URL they
+//! are for. Every secret read from it is registered at once, so no output ever shows it.
+
+use crate::private_files::{self, key};
+use rmcp::transport::auth::{AuthError, CredentialStore, StoredCredentials};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// A stored file: the URL it is for and rmcp's credentials.
+#[derive(Serialize, Deserialize)]
+struct Entry {
+    url: String,
+    credentials: StoredCredentials,
+}
+
+/// The directory of stored tokens, when a state directory is known.
+pub fn dir() -> Option<PathBuf> {
+    private_files::base_dir("XDG_STATE_HOME", ".local/state", "auth")
+}
+
+/// The credentials of one server URL in a file.
+#[derive(Clone)]
+pub struct FileStore {
+    url: String,
+    path: PathBuf,
+}
+
+impl FileStore {
+    pub fn for_url(url: &str) -> Option<FileStore> {
+        Some(FileStore {
+            url: url.to_string(),
+            path: dir()?.join(format!("{}.json", key(url))),
+        })
+    }
+}
+
+fn read(path: &PathBuf) -> Option<Entry> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let entry: Entry = serde_json::from_str(&text).ok()?;
+    register(&entry.credentials);
+    Some(entry)
+}
+
+/// Registers the token values as secrets (never shown, logged, copied or recorded).
+pub fn register(credentials: &StoredCredentials) {
+    if let Some(tokens) = &credentials.token_response {
+        use oauth2::TokenResponse;
+        crate::secrets::register(tokens.access_token().secret());
+        if let Some(refresh) = tokens.refresh_token() {
+            crate::secrets::register(refresh.secret());
+        }
+    }
+}
+
+fn store_error(e: impl std::fmt::Display) -> AuthError {
+    AuthError::CredentialStoreError(e.to_string())
+}
+
+#[async_trait::async_trait]
+impl CredentialStore for FileStore {
+    async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
+        // A file for another URL (a hash collision) is not this server's.
+        Ok(read(&self.path)
+            .filter(|e| e.url == self.url)
+            .map(|e| e.credentials))
+    }
+
+    async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
+        register(&credentials);
+        let entry = Entry {
+            url: self.url.clone(),
+            credentials,
+        };
+        let text = serde_json::to_string_pretty(&entry).map_err(store_error)?;
+        private_files::write(&self.path, &text).map_err(store_error)
+    }
+
+    async fn clear(&self) -> Result<(), AuthError> {
+        match std::fs::remove_file(&self.path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(store_error(e)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What `auth list` shows of one stored server: never a token.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stored {
+    pub url: String,
+    pub client_id: String,
+    pub issuer: Option<String>,
+    pub scopes: Vec<String>,
+    /// Seconds since the epoch when the access token expires, when the server said.
+    pub expires_at: Option<u64>,
+    pub refreshable: bool,
+}
+
+/// Every stored server, sorted by URL.
+pub fn list() -> Vec<Stored> {
+    let Some(dir) = dir() else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut stored: Vec<Stored> = entries
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .filter_map(|e| read(&e.path()))
+        .map(|entry| {
+            use oauth2::TokenResponse;
+            let c = entry.credentials;
+            let tokens = c.token_response.as_ref();
+            Stored {
+                url: entry.url,
+                client_id: c.client_id,
+                issuer: c.issuer,
+                scopes: c.granted_scopes,
+                expires_at: tokens
+                    .and_then(|t| t.expires_in())
+                    .zip(c.token_received_at)
+                    .map(|(lasts, at)| at + lasts.as_secs()),
+                refreshable: tokens.is_some_and(|t| t.refresh_token().is_some()),
+            }
+        })
+        .collect();
+    stored.sort_by(|a, b| a.url.cmp(&b.url));
+    stored
+}
+
+/// Forgets the tokens of `url`; whether there were any.
+pub fn logout(url: &str) -> Result<bool, String> {
+    let Some(store) = FileStore::for_url(url) else {
+        return Ok(false);
+    };
+    match std::fs::remove_file(&store.path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(format!("cannot remove {}: {e}", store.path.display())),
+    }
+}

@@ -1,0 +1,87 @@
+//! Files only the user may read (saved calls, OAuth tokens): where they live, a stable name for
+//! what they belong to, and writing one whole or not at all.
+
+use std::path::{Path, PathBuf};
+
+/// A short, stable, file-name-safe key for `text` (a server's command line or URL, a tool's
+/// name): FNV-1a, 64 bits, in hex.
+pub fn key(text: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in text.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// `$VAR`, else `$HOME/fallback` (XDG base directories), joined with `mcp-inspect/sub`.
+pub fn base_dir(var: &str, fallback: &str, sub: &str) -> Option<PathBuf> {
+    let set = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = set(var).or_else(|| set("HOME").map(|h| h.join(fallback)))?;
+    Some(base.join("mcp-inspect").join(sub))
+}
+
+/// Writes `text` to `path` (its directory made, mode 0700): to a temporary file (mode 0600)
+/// first, then renamed over the old one, so a crash leaves the old file or the new, never half
+/// of one, and two writers never share a temporary file.
+pub fn write(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let nth = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let temporary = dir.join(format!(".{name}.{}.{nth}.tmp", std::process::id()));
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&temporary)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    std::fs::rename(&temporary, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_stable_and_plain() {
+        assert_eq!(key("a"), key("a"));
+        assert_ne!(key("a"), key("b"));
+        assert!(key("x y/z").chars().all(|c| c.is_ascii_hexdigit()));
+    }
+
+    #[test]
+    fn a_written_file_is_the_users_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("mcp-inspect-private-{}", std::process::id()));
+        let path = dir.join("sub/file.json");
+        write(&path, "one").expect("write");
+        write(&path, "two").expect("write again");
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), "two");
+        let mode = std::fs::metadata(&path).expect("meta").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        let dir_mode = std::fs::metadata(path.parent().unwrap())
+            .expect("meta")
+            .permissions()
+            .mode();
+        assert_eq!(dir_mode & 0o777, 0o700);
+        assert_eq!(
+            std::fs::read_dir(path.parent().unwrap()).unwrap().count(),
+            1,
+            "no temporary left"
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
