@@ -1,7 +1,9 @@
 //! The official MCP conformance suite (`@modelcontextprotocol/conformance`, client scenarios)
 //! with mcp-inspect as the client, started the way the suite starts any client: a command with
 //! the scenario server's URL appended. A scenario that wants several calls gets a small shell
-//! script that makes them, as a user would. The auth scenarios are not run (no OAuth yet).
+//! script that makes them, as a user would. The auth scenarios run with `BROWSER` set to a
+//! script that fetches the authorization URL and follows its redirect to our loopback (the
+//! suite's authorization server approves at once), and a state directory of their own.
 
 #[path = "support/cli.rs"]
 mod cli;
@@ -12,6 +14,11 @@ use std::process::Command;
 
 /// Runs one client scenario; returns the suite's report (its stdout and stderr).
 fn scenario(runner: &str, name: &str, client: &str) -> (bool, String) {
+    scenario_with(runner, name, client, &[])
+}
+
+/// [`scenario`] with more environment for the client.
+fn scenario_with(runner: &str, name: &str, client: &str, env: &[(&str, String)]) -> (bool, String) {
     let bin = std::path::Path::new(runner).parent().expect("bin folder");
     // The runner is a Node 22 script: its `node` comes first on PATH.
     let path = format!(
@@ -22,6 +29,7 @@ fn scenario(runner: &str, name: &str, client: &str) -> (bool, String) {
     let out = Command::new(runner)
         .args(["client", "--command", client, "--scenario", name])
         .env("PATH", path)
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .output()
         .expect("run the conformance suite");
     let report = format!(
@@ -122,6 +130,105 @@ fn client_scenarios_pass() {
         let (passed, report) = scenario(&runner, name, &client);
         if !passed {
             failed.push(format!("{name} failed:\n{report}"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+}
+
+/// Every client auth scenario of the suite's versioned spec, plus client-credentials-basic
+/// (an extension). Not attempted: client-credentials-jwt (needs private_key_jwt), DPoP,
+/// enterprise-managed authorization and workload identity federation (extensions).
+const AUTH_SCENARIOS: [&str; 26] = [
+    "metadata-default",
+    "metadata-var1",
+    "metadata-var2",
+    "metadata-var3",
+    "basic-cimd",
+    "scope-from-www-authenticate",
+    "scope-from-scopes-supported",
+    "scope-omitted-when-undefined",
+    "scope-step-up",
+    "scope-retry-limit",
+    "token-endpoint-auth-basic",
+    "token-endpoint-auth-post",
+    "token-endpoint-auth-none",
+    "2025-03-26-oauth-metadata-backcompat",
+    "2025-03-26-oauth-endpoint-fallback",
+    "resource-mismatch",
+    "offline-access-scope",
+    "offline-access-not-supported",
+    "authorization-server-migration",
+    "iss-supported",
+    "iss-not-advertised",
+    "iss-supported-missing",
+    "iss-wrong-issuer",
+    "iss-unexpected",
+    "iss-normalized",
+    "metadata-issuer-mismatch",
+];
+
+#[test]
+fn auth_scenarios_pass() {
+    let Some(runner) = peers::conformance() else {
+        return;
+    };
+    let Some(python) = peers::python() else {
+        return;
+    };
+    // The "browser" ($BROWSER is split on spaces): GETs the authorization URL and follows the
+    // redirect to our loopback.
+    let browser = script(
+        "browser",
+        &format!(
+            "exec {python} -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=20).read()' \"$url\"\n"
+        ),
+    );
+    // Pre-registered clients come from the scenario's context, as the suite hands them over.
+    let context = format!(
+        r#"eval "$({python} -c 'import json, os, shlex; c = json.loads(os.environ["MCP_CONFORMANCE_CONTEXT"]); print("id=%s; export SECRET=%s" % (shlex.quote(c["client_id"]), shlex.quote(c["client_secret"])))')""#
+    );
+    let from_context = |name: &str, flags: &str| {
+        script(
+            name,
+            &format!(
+                "{context}\n{{bin}} call test-tool --client-id \"$id\" --client-secret-env SECRET {flags} --url \"$url\"\n"
+            ),
+        )
+    };
+    let bin = cli::BIN;
+    let plain = AUTH_SCENARIOS.map(|name| {
+        (
+            name,
+            format!(
+                "{bin} call test-tool --interactive-auth \
+                 --client-metadata-url https://conformance-test.local/client-metadata.json --url"
+            ),
+        )
+    });
+    let with_context = [
+        (
+            "pre-registration",
+            from_context("preregistered", "--interactive-auth"),
+        ),
+        (
+            "client-credentials-basic",
+            from_context("client-credentials", "--client-credentials"),
+        ),
+    ];
+    let mut failed = Vec::new();
+    for (name, client) in plain.into_iter().chain(with_context) {
+        let state = std::env::temp_dir().join(format!(
+            "mcp-inspect-conformance-auth-{}-{name}",
+            std::process::id()
+        ));
+        let env = [
+            ("BROWSER", browser.clone()),
+            ("XDG_STATE_HOME", state.display().to_string()),
+        ];
+        let (passed, report) = scenario_with(&runner, &format!("auth/{name}"), &client, &env);
+        let _ = std::fs::remove_dir_all(&state);
+        if !passed {
+            failed.push(format!("auth/{name} failed:\n{report}"));
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));

@@ -47,8 +47,15 @@ pub async fn connect(opts: &ConnectOptions, events: &EventSink) -> Result<Sessio
         _ => None,
     };
     let first = connect_in_era(opts, events, auth.as_ref()).await;
+    let challenged = auth.as_ref().and_then(|a| a.take_challenge());
     let session = match (first, &auth) {
-        (Err(ConnectError::Unauthorized { url, challenge }), Some(authorizer)) => {
+        (Err(e), Some(authorizer))
+            if challenged.is_some() || matches!(e, ConnectError::Unauthorized { .. }) =>
+        {
+            let (url, challenge) = match e {
+                ConnectError::Unauthorized { url, challenge } => (url, challenge.or(challenged)),
+                _ => (opts.target.describe(), challenged),
+            };
             match authorizer.before_connecting(challenge.as_deref()).await {
                 Ok(()) => connect_in_era(opts, events, auth.as_ref()).await,
                 Err(AuthFailure::NeedsUser) => Err(ConnectError::AuthorizationNeeded { url }),
@@ -75,8 +82,13 @@ async fn connect_in_era(
         ProtocolChoice::Legacy => attempt(opts, events, auth, Attempt::Initialize, deadline).await,
         ProtocolChoice::Modern => attempt(opts, events, auth, Attempt::Discover, deadline).await,
         ProtocolChoice::Auto => match attempt(opts, events, auth, Attempt::Auto, deadline).await {
-            // Out of time: a second attempt could only overrun the user's bound.
-            Err(e) if e.may_be_era_mismatch() && Instant::now() < deadline => {
+            // Out of time: a second attempt could only overrun the user's bound. A 401 is
+            // not the era: authorization comes first.
+            Err(e)
+                if e.may_be_era_mismatch()
+                    && Instant::now() < deadline
+                    && !auth.is_some_and(|a| a.challenged()) =>
+            {
                 events.send(ServerEvent::Notice(format!(
                     "server/discover probe failed ({}); retrying with initialize",
                     first_line(&e.to_string())

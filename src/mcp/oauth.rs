@@ -120,6 +120,9 @@ pub struct Authorizer {
     in_session: AtomicBool,
     step_ups: AtomicU32,
     granted: std::sync::Mutex<Vec<String>>,
+    /// The last challenge of a 401 while connecting: the handshake may fail on something else
+    /// after it (a probe that falls back to `initialize`), and the 401 is still the reason.
+    challenged: std::sync::Mutex<Option<String>>,
 }
 
 impl Authorizer {
@@ -138,6 +141,7 @@ impl Authorizer {
             in_session: AtomicBool::new(false),
             step_ups: AtomicU32::new(0),
             granted: std::sync::Mutex::new(Vec::new()),
+            challenged: std::sync::Mutex::new(None),
         };
         if let Some(store) = authorizer.file_store()
             && store.load().await.ok().flatten().is_some()
@@ -181,9 +185,20 @@ impl Authorizer {
         self.authorize(challenge).await
     }
 
-    /// Whether a token is held (stored or obtained).
-    pub async fn has_token(&self) -> bool {
-        self.manager.lock().await.is_some()
+    /// Whether a 401 was met while connecting (and not yet taken).
+    pub fn challenged(&self) -> bool {
+        self.challenged
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
+    }
+
+    /// The challenge of a 401 met while connecting, once.
+    pub fn take_challenge(&self) -> Option<String> {
+        self.challenged
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
     }
 
     /// From now on a 401 or 403 runs the flow where it happens.
@@ -223,6 +238,7 @@ impl Authorizer {
     /// connecting the caller ends the attempt instead.
     pub async fn unauthorized(&self, challenge: &str, generation: u64) -> Result<(), AuthFailure> {
         if !self.in_session.load(Ordering::SeqCst) {
+            *self.challenged.lock().unwrap_or_else(|p| p.into_inner()) = Some(challenge.into());
             return Err(AuthFailure::NeedsUser);
         }
         let _flow = self.flow.lock().await;

@@ -112,5 +112,6 @@ pub fn options(
         client: Default::default(),
         record: None,
         wire: None,
+        auth: Default::default(),
     }
 }
