@@ -3,6 +3,7 @@
 //! time comes in from the runtime.
 
 pub mod asked;
+pub mod authorize;
 pub mod calls;
 pub mod command;
 pub mod copy;

@@ -163,6 +163,12 @@ pub enum Command {
         #[arg(long, requires = "page_size")]
         repeat_cursor: bool,
     },
+    /// OAuth tokens kept for servers (in $XDG_STATE_HOME/mcp-inspect/auth): list them, or
+    /// forget one server's.
+    Auth {
+        #[command(subcommand)]
+        action: AuthAction,
+    },
     /// Serve recordings made with --record as a stdio MCP server: each request gets the
     /// recorded answer to the same method and params.
     Replay {
@@ -197,6 +203,20 @@ pub enum TransportArg {
     Auto,
     Http,
     Sse,
+}
+
+#[derive(Subcommand, Debug, Clone)]
+pub enum AuthAction {
+    /// Every server with a kept token: URL, client, scopes, expiry (never the token).
+    List {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Forget the token and client kept for a server URL.
+    Logout {
+        /// The server's URL, as given to --url.
+        url: String,
+    },
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -38,7 +38,10 @@ pub async fn run(command: Command) -> i32 {
         | Command::Complete {
             format, connection, ..
         } => (*format, connection),
-        Command::DemoServer { .. } | Command::HostileServer { .. } | Command::Replay { .. } => {
+        Command::DemoServer { .. }
+        | Command::HostileServer { .. }
+        | Command::Replay { .. }
+        | Command::Auth { .. } => {
             return exit::ERROR;
         }
     };
@@ -106,9 +109,10 @@ pub async fn run(command: Command) -> i32 {
                 prompts::complete(&session, what, &report).await
             }
             Command::Ping { .. } => ping(&session, &report).await,
-            Command::DemoServer { .. } | Command::HostileServer { .. } | Command::Replay { .. } => {
-                exit::ERROR
-            }
+            Command::DemoServer { .. }
+            | Command::HostileServer { .. }
+            | Command::Replay { .. }
+            | Command::Auth { .. } => exit::ERROR,
         }
     };
     let code = tokio::select! {
@@ -184,6 +188,8 @@ const CHATTER_PER_SECOND: u32 = 20;
 /// they are the server's own output, not the protocol's.
 #[derive(Default)]
 struct Teller {
+    /// Whether a pasted redirect address is read from stdin.
+    pasting: bool,
     second: Option<std::time::Instant>,
     shown: u32,
     skipped: u64,
@@ -194,7 +200,19 @@ impl Teller {
         match event {
             ServerEvent::Notice(text) => report.warn(&text),
             ServerEvent::Request(text) => report.note(&format!("the server asked {text}")),
-            ServerEvent::Authorization(text) => report.note(&format!("oauth: {text}")),
+            ServerEvent::Authorization(
+                crate::mcp::AuthStep::Said(text) | crate::mcp::AuthStep::Authorized(text),
+            ) => report.note(&format!("oauth: {text}")),
+            ServerEvent::Authorization(crate::mcp::AuthStep::Open(url)) => {
+                let url = crate::untrusted::line(&url, 8_000);
+                report.note(&format!("oauth: open this URL to authorize: {url}"));
+                if self.pasting {
+                    report.note("oauth: if the browser cannot reach this machine (over SSH), paste here the address it ended at and press Enter");
+                }
+            }
+            ServerEvent::Authorization(crate::mcp::AuthStep::Failed(why)) => {
+                report.warn(&format!("oauth failed: {why}"))
+            }
             ServerEvent::ResourceUpdated(uri) => report.note(&format!(
                 "resource updated: {}",
                 crate::untrusted::line(&uri, 300)
@@ -230,7 +248,6 @@ impl Teller {
             | ServerEvent::ToolsChanged
             | ServerEvent::LibraryChanged
             | ServerEvent::Closed(_)
-            | ServerEvent::AuthorizationUrl(_)
             | ServerEvent::Asked { .. } => {}
         }
     }
@@ -273,10 +290,25 @@ async fn connect(
     events: &EventSink,
     receiver: &mut EventReceiver,
 ) -> Result<Session, i32> {
-    let options = connection
+    let mut options = connection
         .options()
         .map_err(|e| report.error(&e, exit::ERROR))?;
     let mut teller = Teller::default();
+    // OAuth over SSH: the address the browser ended at can be pasted on a terminal's stdin.
+    use std::io::IsTerminal;
+    if options.auth.interactive && std::io::stdin().is_terminal() {
+        let pasted = crate::mcp::oauth::Pasted::default();
+        options.auth.pasted = Some(pasted.clone());
+        teller.pasting = true;
+        // A blocked read does not keep the process alive: it exits from main.
+        std::thread::spawn(move || {
+            for line in std::io::stdin().lines().map_while(Result::ok) {
+                if !line.trim().is_empty() {
+                    pasted.paste(line);
+                }
+            }
+        });
+    }
     let connecting = crate::mcp::connect(&options, events);
     tokio::pin!(connecting);
     let result = loop {
@@ -321,6 +353,65 @@ impl Signals {
             _ = int.recv() => "Ctrl-C",
             _ = term.recv() => "SIGTERM",
             _ = hup.recv() => "SIGHUP",
+        }
+    }
+}
+
+/// `auth list` and `auth logout URL`: the tokens kept for servers, never shown themselves.
+pub fn auth(action: &crate::cli::AuthAction) -> i32 {
+    use crate::cli::AuthAction;
+    use crate::mcp::oauth::store;
+    match action {
+        AuthAction::List { format } => {
+            let report = Report { format: *format };
+            let stored = store::list();
+            match format {
+                Format::Json => report.json(&serde_json::json!(stored)),
+                Format::Text if stored.is_empty() => report.line(&format!(
+                    "no tokens kept{}",
+                    store::dir()
+                        .map(|d| format!(" (in {})", d.display()))
+                        .unwrap_or_default()
+                )),
+                Format::Text => {
+                    let now = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs());
+                    for s in stored {
+                        let expiry = match s.expires_at {
+                            Some(at) if at <= now => "expired".to_string(),
+                            Some(at) => format!("valid {} s more", at - now),
+                            None => "no expiry given".to_string(),
+                        };
+                        let scopes = if s.scopes.is_empty() {
+                            "(no scopes named)".to_string()
+                        } else {
+                            s.scopes.join(" ")
+                        };
+                        report.line(&crate::untrusted::line(
+                            &format!(
+                                "{}  client {}  {scopes}  {expiry}{}",
+                                s.url,
+                                s.client_id,
+                                if s.refreshable { ", refreshable" } else { "" }
+                            ),
+                            2_000,
+                        ));
+                    }
+                }
+            }
+            exit::OK
+        }
+        AuthAction::Logout { url } => {
+            let report = Report {
+                format: Format::Text,
+            };
+            match store::logout(url) {
+                Ok(true) => report.line(&format!("forgot the token for {url}")),
+                Ok(false) => report.line(&format!("no token was kept for {url}")),
+                Err(why) => return report.error(&why, exit::ERROR),
+            }
+            exit::OK
         }
     }
 }

@@ -34,6 +34,6 @@ pub mod wire;
 
 pub use connect::connect;
 pub use error::{ConnectError, RequestError};
-pub use events::{EventReceiver, EventSink, ServerEvent};
+pub use events::{AuthStep, EventReceiver, EventSink, ServerEvent};
 pub use session::{ServerSummary, Session, ToolList};
 pub use target::{ConnectOptions, Header, HttpTransport, ProtocolChoice, Target};

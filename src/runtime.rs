@@ -124,6 +124,7 @@ fn session_options(
     }
     options.wire = Some(crate::mcp::wire::WireLog::default());
     options.auth.interactive = true;
+    options.auth.pasted = Some(crate::mcp::oauth::Pasted::default());
     options
 }
 

@@ -3,6 +3,7 @@
 //! Nothing here can fail. Every server string arrives escaped.
 
 mod asked;
+mod authorize;
 mod call;
 mod help;
 mod layout;
@@ -68,6 +69,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
     }
     // In front of everything: the server waits for the user.
     asked::draw(frame, model);
+    authorize::draw(frame, model);
     sanitize(frame.buffer_mut());
     viewport
 }

@@ -102,6 +102,10 @@ commands! {
     AnswerSend = "answer-send",
     AnswerDecline = "answer-decline",
     AnswerCancel = "answer-cancel",
+    AuthSend = "auth-send",
+    AuthCancel = "auth-cancel",
+    AuthCopyUrl = "auth-copy-url",
+    AuthOpen = "auth-open",
 }
 
 impl Command {

@@ -27,6 +27,10 @@ pub enum Effect {
     BuildDetail(Listed),
     /// Keep a tool's draft and last results for the next session with this server.
     SaveCalls(crate::app::saved::SavedTool),
+    /// Start the browser on an authorization URL; answered by `Msg::BrowserOpened`.
+    OpenInBrowser(String),
+    /// The address the browser ended at, pasted for the OAuth flow (empty: cancel it).
+    PasteRedirect(String),
 }
 
 /// A listed tool, compared by identity: the same entry of the same listing.

@@ -34,10 +34,13 @@ pub enum Layer {
     Asked,
     /// The server picker (before connecting, or `S`).
     Picker,
+    /// An OAuth authorization waiting for the browser.
+    Authorize,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 16] = [
+    pub const ALL: [Layer; 17] = [
+        Layer::Authorize,
         Layer::Asked,
         Layer::Editor,
         Layer::Result,
@@ -68,6 +71,7 @@ impl Layer {
                 | Layer::Levels
                 | Layer::Help
                 | Layer::Asked
+                | Layer::Authorize
         )
     }
 
@@ -89,6 +93,7 @@ impl Layer {
             Layer::Help => "help",
             Layer::Asked => "asked",
             Layer::Picker => "picker",
+            Layer::Authorize => "authorize",
         }
     }
 }

@@ -320,6 +320,8 @@ pub struct Model {
     pub quit_asked: bool,
     /// Requests the server put to the user, oldest first: the first is the open panel.
     pub asked: VecDeque<AskPanel>,
+    /// An OAuth authorization under way (its panel is in front once it has a URL).
+    pub authorizing: Option<crate::app::authorize::Authorizing>,
 }
 
 impl Model {
@@ -361,6 +363,7 @@ impl Model {
             to_restore: None,
             quit_asked: false,
             asked: VecDeque::new(),
+            authorizing: None,
         }
     }
 

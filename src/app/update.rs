@@ -29,6 +29,8 @@ pub enum Msg {
     ToolsListed(ToolList),
     ListFailed(RequestError),
     Server(ServerEvent),
+    /// The browser was started on the authorization URL (with what), or why not.
+    BrowserOpened(Result<String, String>),
     /// A copy finished: how it was delivered, or why not.
     Copied {
         label: String,
@@ -104,6 +106,9 @@ pub enum Msg {
 
 /// The layer a key press belongs to, derived from state (never stored).
 pub fn active_layer(model: &Model) -> Layer {
+    if model.authorizing.as_ref().is_some_and(|a| a.shown()) {
+        return Layer::Authorize;
+    }
     if !model.asked.is_empty() {
         return Layer::Asked;
     }
@@ -234,7 +239,9 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Server(event) => on_server_event(model, event),
         Msg::Paste(text) => {
-            if let Some(panel) = model.asked.front_mut() {
+            if active_layer(model) == Layer::Authorize {
+                crate::app::authorize::type_text(model, &text);
+            } else if let Some(panel) = model.asked.front_mut() {
                 panel.editor.insert_str(&text);
                 panel.check();
             } else {
@@ -268,6 +275,13 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Saved(outcome) => {
             crate::app::update_library::saved(model, outcome);
+            Vec::new()
+        }
+        Msg::BrowserOpened(outcome) => {
+            model.status = Some(match outcome {
+                Ok(with) => format!("opened the authorization URL with {with}"),
+                Err(why) => why,
+            });
             Vec::new()
         }
         Msg::Pinged(outcome) => {
@@ -431,11 +445,7 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
         ServerEvent::Notice(text) => {
             model.push_log(LogKind::Problem, untrusted::label(&text).into_owned())
         }
-        ServerEvent::Authorization(text) => model.push_log(
-            LogKind::Event,
-            format!("oauth: {}", untrusted::label(&text)),
-        ),
-        ServerEvent::AuthorizationUrl(_) => {}
+        ServerEvent::Authorization(step) => crate::app::authorize::on_step(model, step),
         ServerEvent::Closed(reason) => {
             let text = untrusted::label(&reason).into_owned();
             model.push_log(LogKind::Problem, format!("connection lost: {text}"));
@@ -461,6 +471,23 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
                 edit_filter(model, |text| text.push(c));
             } else if key == Key::parse("ctrl-c").unwrap_or(key) {
                 return run_command(model, Command::Quit);
+            }
+            return Vec::new();
+        }
+        (None, Layer::Authorize) => {
+            if key == Key::parse("ctrl-c").unwrap_or(key) {
+                return run_command(model, Command::Quit);
+            }
+            match event.code {
+                KeyCode::Backspace => crate::app::authorize::backspace(model),
+                KeyCode::Char(c)
+                    if !event
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                {
+                    crate::app::authorize::type_text(model, &c.to_string())
+                }
+                _ => {}
             }
             return Vec::new();
         }
@@ -507,6 +534,12 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     }
     if command == Command::Complete {
         return crate::app::update_completions::complete(model);
+    }
+    if matches!(
+        command,
+        Command::AuthSend | Command::AuthCancel | Command::AuthCopyUrl | Command::AuthOpen
+    ) {
+        return crate::app::authorize::run(model, command);
     }
     if let Some(reply) = Reply::of(command) {
         return answer_asked(model, reply);

@@ -48,12 +48,23 @@ pub enum ServerEvent {
         method: String,
         params: Value,
     },
-    /// A step of an OAuth authorization, in words (never a token).
-    Authorization(String),
-    /// The URL the user opens to authorize (the TUI shows it to copy or open).
-    AuthorizationUrl(String),
+    /// A step of an OAuth authorization (never a token).
+    Authorization(AuthStep),
     /// The connection ended.
     Closed(String),
+}
+
+/// Where an OAuth authorization is, for the user.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AuthStep {
+    /// What it is doing, in words.
+    Said(String),
+    /// The URL the user must open to authorize (the TUI shows it to copy or open).
+    Open(String),
+    /// It ended with a token: what was granted.
+    Authorized(String),
+    /// It ended without one: why.
+    Failed(String),
 }
 
 impl ServerEvent {
@@ -74,8 +85,12 @@ impl ServerEvent {
             | ServerEvent::Notice(text)
             | ServerEvent::Request(text)
             | ServerEvent::ResourceUpdated(text)
-            | ServerEvent::Authorization(text)
-            | ServerEvent::AuthorizationUrl(text)
+            | ServerEvent::Authorization(
+                AuthStep::Said(text)
+                | AuthStep::Open(text)
+                | AuthStep::Authorized(text)
+                | AuthStep::Failed(text),
+            )
             | ServerEvent::Closed(text) => text.len(),
         }
     }

@@ -8,10 +8,12 @@
 //! Every token, code and secret is registered with [`crate::secrets`] the moment it is known.
 
 mod browser;
+
+pub use browser::open as open_in_browser;
 mod loopback;
 pub mod store;
 
-use super::events::{EventSink, ServerEvent};
+use super::events::{AuthStep, EventSink, ServerEvent};
 use rmcp::transport::auth::{
     AuthError, AuthorizationManager, AuthorizationRequest, ClientCredentialsConfig,
     CredentialStore, InMemoryCredentialStore, OAuthState, WWWAuthenticateParams,
@@ -174,9 +176,17 @@ impl Authorizer {
     }
 
     fn say(&self, text: &str) {
-        self.events.send(ServerEvent::Authorization(
-            crate::secrets::redact(text).into_owned(),
-        ));
+        self.tell(AuthStep::Said(text.into()));
+    }
+
+    fn tell(&self, step: AuthStep) {
+        let redact = |text: String| crate::secrets::redact(&text).into_owned();
+        self.events.send(ServerEvent::Authorization(match step {
+            AuthStep::Said(t) => AuthStep::Said(redact(t)),
+            AuthStep::Open(t) => AuthStep::Open(redact(t)),
+            AuthStep::Authorized(t) => AuthStep::Authorized(redact(t)),
+            AuthStep::Failed(t) => AuthStep::Failed(redact(t)),
+        }));
     }
 
     /// The connection attempt got a 401 with `challenge`: authorizes before the next attempt.
@@ -267,12 +277,17 @@ impl Authorizer {
     /// replaces the old.
     async fn authorize(&self, challenge: Option<&str>) -> Result<(), AuthFailure> {
         let manager = if self.options.client_credentials {
-            self.client_credentials().await?
+            self.client_credentials().await
         } else if self.options.interactive {
-            self.code_flow(challenge).await?
+            self.code_flow(challenge).await
         } else {
             return Err(AuthFailure::NeedsUser);
         };
+        let manager = manager.inspect_err(|e| {
+            if let AuthFailure::Failed(why) = e {
+                self.tell(AuthStep::Failed(why.clone()));
+            }
+        })?;
         if let Ok((client_id, Some(tokens))) = manager.get_credentials().await {
             use oauth2::TokenResponse;
             crate::secrets::register(tokens.access_token().secret());
@@ -297,14 +312,14 @@ impl Authorizer {
             } else {
                 ""
             };
-            self.say(&format!(
+            self.tell(AuthStep::Authorized(format!(
                 "authorized as client {client_id}: scopes {}{lasts}{refresh}{kept}",
                 if scopes.is_empty() {
                     "(none named)".to_string()
                 } else {
                     scopes.join(" ")
                 }
-            ));
+            )));
             *self.granted.lock().unwrap_or_else(|p| p.into_inner()) = scopes;
         }
         *self.manager.lock().await = Some(manager);
@@ -387,12 +402,11 @@ impl Authorizer {
         }
         state.start_authorization(request).await.map_err(failed)?;
         let url = state.get_authorization_url().await.map_err(failed)?;
-        self.events.send(ServerEvent::AuthorizationUrl(url.clone()));
         self.say(&format!(
-            "open this URL to authorize (the redirect comes back to {}): {}",
-            loopback.redirect_uri,
-            crate::untrusted::line(&url, 4_000)
+            "waiting for the browser's redirect to {}",
+            loopback.redirect_uri
         ));
+        self.tell(AuthStep::Open(url.clone()));
         if self.options.open_browser {
             match browser::open(&url) {
                 Ok(with) => self.say(&format!("opened it with {with}")),
@@ -407,7 +421,10 @@ impl Authorizer {
         };
         let callback = tokio::select! {
             url = loopback.callback() => url,
-            url = pasted => url,
+            url = pasted => match url.trim() {
+                "" => return Err(AuthFailure::Failed("cancelled by the user".into())),
+                url => url.to_string(),
+            },
             () = tokio::time::sleep(BROWSER_WAIT) => {
                 return Err(AuthFailure::Failed(format!(
                     "no answer from the browser within {} s", BROWSER_WAIT.as_secs()

@@ -74,6 +74,7 @@ where
     <E::Backend as Backend>::Error: Send + Sync + 'static,
 {
     let wire = options.wire.clone();
+    let pasted = options.auth.pasted.clone();
     let (to_ui, mut from_session) = mpsc::channel(4_096);
     // What earlier sessions with this server kept, read off the UI thread.
     let saved_dir = model
@@ -197,6 +198,15 @@ where
                             let _ = to_ui.try_send(Msg::Saved(Err(why)));
                         }
                     }));
+                }
+                Effect::OpenInBrowser(url) => {
+                    let opened = crate::mcp::oauth::open_in_browser(&url);
+                    step(&mut model, Msg::BrowserOpened(opened));
+                }
+                Effect::PasteRedirect(address) => {
+                    if let Some(pasted) = &pasted {
+                        pasted.paste(address);
+                    }
                 }
                 Effect::EditExternally { tool, text } => {
                     let text = edge.edit(&text).await?;

@@ -55,6 +55,7 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
         (Layer::Editor, "Call panel: editing arguments (a opens it)"),
         (Layer::Result, "Call panel: results"),
         (Layer::Asked, "A request from the server (its panel)"),
+        (Layer::Authorize, "OAuth authorization (its panel)"),
         (Layer::Copy, "Copy menu (y)"),
         (Layer::Levels, "Log level picker (L)"),
         (
