@@ -24,6 +24,7 @@ pub mod theme;
 pub mod tool_entry;
 pub mod tree_view;
 pub mod update;
+pub mod update_authorize;
 pub mod update_call;
 pub mod update_completions;
 pub mod update_library;

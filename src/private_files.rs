@@ -72,13 +72,13 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).expect("read"), "two");
         let mode = std::fs::metadata(&path).expect("meta").permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
-        let dir_mode = std::fs::metadata(path.parent().unwrap())
+        let dir_mode = std::fs::metadata(dir.join("sub"))
             .expect("meta")
             .permissions()
             .mode();
         assert_eq!(dir_mode & 0o777, 0o700);
         assert_eq!(
-            std::fs::read_dir(path.parent().unwrap()).unwrap().count(),
+            std::fs::read_dir(dir.join("sub")).expect("listed").count(),
             1,
             "no temporary left"
         );

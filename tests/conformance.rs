@@ -233,3 +233,78 @@ fn auth_scenarios_pass() {
     }
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
 }
+
+/// A token obtained and kept never reaches what mcp-inspect prints or records: the first run
+/// authorizes (stdout, stderr, `--record`), the second uses the kept token (mode 0600).
+#[test]
+fn tokens_never_reach_output_or_recordings() {
+    let Some(runner) = peers::conformance() else {
+        return;
+    };
+    let Some(python) = peers::python() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("mcp-inspect-token-leak-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let d = dir.display();
+    let browser = script(
+        "leak-browser",
+        &format!(
+            "exec {python} -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=20).read()' \"$url\"\n"
+        ),
+    );
+    let client = script(
+        "leak",
+        &format!(
+            "{{bin}} call test-tool --interactive-auth --format json --record {d}/rec.jsonl --url \"$url\" > {d}/out1 2> {d}/err1\n\
+             {{bin}} tools --format json --url \"$url\" > {d}/out2 2> {d}/err2\n"
+        ),
+    );
+    let env = [
+        ("BROWSER", browser),
+        ("XDG_STATE_HOME", dir.join("state").display().to_string()),
+    ];
+    let (passed, report) = scenario_with(&runner, "auth/metadata-default", &client, &env);
+    assert!(passed, "{report}");
+    let kept_dir = dir.join("state/mcp-inspect/auth");
+    let kept = std::fs::read_dir(&kept_dir)
+        .expect("a token kept")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "json"))
+        .expect("a token file");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&kept).expect("meta").permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "the user's alone");
+    let stored: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&kept).expect("read")).expect("json");
+    let token = stored["credentials"]["token_response"]["access_token"]
+        .as_str()
+        .expect("an access token")
+        .to_string();
+    assert!(token.len() > 10, "{token}");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    assert!(
+        read("err1").contains("open this URL to authorize"),
+        "{}",
+        read("err1")
+    );
+    assert!(
+        read("err2").contains("using the stored token"),
+        "{}",
+        read("err2")
+    );
+    assert!(
+        read("rec.jsonl").contains("tools/call"),
+        "the recording has the session"
+    );
+    for name in ["out1", "err1", "out2", "err2", "rec.jsonl"] {
+        assert!(
+            !read(name).contains(&token),
+            "{name} shows the token:\n{}",
+            read(name)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,16 +2,10 @@
 //! or opened on a key, never opened unasked twice), and a line to paste the address the browser
 //! ended at when it cannot reach this machine (SSH). Pure.
 
-use crate::app::command::Command;
-use crate::app::copy::Copy;
-use crate::app::effect::Effect;
-use crate::app::model::Model;
-use crate::mcp::AuthStep;
-
 /// Steps kept (the oldest go first).
 const MAX_STEPS: usize = 24;
 /// Characters a pasted address may have.
-const MAX_PASTED: usize = 16 * 1024;
+pub const MAX_PASTED: usize = 16 * 1024;
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Authorizing {
@@ -30,144 +24,10 @@ impl Authorizing {
         self.url.is_some() || self.failed.is_some()
     }
 
-    fn step(&mut self, text: String) {
+    pub fn step(&mut self, text: String) {
         if self.steps.len() == MAX_STEPS {
             self.steps.remove(0);
         }
         self.steps.push(text);
-    }
-}
-
-/// A step of the flow, from the connection.
-pub fn on_step(model: &mut Model, step: AuthStep) {
-    use crate::app::model::LogKind;
-    let label = |t: &str| crate::untrusted::label(t).into_owned();
-    match step {
-        AuthStep::Said(text) => {
-            let text = label(&text);
-            model.push_log(LogKind::Event, format!("oauth: {text}"));
-            model.authorizing.get_or_insert_default().step(text);
-        }
-        AuthStep::Open(url) => model.authorizing.get_or_insert_default().url = Some(url),
-        AuthStep::Authorized(text) => {
-            let text = label(&text);
-            model.push_log(LogKind::Event, format!("oauth: {text}"));
-            model.status = Some(text);
-            model.authorizing = None;
-        }
-        AuthStep::Failed(why) => {
-            let why = label(&why);
-            model.push_log(LogKind::Problem, format!("oauth failed: {why}"));
-            model.authorizing.get_or_insert_default().failed = Some(why);
-        }
-    }
-}
-
-/// Text typed or pasted into the panel's address line.
-pub fn type_text(model: &mut Model, text: &str) {
-    if let Some(panel) = model.authorizing.as_mut() {
-        let room = MAX_PASTED.saturating_sub(panel.pasted.chars().count());
-        let clean = text.chars().filter(|c| !c.is_control()).take(room);
-        panel.pasted.extend(clean);
-    }
-}
-
-pub fn backspace(model: &mut Model) {
-    if let Some(panel) = model.authorizing.as_mut() {
-        panel.pasted.pop();
-    }
-}
-
-/// A command of the panel's layer.
-pub fn run(model: &mut Model, command: Command) -> Vec<Effect> {
-    let Some(panel) = model.authorizing.as_mut() else {
-        return Vec::new();
-    };
-    match command {
-        // After a failure both close the panel; before, Esc cancels the flow (an empty paste).
-        Command::AuthSend | Command::AuthCancel if panel.failed.is_some() => {
-            model.authorizing = None;
-            Vec::new()
-        }
-        Command::AuthCancel => vec![Effect::PasteRedirect(String::new())],
-        Command::AuthSend if panel.pasted.trim().is_empty() => {
-            model.status = Some("paste the address the browser ended at first".into());
-            Vec::new()
-        }
-        Command::AuthSend => {
-            let pasted = std::mem::take(&mut panel.pasted);
-            panel.step("the pasted address was sent".into());
-            vec![Effect::PasteRedirect(pasted.trim().to_string())]
-        }
-        Command::AuthCopyUrl => match &panel.url {
-            Some(url) => vec![Effect::Copy(Copy {
-                label: "authorization URL".into(),
-                text: url.clone(),
-            })],
-            None => Vec::new(),
-        },
-        Command::AuthOpen => match &panel.url {
-            Some(url) => vec![Effect::OpenInBrowser(url.clone())],
-            None => Vec::new(),
-        },
-        _ => Vec::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn model() -> Model {
-        Model::new(
-            "http://host/mcp".into(),
-            crate::app::keymap::Keymap::default_map(),
-            crate::app::theme::Theme { color: false },
-        )
-    }
-
-    #[test]
-    fn the_panel_shows_from_the_url_on_and_closes_when_authorized() {
-        let mut m = model();
-        on_step(&mut m, AuthStep::Said("discovering".into()));
-        assert!(!m.authorizing.as_ref().expect("kept").shown());
-        on_step(&mut m, AuthStep::Open("https://as/authorize?x=1".into()));
-        assert!(m.authorizing.as_ref().expect("kept").shown());
-        type_text(&mut m, "http://127.0.0.1:1/callback?code=a\u{1b}[2J");
-        assert_eq!(
-            m.authorizing.as_ref().unwrap().pasted,
-            "http://127.0.0.1:1/callback?code=a[2J"
-        );
-        let sent = run(&mut m, Command::AuthSend);
-        assert_eq!(
-            sent,
-            [Effect::PasteRedirect(
-                "http://127.0.0.1:1/callback?code=a[2J".into()
-            )]
-        );
-        assert_eq!(
-            run(&mut m, Command::AuthOpen),
-            [Effect::OpenInBrowser("https://as/authorize?x=1".into())]
-        );
-        on_step(
-            &mut m,
-            AuthStep::Authorized("authorized as client c".into()),
-        );
-        assert!(m.authorizing.is_none());
-        assert_eq!(m.status.as_deref(), Some("authorized as client c"));
-    }
-
-    #[test]
-    fn esc_cancels_and_a_failure_stays_until_closed() {
-        let mut m = model();
-        on_step(&mut m, AuthStep::Open("https://as/authorize".into()));
-        assert_eq!(
-            run(&mut m, Command::AuthCancel),
-            [Effect::PasteRedirect(String::new())]
-        );
-        on_step(&mut m, AuthStep::Failed("cancelled by the user".into()));
-        assert!(m.authorizing.as_ref().expect("stays").shown());
-        assert!(run(&mut m, Command::AuthCancel).is_empty());
-        assert!(m.authorizing.is_none());
     }
 }

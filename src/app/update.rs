@@ -240,7 +240,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Server(event) => on_server_event(model, event),
         Msg::Paste(text) => {
             if active_layer(model) == Layer::Authorize {
-                crate::app::authorize::type_text(model, &text);
+                crate::app::update_authorize::type_text(model, &text);
             } else if let Some(panel) = model.asked.front_mut() {
                 panel.editor.insert_str(&text);
                 panel.check();
@@ -445,7 +445,7 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
         ServerEvent::Notice(text) => {
             model.push_log(LogKind::Problem, untrusted::label(&text).into_owned())
         }
-        ServerEvent::Authorization(step) => crate::app::authorize::on_step(model, step),
+        ServerEvent::Authorization(step) => crate::app::update_authorize::on_step(model, step),
         ServerEvent::Closed(reason) => {
             let text = untrusted::label(&reason).into_owned();
             model.push_log(LogKind::Problem, format!("connection lost: {text}"));
@@ -479,13 +479,13 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
                 return run_command(model, Command::Quit);
             }
             match event.code {
-                KeyCode::Backspace => crate::app::authorize::backspace(model),
+                KeyCode::Backspace => crate::app::update_authorize::backspace(model),
                 KeyCode::Char(c)
                     if !event
                         .modifiers
                         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
                 {
-                    crate::app::authorize::type_text(model, &c.to_string())
+                    crate::app::update_authorize::type_text(model, &c.to_string())
                 }
                 _ => {}
             }
@@ -539,7 +539,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         command,
         Command::AuthSend | Command::AuthCancel | Command::AuthCopyUrl | Command::AuthOpen
     ) {
-        return crate::app::authorize::run(model, command);
+        return crate::app::update_authorize::run(model, command);
     }
     if let Some(reply) = Reply::of(command) {
         return answer_asked(model, reply);

@@ -10,15 +10,15 @@ use std::time::{Duration, Instant};
 /// The tests run one at a time: they look for left-over demo servers by command line.
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-struct Tmux {
+pub(crate) struct Tmux {
     socket: String,
     _serial: std::sync::MutexGuard<'static, ()>,
 }
 
 impl Tmux {
-    fn start(name: &str, width: u16, height: u16) -> Tmux {
+    pub(crate) fn start(name: &str, width: u16, height: u16) -> Tmux {
         let socket = format!("mcp-inspect-{name}-{}", std::process::id());
-        // Each test keeps its saved calls apart from the user's and from the other tests'.
+        // Each test keeps its saved calls and tokens apart from the user's and the other tests'.
         let data = std::env::temp_dir().join(format!("{socket}-data"));
         let _ = std::fs::remove_dir_all(&data);
         let serial = SERIAL
@@ -40,7 +40,7 @@ impl Tmux {
             "-y",
             &height.to_string(),
             &format!(
-                "env -u DISPLAY -u WAYLAND_DISPLAY XDG_DATA_HOME={} PS1='$ ' bash --norc --noprofile",
+                "env -u DISPLAY -u WAYLAND_DISPLAY XDG_DATA_HOME={0} XDG_STATE_HOME={0} PS1='$ ' bash --norc --noprofile",
                 data.display()
             ),
         ]);
@@ -48,7 +48,7 @@ impl Tmux {
         t
     }
 
-    fn run(&self, args: &[&str]) -> String {
+    pub(crate) fn run(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .arg("-L")
             .arg(&self.socket)
@@ -58,7 +58,7 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         for k in keys {
             self.run(&["send-keys", "-t", "main", k]);
             std::thread::sleep(Duration::from_millis(60));
@@ -66,7 +66,7 @@ impl Tmux {
     }
 
     /// Types a command at the shell's prompt, once the shell has the terminal.
-    fn type_line(&self, line: &str) {
+    pub(crate) fn type_line(&self, line: &str) {
         self.wait_for_shell();
         self.run(&["send-keys", "-t", "main", "-l", line]);
         self.run(&["send-keys", "-t", "main", "Enter"]);
@@ -76,7 +76,7 @@ impl Tmux {
         self.run(&["capture-pane", "-p", "-t", "main"])
     }
 
-    fn wait_for(&self, needle: &str) -> String {
+    pub(crate) fn wait_for(&self, needle: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             let screen = self.screen();
@@ -111,7 +111,7 @@ impl Drop for Tmux {
     }
 }
 
-fn release_binary() -> Option<String> {
+pub(crate) fn release_binary() -> Option<String> {
     let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/mcp-inspect");
     if bin.exists() {
         return Some(bin.to_string_lossy().into_owned());
