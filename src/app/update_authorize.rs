@@ -69,6 +69,17 @@ pub fn run(model: &mut Model, command: Command) -> Vec<Effect> {
             panel.step("the pasted address was sent".into());
             vec![Effect::PasteRedirect(pasted.trim().to_string())]
         }
+        // A URL with control characters (the server's metadata wrote them) is shown escaped
+        // and neither copied nor opened: pasted into a terminal it would act.
+        Command::AuthCopyUrl | Command::AuthOpen
+            if panel
+                .url
+                .as_ref()
+                .is_some_and(|u| u.chars().any(crate::untrusted::is_dangerous)) =>
+        {
+            model.status = Some("the URL holds control characters: not copied or opened".into());
+            Vec::new()
+        }
         Command::AuthCopyUrl => match &panel.url {
             Some(url) => vec![Effect::Copy(Copy {
                 label: "authorization URL".into(),

@@ -3,6 +3,7 @@
 
 mod tui_calls;
 mod tui_hostile;
+mod tui_oauth;
 mod tui_picker;
 mod tui_screens;
 mod tui_update;

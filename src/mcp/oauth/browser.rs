@@ -7,6 +7,9 @@ use std::process::{Command, Stdio};
 
 /// Starts the browser on `url` without waiting for it; says why when it cannot.
 pub fn open(url: &str) -> Result<String, String> {
+    if url.chars().any(crate::untrusted::is_dangerous) {
+        return Err("not opened: the URL holds control characters".into());
+    }
     let parsed = reqwest::Url::parse(url).map_err(|e| format!("not a URL ({e})"))?;
     if !matches!(parsed.scheme(), "http" | "https") {
         return Err(format!(
@@ -76,5 +79,6 @@ mod tests {
         assert!(refused.contains("`file`"), "{refused}");
         assert!(open("javascript:alert(1)").is_err());
         assert!(open("not a url").is_err());
+        assert!(open("https://as.example/\u{1b}]52;c;aGk=\u{7}").is_err());
     }
 }
