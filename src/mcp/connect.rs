@@ -59,6 +59,7 @@ pub async fn connect(opts: &ConnectOptions, events: &EventSink) -> Result<Sessio
             match authorizer.before_connecting(challenge.as_deref()).await {
                 Ok(()) => connect_in_era(opts, events, auth.as_ref()).await,
                 Err(AuthFailure::NeedsUser) => Err(ConnectError::AuthorizationNeeded { url }),
+                Err(AuthFailure::NoOAuth) => Err(ConnectError::Unauthorized { url, challenge }),
                 Err(AuthFailure::Failed(reason)) => {
                     Err(ConnectError::AuthorizationFailed { url, reason })
                 }

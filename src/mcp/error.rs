@@ -30,16 +30,18 @@ pub enum ConnectError {
     Refused(String),
     #[error("cannot reach {url}: {reason}")]
     Unreachable { url: String, reason: String },
-    #[error("HTTP 401 Unauthorized from {url}{}; the Authorization given was refused (without one, mcp-inspect runs OAuth)", challenge.as_deref().map(|c| format!(" (WWW-Authenticate: {c})")).unwrap_or_default())]
+    #[error("HTTP 401 Unauthorized from {url}{}; give a token with --bearer-env VAR or --header 'Authorization: …' (a token given was refused; without one, mcp-inspect runs OAuth where the server publishes its metadata)", challenge.as_deref().map(|c| format!(" (WWW-Authenticate: {c})")).unwrap_or_default())]
     Unauthorized {
         url: String,
         challenge: Option<String>,
     },
     #[error(
-        "{url} needs OAuth authorization, which needs a browser: run `mcp-inspect --url {url}` once (the TUI keeps the token), or add --interactive-auth"
+        "HTTP 401 Unauthorized from {url}: it needs OAuth authorization, which needs a browser: run `mcp-inspect --url {url}` once (the TUI keeps the token) or add --interactive-auth; or give a token with --bearer-env VAR"
     )]
     AuthorizationNeeded { url: String },
-    #[error("OAuth authorization for {url} failed: {reason}")]
+    #[error(
+        "OAuth authorization for {url} failed: {reason} (a server that wants a token given some other way: --bearer-env VAR)"
+    )]
     AuthorizationFailed { url: String, reason: String },
     #[error(
         "HTTP 404 Not Found: no MCP endpoint at {0} (Streamable HTTP servers usually serve /mcp, legacy SSE /sse)"

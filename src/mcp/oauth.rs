@@ -102,6 +102,8 @@ pub enum AuthFailure {
     /// Authorizing needs the user, and this command may not ask (headless without
     /// `--interactive-auth`).
     NeedsUser,
+    /// The server publishes no OAuth metadata: it wants a token given some other way.
+    NoOAuth,
     /// The flow ran and failed: why, in words.
     Failed(String),
 }
@@ -281,7 +283,7 @@ impl Authorizer {
         } else if self.options.interactive {
             self.code_flow(challenge).await
         } else {
-            return Err(AuthFailure::NeedsUser);
+            return Err(self.why_not_asked(challenge).await);
         };
         let manager = manager.inspect_err(|e| {
             if let AuthFailure::Failed(why) = e {
@@ -439,6 +441,18 @@ impl Authorizer {
             .ok_or_else(|| AuthFailure::Failed("the code exchange did not authorize".into()))
     }
 
+    /// Why a command that may not ask the user stops: the server needs OAuth, or (no metadata
+    /// to be found) it wants a token given another way.
+    async fn why_not_asked(&self, challenge: Option<&str>) -> AuthFailure {
+        let Ok(manager) = AuthorizationManager::new(self.url.as_str()).await else {
+            return AuthFailure::NeedsUser;
+        };
+        match manager.resolve_metadata_from_challenge(challenge).await {
+            Err(AuthError::NoAuthorizationSupport) => AuthFailure::NoOAuth,
+            _ => AuthFailure::NeedsUser,
+        }
+    }
+
     /// The scopes held so far and those `challenge` asks for (SEP-2350's union); empty to let
     /// rmcp choose from the challenge and the metadata.
     fn scopes_for(&self, challenge: Option<&str>) -> Vec<String> {
@@ -488,7 +502,10 @@ fn refused(callback: &str) -> Result<(), AuthFailure> {
 }
 
 fn failed(e: AuthError) -> AuthFailure {
-    AuthFailure::Failed(words(&e))
+    match e {
+        AuthError::NoAuthorizationSupport => AuthFailure::NoOAuth,
+        e => AuthFailure::Failed(words(&e)),
+    }
 }
 
 /// An rmcp auth error in one line, its sources included, secrets redacted.

@@ -96,7 +96,7 @@ impl StreamableHttpClient for WireClient {
             };
             match outcome {
                 (Ok(()), _) => continue,
-                (Err(AuthFailure::NeedsUser), error) => return Err(error),
+                (Err(AuthFailure::NeedsUser | AuthFailure::NoOAuth), error) => return Err(error),
                 (Err(AuthFailure::Failed(why)), _) => {
                     self.events
                         .send(ServerEvent::Notice(format!("authorization failed: {why}")));

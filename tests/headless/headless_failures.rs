@@ -80,6 +80,45 @@ fn connection_refused_and_404() {
     );
 }
 
+/// Without a token of the user's, a 401 is OAuth's to handle: a headless command that may not
+/// open a browser stops with exit 3 and says what to do; allowed to, against a server with no
+/// authorization server behind it, the flow fails with exit 3 and the browser is never started.
+#[test]
+fn a_401_without_a_token_is_oauths_and_a_headless_command_stops_with_exit_3() {
+    let port = canned_http(
+        "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer realm=\"demo\"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let state = std::env::temp_dir().join(format!("mcp-inspect-401-{}", std::process::id()));
+    let opened = state.join("opened");
+    let browser = format!("touch {}", opened.display());
+    let envs = [
+        ("XDG_STATE_HOME", state.display().to_string()),
+        ("BROWSER", browser),
+    ];
+    let run_with = |args: &[&str]| {
+        let out = std::process::Command::new(cli::BIN)
+            .args(args)
+            .envs(envs.iter().map(|(k, v)| (k, v)))
+            .output()
+            .expect("run");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    std::fs::create_dir_all(&state).expect("state");
+    let (code, stderr) = run_with(&["tools", "--url", &url]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(stderr.contains("--interactive-auth"), "{stderr}");
+    assert!(stderr.contains("--bearer-env"), "{stderr}");
+    let (code, stderr) = run_with(&["tools", "--interactive-auth", "--url", &url]);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(stderr.contains("OAuth authorization for"), "{stderr}");
+    assert!(!opened.exists(), "no authorization URL, no browser");
+    let _ = std::fs::remove_dir_all(&state);
+}
+
 #[test]
 fn unauthorized_shows_the_challenge_but_never_the_token() {
     let port = canned_http(
