@@ -29,10 +29,25 @@ pub struct FileStore {
 
 impl FileStore {
     pub fn for_url(url: &str) -> Option<FileStore> {
+        let url = canonical(url);
         Some(FileStore {
-            url: url.to_string(),
-            path: dir()?.join(format!("{}.json", key(url))),
+            path: dir()?.join(format!("{}.json", key(&url))),
+            url,
         })
+    }
+}
+
+/// The server URL tokens are kept under: without a user name, password or fragment (a
+/// password never reaches the file or `auth list`).
+fn canonical(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut parsed) => {
+            let _ = parsed.set_username("");
+            let _ = parsed.set_password(None);
+            parsed.set_fragment(None);
+            parsed.to_string()
+        }
+        Err(_) => url.to_string(),
     }
 }
 
@@ -139,5 +154,23 @@ pub fn logout(url: &str) -> Result<bool, String> {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(format!("cannot remove {}: {e}", store.path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kept_url_has_no_password_and_logout_finds_it_as_given() {
+        assert_eq!(
+            canonical("https://me:s3cret-pass@mcp.example/mcp#x"),
+            "https://mcp.example/mcp"
+        );
+        assert_eq!(
+            canonical("http://127.0.0.1:8/mcp"),
+            "http://127.0.0.1:8/mcp"
+        );
+        assert_eq!(canonical("not a url"), "not a url");
     }
 }
