@@ -15,8 +15,9 @@ pub mod store;
 
 use super::events::{AuthStep, EventSink, ServerEvent};
 use rmcp::transport::auth::{
-    AuthError, AuthorizationManager, AuthorizationRequest, ClientCredentialsConfig,
-    CredentialStore, InMemoryCredentialStore, OAuthState, WWWAuthenticateParams,
+    AuthError, AuthorizationManager, AuthorizationMetadataResolution, AuthorizationMetadataSource,
+    AuthorizationRequest, AuthorizationSession, ClientCredentialsConfig, CredentialStore,
+    InMemoryCredentialStore, OAuthState, WWWAuthenticateParams,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -257,6 +258,7 @@ impl Authorizer {
         if self.generation.load(Ordering::SeqCst) != generation {
             return Ok(());
         }
+        self.say("the server refused the token (HTTP 401): authorizing again");
         self.authorize(Some(challenge)).await
     }
 
@@ -272,6 +274,13 @@ impl Authorizer {
                 "the server still refuses for lack of scope after {MAX_STEP_UPS} new authorizations; not asking again"
             )));
         }
+        let asked = reqwest::Url::parse(&self.url)
+            .ok()
+            .and_then(|base| WWWAuthenticateParams::parse(challenge, &base).scope)
+            .unwrap_or_else(|| "(no scope named)".into());
+        self.say(&format!(
+            "the server refused for lack of scope (HTTP 403, it asks for {asked}): authorizing again for more"
+        ));
         self.authorize(Some(challenge)).await
     }
 
@@ -382,7 +391,12 @@ impl Authorizer {
             .await
             .map_err(failed)?;
         (self.credential_store())(&mut manager);
-        let mut state = OAuthState::Unauthorized(manager);
+        let found = manager
+            .resolve_metadata_from_challenge(challenge)
+            .await
+            .map_err(failed)?;
+        self.say(&found_where(&found));
+        manager.set_metadata(found.metadata);
         let mut request = AuthorizationRequest::new(&loopback.redirect_uri)
             .with_client_name("mcp-inspect")
             .with_application_type("native");
@@ -402,8 +416,20 @@ impl Authorizer {
         if let Some(url) = &self.options.client_metadata_url {
             request = request.with_client_metadata_url(url);
         }
-        state.start_authorization(request).await.map_err(failed)?;
-        let url = state.get_authorization_url().await.map_err(failed)?;
+        let session = AuthorizationSession::new(manager, request)
+            .await
+            .map_err(|(_, e)| failed(e))?;
+        if let Ok((client_id, _)) = session.get_credentials().await {
+            let how = if self.options.client_id.is_some() {
+                "the pre-registered client"
+            } else if self.options.client_metadata_url.as_deref() == Some(client_id.as_str()) {
+                "the client metadata document"
+            } else {
+                "registered dynamically as client"
+            };
+            self.say(&format!("client: {how} {client_id}"));
+        }
+        let url = session.get_authorization_url().to_string();
         self.say(&format!(
             "waiting for the browser's redirect to {}",
             loopback.redirect_uri
@@ -435,10 +461,11 @@ impl Authorizer {
         };
         refused(&callback)?;
         self.say("the browser came back; exchanging the code for a token");
-        state.handle_callback_url(&callback).await.map_err(failed)?;
-        state
-            .into_authorization_manager()
-            .ok_or_else(|| AuthFailure::Failed("the code exchange did not authorize".into()))
+        session
+            .handle_callback_url(&callback)
+            .await
+            .map_err(failed)?;
+        Ok(session.auth_manager)
     }
 
     /// Why a command that may not ask the user stops: the server needs OAuth, or (no metadata
@@ -475,6 +502,40 @@ impl Authorizer {
         }
         scopes
     }
+}
+
+/// Which authorization server discovery found, and how: what the auth panel and stderr say.
+fn found_where(found: &AuthorizationMetadataResolution) -> String {
+    let m = &found.metadata;
+    let how = match found.source {
+        AuthorizationMetadataSource::ProtectedResourceMetadata => {
+            "named by the server's protected resource metadata"
+        }
+        AuthorizationMetadataSource::AuthorizationServerMetadata => {
+            "found at the server's own origin (no protected resource metadata)"
+        }
+        _ => "not published: the 2025-03-26 default endpoints are tried",
+    };
+    let scopes = m
+        .scopes_supported
+        .as_ref()
+        .map(|s| format!("; scopes supported: {}", s.join(" ")))
+        .unwrap_or_default();
+    let registration = if m.registration_endpoint.is_some() {
+        ", dynamic registration"
+    } else {
+        ""
+    };
+    crate::untrusted::line(
+        &format!(
+            "authorization server {} ({how}): authorize at {}, tokens at {}{registration}{scopes}",
+            m.issuer.as_deref().unwrap_or("(no issuer named)"),
+            m.authorization_endpoint,
+            m.token_endpoint
+        ),
+        1_000,
+    )
+    .into_owned()
 }
 
 /// A redirect that carries `error=` instead of a code: the authorization server's refusal.
