@@ -3,6 +3,7 @@
 pub mod app;
 pub mod cli;
 pub mod demo;
+pub mod drift;
 pub mod headless;
 pub mod hostile;
 pub mod mcp;

@@ -236,6 +236,7 @@ fn pure_layers_never_use_drawing_or_the_runtime() {
         let layer = module.first().map(String::as_str).unwrap_or("");
         let forbidden: &[&str] = match layer {
             "schema" => &["mcp", "app", "ui", "runtime", "headless"],
+            "drift" => &["mcp", "app", "ui", "runtime", "headless"],
             "mcp" => &["app", "ui", "runtime", "headless"],
             "app" => &["ui", "runtime", "headless"],
             "ui" => &["runtime", "headless"],

@@ -3,6 +3,7 @@
 
 mod architecture;
 mod captures;
+mod drift;
 mod schema_budgets;
 mod schema_props;
 mod schema_tree;

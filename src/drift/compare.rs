@@ -1,0 +1,255 @@
+//! Two snapshots of a server compared tool by tool: every change with its JSON Pointer, what it
+//! is, and its verdict for the audience it concerns: callers (the input schema, the tool's
+//! existence), consumers (the output schema, boxing). Pure.
+
+use super::schema_diff::{self, Effect};
+use crate::schema::boxing;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// Who a change can break.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Audience {
+    /// Those who call the tool: its name, its input schema.
+    Callers,
+    /// Those who read its results: its output schema, boxing.
+    Consumers,
+    /// Both, or neither in particular (annotations, descriptions).
+    Everyone,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Breaking,
+    Unknown,
+    Compatible,
+    Info,
+}
+
+impl Verdict {
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Breaking => "breaking",
+            Verdict::Unknown => "unknown",
+            Verdict::Compatible => "compatible",
+            Verdict::Info => "info",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    pub tool: String,
+    pub audience: Audience,
+    /// Where: `/inputSchema/properties/limit`, `/annotations/destructiveHint`, or `/` for the tool.
+    pub pointer: String,
+    pub verdict: Verdict,
+    pub what: String,
+}
+
+/// Every change from the `old` snapshot's tools to the `new` one's, sorted by tool, then by
+/// verdict (breaking first).
+pub fn tools(old: &Value, new: &Value) -> Vec<Change> {
+    let (a, b) = (by_name(old), by_name(new));
+    let mut out = Vec::new();
+    for (name, old_tool) in &a {
+        match b.get(name) {
+            Some(new_tool) => tool(name, old_tool, new_tool, &mut out),
+            None => {
+                // The same input schema under a new name: most likely a rename.
+                let renamed = b.iter().find(|(n, t)| {
+                    !a.contains_key(*n) && t.get("inputSchema") == old_tool.get("inputSchema")
+                });
+                let what = match renamed {
+                    Some((to, _)) => format!("tool removed (likely renamed to `{}`)", shown(to)),
+                    None => "tool removed".into(),
+                };
+                out.push(change(
+                    name,
+                    Audience::Callers,
+                    "/",
+                    Verdict::Breaking,
+                    what,
+                ));
+            }
+        }
+    }
+    for name in b.keys().filter(|n| !a.contains_key(*n)) {
+        out.push(change(
+            name,
+            Audience::Callers,
+            "/",
+            Verdict::Compatible,
+            "tool added".into(),
+        ));
+    }
+    out.sort_by(|x, y| (&x.tool, x.verdict).cmp(&(&y.tool, y.verdict)));
+    out
+}
+
+fn by_name(snapshot: &Value) -> BTreeMap<String, &Map<String, Value>> {
+    snapshot
+        .get("tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|t| Some((t.get("name")?.as_str()?.to_string(), t.as_object()?)))
+        .collect()
+}
+
+fn shown(text: &str) -> String {
+    crate::untrusted::line(text, 120).into_owned()
+}
+
+fn change(tool: &str, audience: Audience, pointer: &str, verdict: Verdict, what: String) -> Change {
+    Change {
+        tool: tool.to_string(),
+        audience,
+        pointer: pointer.to_string(),
+        verdict,
+        what,
+    }
+}
+
+fn tool(name: &str, old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Change>) {
+    let schema = |m: &Map<String, Value>, key: &str| m.get(key).cloned();
+    let input = (schema(old, "inputSchema"), schema(new, "inputSchema"));
+    if let (Some(a), Some(b)) = &input {
+        for c in schema_diff::diff(a, b) {
+            let verdict = for_callers(c.effect);
+            out.push(change(
+                name,
+                Audience::Callers,
+                &format!("/inputSchema{}", tail(&c.pointer)),
+                verdict,
+                c.what,
+            ));
+        }
+    }
+    match (schema(old, "outputSchema"), schema(new, "outputSchema")) {
+        (Some(a), Some(b)) => {
+            let (box_a, box_b) = (boxing::detect(&a, None), boxing::detect(&b, None));
+            if box_a.as_ref().map(|b| &b.field) != box_b.as_ref().map(|b| &b.field) {
+                let words = |b: &Option<boxing::Boxing>| {
+                    b.as_ref()
+                        .map_or("not boxed".to_string(), boxing::Boxing::describe)
+                };
+                out.push(change(
+                    name,
+                    Audience::Consumers,
+                    "/outputSchema",
+                    Verdict::Breaking,
+                    format!("boxing changed: {} → {}", words(&box_a), words(&box_b)),
+                ));
+            }
+            for c in schema_diff::diff(&a, &b) {
+                let verdict = for_consumers(c.effect);
+                out.push(change(
+                    name,
+                    Audience::Consumers,
+                    &format!("/outputSchema{}", tail(&c.pointer)),
+                    verdict,
+                    c.what,
+                ));
+            }
+        }
+        (Some(_), None) => out.push(change(
+            name,
+            Audience::Consumers,
+            "/outputSchema",
+            Verdict::Breaking,
+            "output schema removed (structuredContent no longer promised)".into(),
+        )),
+        (None, Some(_)) => out.push(change(
+            name,
+            Audience::Consumers,
+            "/outputSchema",
+            Verdict::Compatible,
+            "output schema added".into(),
+        )),
+        (None, None) => {}
+    }
+    annotations(name, old, new, out);
+    for key in ["title", "description"] {
+        if old.get(key) != new.get(key) {
+            out.push(change(
+                name,
+                Audience::Everyone,
+                &format!("/{key}"),
+                Verdict::Info,
+                format!("{key} changed"),
+            ));
+        }
+    }
+}
+
+/// `""` for the root pointer `/`, else the pointer.
+fn tail(pointer: &str) -> &str {
+    if pointer == "/" { "" } else { pointer }
+}
+
+/// A hint that makes the tool riskier breaks the policies clients built on it (auto-approval
+/// of read-only tools, confirmation of destructive ones); the rest is said.
+fn annotations(
+    name: &str,
+    old: &Map<String, Value>,
+    new: &Map<String, Value>,
+    out: &mut Vec<Change>,
+) {
+    let hint =
+        |m: &Map<String, Value>, key: &str| m.get("annotations").and_then(|a| a.get(key)).cloned();
+    // With the value that makes the tool riskier; `None`: never breaking, only said.
+    for (key, riskier) in [
+        ("readOnlyHint", Some(Value::Bool(false))),
+        ("destructiveHint", Some(Value::Bool(true))),
+        ("idempotentHint", Some(Value::Bool(false))),
+        ("openWorldHint", None),
+        ("title", None),
+    ] {
+        let (a, b) = (hint(old, key), hint(new, key));
+        if a == b {
+            continue;
+        }
+        let verdict = match &riskier {
+            Some(risky) if b.as_ref() == Some(risky) => Verdict::Breaking,
+            _ => Verdict::Info,
+        };
+        let shown = |v: &Option<Value>| {
+            v.as_ref()
+                .map_or("unset".into(), |v| crate::untrusted::json(v, false))
+        };
+        out.push(change(
+            name,
+            Audience::Everyone,
+            &format!("/annotations/{key}"),
+            verdict,
+            format!("`{key}` {} → {}", shown(&a), shown(&b)),
+        ));
+    }
+}
+
+/// Callers send instances: what lets fewer through breaks them.
+fn for_callers(effect: Effect) -> Verdict {
+    match effect {
+        Effect::Narrows | Effect::Changes | Effect::Removed | Effect::AddedRequired => {
+            Verdict::Breaking
+        }
+        Effect::Widens | Effect::AddedOptional => Verdict::Compatible,
+        Effect::Unknown => Verdict::Unknown,
+        Effect::Info => Verdict::Info,
+    }
+}
+
+/// Consumers receive instances: what lets more through (or takes away what they read) breaks
+/// them.
+fn for_consumers(effect: Effect) -> Verdict {
+    match effect {
+        Effect::Widens | Effect::Changes | Effect::Removed => Verdict::Breaking,
+        Effect::Narrows | Effect::AddedOptional | Effect::AddedRequired => Verdict::Compatible,
+        Effect::Unknown => Verdict::Unknown,
+        Effect::Info => Verdict::Info,
+    }
+}
