@@ -163,6 +163,29 @@ pub enum Command {
         #[arg(long, requires = "page_size")]
         repeat_cursor: bool,
     },
+    /// The server's whole surface (server, capabilities, era, tools with their schemas and
+    /// annotations, resources, templates, prompts) as deterministic JSON, to commit beside its
+    /// code and `diff` against later.
+    Snapshot {
+        /// Write the snapshot to FILE (else to stdout).
+        #[arg(short = 'o', long = "out", value_name = "FILE")]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Compare a snapshot with another, or with the server given by the connection flags: each
+    /// change judged breaking, compatible, unknown or info for callers and consumers. Exits 6
+    /// when something breaks.
+    Diff {
+        /// The old snapshot file.
+        old: PathBuf,
+        /// The new snapshot file; without it, the server the connection flags name, as it is now.
+        new: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+        format: DiffFormat,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
     /// OAuth tokens kept for servers (in $XDG_STATE_HOME/mcp-inspect/auth): list them, or
     /// forget one server's.
     Auth {
@@ -195,6 +218,15 @@ pub enum Command {
 pub enum Format {
     Text,
     Json,
+}
+
+/// How `diff` reports.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Text,
+    Json,
+    /// A Markdown report for a pull-request comment.
+    Markdown,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -4,6 +4,7 @@
 
 mod call;
 mod check;
+mod drift;
 mod inspect;
 mod output;
 mod prompts;
@@ -17,7 +18,27 @@ use output::Report;
 
 /// Runs one headless command and returns the process exit code.
 pub async fn run(command: Command) -> i32 {
+    // Two snapshot files: nothing to connect to.
+    if let Command::Diff {
+        old,
+        new: Some(new),
+        format,
+        ..
+    } = &command
+    {
+        return drift::files(old, new, *format);
+    }
     let (format, connection) = match &command {
+        Command::Snapshot { connection, .. } => (Format::Text, connection),
+        Command::Diff {
+            format, connection, ..
+        } => (
+            match format {
+                crate::cli::DiffFormat::Json => Format::Json,
+                _ => Format::Text,
+            },
+            connection,
+        ),
         Command::Tools { format, connection } | Command::Check { format, connection } => {
             (*format, connection)
         }
@@ -109,6 +130,8 @@ pub async fn run(command: Command) -> i32 {
                 prompts::complete(&session, what, &report).await
             }
             Command::Ping { .. } => ping(&session, &report).await,
+            Command::Snapshot { out, .. } => drift::take(&session, out.as_deref(), &report).await,
+            Command::Diff { old, format, .. } => drift::live(&session, old, *format).await,
             Command::DemoServer { .. }
             | Command::HostileServer { .. }
             | Command::Replay { .. }

@@ -16,6 +16,8 @@ pub mod exit {
     pub const UNREACHABLE: i32 = 4;
     /// The tool reported an error (`isError`) or does not exist.
     pub const TOOL_ERROR: i32 = 5;
+    /// `diff` found a breaking change.
+    pub const BREAKING: i32 = 6;
 }
 
 #[derive(Debug, Error)]

@@ -4,6 +4,7 @@
 
 mod headless_attacks;
 mod headless_demo;
+mod headless_drift;
 mod headless_failures;
 mod headless_hostile;
 mod headless_peers;

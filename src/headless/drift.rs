@@ -1,0 +1,142 @@
+//! `snapshot` and `diff`: a server's surface kept as a file, and compared with another snapshot
+//! or with the server as it is now; exit 6 when a change breaks callers or consumers.
+
+use super::output::Report;
+use crate::cli::{DiffFormat, Format};
+use crate::drift::{compare, report, snapshot};
+use crate::mcp::Session;
+use crate::mcp::error::exit;
+use crate::mcp::tool::Tool;
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// The live server's snapshot document.
+async fn surface(session: &Session) -> Result<Value, String> {
+    let list = session
+        .list_tools()
+        .await
+        .map_err(|e| format!("tools/list failed: {e}"))?;
+    if let Some(problem) = list.problem {
+        return Err(problem);
+    }
+    let server = &session.server;
+    let declares = |name: &str| server.capabilities.get(name).is_some_and(|c| !c.is_null());
+    let mut lists = Vec::new();
+    for (capability, method, field) in [
+        ("resources", "resources/list", "resources"),
+        ("resources", "resources/templates/list", "resourceTemplates"),
+        ("prompts", "prompts/list", "prompts"),
+    ] {
+        lists.push(match declares(capability) {
+            true => Some(
+                session
+                    .list_all(method, field)
+                    .await
+                    .map_err(|e| format!("{method} failed: {e}"))?
+                    .items,
+            ),
+            false => None,
+        });
+    }
+    let [resources, templates, prompts]: [Option<Vec<Value>>; 3] =
+        lists.try_into().unwrap_or([None, None, None]);
+    Ok(snapshot::build(snapshot::Surface {
+        server: json!({
+            "name": server.name,
+            "title": server.title,
+            "version": server.version,
+            "protocolVersion": server.protocol_version,
+        }),
+        capabilities: server.capabilities.clone(),
+        era: match server.era {
+            crate::schema::Era::Legacy => "legacy",
+            crate::schema::Era::Modern => "modern",
+        },
+        tools: list.tools.iter().map(Tool::definition).collect(),
+        resources,
+        templates,
+        prompts,
+    }))
+}
+
+/// `snapshot`: to `out`, or stdout.
+pub async fn take(session: &Session, out: Option<&Path>, report: &Report) -> i32 {
+    let doc = match surface(session).await {
+        Ok(doc) => doc,
+        Err(why) => return report.error(&why, exit::ERROR),
+    };
+    match out {
+        None => report.json(&doc),
+        Some(path) => {
+            let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+            if let Err(e) = std::fs::write(path, text) {
+                return report.error(
+                    &format!("cannot write {}: {e}", path.display()),
+                    exit::ERROR,
+                );
+            }
+            let tools = doc["tools"].as_array().map_or(0, Vec::len);
+            report.note(&format!(
+                "snapshot of {tools} tools written to {}",
+                path.display()
+            ));
+        }
+    }
+    exit::OK
+}
+
+fn read(path: &Path) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    snapshot::read(&text).map_err(|why| format!("{}: {why}", path.display()))
+}
+
+fn report_for(format: DiffFormat) -> Report {
+    Report {
+        format: match format {
+            DiffFormat::Json => Format::Json,
+            DiffFormat::Text | DiffFormat::Markdown => Format::Text,
+        },
+    }
+}
+
+/// `diff OLD NEW`: two files, no server.
+pub fn files(old: &Path, new: &Path, format: DiffFormat) -> i32 {
+    let report = report_for(format);
+    match (read(old), read(new)) {
+        (Ok(a), Ok(b)) => show(&a, &b, format, &report),
+        (Err(why), _) | (_, Err(why)) => report.error(&why, exit::ERROR),
+    }
+}
+
+/// `diff OLD` against the server as it is now.
+pub async fn live(session: &Session, old: &Path, format: DiffFormat) -> i32 {
+    let report = report_for(format);
+    let old = match read(old) {
+        Ok(doc) => doc,
+        Err(why) => return report.error(&why, exit::ERROR),
+    };
+    match surface(session).await {
+        Ok(new) => show(&old, &new, format, &report),
+        Err(why) => report.error(&why, exit::ERROR),
+    }
+}
+
+fn show(old: &Value, new: &Value, format: DiffFormat, report: &Report) -> i32 {
+    let changes = compare::tools(old, new);
+    let summary = report::Summary::of(&changes);
+    match format {
+        DiffFormat::Json => report.json(&json!({"changes": changes, "summary": summary})),
+        DiffFormat::Markdown => report.line(&report::markdown(&changes)),
+        DiffFormat::Text => {
+            for line in report::text(&changes) {
+                report.line(&line);
+            }
+        }
+    }
+    if summary.breaking > 0 {
+        exit::BREAKING
+    } else {
+        exit::OK
+    }
+}

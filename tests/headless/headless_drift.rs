@@ -1,0 +1,130 @@
+//! `snapshot` and `diff` against real servers: two versions of a fastmcp server (a flag changes
+//! a signature) diffed live, the breaking change found and exit 6; the demo's snapshot is the
+//! same bytes twice and diffs clean against itself; JSON and Markdown reports; a file that is
+//! not a snapshot is refused.
+
+use crate::cli;
+use crate::peers;
+
+use cli::run;
+use serde_json::Value;
+
+fn temp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("mcp-inspect-drift-{}-{name}", std::process::id()))
+}
+
+fn script() -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/peers/fastmcp_versions.py")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn two_fastmcp_versions_diffed_live_find_the_breaking_change() {
+    let Some(python) = peers::python() else {
+        return;
+    };
+    let v1 = temp("v1.json");
+    let v1s = v1.to_string_lossy().into_owned();
+    let script = script();
+    let taken = run(&["snapshot", "-o", &v1s, "--", &python, &script]);
+    assert_eq!(taken.code, 0, "{}", taken.stderr);
+    assert!(
+        taken.stderr.contains("snapshot of 2 tools"),
+        "{}",
+        taken.stderr
+    );
+    let same = run(&["diff", &v1s, "--", &python, &script]);
+    assert_eq!(
+        (same.code, same.stdout.trim()),
+        (0, "no changes\n0 breaking, 0 unknown, 0 compatible, 0 info")
+    );
+    let changed = run(&[
+        "diff", &v1s, "--format", "json", "--", &python, &script, "--v2",
+    ]);
+    assert_eq!(changed.code, 6, "{}{}", changed.stdout, changed.stderr);
+    let report: Value = serde_json::from_str(&changed.stdout).expect("json");
+    let found = |tool: &str, pointer: &str, verdict: &str| {
+        report["changes"]
+            .as_array()
+            .expect("changes")
+            .iter()
+            .any(|c| c["tool"] == tool && c["pointer"] == pointer && c["verdict"] == verdict)
+    };
+    assert!(
+        found("search", "/inputSchema/properties/limit", "breaking"),
+        "{report:#}"
+    );
+    assert!(
+        found("count", "/outputSchema/properties/result", "breaking"),
+        "{report:#}"
+    );
+    assert!(found("stats", "/", "compatible"), "{report:#}");
+    assert_eq!(report["summary"]["breaking"], 2, "{report:#}");
+    let markdown = run(&[
+        "diff", &v1s, "--format", "markdown", "--", &python, &script, "--v2",
+    ]);
+    assert_eq!(markdown.code, 6);
+    assert!(
+        markdown.stdout.contains("**Breaking changes found.**"),
+        "{}",
+        markdown.stdout
+    );
+    assert!(
+        markdown
+            .stdout
+            .contains("| breaking | callers | `/inputSchema/properties/limit` |"),
+        "{}",
+        markdown.stdout
+    );
+    let _ = std::fs::remove_file(v1);
+}
+
+#[test]
+fn a_snapshot_is_the_same_bytes_twice_and_files_diff_without_a_server() {
+    let (a, b) = (temp("a.json"), temp("b.json"));
+    let (a_s, b_s) = (
+        a.to_string_lossy().into_owned(),
+        b.to_string_lossy().into_owned(),
+    );
+    assert_eq!(run(&["snapshot", "-o", &a_s, "--demo"]).code, 0);
+    assert_eq!(run(&["snapshot", "-o", &b_s, "--demo"]).code, 0);
+    let text = std::fs::read_to_string(&a).expect("a");
+    assert_eq!(text, std::fs::read_to_string(&b).expect("b"));
+    let doc: Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(doc["mcpInspectSnapshot"], 1);
+    assert_eq!(doc["tools"].as_array().map(Vec::len), Some(17));
+    assert!(
+        doc["prompts"].is_array() && doc["resources"].is_array(),
+        "{doc:#}"
+    );
+    // Both files: nothing is started (no server flags at all).
+    let clean = run(&["diff", &a_s, &b_s]);
+    assert_eq!(clean.code, 0, "{}", clean.stderr);
+    // A tool removed from the new side breaks callers.
+    let mut fewer = doc.clone();
+    fewer["tools"]
+        .as_array_mut()
+        .expect("tools")
+        .retain(|t| t["name"] != "add");
+    std::fs::write(&b, serde_json::to_string(&fewer).expect("text")).expect("write");
+    let removed = run(&["diff", &a_s, &b_s]);
+    assert_eq!(removed.code, 6, "{}", removed.stdout);
+    assert!(
+        removed
+            .stdout
+            .contains("add:\n  breaking   callers   /  tool removed"),
+        "{}",
+        removed.stdout
+    );
+    std::fs::write(&b, "{\"tools\": []}").expect("write");
+    let refused = run(&["diff", &a_s, &b_s]);
+    assert_eq!(refused.code, 1);
+    assert!(
+        refused.stderr.contains("not an mcp-inspect snapshot"),
+        "{}",
+        refused.stderr
+    );
+    let _ = (std::fs::remove_file(a), std::fs::remove_file(b));
+}
