@@ -88,5 +88,66 @@ fn main() {
         "verdict / bare validation: {:.2}x (target 1.2x)",
         ours.median.as_secs_f64() / direct.median.as_secs_f64()
     );
+    drift(budget);
     println!("peak RSS: {} MiB", support::peak_rss_kib() / 1024);
+}
+
+/// A snapshot of `n` tools, each with a nested input schema (a `$ref` into `$defs`) and an
+/// output schema; `changed` of them with a bound tightened and a property made required.
+fn snapshot(n: usize, changed: usize) -> Value {
+    let tools: Vec<Value> = (0..n)
+        .map(|i| {
+            let limit = if i < changed { 10 } else { 100 };
+            let required = if i < changed {
+                json!(["query", "limit"])
+            } else {
+                json!(["query"])
+            };
+            json!({
+                "name": format!("tool_{i:05}"),
+                "description": format!("Tool number {i}, which searches something."),
+                "inputSchema": {"type": "object", "properties": {
+                    "query": {"type": "string", "minLength": 1},
+                    "limit": {"type": "integer", "maximum": limit},
+                    "mode": {"enum": ["fast", "full"]},
+                    "where": {"$ref": "#/$defs/Place"},
+                    "tags": {"type": "array", "items": {"type": "string"}}
+                }, "required": required, "$defs": {"Place": {"type": "object", "properties": {
+                    "lat": {"type": "number"}, "lon": {"type": "number"}}}}},
+                "outputSchema": {"type": "object", "properties": {
+                    "items": {"type": "array", "items": {"type": "object", "properties": {
+                        "id": {"type": "string"}, "score": {"type": "number"}}}}}},
+                "annotations": {"readOnlyHint": true}
+            })
+        })
+        .collect();
+    json!({"mcpInspectSnapshot": 1, "tools": tools})
+}
+
+/// `diff` of two 10,000-tool snapshots (100 tools changed) against deep equality of the same two
+/// documents, the least any comparison costs.
+fn drift(budget: Duration) {
+    use mcp_inspect::drift::compare;
+    let (old, new) = (snapshot(10_000, 0), snapshot(10_000, 100));
+    // Equal documents: equality walks all of both (a difference would end it early).
+    let same = old.clone();
+    let equal = measure(
+        "drift: deep equality of two equal 10,000-tool snapshots (baseline)",
+        budget,
+        || old == same,
+    );
+    let diffed = measure(
+        "drift: diff two 10,000-tool snapshots, 100 changed",
+        budget,
+        || {
+            let changes = compare::tools(&old, &new);
+            assert_eq!(changes.len(), 200);
+            changes.len()
+        },
+    );
+    println!(
+        "drift: diff {:.1} ms (target under 1 s), {:.1}x deep equality",
+        diffed.median.as_secs_f64() * 1e3,
+        diffed.median.as_secs_f64() / equal.median.as_secs_f64()
+    );
 }

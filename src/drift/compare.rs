@@ -114,10 +114,14 @@ fn change(tool: &str, audience: Audience, pointer: &str, verdict: Verdict, what:
     }
 }
 
-fn tool(name: &str, old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Change>) {
-    let schema = |m: &Map<String, Value>, key: &str| m.get(key).cloned();
-    let input = (schema(old, "inputSchema"), schema(new, "inputSchema"));
-    if let (Some(a), Some(b)) = &input {
+fn tool<'a>(
+    name: &str,
+    old: &'a Map<String, Value>,
+    new: &'a Map<String, Value>,
+    out: &mut Vec<Change>,
+) {
+    let schema = |m: &'a Map<String, Value>, key: &str| m.get(key);
+    if let (Some(a), Some(b)) = (schema(old, "inputSchema"), schema(new, "inputSchema")) {
         for c in schema_diff::diff(a, b) {
             let verdict = for_callers(c.effect);
             out.push(change(
@@ -131,7 +135,7 @@ fn tool(name: &str, old: &Map<String, Value>, new: &Map<String, Value>, out: &mu
     }
     match (schema(old, "outputSchema"), schema(new, "outputSchema")) {
         (Some(a), Some(b)) => {
-            let (box_a, box_b) = (boxing::detect(&a, None), boxing::detect(&b, None));
+            let (box_a, box_b) = (boxing::detect(a, None), boxing::detect(b, None));
             if box_a.as_ref().map(|b| &b.field) != box_b.as_ref().map(|b| &b.field) {
                 let words = |b: &Option<boxing::Boxing>| {
                     b.as_ref()
@@ -145,7 +149,7 @@ fn tool(name: &str, old: &Map<String, Value>, new: &Map<String, Value>, out: &mu
                     format!("boxing changed: {} → {}", words(&box_a), words(&box_b)),
                 ));
             }
-            for c in schema_diff::diff(&a, &b) {
+            for c in schema_diff::diff(a, b) {
                 let verdict = for_consumers(c.effect);
                 out.push(change(
                     name,
