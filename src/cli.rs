@@ -178,9 +178,14 @@ pub enum Command {
     /// when something breaks.
     Diff {
         /// The old snapshot file.
-        old: PathBuf,
+        #[arg(required_unless_present = "eras")]
+        old: Option<PathBuf>,
         /// The new snapshot file; without it, the server the connection flags name, as it is now.
         new: Option<PathBuf>,
+        /// The server in both protocol eras instead: the legacy (`initialize`) surface against
+        /// the 2026-07-28 one (boxing, projected schemas, lists that differ).
+        #[arg(long, conflicts_with_all = ["old", "new"])]
+        eras: bool,
         #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
         format: DiffFormat,
         #[command(flatten)]

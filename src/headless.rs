@@ -19,14 +19,20 @@ use output::Report;
 /// Runs one headless command and returns the process exit code.
 pub async fn run(command: Command) -> i32 {
     // Two snapshot files: nothing to connect to.
-    if let Command::Diff {
-        old,
-        new: Some(new),
-        format,
-        ..
-    } = &command
-    {
-        return drift::files(old, new, *format);
+    match &command {
+        Command::Diff {
+            old: Some(old),
+            new: Some(new),
+            format,
+            ..
+        } => return drift::files(old, new, *format),
+        Command::Diff {
+            eras: true,
+            format,
+            connection,
+            ..
+        } => return eras(connection, *format).await,
+        _ => {}
     }
     let (format, connection) = match &command {
         Command::Snapshot { connection, .. } => (Format::Text, connection),
@@ -131,7 +137,12 @@ pub async fn run(command: Command) -> i32 {
             }
             Command::Ping { .. } => ping(&session, &report).await,
             Command::Snapshot { out, .. } => drift::take(&session, out.as_deref(), &report).await,
-            Command::Diff { old, format, .. } => drift::live(&session, old, *format).await,
+            Command::Diff {
+                old: Some(old),
+                format,
+                ..
+            } => drift::live(&session, old, *format).await,
+            Command::Diff { .. } => exit::ERROR,
             Command::DemoServer { .. }
             | Command::HostileServer { .. }
             | Command::Replay { .. }
@@ -199,6 +210,49 @@ async fn ping(session: &Session, report: &Report) -> i32 {
             "round trip {ms:.1} ms (server/discover: the 2026-07-28 protocol has no ping)"
         )),
     }
+    exit::OK
+}
+
+/// `diff --eras`: the server connected in the legacy era, then in the 2026-07-28 era, and the
+/// two surfaces compared (informational: exit 0 unless an era cannot be reached).
+async fn eras(connection: &ConnectionArgs, format: crate::cli::DiffFormat) -> i32 {
+    use crate::cli::ProtocolArg;
+    let report = Report {
+        format: match format {
+            crate::cli::DiffFormat::Json => Format::Json,
+            _ => Format::Text,
+        },
+    };
+    let mut signals = Signals::new();
+    let mut surfaces = Vec::new();
+    for (era, protocol) in [
+        ("legacy", ProtocolArg::Legacy),
+        ("2026-07-28", ProtocolArg::Modern),
+    ] {
+        let mut connection = connection.clone();
+        connection.protocol = Some(protocol);
+        let (events, mut receiver) = EventSink::new();
+        let session =
+            match connect(&connection, &report, &mut signals, &events, &mut receiver).await {
+                Ok(s) => s,
+                Err(code) => {
+                    report.note(&format!("the {era} era could not be reached"));
+                    return code;
+                }
+            };
+        let surface = drift::surface(&session).await;
+        report.note(&format!(
+            "{era} era: protocol {}",
+            crate::untrusted::line(&session.server.protocol_version, 40)
+        ));
+        session.shutdown().await;
+        match surface {
+            Ok(s) => surfaces.push(s),
+            Err(why) => return report.error(&why, exit::ERROR),
+        }
+    }
+    report.note("changes read from the legacy era to the 2026-07-28 era");
+    drift::show(&surfaces[0], &surfaces[1], format, &report);
     exit::OK
 }
 

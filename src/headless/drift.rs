@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use std::path::Path;
 
 /// The live server's snapshot document.
-async fn surface(session: &Session) -> Result<Value, String> {
+pub async fn surface(session: &Session) -> Result<Value, String> {
     let list = session
         .list_tools()
         .await
@@ -122,7 +122,7 @@ pub async fn live(session: &Session, old: &Path, format: DiffFormat) -> i32 {
     }
 }
 
-fn show(old: &Value, new: &Value, format: DiffFormat, report: &Report) -> i32 {
+pub fn show(old: &Value, new: &Value, format: DiffFormat, report: &Report) -> i32 {
     let changes = compare::tools(old, new);
     let summary = report::Summary::of(&changes);
     match format {

@@ -128,3 +128,34 @@ fn a_snapshot_is_the_same_bytes_twice_and_files_diff_without_a_server() {
     );
     let _ = (std::fs::remove_file(a), std::fs::remove_file(b));
 }
+
+/// The demo projects its non-object output schemas into `{"result": …}` for legacy clients, as
+/// the TypeScript SDK does: `diff --eras` shows it, tool by tool, and exits 0 (it informs).
+#[test]
+fn the_same_server_in_both_eras_shows_its_projected_schemas() {
+    let r = run(&["diff", "--eras", "--format", "json", "--demo"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("legacy era: protocol 2025-11-25"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("2026-07-28 era: protocol 2026-07-28"),
+        "{}",
+        r.stderr
+    );
+    let report: Value = serde_json::from_str(&r.stdout).expect("json");
+    let pi: Vec<&Value> = report["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .filter(|c| c["tool"] == "pi")
+        .collect();
+    assert!(
+        pi.iter().any(|c| c["what"]
+            .as_str()
+            .is_some_and(|w| w.starts_with("boxing changed"))),
+        "{report:#}"
+    );
+}
