@@ -68,8 +68,8 @@ pub enum Command {
     },
     /// Lint every tool's schemas; exits 1 when there are errors.
     Check {
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
         #[command(flatten)]
         connection: ConnectionArgs,
     },
@@ -232,6 +232,17 @@ pub enum DiffFormat {
     Json,
     /// A Markdown report for a pull-request comment.
     Markdown,
+    /// SARIF 2.1.0, for CI annotations (located in the newer snapshot file when there is one).
+    Sarif,
+}
+
+/// How `check` reports.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
+    /// SARIF 2.1.0, for CI annotations.
+    Sarif,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -40,14 +40,19 @@ pub async fn run(command: Command) -> i32 {
             format, connection, ..
         } => (
             match format {
-                crate::cli::DiffFormat::Json => Format::Json,
+                crate::cli::DiffFormat::Json | crate::cli::DiffFormat::Sarif => Format::Json,
                 _ => Format::Text,
             },
             connection,
         ),
-        Command::Tools { format, connection } | Command::Check { format, connection } => {
-            (*format, connection)
-        }
+        Command::Tools { format, connection } => (*format, connection),
+        Command::Check { format, connection } => (
+            match format {
+                crate::cli::CheckFormat::Text => Format::Text,
+                _ => Format::Json,
+            },
+            connection,
+        ),
         Command::Call {
             format, connection, ..
         } => (*format, connection),
@@ -110,7 +115,7 @@ pub async fn run(command: Command) -> i32 {
                 };
                 call::run(&session, tool, args.as_deref(), arg, how, &report).await
             }
-            Command::Check { .. } => check::run(&session, &report).await,
+            Command::Check { format, .. } => check::run(&session, &report, *format).await,
             Command::Resources { .. } => resources::list(&session, false, &report).await,
             Command::Templates { .. } => resources::list(&session, true, &report).await,
             Command::Read { uri, out, .. } => {
@@ -217,12 +222,7 @@ async fn ping(session: &Session, report: &Report) -> i32 {
 /// two surfaces compared (informational: exit 0 unless an era cannot be reached).
 async fn eras(connection: &ConnectionArgs, format: crate::cli::DiffFormat) -> i32 {
     use crate::cli::ProtocolArg;
-    let report = Report {
-        format: match format {
-            crate::cli::DiffFormat::Json => Format::Json,
-            _ => Format::Text,
-        },
-    };
+    let report = drift::report_for(format);
     let mut signals = Signals::new();
     let mut surfaces = Vec::new();
     for (era, protocol) in [
@@ -252,7 +252,7 @@ async fn eras(connection: &ConnectionArgs, format: crate::cli::DiffFormat) -> i3
         }
     }
     report.note("changes read from the legacy era to the 2026-07-28 era");
-    drift::show(&surfaces[0], &surfaces[1], format, &report);
+    drift::show(&surfaces[0], &surfaces[1], format, &report, None);
     exit::OK
 }
 

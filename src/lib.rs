@@ -11,6 +11,7 @@ pub mod plural;
 pub mod private_files;
 pub mod replay;
 pub mod runtime;
+pub mod sarif;
 pub mod schema;
 pub mod secrets;
 pub mod ui;

@@ -1,14 +1,14 @@
 //! `mcp-inspect check`: lints every tool; exit 1 when any finding is an error.
 
 use super::output::Report;
-use crate::cli::Format;
+use crate::cli::{CheckFormat, Format};
 use crate::mcp::Session;
 use crate::mcp::error::exit;
 use crate::schema::lint::{Severity, lint};
 use crate::untrusted;
 use serde_json::json;
 
-pub async fn run(session: &Session, report: &Report) -> i32 {
+pub async fn run(session: &Session, report: &Report, format: CheckFormat) -> i32 {
     let list = match session.list_tools().await {
         Ok(l) => l,
         Err(e) => return report.error(&format!("tools/list failed: {e}"), exit::ERROR),
@@ -28,11 +28,30 @@ pub async fn run(session: &Session, report: &Report) -> i32 {
     }
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
     let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
-    match report.format {
-        Format::Json => report.json(&json!({
+    match (format, report.format) {
+        (CheckFormat::Sarif, _) => {
+            let sarif: Vec<crate::sarif::Finding> = findings
+                .iter()
+                .map(|f| crate::sarif::Finding {
+                    rule: match f.severity {
+                        Severity::Error => "lint/error",
+                        _ => "lint/warning",
+                    },
+                    level: match f.severity {
+                        Severity::Error => "error",
+                        _ => "warning",
+                    },
+                    tool: &f.tool,
+                    pointer: &f.pointer,
+                    message: f.message.clone(),
+                })
+                .collect();
+            report.json(&crate::sarif::log(&sarif, None));
+        }
+        (_, Format::Json) => report.json(&json!({
             "tools": list.tools.len(), "errors": errors, "warnings": warnings, "findings": findings,
         })),
-        Format::Text => {
+        (_, Format::Text) => {
             for f in &findings {
                 let severity = f.severity.word();
                 report.line(&format!(

@@ -91,10 +91,10 @@ fn read(path: &Path) -> Result<Value, String> {
     snapshot::read(&text).map_err(|why| format!("{}: {why}", path.display()))
 }
 
-fn report_for(format: DiffFormat) -> Report {
+pub fn report_for(format: DiffFormat) -> Report {
     Report {
         format: match format {
-            DiffFormat::Json => Format::Json,
+            DiffFormat::Json | DiffFormat::Sarif => Format::Json,
             DiffFormat::Text | DiffFormat::Markdown => Format::Text,
         },
     }
@@ -104,7 +104,7 @@ fn report_for(format: DiffFormat) -> Report {
 pub fn files(old: &Path, new: &Path, format: DiffFormat) -> i32 {
     let report = report_for(format);
     match (read(old), read(new)) {
-        (Ok(a), Ok(b)) => show(&a, &b, format, &report),
+        (Ok(a), Ok(b)) => show(&a, &b, format, &report, Some(new)),
         (Err(why), _) | (_, Err(why)) => report.error(&why, exit::ERROR),
     }
 }
@@ -112,20 +112,55 @@ pub fn files(old: &Path, new: &Path, format: DiffFormat) -> i32 {
 /// `diff OLD` against the server as it is now.
 pub async fn live(session: &Session, old: &Path, format: DiffFormat) -> i32 {
     let report = report_for(format);
-    let old = match read(old) {
+    let old_doc = match read(old) {
         Ok(doc) => doc,
         Err(why) => return report.error(&why, exit::ERROR),
     };
     match surface(session).await {
-        Ok(new) => show(&old, &new, format, &report),
+        Ok(new) => show(&old_doc, &new, format, &report, Some(old)),
         Err(why) => report.error(&why, exit::ERROR),
     }
 }
 
-pub fn show(old: &Value, new: &Value, format: DiffFormat, report: &Report) -> i32 {
+/// Prints the changes from `old` to `new`; `file`: the snapshot file SARIF locates them in.
+pub fn show(
+    old: &Value,
+    new: &Value,
+    format: DiffFormat,
+    report: &Report,
+    file: Option<&Path>,
+) -> i32 {
     let changes = compare::tools(old, new);
     let summary = report::Summary::of(&changes);
     match format {
+        DiffFormat::Sarif => {
+            let findings: Vec<crate::sarif::Finding> = changes
+                .iter()
+                .map(|c| crate::sarif::Finding {
+                    rule: match c.verdict {
+                        compare::Verdict::Breaking => "drift/breaking",
+                        compare::Verdict::Unknown => "drift/unknown",
+                        compare::Verdict::Compatible => "drift/compatible",
+                        compare::Verdict::Info => "drift/info",
+                    },
+                    level: match c.verdict {
+                        compare::Verdict::Breaking => "error",
+                        compare::Verdict::Unknown => "warning",
+                        _ => "note",
+                    },
+                    tool: &c.tool,
+                    pointer: &c.pointer,
+                    message: c.what.clone(),
+                })
+                .collect();
+            let text = file.and_then(|f| std::fs::read_to_string(f).ok());
+            let uri = file.map(|f| f.to_string_lossy().into_owned());
+            let artifact = match (&uri, &text) {
+                (Some(uri), Some(text)) => Some(crate::sarif::Artifact { uri, text }),
+                _ => None,
+            };
+            report.json(&crate::sarif::log(&findings, artifact.as_ref()));
+        }
         DiffFormat::Json => report.json(&json!({"changes": changes, "summary": summary})),
         DiffFormat::Markdown => report.line(&report::markdown(&changes)),
         DiffFormat::Text => {

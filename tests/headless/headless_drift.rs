@@ -118,6 +118,26 @@ fn a_snapshot_is_the_same_bytes_twice_and_files_diff_without_a_server() {
         "{}",
         removed.stdout
     );
+    // SARIF: each change a result, located at the tool's line in the newer snapshot file.
+    let sarif = run(&["diff", &a_s, &b_s, "--format", "sarif"]);
+    assert_eq!(sarif.code, 6);
+    let log: Value = serde_json::from_str(&sarif.stdout).expect("sarif");
+    assert_eq!(log["version"], "2.1.0");
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "drift/breaking");
+    assert_eq!(result["level"], "error");
+    assert_eq!(
+        result["locations"][0]["logicalLocations"][0]["fullyQualifiedName"],
+        "add/"
+    );
+    let check = run(&["check", "--format", "sarif", "--demo"]);
+    let log: Value = serde_json::from_str(&check.stdout).expect("sarif");
+    assert!(
+        log["runs"][0]["results"]
+            .as_array()
+            .is_some_and(|r| r.iter().any(|r| r["ruleId"] == "lint/error")),
+        "{log:#}"
+    );
     std::fs::write(&b, "{\"tools\": []}").expect("write");
     let refused = run(&["diff", &a_s, &b_s]);
     assert_eq!(refused.code, 1);
