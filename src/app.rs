@@ -27,6 +27,7 @@ pub mod update;
 pub mod update_authorize;
 pub mod update_call;
 pub mod update_completions;
+pub mod update_drift;
 pub mod update_library;
 pub mod update_saved;
 pub mod update_server;

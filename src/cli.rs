@@ -25,6 +25,10 @@ pub struct Cli {
     /// TUI: leave the mouse to the terminal (its own text selection) instead of clicking rows.
     #[arg(long)]
     pub no_mouse: bool,
+    /// TUI: mark the tools that changed against this snapshot (`mcp-inspect snapshot`), with
+    /// what changed and whether it breaks callers or consumers.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]

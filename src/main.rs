@@ -66,7 +66,10 @@ fn main() {
                 mcp_inspect::demo::run(http, paging).await
             }
             Some(command) => mcp_inspect::headless::run(command).await,
-            None => mcp_inspect::runtime::run(cli.connection, !cli.no_mouse).await,
+            None => {
+                let baseline = cli.baseline.as_deref();
+                mcp_inspect::runtime::run(cli.connection, !cli.no_mouse, baseline).await
+            }
         }
     });
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));

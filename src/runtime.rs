@@ -31,7 +31,19 @@ pub fn frame<B: ratatui::backend::Backend>(
 /// Runs the TUI and returns the exit code; `mouse`: take mouse reports. With no server named
 /// (or `--config` without `--server`) the picker offers the user's configured servers first;
 /// `S` in the TUI comes back to it.
-pub async fn run(connection: ConnectionArgs, mouse: bool) -> i32 {
+pub async fn run(
+    connection: ConnectionArgs,
+    mouse: bool,
+    baseline: Option<&std::path::Path>,
+) -> i32 {
+    let baseline = match baseline.map(read_baseline) {
+        None => None,
+        Some(Ok(doc)) => Some(std::sync::Arc::new(doc)),
+        Some(Err(why)) => {
+            eprintln!("error: --baseline {why}");
+            return exit::ERROR;
+        }
+    };
     let mut next = None;
     if !connection.picks() {
         match connection.options() {
@@ -84,7 +96,8 @@ pub async fn run(connection: ConnectionArgs, mouse: bool) -> i32 {
                 }
             }
         };
-        let model = session_model(&options, keymap.clone(), warning.clone());
+        let mut model = session_model(&options, keymap.clone(), warning.clone());
+        model.baseline = baseline.clone();
         match event_loop::run_loop(&mut edge, session_options(&connection, options), model).await {
             Ok(event_loop::Ended::Quit(code)) => return code,
             Ok(event_loop::Ended::SwitchServer) => {}
@@ -94,6 +107,12 @@ pub async fn run(connection: ConnectionArgs, mouse: bool) -> i32 {
             }
         }
     }
+}
+
+/// A snapshot file for `--baseline`.
+fn read_baseline(path: &std::path::Path) -> Result<serde_json::Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::drift::snapshot::read(&text).map_err(|why| format!("{}: {why}", path.display()))
 }
 
 /// The picker over `--config`'s file, or over the user's client configs.

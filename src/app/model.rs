@@ -322,6 +322,10 @@ pub struct Model {
     pub asked: VecDeque<AskPanel>,
     /// An OAuth authorization under way (its panel is in front once it has a URL).
     pub authorizing: Option<crate::app::authorize::Authorizing>,
+    /// The snapshot given with `--baseline`, which listed tools are compared with.
+    pub baseline: Option<std::sync::Arc<serde_json::Value>>,
+    /// The changes against the baseline, by tool.
+    pub drift: HashMap<String, Vec<crate::drift::compare::Change>>,
 }
 
 impl Model {
@@ -364,6 +368,8 @@ impl Model {
             quit_asked: false,
             asked: VecDeque::new(),
             authorizing: None,
+            baseline: None,
+            drift: HashMap::new(),
         }
     }
 

@@ -228,6 +228,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::ToolsListed(list) => {
             tools_listed(model, list);
+            crate::app::update_drift::compare(model);
             let mut effects = crate::app::update_library::list(model);
             effects.extend(crate::app::update_saved::restore(model));
             effects

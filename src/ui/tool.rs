@@ -44,7 +44,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         }
         return;
     };
-    let (about, facts) = header_lines(entry, detail, theme, inner.width);
+    let (about, mut facts) = header_lines(entry, detail, theme, inner.width);
+    let changes = model.drift.get(&entry.tool.name).map(Vec::as_slice);
+    facts.extend(drift_lines(changes.unwrap_or_default(), theme, inner.width));
     if view.whole_description {
         // The header alone, over the whole pane (the trees come back with the same key).
         let header = fit_header(about, facts, inner.height as usize, inner.width, theme);
@@ -243,6 +245,41 @@ fn header_lines(
         ));
     }
     (about, lines)
+}
+
+/// Changes against `--baseline`, one line each, breaking first: verdict, audience, where, what.
+fn drift_lines(
+    changes: &[crate::drift::compare::Change],
+    theme: Theme,
+    width: u16,
+) -> Vec<Line<'static>> {
+    use crate::drift::compare::{Audience, Verdict};
+    changes
+        .iter()
+        .take(MAX_FINDINGS)
+        .map(|c| {
+            let style = match c.verdict {
+                Verdict::Breaking => theme.error(),
+                Verdict::Unknown => theme.warn(),
+                _ => theme.dim(),
+            };
+            let audience = match c.audience {
+                Audience::Callers => "callers",
+                Audience::Consumers => "consumers",
+                Audience::Everyone => "all",
+            };
+            let said = format!(
+                "Δ {} for {audience} {}: {}",
+                c.verdict.word(),
+                c.pointer,
+                c.what
+            );
+            Line::styled(
+                untrusted::line(&said, width as usize * 2).into_owned(),
+                style,
+            )
+        })
+        .collect()
 }
 
 fn heading(which: Which, entry: &ToolEntry, view: &ToolView, theme: Theme) -> Line<'static> {

@@ -117,6 +117,11 @@ fn badges(entry: &ToolEntry, model: &Model) -> Vec<Span<'static>> {
         Some("optional") => push("task?", theme.dim()),
         _ => {}
     }
+    match crate::app::update_drift::mark(model, &entry.tool.name) {
+        Some(true) => push("Δ breaking", theme.error()),
+        Some(false) => push("Δ", theme.badge()),
+        None => {}
+    }
     if entry.tool.facts.has_problem || entry.tool.facts.header_problem.is_some() {
         push("⚠ schema", theme.warn());
     }

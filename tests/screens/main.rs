@@ -2,6 +2,7 @@
 //! snapshots; and the real event loop and connection task against the built-in hostile server.
 
 mod tui_calls;
+mod tui_drift;
 mod tui_hostile;
 mod tui_oauth;
 mod tui_picker;
