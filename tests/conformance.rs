@@ -135,6 +135,18 @@ fn client_scenarios_pass() {
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
 }
 
+/// The "browser" for the auth scenarios, as a `$BROWSER` value (split on spaces): GETs the
+/// authorization URL and follows the redirect to our loopback.
+/// (`name`: the script's own, so tests running at once never write one file together.)
+fn browser(python: &str, name: &str) -> String {
+    script(
+        name,
+        &format!(
+            "exec {python} -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=20).read()' \"$url\"\n"
+        ),
+    )
+}
+
 /// Every client auth scenario of the suite's versioned spec, plus client-credentials-basic
 /// (an extension). Not attempted: client-credentials-jwt (needs private_key_jwt), DPoP,
 /// enterprise-managed authorization and workload identity federation (extensions).
@@ -175,14 +187,7 @@ fn auth_scenarios_pass() {
     let Some(python) = peers::python() else {
         return;
     };
-    // The "browser" ($BROWSER is split on spaces): GETs the authorization URL and follows the
-    // redirect to our loopback.
-    let browser = script(
-        "browser",
-        &format!(
-            "exec {python} -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=20).read()' \"$url\"\n"
-        ),
-    );
+    let browser = browser(&python, "browser-auth");
     // Pre-registered clients come from the scenario's context, as the suite hands them over.
     let context = format!(
         r#"eval "$({python} -c 'import json, os, shlex; c = json.loads(os.environ["MCP_CONFORMANCE_CONTEXT"]); print("id=%s; export SECRET=%s" % (shlex.quote(c["client_id"]), shlex.quote(c["client_secret"])))')""#
@@ -248,12 +253,7 @@ fn tokens_never_reach_output_or_recordings() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("dir");
     let d = dir.display();
-    let browser = script(
-        "leak-browser",
-        &format!(
-            "exec {python} -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=20).read()' \"$url\"\n"
-        ),
-    );
+    let browser = browser(&python, "browser-leak");
     let client = script(
         "leak",
         &format!(

@@ -122,16 +122,7 @@ fn tool<'a>(
 ) {
     let schema = |m: &'a Map<String, Value>, key: &str| m.get(key);
     if let (Some(a), Some(b)) = (schema(old, "inputSchema"), schema(new, "inputSchema")) {
-        for c in schema_diff::diff(a, b) {
-            let verdict = for_callers(c.effect);
-            out.push(change(
-                name,
-                Audience::Callers,
-                &format!("/inputSchema{}", tail(&c.pointer)),
-                verdict,
-                c.what,
-            ));
-        }
+        judged(name, "/inputSchema", a, b, Audience::Callers, out);
     }
     match (schema(old, "outputSchema"), schema(new, "outputSchema")) {
         (Some(a), Some(b)) => {
@@ -149,16 +140,7 @@ fn tool<'a>(
                     format!("boxing changed: {} → {}", words(&box_a), words(&box_b)),
                 ));
             }
-            for c in schema_diff::diff(a, b) {
-                let verdict = for_consumers(c.effect);
-                out.push(change(
-                    name,
-                    Audience::Consumers,
-                    &format!("/outputSchema{}", tail(&c.pointer)),
-                    verdict,
-                    c.what,
-                ));
-            }
+            judged(name, "/outputSchema", a, b, Audience::Consumers, out);
         }
         (Some(_), None) => out.push(change(
             name,
@@ -187,6 +169,25 @@ fn tool<'a>(
                 format!("{key} changed"),
             ));
         }
+    }
+}
+
+/// The changes from schema `a` to `b` (at `place` in the tool), judged for `audience`.
+fn judged(
+    name: &str,
+    place: &str,
+    a: &Value,
+    b: &Value,
+    audience: Audience,
+    out: &mut Vec<Change>,
+) {
+    for c in schema_diff::diff(a, b) {
+        let verdict = match audience {
+            Audience::Consumers => for_consumers(c.effect),
+            _ => for_callers(c.effect),
+        };
+        let pointer = format!("{place}{}", tail(&c.pointer));
+        out.push(change(name, audience, &pointer, verdict, c.what));
     }
 }
 

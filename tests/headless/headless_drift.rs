@@ -81,7 +81,11 @@ fn two_fastmcp_versions_diffed_live_find_the_breaking_change() {
     // fastmcp boxes its scalar results in both eras alike: across eras, nothing differs.
     let eras = run(&["diff", "--eras", "--", &python, &script]);
     assert_eq!(eras.code, 0, "{}", eras.stderr);
-    assert!(eras.stderr.contains("2026-07-28 era: protocol 2026-07-28"), "{}", eras.stderr);
+    assert!(
+        eras.stderr.contains("2026-07-28 era: protocol 2026-07-28"),
+        "{}",
+        eras.stderr
+    );
     assert!(eras.stdout.starts_with("no changes"), "{}", eras.stdout);
     let _ = std::fs::remove_file(v1);
 }
