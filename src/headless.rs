@@ -1,7 +1,8 @@
 //! The headless subcommands (`tools`, `inspect`, `call`, `check`, `resources`, `templates`,
-//! `read`, `prompts`, `prompt`, `complete`, `ping`): the same engine as the TUI, printing text
+//! `read`, `prompts`, `prompt`, `complete`, `ping`, `snapshot`, `diff`, `auth`): the same engine as the TUI, printing text
 //! or JSON for scripts and CI, with documented exit codes.
 
+pub mod auth;
 mod call;
 mod check;
 mod drift;
@@ -31,7 +32,7 @@ pub async fn run(command: Command) -> i32 {
             format,
             connection,
             ..
-        } => return eras(connection, *format).await,
+        } => return drift::eras(connection, *format).await,
         _ => {}
     }
     let (format, connection) = match &command {
@@ -218,44 +219,6 @@ async fn ping(session: &Session, report: &Report) -> i32 {
     exit::OK
 }
 
-/// `diff --eras`: the server connected in the legacy era, then in the 2026-07-28 era, and the
-/// two surfaces compared (informational: exit 0 unless an era cannot be reached).
-async fn eras(connection: &ConnectionArgs, format: crate::cli::DiffFormat) -> i32 {
-    use crate::cli::ProtocolArg;
-    let report = drift::report_for(format);
-    let mut signals = Signals::new();
-    let mut surfaces = Vec::new();
-    for (era, protocol) in [
-        ("legacy", ProtocolArg::Legacy),
-        ("2026-07-28", ProtocolArg::Modern),
-    ] {
-        let mut connection = connection.clone();
-        connection.protocol = Some(protocol);
-        let (events, mut receiver) = EventSink::new();
-        let session =
-            match connect(&connection, &report, &mut signals, &events, &mut receiver).await {
-                Ok(s) => s,
-                Err(code) => {
-                    report.note(&format!("the {era} era could not be reached"));
-                    return code;
-                }
-            };
-        let surface = drift::surface(&session).await;
-        report.note(&format!(
-            "{era} era: protocol {}",
-            crate::untrusted::line(&session.server.protocol_version, 40)
-        ));
-        session.shutdown().await;
-        match surface {
-            Ok(s) => surfaces.push(s),
-            Err(why) => return report.error(&why, exit::ERROR),
-        }
-    }
-    report.note("changes read from the legacy era to the 2026-07-28 era");
-    drift::show(&surfaces[0], &surfaces[1], format, &report, None);
-    exit::OK
-}
-
 /// Progress and log lines printed a second at most; the rest are counted, then said.
 const CHATTER_PER_SECOND: u32 = 20;
 
@@ -430,65 +393,6 @@ impl Signals {
             _ = int.recv() => "Ctrl-C",
             _ = term.recv() => "SIGTERM",
             _ = hup.recv() => "SIGHUP",
-        }
-    }
-}
-
-/// `auth list` and `auth logout URL`: the tokens kept for servers, never shown themselves.
-pub fn auth(action: &crate::cli::AuthAction) -> i32 {
-    use crate::cli::AuthAction;
-    use crate::mcp::oauth::store;
-    match action {
-        AuthAction::List { format } => {
-            let report = Report { format: *format };
-            let stored = store::list();
-            match format {
-                Format::Json => report.json(&serde_json::json!(stored)),
-                Format::Text if stored.is_empty() => report.line(&format!(
-                    "no tokens kept{}",
-                    store::dir()
-                        .map(|d| format!(" (in {})", d.display()))
-                        .unwrap_or_default()
-                )),
-                Format::Text => {
-                    let now = std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |d| d.as_secs());
-                    for s in stored {
-                        let expiry = match s.expires_at {
-                            Some(at) if at <= now => "expired".to_string(),
-                            Some(at) => format!("valid {} s more", at - now),
-                            None => "no expiry given".to_string(),
-                        };
-                        let scopes = if s.scopes.is_empty() {
-                            "(no scopes named)".to_string()
-                        } else {
-                            s.scopes.join(" ")
-                        };
-                        report.line(&crate::untrusted::line(
-                            &format!(
-                                "{}  client {}  {scopes}  {expiry}{}",
-                                s.url,
-                                s.client_id,
-                                if s.refreshable { ", refreshable" } else { "" }
-                            ),
-                            2_000,
-                        ));
-                    }
-                }
-            }
-            exit::OK
-        }
-        AuthAction::Logout { url } => {
-            let report = Report {
-                format: Format::Text,
-            };
-            match store::logout(url) {
-                Ok(true) => report.line(&format!("forgot the token for {url}")),
-                Ok(false) => report.line(&format!("no token was kept for {url}")),
-                Err(why) => return report.error(&why, exit::ERROR),
-            }
-            exit::OK
         }
     }
 }

@@ -36,7 +36,7 @@ fn main() {
         std::process::exit(mcp_inspect::hostile::run(&options));
     }
     if let Some(Command::Auth { action }) = &cli.command {
-        std::process::exit(mcp_inspect::headless::auth(action));
+        std::process::exit(mcp_inspect::headless::auth::run(action));
     }
     if let Some(Command::Replay { files }) = &cli.command {
         std::process::exit(mcp_inspect::replay::run(files));

@@ -175,3 +175,48 @@ pub fn show(
         exit::OK
     }
 }
+
+/// `diff --eras`: the server connected in the legacy era, then in the 2026-07-28 era, and the
+/// two surfaces compared (informational: exit 0 unless an era cannot be reached).
+pub async fn eras(connection: &crate::cli::ConnectionArgs, format: crate::cli::DiffFormat) -> i32 {
+    use crate::cli::ProtocolArg;
+    let report = report_for(format);
+    let mut signals = super::Signals::new();
+    let mut surfaces = Vec::new();
+    for (era, protocol) in [
+        ("legacy", ProtocolArg::Legacy),
+        ("2026-07-28", ProtocolArg::Modern),
+    ] {
+        let mut connection = connection.clone();
+        connection.protocol = Some(protocol);
+        let (events, mut receiver) = crate::mcp::EventSink::new();
+        let session = match super::connect(
+            &connection,
+            &report,
+            &mut signals,
+            &events,
+            &mut receiver,
+        )
+        .await
+        {
+            Ok(s) => s,
+            Err(code) => {
+                report.note(&format!("the {era} era could not be reached"));
+                return code;
+            }
+        };
+        let surface = surface(&session).await;
+        report.note(&format!(
+            "{era} era: protocol {}",
+            crate::untrusted::line(&session.server.protocol_version, 40)
+        ));
+        session.shutdown().await;
+        match surface {
+            Ok(s) => surfaces.push(s),
+            Err(why) => return report.error(&why, exit::ERROR),
+        }
+    }
+    report.note("changes read from the legacy era to the 2026-07-28 era");
+    show(&surfaces[0], &surfaces[1], format, &report, None);
+    exit::OK
+}
