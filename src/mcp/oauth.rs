@@ -248,39 +248,74 @@ impl Authorizer {
     /// A request sent with the token of `generation` got a 401 with `challenge`: authorizes
     /// again (once for all requests that failed with that token). Mid-session only; while
     /// connecting the caller ends the attempt instead.
-    pub async fn unauthorized(&self, challenge: &str, generation: u64) -> Result<(), AuthFailure> {
+    pub async fn unauthorized(
+        self: &Arc<Self>,
+        challenge: &str,
+        generation: u64,
+    ) -> Result<(), AuthFailure> {
         if !self.in_session.load(Ordering::SeqCst) {
             *self.challenged.lock().unwrap_or_else(|p| p.into_inner()) = Some(challenge.into());
             return Err(AuthFailure::NeedsUser);
         }
-        let _flow = self.flow.lock().await;
-        if self.generation.load(Ordering::SeqCst) != generation {
-            return Ok(());
-        }
-        self.say("the server refused the token (HTTP 401): authorizing again");
-        self.authorize(Some(challenge)).await
+        self.detached(challenge, generation, |this, challenge| async move {
+            this.say("the server refused the token (HTTP 401): authorizing again");
+            this.authorize(Some(&challenge)).await
+        })
+        .await
     }
 
     /// A request got a 403 `insufficient_scope`: authorizes again for the scopes held so far
     /// and the ones asked for, a bounded number of times in a row.
-    pub async fn forbidden(&self, challenge: &str, generation: u64) -> Result<(), AuthFailure> {
-        let _flow = self.flow.lock().await;
-        if self.generation.load(Ordering::SeqCst) != generation {
-            return Ok(());
-        }
-        if self.step_ups.fetch_add(1, Ordering::SeqCst) >= MAX_STEP_UPS {
-            return Err(AuthFailure::Failed(format!(
-                "the server still refuses for lack of scope after {MAX_STEP_UPS} new authorizations; not asking again"
-            )));
-        }
-        let asked = reqwest::Url::parse(&self.url)
-            .ok()
-            .and_then(|base| WWWAuthenticateParams::parse(challenge, &base).scope)
-            .unwrap_or_else(|| "(no scope named)".into());
-        self.say(&format!(
-            "the server refused for lack of scope (HTTP 403, it asks for {asked}): authorizing again for more"
-        ));
-        self.authorize(Some(challenge)).await
+    pub async fn forbidden(
+        self: &Arc<Self>,
+        challenge: &str,
+        generation: u64,
+    ) -> Result<(), AuthFailure> {
+        self.detached(challenge, generation, |this, challenge| async move {
+            if this.step_ups.fetch_add(1, Ordering::SeqCst) >= MAX_STEP_UPS {
+                return Err(AuthFailure::Failed(format!(
+                    "the server still refuses for lack of scope after {MAX_STEP_UPS} new authorizations; not asking again"
+                )));
+            }
+            let asked = reqwest::Url::parse(&this.url)
+                .ok()
+                .and_then(|base| WWWAuthenticateParams::parse(&challenge, &base).scope)
+                .unwrap_or_else(|| "(no scope named)".into());
+            this.say(&format!(
+                "the server refused for lack of scope (HTTP 403, it asks for {asked}): authorizing again for more"
+            ));
+            this.authorize(Some(&challenge)).await
+        })
+        .await
+    }
+
+    /// Runs `flow` (one at a time; not at all when a flow already replaced the token of
+    /// `generation`) in a task of its own: the request that asked may give up at its timeout
+    /// while the user is still in the browser, and the token still arrives for the next one.
+    async fn detached<F, Fut>(
+        self: &Arc<Self>,
+        challenge: &str,
+        generation: u64,
+        flow: F,
+    ) -> Result<(), AuthFailure>
+    where
+        F: FnOnce(Arc<Self>, String) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = Result<(), AuthFailure>> + Send,
+    {
+        let this = self.clone();
+        let challenge = challenge.to_string();
+        let task = tokio::spawn(async move {
+            let _flow = this.flow.lock().await;
+            if this.generation.load(Ordering::SeqCst) != generation {
+                return Ok(());
+            }
+            flow(this.clone(), challenge).await
+        });
+        task.await.unwrap_or_else(|e| {
+            Err(AuthFailure::Failed(format!(
+                "the authorization stopped: {e}"
+            )))
+        })
     }
 
     /// Runs the flow the options allow (caller holds `flow`); on success the new token set
