@@ -16,6 +16,9 @@ pub const PENDING: usize = 100_000;
 pub const KEPT_BYTES: usize = 1 << 20;
 /// Bytes of messages waiting for the UI; beyond, messages wait as their size and kind only.
 pub const PENDING_BYTES: usize = 64 << 20;
+/// Room the next batch starts with, at most: messages, and bytes of their texts.
+const ROOM_MESSAGES: usize = 4_096;
+const ROOM_BYTES: usize = 1 << 20;
 
 /// One message as the protocol pane lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -180,8 +183,9 @@ pub struct WireLog {
 
 #[derive(Default)]
 struct Pending {
-    /// Each message, and where its text is in `texts` (when kept).
-    messages: VecDeque<(WireMessage, Option<(u32, u32)>)>,
+    messages: VecDeque<WireMessage>,
+    /// Where each message's text is in `texts` (when kept), in the same order.
+    ranges: VecDeque<Option<(u32, u32)>>,
     /// The waiting messages' texts, one after another (a dropped message's stays: the bound
     /// is on this block's size).
     texts: String,
@@ -202,6 +206,7 @@ impl WireLog {
             return;
         };
         if pending.messages.len() >= PENDING && pending.messages.pop_front().is_some() {
+            pending.ranges.pop_front();
             pending.dropped += 1;
         }
         let start = pending.texts.len();
@@ -210,7 +215,8 @@ impl WireLog {
             pending.texts.push_str(text);
             (start as u32, pending.texts.len() as u32)
         });
-        pending.messages.push_back((message, range));
+        pending.messages.push_back(message);
+        pending.ranges.push_back(range);
     }
 
     /// Everything waiting, oldest first, and how many were dropped since the last take.
@@ -218,22 +224,36 @@ impl WireLog {
         let Ok(mut pending) = self.pending.lock() else {
             return (Vec::new(), 0);
         };
-        let mut taken = std::mem::take(&mut *pending);
+        // The next batch starts with room for one like this (bounded): under a flood the
+        // queues and the text block do not grow again from nothing, copy by copy.
+        let (count, bytes) = (
+            pending.messages.len().min(ROOM_MESSAGES),
+            pending.texts.len().min(ROOM_BYTES),
+        );
+        let taken = std::mem::replace(
+            &mut *pending,
+            Pending {
+                messages: VecDeque::with_capacity(count),
+                ranges: VecDeque::with_capacity(count),
+                texts: String::with_capacity(bytes),
+                dropped: 0,
+            },
+        );
         drop(pending);
-        taken.texts.shrink_to_fit();
-        let block = Arc::new(taken.texts);
-        let messages = taken
-            .messages
-            .into_iter()
-            .map(|(mut message, range)| {
-                message.message = range.map(|(start, end)| Text {
-                    block: block.clone(),
-                    start,
-                    end,
-                });
-                message
-            })
-            .collect();
+        let mut texts = taken.texts;
+        if texts.capacity() > 2 * texts.len() + ROOM_BYTES {
+            texts.shrink_to_fit();
+        }
+        let block = Arc::new(texts);
+        // The queue's buffer becomes the batch as it is (no copy unless it wrapped around).
+        let mut messages = Vec::from(taken.messages);
+        for (message, range) in messages.iter_mut().zip(taken.ranges) {
+            message.message = range.map(|(start, end)| Text {
+                block: block.clone(),
+                start,
+                end,
+            });
+        }
         (messages, taken.dropped)
     }
 }
