@@ -39,13 +39,7 @@ pub async fn run(command: Command) -> i32 {
         Command::Snapshot { connection, .. } => (Format::Text, connection),
         Command::Diff {
             format, connection, ..
-        } => (
-            match format {
-                crate::cli::DiffFormat::Json | crate::cli::DiffFormat::Sarif => Format::Json,
-                _ => Format::Text,
-            },
-            connection,
-        ),
+        } => (drift::report_for(*format).format, connection),
         Command::Tools { format, connection } => (*format, connection),
         Command::Check { format, connection } => (
             match format {

@@ -276,11 +276,11 @@ impl<'a> Walk<'a> {
     }
 
     /// `enum` and `const`.
-    fn values(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
-        let set = |m: &Map<String, Value>| -> Option<Vec<Value>> {
+    fn values(&mut self, old: &'a Map<String, Value>, new: &'a Map<String, Value>, at: &str) {
+        let set = |m: &'a Map<String, Value>| -> Option<Vec<&'a Value>> {
             match (m.get("const"), m.get("enum")) {
-                (Some(c), _) => Some(vec![c.clone()]),
-                (None, Some(Value::Array(values))) => Some(values.clone()),
+                (Some(c), _) => Some(vec![c]),
+                (None, Some(Value::Array(values))) => Some(values.iter().collect()),
                 _ => None,
             }
         };
@@ -294,8 +294,8 @@ impl<'a> Walk<'a> {
                 "values no longer limited to a list".into(),
             ),
             (Some(a), Some(b)) => {
-                let removed: Vec<&Value> = a.iter().filter(|v| !b.contains(v)).collect();
-                let added: Vec<&Value> = b.iter().filter(|v| !a.contains(v)).collect();
+                let removed: Vec<&Value> = a.iter().copied().filter(|v| !b.contains(v)).collect();
+                let added: Vec<&Value> = b.iter().copied().filter(|v| !a.contains(v)).collect();
                 let list = |vs: &[&Value]| {
                     vs.iter()
                         .map(|v| crate::untrusted::json(v, false))

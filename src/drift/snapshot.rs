@@ -59,15 +59,8 @@ pub fn read(text: &str) -> Result<Value, String> {
 }
 
 fn sorted_by(mut items: Vec<Value>, key: &str) -> Vec<Value> {
-    items.sort_by(|a, b| {
-        let k = |v: &Value| {
-            v.get(key)
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string()
-        };
-        k(a).cmp(&k(b))
-    });
+    let name = |v: &Value| v.get(key).and_then(Value::as_str).map(str::to_string);
+    items.sort_by_cached_key(name);
     items
 }
 

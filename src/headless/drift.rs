@@ -20,26 +20,23 @@ pub async fn surface(session: &Session) -> Result<Value, String> {
         return Err(problem);
     }
     let server = &session.server;
-    let declares = |name: &str| server.capabilities.get(name).is_some_and(|c| !c.is_null());
-    let mut lists = Vec::new();
-    for (capability, method, field) in [
-        ("resources", "resources/list", "resources"),
-        ("resources", "resources/templates/list", "resourceTemplates"),
-        ("prompts", "prompts/list", "prompts"),
-    ] {
-        lists.push(match declares(capability) {
-            true => Some(
-                session
-                    .list_all(method, field)
-                    .await
-                    .map_err(|e| format!("{method} failed: {e}"))?
-                    .items,
-            ),
-            false => None,
-        });
-    }
-    let [resources, templates, prompts]: [Option<Vec<Value>>; 3] =
-        lists.try_into().unwrap_or([None, None, None]);
+    // Every item of a list the server declares (`None` when it does not).
+    let listed = async |capability: &str, method: &str, field: &str| {
+        if server
+            .capabilities
+            .get(capability)
+            .is_none_or(Value::is_null)
+        {
+            return Ok(None);
+        }
+        match session.list_all(method, field).await {
+            Ok(listing) => Ok(Some(listing.items)),
+            Err(e) => Err(format!("{method} failed: {e}")),
+        }
+    };
+    let resources = listed("resources", "resources/list", "resources").await?;
+    let templates = listed("resources", "resources/templates/list", "resourceTemplates").await?;
+    let prompts = listed("prompts", "prompts/list", "prompts").await?;
     Ok(snapshot::build(snapshot::Surface {
         server: json!({
             "name": server.name,

@@ -238,10 +238,9 @@ async fn attempt(
                 Ok(Err(e)) => {
                     // Asked with the token the attempt used, so a refused token is what it says.
                     let mut headers = headers.clone();
-                    if let Some((Some(token), _)) = match auth {
-                        Some(a) => Some(a.token().await),
-                        None => None,
-                    } {
+                    if let Some(auth) = auth
+                        && let (Some(token), _) = auth.token().await
+                    {
                         headers.push(super::target::Header {
                             name: "Authorization".into(),
                             value: format!("Bearer {token}"),

@@ -335,10 +335,7 @@ impl Authorizer {
         })?;
         if let Ok((client_id, Some(tokens))) = manager.get_credentials().await {
             use oauth2::TokenResponse;
-            crate::secrets::register(tokens.access_token().secret());
-            if let Some(refresh) = tokens.refresh_token() {
-                crate::secrets::register(refresh.secret());
-            }
+            store::register_tokens(&tokens);
             let scopes: Vec<String> = tokens
                 .scopes()
                 .map(|s| s.iter().map(|s| s.to_string()).collect())

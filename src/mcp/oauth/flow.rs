@@ -11,11 +11,16 @@ use rmcp::transport::auth::{
 };
 
 impl Authorizer {
-    fn credential_store(&self) -> Box<dyn FnOnce(&mut AuthorizationManager) + Send> {
+    /// A manager for this server, keeping what it obtains where the options say.
+    async fn new_manager(&self) -> Result<AuthorizationManager, AuthFailure> {
+        let mut manager = AuthorizationManager::new(self.url.as_str())
+            .await
+            .map_err(failed)?;
         match self.file_store() {
-            Some(store) => Box::new(move |m| m.set_credential_store(store)),
-            None => Box::new(|m| m.set_credential_store(InMemoryCredentialStore::new())),
+            Some(store) => manager.set_credential_store(store),
+            None => manager.set_credential_store(InMemoryCredentialStore::new()),
         }
+        Ok(manager)
     }
 
     pub(super) async fn client_credentials(&self) -> Result<AuthorizationManager, AuthFailure> {
@@ -27,11 +32,7 @@ impl Authorizer {
             ));
         };
         self.say("asking the authorization server for a token (client credentials)");
-        let mut manager = AuthorizationManager::new(self.url.as_str())
-            .await
-            .map_err(failed)?;
-        (self.credential_store())(&mut manager);
-        let mut state = OAuthState::Unauthorized(manager);
+        let mut state = OAuthState::Unauthorized(self.new_manager().await?);
         let config = ClientCredentialsConfig::ClientSecret {
             client_id: client_id.clone(),
             client_secret: client_secret.clone(),
@@ -60,10 +61,7 @@ impl Authorizer {
             "discovering how {} is authorized",
             crate::untrusted::line(&self.url, 200)
         ));
-        let mut manager = AuthorizationManager::new(self.url.as_str())
-            .await
-            .map_err(failed)?;
-        (self.credential_store())(&mut manager);
+        let mut manager = self.new_manager().await?;
         let found = manager
             .resolve_metadata_from_challenge(challenge)
             .await

@@ -4,9 +4,11 @@
 //! are for. Every secret read from it is registered at once, so no output ever shows it.
 
 use crate::private_files::{self, key};
-use rmcp::transport::auth::{AuthError, CredentialStore, StoredCredentials};
+use rmcp::transport::auth::{AuthError, CredentialStore, OAuthTokenResponse, StoredCredentials};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
 /// A stored file: the URL it is for and rmcp's credentials.
 #[derive(Serialize, Deserialize)]
@@ -25,7 +27,14 @@ pub fn dir() -> Option<PathBuf> {
 pub struct FileStore {
     url: String,
     path: PathBuf,
+    /// What the file held when it was last read or written, and its modification time then:
+    /// rmcp loads the credentials before every request, and the file is read again only
+    /// when it changed (another mcp-inspect may have refreshed the token).
+    read: Arc<Mutex<Option<LastRead>>>,
 }
+
+/// The file's modification time and what it held then.
+type LastRead = (SystemTime, Option<StoredCredentials>);
 
 impl FileStore {
     pub fn for_url(url: &str) -> Option<FileStore> {
@@ -33,7 +42,20 @@ impl FileStore {
         Some(FileStore {
             path: dir()?.join(format!("{}.json", key(&url))),
             url,
+            read: Arc::default(),
         })
+    }
+
+    fn modified(&self) -> Option<SystemTime> {
+        std::fs::metadata(&self.path)
+            .and_then(|m| m.modified())
+            .ok()
+    }
+
+    fn remember(&self, at: Option<SystemTime>, credentials: Option<StoredCredentials>) {
+        if let Ok(mut read) = self.read.lock() {
+            *read = at.map(|at| (at, credentials));
+        }
     }
 }
 
@@ -59,13 +81,18 @@ fn read(path: &PathBuf) -> Option<Entry> {
 }
 
 /// Registers the token values as secrets (never shown, logged, copied or recorded).
-pub fn register(credentials: &StoredCredentials) {
+fn register(credentials: &StoredCredentials) {
     if let Some(tokens) = &credentials.token_response {
-        use oauth2::TokenResponse;
-        crate::secrets::register(tokens.access_token().secret());
-        if let Some(refresh) = tokens.refresh_token() {
-            crate::secrets::register(refresh.secret());
-        }
+        register_tokens(tokens);
+    }
+}
+
+/// Registers a token response's access and refresh tokens as secrets.
+pub fn register_tokens(tokens: &OAuthTokenResponse) {
+    use oauth2::TokenResponse;
+    crate::secrets::register(tokens.access_token().secret());
+    if let Some(refresh) = tokens.refresh_token() {
+        crate::secrets::register(refresh.secret());
     }
 }
 
@@ -76,10 +103,19 @@ fn store_error(e: impl std::fmt::Display) -> AuthError {
 #[async_trait::async_trait]
 impl CredentialStore for FileStore {
     async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
+        let at = self.modified();
+        if let Ok(read) = self.read.lock()
+            && let Some((when, credentials)) = read.as_ref()
+            && Some(*when) == at
+        {
+            return Ok(credentials.clone());
+        }
         // A file for another URL (a hash collision) is not this server's.
-        Ok(read(&self.path)
+        let credentials = read(&self.path)
             .filter(|e| e.url == self.url)
-            .map(|e| e.credentials))
+            .map(|e| e.credentials);
+        self.remember(at, credentials.clone());
+        Ok(credentials)
     }
 
     async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
@@ -89,14 +125,14 @@ impl CredentialStore for FileStore {
             credentials,
         };
         let text = serde_json::to_string_pretty(&entry).map_err(store_error)?;
-        private_files::write(&self.path, &text).map_err(store_error)
+        private_files::write(&self.path, &text).map_err(store_error)?;
+        self.remember(self.modified(), Some(entry.credentials));
+        Ok(())
     }
 
     async fn clear(&self) -> Result<(), AuthError> {
-        match std::fs::remove_file(&self.path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(store_error(e)),
-            _ => Ok(()),
-        }
+        self.remember(None, None);
+        remove(&self.path).map(|_| ()).map_err(store_error)
     }
 }
 
@@ -150,10 +186,15 @@ pub fn logout(url: &str) -> Result<bool, String> {
     let Some(store) = FileStore::for_url(url) else {
         return Ok(false);
     };
-    match std::fs::remove_file(&store.path) {
+    remove(&store.path).map_err(|e| format!("cannot remove {}: {e}", store.path.display()))
+}
+
+/// Removes a token file; whether there was one.
+fn remove(path: &PathBuf) -> std::io::Result<bool> {
+    match std::fs::remove_file(path) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(format!("cannot remove {}: {e}", store.path.display())),
+        Err(e) => Err(e),
     }
 }
 
@@ -172,5 +213,36 @@ mod tests {
             "http://127.0.0.1:8/mcp"
         );
         assert_eq!(canonical("not a url"), "not a url");
+    }
+
+    #[tokio::test]
+    async fn the_file_is_read_again_only_when_it_changed() {
+        let dir = std::env::temp_dir().join(format!("mcp-inspect-store-{}", std::process::id()));
+        let store = FileStore {
+            url: "http://127.0.0.1:9/mcp".into(),
+            path: dir.join("t.json"),
+            read: Arc::default(),
+        };
+        let kept = StoredCredentials::new("client-one".into(), None, vec![], None);
+        store.save(kept).await.expect("saved");
+        let loaded = store.load().await.expect("loaded").expect("some");
+        assert_eq!(loaded.client_id, "client-one");
+        // Another process writes the file: seen at the next load (its time changed).
+        let other = Entry {
+            url: store.url.clone(),
+            credentials: StoredCredentials::new("client-two".into(), None, vec![], None),
+        };
+        std::fs::write(&store.path, serde_json::to_string(&other).expect("json")).expect("write");
+        let later = SystemTime::now() + std::time::Duration::from_secs(5);
+        std::fs::File::options()
+            .write(true)
+            .open(&store.path)
+            .and_then(|f| f.set_modified(later))
+            .expect("touch");
+        let loaded = store.load().await.expect("loaded").expect("some");
+        assert_eq!(loaded.client_id, "client-two");
+        store.clear().await.expect("cleared");
+        assert!(store.load().await.expect("loaded").is_none());
+        let _ = std::fs::remove_dir_all(dir);
     }
 }
