@@ -17,7 +17,9 @@ pub fn compare(model: &mut Model) {
         .iter()
         .map(|e| Tool::definition(&e.tool))
         .collect();
-    let changes = compare::tools(&baseline, &json!({ "tools": tools }));
+    // In a snapshot's form (keys sorted), as the baseline is.
+    let now = crate::drift::snapshot::canonical(json!({ "tools": tools }));
+    let changes = compare::tools(&baseline, &now);
     let summary = Summary::of(&changes);
     let removed: Vec<String> = changes
         .iter()

@@ -6,7 +6,7 @@ use super::schema_diff::{self, Effect};
 use crate::schema::boxing;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Who a change can break.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -54,17 +54,23 @@ pub struct Change {
 /// verdict (breaking first).
 pub fn tools(old: &Value, new: &Value) -> Vec<Change> {
     let (a, b) = (by_name(old), by_name(new));
+    // The added tools by their input schema's text: a removed tool whose schema reappears
+    // under a new name was most likely renamed (found once each, not by comparing all pairs).
+    let added: HashMap<String, &String> = b
+        .iter()
+        .filter(|(n, _)| !a.contains_key(*n))
+        .filter_map(|(n, t)| Some((t.get("inputSchema")?.to_string(), n)))
+        .collect();
     let mut out = Vec::new();
     for (name, old_tool) in &a {
         match b.get(name) {
             Some(new_tool) => tool(name, old_tool, new_tool, &mut out),
             None => {
-                // The same input schema under a new name: most likely a rename.
-                let renamed = b.iter().find(|(n, t)| {
-                    !a.contains_key(*n) && t.get("inputSchema") == old_tool.get("inputSchema")
-                });
+                let renamed = old_tool
+                    .get("inputSchema")
+                    .and_then(|s| added.get(&s.to_string()));
                 let what = match renamed {
-                    Some((to, _)) => format!("tool removed (likely renamed to `{}`)", shown(to)),
+                    Some(to) => format!("tool removed (likely renamed to `{}`)", shown(to)),
                     None => "tool removed".into(),
                 };
                 out.push(change(

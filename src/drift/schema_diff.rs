@@ -38,6 +38,11 @@ pub struct SchemaChange {
 
 /// Nodes compared at most (bounds hostile or huge schemas); the rest is one `Unknown`.
 const MAX_NODES: usize = 20_000;
+/// Nesting compared at most, through subschemas and refs (the schema tree shows as many).
+const MAX_DEPTH: usize = crate::schema::tree::MAX_DEPTH;
+/// Pairs of values two `enum`s (or branch lists) may be matched by before they are only said
+/// to differ: a server's two lists of 100,000 values would otherwise cost 10^10 comparisons.
+const MAX_PAIRS: usize = 1_000_000;
 
 /// Every change from `old` to `new` (two whole schemas: their refs resolve inside each).
 pub fn diff(old: &Value, new: &Value) -> Vec<SchemaChange> {
@@ -47,6 +52,10 @@ pub fn diff(old: &Value, new: &Value) -> Vec<SchemaChange> {
         seen: HashSet::new(),
         out: Vec::new(),
         nodes: 0,
+        depth: 0,
+        same_definitions: ["$defs", "definitions"]
+            .iter()
+            .all(|k| old.get(k) == new.get(k)),
     };
     walk.node(old, new, String::new());
     walk.out
@@ -59,6 +68,12 @@ struct Walk<'a> {
     seen: HashSet<(usize, usize)>,
     out: Vec<SchemaChange>,
     nodes: usize,
+    /// How deep the walk is (through subschemas and refs): a server's `$ref` chain is not
+    /// allowed to take the stack.
+    depth: usize,
+    /// Whether both documents define the same `$defs`/`definitions`: only then do two equal
+    /// parts mean the same (their refs may lead to definitions that differ).
+    same_definitions: bool,
 }
 
 /// Keywords that carry words only.
@@ -142,32 +157,43 @@ impl<'a> Walk<'a> {
                 format!("more than {MAX_NODES} schema nodes: the rest was not compared"),
             );
         }
-        if self.nodes >= MAX_NODES || old == new {
+        if self.nodes >= MAX_NODES || (self.same_definitions && old == new) {
             return;
         }
+        if self.depth >= MAX_DEPTH {
+            let what = format!("nested deeper than {MAX_DEPTH} levels: not compared");
+            self.say(&at, Effect::Unknown, what);
+            return;
+        }
+        self.depth += 1;
+        self.compare(old, new, &at);
+        self.depth -= 1;
+    }
+
+    fn compare(&mut self, old: &'a Value, new: &'a Value, at: &str) {
         match (old, new) {
             (Value::Bool(a), Value::Bool(b)) => {
                 let effect = if *b { Effect::Widens } else { Effect::Narrows };
-                self.say(&at, effect, format!("schema `{a}` became `{b}`"));
+                self.say(at, effect, format!("schema `{a}` became `{b}`"));
             }
             (Value::Bool(true), Value::Object(_)) => self.say(
-                &at,
+                at,
                 Effect::Narrows,
                 "constraints added where anything passed".into(),
             ),
             (Value::Object(_), Value::Bool(true)) => self.say(
-                &at,
+                at,
                 Effect::Widens,
                 "constraints removed: anything passes".into(),
             ),
             (Value::Bool(false), Value::Object(_)) => {
-                self.say(&at, Effect::Widens, "allowed where nothing passed".into())
+                self.say(at, Effect::Widens, "allowed where nothing passed".into())
             }
             (Value::Object(_), Value::Bool(false)) => {
-                self.say(&at, Effect::Narrows, "nothing passes any more".into())
+                self.say(at, Effect::Narrows, "nothing passes any more".into())
             }
-            (Value::Object(a), Value::Object(b)) => self.object(a, b, &at),
-            _ => self.say(&at, Effect::Unknown, "not a schema".into()),
+            (Value::Object(a), Value::Object(b)) => self.object(a, b, at),
+            _ => self.say(at, Effect::Unknown, "not a schema".into()),
         }
     }
 
@@ -292,6 +318,16 @@ impl<'a> Walk<'a> {
                 at,
                 Effect::Widens,
                 "values no longer limited to a list".into(),
+            ),
+            (Some(a), Some(b)) if a == b => {}
+            (Some(a), Some(b)) if a.len().saturating_mul(b.len()) > MAX_PAIRS => self.say(
+                at,
+                Effect::Unknown,
+                format!(
+                    "values changed ({} and {} values: not matched one by one)",
+                    a.len(),
+                    b.len()
+                ),
             ),
             (Some(a), Some(b)) => {
                 let removed: Vec<&Value> = a.iter().copied().filter(|v| !b.contains(v)).collect();
@@ -486,6 +522,11 @@ impl<'a> Walk<'a> {
                 for (i, (x, y)) in a.iter().zip(b).enumerate() {
                     self.node(x, y, format!("{at}/{key}/{i}"));
                 }
+                continue;
+            }
+            if a.len().saturating_mul(b.len()) > MAX_PAIRS {
+                let what = format!("`{key}` changed ({} and {} branches)", a.len(), b.len());
+                self.say(at, Effect::Unknown, what);
                 continue;
             }
             let removed = a.iter().filter(|x| !b.contains(x)).count();

@@ -210,6 +210,18 @@ fn a_definition_moved_into_defs_is_no_change() {
     let (i, _) = both_ways(inline, changed);
     assert_eq!(verdicts(&i), [B]);
     assert_eq!(i[0].pointer, "/inputSchema/properties/p/properties/x");
+    // Both through the same ref, the definition changed: the refs read alike, the change is
+    // still found where the definition is used.
+    let mut wrapped = obj(json!({"outer": {"$ref": "#/$defs/Outer"}}), &[]);
+    wrapped["$defs"] = json!({"Outer": {"type": "object", "properties": {"p": {"$ref": "#/$defs/Point"}}}, "Point": moved["$defs"]["Point"].clone()});
+    let mut changed = wrapped.clone();
+    changed["$defs"]["Point"]["properties"]["x"]["type"] = json!("string");
+    let (i, _) = both_ways(wrapped, changed);
+    assert_eq!(verdicts(&i), [B], "{i:#?}");
+    assert_eq!(
+        i[0].pointer,
+        "/inputSchema/properties/outer/properties/p/properties/x"
+    );
 }
 
 #[test]
@@ -266,4 +278,46 @@ fn tools_removed_renamed_added_and_annotations() {
     assert_eq!(changes[0].pointer, "/annotations/destructiveHint");
     let changes = compare::tools(&snapshot(vec![destructive]), &snapshot(vec![a]));
     assert_eq!(verdicts(&changes), [I, I], "{changes:#?}");
+}
+
+/// A server's schemas bound the work: a `$ref` chain of 20,000 links (each a new pair, no
+/// cycle) ends at the depth the schema tree shows, without the stack; two enums of 100,000
+/// values are said to differ without matching 10^10 pairs; 5,000 tools removed and 5,000
+/// added are matched for renames once each.
+#[test]
+fn hostile_schemas_and_listings_are_compared_within_bounds() {
+    let chain = |leaf: &str| {
+        let mut defs = serde_json::Map::new();
+        for i in 0..20_000 {
+            defs.insert(format!("d{i}"), json!({"type": "object", "properties": {"x": {"$ref": format!("#/$defs/d{}", i + 1)}}}));
+        }
+        defs.insert("d20000".into(), json!({"type": leaf}));
+        json!({"$defs": defs, "$ref": "#/$defs/d0"})
+    };
+    let started = std::time::Instant::now();
+    let (i, _) = both_ways(chain("string"), chain("integer"));
+    assert_eq!(verdicts(&i), [U], "{i:#?}");
+    assert!(i[0].what.contains("nested deeper than"), "{i:#?}");
+    let values = |from: usize| json!({"enum": (from..from + 100_000).collect::<Vec<_>>()});
+    let (i, o) = both_ways(values(0), values(1));
+    assert_eq!((verdicts(&i), verdicts(&o)), (vec![U], vec![U]));
+    let tools = |prefix: &str| {
+        snapshot(
+            (0..5_000)
+                .map(|n| json!({"name": format!("{prefix}{n}"), "inputSchema": {"type": "object", "properties": {"n": {"const": n}}}}))
+                .collect(),
+        )
+    };
+    let changes = compare::tools(&tools("old_"), &tools("new_"));
+    assert_eq!(changes.len(), 10_000);
+    assert!(
+        changes
+            .iter()
+            .any(|c| c.what == "tool removed (likely renamed to `new_42`)")
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "took {:?}",
+        started.elapsed()
+    );
 }
