@@ -147,6 +147,26 @@ fn a_snapshot_is_the_same_bytes_twice_and_files_diff_without_a_server() {
             .is_some_and(|r| r.iter().any(|r| r["ruleId"] == "lint/error")),
         "{log:#}"
     );
+    // A server's names and values reach the reports escaped, in every format.
+    let evil = |kind: &str| {
+        serde_json::json!({"mcpInspectSnapshot": 1, "tools": [{
+            "name": "evil\u{1b}]52;c;aGk=\u{7}\u{202e}",
+            "inputSchema": {"type": "object", "properties": {"p\u{1b}[2J": {"type": kind}}}
+        }]})
+    };
+    std::fs::write(&a, evil("string").to_string()).expect("write");
+    std::fs::write(&b, evil("integer").to_string()).expect("write");
+    for format in ["text", "json", "markdown", "sarif"] {
+        let r = run(&["diff", &a_s, &b_s, "--format", format]);
+        assert_eq!(r.code, 6, "{format}: {}", r.stdout);
+        assert!(
+            !r.stdout
+                .chars()
+                .any(|c| c == '\u{1b}' || c == '\u{7}' || c == '\u{202e}'),
+            "{format}: {:?}",
+            r.stdout
+        );
+    }
     std::fs::write(&b, "{\"tools\": []}").expect("write");
     let refused = run(&["diff", &a_s, &b_s]);
     assert_eq!(refused.code, 1);
