@@ -353,7 +353,8 @@ pub struct ConnectionArgs {
     /// alert or emergency (2026 era: sent with every request).
     #[arg(long, value_name = "LEVEL", value_parser = log_level)]
     pub log_level: Option<&'static str>,
-    /// A root offered to the server: a directory (repeatable; default: the working directory).
+    /// A root offered to the server: a directory (repeatable; default: none, the roots
+    /// capability is declared and the list is empty).
     #[arg(long = "roots", value_name = "DIR", num_args = 1..)]
     pub roots: Vec<PathBuf>,
     /// Declare no roots capability (the server sees a client without roots).

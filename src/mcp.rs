@@ -32,6 +32,7 @@ mod tasks;
 pub mod tool;
 pub mod wire;
 
+pub use child::MAX_MESSAGE_BYTES;
 pub use connect::connect;
 pub use error::{ConnectError, RequestError};
 pub use events::{AuthStep, EventReceiver, EventSink, ServerEvent};

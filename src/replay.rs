@@ -6,12 +6,72 @@
 //! request's. Notifications sent while no request was open, and requests from the server
 //! (sampling, elicitation, roots), are not replayed. Repeated
 //! requests take the recorded answers in turn, the last one again once they run out. A request
-//! never recorded gets a JSON-RPC error that says so. Plain threads and blocking IO.
+//! never recorded gets a JSON-RPC error that says so. A list-changed notification is replayed
+//! with its exchange once, not every time the last answer is given again (a client that lists
+//! again on every change would loop). Every line read, from a file or from the client, is
+//! bounded like a message on the wire; a longer one is skipped with a note. Plain threads and
+//! blocking IO.
 
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::io::{BufRead, BufWriter, Write};
 use std::path::PathBuf;
+
+/// The longest line kept: a recorded message (at most the wire's bound) escaped, and its envelope.
+pub const MAX_LINE_BYTES: usize = 2 * crate::mcp::MAX_MESSAGE_BYTES + 4096;
+/// Bytes read from all the files together: a recording stops at [`record::MAX_BYTES`], so more
+/// is not a recording of ours; the rest is left unread (with a note), never read without end.
+///
+/// [`record::MAX_BYTES`]: crate::mcp::record::MAX_BYTES
+pub const MAX_TOTAL_BYTES: u64 = crate::mcp::record::MAX_BYTES + MAX_LINE_BYTES as u64;
+
+/// One line of at most `max` bytes: `Ok(Some(Ok(line)))`, or `Ok(Some(Err(total)))` for a
+/// longer line read to its end and dropped (it costs `max` at most), `Ok(None)` at the end.
+/// `budget` is what may still be read in all; reading stops (as at the end) when it runs out.
+fn read_line(
+    reader: &mut impl BufRead,
+    max: usize,
+    budget: &mut u64,
+) -> std::io::Result<Option<Result<Vec<u8>, u64>>> {
+    let mut line = Vec::new();
+    let mut total = 0u64;
+    loop {
+        if *budget == 0 {
+            return Ok(None);
+        }
+        let available = reader.fill_buf()?;
+        if available.is_empty() {
+            return Ok(match (total, total > max as u64) {
+                (0, _) => None,
+                (_, false) => Some(Ok(line)),
+                (_, true) => Some(Err(total)),
+            });
+        }
+        let newline = available.iter().position(|b| *b == b'\n');
+        let chunk = &available[..newline.unwrap_or(available.len())];
+        let chunk = &chunk[..chunk
+            .len()
+            .min(usize::try_from(*budget).unwrap_or(usize::MAX))];
+        let taken = chunk.len();
+        if total + (taken as u64) <= max as u64 {
+            line.extend_from_slice(chunk);
+        } else {
+            line = Vec::new();
+        }
+        total += taken as u64;
+        let ends = newline == Some(taken);
+        let consumed = taken + usize::from(ends);
+        reader.consume(consumed);
+        *budget = budget.saturating_sub(consumed as u64);
+        if ends {
+            return Ok(Some(if total > max as u64 {
+                Err(total)
+            } else {
+                Ok(line)
+            }));
+        }
+    }
+}
 
 /// One recorded exchange: the answer and what the server sent before it.
 #[derive(Debug, Clone)]
@@ -60,14 +120,35 @@ impl Recording {
     /// Reads recordings; a line that is not a recorded message is skipped.
     fn read(paths: &[PathBuf]) -> Result<Recording, String> {
         let mut recording = Recording::default();
+        let mut budget = MAX_TOTAL_BYTES;
         for path in paths {
-            let file = std::fs::File::open(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+            let file = std::fs::File::open(path).map_err(cannot)?;
+            if !file.metadata().map_err(cannot)?.is_file() {
+                return Err(format!(
+                    "cannot read {}: not a regular file",
+                    path.display()
+                ));
+            }
             // Requests still open, oldest first.
             let mut open: Vec<Open> = Vec::new();
-            for line in std::io::BufReader::new(file).lines() {
-                let line = line.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                let Ok(entry) = serde_json::from_str::<Value>(&line) else {
+            let mut reader = std::io::BufReader::new(file);
+            let mut number = 0u64;
+            while let Some(line) =
+                read_line(&mut reader, MAX_LINE_BYTES, &mut budget).map_err(cannot)?
+            {
+                number += 1;
+                let line = match line {
+                    Ok(line) => line,
+                    Err(total) => {
+                        eprintln!(
+                            "note: {} line {number}: {total} bytes, over the {MAX_LINE_BYTES}-byte bound for a line; skipped",
+                            crate::untrusted::line(&path.display().to_string(), 200),
+                        );
+                        continue;
+                    }
+                };
+                let Ok(entry) = serde_json::from_slice::<Value>(&line) else {
                     continue;
                 };
                 let (Some(dir), Some(message)) = (entry["dir"].as_str(), entry.get("message"))
@@ -123,6 +204,13 @@ impl Recording {
                     _ => {}
                 }
             }
+            if budget == 0 {
+                eprintln!(
+                    "note: the recordings hold over {MAX_TOTAL_BYTES} bytes (a recording stops at {}); the rest is not read",
+                    crate::mcp::record::MAX_BYTES
+                );
+                break;
+            }
         }
         Ok(recording)
     }
@@ -144,10 +232,17 @@ impl Recording {
             .find(|(p, _)| p == params)?
             .1;
         if list.len() > 1 {
-            Some(list.remove(0))
-        } else {
-            list.first().cloned()
+            return Some(list.remove(0));
         }
+        let last = list.first_mut()?;
+        let given = last.clone();
+        // Given again from now on: without the list changes it announced the first time.
+        last.before.retain(|note| {
+            !note["method"]
+                .as_str()
+                .is_some_and(|m| m.ends_with("/list_changed"))
+        });
+        Some(given)
     }
 }
 
@@ -161,12 +256,12 @@ pub fn run(paths: &[PathBuf]) -> i32 {
         }
     };
     let stdin = std::io::stdin();
+    let mut stdin = stdin.lock();
     let mut out = BufWriter::new(std::io::stdout());
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else {
-            break;
-        };
-        let Ok(request) = serde_json::from_str::<Value>(&line) else {
+    let mut unlimited = u64::MAX;
+    while let Ok(Some(line)) = read_line(&mut stdin, crate::mcp::MAX_MESSAGE_BYTES, &mut unlimited)
+    {
+        let Ok(request) = serde_json::from_slice::<Value>(&line.unwrap_or_default()) else {
             continue;
         };
         let (Some(id), Some(method)) = (
@@ -254,5 +349,36 @@ mod tests {
             .expect("recorded");
         assert_eq!(replay(other, &json!(3), None)[0]["error"]["message"], "no");
         assert!(r.answer("tools/call", &json!({"name": "never"})).is_none());
+    }
+
+    #[test]
+    fn a_list_change_is_replayed_once_not_with_every_answer_given_again() {
+        let mut r = recording(&[
+            json!({"t": 0, "dir": "out", "message": {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}}),
+            json!({"t": 1, "dir": "in", "message": {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}}),
+            json!({"t": 2, "dir": "in", "message": {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}}),
+        ]);
+        let first = r.answer("tools/list", &Value::Null).expect("recorded");
+        assert_eq!(first.before.len(), 1);
+        let again = r.answer("tools/list", &Value::Null).expect("recorded");
+        assert!(again.before.is_empty());
+    }
+
+    #[test]
+    fn lines_are_bounded_and_reading_stops_at_the_budget() {
+        let text = b"short\n0123456789abcdef\nend";
+        let mut budget = u64::MAX;
+        let mut reader = &text[..];
+        let mut lines = Vec::new();
+        while let Some(line) = read_line(&mut reader, 8, &mut budget).expect("read") {
+            lines.push(line);
+        }
+        assert_eq!(lines, [Ok(b"short".to_vec()), Err(16), Ok(b"end".to_vec())]);
+        // An endless line stops when the budget does.
+        let mut endless = std::io::repeat(b'x');
+        let mut reader = std::io::BufReader::new(&mut endless);
+        let mut budget = 1 << 20;
+        assert_eq!(read_line(&mut reader, 8, &mut budget).expect("read"), None);
+        assert_eq!(budget, 0);
     }
 }

@@ -97,6 +97,23 @@ const IGNORED: [&str; 8] = [
     "$dynamicAnchor",
     "$vocabulary",
 ];
+/// Keywords that hold one schema (beside `items` and `additionalProperties`, judged apart).
+const SUBSCHEMA: [&str; 10] = [
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "additionalItems",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
+/// Keywords that hold a map of schemas.
+const SUBSCHEMA_MAPS: [&str; 3] = ["patternProperties", "dependentSchemas", "dependencies"];
+/// Keywords that hold a list of schemas (`items` too, as a draft-07 tuple).
+const SUBSCHEMA_LISTS: [&str; 2] = ["prefixItems", "items"];
 /// Lower bounds: raising one narrows.
 const LOWER: [&str; 5] = [
     "minimum",
@@ -127,22 +144,40 @@ impl<'a> Walk<'a> {
         });
     }
 
-    /// Follows `$ref`s (a chain of them, bounded) to the schema they name.
-    fn deref(doc: &Document<'a>, mut node: &'a Value) -> &'a Value {
-        for _ in 0..32 {
+    /// Follows `$ref`s (a chain of them, as long as the walk's depth) to the schema they name;
+    /// the reason when a ref cannot be followed or the chain is longer.
+    fn deref(doc: &Document<'a>, mut node: &'a Value) -> Result<&'a Value, String> {
+        for _ in 0..MAX_DEPTH {
             let Some(reference) = node.get("$ref").and_then(Value::as_str) else {
-                return node;
+                return Ok(node);
             };
             match doc.resolve(reference) {
                 RefTarget::Found { schema, .. } => node = schema,
-                _ => return node,
+                _ => {
+                    let shown = crate::untrusted::line(reference, 80);
+                    return Err(format!("`$ref` {shown} cannot be followed"));
+                }
             }
         }
-        node
+        match node.get("$ref") {
+            Some(_) => Err(format!("a `$ref` chain longer than {MAX_DEPTH} links")),
+            None => Ok(node),
+        }
     }
 
     fn node(&mut self, old: &'a Value, new: &'a Value, at: String) {
-        let (old, new) = (Self::deref(&self.old, old), Self::deref(&self.new, new));
+        if self.same_definitions && old == new {
+            return;
+        }
+        let (old, new) = match (Self::deref(&self.old, old), Self::deref(&self.new, new)) {
+            (Ok(a), Ok(b)) => (a, b),
+            // The same unfollowable ref on both sides of equal documents: nothing to compare.
+            (Err(a), Err(b)) if a == b && old == new && self.same_definitions => return,
+            (Err(why), _) | (_, Err(why)) => {
+                self.say(&at, Effect::Unknown, format!("{why}: not compared"));
+                return;
+            }
+        };
         if !self
             .seen
             .insert((old as *const Value as usize, new as *const Value as usize))
@@ -209,12 +244,15 @@ impl<'a> Walk<'a> {
             self.bound(old, new, at, key, false);
         }
         match (old.get("items"), new.get("items")) {
+            // Draft-07 tuples: `items` as a list of schemas, compared like `prefixItems`.
+            (Some(Value::Array(_)), Some(Value::Array(_))) => {}
             (Some(a), Some(b)) => self.node(a, b, format!("{at}/items")),
             (None, Some(_)) => self.say(at, Effect::Narrows, "`items` constrained".into()),
             (Some(_), None) => self.say(at, Effect::Widens, "`items` no longer constrained".into()),
             (None, None) => {}
         }
         self.branches(old, new, at);
+        self.subschemas(old, new, at);
         let handled = [
             "type",
             "enum",
@@ -235,6 +273,9 @@ impl<'a> Walk<'a> {
         for key in keys {
             let k = key.as_str();
             if handled.contains(&k)
+                || SUBSCHEMA.contains(&k)
+                || SUBSCHEMA_MAPS.contains(&k)
+                || SUBSCHEMA_LISTS.contains(&k)
                 || IGNORED.contains(&k)
                 || LOWER.contains(&k)
                 || UPPER.contains(&k)
@@ -504,13 +545,94 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Every other keyword that holds schemas, walked like `properties` (refs followed inside
+    /// them too): one schema, a map of them, a list of them. A change under `not` turns round
+    /// (narrowing what `not` excludes widens); one under `if` cannot be judged.
+    fn subschemas(&mut self, old: &'a Map<String, Value>, new: &'a Map<String, Value>, at: &str) {
+        for key in SUBSCHEMA {
+            match (old.get(key), new.get(key)) {
+                (Some(a), Some(b)) => {
+                    let from = self.out.len();
+                    self.node(a, b, format!("{at}/{key}"));
+                    for change in &mut self.out[from..] {
+                        change.effect = match (key, change.effect) {
+                            (_, Effect::Info) => Effect::Info,
+                            ("not", Effect::Narrows) => Effect::Widens,
+                            ("not", Effect::Widens) => Effect::Narrows,
+                            ("not" | "if", _) => Effect::Unknown,
+                            (_, effect) => effect,
+                        };
+                    }
+                }
+                (None, None) => {}
+                (a, _) => {
+                    let what = if a.is_none() { "added" } else { "removed" };
+                    self.say(at, Effect::Unknown, format!("`{key}` {what}"));
+                }
+            }
+        }
+        for key in SUBSCHEMA_MAPS {
+            let map = |m: &'a Map<String, Value>| m.get(key).and_then(Value::as_object);
+            match (map(old), map(new)) {
+                (Some(a), Some(b)) => {
+                    let names: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+                    for name in names {
+                        let here =
+                            format!("{at}/{key}/{}", crate::schema::refs::escape_segment(name));
+                        match (a.get(name.as_str()), b.get(name.as_str())) {
+                            (Some(x), Some(y)) => self.node(x, y, here),
+                            (x, _) => {
+                                let what = if x.is_none() { "added" } else { "removed" };
+                                let shown = crate::untrusted::line(name, 80);
+                                self.say(
+                                    &here,
+                                    Effect::Unknown,
+                                    format!("`{key}` entry `{shown}` {what}"),
+                                );
+                            }
+                        }
+                    }
+                }
+                (None, None) => {}
+                (a, _) => {
+                    let what = if a.is_none() { "added" } else { "removed" };
+                    self.say(at, Effect::Unknown, format!("`{key}` {what}"));
+                }
+            }
+        }
+        for key in SUBSCHEMA_LISTS {
+            let list = |m: &'a Map<String, Value>| m.get(key).and_then(Value::as_array);
+            match (list(old), list(new)) {
+                (Some(a), Some(b)) => {
+                    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                        self.node(x, y, format!("{at}/{key}/{i}"));
+                    }
+                    if a.len() != b.len() {
+                        let what = format!("`{key}`: {} → {} schemas", a.len(), b.len());
+                        self.say(at, Effect::Unknown, what);
+                    }
+                }
+                (None, None) => {}
+                // `items` added or removed is judged with `items` above.
+                _ if key == "items" => {}
+                (a, _) => {
+                    let what = if a.is_none() { "added" } else { "removed" };
+                    self.say(at, Effect::Unknown, format!("`{key}` {what}"));
+                }
+            }
+        }
+    }
+
     /// `anyOf`/`oneOf` (a branch added widens, removed narrows) and `allOf` (the reverse);
     /// branches are matched by their whole text, so a branch edited shows as one of each.
     fn branches(&mut self, old: &'a Map<String, Value>, new: &'a Map<String, Value>, at: &str) {
         for key in ["anyOf", "oneOf", "allOf"] {
             let list = |m: &'a Map<String, Value>| m.get(key).and_then(Value::as_array);
             let (a, b) = (list(old), list(new));
-            if a == b {
+            // Equal text is the same only where both documents define the same `$defs`: a
+            // branch `{"$ref": "#/$defs/Filter"}` (Pydantic's `Optional[Model]`) may lead to a
+            // definition that changed.
+            if a == b && self.same_definitions {
                 continue;
             }
             let (a, b) = (
@@ -531,6 +653,14 @@ impl<'a> Walk<'a> {
             }
             let removed = a.iter().filter(|x| !b.contains(x)).count();
             let added = b.iter().filter(|y| !a.contains(y)).count();
+            // A branch kept word for word may still lead (by a ref) to a changed definition.
+            if !self.same_definitions {
+                for x in a {
+                    if let Some(j) = b.iter().position(|y| y == x) {
+                        self.node(x, &b[j], format!("{at}/{key}/{j}"));
+                    }
+                }
+            }
             let (more, fewer) = if key == "allOf" {
                 (Effect::Narrows, Effect::Widens)
             } else {

@@ -168,6 +168,8 @@ pub fn show(
     }
     if summary.breaking > 0 {
         exit::BREAKING
+    } else if summary.unknown > 0 {
+        exit::UNKNOWN
     } else {
         exit::OK
     }

@@ -89,15 +89,13 @@ pub fn told_answer(result: &Result<Value, String>) -> String {
 }
 
 impl Default for ClientSide {
-    /// Everything declared: the working directory as the one root, sampling rejected,
+    /// Everything declared, nothing handed over: roots declared with an empty list (the server
+    /// gets no directory the user did not name with `--roots`; a server such as
+    /// server-filesystem keeps its own list when the client's is empty), sampling rejected,
     /// elicitation declined.
     fn default() -> ClientSide {
         ClientSide {
-            roots: Some(
-                std::env::current_dir()
-                    .map(|d| vec![file_uri(&d)])
-                    .unwrap_or_default(),
-            ),
+            roots: Some(Vec::new()),
             sampling: Some(SamplingPolicy::Reject),
             elicitation: Some(ElicitationPolicy::Decline),
             asking: Arc::default(),

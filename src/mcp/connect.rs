@@ -288,6 +288,7 @@ async fn attempt(
         .await;
     let mut server = summary(&service, opts.target.transport_name());
     server.client_capabilities = opts.client.capabilities();
+    server.roots = opts.client.roots.clone();
     // On a modern connection, list changes arrive only on a `subscriptions/listen` stream. It
     // is acknowledged before the session is handed out (within what is left of the connect
     // deadline), so a change made right after connecting is never missed. A server that
@@ -362,6 +363,7 @@ fn summary(
             .unwrap_or(Value::Null),
         instructions: info.as_ref().and_then(|i| i.instructions.clone()),
         client_capabilities: Value::Null,
+        roots: None,
     }
 }
 

@@ -18,6 +18,9 @@ pub mod exit {
     pub const TOOL_ERROR: i32 = 5;
     /// `diff` found a breaking change.
     pub const BREAKING: i32 = 6;
+    /// `diff` found no breaking change, but one it could not judge (two different patterns, a
+    /// ref that cannot be followed, a budget that ran out): never read as "nothing breaks".
+    pub const UNKNOWN: i32 = 7;
 }
 
 #[derive(Debug, Error)]

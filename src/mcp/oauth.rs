@@ -134,6 +134,10 @@ impl Authorizer {
     pub async fn new(url: &str, options: AuthOptions, events: &EventSink) -> Arc<Authorizer> {
         if let Some(secret) = &options.client_secret {
             crate::secrets::register(secret);
+            // `client_secret_basic` sends `Basic base64(id:secret)`: a secret in that form too.
+            if let Some(id) = &options.client_id {
+                crate::secrets::register_basic(id, secret);
+            }
         }
         let authorizer = Authorizer {
             url: url.to_string(),

@@ -42,6 +42,8 @@ pub struct ServerSummary {
     pub instructions: Option<String>,
     /// What this client declared to the server (`--roots`, `--no-sampling` …).
     pub client_capabilities: Value,
+    /// The roots handed to the server when it asks (`None`: roots not declared).
+    pub roots: Option<Vec<String>>,
 }
 
 /// Every tool across all pages, the ones rejected, and what stopped the listing early, if anything.

@@ -88,11 +88,16 @@ impl Target {
                 for h in headers {
                     crate::secrets::register(&h.value);
                 }
-                if let Some(password) = reqwest::Url::parse(url)
-                    .ok()
-                    .and_then(|u| u.password().map(str::to_string))
+                // The URL's user and password are sent as `Authorization: Basic …` (decoded,
+                // then base64): every such form is a secret, not only the password as written.
+                if let Some(parsed) = reqwest::Url::parse(url).ok()
+                    && let Some(password) = parsed.password()
                 {
-                    crate::secrets::register(&password);
+                    crate::secrets::register(password);
+                    crate::secrets::register_basic(
+                        &percent_decoded(parsed.username()),
+                        &percent_decoded(password),
+                    );
                 }
             }
         }
@@ -142,6 +147,30 @@ pub struct ConnectOptions {
     pub wire: Option<super::wire::WireLog>,
     /// How to authorize when a Streamable HTTP server asks for OAuth.
     pub auth: super::oauth::AuthOptions,
+}
+
+/// A URL component with its `%XX` escapes decoded (as an HTTP client does for userinfo).
+fn percent_decoded(component: &str) -> String {
+    let bytes = component.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]

@@ -59,6 +59,18 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
                     declared.join(", ")
                 }),
             ]));
+            if let Some(roots) = &s.roots {
+                // Roots hand the server directories: only the ones the user named (--roots).
+                let given = if roots.is_empty() {
+                    "none (the list is empty; --roots DIR names some)".to_string()
+                } else {
+                    untrusted::line(&roots.join(", "), 300).into_owned()
+                };
+                lines.push(Line::from(vec![
+                    Span::styled("roots given ", theme.dim()),
+                    Span::raw(given),
+                ]));
+            }
             let mut asked = Vec::new();
             if let Some(level) = model.log_level {
                 asked.push(format!("log level {level} (L)"));

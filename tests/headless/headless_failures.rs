@@ -158,6 +158,53 @@ fn unauthorized_shows_the_challenge_but_never_the_token() {
     assert!(!sse.stderr.contains("TOPSECRET"));
 }
 
+/// Answers every HTTP request with a 400 whose body is the request as received (headers
+/// included): a server that reflects what the client sent.
+fn reflecting_http() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut stream = stream;
+            let mut buf = [0u8; 8192];
+            let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+            let n = stream.read(&mut buf).unwrap_or(0);
+            let body = String::from_utf8_lossy(&buf[..n]).replace("\r\n", " | ");
+            let _ = stream.write_all(
+                format!(
+                    "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                )
+                .as_bytes(),
+            );
+        }
+    });
+    port
+}
+
+#[test]
+fn a_url_password_reflected_as_basic_authorization_is_redacted() {
+    use base64::Engine as _;
+    let port = reflecting_http();
+    let r = run(&[
+        "tools",
+        "--url",
+        &format!("http://alice:pa%24%24-w0rd-99@127.0.0.1:{port}/mcp"),
+    ]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    // The server saw the header (the reflection reached the error) but never shows it.
+    assert!(r.stderr.contains("Authorization"), "{}", r.stderr);
+    let basic = base64::engine::general_purpose::STANDARD.encode("alice:pa$$-w0rd-99");
+    for leaked in [basic.as_str(), "pa$$-w0rd-99", "pa%24%24-w0rd-99"] {
+        assert!(
+            !r.stderr.contains(leaked) && !r.stdout.contains(leaked),
+            "{leaked} shown: {}",
+            r.stderr
+        );
+    }
+    assert!(r.stderr.contains("[redacted]"), "{}", r.stderr);
+}
+
 #[test]
 fn a_web_page_is_not_an_mcp_server() {
     let port = canned_http(

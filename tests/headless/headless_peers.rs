@@ -272,6 +272,25 @@ fn everything_sees_a_client_with_roots_sampling_and_elicitation() {
         roots.stderr
     );
 
+    // Without --roots the server is granted no directory (invariant 9): the capability is
+    // declared, the list is empty, and the working directory is not handed over.
+    let unasked = run(&with(&["call", "get-roots-list"], &server));
+    let cwd = std::env::current_dir().expect("cwd");
+    assert!(
+        !unasked
+            .stdout
+            .contains(&format!("file://{}", cwd.display())),
+        "{}",
+        unasked.stdout
+    );
+    assert!(
+        unasked.stderr.contains("roots/list: answered no roots"),
+        "{}",
+        unasked.stderr
+    );
+    let declared = run(&with(&["tools", "--format", "json"], &server)).json();
+    assert_eq!(declared["server"]["roots"], json!([]), "{declared}");
+
     let elicited = run(&with(
         &[
             "call",

@@ -321,3 +321,90 @@ fn hostile_schemas_and_listings_are_compared_within_bounds() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_change_behind_a_ref_inside_any_combinator_or_subschema_keyword_is_found() {
+    // Pydantic's `Optional[Filter]`: the branch list reads alike, the definition changed.
+    let optional = |limit: &str| {
+        json!({
+            "type": "object",
+            "properties": {"filter": {"anyOf": [{"$ref": "#/$defs/Filter"}, {"type": "null"}], "default": null}},
+            "$defs": {"Filter": {"type": "object", "properties": {"limit": {"type": limit}}}}
+        })
+    };
+    let (i, o) = both_ways(optional("integer"), optional("string"));
+    assert_eq!((verdicts(&i), verdicts(&o)), (vec![B], vec![B]), "{i:#?}");
+    assert_eq!(
+        i[0].pointer,
+        "/inputSchema/properties/filter/anyOf/0/properties/limit"
+    );
+    // A branch added beside one that reads alike: the change behind the kept one is found too.
+    let mut wider = optional("string");
+    wider["properties"]["filter"]["anyOf"]
+        .as_array_mut()
+        .expect("list")
+        .push(json!({"type": "boolean"}));
+    let (i, _) = both_ways(optional("integer"), wider);
+    assert!(verdicts(&i).contains(&B), "{i:#?}");
+    // The same behind every keyword that holds schemas.
+    for (keyword, wrap) in [
+        (
+            "prefixItems",
+            json!({"prefixItems": [{"$ref": "#/$defs/Filter"}]}),
+        ),
+        (
+            "then",
+            json!({"if": {"type": "object"}, "then": {"$ref": "#/$defs/Filter"}}),
+        ),
+        (
+            "patternProperties",
+            json!({"patternProperties": {"^f": {"$ref": "#/$defs/Filter"}}}),
+        ),
+        ("contains", json!({"contains": {"$ref": "#/$defs/Filter"}})),
+        ("not", json!({"not": {"$ref": "#/$defs/Filter"}})),
+    ] {
+        let with = |limit: &str| {
+            let mut s = wrap.clone();
+            s["$defs"] =
+                json!({"Filter": {"type": "object", "properties": {"limit": {"type": limit}}}});
+            s
+        };
+        let (i, _) = both_ways(with("integer"), with("string"));
+        assert_eq!(i.len(), 1, "{keyword}: {i:#?}");
+        let expected = if keyword == "not" { U } else { B };
+        assert_eq!(i[0].verdict, expected, "{keyword}: {i:#?}");
+    }
+    // Narrowing what `not` excludes widens what passes.
+    let (i, _) = both_ways(
+        json!({"not": {"type": "string", "maxLength": 3}}),
+        json!({"not": {"type": "string", "maxLength": 2}}),
+    );
+    assert_eq!(verdicts(&i), [C], "{i:#?}");
+}
+
+#[test]
+fn a_ref_chain_longer_than_the_walk_or_a_ref_that_cannot_be_followed_is_unknown() {
+    let chain = |links: usize, leaf: &str| {
+        let mut defs = serde_json::Map::new();
+        for i in 0..links {
+            defs.insert(
+                format!("d{i}"),
+                json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+            );
+        }
+        defs.insert(format!("d{links}"), json!({"type": leaf}));
+        json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs})
+    };
+    // Within the walk: followed to its end.
+    let (i, _) = both_ways(chain(40, "integer"), chain(40, "string"));
+    assert_eq!(verdicts(&i), [B], "{i:#?}");
+    // Longer: said to be unknown, never "no changes".
+    let (i, _) = both_ways(chain(100, "integer"), chain(100, "string"));
+    assert_eq!(verdicts(&i), [U], "{i:#?}");
+    assert!(i[0].what.contains("chain longer than"), "{i:#?}");
+    let broken =
+        |to: &str| json!({"properties": {"x": {"$ref": to}}, "$defs": {"A": {"type": "string"}}});
+    let (i, _) = both_ways(broken("#/$defs/A"), broken("#/$defs/Missing"));
+    assert_eq!(verdicts(&i), [U], "{i:#?}");
+    assert!(i[0].what.contains("cannot be followed"), "{i:#?}");
+}

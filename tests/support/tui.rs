@@ -26,6 +26,7 @@ pub fn server() -> ServerSummary {
         capabilities: json!({"tools": {"listChanged": true}}),
         instructions: Some("The built-in demo server of mcp-inspect.".into()),
         client_capabilities: json!({"roots": {"listChanged": true}, "sampling": {}, "elicitation": {"form": {}, "url": {}}}),
+        roots: Some(Vec::new()),
     }
 }
 

@@ -323,10 +323,10 @@ fn tui_against_server_everything() {
     tmux.keys(&["C-s"]);
     let screen = tmux.wait_for("conforms (draft-07)");
     assert!(screen.contains("\"temperature\""), "{screen}");
-    // This client declares roots: the server asked for them (when it chose to) and shows the
-    // working directory it was given.
+    // This client declares roots but hands over none the user did not name: the server asked
+    // for them (when it chose to) and got an empty list, not the working directory.
     tmux.call_from_results("get-roots-list");
-    tmux.wait_for("URI: file:///");
+    tmux.wait_for("no roots are currently configured");
     // The server asks the user to fill a form: a panel, answered with its defaults.
     tmux.call_from_results("trigger-elicitation-request");
     tmux.wait_for("the server asks: elicitation/create");
