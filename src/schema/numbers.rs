@@ -9,7 +9,7 @@
 //! instance searched for such numbers, so ordinary results cost nothing more.
 
 use serde_json::{Number, Value};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 /// The keyword put beside numeric keywords in the compiled copy.
 pub const WATCH: &str = "x-mcp-inspect-numbers";
@@ -30,10 +30,16 @@ const MAX_NAMED: usize = 20;
 
 thread_local! {
     static MET: Cell<bool> = const { Cell::new(false) };
+    /// Instances (by address) a watched keyword judged exactly to pass: the validator's own
+    /// rounded verdict on them for that keyword is dropped.
+    static SETTLED: RefCell<Vec<(usize, &'static str)>> = const { RefCell::new(Vec::new()) };
+    /// Keywords that met a number 64 bits cannot hold and could not be compared exactly.
+    static UNJUDGED: RefCell<Vec<(usize, &'static str)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Why 64 bits cannot hold `n` exactly, or `None` when they can (every 64-bit integer, and
-/// every decimal whose double is its usual nearest value).
+/// Why 64 bits cannot hold `n` exactly, or `None` when they can: every 64-bit integer, and
+/// every decimal that reads back from its double as itself (`0.1`). A number that two
+/// different decimals could round to (`1.00000000000000000001`, a 29-digit integer) is lossy.
 pub fn lossy(n: &Number) -> Option<&'static str> {
     if n.is_i64() || n.is_u64() {
         return None;
@@ -44,10 +50,12 @@ pub fn lossy(n: &Number) -> Option<&'static str> {
         Some("beyond the range of a double")
     } else if double == 0.0 && mantissa(&text).bytes().any(|b| (b'1'..=b'9').contains(&b)) {
         Some("too small for a double: rounds to 0")
+    } else if Decimal::parse(&text) == Decimal::parse(&double.to_string()) {
+        None
     } else if !text.contains(['.', 'e', 'E']) {
         Some("an integer beyond 64 bits: rounded")
     } else {
-        None
+        Some("more digits than a double holds: rounded")
     }
 }
 
@@ -55,9 +63,89 @@ fn mantissa(text: &str) -> &str {
     text.split(['e', 'E']).next().unwrap_or(text)
 }
 
-/// Clears the flag before a validation on this thread.
+/// A JSON number exactly: sign, significant digits (no leading or trailing zeros) and the
+/// power of ten of the last one. Zero has no digits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Decimal {
+    negative: bool,
+    digits: Vec<u8>,
+    exponent: i64,
+}
+
+impl Decimal {
+    fn parse(text: &str) -> Option<Decimal> {
+        let (negative, rest) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let (mantissa, exponent) = match rest.split_once(['e', 'E']) {
+            Some((m, e)) => (m, e.trim_start_matches('+').parse::<i64>().ok()?),
+            None => (rest, 0),
+        };
+        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let mut digits: Vec<u8> = whole.bytes().chain(fraction.bytes()).collect();
+        if !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let mut exponent = exponent.checked_sub(i64::try_from(fraction.len()).ok()?)?;
+        while digits.last() == Some(&b'0') {
+            digits.pop();
+            exponent += 1;
+        }
+        let leading = digits.iter().take_while(|d| **d == b'0').count();
+        digits.drain(..leading);
+        if digits.is_empty() {
+            exponent = 0;
+        }
+        Some(Decimal {
+            negative: negative && !digits.is_empty(),
+            digits,
+            exponent,
+        })
+    }
+
+    /// Exact order of two numbers.
+    fn cmp(&self, other: &Decimal) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        let sign = |d: &Decimal| match (d.digits.is_empty(), d.negative) {
+            (true, _) => 0,
+            (false, true) => -1,
+            (false, false) => 1,
+        };
+        match sign(self).cmp(&sign(other)) {
+            Ordering::Equal if sign(self) == 0 => Ordering::Equal,
+            Ordering::Equal => {
+                let magnitude = self.magnitude(other);
+                if self.negative {
+                    magnitude.reverse()
+                } else {
+                    magnitude
+                }
+            }
+            unequal => unequal,
+        }
+    }
+
+    /// Order of the absolute values (both non-zero).
+    fn magnitude(&self, other: &Decimal) -> std::cmp::Ordering {
+        // The power of ten of the leading digit decides first, then the digits in turn.
+        let lead = |d: &Decimal| d.exponent + d.digits.len() as i64;
+        lead(self).cmp(&lead(other)).then_with(|| {
+            let width = self.digits.len().max(other.digits.len());
+            let at = |d: &Decimal, i: usize| d.digits.get(i).copied().unwrap_or(b'0');
+            (0..width)
+                .map(|i| at(self, i).cmp(&at(other, i)))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+    }
+}
+
+/// Clears what the watch keyword found before a validation on this thread.
 pub fn reset() {
     MET.with(|m| m.set(false));
+    SETTLED.with(|s| s.borrow_mut().clear());
+    UNJUDGED.with(|s| s.borrow_mut().clear());
 }
 
 /// Whether a watched keyword met a lossy number since [`reset`] on this thread.
@@ -65,42 +153,173 @@ pub fn met() -> bool {
     MET.with(Cell::get)
 }
 
-/// The watch keyword: never fails, only raises the flag.
-struct Watch;
+/// Whether the validator's error of `keyword` on `instance` is one the watch judged exactly
+/// (to pass) or could not judge: a verdict made on a rounded copy, dropped.
+pub fn rounded_verdict(keyword: &str, instance: &Value) -> bool {
+    let at = instance as *const Value as usize;
+    let found = |list: &RefCell<Vec<(usize, &'static str)>>| {
+        list.borrow().iter().any(|(a, k)| *a == at && *k == keyword)
+    };
+    SETTLED.with(found) || UNJUDGED.with(found)
+}
+
+/// The keywords that could not compare a number exactly since [`reset`], for the verdict.
+pub fn unjudged() -> Vec<&'static str> {
+    UNJUDGED.with(|u| {
+        let mut keywords: Vec<&'static str> = u.borrow().iter().map(|(_, k)| *k).collect();
+        keywords.sort_unstable();
+        keywords.dedup();
+        keywords
+    })
+}
+
+/// A bound of a number: `minimum`, `maximum` and the exclusive ones (draft-04's boolean
+/// `exclusiveMinimum`/`exclusiveMaximum` make `minimum`/`maximum` exclusive).
+#[derive(Debug)]
+struct Bound {
+    keyword: &'static str,
+    limit: Number,
+    lower: bool,
+    exclusive: bool,
+}
+
+/// The watch keyword: numeric keywords judged again, exactly, wherever the instance or the
+/// schema's number is one 64 bits cannot hold. It fails only where the exact comparison does.
+#[derive(Debug, Default)]
+struct Watch {
+    bounds: Vec<Bound>,
+    multiple_of: bool,
+    /// The numbers of `const`/`enum` (`None`: neither is there); `const` first when both.
+    values: Option<(&'static str, Vec<Number>)>,
+}
 
 impl Watch {
-    fn look(instance: &Value) {
-        if let Value::Number(n) = instance
-            && lossy(n).is_some()
-        {
+    fn from_schema(parent: &serde_json::Map<String, Value>) -> Watch {
+        let number = |k: &str| match parent.get(k) {
+            Some(Value::Number(n)) => Some(n.clone()),
+            _ => None,
+        };
+        let flag = |k: &str| parent.get(k) == Some(&Value::Bool(true));
+        let mut bounds = Vec::new();
+        for (keyword, lower, exclusive) in [
+            ("minimum", true, flag("exclusiveMinimum")),
+            ("maximum", false, flag("exclusiveMaximum")),
+            ("exclusiveMinimum", true, true),
+            ("exclusiveMaximum", false, true),
+        ] {
+            if let Some(limit) = number(keyword) {
+                bounds.push(Bound {
+                    keyword,
+                    limit,
+                    lower,
+                    exclusive,
+                });
+            }
+        }
+        let numbers = |v: &Value| match v {
+            Value::Number(n) => vec![n.clone()],
+            _ => Vec::new(),
+        };
+        let values = match (parent.get("const"), parent.get("enum")) {
+            (Some(c), _) => Some(("const", numbers(c))),
+            (None, Some(Value::Array(list))) => {
+                Some(("enum", list.iter().flat_map(numbers).collect()))
+            }
+            _ => None,
+        };
+        Watch {
+            bounds,
+            multiple_of: parent.contains_key("multipleOf"),
+            values,
+        }
+    }
+
+    /// The exact failure of `instance`, if any; what was judged exactly is noted.
+    fn judge(&self, instance: &Value) -> Option<String> {
+        let Value::Number(n) = instance else {
+            return None;
+        };
+        let at = instance as *const Value as usize;
+        let instance_lossy = lossy(n).is_some();
+        if instance_lossy {
             MET.with(|m| m.set(true));
         }
+        let exact = Decimal::parse(&n.to_string())?;
+        let mut failure = None;
+        for bound in &self.bounds {
+            if !instance_lossy && lossy(&bound.limit).is_none() {
+                continue;
+            }
+            MET.with(|m| m.set(true));
+            let limit = Decimal::parse(&bound.limit.to_string())?;
+            let order = exact.cmp(&limit);
+            let passes = match (bound.lower, bound.exclusive) {
+                (true, false) => order.is_ge(),
+                (true, true) => order.is_gt(),
+                (false, false) => order.is_le(),
+                (false, true) => order.is_lt(),
+            };
+            if passes {
+                SETTLED.with(|s| s.borrow_mut().push((at, bound.keyword)));
+            } else if failure.is_none() {
+                let relation = match (bound.lower, bound.exclusive) {
+                    (true, false) => "less than the minimum of",
+                    (true, true) => "less than or equal to the exclusive minimum of",
+                    (false, false) => "greater than the maximum of",
+                    (false, true) => "greater than or equal to the exclusive maximum of",
+                };
+                failure = Some(format!(
+                    "{}|{n} is {relation} {} (compared exactly)",
+                    bound.keyword, bound.limit
+                ));
+            }
+        }
+        if self.multiple_of && instance_lossy {
+            UNJUDGED.with(|u| u.borrow_mut().push((at, "multipleOf")));
+        }
+        if let Some((keyword, values)) = &self.values
+            && (instance_lossy || values.iter().any(|v| lossy(v).is_some()))
+        {
+            if values
+                .iter()
+                .filter_map(|v| Decimal::parse(&v.to_string()))
+                .any(|v| v.cmp(&exact).is_eq())
+            {
+                SETTLED.with(|s| s.borrow_mut().push((at, keyword)));
+            } else if failure.is_none() {
+                failure = Some(format!(
+                    "{keyword}|{n} is not one of the allowed values (compared exactly)"
+                ));
+            }
+        }
+        failure
     }
 }
 
 impl<'i> jsonschema::Keyword<'i> for Watch {
     fn validate(&self, instance: &'i Value) -> Result<(), jsonschema::ValidationError<'i>> {
-        Watch::look(instance);
-        Ok(())
+        match self.judge(instance) {
+            Some(failure) => Err(jsonschema::ValidationError::custom(failure)),
+            None => Ok(()),
+        }
     }
 
     fn is_valid(&self, instance: &'i Value) -> bool {
-        Watch::look(instance);
-        true
-    }
-
-    fn iter_errors(
-        &self,
-        instance: &'i Value,
-    ) -> Box<dyn Iterator<Item = jsonschema::ValidationError<'i>> + 'i> {
-        Watch::look(instance);
-        Box::new(std::iter::empty())
+        self.judge(instance).is_none()
     }
 }
 
 /// Options that compile the [`WATCH`] keyword.
 pub fn with_watch(options: jsonschema::ValidationOptions) -> jsonschema::ValidationOptions {
-    options.with_keyword(WATCH, |_, _, _| Ok(Box::new(Watch)))
+    options.with_keyword(WATCH, |parent, _, _| {
+        Ok(Box::new(Watch::from_schema(parent)))
+    })
+}
+
+/// A watch failure's keyword and message (they travel as `keyword|message`).
+pub fn watched_failure(message: &str) -> Option<(&str, &str)> {
+    let (keyword, rest) = message.split_once('|')?;
+    WATCHED_AT.contains(&keyword).then_some((keyword, rest))
 }
 
 /// One note per number of `instance` that 64 bits cannot hold (at most [`MAX_NAMED`], then a

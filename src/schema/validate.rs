@@ -135,7 +135,7 @@ impl Compiled {
             } else {
                 Vec::new()
             };
-            (outcome, lossy)
+            (outcome, lossy, numbers::unjudged())
         };
         let outcome = if self.large_stack {
             budget::on_large_stack(judge)
@@ -149,7 +149,7 @@ impl Compiled {
             notes: Vec::new(),
             unchecked: self.unchecked.clone(),
         };
-        let Some((outcome, notes)) = outcome else {
+        let Some((outcome, notes, unjudged)) = outcome else {
             out.incomplete = Some("the validator failed".into());
             return Ok(out);
         };
@@ -166,6 +166,13 @@ impl Compiled {
                     }
                 }
             }
+        }
+        if !unjudged.is_empty() && out.incomplete.is_none() {
+            // Never a clean answer from a rounded copy: that keyword is not checked.
+            out.incomplete = Some(format!(
+                "`{}` met a number 64 bits cannot hold and cannot compare it exactly",
+                unjudged.join("`, `")
+            ));
         }
         Ok(out)
     }
@@ -220,8 +227,12 @@ fn judge_here(
     }
     let list = |visits| {
         budget::run(deadline, visits, || {
-            validator
-                .iter_errors(instance)
+            // All errors first: the watch keyword notes what it judged exactly as it goes,
+            // and a validator error on a rounded copy of a number is dropped after.
+            let errors: Vec<_> = validator.iter_errors(instance).collect();
+            errors
+                .into_iter()
+                .filter(|e| !rounded(e))
                 .flat_map(located)
                 .collect::<Vec<_>>()
         })
@@ -259,6 +270,17 @@ fn judge_here(
     }
 }
 
+/// Whether `error` is the validator's verdict on a number it compared in 64 bits where the
+/// watch judged the same keyword exactly (or could not judge it).
+fn rounded(error: &jsonschema::ValidationError<'_>) -> bool {
+    match error.instance() {
+        std::borrow::Cow::Borrowed(instance) => {
+            numbers::rounded_verdict(error.kind().keyword(), instance)
+        }
+        std::borrow::Cow::Owned(_) => false,
+    }
+}
+
 /// A validator error as violations: one, or for keys an object may not have
 /// (`additionalProperties`, `unevaluatedProperties`) one on each such key, so it is marked
 /// where it is rather than on the object.
@@ -293,14 +315,29 @@ fn located(error: jsonschema::ValidationError<'_>) -> Vec<Violation> {
 /// A validator error as a [`Violation`] (paths and a bounded message).
 fn owned(error: jsonschema::ValidationError<'_>) -> Violation {
     let keyword = error.kind().keyword().to_string();
-    Violation {
+    let mut violation = Violation {
         instance_path: error.instance_path().as_str().to_string(),
         format: keyword == "format",
         keyword,
         schema_path: error.schema_path().as_str().to_string(),
         evaluation_path: error.evaluation_path().as_str().to_string(),
         message: message(&error),
+    };
+    // The watch's exact verdict names the keyword it judged again, and is placed there.
+    if violation.keyword == numbers::WATCH
+        && let Some((keyword, text)) = numbers::watched_failure(&violation.message)
+            .map(|(k, t)| (k.to_string(), t.to_string()))
+    {
+        let at = |path: &str| match path.strip_suffix(numbers::WATCH) {
+            Some(parent) => format!("{parent}{keyword}"),
+            None => path.to_string(),
+        };
+        violation.schema_path = at(&violation.schema_path);
+        violation.evaluation_path = at(&violation.evaluation_path);
+        violation.message = text;
+        violation.keyword = keyword;
     }
+    violation
 }
 
 /// The validator's message; an object or array instance is not quoted (it may be megabytes).

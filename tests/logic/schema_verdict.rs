@@ -423,3 +423,63 @@ fn no_ref_ever_reaches_the_network() {
         other => panic!("a connection reached the listener: {other:?}"),
     }
 }
+
+/// An instance parsed as the wire carries it (every digit kept).
+fn parsed(text: &str) -> Value {
+    serde_json::from_str(text).expect("json")
+}
+
+#[test]
+fn numbers_64_bits_cannot_hold_are_compared_exactly_or_not_judged() {
+    let schema = |keyword: &str, limit: &str| {
+        parsed(&format!(
+            r#"{{"type": "object", "properties": {{"n": {{"{keyword}": {limit}}}}}}}"#
+        ))
+    };
+    let status = |schema: Value, instance: &str| {
+        judge(Some(schema), Some(parsed(instance)), false, Era::Legacy)
+    };
+    // Both round to 1e29 as doubles: only an exact comparison sees the instance is smaller.
+    let v = status(
+        schema("minimum", "100000000000000000000000000001"),
+        r#"{"n": 99999999999999999999999999999}"#,
+    );
+    assert_eq!(v.status, Status::Violations, "{v:?}");
+    assert_eq!(v.violations[0].keyword, "minimum");
+    assert_eq!(v.violations[0].instance_path, "/n");
+    assert!(
+        v.violations[0].message.contains("compared exactly"),
+        "{v:?}"
+    );
+    // Rounded, these two are equal and the validator says "not above": exactly, it is above.
+    let v = status(
+        schema("exclusiveMinimum", "1"),
+        r#"{"n": 1.00000000000000000001}"#,
+    );
+    assert_eq!(v.status, Status::Conforms, "{v:?}");
+    let v = status(
+        schema("maximum", "18446744073709551615"),
+        r#"{"n": 18446744073709551616}"#,
+    );
+    assert_eq!(v.status, Status::Violations, "{v:?}");
+    let v = status(
+        schema("maximum", "18446744073709551615"),
+        r#"{"n": 18446744073709551615}"#,
+    );
+    assert_eq!(v.status, Status::Conforms, "{v:?}");
+    // `const` exactly; `multipleOf` cannot be: not checked, never a clean "conforms".
+    let v = status(
+        schema("const", "100000000000000000000000000001"),
+        r#"{"n": 100000000000000000000000000000}"#,
+    );
+    assert_eq!(v.status, Status::Violations, "{v:?}");
+    let v = status(
+        schema("multipleOf", "7"),
+        r#"{"n": 100000000000000000000000000003}"#,
+    );
+    assert_eq!(v.status, Status::NotChecked, "{v:?}");
+    // Ordinary numbers are judged as before.
+    let v = status(schema("minimum", "10"), r#"{"n": 3}"#);
+    assert_eq!(v.status, Status::Violations, "{v:?}");
+    assert_eq!(v.violations[0].message, "3 is less than the minimum of 10");
+}
