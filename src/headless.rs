@@ -233,7 +233,12 @@ impl Teller {
     fn tell(&mut self, report: &Report, event: ServerEvent) {
         match event {
             ServerEvent::Notice(text) => report.warn(&text),
-            ServerEvent::Request(text) => report.note(&format!("the server asked {text}")),
+            // Requests are told like progress: a flood of them is counted, not printed.
+            ServerEvent::Request(text) => {
+                if self.room(report) {
+                    report.note(&format!("the server asked {text}"));
+                }
+            }
             ServerEvent::Authorization(
                 crate::mcp::AuthStep::Said(text) | crate::mcp::AuthStep::Authorized(text),
             ) => report.note(&format!("oauth: {text}")),

@@ -192,8 +192,24 @@ async fn pump_stdin(from_rmcp: DuplexStream, mut stdin: ChildStdin, raw: RawResp
     let mut lines = BufReader::new(from_rmcp);
     let mut line = Vec::new();
     loop {
-        line.clear();
-        match lines.read_until(b'\n', &mut line).await {
+        // A read cut short by a refusal keeps what it read in `line` (read_until is cancel
+        // safe); the line is cleared only once written.
+        let read = tokio::select! {
+            read = lines.read_until(b'\n', &mut line) => read,
+            // Answers to the server's requests refused for a cap (see RawResponses::admit).
+            () = raw.refusals_queued() => {
+                for refusal in raw.take_refusals() {
+                    if let Ok(message) = serde_json::from_slice::<serde_json::Value>(&refusal) {
+                        raw.sent(&message, String::from_utf8_lossy(&refusal).trim_end());
+                    }
+                    if stdin.write_all(&refusal).await.is_err() {
+                        return;
+                    }
+                }
+                continue;
+            }
+        };
+        match read {
             Ok(0) | Err(_) => break,
             Ok(_) => {
                 if let Ok(message) = serde_json::from_slice::<serde_json::Value>(&line) {
@@ -202,6 +218,7 @@ async fn pump_stdin(from_rmcp: DuplexStream, mut stdin: ChildStdin, raw: RawResp
                 if stdin.write_all(&line).await.is_err() || stdin.flush().await.is_err() {
                     break;
                 }
+                line.clear();
             }
         }
     }

@@ -26,13 +26,33 @@ pub enum Answer {
 /// Responses (and cancelled ids) kept while waiting to be claimed.
 const KEPT: usize = 32;
 
+/// Requests of one method from the server that may wait for our answer at once (an
+/// elicitation panel holds as many); more are refused at once (invariant 8).
+pub const MAX_ASKED_IN_FLIGHT: usize = 16;
+/// Refusals kept for a transport to write: a server that floods requests and never reads the
+/// answers gets no more than this many waiting (the rest are only counted).
+const MAX_REFUSALS_QUEUED: usize = 256;
+
 #[derive(Clone, Default)]
 pub struct RawResponses {
     kept: Arc<Mutex<VecDeque<(String, Value)>>>,
     cancelled: Arc<Mutex<VecDeque<String>>>,
     awaiting: Arc<Mutex<HashSet<String>>>,
+    /// The server's requests not yet answered, and those refused.
+    asked: Arc<Mutex<Asked>>,
+    /// Wakes the writer of [`take_refusals`](Self::take_refusals).
+    refusals_ready: Arc<tokio::sync::Notify>,
     /// Every message both ways, to the recording and the protocol pane.
     tap: Tap,
+}
+
+/// The server's requests in flight (by id, with their method) and those refused for a cap.
+#[derive(Default)]
+struct Asked {
+    in_flight: std::collections::HashMap<String, String>,
+    refused: std::collections::HashMap<String, u64>,
+    /// Error answers to refused requests, for the transport to write.
+    refusals: VecDeque<Vec<u8>>,
 }
 
 impl RawResponses {
@@ -53,13 +73,76 @@ impl RawResponses {
         self.expect(message);
     }
 
-    /// A request's id now awaits an answer (the message is tapped by the caller).
+    /// A request's id now awaits an answer (the message is tapped by the caller); an answer
+    /// of ours ends a server request's time in flight.
     pub fn expect(&self, message: &Value) {
-        if let (Some(id), Some(_)) = (message.get("id"), message.get("method"))
-            && let Ok(mut awaiting) = self.awaiting.lock()
-        {
-            awaiting.insert(id.to_string());
+        match (message.get("id"), message.get("method")) {
+            (Some(id), Some(_)) => {
+                if let Ok(mut awaiting) = self.awaiting.lock() {
+                    awaiting.insert(id.to_string());
+                }
+            }
+            (Some(id), None) => {
+                if let Ok(mut asked) = self.asked.lock() {
+                    asked.in_flight.remove(&id.to_string());
+                }
+            }
+            _ => {}
         }
+    }
+
+    /// Lets a server's request through while fewer than [`MAX_ASKED_IN_FLIGHT`] of its method
+    /// wait for an answer; refuses it otherwise: an error answer queued for the transport (see
+    /// [`take_refusals`](Self::take_refusals)), counted, told at the 1st, 10th, 100th… refusal.
+    fn admit(&self, message: &Value, events: &EventSink) -> bool {
+        let (Some(id), Some(method)) = (
+            message.get("id"),
+            message.get("method").and_then(Value::as_str),
+        ) else {
+            return true;
+        };
+        let Ok(mut asked) = self.asked.lock() else {
+            return true;
+        };
+        let id = id.to_string();
+        let waiting = asked.in_flight.values().filter(|m| *m == method).count();
+        if waiting < MAX_ASKED_IN_FLIGHT && !asked.in_flight.contains_key(&id) {
+            asked.in_flight.insert(id, method.to_string());
+            return true;
+        }
+        let method = crate::untrusted::line(method, 60).into_owned();
+        let refused = asked.refused.entry(method.clone()).or_default();
+        *refused += 1;
+        let count = *refused;
+        let reason = format!(
+            "{MAX_ASKED_IN_FLIGHT} {method} requests of the server's are already waiting for an answer"
+        );
+        if asked.refusals.len() < MAX_REFUSALS_QUEUED {
+            let error = serde_json::json!({"jsonrpc": "2.0", "id": serde_json::from_str::<Value>(&id).unwrap_or(Value::Null), "error": {"code": -32000, "message": reason}});
+            asked.refusals.push_back(format!("{error}\n").into_bytes());
+            self.refusals_ready.notify_one();
+        }
+        drop(asked);
+        let told_at = std::iter::successors(Some(1u64), |n| n.checked_mul(10));
+        if told_at.take_while(|n| *n <= count).any(|n| n == count) {
+            events.send(ServerEvent::Notice(format!(
+                "{reason}: more are refused at once ({count} so far)"
+            )));
+        }
+        false
+    }
+
+    /// The error answers to refused requests, for a transport that writes to the server.
+    pub fn take_refusals(&self) -> Vec<Vec<u8>> {
+        self.asked
+            .lock()
+            .map(|mut a| a.refusals.drain(..).collect())
+            .unwrap_or_default()
+    }
+
+    /// Waits until a refusal is queued.
+    pub async fn refusals_queued(&self) {
+        self.refusals_ready.notified().await;
     }
 
     /// Sorts a message from the server, keeping it if it is an expected response.
@@ -130,7 +213,8 @@ impl RawResponses {
                 )));
                 return false;
             }
-            Answer::Expected | Answer::NotAResponse => {}
+            Answer::Expected => {}
+            Answer::NotAResponse => return self.admit(message, events),
         }
         true
     }

@@ -122,6 +122,19 @@ def call(mode, name, request_id):
                          '"structuredContent":{"big":18446744073709551617,"tiny":1e-400,"zero":-0,'
                          '"huge":1e400,"twice":1,"twice":2}}}\n' % json.dumps(request_id))
         sys.stdout.flush()
+    elif mode == "request-flood":
+        # roots/list requests as fast as they can be written for 8 seconds, the answers never
+        # read meanwhile (this loop does not return to stdin), then the call's answer.
+        until = time.monotonic() + 8
+        n = 0
+        while time.monotonic() < until:
+            chunk = "".join('{"jsonrpc":"2.0","id":"flood-%d","method":"roots/list"}\n' % (n + i)
+                            for i in range(1000))
+            sys.stdout.write(chunk)
+            sys.stdout.flush()
+            n += 1000
+        sys.stderr.write(f"attacker: sent {n} requests\n")
+        result(request_id, text_result(f"sent {n} roots/list requests"))
     elif mode == "exit-with-grandchild":
         os._exit(3)
     elif mode == "setsid-silent":
