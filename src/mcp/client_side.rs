@@ -158,9 +158,15 @@ impl ClientSide {
     /// The answer to `elicitation/create` with these params.
     pub fn elicit(&self, params: &Value) -> Answer {
         let message = params.get("message").and_then(Value::as_str).unwrap_or("");
+        let mode = params.get("mode").and_then(Value::as_str).unwrap_or("form");
+        // A URL request names where the user would go: the note says it (escaped, never opened).
+        let url = match params.get("url").and_then(Value::as_str) {
+            Some(url) if mode == "url" => format!(" <{}>", crate::untrusted::line(url, 300)),
+            _ => String::new(),
+        };
         let asked = format!(
-            "elicitation/create ({}) {}",
-            params.get("mode").and_then(Value::as_str).unwrap_or("form"),
+            "elicitation/create ({}) {}{url}",
+            crate::untrusted::line(mode, 20),
             crate::untrusted::line(message, 120)
         );
         let (result, how) = match self.elicitation.as_ref() {
@@ -168,6 +174,12 @@ impl ClientSide {
             None | Some(ElicitationPolicy::Decline | ElicitationPolicy::Ask) => {
                 (Ok(json!({"action": "decline"})), "declined".to_string())
             }
+            // A URL request has no fields, so no defaults: accepting it would claim the user
+            // went there.
+            Some(ElicitationPolicy::Defaults) if mode == "url" => (
+                Ok(json!({"action": "decline"})),
+                "declined (a URL request has no defaults)".to_string(),
+            ),
             Some(ElicitationPolicy::Cancel) => {
                 (Ok(json!({"action": "cancel"})), "cancelled".to_string())
             }
@@ -299,6 +311,13 @@ mod tests {
         assert_eq!(
             side.elicit(&params).result,
             Ok(json!({"action": "accept", "content": {"name": "Ada", "ok": true}}))
+        );
+        let url = json!({"mode": "url", "message": "Sign in", "url": "https://example.com/auth?x=\u{1b}[2J", "elicitationId": "e1"});
+        let answered = side.elicit(&url);
+        assert_eq!(answered.result, Ok(json!({"action": "decline"})));
+        assert_eq!(
+            answered.told,
+            "elicitation/create (url) Sign in <https://example.com/auth?x=\\e[2J>: declined (a URL request has no defaults)"
         );
     }
 

@@ -42,29 +42,45 @@ impl std::fmt::Debug for Recorder {
 }
 
 impl Recorder {
-    /// Creates (or truncates) the file.
+    /// Creates (or truncates) the file, readable by the user alone: it holds server data.
     pub fn create(path: &Path) -> std::io::Result<Arc<Recorder>> {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(path)?;
+        // A file that was there keeps its mode through `open`: made private here.
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
         Ok(Arc::new(Recorder {
             started: Instant::now(),
             file: Mutex::new(Written {
-                out: BufWriter::new(File::create(path)?),
+                out: BufWriter::new(file),
                 bytes: 0,
                 stopped: false,
             }),
         }))
     }
 
-    /// Writes one message.
-    pub fn note(&self, direction: Direction, message: &Value) {
-        let mut line = json!({
+    /// Writes one message: `text`, the message as it was on the wire, when it is that one
+    /// message (numbers, key order and repeated keys as written), else `message` re-written.
+    pub fn note(&self, direction: Direction, message: &Value, text: &str) {
+        let head = json!({
             "t": self.started.elapsed().as_millis() as u64,
             "dir": match direction {
                 Direction::Out => "out",
                 Direction::In => "in",
             },
-        });
-        line["message"] = message.clone();
-        let text = crate::secrets::redact(&line.to_string()).into_owned();
+        })
+        .to_string();
+        let exact = serde_json::from_str::<Value>(text).is_ok_and(|v| v == *message);
+        let body = match exact {
+            true => safe_to_show(text),
+            false => safe_to_show(&message.to_string()),
+        };
+        let line = format!("{},\"message\":{body}}}", &head[..head.len() - 1]);
+        let text = crate::secrets::redact(&line).into_owned();
         let Ok(mut w) = self.file.lock() else {
             return;
         };
@@ -82,5 +98,61 @@ impl Recorder {
         // Flushed per message: a recording is most wanted when the session ends badly.
         let _ = writeln!(w.out, "{text}");
         let _ = w.out.flush();
+    }
+}
+
+/// JSON text made safe to `cat`: every character a terminal would act on (DEL, C1 controls,
+/// bidi and isolate controls, zero-width and tag characters, U+2028/9) written as its `\u`
+/// escape, which means the same inside a JSON string (the only place JSON allows them); line
+/// breaks and tabs between tokens become spaces, so the message stays on one line.
+fn safe_to_show(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            // Raw, these can only be whitespace between tokens (JSON escapes them in strings).
+            '\n' | '\r' | '\t' => out.push(' '),
+            c if crate::untrusted::is_dangerous(c) => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_recorded_as_received_safe_to_cat_and_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let path = std::env::temp_dir().join(format!("record-{}.jsonl", std::process::id()));
+        let recorder = Recorder::create(&path).expect("create");
+        let text = "{\"id\":1,\"result\":{\"n\":1E2,\"big\":1e400,\"k\":1,\"k\":2,\"s\":\"a\u{9b}b\u{202e}c\u{2028}d\u{200b}e\\u001b\"}}";
+        let message: Value = serde_json::from_str(text).expect("json");
+        recorder.note(Direction::In, &message, text);
+        let written = std::fs::read_to_string(&path).expect("read");
+        assert!(
+            written.contains("\"n\":1E2,\"big\":1e400,\"k\":1,\"k\":2"),
+            "{written}"
+        );
+        assert!(
+            written.contains(r"a\u009bb\u202ec\u2028d\u200be\u001b"),
+            "{written}"
+        );
+        let line = written.trim_end_matches('\n');
+        assert!(
+            !line.chars().any(crate::untrusted::is_dangerous),
+            "{written}"
+        );
+        let again: Value = serde_json::from_str(written.trim_end()).expect("a JSON line");
+        assert_eq!(again["message"], message);
+        let mode = std::fs::metadata(&path).expect("meta").permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        let _ = std::fs::remove_file(&path);
     }
 }

@@ -280,7 +280,7 @@ impl Tap {
         http: Option<Arc<HttpExchange>>,
     ) {
         if let Some(recorder) = &self.recorder {
-            recorder.note(direction, message);
+            recorder.note(direction, message, text);
         }
         if let Some(log) = &self.log {
             let mut wire = WireMessage::line(direction, message, text.len(), at);

@@ -212,11 +212,17 @@ fn a_flood_of_server_requests_is_capped_in_flight_and_its_notes_are_bounded() {
     // roots/list as fast as a pipe takes them for 8 s, the answers never read: requests beyond
     // 16 in flight are refused at once and counted, not queued (invariant 8).
     let m = attack(&["call", "echo", "--timeout", "60"], "request-flood");
-    assert_eq!(m.code, 0, "stderr: {}", &m.stderr[m.stderr.len().saturating_sub(2000)..]);
+    assert_eq!(
+        m.code,
+        0,
+        "stderr: {}",
+        &m.stderr[m.stderr.len().saturating_sub(2000)..]
+    );
     assert!(m.stdout.contains("roots/list requests"), "{}", m.stdout);
     assert!(m.peak_kb < 100 * 1024, "peak {} kB", m.peak_kb);
     assert!(
-        m.stderr.contains("16 roots/list requests of the server's are already waiting"),
+        m.stderr
+            .contains("16 roots/list requests of the server's are already waiting"),
         "{}",
         &m.stderr[..m.stderr.len().min(3000)]
     );
