@@ -41,6 +41,7 @@ fn model() -> Model {
             capabilities: json!({}),
             instructions: None,
             client_capabilities: json!({}),
+            roots: None,
         }),
     );
     m

@@ -98,7 +98,7 @@ fn add(mut parts: Vec<String>) {
         return;
     };
     for part in parts {
-        if !secrets.iter().any(|s| *s == part) {
+        if !secrets.contains(&part) {
             secrets.push(part);
         }
     }
