@@ -208,3 +208,51 @@ fn the_same_server_in_both_eras_shows_its_projected_schemas() {
         "{report:#}"
     );
 }
+
+/// A change behind Pydantic's `Optional[Model]` breaks callers (exit 6); a change the rules
+/// cannot judge, such as a ref chain longer than the walk, is unknown: exit 7, never 0.
+#[test]
+fn changes_behind_refs_break_and_unjudged_ones_never_exit_clean() {
+    let write = |name: &str, input: serde_json::Value| {
+        let path = temp(name);
+        let snapshot = serde_json::json!({"mcpInspectSnapshot": 1, "tools": [{"name": "search", "inputSchema": input}]});
+        std::fs::write(&path, snapshot.to_string()).expect("write");
+        path
+    };
+    let optional = |limit: &str| {
+        serde_json::json!({"type": "object", "properties": {"filter": {"anyOf": [{"$ref": "#/$defs/Filter"}, {"type": "null"}]}},
+            "$defs": {"Filter": {"type": "object", "properties": {"limit": {"type": limit}}}}})
+    };
+    let (a, b) = (
+        write("optional-a.json", optional("integer")),
+        write("optional-b.json", optional("string")),
+    );
+    let r = run(&["diff", &a.to_string_lossy(), &b.to_string_lossy()]);
+    assert_eq!(r.code, 6, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("/filter/anyOf/0/properties/limit"),
+        "{}",
+        r.stdout
+    );
+    let chain = |leaf: &str| {
+        let mut defs = serde_json::Map::new();
+        for i in 0..100 {
+            defs.insert(
+                format!("d{i}"),
+                serde_json::json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+            );
+        }
+        defs.insert("d100".into(), serde_json::json!({"type": leaf}));
+        serde_json::json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs})
+    };
+    let (c, d) = (
+        write("chain-a.json", chain("integer")),
+        write("chain-b.json", chain("string")),
+    );
+    let r = run(&["diff", &c.to_string_lossy(), &d.to_string_lossy()]);
+    assert_eq!(r.code, 7, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("unknown"), "{}", r.stdout);
+    for path in [a, b, c, d] {
+        let _ = std::fs::remove_file(path);
+    }
+}
