@@ -50,7 +50,10 @@ pub fn lossy(n: &Number) -> Option<&'static str> {
         Some("beyond the range of a double")
     } else if double == 0.0 && mantissa(&text).bytes().any(|b| (b'1'..=b'9').contains(&b)) {
         Some("too small for a double: rounds to 0")
-    } else if Decimal::parse(&text) == Decimal::parse(&double.to_string()) {
+    } else if significant_digits(&text) <= 15
+        || Decimal::parse(&text) == Decimal::parse(&double.to_string())
+    {
+        // Up to 15 significant digits a decimal always reads back from its double (DBL_DIG).
         None
     } else if !text.contains(['.', 'e', 'E']) {
         Some("an integer beyond 64 bits: rounded")
@@ -61,6 +64,16 @@ pub fn lossy(n: &Number) -> Option<&'static str> {
 
 fn mantissa(text: &str) -> &str {
     text.split(['e', 'E']).next().unwrap_or(text)
+}
+
+/// Digits of a number's mantissa from its first non-zero one (trailing zeros counted: cheap
+/// and only ever more than the exact count).
+fn significant_digits(text: &str) -> usize {
+    mantissa(text)
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .skip_while(|d| *d == b'0')
+        .count()
 }
 
 /// A JSON number exactly: sign, significant digits (no leading or trailing zeros) and the
@@ -179,6 +192,8 @@ pub fn unjudged() -> Vec<&'static str> {
 struct Bound {
     keyword: &'static str,
     limit: Number,
+    /// Whether 64 bits cannot hold the limit (known once, when the schema is compiled).
+    lossy: bool,
     lower: bool,
     exclusive: bool,
 }
@@ -191,6 +206,8 @@ struct Watch {
     multiple_of: bool,
     /// The numbers of `const`/`enum` (`None`: neither is there); `const` first when both.
     values: Option<(&'static str, Vec<Number>)>,
+    /// Whether one of those numbers is one 64 bits cannot hold.
+    values_lossy: bool,
 }
 
 impl Watch {
@@ -210,6 +227,7 @@ impl Watch {
             if let Some(limit) = number(keyword) {
                 bounds.push(Bound {
                     keyword,
+                    lossy: lossy(&limit).is_some(),
                     limit,
                     lower,
                     exclusive,
@@ -227,10 +245,14 @@ impl Watch {
             }
             _ => None,
         };
+        let values_lossy = values
+            .as_ref()
+            .is_some_and(|(_, list)| list.iter().any(|v| lossy(v).is_some()));
         Watch {
             bounds,
             multiple_of: parent.contains_key("multipleOf"),
             values,
+            values_lossy,
         }
     }
 
@@ -244,10 +266,13 @@ impl Watch {
         if instance_lossy {
             MET.with(|m| m.set(true));
         }
+        if !instance_lossy && !self.values_lossy && !self.bounds.iter().any(|b| b.lossy) {
+            return None;
+        }
         let exact = Decimal::parse(&n.to_string())?;
         let mut failure = None;
         for bound in &self.bounds {
-            if !instance_lossy && lossy(&bound.limit).is_none() {
+            if !instance_lossy && !bound.lossy {
                 continue;
             }
             MET.with(|m| m.set(true));
@@ -278,7 +303,7 @@ impl Watch {
             UNJUDGED.with(|u| u.borrow_mut().push((at, "multipleOf")));
         }
         if let Some((keyword, values)) = &self.values
-            && (instance_lossy || values.iter().any(|v| lossy(v).is_some()))
+            && (instance_lossy || self.values_lossy)
         {
             if values
                 .iter()
@@ -397,6 +422,15 @@ mod tests {
         assert_eq!(
             lossy(&number("18446744073709551617")),
             Some("an integer beyond 64 bits: rounded")
+        );
+        assert_eq!(
+            lossy(&number("1.00000000000000000001")),
+            Some("more digits than a double holds: rounded")
+        );
+        assert_eq!(
+            lossy(&number("0.30000000000000004")),
+            None,
+            "a double's own digits"
         );
         assert_eq!(
             lossy(&number("1e-400")),

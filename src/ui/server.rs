@@ -46,10 +46,23 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
                 Span::styled("capabilities ", theme.dim()),
                 Span::raw(untrusted::line(&caps.join(", "), 300).into_owned()),
             ]));
-            let declared: Vec<&str> = s
+            // Roots hand the server directories: only the ones the user named (--roots).
+            let declared: Vec<String> = s
                 .client_capabilities
                 .as_object()
-                .map(|m| m.keys().map(String::as_str).collect())
+                .map(|m| {
+                    m.keys()
+                        .map(|k| match (k.as_str(), &s.roots) {
+                            ("roots", Some(given)) if given.is_empty() => {
+                                "roots (none given: --roots DIR)".to_string()
+                            }
+                            ("roots", Some(given)) => {
+                                format!("roots ({})", untrusted::line(&given.join(", "), 200))
+                            }
+                            (k, _) => k.to_string(),
+                        })
+                        .collect()
+                })
                 .unwrap_or_default();
             lines.push(Line::from(vec![
                 Span::styled("we declared ", theme.dim()),
@@ -59,18 +72,6 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
                     declared.join(", ")
                 }),
             ]));
-            if let Some(roots) = &s.roots {
-                // Roots hand the server directories: only the ones the user named (--roots).
-                let given = if roots.is_empty() {
-                    "none (the list is empty; --roots DIR names some)".to_string()
-                } else {
-                    untrusted::line(&roots.join(", "), 300).into_owned()
-                };
-                lines.push(Line::from(vec![
-                    Span::styled("roots given ", theme.dim()),
-                    Span::raw(given),
-                ]));
-            }
             let mut asked = Vec::new();
             if let Some(level) = model.log_level {
                 asked.push(format!("log level {level} (L)"));

@@ -9,8 +9,9 @@ use std::net::TcpListener;
 use std::process::Command;
 use std::time::Duration;
 
-/// Answers every HTTP request on a fresh port with `response`; returns the port.
-fn canned_http(response: &'static str) -> u16 {
+/// Answers every HTTP request on a fresh port with what `respond` makes of the request as
+/// received; returns the port.
+fn http_server(respond: impl Fn(&str) -> String + Send + 'static) -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().expect("addr").port();
     std::thread::spawn(move || {
@@ -18,11 +19,16 @@ fn canned_http(response: &'static str) -> u16 {
             let mut stream = stream;
             let mut buf = [0u8; 8192];
             let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
-            let _ = stream.read(&mut buf);
-            let _ = stream.write_all(response.as_bytes());
+            let n = stream.read(&mut buf).unwrap_or(0);
+            let _ = stream.write_all(respond(&String::from_utf8_lossy(&buf[..n])).as_bytes());
         }
     });
     port
+}
+
+/// Answers every HTTP request on a fresh port with `response`; returns the port.
+fn canned_http(response: &'static str) -> u16 {
+    http_server(move |_| response.to_string())
 }
 
 #[test]
@@ -161,25 +167,13 @@ fn unauthorized_shows_the_challenge_but_never_the_token() {
 /// Answers every HTTP request with a 400 whose body is the request as received (headers
 /// included): a server that reflects what the client sent.
 fn reflecting_http() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = listener.local_addr().expect("addr").port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let mut stream = stream;
-            let mut buf = [0u8; 8192];
-            let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
-            let n = stream.read(&mut buf).unwrap_or(0);
-            let body = String::from_utf8_lossy(&buf[..n]).replace("\r\n", " | ");
-            let _ = stream.write_all(
-                format!(
-                    "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                )
-                .as_bytes(),
-            );
-        }
-    });
-    port
+    http_server(|request| {
+        let body = request.replace("\r\n", " | ");
+        format!(
+            "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    })
 }
 
 #[test]

@@ -326,7 +326,7 @@ fn tui_against_server_everything() {
     // This client declares roots but hands over none the user did not name: the server asked
     // for them (when it chose to) and got an empty list, not the working directory.
     tmux.call_from_results("get-roots-list");
-    tmux.wait_for("no roots are currently configured");
+    tmux.wait_for("The client provided an empty roots list");
     // The server asks the user to fill a form: a panel, answered with its defaults.
     tmux.call_from_results("trigger-elicitation-request");
     tmux.wait_for("the server asks: elicitation/create");
