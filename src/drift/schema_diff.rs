@@ -565,10 +565,7 @@ impl<'a> Walk<'a> {
                     }
                 }
                 (None, None) => {}
-                (a, _) => {
-                    let what = if a.is_none() { "added" } else { "removed" };
-                    self.say(at, Effect::Unknown, format!("`{key}` {what}"));
-                }
+                (a, _) => self.appeared_or_went(at, key, a.is_none()),
             }
         }
         for key in SUBSCHEMA_MAPS {
@@ -594,10 +591,7 @@ impl<'a> Walk<'a> {
                     }
                 }
                 (None, None) => {}
-                (a, _) => {
-                    let what = if a.is_none() { "added" } else { "removed" };
-                    self.say(at, Effect::Unknown, format!("`{key}` {what}"));
-                }
+                (a, _) => self.appeared_or_went(at, key, a.is_none()),
             }
         }
         for key in SUBSCHEMA_LISTS {
@@ -615,12 +609,15 @@ impl<'a> Walk<'a> {
                 (None, None) => {}
                 // `items` added or removed is judged with `items` above.
                 _ if key == "items" => {}
-                (a, _) => {
-                    let what = if a.is_none() { "added" } else { "removed" };
-                    self.say(at, Effect::Unknown, format!("`{key}` {what}"));
-                }
+                (a, _) => self.appeared_or_went(at, key, a.is_none()),
             }
         }
+    }
+
+    /// A keyword holding schemas added (`added`) or removed: its effect is not judged.
+    fn appeared_or_went(&mut self, at: &str, key: &str, added: bool) {
+        let what = if added { "added" } else { "removed" };
+        self.say(at, Effect::Unknown, format!("`{key}` {what}"));
     }
 
     /// `anyOf`/`oneOf` (a branch added widens, removed narrows) and `allOf` (the reverse);

@@ -208,6 +208,8 @@ struct Watch {
     values: Option<(&'static str, Vec<Number>)>,
     /// Whether one of those numbers is one 64 bits cannot hold.
     values_lossy: bool,
+    /// Whether any number of the schema here (a bound, a value) is one 64 bits cannot hold.
+    schema_lossy: bool,
 }
 
 impl Watch {
@@ -249,6 +251,7 @@ impl Watch {
             .as_ref()
             .is_some_and(|(_, list)| list.iter().any(|v| lossy(v).is_some()));
         Watch {
+            schema_lossy: values_lossy || bounds.iter().any(|b| b.lossy),
             bounds,
             multiple_of: parent.contains_key("multipleOf"),
             values,
@@ -266,7 +269,7 @@ impl Watch {
         if instance_lossy {
             MET.with(|m| m.set(true));
         }
-        if !instance_lossy && !self.values_lossy && !self.bounds.iter().any(|b| b.lossy) {
+        if !instance_lossy && !self.schema_lossy {
             return None;
         }
         let exact = Decimal::parse(&n.to_string())?;
