@@ -67,6 +67,10 @@ pub enum Command {
         /// execution.taskSupport is `required` is always called so.
         #[arg(long)]
         task: bool,
+        /// Call a tool even when clients of this protocol era must exclude it (an invalid
+        /// `x-mcp-header` in the 2026-07-28 era).
+        #[arg(long)]
+        force: bool,
         #[command(flatten)]
         connection: ConnectionArgs,
     },

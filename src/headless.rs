@@ -102,11 +102,13 @@ pub async fn run(command: Command) -> i32 {
                 arg,
                 strict,
                 task,
+                force,
                 ..
             } => {
                 let how = call::How {
                     strict: *strict,
                     task: *task,
+                    force: *force,
                 };
                 call::run(&session, tool, args.as_deref(), arg, how, &report).await
             }

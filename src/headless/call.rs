@@ -22,6 +22,8 @@ pub struct How {
     pub strict: bool,
     /// As a task, even when the tool does not require it.
     pub task: bool,
+    /// Even a tool clients of this era must exclude.
+    pub force: bool,
 }
 
 pub async fn run(
@@ -38,6 +40,19 @@ pub async fn run(
         Err(e) => return report.error(&format!("tools/list failed: {e}"), exit::ERROR),
     };
     let tool = list.tools.iter().find(|t| t.name == name);
+    if let Some(why) = tool.and_then(|t| t.excluded_in(session.server.era)) {
+        let why = untrusted::line(&why, 300);
+        if !how.force {
+            return report.error(
+                &format!(
+                    "tool `{}` is not called: {why} (--force calls it anyway)",
+                    untrusted::line(name, 80)
+                ),
+                exit::ERROR,
+            );
+        }
+        report.warn(&format!("called with --force although {why}"));
+    }
     let arguments = match call_arguments(args, pairs, tool.map(|t| t.input_schema.value())) {
         Ok(a) => a,
         Err(e) => return report.error(&e, exit::ERROR),

@@ -11,10 +11,11 @@ use crate::untrusted;
 use serde_json::json;
 
 pub async fn run(session: &Session, report: &Report) -> i32 {
-    let list = match session.list_tools().await {
+    let mut list = match session.list_tools().await {
         Ok(l) => l,
         Err(e) => return report.error(&format!("tools/list failed: {e}"), exit::ERROR),
     };
+    set_apart_excluded(&mut list, session.server.era);
     match report.format {
         Format::Json => report.json(&json!({
             "server": session.server,
@@ -33,6 +34,22 @@ pub async fn run(session: &Session, report: &Report) -> i32 {
     match list.problem {
         Some(problem) => report.error(&problem, exit::ERROR),
         None => exit::OK,
+    }
+}
+
+/// Moves the tools a client of `era` must leave out (see [`Tool::excluded_in`]) to the rejected
+/// ones, with the reason, at the place they had in the listing.
+fn set_apart_excluded(list: &mut crate::mcp::ToolList, era: crate::schema::Era) {
+    let tools = std::mem::take(&mut list.tools);
+    for (index, tool) in tools.into_iter().enumerate() {
+        match tool.excluded_in(era) {
+            Some(reason) => list.rejected.push(crate::mcp::tool::RejectedTool {
+                index,
+                name: Some(tool.name),
+                reason,
+            }),
+            None => list.tools.push(tool),
+        }
     }
 }
 

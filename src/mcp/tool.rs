@@ -110,6 +110,19 @@ pub struct Tool {
 }
 
 impl Tool {
+    /// Why a client of `era` must leave this tool out, if it must: in the 2026-07-28 era a tool
+    /// whose `x-mcp-header` annotations break the rules is excluded by every client.
+    pub fn excluded_in(&self, era: crate::schema::Era) -> Option<String> {
+        match era {
+            crate::schema::Era::Modern => self
+                .facts
+                .header_problem
+                .as_ref()
+                .map(|p| format!("clients of the 2026-07-28 era exclude it: {p}")),
+            crate::schema::Era::Legacy => None,
+        }
+    }
+
     /// The definition exactly as the server sent it, keys in their order.
     pub fn definition(&self) -> Value {
         let mut map = self.rest.clone();

@@ -122,7 +122,11 @@ fn badges(entry: &ToolEntry, model: &Model) -> Vec<Span<'static>> {
         Some(false) => push("Δ", theme.badge()),
         None => {}
     }
-    if entry.tool.facts.has_problem || entry.tool.facts.header_problem.is_some() {
+    let era = model.server.as_ref().map(|s| s.era);
+    if era.is_some_and(|era| entry.tool.excluded_in(era).is_some()) {
+        // A tool every client of this era leaves out (its reason is in the tool pane).
+        push("excluded", theme.error());
+    } else if entry.tool.facts.has_problem || entry.tool.facts.header_problem.is_some() {
         push("⚠ schema", theme.warn());
     }
     out

@@ -477,18 +477,59 @@ fn check_fastmcp(conn: &[&str]) {
         assert_eq!(tools.code, 0, "{}", tools.stderr);
         let j = tools.json();
         assert_eq!(j["server"]["protocolVersion"], version);
-        assert_eq!(
-            tool_names(&j),
-            [
-                "add",
-                "greet",
-                "get_point",
-                "maybe_number",
-                "fail",
-                "regional",
-                "bad_header"
-            ]
-        );
+        // A tool with an invalid `x-mcp-header` is one 2026 clients must exclude: listed apart
+        // with the reason there, and not called without --force.
+        let modern = version == "2026-07-28";
+        let mut expected = vec![
+            "add",
+            "greet",
+            "get_point",
+            "maybe_number",
+            "fail",
+            "regional",
+        ];
+        if !modern {
+            expected.push("bad_header");
+        }
+        assert_eq!(tool_names(&j), expected);
+        let rejected = j["rejected"].as_array().expect("rejected");
+        assert_eq!(rejected.len(), usize::from(modern), "{rejected:?}");
+        let call_bad = |more: &[&str]| {
+            let mut args = vec![
+                "call",
+                "bad_header",
+                "--arg",
+                "region=eu",
+                "--protocol",
+                protocol,
+            ];
+            args.extend(more);
+            run_v(&with(&args, conn))
+        };
+        if modern {
+            assert_eq!(rejected[0]["name"], "bad_header");
+            assert!(
+                rejected[0]["reason"]
+                    .as_str()
+                    .is_some_and(|r| r.contains("clients of the 2026-07-28 era exclude it")),
+                "{rejected:?}"
+            );
+            let refused = call_bad(&[]);
+            assert_eq!(refused.code, 1, "{}", refused.stderr);
+            assert!(
+                refused.stderr.contains("--force calls it anyway"),
+                "{}",
+                refused.stderr
+            );
+            let forced = call_bad(&["--force"]);
+            assert!(
+                forced.stderr.contains("called with --force although"),
+                "{}",
+                forced.stderr
+            );
+        } else {
+            assert_eq!(call_bad(&[]).code, 0);
+        }
         let add = run_v(&with(
             &[
                 "call",
@@ -666,12 +707,21 @@ fn fastmcp_over_http_in_both_eras() {
     let url = format!("http://127.0.0.1:{port}/mcp");
     check_fastmcp(&["--url", &url]);
     // What `tools --format json` prints is the listing as the server wrote it: equal to the
-    // recorded wire message (every tool, every key, in order).
+    // recorded wire message (every tool, every key, in order), in the legacy era where no tool
+    // is set apart.
     let file =
         std::env::temp_dir().join(format!("mcp-inspect-fastmcp-{}.jsonl", std::process::id()));
     let path = file.display().to_string();
     let tools = run(&[
-        "tools", "--format", "json", "--record", &path, "--url", &url,
+        "tools",
+        "--format",
+        "json",
+        "--protocol",
+        "legacy",
+        "--record",
+        &path,
+        "--url",
+        &url,
     ]);
     assert_eq!(tools.code, 0, "{}", tools.stderr);
     let recorded = std::fs::read_to_string(&file).expect("recorded");
