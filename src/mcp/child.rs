@@ -284,6 +284,26 @@ async fn pump_stdout(
                     continue;
                 }
                 match serde_json::from_slice::<serde_json::Value>(&bytes) {
+                    // A JSON-RPC batch (gone from MCP since 2025-06-18, still sent by some
+                    // servers): each message is handled on its own, as if sent alone.
+                    Ok(serde_json::Value::Array(batch)) => {
+                        events.send(ServerEvent::Notice(format!(
+                            "the server sent a JSON-RPC batch of {}: each handled on its own",
+                            crate::plural::count(batch.len(), "message")
+                        )));
+                        for message in batch {
+                            let text = message.to_string();
+                            if !raw.screen(&message, &text, &events) {
+                                continue;
+                            }
+                            if to_rmcp.write_all(text.as_bytes()).await.is_err()
+                                || to_rmcp.write_all(b"\n").await.is_err()
+                            {
+                                return;
+                            }
+                        }
+                        continue;
+                    }
                     Ok(message) => {
                         if counts.keys > duplicate_keys::keys_in(&message) {
                             events.send(ServerEvent::Notice(duplicate_keys::notice(&bytes)));

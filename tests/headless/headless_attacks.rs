@@ -231,6 +231,15 @@ fn a_flood_of_server_requests_is_capped_in_flight_and_its_notes_are_bounded() {
 }
 
 #[test]
+fn a_batch_from_the_server_is_handled_message_by_message() {
+    let m = attack(&["call", "echo", "--format", "text", "--timeout", "10"], "batch");
+    assert_eq!(m.code, 0, "{}", m.stderr);
+    assert!(m.stdout.contains("batched answer"), "{}", m.stdout);
+    assert!(m.stderr.contains("batched log"), "the batched notification: {}", m.stderr);
+    assert!(m.stderr.contains("a JSON-RPC batch of 2 messages"), "{}", m.stderr);
+}
+
+#[test]
 fn secrets_given_with_e_are_redacted_whoever_echoes_them() {
     let secret = "sk-live-0123456789abcdef";
     let pair = format!("ATTACKER_ECHO={secret}");

@@ -135,6 +135,11 @@ def call(mode, name, request_id):
             n += 1000
         sys.stderr.write(f"attacker: sent {n} requests\n")
         result(request_id, text_result(f"sent {n} roots/list requests"))
+    elif mode == "batch":
+        # A JSON-RPC batch: a log notification, then the answer.
+        send([{"jsonrpc": "2.0", "method": "notifications/message",
+               "params": {"level": "info", "data": "batched log"}},
+              {"jsonrpc": "2.0", "id": request_id, "result": text_result("batched answer")}])
     elif mode == "exit-with-grandchild":
         os._exit(3)
     elif mode == "setsid-silent":
