@@ -378,6 +378,10 @@ pub struct ConnectionArgs {
     /// the JSON result.
     #[arg(long, value_name = "reject|FILE")]
     pub on_sampling: Option<String>,
+    /// Judge `format` mismatches as violations also where the schema's dialect (2019-09,
+    /// 2020-12) makes `format` an annotation; otherwise they are shown beside the verdict.
+    #[arg(long)]
+    pub assert_formats: bool,
     /// Write every JSON-RPC message of the session to FILE, one JSON line each (serve it again
     /// with `mcp-inspect replay FILE`). Secrets given here are redacted.
     #[arg(long, value_name = "FILE")]
@@ -491,6 +495,9 @@ impl ConnectionArgs {
     pub fn options_for(&self, mut target: Target) -> Result<ConnectOptions, String> {
         self.apply_overrides(&mut target)?;
         target.register_secrets();
+        if self.assert_formats {
+            crate::schema::validate::assert_formats();
+        }
         let timeout = seconds("--timeout", self.timeout, DEFAULT_TIMEOUT_SECS)?;
         let max_time = seconds("--max-time", self.max_time, DEFAULT_MAX_TIME_SECS)?;
         let record = match &self.record {

@@ -234,6 +234,20 @@ fn print_text(result: &CallResult, verdict: &Verdict, report: &Report) {
     if verdict.more_violations > 0 {
         report.line(&format!("  … and {} more", verdict.more_violations));
     }
+    if !verdict.format_findings.is_empty() {
+        report.line(crate::schema::verdict::FORMAT_FINDINGS);
+        for v in &verdict.format_findings {
+            let at = if v.instance_path.is_empty() {
+                "/"
+            } else {
+                &v.instance_path
+            };
+            report.line(&format!(
+                "  at {at} (schema {}): {}",
+                v.schema_path, v.message
+            ));
+        }
+    }
     match verdict.text_mirror {
         Some(Mirror::Matches) => report.line("text mirror: matches structuredContent"),
         Some(Mirror::MatchesUnboxed) => report.line("text mirror: matches the unboxed value"),

@@ -86,6 +86,32 @@ pub struct Compiled {
     large_stack: bool,
     /// What was left out to compile the rest (see [`Checked::unchecked`]).
     unchecked: Vec<String>,
+    /// Whether a `format` mismatch is a violation here (see [`asserts_formats`]).
+    pub asserts_formats: bool,
+}
+
+/// `--assert-formats`: `format` mismatches are violations in every schema.
+static ASSERT_FORMATS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes every `format` mismatch a violation from now on (`--assert-formats`).
+pub fn assert_formats() {
+    ASSERT_FORMATS.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether `format` asserts in `schema`: in 2019-09 and 2020-12 it is an annotation unless the
+/// format-assertion vocabulary is declared (a `$vocabulary` naming it `true`), or the user asked.
+/// In older drafts it is checked as the validator always has.
+fn asserts_formats(schema: &Value, dialect: &Dialect) -> bool {
+    let declared = schema
+        .get("$vocabulary")
+        .and_then(Value::as_object)
+        .is_some_and(|v| {
+            v.iter().any(|(uri, on)| {
+                uri.ends_with("/vocab/format-assertion") && on == &Value::Bool(true)
+            })
+        });
+    let annotation_only = matches!(dialect, Dialect::Draft2019 | Dialect::Draft2020);
+    declared || !annotation_only || ASSERT_FORMATS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Compiled {
@@ -103,6 +129,7 @@ impl Compiled {
                 ))
             });
         Compiled {
+            asserts_formats: asserts_formats(schema, &dialect),
             dialect,
             validator,
             large_stack: shape.needs_large_stack(),

@@ -70,6 +70,10 @@ pub struct Verdict {
     pub text_mirror: Option<Mirror>,
     /// Information a careful reader would want: era rules, boxing mismatches, budget cuts.
     pub notes: Vec<String>,
+    /// `format` mismatches where `format` is an annotation (2019-09, 2020-12 without the
+    /// format-assertion vocabulary or `--assert-formats`): shown beside the verdict, not in it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub format_findings: Vec<Violation>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -112,6 +116,9 @@ impl Verdict {
     }
 }
 
+/// The heading of the `format` mismatches shown beside a verdict, headless and in the TUI.
+pub const FORMAT_FINDINGS: &str = "format findings (an annotation in this dialect, not a violation; --assert-formats makes them one):";
+
 /// Judges one result against the tool's output schema (`compiled` is `None` when there is none).
 pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era: Era) -> Verdict {
     let mut v = Verdict {
@@ -124,6 +131,7 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
         value: None,
         text_mirror: None,
         notes: Vec::new(),
+        format_findings: Vec::new(),
     };
     if let (Some((raw, _)), Some(sc)) = (schema, result.structured) {
         v.boxing = boxing::detect(raw, result.meta);
@@ -175,7 +183,13 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
         }
         (None, Some(_)) => v.status = Status::UnexpectedStructuredContent,
         (Some(_), None) => v.status = Status::MissingStructuredContent,
-        (Some((_, compiled)), Some(sc)) => match compiled.check(sc) {
+        (Some((_, compiled)), Some(sc)) => match compiled.check(sc).map(|mut checked| {
+            if !compiled.asserts_formats {
+                let (formats, rest) = checked.violations.into_iter().partition(|x| x.format);
+                (v.format_findings, checked.violations) = (formats, rest);
+            }
+            checked
+        }) {
             Err(unusable) => v.reason = Some(unusable.describe()),
             // Stopped before deciding anything, or part of the schema left out: never reported
             // as conforming.

@@ -509,6 +509,28 @@ fn verdict_lines(verdict: &Verdict, theme: Theme) -> Vec<Line<'static>> {
             theme.error(),
         ));
     }
+    if !verdict.format_findings.is_empty() {
+        lines.push(Line::styled(
+            crate::schema::verdict::FORMAT_FINDINGS,
+            theme.dim(),
+        ));
+        for v in &verdict.format_findings {
+            let at = if v.instance_path.is_empty() {
+                "/"
+            } else {
+                &v.instance_path
+            };
+            lines.push(Line::styled(
+                format!(
+                    "  ~ {} (schema {}): {}",
+                    crate::untrusted::label(at),
+                    crate::untrusted::label(&v.schema_path),
+                    v.message
+                ),
+                theme.warn(),
+            ));
+        }
+    }
     match verdict.text_mirror {
         Some(Mirror::Matches) => lines.push(Line::styled(
             "  text mirror matches structuredContent",

@@ -230,13 +230,52 @@ fn a_flood_of_server_requests_is_capped_in_flight_and_its_notes_are_bounded() {
     assert!(lines < 2_000, "{lines} lines on stderr");
 }
 
+/// 2020-12 makes `format` an annotation: a mismatch is a finding beside the verdict, and
+/// `--strict` passes, unless `--assert-formats` asks for it to be a violation.
+#[test]
+fn format_mismatches_are_findings_unless_asserted() {
+    let m = attack(&["call", "contact", "--strict"], "format");
+    assert_eq!(m.code, 0, "{}", m.stderr);
+    let v: serde_json::Value = serde_json::from_str(&m.stdout).expect("json");
+    assert_eq!(v["verdict"]["status"], "conforms", "{}", m.stdout);
+    assert_eq!(
+        v["verdict"]["formatFindings"][0]["instancePath"], "/email",
+        "{}",
+        m.stdout
+    );
+    let asserted = attack(
+        &["call", "contact", "--strict", "--assert-formats"],
+        "format",
+    );
+    assert_eq!(asserted.code, 3, "{}", asserted.stdout);
+    let v: serde_json::Value = serde_json::from_str(&asserted.stdout).expect("json");
+    assert_eq!(v["verdict"]["status"], "violations");
+    let text = attack(&["call", "contact", "--format", "text"], "format");
+    assert!(
+        text.stdout.contains("format findings (an annotation"),
+        "{}",
+        text.stdout
+    );
+}
+
 #[test]
 fn a_batch_from_the_server_is_handled_message_by_message() {
-    let m = attack(&["call", "echo", "--format", "text", "--timeout", "10"], "batch");
+    let m = attack(
+        &["call", "echo", "--format", "text", "--timeout", "10"],
+        "batch",
+    );
     assert_eq!(m.code, 0, "{}", m.stderr);
     assert!(m.stdout.contains("batched answer"), "{}", m.stdout);
-    assert!(m.stderr.contains("batched log"), "the batched notification: {}", m.stderr);
-    assert!(m.stderr.contains("a JSON-RPC batch of 2 messages"), "{}", m.stderr);
+    assert!(
+        m.stderr.contains("batched log"),
+        "the batched notification: {}",
+        m.stderr
+    );
+    assert!(
+        m.stderr.contains("a JSON-RPC batch of 2 messages"),
+        "{}",
+        m.stderr
+    );
 }
 
 #[test]

@@ -24,52 +24,86 @@ fn violations_carry_every_path_and_mark_formats() {
     let schema = json!({"type": "object", "properties": {
         "id": {"type": "string", "format": "uuid"},
         "items": {"type": "array", "items": {"type": "integer", "maximum": 5}}}, "required": ["id", "name"]});
+    let instance = json!({"id": "nope", "items": [1, 9, "x"]});
+    let places = |list: &[mcp_inspect::schema::validate::Violation]| {
+        let mut got: Vec<(String, String, String, bool)> = list
+            .iter()
+            .map(|x| {
+                (
+                    x.instance_path.clone(),
+                    x.keyword.clone(),
+                    x.schema_path.clone(),
+                    x.format,
+                )
+            })
+            .collect();
+        got.sort();
+        got
+    };
+    let format_at_id = (
+        "/id".to_string(),
+        "format".to_string(),
+        "/properties/id/format".to_string(),
+        true,
+    );
+    let others = [
+        ("".into(), "required".into(), "/required".into(), false),
+        (
+            "/items/1".into(),
+            "maximum".into(),
+            "/properties/items/items/maximum".into(),
+            false,
+        ),
+        (
+            "/items/2".into(),
+            "type".into(),
+            "/properties/items/items/type".into(),
+            false,
+        ),
+    ];
+    // 2020-12: `format` is an annotation; its mismatch is a finding beside the verdict.
     let v = judge(
-        Some(schema),
-        Some(json!({"id": "nope", "items": [1, 9, "x"]})),
+        Some(schema.clone()),
+        Some(instance.clone()),
         false,
         Era::Legacy,
     );
     assert_eq!(v.status, Status::Violations);
     assert_eq!(v.dialect.as_deref(), Some("2020-12"));
-    let mut got: Vec<(String, String, String, bool)> = v
-        .violations
-        .iter()
-        .map(|x| {
-            (
-                x.instance_path.clone(),
-                x.keyword.clone(),
-                x.schema_path.clone(),
-                x.format,
-            )
-        })
-        .collect();
-    got.sort();
-    assert_eq!(
-        got,
-        [
-            ("".into(), "required".into(), "/required".into(), false),
-            (
-                "/id".into(),
-                "format".into(),
-                "/properties/id/format".into(),
-                true
-            ),
-            (
-                "/items/1".into(),
-                "maximum".into(),
-                "/properties/items/items/maximum".into(),
-                false
-            ),
-            (
-                "/items/2".into(),
-                "type".into(),
-                "/properties/items/items/type".into(),
-                false
-            ),
-        ]
+    assert_eq!(places(&v.violations), others);
+    assert_eq!(places(&v.format_findings), [format_at_id.clone()]);
+    assert_eq!(v.headline(), "3 violations (2020-12)");
+    // Only the format wrong: conforms, with the finding.
+    let v = judge(
+        Some(schema.clone()),
+        Some(json!({"id": "nope", "name": "n", "items": []})),
+        false,
+        Era::Legacy,
     );
-    assert_eq!(v.headline(), "4 violations (2020-12)");
+    assert_eq!(v.status, Status::Conforms, "{v:?}");
+    assert_eq!(v.format_findings.len(), 1);
+    // Asserted where the schema declares the format-assertion vocabulary, and in draft-07.
+    for asserting in [
+        {
+            let mut s = schema.clone();
+            s["$vocabulary"] =
+                json!({"https://json-schema.org/draft/2020-12/vocab/format-assertion": true});
+            s
+        },
+        {
+            let mut s = schema.clone();
+            s["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+            // draft-07 knows no `uuid` format (it came with 2019-09).
+            s["properties"]["id"]["format"] = json!("email");
+            s
+        },
+    ] {
+        let v = judge(Some(asserting), Some(instance.clone()), false, Era::Legacy);
+        let mut all = others.to_vec();
+        all.insert(1, format_at_id.clone());
+        assert_eq!(places(&v.violations), all, "{:?}", v.dialect);
+        assert!(v.format_findings.is_empty());
+    }
 }
 
 /// A key the object may not have is the violation's place (not the object), one each.

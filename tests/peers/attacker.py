@@ -87,6 +87,9 @@ def tools_for(mode):
             "type": "object", "properties": {
                 "big": {"type": "integer", "maximum": 18446744073709551616},
                 "tiny": {"type": "number", "exclusiveMinimum": 0}}}}]
+    if mode == "format":
+        return [{"name": "contact", "inputSchema": OBJECT, "outputSchema": {
+            "type": "object", "properties": {"email": {"type": "string", "format": "email"}}}}]
     return [{"name": "echo", "inputSchema": OBJECT}]
 
 
@@ -135,6 +138,8 @@ def call(mode, name, request_id):
             n += 1000
         sys.stderr.write(f"attacker: sent {n} requests\n")
         result(request_id, text_result(f"sent {n} roots/list requests"))
+    elif mode == "format":
+        result(request_id, text_result("{}", {"email": "not an email"}))
     elif mode == "batch":
         # A JSON-RPC batch: a log notification, then the answer.
         send([{"jsonrpc": "2.0", "method": "notifications/message",
