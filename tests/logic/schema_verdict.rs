@@ -71,7 +71,10 @@ fn violations_carry_every_path_and_mark_formats() {
     assert_eq!(v.status, Status::Violations);
     assert_eq!(v.dialect.as_deref(), Some("2020-12"));
     assert_eq!(places(&v.violations), others);
-    assert_eq!(places(&v.format_findings), [format_at_id.clone()]);
+    assert_eq!(
+        places(&v.format_findings),
+        std::slice::from_ref(&format_at_id)
+    );
     assert_eq!(v.headline(), "3 violations (2020-12)");
     // Only the format wrong: conforms, with the finding.
     let v = judge(
