@@ -51,9 +51,78 @@ pub fn write(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&temporary, path)
 }
 
+/// Reads a file the program chose the path of (a store): not through a symlink (`O_NOFOLLOW`),
+/// never blocking on a FIFO (`O_NONBLOCK`), a regular file only, and at most `max` bytes (a
+/// larger one is an error, not read).
+pub fn read_private(path: &Path, max: u64) -> std::io::Result<String> {
+    read_bounded(path, max, false)
+}
+
+/// Reads a file the user named: through symlinks (the user chose them), but a regular file
+/// only, never blocking on a FIFO, and at most `max` bytes.
+pub fn read_named(path: &Path, max: u64) -> std::io::Result<String> {
+    read_bounded(path, max, true)
+}
+
+fn read_bounded(path: &Path, max: u64, follow: bool) -> std::io::Result<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut flags = nix::libc::O_NONBLOCK;
+    if !follow {
+        flags |= nix::libc::O_NOFOLLOW;
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if meta.len() > max {
+        return Err(std::io::Error::other(format!(
+            "{} bytes, over the {max}-byte bound",
+            meta.len()
+        )));
+    }
+    let mut text = String::new();
+    file.take(max).read_to_string(&mut text)?;
+    Ok(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stores_are_read_as_regular_files_only_bounded_and_not_through_links() {
+        let dir = std::env::temp_dir().join(format!("mcp-inspect-read-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let file = dir.join("store.json");
+        std::fs::write(&file, "{}").expect("write");
+        assert_eq!(read_private(&file, 16).expect("read"), "{}");
+        assert!(read_private(&file, 1).is_err(), "over the bound");
+        let link = dir.join("zero.json");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink("/dev/zero", &link).expect("link");
+        assert!(
+            read_private(&link, 1 << 20).is_err(),
+            "a link is not followed"
+        );
+        assert!(
+            read_named(&link, 1 << 20).is_err(),
+            "/dev/zero is not a regular file"
+        );
+        let fifo = dir.join("fifo.json");
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        assert!(
+            read_private(&fifo, 1 << 20).is_err(),
+            "a FIFO is refused at once"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn keys_are_stable_and_plain() {

@@ -15,6 +15,7 @@
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::io::{BufRead, BufWriter, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 
 /// The longest line kept: a recorded message (at most the wire's bound) escaped, and its envelope.
@@ -123,7 +124,12 @@ impl Recording {
         let mut budget = MAX_TOTAL_BYTES;
         for path in paths {
             let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-            let file = std::fs::File::open(path).map_err(cannot)?;
+            // Never blocking on a FIFO: refused below as not a regular file.
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(nix::libc::O_NONBLOCK)
+                .open(path)
+                .map_err(cannot)?;
             if !file.metadata().map_err(cannot)?.is_file() {
                 return Err(format!(
                     "cannot read {}: not a regular file",

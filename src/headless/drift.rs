@@ -82,8 +82,11 @@ pub async fn take(session: &Session, out: Option<&Path>, report: &Report) -> i32
     exit::OK
 }
 
+/// A snapshot file read at most: a 10,000-tool snapshot is a few MiB, and a diff holds two.
+const MAX_SNAPSHOT_BYTES: u64 = 64 << 20;
+
 fn read(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::private_files::read_named(path, MAX_SNAPSHOT_BYTES)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     snapshot::read(&text).map_err(|why| format!("{}: {why}", path.display()))
 }
@@ -150,7 +153,8 @@ pub fn show(
                     message: c.what.clone(),
                 })
                 .collect();
-            let text = file.and_then(|f| std::fs::read_to_string(f).ok());
+            let text =
+                file.and_then(|f| crate::private_files::read_named(f, MAX_SNAPSHOT_BYTES).ok());
             let uri = file.map(|f| f.to_string_lossy().into_owned());
             let artifact = match (&uri, &text) {
                 (Some(uri), Some(text)) => Some(crate::sarif::Artifact { uri, text }),

@@ -29,8 +29,7 @@ pub fn load(dir: &Path) -> Vec<SavedTool> {
         .flatten()
         .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
         .take(MAX_FILES)
-        .filter(|e| e.metadata().is_ok_and(|m| m.len() <= MAX_FILE_BYTES))
-        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .filter_map(|e| private_files::read_private(&e.path(), MAX_FILE_BYTES).ok())
         .filter_map(|text| SavedTool::from_text(&text))
         .collect()
 }

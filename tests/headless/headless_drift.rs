@@ -256,3 +256,20 @@ fn changes_behind_refs_break_and_unjudged_ones_never_exit_clean() {
         let _ = std::fs::remove_file(path);
     }
 }
+
+/// A snapshot file is read to 64 MiB at most, and only a regular file: a larger one, a FIFO
+/// or `/dev/zero` is refused at once with a reason, never read into gigabytes.
+#[test]
+fn snapshot_files_are_bounded_and_regular() {
+    let big = temp("huge-snapshot.json");
+    let file = std::fs::File::create(&big).expect("create");
+    file.set_len(65 << 20).expect("sparse 65 MiB");
+    let big_s = big.to_string_lossy().into_owned();
+    let r = run(&["diff", &big_s, &big_s]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("over the"), "{}", r.stderr);
+    let r = run(&["diff", "/dev/zero", &big_s]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+    let _ = std::fs::remove_file(big);
+}

@@ -73,8 +73,11 @@ fn canonical(url: &str) -> String {
     }
 }
 
+/// A token file is a few KiB; one larger is not ours.
+const MAX_STORE_BYTES: u64 = 1 << 20;
+
 fn read(path: &PathBuf) -> Option<Entry> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = crate::private_files::read_private(path, MAX_STORE_BYTES).ok()?;
     let entry: Entry = serde_json::from_str(&text).ok()?;
     register(&entry.credentials);
     Some(entry)
