@@ -76,7 +76,7 @@ fn canonical(url: &str) -> String {
 /// A token file is a few KiB; one larger is not ours.
 const MAX_STORE_BYTES: u64 = 1 << 20;
 
-fn read(path: &PathBuf) -> Option<Entry> {
+fn read(path: &std::path::Path) -> Option<Entry> {
     let text = crate::private_files::read_private(path, MAX_STORE_BYTES).ok()?;
     let entry: Entry = serde_json::from_str(&text).ok()?;
     register(&entry.credentials);
