@@ -239,26 +239,33 @@ fn call_copy(model: &Model, tool: &str, command: Command) -> Result<(String, Str
                 &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}),
             ),
         ),
-        _ => {
-            let mut words = vec![
-                "mcp-inspect".to_string(),
-                "call".into(),
-                tool.to_string(),
-                "--args".into(),
-            ];
-            words.push(crate::untrusted::json(&arguments, false));
-            words.extend(model.connection_args.iter().cloned());
-            let line = words
-                .iter()
-                .map(|w| shell_quote(w))
-                .collect::<Vec<_>>()
-                .join(" ");
-            (
-                "call as a command line (headers and -e values left out)".into(),
-                line,
-            )
-        }
+        _ => (
+            "call as a command line (headers and -e values left out)".into(),
+            command_line(tool, &arguments, &model.connection_args)?,
+        ),
     })
+}
+
+/// `mcp-inspect call TOOL --args JSON <connection>`, each word quoted for bash.
+fn command_line(tool: &str, arguments: &Value, connection: &[String]) -> Result<String, String> {
+    // No argument of a command line can hold NUL: bash would end the word (and the name)
+    // there, and the pasted command would call another tool.
+    if tool.contains('\0') {
+        return Err("the tool's name holds a NUL character, which no command-line argument can carry: copy the call as a JSON-RPC request instead".into());
+    }
+    let mut words = vec![
+        "mcp-inspect".to_string(),
+        "call".into(),
+        tool.to_string(),
+        "--args".into(),
+        crate::untrusted::json(arguments, false),
+    ];
+    words.extend(connection.iter().cloned());
+    Ok(words
+        .iter()
+        .map(|w| shell_quote(w))
+        .collect::<Vec<_>>()
+        .join(" "))
 }
 
 /// The result value under the call panel's cursor: its JSON, JSON Pointer or jq path.
@@ -354,4 +361,21 @@ fn unboxed(schema: &Value, field: &str) -> Value {
         }
     }
     inner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_name_with_nul_is_never_copied_as_a_command_line() {
+        let args = json!({"q": "a\u{0}b"});
+        let refused = command_line("evil\0tool", &args, &[]);
+        assert!(refused.is_err_and(|e| e.contains("NUL")));
+        let line = command_line("fine", &args, &["--demo".into()]).expect("line");
+        assert_eq!(
+            line,
+            r#"mcp-inspect call fine --args '{"q":"a\u0000b"}' --demo"#
+        );
+    }
 }
