@@ -80,7 +80,20 @@ fn read(path: &std::path::Path) -> Option<Entry> {
     let text = crate::private_files::read_private(path, MAX_STORE_BYTES).ok()?;
     let entry: Entry = serde_json::from_str(&text).ok()?;
     register(&entry.credentials);
-    Some(entry)
+    // A token no HTTP header can carry would fail every request of every later run: such a
+    // file is as good as none (a new authorization replaces it).
+    sendable(&entry.credentials).then_some(entry)
+}
+
+/// Whether every token can travel in an HTTP header: visible ASCII only (RFC 6750's b64token
+/// is narrower still).
+fn sendable(credentials: &StoredCredentials) -> bool {
+    use oauth2::TokenResponse;
+    let visible = |t: &str| t.bytes().all(|b| b.is_ascii_graphic());
+    credentials.token_response.as_ref().is_none_or(|tokens| {
+        visible(tokens.access_token().secret())
+            && tokens.refresh_token().is_none_or(|r| visible(r.secret()))
+    })
 }
 
 /// Registers the token values as secrets (never shown, logged, copied or recorded).
@@ -123,6 +136,11 @@ impl CredentialStore for FileStore {
 
     async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
         register(&credentials);
+        if !sendable(&credentials) {
+            return Err(store_error(
+                "the authorization server gave a token with characters no HTTP header can carry: not kept",
+            ));
+        }
         let entry = Entry {
             url: self.url.clone(),
             credentials,
@@ -245,6 +263,31 @@ mod tests {
         let loaded = store.load().await.expect("loaded").expect("some");
         assert_eq!(loaded.client_id, "client-two");
         store.clear().await.expect("cleared");
+        assert!(store.load().await.expect("loaded").is_none());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[tokio::test]
+    async fn a_token_no_header_can_carry_is_never_kept_nor_used() {
+        let dir = std::env::temp_dir().join(format!("mcp-inspect-store-cc-{}", std::process::id()));
+        let store = FileStore {
+            url: "http://127.0.0.1:9/mcp".into(),
+            path: dir.join("t.json"),
+            read: Arc::default(),
+        };
+        let tokens: OAuthTokenResponse = serde_json::from_value(serde_json::json!({
+            "access_token": "tok-\u{1b}[2J-\nen", "token_type": "bearer"
+        }))
+        .expect("tokens");
+        let broken = StoredCredentials::new("c".into(), Some(tokens), vec![], None);
+        assert!(store.save(broken.clone()).await.is_err());
+        // Written by an older version or by hand: read as no token at all.
+        let entry = Entry {
+            url: store.url.clone(),
+            credentials: broken,
+        };
+        private_files::write(&store.path, &serde_json::to_string(&entry).expect("json"))
+            .expect("write");
         assert!(store.load().await.expect("loaded").is_none());
         let _ = std::fs::remove_dir_all(dir);
     }
