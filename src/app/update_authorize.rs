@@ -28,7 +28,11 @@ pub fn on_step(model: &mut Model, step: AuthStep) {
         AuthStep::Failed(why) => {
             let why = label(&why);
             model.push_log(LogKind::Problem, format!("oauth failed: {why}"));
-            model.authorizing.get_or_insert_default().failed = Some(why);
+            // Shown in the panel while it is open; a panel the user closed (Esc) stays closed.
+            match model.authorizing.as_mut() {
+                Some(panel) => panel.failed = Some(why),
+                None => model.status = Some(format!("oauth failed: {why}")),
+            }
         }
     }
 }
@@ -54,12 +58,16 @@ pub fn run(model: &mut Model, command: Command) -> Vec<Effect> {
         return Vec::new();
     };
     match command {
-        // After a failure both close the panel; before, Esc cancels the flow (an empty paste).
+        // After a failure both close the panel; before, Esc cancels the flow (an empty paste)
+        // and closes it too, so the keys are the main screen's again at once.
         Command::AuthSend | Command::AuthCancel if panel.failed.is_some() => {
             model.authorizing = None;
             Vec::new()
         }
-        Command::AuthCancel => vec![Effect::PasteRedirect(String::new())],
+        Command::AuthCancel => {
+            model.authorizing = None;
+            vec![Effect::PasteRedirect(String::new())]
+        }
         Command::AuthSend if panel.pasted.trim().is_empty() => {
             model.status = Some("paste the address the browser ended at first".into());
             Vec::new()
@@ -146,7 +154,18 @@ mod tests {
             run(&mut m, Command::AuthCancel),
             [Effect::PasteRedirect(String::new())]
         );
+        // Closed at once (q and every other key are the main screen's again), and the flow's
+        // end does not open it again: it is said in the status line and the log.
+        assert!(m.authorizing.is_none());
         on_step(&mut m, AuthStep::Failed("cancelled by the user".into()));
+        assert!(m.authorizing.is_none());
+        assert_eq!(
+            m.status.as_deref(),
+            Some("oauth failed: cancelled by the user")
+        );
+        // A failure while the panel is open stays until closed.
+        on_step(&mut m, AuthStep::Open("https://as/authorize".into()));
+        on_step(&mut m, AuthStep::Failed("the server said no".into()));
         assert!(m.authorizing.as_ref().expect("stays").shown());
         assert!(run(&mut m, Command::AuthCancel).is_empty());
         assert!(m.authorizing.is_none());
