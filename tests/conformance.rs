@@ -308,3 +308,42 @@ fn tokens_never_reach_output_or_recordings() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Headless, when no browser can be opened and nothing can paste the redirect back (stdin is not
+/// a terminal), the flow ends at once with what to do instead, never after the browser wait.
+#[test]
+fn an_authorization_nobody_can_finish_ends_at_once() {
+    let Some(runner) = peers::conformance() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-inspect-conformance-nobody-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let said = dir.join("said.txt");
+    let client = script(
+        "nobody",
+        &format!(
+            "start=$(date +%s)\n{{bin}} tools --interactive-auth --url \"$url\" </dev/null 2>{said} || echo \"exit $? after $(( $(date +%s) - start )) s\" >>{said}\n",
+            said = said.display()
+        ),
+    );
+    let env = [
+        ("BROWSER", "false".to_string()),
+        ("XDG_STATE_HOME", dir.display().to_string()),
+    ];
+    let _ = scenario_with(&runner, "auth/metadata-default", &client, &env);
+    let text = std::fs::read_to_string(&said).expect("the client's stderr");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        text.contains("cannot be pasted (stdin is not a terminal)"),
+        "{text}"
+    );
+    let seconds: u64 = text
+        .rsplit_once("after ")
+        .and_then(|(_, s)| s.trim_end().trim_end_matches(" s").parse().ok())
+        .unwrap_or(u64::MAX);
+    assert!(text.contains("exit 3"), "{text}");
+    assert!(seconds < 60, "{text}");
+}

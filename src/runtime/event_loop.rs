@@ -200,8 +200,16 @@ where
                     }));
                 }
                 Effect::OpenInBrowser(url) => {
-                    let opened = crate::mcp::oauth::open_in_browser(&url);
-                    step(&mut model, Msg::BrowserOpened(opened));
+                    // The opener is watched a moment for a failure: never on the UI's task.
+                    let to_ui = to_ui.clone();
+                    tokio::spawn(async move {
+                        let opened = tokio::task::spawn_blocking(move || {
+                            crate::mcp::oauth::open_in_browser(&url)
+                        })
+                        .await
+                        .unwrap_or_else(|e| Err(format!("the opener failed: {e}")));
+                        let _ = to_ui.send(Msg::BrowserOpened(opened)).await;
+                    });
                 }
                 Effect::PasteRedirect(address) => {
                     if let Some(pasted) = &pasted {

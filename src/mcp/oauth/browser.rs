@@ -34,15 +34,40 @@ pub fn open(url: &str) -> Result<String, String> {
             .stderr(Stdio::null())
             .spawn()
         {
-            Ok(mut child) => {
-                // Reaped in the background: a browser may stay open for hours.
-                std::thread::spawn(move || child.wait());
-                return Ok(argv[0].clone());
-            }
+            Ok(mut child) => match exited_early(&mut child) {
+                // An opener that fails does so at once (xdg-open with no browser exits 3 on a
+                // server reached over SSH): the next entry is tried, and the user told.
+                Some(status) if !status.success() => {
+                    failures.push(format!("{}: exited with {status}", argv[0]))
+                }
+                _ => {
+                    // Reaped in the background: a browser may stay open for hours.
+                    std::thread::spawn(move || child.wait());
+                    return Ok(argv[0].clone());
+                }
+            },
             Err(e) => failures.push(format!("{}: {e}", argv[0])),
         }
     }
     Err(format!("no browser started ({})", failures.join("; ")))
+}
+
+/// How long an opener is watched for a failure before it counts as started.
+const OPENER_GRACE: std::time::Duration = std::time::Duration::from_millis(1_500);
+
+/// The opener's exit status when it ends within [`OPENER_GRACE`] (openers hand the URL to a
+/// browser and exit); `None` while it still runs (a browser started in the foreground).
+fn exited_early(child: &mut std::process::Child) -> Option<std::process::ExitStatus> {
+    let until = std::time::Instant::now() + OPENER_GRACE;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if std::time::Instant::now() < until => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            _ => return None,
+        }
+    }
 }
 
 /// One `$BROWSER` entry as arguments: `%s` replaced by the URL, or the URL appended.

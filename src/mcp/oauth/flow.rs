@@ -107,8 +107,19 @@ impl Authorizer {
         ));
         self.tell(AuthStep::Open(url.clone()));
         if self.options.open_browser {
-            match browser::open(&url) {
+            let opening = url.clone();
+            let opened = tokio::task::spawn_blocking(move || browser::open(&opening))
+                .await
+                .unwrap_or_else(|e| Err(format!("the opener failed: {e}")));
+            match opened {
                 Ok(with) => self.say(&format!("opened it with {with}")),
+                // Nobody can finish: no browser, and no terminal or panel to paste into
+                // (headless with stdin not a terminal). Said now, not after minutes.
+                Err(why) if self.options.pasted.is_none() => {
+                    return Err(AuthFailure::Failed(format!(
+                        "{why}, and the address it ends at cannot be pasted (stdin is not a terminal): run with --no-browser to open the URL yourself, or give a token with --bearer-env"
+                    )));
+                }
                 Err(why) => self.say(&format!("{why}; open it yourself")),
             }
         }
