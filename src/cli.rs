@@ -549,6 +549,7 @@ impl ConnectionArgs {
             open_browser: !self.no_browser,
             client_credentials: self.client_credentials,
             pasted: None,
+            timeout: seconds("--timeout", self.timeout, DEFAULT_TIMEOUT_SECS)?,
         })
     }
 

@@ -51,6 +51,9 @@ pub struct AuthOptions {
     /// Redirect URLs the user pastes (the TUI's panel, or stdin headless), for when the
     /// browser cannot reach this machine's loopback (SSH).
     pub pasted: Option<Pasted>,
+    /// Each wait on the authorization server (metadata, registration, a token): `--timeout`
+    /// (zero: rmcp's own 30 s per request only).
+    pub timeout: Duration,
 }
 
 impl std::fmt::Debug for AuthOptions {

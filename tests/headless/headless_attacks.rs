@@ -258,6 +258,30 @@ fn format_mismatches_are_findings_unless_asserted() {
     );
 }
 
+/// An authorization server that drips its metadata costs `--timeout`, not rmcp's 30 s a request.
+#[test]
+fn oauth_waits_on_a_dripping_authorization_server_end_at_the_timeout() {
+    let server = HttpAttacker::start("drip-metadata", "", "/mcp");
+    let state = std::env::temp_dir().join(format!("mcp-inspect-drip-{}", std::process::id()));
+    let state_s = state.display().to_string();
+    let started = std::time::Instant::now();
+    let m = http_tools(
+        &server.url,
+        "http",
+        &["--interactive-auth", "--no-browser"],
+        &[("XDG_STATE_HOME", &state_s)],
+    );
+    let took = started.elapsed();
+    let _ = std::fs::remove_dir_all(&state);
+    assert_ne!(m.code, 0, "{}", m.stderr);
+    assert!(
+        took < Duration::from_secs(15),
+        "took {took:?}: {}",
+        m.stderr
+    );
+    assert!(m.stderr.contains("within 3 s (--timeout)"), "{}", m.stderr);
+}
+
 #[test]
 fn a_batch_from_the_server_is_handled_message_by_message() {
     let m = attack(

@@ -289,6 +289,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     time.sleep(1)
             except OSError:
                 return
+        elif mode == "drip-metadata":
+            # A protected server whose resource metadata drips a byte a second.
+            if self.path.startswith("/.well-known/"):
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", "100000")
+                self.end_headers()
+                try:
+                    for _ in range(100000):
+                        self.wfile.write(b" ")
+                        self.wfile.flush()
+                        time.sleep(1)
+                except OSError:
+                    return
+                return
+            host = self.headers.get("Host")
+            self.send_response(401)
+            self.send_header("WWW-Authenticate",
+                             f'Bearer resource_metadata="http://{host}/.well-known/oauth-protected-resource"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
         elif mode == "echo-500":
             body = f"internal error; you sent {self.echo()}".encode()
             self.send_response(500)

@@ -39,9 +39,8 @@ impl Authorizer {
             scopes: Vec::new(),
             resource: Some(self.url.clone()),
         };
-        state
-            .authenticate_client_credentials(config)
-            .await
+        self.within("the token", state.authenticate_client_credentials(config))
+            .await?
             .map_err(failed)?;
         state.into_authorization_manager().ok_or_else(|| {
             AuthFailure::Failed("the client credentials grant did not authorize".into())
@@ -62,9 +61,12 @@ impl Authorizer {
             crate::untrusted::line(&self.url, 200)
         ));
         let mut manager = self.new_manager().await?;
-        let found = manager
-            .resolve_metadata_from_challenge(challenge)
-            .await
+        let found = self
+            .within(
+                "its metadata",
+                manager.resolve_metadata_from_challenge(challenge),
+            )
+            .await?
             .map_err(failed)?;
         self.say(&found_where(&found));
         manager.set_metadata(found.metadata);
@@ -87,8 +89,9 @@ impl Authorizer {
         if let Some(url) = &self.options.client_metadata_url {
             request = request.with_client_metadata_url(url);
         }
-        let session = AuthorizationSession::new(manager, request)
-            .await
+        let session = self
+            .within("a client", AuthorizationSession::new(manager, request))
+            .await?
             .map_err(|(_, e)| failed(e))?;
         if let Ok((client_id, _)) = session.get_credentials().await {
             let how = if self.options.client_id.is_some() {
@@ -143,11 +146,30 @@ impl Authorizer {
         };
         refused(&callback)?;
         self.say("the browser came back; exchanging the code for a token");
-        session
-            .handle_callback_url(&callback)
-            .await
+        self.within("the token", session.handle_callback_url(&callback))
+            .await?
             .map_err(failed)?;
         Ok(session.auth_manager)
+    }
+
+    /// `work` (a wait on the authorization server) within `--timeout`: a server that drips
+    /// its metadata costs the timeout the user gave, not rmcp's 30 s a request.
+    async fn within<T>(
+        &self,
+        what: &str,
+        work: impl std::future::Future<Output = T>,
+    ) -> Result<T, AuthFailure> {
+        if self.options.timeout.is_zero() {
+            return Ok(work.await);
+        }
+        tokio::time::timeout(self.options.timeout, work)
+            .await
+            .map_err(|_| {
+                AuthFailure::Failed(format!(
+                    "the authorization server did not give {what} within {} s (--timeout)",
+                    self.options.timeout.as_secs_f64()
+                ))
+            })
     }
 
     /// Why a command that may not ask the user stops: the server needs OAuth, or (no metadata
@@ -156,7 +178,16 @@ impl Authorizer {
         let Ok(manager) = AuthorizationManager::new(self.url.as_str()).await else {
             return AuthFailure::NeedsUser;
         };
-        match manager.resolve_metadata_from_challenge(challenge).await {
+        let Ok(found) = self
+            .within(
+                "its metadata",
+                manager.resolve_metadata_from_challenge(challenge),
+            )
+            .await
+        else {
+            return AuthFailure::NeedsUser;
+        };
+        match found {
             Err(AuthError::NoAuthorizationSupport) => AuthFailure::NoOAuth,
             _ => AuthFailure::NeedsUser,
         }
