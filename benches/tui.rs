@@ -42,6 +42,7 @@ fn model() -> Model {
             instructions: None,
             client_capabilities: json!({}),
             roots: None,
+            extras: serde_json::Value::Null,
         }),
     );
     m

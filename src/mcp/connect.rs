@@ -289,6 +289,9 @@ async fn attempt(
     let mut server = summary(&service, opts.target.transport_name());
     server.client_capabilities = opts.client.capabilities();
     server.roots = opts.client.roots.clone();
+    if let Some(sent) = raw.handshake_result() {
+        with_what_was_sent(&mut server, &sent);
+    }
     // On a modern connection, list changes arrive only on a `subscriptions/listen` stream. It
     // is acknowledged before the session is handed out (within what is left of the connect
     // deadline), so a change made right after connecting is never missed. A server that
@@ -364,6 +367,41 @@ fn summary(
         instructions: info.as_ref().and_then(|i| i.instructions.clone()),
         client_capabilities: Value::Null,
         roots: None,
+        extras: Value::Null,
+    }
+}
+
+/// The handshake's result as sent, where rmcp's types drop what they do not know: the
+/// capabilities object whole (a capability this client has no name for is still shown), and
+/// the rest kept as [`ServerSummary::extras`].
+fn with_what_was_sent(server: &mut ServerSummary, sent: &Value) {
+    if let Some(capabilities) = sent.get("capabilities").filter(|c| c.is_object()) {
+        server.capabilities = capabilities.clone();
+    }
+    const READ: [&str; 4] = [
+        "protocolVersion",
+        "capabilities",
+        "serverInfo",
+        "instructions",
+    ];
+    let mut extras = serde_json::Map::new();
+    if let Some(info) = sent.get("serverInfo").and_then(Value::as_object) {
+        let more: serde_json::Map<String, Value> = info
+            .iter()
+            .filter(|(k, _)| !["name", "title", "version"].contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if !more.is_empty() {
+            extras.insert("serverInfo".into(), Value::Object(more));
+        }
+    }
+    if let Some(result) = sent.as_object() {
+        for (key, value) in result.iter().filter(|(k, _)| !READ.contains(&k.as_str())) {
+            extras.insert(key.clone(), value.clone());
+        }
+    }
+    if !extras.is_empty() {
+        server.extras = Value::Object(extras);
     }
 }
 

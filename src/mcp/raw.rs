@@ -219,6 +219,17 @@ impl RawResponses {
         true
     }
 
+    /// The handshake's result as the server sent it (`initialize`, or the 2026 era's
+    /// `server/discover`): the newest kept result that names `serverInfo` and `capabilities`.
+    pub fn handshake_result(&self) -> Option<Value> {
+        let kept = self.kept.lock().ok()?;
+        kept.iter().rev().find_map(|(_, response)| {
+            let result = response.get("result")?;
+            (result.get("serverInfo").is_some() && result.get("capabilities").is_some())
+                .then(|| result.clone())
+        })
+    }
+
     /// Takes the raw response whose id serialises as `id_json`.
     pub fn take(&self, id_json: &str) -> Option<Value> {
         let mut kept = self.kept.lock().ok()?;

@@ -44,6 +44,11 @@ pub struct ServerSummary {
     pub client_capabilities: Value,
     /// The roots handed to the server when it asks (`None`: roots not declared).
     pub roots: Option<Vec<String>>,
+    /// What the handshake's result held beyond what is read above, as sent: `serverInfo`'s
+    /// other fields (under `serverInfo`), `_meta`, and any key this client does not know.
+    /// `Null` when there is nothing more.
+    #[serde(skip_serializing_if = "Value::is_null")]
+    pub extras: Value,
 }
 
 /// Every tool across all pages, the ones rejected, and what stopped the listing early, if anything.

@@ -46,6 +46,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
                 Span::styled("capabilities ", theme.dim()),
                 Span::raw(untrusted::line(&caps.join(", "), 300).into_owned()),
             ]));
+            if !s.extras.is_null() {
+                // serverInfo's other fields, _meta, keys this client has no name for.
+                let more = untrusted::json(&s.extras, false);
+                lines.push(Line::from(vec![
+                    Span::styled("also sent ", theme.dim()),
+                    Span::raw(untrusted::line(&more, 300).into_owned()),
+                ]));
+            }
             // Roots hand the server directories: only the ones the user named (--roots).
             let declared: Vec<String> = s
                 .client_capabilities

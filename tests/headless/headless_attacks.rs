@@ -282,6 +282,24 @@ fn oauth_waits_on_a_dripping_authorization_server_end_at_the_timeout() {
     assert!(m.stderr.contains("within 3 s (--timeout)"), "{}", m.stderr);
 }
 
+/// The handshake's result as sent: a capability with no name here, serverInfo's other
+/// fields, `_meta` and the server's own keys are shown, not dropped (escaped).
+#[test]
+fn what_the_handshake_sent_beyond_the_known_fields_is_shown() {
+    let m = attack(&["tools", "--format", "json"], "extras");
+    assert_eq!(m.code, 0, "{}", m.stderr);
+    let v: serde_json::Value = serde_json::from_str(&m.stdout).expect("json");
+    let server = &v["server"];
+    assert_eq!(server["capabilities"]["x-vendor"]["beta"], true, "{server}");
+    assert_eq!(
+        server["extras"]["serverInfo"]["build"], "abc\u{1b}[2J",
+        "{server}"
+    );
+    assert_eq!(server["extras"]["_meta"]["region"], "eu", "{server}");
+    assert_eq!(server["extras"]["vendorKey"], 7, "{server}");
+    assert!(!m.stdout.contains('\u{1b}'), "escaped on the way out");
+}
+
 #[test]
 fn a_batch_from_the_server_is_handled_message_by_message() {
     let m = attack(

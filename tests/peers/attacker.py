@@ -219,11 +219,19 @@ def stdio(mode):
             capabilities = {"tools": {"listChanged": True}, "logging": {}}
             if mode == "library":
                 capabilities.update({"resources": {}, "prompts": {}, "completions": {}})
-            result(request_id, {
+            answer = {
                 "protocolVersion": message["params"].get("protocolVersion", "2025-06-18"),
                 "capabilities": capabilities,
                 "serverInfo": {"name": f"attacker-{mode}", "version": "1"},
-            })
+            }
+            if mode == "extras":
+                # What a typed client drops: a capability it has no name for, serverInfo's
+                # other fields, _meta and a key of the server's own.
+                capabilities["x-vendor"] = {"beta": True}
+                answer["serverInfo"]["build"] = "abc\u001b[2J"
+                answer["_meta"] = {"region": "eu"}
+                answer["vendorKey"] = 7
+            result(request_id, answer)
         elif method == "tools/list":
             cursor = (message.get("params") or {}).get("cursor")
             if mode == "relist" and cursor is not None or (mode == "relist" and pages > 0):

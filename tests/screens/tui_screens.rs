@@ -1014,3 +1014,25 @@ fn zoom_gives_the_focused_pane_the_screen() {
         "{screen}"
     );
 }
+
+/// What the handshake sent beyond the fields read (serverInfo's others, `_meta`, unknown keys)
+/// is a line of the Server pane, escaped.
+#[test]
+fn the_server_pane_shows_what_the_handshake_also_sent() {
+    let mut m = Model::new(
+        "mcp-inspect demo-server".into(),
+        mcp_inspect::app::keymap::Keymap::default_map(),
+        Theme { color: true },
+    );
+    let mut server = tui::server();
+    server.extras = json!({"serverInfo": {"build": "abc\u{1b}[2J"}, "_meta": {"region": "eu"}});
+    update(&mut m, Msg::Connected(server));
+    press(&mut m, &["3"]);
+    let screen = text(&render(&mut m, 80, 24));
+    assert!(
+        screen.contains(
+            r#"also sent {"serverInfo":{"build":"abc\u001b[2J"},"_meta":{"region":"eu"}}"#
+        ),
+        "{screen}"
+    );
+}

@@ -27,6 +27,7 @@ pub fn server() -> ServerSummary {
         instructions: Some("The built-in demo server of mcp-inspect.".into()),
         client_capabilities: json!({"roots": {"listChanged": true}, "sampling": {}, "elicitation": {"form": {}, "url": {}}}),
         roots: Some(Vec::new()),
+        extras: serde_json::Value::Null,
     }
 }
 
