@@ -12,6 +12,10 @@ use std::time::Duration;
 pub const MAX_WAITING: usize = 16;
 /// Time a live check of the draft may take per key press.
 const CHECK_BUDGET: Duration = Duration::from_millis(100);
+/// JSON values of a requested schema the panel compiles and checks against, on the UI's
+/// thread (a few milliseconds); a larger form (a server's 100,000 fields) is not checked, and
+/// can only be declined or cancelled.
+pub const MAX_FORM_VALUES: usize = 20_000;
 
 /// What kind of request a panel answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +61,8 @@ pub struct AskPanel {
     /// Why the draft cannot be sent as it is (not JSON, or breaks the requested schema).
     pub problem: Option<String>,
     schema: Option<Compiled>,
+    /// Why the requested schema is not checked at all (too large to check on the UI's thread).
+    oversized: Option<String>,
     /// Not the server's request but our own form (see [`OwnForm`]).
     pub own: Option<OwnForm>,
     /// The server's completions for one of the form's fields, and which one is in the draft.
@@ -101,6 +107,13 @@ impl AskPanel {
         let requested = params
             .get("requestedSchema")
             .filter(|_| kind == Asked::Form);
+        let values = requested.map_or(0, |s| {
+            crate::schema::budget::count_values(s, MAX_FORM_VALUES + 1)
+        });
+        let oversized = (values > MAX_FORM_VALUES).then(|| {
+            format!("not checked: the requested schema holds more than {MAX_FORM_VALUES} JSON values; decline or cancel")
+        });
+        let requested_checked = requested.filter(|_| oversized.is_none());
         let draft = match kind {
             Asked::Form => requested.map(skeleton).unwrap_or_else(|| json!({})),
             Asked::Url => json!({}),
@@ -117,7 +130,8 @@ impl AskPanel {
             kind,
             editor: TextArea::new(text.lines().map(String::from).collect()),
             problem: None,
-            schema: requested.map(Compiled::new),
+            schema: requested_checked.map(Compiled::new),
+            oversized,
             params,
             own: None,
             completions: None,
@@ -238,6 +252,7 @@ impl AskPanel {
             _ => None,
         };
         self.problem = match draft {
+            _ if self.oversized.is_some() => self.oversized.clone(),
             Err(e) => Some(format!("not JSON: {e}")),
             Ok(draft) => self.schema.as_ref().and_then(|schema| {
                 match schema.check_within(&draft, CHECK_BUDGET) {
@@ -289,6 +304,34 @@ mod tests {
                 "properties": {"name": {"type": "string", "default": "Ada"}, "age": {"type": "integer", "minimum": 0}},
                 "required": ["name"]}}),
         )
+    }
+
+    #[test]
+    fn a_form_too_wide_to_check_is_bounded_and_can_only_be_declined() {
+        let names: Vec<String> = (0..100_000).map(|i| format!("f{i}")).collect();
+        let props: serde_json::Map<String, Value> = names
+            .iter()
+            .map(|n| (n.clone(), json!({"type": "string"})))
+            .collect();
+        let panel = AskPanel::new(
+            1,
+            "elicitation/create".into(),
+            json!({"message": "wide", "requestedSchema": {"type": "object", "properties": props, "required": names}}),
+        );
+        // The draft stops at the skeleton's budget; the schema is neither compiled nor checked.
+        assert!(
+            panel.editor.lines().len() < 2_100,
+            "{}",
+            panel.editor.lines().len()
+        );
+        assert!(panel.schema.is_none());
+        let problem = panel.problem.clone().expect("said");
+        assert!(problem.contains("more than 20000 JSON values"), "{problem}");
+        assert!(panel.answer(Reply::Send).is_err());
+        assert_eq!(
+            panel.answer(Reply::Decline),
+            Ok(Ok(json!({"action": "decline"})))
+        );
     }
 
     #[test]

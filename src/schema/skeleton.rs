@@ -106,18 +106,20 @@ fn object_for(
     let Some(Value::Object(props)) = map.get("properties") else {
         return Value::Object(out);
     };
-    let required: Vec<&str> = map
+    // A set: a server's form may list 100,000 required names (a list made this quadratic).
+    let required: std::collections::HashSet<&str> = map
         .get("required")
         .and_then(Value::as_array)
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    for (name, prop) in props.iter().filter(|(n, _)| required.contains(&n.as_str())) {
+    for (name, prop) in props.iter().filter(|(n, _)| required.contains(n.as_str())) {
+        // Past the budget no more fields are added: the skeleton stays as small as it.
+        if *budget == 0 {
+            break;
+        }
         out.insert(name.clone(), value_for(doc, prop, depth + 1, budget));
     }
-    for (name, prop) in props
-        .iter()
-        .filter(|(n, _)| !required.contains(&n.as_str()))
-    {
+    for (name, prop) in props.iter().filter(|(n, _)| !required.contains(n.as_str())) {
         if let Some(d) = prop.get("default") {
             out.insert(name.clone(), d.clone());
         }
