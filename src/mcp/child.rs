@@ -4,7 +4,7 @@
 
 use super::duplicate_keys;
 use super::events::{EventSink, ServerEvent};
-use super::lines::{Line, MAX_MESSAGE_VALUES, TAIL_BYTES, count, read_line};
+use super::lines::{Line, MAX_MESSAGE_VALUES, TAIL_BYTES, count, read_line, too_costly};
 use super::raw::RawResponses;
 use super::salvage;
 use crate::untrusted;
@@ -272,12 +272,9 @@ async fn pump_stdout(
                     bytes = String::from_utf8_lossy(&bytes).into_owned().into_bytes();
                 }
                 let counts = count(&bytes, MAX_MESSAGE_VALUES);
-                if counts.values > MAX_MESSAGE_VALUES {
+                if let Some(why) = too_costly(bytes.len(), counts) {
                     let tail = &bytes[bytes.len().saturating_sub(TAIL_BYTES)..];
-                    let message = format!(
-                        "the server sent a message of more than {MAX_MESSAGE_VALUES} JSON values ({} bytes): dropped, as its memory would follow its structure",
-                        bytes.len()
-                    );
+                    let message = format!("the server sent a message of {why}");
                     if !answer_dropped(&mut to_rmcp, &events, &raw, message, &bytes, tail).await {
                         return;
                     }

@@ -74,6 +74,40 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
 /// near 100 MB per copy whatever its shape.
 pub const MAX_MESSAGE_VALUES: usize = 1_000_000;
 
+/// Bytes one JSON value costs in memory at least, parsed (a `Value` with its number or string
+/// on the heap): what a message's structure costs beside its bytes.
+pub const VALUE_COST: usize = 48;
+/// A message may cost this many times its bytes in memory, parsed, plus [`COST_FLOOR`].
+pub const COST_PER_BYTE: usize = 10;
+/// What any message may cost parsed, however small (a short message of many tiny values is
+/// harmless).
+pub const COST_FLOOR: usize = 16 << 20;
+
+/// Why a message of `bytes` bytes holding `counts` must not be parsed, if it must not: more
+/// than [`MAX_MESSAGE_VALUES`] values, or a structure that would cost more than
+/// [`COST_PER_BYTE`] × its bytes (+ [`COST_FLOOR`]) in memory (2 MB of `0,0,0…` is a million
+/// values: 48 MB per copy).
+pub fn too_costly(bytes: usize, counts: Counts) -> Option<String> {
+    let cost = counts.values.saturating_mul(VALUE_COST);
+    if counts.values > MAX_MESSAGE_VALUES {
+        Some(format!(
+            "more than {MAX_MESSAGE_VALUES} JSON values ({bytes} bytes): dropped, as its memory would follow its structure"
+        ))
+    } else if cost
+        > bytes
+            .saturating_mul(COST_PER_BYTE)
+            .saturating_add(COST_FLOOR)
+    {
+        Some(format!(
+            "{} JSON values in {bytes} bytes (about {} MiB parsed, over {COST_PER_BYTE}× its size): dropped, as its memory would follow its structure",
+            counts.values,
+            cost >> 20
+        ))
+    } else {
+        None
+    }
+}
+
 /// What a byte scan of a JSON text counts: no parse, no allocation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Counts {

@@ -23,7 +23,10 @@ use std::time::Duration;
 
 /// Pages of `tools/list` followed before the listing stops as runaway.
 pub const MAX_PAGES: usize = 1_000;
-/// Bytes of `tools/list` pages, all pages together, before the listing stops as runaway.
+/// What the pages of a listing may cost together (their bytes, and [`VALUE_COST`] for each
+/// value they hold) before the listing stops as runaway.
+///
+/// [`VALUE_COST`]: super::lines::VALUE_COST
 pub const MAX_LIST_BYTES: usize = 64 * 1024 * 1024;
 /// Stderr lines quoted in a connection error.
 pub(super) const STDERR_IN_ERRORS: usize = 12;
@@ -284,7 +287,11 @@ impl Session {
                     return Ok((pages, Some(problem)));
                 }
             };
-            bytes += super::events::json_bytes(&result);
+            // Charged as it costs kept: its bytes and its structure (`_meta` and unknown
+            // fields included), so 1,000 pages of many tiny values stop as soon as bytes would.
+            bytes += super::events::json_bytes(&result)
+                + crate::schema::budget::count_values(&result, usize::MAX)
+                    * super::lines::VALUE_COST;
             page(&result)?;
             pages += 1;
             let next = match result.get("nextCursor") {
@@ -298,7 +305,7 @@ impl Session {
                 )
             } else if bytes > MAX_LIST_BYTES {
                 format!(
-                    "more than {} MiB of {what} in {pages} pages: listing stopped",
+                    "more than {} MiB of {what} (bytes and structure) in {pages} pages: listing stopped",
                     MAX_LIST_BYTES >> 20,
                 )
             } else if pages >= MAX_PAGES {

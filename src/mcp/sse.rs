@@ -4,7 +4,7 @@
 use super::duplicate_keys;
 use super::error::ConnectError;
 use super::events::{EventSink, ServerEvent};
-use super::lines::{Line, MAX_MESSAGE_VALUES, count, read_line};
+use super::lines::{Line, MAX_MESSAGE_VALUES, count, read_line, too_costly};
 use super::raw::RawResponses;
 use super::target::Header;
 use super::wire::HttpExchange;
@@ -242,9 +242,9 @@ pub(super) fn admit(
     http: Option<Arc<HttpExchange>>,
 ) -> bool {
     let counts = count(text.as_bytes(), MAX_MESSAGE_VALUES);
-    if counts.values > MAX_MESSAGE_VALUES {
+    if let Some(why) = too_costly(text.len(), counts) {
         events.send(ServerEvent::Notice(format!(
-            "server sent a message of more than {MAX_MESSAGE_VALUES} JSON values: dropped"
+            "server sent a message of {why}"
         )));
         return false;
     }

@@ -621,6 +621,30 @@ fn memory_follows_bytes_not_structure() {
     assert!(m.peak_kb < PEAK_KB, "peak {} kB", m.peak_kb);
 }
 
+/// A page whose `_meta` (and an unknown field) hold a million tiny values costs its structure,
+/// not its bytes: it is dropped before parsing. Pages of values just few enough to parse are
+/// charged as they cost kept, so the listing stops after a few, not after 1,000.
+#[test]
+fn pages_are_charged_what_their_structure_costs() {
+    let m = attack(&["tools", "--timeout", "120"], "meta-pages");
+    assert_eq!(m.code, 1, "{}", m.stderr);
+    assert!(
+        m.stderr.contains("over 10× its size): dropped"),
+        "{}",
+        m.stderr
+    );
+    assert!(m.peak_kb < 100 * 1024, "peak {} kB", m.peak_kb);
+    let wide = attack(&["tools", "--timeout", "120"], "meta-pages-wide");
+    assert!(
+        wide.stderr
+            .contains("MiB of tools (bytes and structure) in"),
+        "{}",
+        wide.stderr
+    );
+    assert!(wide.stdout.lines().count() < 20, "{}", wide.stdout);
+    assert!(wide.peak_kb < PEAK_KB, "peak {} kB", wide.peak_kb);
+}
+
 /// Resources and prompts whose every string carries terminal escapes (a clipboard write, a
 /// screen clear, a right-to-left override, a bell), and a blob that is not base64: every
 /// command prints them escaped, never raw, and a bad blob is said, not a crash.

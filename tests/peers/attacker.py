@@ -244,6 +244,16 @@ def stdio(mode):
                 threading.Thread(target=page, daemon=True).start()
                 continue
             pages += 1
+            if mode in ("meta-pages", "meta-pages-wide"):
+                # 1,000 pages of 2 MB, each a tool whose _meta holds 990,000 values (and an
+                # unknown field of the result too): memory must follow bytes, not values.
+                # meta-pages-wide: values of 7 characters, few enough per byte to be parsed.
+                value = "1234567" if mode == "meta-pages-wide" else "0"
+                zeros = ",".join([value] * (495_000 if value == "0" else 150_000))
+                sys.stdout.write('{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"t%d","inputSchema":{"type":"object"},"_meta":{"big":[%s]}}],"x-extra":[%s],"nextCursor":"c%d"}}\n'
+                                 % (json.dumps(request_id), pages, zeros, zeros, pages))
+                sys.stdout.flush()
+                continue
             result(request_id, {"tools": tools_for(mode)})
         elif method == "tools/call":
             call(mode, message["params"]["name"], request_id)
