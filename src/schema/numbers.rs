@@ -50,9 +50,11 @@ pub fn lossy(n: &Number) -> Option<&'static str> {
         Some("beyond the range of a double")
     } else if double == 0.0 && mantissa(&text).bytes().any(|b| (b'1'..=b'9').contains(&b)) {
         Some("too small for a double: rounds to 0")
-    } else if significant_digits(&text) <= 15
-        || Decimal::parse(&text) == Decimal::parse(&double.to_string())
-    {
+    } else if significant_digits(&text) <= 15 || {
+        // A double's own shortest digits (what serializers write) read back as themselves.
+        let shortest = double.to_string();
+        shortest == text || Decimal::parse(&text) == Decimal::parse(&shortest)
+    } {
         // Up to 15 significant digits a decimal always reads back from its double (DBL_DIG).
         None
     } else if !text.contains(['.', 'e', 'E']) {
