@@ -168,14 +168,32 @@ pub fn met() -> bool {
     MET.with(Cell::get)
 }
 
-/// Whether the validator's error of `keyword` on `instance` is one the watch judged exactly
-/// (to pass) or could not judge: a verdict made on a rounded copy, dropped.
-pub fn rounded_verdict(keyword: &str, instance: &Value) -> bool {
-    let at = instance as *const Value as usize;
+/// Whether the watch judged anything exactly (or could not) since [`reset`]: when not, no
+/// validator error needs looking at (the common case costs nothing).
+pub fn anything_settled() -> bool {
+    SETTLED.with(|s| !s.borrow().is_empty()) || UNJUDGED.with(|u| !u.borrow().is_empty())
+}
+
+/// Whether the validator's error of `keyword` on the instance at address `at` (see
+/// [`watched_number`]) is one the watch judged exactly (to pass) or could not judge: a verdict
+/// made on a rounded copy, dropped.
+pub fn rounded_verdict(keyword: &str, at: usize) -> bool {
     let found = |list: &RefCell<Vec<(usize, &'static str)>>| {
         list.borrow().iter().any(|(a, k)| *a == at && *k == keyword)
     };
     SETTLED.with(found) || UNJUDGED.with(found)
+}
+
+/// A validator error of a numeric keyword on a number: the keyword and the number's address
+/// (matched against what the watch judged once all errors came).
+pub fn watched_number(error: &jsonschema::ValidationError<'_>) -> Option<(&'static str, usize)> {
+    let keyword = WATCHED_AT.iter().find(|k| **k == error.kind().keyword())?;
+    match error.instance() {
+        std::borrow::Cow::Borrowed(instance @ Value::Number(_)) => {
+            Some((keyword, *instance as *const Value as usize))
+        }
+        _ => None,
+    }
 }
 
 /// The keywords that could not compare a number exactly since [`reset`], for the verdict.

@@ -254,14 +254,29 @@ fn judge_here(
     }
     let list = |visits| {
         budget::run(deadline, visits, || {
-            // All errors first: the watch keyword notes what it judged exactly as it goes,
-            // and a validator error on a rounded copy of a number is dropped after.
-            let errors: Vec<_> = validator.iter_errors(instance).collect();
-            errors
-                .into_iter()
-                .filter(|e| !rounded(e))
-                .flat_map(located)
-                .collect::<Vec<_>>()
+            // The watch keyword notes what it judged exactly as the errors come; a validator
+            // error on a rounded copy of a number is dropped once they all came.
+            let mut found = Vec::new();
+            let mut numeric = Vec::new();
+            for error in validator.iter_errors(instance) {
+                if let Some(at) = numbers::watched_number(&error) {
+                    numeric.push((found.len(), at));
+                }
+                found.extend(located(error));
+            }
+            if numbers::anything_settled() {
+                let rounded: std::collections::HashSet<usize> = numeric
+                    .into_iter()
+                    .filter(|(_, (keyword, at))| numbers::rounded_verdict(keyword, *at))
+                    .map(|(i, _)| i)
+                    .collect();
+                let mut i = 0;
+                found.retain(|_| {
+                    i += 1;
+                    !rounded.contains(&(i - 1))
+                });
+            }
+            found
         })
     };
     // Counting a big instance costs milliseconds: only when the least budget ran out.
@@ -294,17 +309,6 @@ fn judge_here(
             });
             Ok((vec![first], Some(stop)))
         }
-    }
-}
-
-/// Whether `error` is the validator's verdict on a number it compared in 64 bits where the
-/// watch judged the same keyword exactly (or could not judge it).
-fn rounded(error: &jsonschema::ValidationError<'_>) -> bool {
-    match error.instance() {
-        std::borrow::Cow::Borrowed(instance) => {
-            numbers::rounded_verdict(error.kind().keyword(), instance)
-        }
-        std::borrow::Cow::Owned(_) => false,
     }
 }
 
