@@ -5,7 +5,7 @@
 use super::duplicate_keys;
 use super::events::{EventSink, ServerEvent};
 use super::lines::{Line, MAX_MESSAGE_VALUES, TAIL_BYTES, count, read_line, too_costly};
-use super::raw::RawResponses;
+use super::raw::{Pass, RawResponses};
 use super::salvage;
 use crate::untrusted;
 use std::collections::VecDeque;
@@ -290,9 +290,11 @@ async fn pump_stdout(
                         )));
                         for message in batch {
                             let text = message.to_string();
-                            if !raw.screen(&message, &text, &events) {
-                                continue;
-                            }
+                            let text = match raw.screen(message, &text, &events) {
+                                Pass::Drop => continue,
+                                Pass::AsSent => text,
+                                Pass::Instead(stub) => stub,
+                            };
                             if to_rmcp.write_all(text.as_bytes()).await.is_err()
                                 || to_rmcp.write_all(b"\n").await.is_err()
                             {
@@ -306,10 +308,13 @@ async fn pump_stdout(
                             events.send(ServerEvent::Notice(duplicate_keys::notice(&bytes)));
                         }
                         let text = String::from_utf8_lossy(&bytes);
-                        if !raw.screen(&message, &text, &events) {
-                            continue;
-                        }
-                        if to_rmcp.write_all(&bytes).await.is_err()
+                        let stub = match raw.screen(message, &text, &events) {
+                            Pass::Drop => continue,
+                            Pass::AsSent => None,
+                            Pass::Instead(stub) => Some(stub),
+                        };
+                        let line = stub.as_ref().map_or(&bytes[..], |s| s.as_bytes());
+                        if to_rmcp.write_all(line).await.is_err()
                             || to_rmcp.write_all(b"\n").await.is_err()
                         {
                             return;
@@ -373,7 +378,7 @@ async fn answer_dropped(
     if let Some(id) = salvage::response_id(head, tail) {
         let line = salvage::error_line(&id, &message);
         if let Ok(error) = serde_json::from_slice::<serde_json::Value>(&line) {
-            raw.record(&error);
+            raw.record(error);
         }
         return to_rmcp.write_all(&line).await.is_ok();
     }

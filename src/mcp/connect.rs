@@ -121,6 +121,13 @@ async fn attempt(
         log: opts.wire.clone(),
     };
     let raw = RawResponses::default().tapped(tap.clone());
+    let raw = match &opts.target {
+        Target::Http {
+            transport: HttpTransport::Streamable,
+            ..
+        } => raw.tool_lists_read_typed(),
+        _ => raw,
+    };
     let handler = Handler {
         events: events.clone(),
         client: std::sync::Arc::new(opts.client.clone()),
@@ -224,12 +231,12 @@ async fn attempt(
             }
             let config =
                 StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
-            let client = WireClient {
-                http: super::http::client_keeping(0),
-                raw: raw.clone(),
-                events: events.clone(),
-                auth: auth.cloned(),
-            };
+            let client = WireClient::new(
+                super::http::client_keeping(0),
+                raw.clone(),
+                events.clone(),
+                auth.cloned(),
+            );
             let transport = StreamableHttpClientTransport::with_client(client, config);
             match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
                 .await

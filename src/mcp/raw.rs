@@ -1,5 +1,6 @@
 //! The raw JSON of recent responses, keyed by request id, kept by the transports we own (stdio,
-//! SSE) so results are shown exactly as sent rather than as rmcp re-serialises them; the ids of
+//! SSE, Streamable HTTP) so results are shown exactly as sent rather than as rmcp re-serialises
+//! them, and parsed once: rmcp is handed a stub of an answer we read ourselves; the ids of
 //! requests awaiting an answer, so an answer to nothing is caught before rmcp sees it (during
 //! the handshake rmcp would give up on the connection); and the ids of cancelled requests, so a
 //! late answer to one is noticed.
@@ -7,7 +8,7 @@
 use super::events::{EventSink, ServerEvent};
 use super::wire::{Direction, HttpExchange, Tap};
 use serde_json::Value;
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 /// What a message from the server is, as far as our requests go.
@@ -15,8 +16,11 @@ use std::sync::{Arc, Mutex};
 pub enum Answer {
     /// Not a response (a request or a notification).
     NotAResponse,
-    /// A response to a request awaiting it.
+    /// A response to a request awaiting it, kept for rmcp's typed reading too.
     Expected,
+    /// A response to a request whose result we read only as sent: kept here whole, and rmcp
+    /// (which would parse it again, twice: buffered, then typed) is handed this stub instead.
+    Held(String),
     /// A response to a request that was cancelled: its id, for the log.
     Late(String),
     /// A response to an id no request of ours is waiting on: its id.
@@ -25,6 +29,14 @@ pub enum Answer {
 
 /// Responses (and cancelled ids) kept while waiting to be claimed.
 const KEPT: usize = 32;
+/// Answers held whole for their request while it waits (see [`Answer::Held`]); past this many
+/// unclaimed (requests given up on and answered later), the oldest is let go, and its request,
+/// if it ever asks, hears that its answer was not kept.
+const HELD: usize = 64;
+
+/// Requests whose results rmcp reads typed (the handshake, a modern subscription's
+/// acknowledgement): their answers reach rmcp whole. Every other request is ours, read as sent.
+const READ_TYPED: [&str; 3] = ["initialize", "server/discover", "subscriptions/listen"];
 
 /// Requests of one method from the server that may wait for our answer at once (an
 /// elicitation panel holds as many); more are refused at once (invariant 8).
@@ -33,17 +45,43 @@ pub const MAX_ASKED_IN_FLIGHT: usize = 16;
 /// answers gets no more than this many waiting (the rest are only counted).
 const MAX_REFUSALS_QUEUED: usize = 256;
 
+/// What goes on to rmcp of a message from the server.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// Nothing.
+    Drop,
+    /// The message as sent.
+    AsSent,
+    /// This text instead (a stub of an answer held here).
+    Instead(String),
+}
+
+/// An answer held for its request was let go before the request claimed it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct NotKept;
+
 #[derive(Clone, Default)]
 pub struct RawResponses {
     kept: Arc<Mutex<VecDeque<(String, Value)>>>,
+    held: Arc<Mutex<Held>>,
     cancelled: Arc<Mutex<VecDeque<String>>>,
-    awaiting: Arc<Mutex<HashSet<String>>>,
+    /// The ids of our requests awaiting an answer, and whether rmcp reads it typed.
+    awaiting: Arc<Mutex<HashMap<String, bool>>>,
     /// The server's requests not yet answered, and those refused.
     asked: Arc<Mutex<Asked>>,
     /// Wakes the writer of [`take_refusals`](Self::take_refusals).
     refusals_ready: Arc<tokio::sync::Notify>,
     /// Every message both ways, to the recording and the protocol pane.
     tap: Tap,
+    /// Whether rmcp reads `tools/list` answers too (see [`Self::tool_lists_read_typed`]).
+    tool_lists_typed: bool,
+}
+
+/// Answers held whole for their requests, oldest first, and the ids of those let go unclaimed.
+#[derive(Default)]
+struct Held {
+    answers: VecDeque<(String, Value)>,
+    let_go: VecDeque<String>,
 }
 
 /// The server's requests in flight (by id, with their method) and those refused for a cap.
@@ -62,6 +100,13 @@ impl RawResponses {
         self
     }
 
+    /// The same, handing `tools/list` answers to rmcp whole: over Streamable HTTP its worker
+    /// learns each tool's `x-mcp-header` parameters from them (2026-07-28 era).
+    pub fn tool_lists_read_typed(mut self) -> RawResponses {
+        self.tool_lists_typed = true;
+        self
+    }
+
     /// Where messages are reported.
     pub fn tap(&self) -> &Tap {
         &self.tap
@@ -77,9 +122,12 @@ impl RawResponses {
     /// of ours ends a server request's time in flight.
     pub fn expect(&self, message: &Value) {
         match (message.get("id"), message.get("method")) {
-            (Some(id), Some(_)) => {
+            (Some(id), Some(method)) => {
+                let typed = method.as_str().is_some_and(|m| {
+                    READ_TYPED.contains(&m) || (self.tool_lists_typed && m == "tools/list")
+                });
                 if let Ok(mut awaiting) = self.awaiting.lock() {
-                    awaiting.insert(id.to_string());
+                    awaiting.insert(id.to_string(), typed);
                 }
             }
             (Some(id), None) => {
@@ -146,62 +194,86 @@ impl RawResponses {
     }
 
     /// Sorts a message from the server, keeping it if it is an expected response.
-    pub fn record(&self, message: &Value) -> Answer {
-        let Some(obj) = message.as_object() else {
-            return Answer::NotAResponse;
+    pub fn record(&self, message: Value) -> Answer {
+        let id_json = match message.as_object() {
+            Some(obj) if obj.contains_key("result") || obj.contains_key("error") => {
+                match obj.get("id") {
+                    Some(id) => id.to_string(),
+                    None => return Answer::NotAResponse,
+                }
+            }
+            _ => return Answer::NotAResponse,
         };
-        let Some(id) = obj.get("id") else {
-            return Answer::NotAResponse;
-        };
-        if !obj.contains_key("result") && !obj.contains_key("error") {
-            return Answer::NotAResponse;
-        }
-        let id_json = id.to_string();
-        let was_awaited = self
+        let awaited = self
             .awaiting
             .lock()
             .map(|mut a| a.remove(&id_json))
-            .unwrap_or(true);
+            .unwrap_or(Some(true));
         if let Ok(mut cancelled) = self.cancelled.lock()
             && let Some(i) = cancelled.iter().position(|c| *c == id_json)
         {
             cancelled.remove(i);
             return Answer::Late(id_json);
         }
-        if !was_awaited {
-            return Answer::Unknown(id_json);
-        }
-        if let Ok(mut kept) = self.kept.lock() {
-            if kept.len() >= KEPT {
-                kept.pop_front();
+        match awaited {
+            None => Answer::Unknown(id_json),
+            // An error is small and rmcp must see its code: it goes whole.
+            Some(false) if message.get("result").is_some() => {
+                let stub = format!(r#"{{"jsonrpc":"2.0","id":{id_json},"result":{{}}}}"#);
+                if let Ok(mut held) = self.held.lock() {
+                    if held.answers.len() >= HELD
+                        && let Some((id, _)) = held.answers.pop_front()
+                    {
+                        if held.let_go.len() >= HELD {
+                            held.let_go.pop_front();
+                        }
+                        held.let_go.push_back(id);
+                    }
+                    held.answers.push_back((id_json, message));
+                }
+                Answer::Held(stub)
             }
-            kept.push_back((id_json, message.clone()));
+            Some(_) => {
+                if let Ok(mut kept) = self.kept.lock() {
+                    if kept.len() >= KEPT {
+                        kept.pop_front();
+                    }
+                    kept.push_back((id_json, message));
+                }
+                Answer::Expected
+            }
         }
-        Answer::Expected
     }
 
     /// Sorts a message from the server as [`record`](Self::record) does, notes a late or
-    /// unknown answer in the log, and says whether the message goes on to rmcp (an answer to
-    /// nothing does not: during the handshake rmcp would give up on the connection).
-    pub fn screen(&self, message: &Value, text: &str, events: &EventSink) -> bool {
+    /// unknown answer in the log, and says what goes on to rmcp: nothing for an answer to
+    /// nothing (during the handshake rmcp would give up on the connection) or a refused
+    /// request, a stub for an answer held here, else the message as sent.
+    pub fn screen(&self, message: Value, text: &str, events: &EventSink) -> Pass {
         self.screen_http(message, text, events, None)
     }
 
     /// [`screen`](Self::screen) for a message that came on an HTTP exchange.
     pub fn screen_http(
         &self,
-        message: &Value,
+        message: Value,
         text: &str,
         events: &EventSink,
         http: Option<Arc<HttpExchange>>,
-    ) -> bool {
+    ) -> Pass {
         self.tap.note_http(
             Direction::In,
-            message,
+            &message,
             text,
             std::time::Instant::now(),
             http,
         );
+        if message.get("method").is_some() {
+            return match self.admit(&message, events) {
+                true => Pass::AsSent,
+                false => Pass::Drop,
+            };
+        }
         match self.record(message) {
             Answer::Late(id) => events.send(ServerEvent::Notice(format!(
                 "a response to cancelled request {id} arrived late: ignored"
@@ -211,12 +283,12 @@ impl RawResponses {
                     "the server answered request {}, which nothing is waiting for: ignored",
                     crate::untrusted::line(&id, 80)
                 )));
-                return false;
+                return Pass::Drop;
             }
-            Answer::Expected => {}
-            Answer::NotAResponse => return self.admit(message, events),
+            Answer::Held(stub) => return Pass::Instead(stub),
+            Answer::Expected | Answer::NotAResponse => {}
         }
-        true
+        Pass::AsSent
     }
 
     /// The handshake's result as the server sent it (`initialize`, or the 2026 era's
@@ -230,11 +302,23 @@ impl RawResponses {
         })
     }
 
-    /// Takes the raw response whose id serialises as `id_json`.
-    pub fn take(&self, id_json: &str) -> Option<Value> {
-        let mut kept = self.kept.lock().ok()?;
-        let i = kept.iter().position(|(id, _)| id == id_json)?;
-        kept.remove(i).map(|(_, v)| v)
+    /// Takes the raw response whose id serialises as `id_json`: `Err` when it was held for
+    /// its request and let go unclaimed (rmcp has only its stub).
+    pub fn take(&self, id_json: &str) -> Result<Option<Value>, NotKept> {
+        if let Ok(mut held) = self.held.lock() {
+            if let Some(i) = held.answers.iter().position(|(id, _)| id == id_json) {
+                return Ok(held.answers.remove(i).map(|(_, v)| v));
+            }
+            if let Some(i) = held.let_go.iter().position(|id| id == id_json) {
+                held.let_go.remove(i);
+                return Err(NotKept);
+            }
+        }
+        let Ok(mut kept) = self.kept.lock() else {
+            return Ok(None);
+        };
+        let i = kept.iter().position(|(id, _)| id == id_json);
+        Ok(i.and_then(|i| kept.remove(i)).map(|(_, v)| v))
     }
 
     /// Notes that the request with this id (as JSON) was cancelled.
@@ -264,22 +348,43 @@ mod tests {
             raw.sent(&sent, &sent.to_string());
         }
         raw.mark_cancelled("2");
-        let answer = |id: Value| json!({"jsonrpc": "2.0", "id": id, "result": {}});
-        assert_eq!(raw.record(&answer(json!(1))), Answer::Expected);
-        assert!(raw.take("1").is_some());
+        let answer = |id: Value| json!({"jsonrpc": "2.0", "id": id, "result": {"tools": []}});
         assert_eq!(
-            raw.record(&answer(json!(1))),
+            raw.record(answer(json!(1))),
+            Answer::Held(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.into()),
+            "rmcp is handed a stub of an answer read as sent"
+        );
+        assert_eq!(raw.take("1"), Ok(Some(answer(json!(1)))));
+        assert_eq!(
+            raw.record(answer(json!(1))),
             Answer::Unknown("1".into()),
             "answered twice"
         );
-        assert_eq!(raw.record(&answer(json!(2))), Answer::Late("2".into()));
+        assert_eq!(raw.record(answer(json!(2))), Answer::Late("2".into()));
         assert_eq!(
-            raw.record(&answer(json!("x"))),
+            raw.record(answer(json!("x"))),
             Answer::Unknown("\"x\"".into())
         );
         assert_eq!(
-            raw.record(&json!({"jsonrpc": "2.0", "id": 9, "method": "ping"})),
+            raw.record(json!({"jsonrpc": "2.0", "id": 9, "method": "ping"})),
             Answer::NotAResponse
         );
+    }
+
+    #[test]
+    fn the_handshake_goes_to_rmcp_whole_and_an_answer_let_go_unclaimed_is_said() {
+        let raw = RawResponses::default();
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize"});
+        raw.sent(&init, &init.to_string());
+        let answer = |id: usize| json!({"jsonrpc": "2.0", "id": id, "result": {"x": id}});
+        assert_eq!(raw.record(answer(0)), Answer::Expected);
+        for id in 1..=HELD + 1 {
+            let sent = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call"});
+            raw.sent(&sent, &sent.to_string());
+            assert!(matches!(raw.record(answer(id)), Answer::Held(_)));
+        }
+        assert_eq!(raw.take("1"), Err(NotKept), "the oldest was let go");
+        assert_eq!(raw.take("2"), Ok(Some(answer(2))));
+        assert_eq!(raw.take("0"), Ok(Some(answer(0))));
     }
 }

@@ -187,13 +187,21 @@ impl Session {
             .await_response()
             .await
             .map_err(|e| self.request_error(e))?;
-        Ok(self.raw_result(&id, result))
+        self.raw_result(&id, result)
     }
 
-    fn raw_result(&self, id: &str, typed: ServerResult) -> Value {
-        match self.raw.take(id).and_then(|m| m.get("result").cloned()) {
-            Some(raw) => raw,
-            None => serde_json::to_value(typed).unwrap_or(Value::Null),
+    /// The result as the server sent it, moved out of its message (never copied: it may be
+    /// megabytes); rmcp's typed one only where no transport of ours kept it.
+    fn raw_result(&self, id: &str, typed: ServerResult) -> Result<Value, RequestError> {
+        match self.raw.take(id) {
+            Ok(Some(Value::Object(mut message))) => {
+                Ok(message.remove("result").unwrap_or_default())
+            }
+            Ok(_) => Ok(serde_json::to_value(typed).unwrap_or(Value::Null)),
+            Err(super::raw::NotKept) => Err(RequestError::Malformed(
+                "the answer came after more than 64 others were waiting to be read, and was let go"
+                    .into(),
+            )),
         }
     }
 
@@ -222,7 +230,8 @@ impl Session {
         let mut names = HashSet::new();
         let (pages, problem) = self
             .pages("tools/list", "tools", |result| {
-                let page = decode_next_page(result, &mut names).map_err(RequestError::Malformed)?;
+                let page =
+                    decode_next_page(&result, &mut names).map_err(RequestError::Malformed)?;
                 let offset = list.tools.len() + list.rejected.len();
                 list.tools.extend(page.tools);
                 list.rejected.extend(page.rejected.into_iter().map(|mut r| {
@@ -241,9 +250,9 @@ impl Session {
     pub async fn list_all(&self, method: &str, field: &str) -> Result<Listing, RequestError> {
         let mut items = Vec::new();
         let (pages, problem) = self
-            .pages(method, field, |result| match result.get(field) {
+            .pages(method, field, |mut result| match result.get_mut(field) {
                 Some(Value::Array(page)) => {
-                    items.extend(page.iter().cloned());
+                    items.append(page);
                     Ok(())
                 }
                 _ => Err(RequestError::Malformed(format!(
@@ -266,7 +275,7 @@ impl Session {
         &self,
         method: &str,
         what: &str,
-        mut page: impl FnMut(&Value) -> Result<(), RequestError>,
+        mut page: impl FnMut(Value) -> Result<(), RequestError>,
     ) -> Result<(usize, Option<String>), RequestError> {
         let mut pages = 0;
         let mut cursor: Option<String> = None;
@@ -292,11 +301,14 @@ impl Session {
             bytes += super::events::json_bytes(&result)
                 + crate::schema::budget::count_values(&result, usize::MAX)
                     * super::lines::VALUE_COST;
-            page(&result)?;
-            pages += 1;
             let next = match result.get("nextCursor") {
-                Some(Value::String(c)) => c.clone(),
-                _ => return Ok((pages, None)),
+                Some(Value::String(c)) => Some(c.clone()),
+                _ => None,
+            };
+            page(result)?;
+            pages += 1;
+            let Some(next) = next else {
+                return Ok((pages, None));
             };
             let problem = if !seen.insert(next.clone()) {
                 format!(

@@ -5,7 +5,7 @@ use super::duplicate_keys;
 use super::error::ConnectError;
 use super::events::{EventSink, ServerEvent};
 use super::lines::{Line, MAX_MESSAGE_VALUES, count, read_line, too_costly};
-use super::raw::RawResponses;
+use super::raw::{Pass, RawResponses};
 use super::target::Header;
 use super::wire::HttpExchange;
 use crate::untrusted;
@@ -204,14 +204,17 @@ async fn read_messages<R: AsyncBufRead + Unpin>(
                 continue;
             }
         };
-        if !matches!(event.name.as_deref(), None | Some("message"))
-            || !admit(&event.data, &raw, &events, None)
-        {
+        if !matches!(event.name.as_deref(), None | Some("message")) {
             continue;
         }
+        let text = match admit(&event.data, &raw, &events, None) {
+            Pass::Drop => continue,
+            Pass::AsSent => event.data,
+            Pass::Instead(stub) => stub,
+        };
         // From the text, not from a `Value`: rmcp's message types buffer their fields, and a
         // number kept as written (beyond 64 bits) does not survive that from a `Value`.
-        match serde_json::from_str::<ServerJsonRpcMessage>(&event.data) {
+        match serde_json::from_str::<ServerJsonRpcMessage>(&text) {
             Ok(m) => {
                 if tx.send(m).await.is_err() {
                     return;
@@ -219,7 +222,7 @@ async fn read_messages<R: AsyncBufRead + Unpin>(
             }
             Err(e) => events.send(ServerEvent::Notice(format!(
                 "server sent an SSE message that is not JSON-RPC ({e}): {}",
-                untrusted::line(&event.data, 200)
+                untrusted::line(&text, 200)
             ))),
         }
     }
@@ -234,33 +237,34 @@ pub(super) fn oversized(size: usize, events: &EventSink) {
 
 /// Screens one message's text from the server (over either HTTP transport) before rmcp reads
 /// it: too many values, not JSON or an answer to nothing are dropped with a notice; repeated
-/// keys are named; what passes is tapped and, if an awaited answer, kept as sent.
+/// keys are named; what passes is tapped and, if an awaited answer, kept as sent (rmcp then
+/// reads a stub of it, see [`Pass`]).
 pub(super) fn admit(
     text: &str,
     raw: &RawResponses,
     events: &EventSink,
     http: Option<Arc<HttpExchange>>,
-) -> bool {
+) -> Pass {
     let counts = count(text.as_bytes(), MAX_MESSAGE_VALUES);
     if let Some(why) = too_costly(text.len(), counts) {
         events.send(ServerEvent::Notice(format!(
             "server sent a message of {why}"
         )));
-        return false;
+        return Pass::Drop;
     }
     match serde_json::from_str::<Value>(text) {
         Ok(v) => {
             if counts.keys > duplicate_keys::keys_in(&v) {
                 events.send(ServerEvent::Notice(duplicate_keys::notice(text.as_bytes())));
             }
-            raw.screen_http(&v, text, events, http)
+            raw.screen_http(v, text, events, http)
         }
         Err(e) => {
             events.send(ServerEvent::Notice(format!(
                 "server sent a message that is not JSON ({e}): {}",
                 untrusted::line(text, 200)
             )));
-            false
+            Pass::Drop
         }
     }
 }
@@ -276,18 +280,35 @@ async fn post_messages(
     tx: mpsc::Sender<ServerJsonRpcMessage>,
     timeout: Duration,
 ) {
-    while let Some(message) = rx.recv().await {
-        let body = match serde_json::to_value(&message) {
-            Ok(b) => b,
-            Err(_) => continue,
-        };
-        raw.sent(&body, &body.to_string());
+    let post = |body: &Value| {
+        raw.sent(body, &body.to_string());
         // Bounded: a POST that never completes would hold back every later message.
-        let mut post = client.post(endpoint.clone()).timeout(timeout).json(&body);
+        let mut post = client.post(endpoint.clone()).timeout(timeout).json(body);
         for h in &headers {
             post = post.header(&h.name, &h.value);
         }
-        let failure = match post.send().await {
+        post.send()
+    };
+    loop {
+        // The server's requests refused for the cap in flight are answered as soon as queued,
+        // in among ours.
+        let body = tokio::select! {
+            message = rx.recv() => match message.map(|m| serde_json::to_value(&m)) {
+                Some(Ok(body)) => body,
+                Some(Err(_)) => continue,
+                None => return,
+            },
+            () = raw.refusals_queued() => {
+                for refusal in raw.take_refusals() {
+                    let Ok(body) = serde_json::from_slice::<Value>(&refusal) else {
+                        continue;
+                    };
+                    let _ = post(&body).await;
+                }
+                continue;
+            }
+        };
+        let failure = match post(&body).await {
             Ok(r) if r.status().is_success() => None,
             Ok(r) => Some(format!(
                 "HTTP {} from the message endpoint",

@@ -7,7 +7,7 @@
 
 use super::events::{EventSink, ServerEvent};
 use super::oauth::{AuthFailure, Authorizer};
-use super::raw::RawResponses;
+use super::raw::{Pass, RawResponses};
 use super::sse::{self, Event};
 use super::wire::{Direction, HttpExchange};
 use futures::StreamExt;
@@ -22,7 +22,7 @@ use serde_json::Value;
 use sse_stream::Sse;
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tokio::io::BufReader;
 
@@ -39,11 +39,67 @@ type Events = BoxStream<'static, Result<Sse, SseError>>;
 /// and tapped as it arrived.
 #[derive(Clone)]
 pub struct WireClient {
-    pub http: reqwest::Client,
-    pub raw: RawResponses,
-    pub events: EventSink,
+    http: reqwest::Client,
+    raw: RawResponses,
+    events: EventSink,
     /// OAuth: the token for each request, and the flow a 401 or 403 `insufficient_scope` runs.
-    pub auth: Option<Arc<Authorizer>>,
+    auth: Option<Arc<Authorizer>>,
+    /// Where and how the last message was posted: the server's refused requests are answered
+    /// the same way.
+    last_post: Arc<Mutex<Option<PostedTo>>>,
+    /// Ends the writer of refusals when rmcp lets go of the last copy of this client.
+    _refusals: Option<Arc<AbortOnDrop>>,
+}
+
+/// The URL, session and headers of a POST.
+#[derive(Clone)]
+struct PostedTo {
+    uri: Arc<str>,
+    session_id: Option<Arc<str>>,
+    auth_token: Option<String>,
+    headers: HashMap<HeaderName, HeaderValue>,
+}
+
+impl WireClient {
+    /// A client whose refusals of the server's requests (over the cap in flight, see
+    /// [`RawResponses`]) are posted to the server as soon as they are queued, one at a time.
+    pub fn new(
+        http: reqwest::Client,
+        raw: RawResponses,
+        events: EventSink,
+        auth: Option<Arc<Authorizer>>,
+    ) -> WireClient {
+        let writer = WireClient {
+            http,
+            raw,
+            events,
+            auth,
+            last_post: Arc::default(),
+            _refusals: None,
+        };
+        let task = tokio::spawn(writer.clone().write_refusals());
+        WireClient {
+            _refusals: Some(Arc::new(AbortOnDrop(task.abort_handle()))),
+            ..writer
+        }
+    }
+
+    /// Posts each refusal queued, where the last message went (a server that reads none of
+    /// them holds this writer, and the queue stays bounded: see [`RawResponses`]).
+    async fn write_refusals(self) {
+        loop {
+            self.raw.refusals_queued().await;
+            for refusal in self.raw.take_refusals() {
+                let posted = self.last_post.lock().ok().and_then(|p| p.clone());
+                let (Some(to), Ok(message)) = (posted, serde_json::from_slice(&refusal)) else {
+                    continue;
+                };
+                let token = self.token_or(to.auth_token).await;
+                let sent = self.post_once(to.uri, &message, to.session_id, token, to.headers);
+                let _ = sent.await;
+            }
+        }
+    }
 }
 
 impl StreamableHttpClient for WireClient {
@@ -181,6 +237,14 @@ impl WireClient {
         auth_token: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, Error> {
+        if let Ok(mut last) = self.last_post.lock() {
+            *last = Some(PostedTo {
+                uri: uri.clone(),
+                session_id: session_id.clone(),
+                auth_token: auth_token.clone(),
+                headers: custom_headers.clone(),
+            });
+        }
         let body = serde_json::to_string(message).map_err(Error::Deserialize)?;
         let sent: Option<Value> = serde_json::from_str(&body).ok();
         if let Some(sent) = &sent {
@@ -284,7 +348,7 @@ impl WireClient {
                         self.raw.tap().note(Direction::In, &sent, &text);
                     }
                     if let Ok(value) = serde_json::to_value(&answer) {
-                        self.raw.record(&value);
+                        self.raw.record(value);
                     }
                     return Ok(StreamableHttpPostResponse::Json(answer, None));
                 }
@@ -324,9 +388,11 @@ impl WireClient {
         if text.trim().is_empty() && awaits_nothing {
             return Ok(StreamableHttpPostResponse::Accepted);
         }
-        if !sse::admit(&text, &self.raw, &self.events, None) {
-            return Ok(StreamableHttpPostResponse::Accepted);
-        }
+        let text = match sse::admit(&text, &self.raw, &self.events, None) {
+            Pass::Drop => return Ok(StreamableHttpPostResponse::Accepted),
+            Pass::AsSent => text,
+            Pass::Instead(stub) => stub,
+        };
         match serde_json::from_str::<ServerJsonRpcMessage>(&text) {
             Ok(parsed) => Ok(StreamableHttpPostResponse::Json(parsed, session)),
             Err(_) if awaits_nothing => Ok(StreamableHttpPostResponse::Accepted),
@@ -369,12 +435,14 @@ impl WireClient {
                             continue;
                         }
                     };
+                    let mut event = event;
                     let is_message = matches!(event.name.as_deref(), None | Some("message"));
-                    if is_message
-                        && !event.data.is_empty()
-                        && !sse::admit(&event.data, &raw, &events, exchange.clone())
-                    {
-                        continue;
+                    if is_message && !event.data.is_empty() {
+                        match sse::admit(&event.data, &raw, &events, exchange.clone()) {
+                            Pass::Drop => continue,
+                            Pass::AsSent => {}
+                            Pass::Instead(stub) => event.data = stub,
+                        }
                     }
                     return Some((Ok(to_sse(event)), reader));
                 }
@@ -505,5 +573,14 @@ fn to_sse(event: Event) -> Sse {
         data: (!event.data.is_empty()).then_some(event.data),
         id: event.id,
         retry: event.retry,
+    }
+}
+
+/// Aborts a task when dropped.
+struct AbortOnDrop(tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }

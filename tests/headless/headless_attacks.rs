@@ -230,6 +230,31 @@ fn a_flood_of_server_requests_is_capped_in_flight_and_its_notes_are_bounded() {
     assert!(lines < 2_000, "{lines} lines on stderr");
 }
 
+#[test]
+fn server_requests_refused_over_http_are_answered_with_an_error() {
+    // 1,000 roots/list requests on a call's stream (Streamable HTTP) or the event stream
+    // (legacy SSE): those over the cap are refused, and the server hears each refusal (a POST
+    // of a JSON-RPC error) rather than waiting for an answer that never comes.
+    for (mode, path) in [("request-flood", "/mcp"), ("sse-request-flood", "/sse")] {
+        let server = HttpAttacker::start(mode, "", path);
+        let m = run_measured(BIN, &["call", "flood", "--url", &server.url], &[]);
+        assert_eq!(m.code, 0, "{mode}: {}", m.stderr);
+        let v: serde_json::Value = serde_json::from_str(&m.stdout).expect("json");
+        let text = v["content"][0]["text"].as_str().unwrap_or_default();
+        let answered: usize = text
+            .rsplit(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_default();
+        assert!(answered >= 100, "{mode}: {text}");
+        assert!(
+            m.stderr.contains("more are refused at once"),
+            "{mode}: {}",
+            m.stderr
+        );
+    }
+}
+
 /// 2020-12 makes `format` an annotation: a mismatch is a finding beside the verdict, and
 /// `--strict` passes, unless `--assert-formats` asks for it to be a violation.
 #[test]

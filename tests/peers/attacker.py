@@ -7,6 +7,7 @@ HTTP:   attacker.py http MODE [URL]  (prints "PORT n" on stdout, then serves on 
 """
 
 import http.server
+import queue
 import json
 import os
 import subprocess
@@ -352,6 +353,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(body)
         elif mode == "sessions":
             self.sessions()
+        elif mode in ("request-flood", "sse-request-flood"):
+            self.request_flood()
         elif mode == "sse-foreign-endpoint":
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -394,7 +397,92 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def reply(self, status, body=b"", content_type="application/json"):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def request_flood(self):
+        # A server whose one tool answers with 1,000 roots/list requests on the call's stream
+        # (Streamable HTTP) or the event stream (legacy SSE), then waits until the client's
+        # error answers to them stop coming (1 s quiet, 20 s at most) and says how many came.
+        sse = self.mode == "sse-request-flood"
+        if self.command == "GET" and sse:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.close_connection = True
+            self.end_headers()
+            # The newest stream gets every message (an earlier connection's is left behind).
+            outbox = Handler.outbox = queue.Queue()
+            self.wfile.write(b"event: endpoint\ndata: /messages\n\n")
+            self.wfile.flush()
+            while True:
+                message = outbox.get()
+                try:
+                    self.wfile.write(b"data: %s\n\n" % json.dumps(message).encode())
+                    self.wfile.flush()
+                except OSError:
+                    return
+        if self.command != "POST":
+            return self.reply(405 if self.command == "GET" else 200)
+        message = json.loads(self.body or b"{}")
+        if "method" not in message:
+            if str(message.get("id", "")).startswith("flood-") and "error" in message:
+                with Handler.lock:
+                    Handler.refused += 1
+                    Handler.last_refusal = time.monotonic()
+            return self.reply(202)
+        if "id" not in message:
+            return self.reply(202)
+        method, rid = message["method"], message["id"]
+        if method == "initialize":
+            answer = {"protocolVersion": message["params"]["protocolVersion"],
+                      "capabilities": {"tools": {}}, "serverInfo": {"name": "flood", "version": "1"}}
+        elif method == "tools/list":
+            answer = {"tools": [{"name": "flood", "inputSchema": OBJECT}]}
+        elif method == "tools/call":
+            requests = [{"jsonrpc": "2.0", "id": f"flood-{i}", "method": "roots/list"} for i in range(1000)]
+            def wait_then_answer(write):
+                started = Handler.last_refusal = time.monotonic()
+                while time.monotonic() - Handler.last_refusal < 1 and time.monotonic() - started < 20:
+                    time.sleep(0.05)
+                text = f"error answers to the flood: {Handler.refused}"
+                write({"jsonrpc": "2.0", "id": rid, "result": text_result(text)})
+            if sse:
+                # Answered on the event stream, from a thread: this connection is free for
+                # the client's next POSTs (its refusals).
+                self.reply(202)
+                for r in requests:
+                    Handler.outbox.put(r)
+                threading.Thread(target=wait_then_answer, args=(Handler.outbox.put,), daemon=True).start()
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.close_connection = True
+            self.end_headers()
+            self.wfile.write("".join(f"data: {json.dumps(r)}\n\n" for r in requests).encode())
+            self.wfile.flush()
+
+            def write_event(message):
+                self.wfile.write(f"data: {json.dumps(message)}\n\n".encode())
+                self.wfile.flush()
+            wait_then_answer(write_event)
+            return
+        else:
+            answer = {}
+        response = {"jsonrpc": "2.0", "id": rid, "result": answer}
+        if sse:
+            Handler.outbox.put(response)
+            return self.reply(202)
+        self.reply(200, json.dumps(response).encode())
+
     opened = 0
+    refused = 0
+    last_refusal = 0.0
+    lock = threading.Lock()
+    outbox = queue.Queue()
     do_GET = attack
     do_POST = attack
     do_DELETE = attack
