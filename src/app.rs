@@ -33,3 +33,4 @@ pub mod update_saved;
 pub mod update_server;
 pub mod update_tool;
 pub mod value_tree;
+pub mod written_json;

@@ -233,9 +233,11 @@ impl Protocol {
             return;
         }
         self.detail = self.entries[index].wire.message.as_ref().map(|text| {
-            // Our own transport's text of a message it parsed: it parses again.
-            let message = serde_json::from_str(text).unwrap_or(serde_json::Value::Null);
-            let tree = ValueTree::build(&message, "");
+            // Read as written: a repeated key or a number's own spelling is what the pane is for.
+            let tree = ValueTree::build_written(text, "", ".").unwrap_or_else(|| {
+                let message = serde_json::from_str(text).unwrap_or(serde_json::Value::Null);
+                ValueTree::build_rooted(&message, "", ".")
+            });
             let open = tree.default_open();
             Detail { number, tree, open }
         });

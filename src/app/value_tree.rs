@@ -3,6 +3,7 @@
 //! JSON Pointer and jq path of any row. Bounded. Pure.
 
 use crate::app::outline::Nodes;
+use crate::app::written_json::{self, Written};
 use crate::schema::refs::escape_segment;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -64,13 +65,34 @@ impl ValueTree {
     /// `(.contents[0].text | fromjson)`).
     pub fn build_rooted(value: &Value, base: &str, jq: &str) -> ValueTree {
         let mut tree = ValueTree::default();
-        tree.add(value, None, None, base.to_string(), jq.to_string());
+        tree.add(
+            Source::Parsed(value),
+            None,
+            None,
+            base.to_string(),
+            jq.to_string(),
+        );
         tree
+    }
+
+    /// The tree of a JSON text as it was written: numbers as their text, every repeated key
+    /// its own row (marked); `None` when the text is not JSON.
+    pub fn build_written(text: &str, base: &str, jq: &str) -> Option<ValueTree> {
+        let written = written_json::read(text)?;
+        let mut tree = ValueTree::default();
+        tree.add(
+            Source::Written(&written),
+            None,
+            None,
+            base.to_string(),
+            jq.to_string(),
+        );
+        Some(tree)
     }
 
     fn add(
         &mut self,
-        value: &Value,
+        value: Source,
         parent: Option<usize>,
         label: Option<String>,
         pointer: String,
@@ -80,13 +102,7 @@ impl ValueTree {
             self.truncated = true;
             return;
         }
-        let summary = match value {
-            Value::Object(m) => {
-                format!("{{{} key{}}}", m.len(), if m.len() == 1 { "" } else { "s" })
-            }
-            Value::Array(a) => format!("[{} item{}]", a.len(), if a.len() == 1 { "" } else { "s" }),
-            scalar => scalar.to_string(),
-        };
+        let (summary, children) = value.open();
         let id = self.rows.len();
         self.rows.push(ValueRow {
             parent,
@@ -99,30 +115,18 @@ impl ValueTree {
         if let Some(p) = parent {
             self.rows[p].children.push(id);
         }
-        match value {
-            Value::Object(map) => {
-                for (k, v) in map {
-                    self.add(
-                        v,
-                        Some(id),
-                        Some(Value::String(k.clone()).to_string()),
-                        format!("{pointer}/{}", escape_segment(k)),
-                        format!("{jq}{}", jq_key(k)),
-                    );
-                }
-            }
-            Value::Array(items) => {
-                for (i, v) in items.iter().enumerate() {
-                    self.add(
-                        v,
-                        Some(id),
-                        Some(format!("[{i}]")),
-                        format!("{pointer}/{i}"),
-                        format!("{jq}[{i}]"),
-                    );
-                }
-            }
-            _ => {}
+        for child in children {
+            let (segment, jq_step) = match &child.key {
+                Key::Name(k) => (escape_segment(k), jq_key(k)),
+                Key::Index(i) => (i.to_string(), format!("[{i}]")),
+            };
+            self.add(
+                child.value,
+                Some(id),
+                Some(child.label),
+                format!("{pointer}/{segment}"),
+                format!("{jq}{jq_step}"),
+            );
         }
     }
 
@@ -143,6 +147,77 @@ impl ValueTree {
                 .collect()
         } else {
             std::iter::once(0).collect()
+        }
+    }
+}
+
+/// A value to draw: parsed, or as written.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    Parsed(&'a Value),
+    Written(&'a Written<'a>),
+}
+
+/// How a child is reached from its parent.
+enum Key {
+    Name(String),
+    Index(usize),
+}
+
+/// A child to draw: how it is reached, its label, its value.
+struct Child<'a> {
+    key: Key,
+    label: String,
+    value: Source<'a>,
+}
+
+impl<'a> Source<'a> {
+    /// The value's summary (a scalar as JSON, or `{3 keys}` / `[2 items]`) and its children.
+    fn open(self) -> (String, Vec<Child<'a>>) {
+        let keys = |n: usize| format!("{{{n} key{}}}", if n == 1 { "" } else { "s" });
+        let items = |n: usize| format!("[{n} item{}]", if n == 1 { "" } else { "s" });
+        let item = |(i, value)| Child {
+            key: Key::Index(i),
+            label: format!("[{i}]"),
+            value,
+        };
+        match self {
+            Source::Parsed(Value::Object(map)) => {
+                let children = map.iter().map(|(k, v)| Child {
+                    key: Key::Name(k.clone()),
+                    label: Value::String(k.clone()).to_string(),
+                    value: Source::Parsed(v),
+                });
+                (keys(map.len()), children.collect())
+            }
+            Source::Parsed(Value::Array(a)) => {
+                let children = a.iter().map(Source::Parsed).enumerate().map(item);
+                (items(a.len()), children.collect())
+            }
+            Source::Parsed(scalar) => (scalar.to_string(), Vec::new()),
+            Source::Written(Written::Object(members)) => {
+                let mut seen = HashSet::new();
+                let children = members.iter().map(|(written, v)| {
+                    let name = written_json::key(written).unwrap_or_default();
+                    // Readers keep one of them (serde_json and JavaScript: the last).
+                    let label = match seen.insert(name.clone()) {
+                        true => written.to_string(),
+                        false => format!("{written} (repeated key)"),
+                    };
+                    Child {
+                        key: Key::Name(name),
+                        label,
+                        value: Source::Written(v),
+                    }
+                });
+                let children: Vec<Child> = children.collect();
+                (keys(children.len()), children)
+            }
+            Source::Written(Written::Array(a)) => {
+                let children = a.iter().map(Source::Written).enumerate().map(item);
+                (items(a.len()), children.collect())
+            }
+            Source::Written(Written::Scalar(text)) => (text.to_string(), Vec::new()),
         }
     }
 }
