@@ -376,4 +376,37 @@ mod filter_tests {
             "the selection stays"
         );
     }
+
+    #[test]
+    fn a_message_is_shown_as_written_numbers_and_repeated_keys_included() {
+        let text = r#"{"jsonrpc":"2.0","id":1,"result":{"big":1e400,"n":1E2,"twice":1,"twice":2}}"#;
+        let message: serde_json::Value = serde_json::from_str(text).expect("json");
+        let mut p = Protocol::default();
+        p.add(
+            vec![WireMessage::new(
+                Direction::In,
+                &message,
+                text,
+                Instant::now(),
+            )],
+            0,
+        );
+        p.refresh_detail();
+        let rows: Vec<String> = p
+            .detail
+            .expect("detail")
+            .tree
+            .rows
+            .iter()
+            .map(|r| r.text())
+            .collect();
+        for row in [
+            r#""big": 1e400"#,
+            r#""n": 1E2"#,
+            r#""twice": 1"#,
+            r#""twice" (repeated key): 2"#,
+        ] {
+            assert!(rows.contains(&row.to_string()), "{row} in {rows:?}");
+        }
+    }
 }
