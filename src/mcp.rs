@@ -36,5 +36,6 @@ pub use child::MAX_MESSAGE_BYTES;
 pub use connect::connect;
 pub use error::{ConnectError, RequestError};
 pub use events::{AuthStep, EventReceiver, EventSink, ServerEvent};
+pub use schema_text::Schema;
 pub use session::{ServerSummary, Session, ToolList};
 pub use target::{ConnectOptions, Header, HttpTransport, ProtocolChoice, Target};

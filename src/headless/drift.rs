@@ -49,7 +49,7 @@ pub async fn surface(session: &Session) -> Result<Value, String> {
             crate::schema::Era::Legacy => "legacy",
             crate::schema::Era::Modern => "modern",
         },
-        tools: list.tools.iter().map(Tool::definition).collect(),
+        tools: list.tools.into_iter().map(Tool::into_definition).collect(),
         resources,
         templates,
         prompts,

@@ -34,6 +34,12 @@ impl Schema {
         }
     }
 
+    /// The schema as JSON, owned: parsed now if it was not yet, never copied.
+    pub fn into_value(mut self) -> Value {
+        self.value();
+        self.parsed.take().unwrap_or_default()
+    }
+
     /// The schema as JSON (parsed on first use).
     pub fn value(&self) -> &Value {
         self.parsed.get_or_init(|| {

@@ -125,23 +125,24 @@ impl Tool {
 
     /// The definition exactly as the server sent it, keys in their order.
     pub fn definition(&self) -> Value {
-        let mut map = self.rest.clone();
+        self.clone().into_definition()
+    }
+
+    /// [`Tool::definition`], the tool given up for it: each schema parsed once, not copied.
+    pub fn into_definition(self) -> Value {
+        let mut map = self.rest;
         let mut places = [
             (
                 self.schema_places[0],
                 "inputSchema",
-                Some(&*self.input_schema),
+                Some(self.input_schema),
             ),
-            (
-                self.schema_places[1],
-                "outputSchema",
-                self.output_schema.as_deref(),
-            ),
+            (self.schema_places[1], "outputSchema", self.output_schema),
         ];
         places.sort_by_key(|(at, ..)| *at);
         for (at, key, schema) in places {
             if let (Some(at), Some(schema)) = (at, schema) {
-                map.shift_insert(at.min(map.len()), key.into(), schema.clone());
+                map.shift_insert(at.min(map.len()), key.into(), schema.into_value());
             }
         }
         Value::Object(map)
