@@ -136,6 +136,25 @@ fn a_sixty_thousand_link_ref_chain_is_named_too_deep_not_a_crash() {
 }
 
 #[test]
+fn a_two_megabyte_schema_is_parsed_once_not_once_a_layer() {
+    // 60,000 one-key objects in 2.26 MB: one parsed copy is ~36 MB of heap. Each layer (the
+    // transport, rmcp's buffered and typed reads, the output) once held its own: 155-161 MB
+    // for `inspect` and `snapshot` (debug build), now under 135 MB.
+    let snapshot = std::env::temp_dir().join(format!("ref-chain-{}.json", std::process::id()));
+    let snapshot = snapshot.to_string_lossy().into_owned();
+    for args in [
+        vec!["tools"],
+        vec!["inspect", "deep"],
+        vec!["snapshot", "-o", &snapshot],
+    ] {
+        let m = attack(&args, "ref-chain");
+        assert_eq!(m.code, 0, "{args:?}: {}", m.stderr);
+        assert!(m.peak_kb < 135 * 1024, "{args:?}: peak {} kB", m.peak_kb);
+    }
+    let _ = std::fs::remove_file(&snapshot);
+}
+
+#[test]
 fn exponential_validation_ends_at_its_budget_with_a_named_verdict() {
     // 2^40 subschema visits for a conforming instance: stopped by a budget, never judged.
     let m = attack(&["call", "fan"], "fan");
