@@ -78,6 +78,8 @@ pub const HISTORY_BYTES: usize = 64 * 1024 * 1024;
 /// What a send needs confirmed first, if anything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Confirm {
+    /// Every client of this era must leave the tool out (a broken `x-mcp-header`).
+    Excluded,
     InvalidArguments,
     Destructive,
 }
@@ -86,6 +88,9 @@ impl Confirm {
     /// What it asks, for a draft that breaks its schema in `places` places.
     pub fn question(self, places: usize) -> String {
         match self {
+            Confirm::Excluded => {
+                "clients of the 2026-07-28 era exclude this tool (its reason is in the tool pane): press send again to call it anyway".into()
+            }
             Confirm::InvalidArguments => format!(
                 "the arguments break the input schema in {}: press send again to send them anyway",
                 crate::plural::count(places, "place")

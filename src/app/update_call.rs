@@ -65,6 +65,11 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
     let destructive = model
         .selected_entry()
         .is_some_and(|e| e.tool.annotations.destructive == Some(true));
+    let era = model.server.as_ref().map(|s| s.era);
+    let excluded = model
+        .selected_entry()
+        .zip(era)
+        .is_some_and(|(e, era)| e.tool.excluded_in(era).is_some());
     let page = model.viewport.call_rows.max(1);
     let now = model.now;
     let mut status = None;
@@ -112,7 +117,7 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
             tool: tool.name.clone(),
             text: state.text(),
         }),
-        Command::Send => match send(state, destructive) {
+        Command::Send => match send(state, excluded, destructive) {
             Ok(arguments) => {
                 let output = state.output().cloned();
                 let as_task = state.as_task;
@@ -183,7 +188,11 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
 
 /// Checks a send against the draft: not JSON is refused; schema violations and destructive
 /// hints need a second press.
-fn send(state: &mut CallState, destructive: bool) -> Result<serde_json::Value, String> {
+fn send(
+    state: &mut CallState,
+    excluded: bool,
+    destructive: bool,
+) -> Result<serde_json::Value, String> {
     if state.in_flight.is_some() {
         return Err("a call is already in flight (ctrl-x cancels it)".into());
     }
@@ -193,19 +202,25 @@ fn send(state: &mut CallState, destructive: bool) -> Result<serde_json::Value, S
             .clone()
             .unwrap_or_else(|| "the arguments are not a JSON object".into()));
     };
-    let needed = if !state.violations.is_empty() {
-        Some(Confirm::InvalidArguments)
-    } else if destructive {
-        Some(Confirm::Destructive)
-    } else {
-        None
-    };
-    match needed {
-        Some(c) if state.confirm != Some(c) => {
+    // One confirmation at a time, the gravest first: each press of send passes one.
+    let needed: Vec<Confirm> = [
+        (excluded, Confirm::Excluded),
+        (!state.violations.is_empty(), Confirm::InvalidArguments),
+        (destructive, Confirm::Destructive),
+    ]
+    .into_iter()
+    .filter_map(|(needed, c)| needed.then_some(c))
+    .collect();
+    let passed = state
+        .confirm
+        .and_then(|c| needed.iter().position(|n| *n == c))
+        .map_or(0, |at| at + 1);
+    match needed.get(passed) {
+        Some(&c) => {
             state.confirm = Some(c);
             Err(c.question(state.violations.len()))
         }
-        _ => {
+        None => {
             state.confirm = None;
             Ok(arguments)
         }

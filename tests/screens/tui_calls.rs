@@ -155,6 +155,34 @@ fn invalid_arguments_and_destructive_tools_ask_before_sending() {
 }
 
 #[test]
+fn a_tool_the_era_excludes_is_called_only_when_asked_twice() {
+    let mut m = demo_model();
+    let bad = json!({"name": "bad_header", "inputSchema": {"type": "object",
+        "properties": {"r": {"type": "object", "x-mcp-header": "R"}}}});
+    let mut tools = tui::demo_tools();
+    tools.tools.push(decode_tool(&bad).expect("tool"));
+    update(&mut m, Msg::ToolsListed(tools));
+    open_call(&mut m, "bad_header");
+    assert!(press(&mut m, &["ctrl-s"]).is_empty(), "not sent at once");
+    assert!(
+        m.status
+            .as_deref()
+            .is_some_and(|s| s.contains("exclude this tool")),
+        "{:?}",
+        m.status
+    );
+    let effects = press(&mut m, &["ctrl-s"]);
+    assert!(
+        matches!(
+            effects.as_slice(),
+            [Effect::Session(SessionRequest::Call { .. })]
+        ),
+        "{effects:?} {:?}",
+        m.status
+    );
+}
+
+#[test]
 fn a_call_in_flight_shows_progress_and_can_be_cancelled() {
     let mut m = demo_model();
     open_call(&mut m, "slow");
