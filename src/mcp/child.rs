@@ -274,8 +274,11 @@ async fn pump_stdout(
                 let counts = count(&bytes, MAX_MESSAGE_VALUES);
                 if let Some(why) = too_costly(bytes.len(), counts) {
                     let tail = &bytes[bytes.len().saturating_sub(TAIL_BYTES)..];
-                    let message = format!("the server sent a message of {why}");
-                    if !answer_dropped(&mut to_rmcp, &events, &raw, message, &bytes, tail).await {
+                    let text = String::from_utf8_lossy(&bytes);
+                    if let Some(line) = raw.unparsed((&bytes, tail), &text, &why, &events)
+                        && (to_rmcp.write_all(line.as_bytes()).await.is_err()
+                            || to_rmcp.write_all(b"\n").await.is_err())
+                    {
                         return;
                     }
                     continue;

@@ -74,24 +74,40 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
 /// near 100 MB per copy whatever its shape.
 pub const MAX_MESSAGE_VALUES: usize = 1_000_000;
 
-/// Bytes one JSON value costs in memory at least, parsed (a `Value` with its number or string
-/// on the heap): what a message's structure costs beside its bytes.
-pub const VALUE_COST: usize = 48;
+/// Bytes a JSON value costs in memory parsed, as measured (serde_json with `preserve_order`
+/// and `arbitrary_precision`, 2026-11-27): an 80-byte `Value` in its parent, with the slack of
+/// a growing array, and its number or string on the heap. 100,000 `1`s: 95 bytes each.
+pub const VALUE_COST: usize = 96;
+/// What an object key adds: its entry's hash and `String`, and the key's own allocation.
+pub const KEY_COST: usize = 64;
+/// What a non-empty object adds: its entries' vector and its hash index. 100,000 `{"k":1}`:
+/// 464 bytes each, all told.
+pub const OBJECT_COST: usize = 224;
 /// A message may cost this many times its bytes in memory, parsed, plus [`COST_FLOOR`].
 pub const COST_PER_BYTE: usize = 10;
 /// What any message may cost parsed, however small (a short message of many tiny values is
 /// harmless).
 pub const COST_FLOOR: usize = 16 << 20;
 
+impl Counts {
+    /// What a text of these counts costs in memory, parsed once (see [`VALUE_COST`]).
+    pub fn parsed_cost(&self) -> usize {
+        self.values
+            .saturating_mul(VALUE_COST)
+            .saturating_add(self.keys.saturating_mul(KEY_COST))
+            .saturating_add(self.objects.saturating_mul(OBJECT_COST))
+    }
+}
+
 /// Why a message of `bytes` bytes holding `counts` must not be parsed, if it must not: more
 /// than [`MAX_MESSAGE_VALUES`] values, or a structure that would cost more than
 /// [`COST_PER_BYTE`] × its bytes (+ [`COST_FLOOR`]) in memory (2 MB of `0,0,0…` is a million
-/// values: 48 MB per copy).
+/// values: 96 MB parsed).
 pub fn too_costly(bytes: usize, counts: Counts) -> Option<String> {
-    let cost = counts.values.saturating_mul(VALUE_COST);
+    let cost = counts.parsed_cost();
     if counts.values > MAX_MESSAGE_VALUES {
         Some(format!(
-            "more than {MAX_MESSAGE_VALUES} JSON values ({bytes} bytes): dropped, as its memory would follow its structure"
+            "more than {MAX_MESSAGE_VALUES} JSON values ({bytes} bytes), whose memory would follow its structure"
         ))
     } else if cost
         > bytes
@@ -99,9 +115,10 @@ pub fn too_costly(bytes: usize, counts: Counts) -> Option<String> {
             .saturating_add(COST_FLOOR)
     {
         Some(format!(
-            "{} JSON values in {bytes} bytes (about {} MiB parsed, over {COST_PER_BYTE}× its size): dropped, as its memory would follow its structure",
+            "{} JSON values in {bytes} bytes (about {} MiB parsed, over {COST_PER_BYTE}× its size + {} MiB), whose memory would follow its structure",
             counts.values,
-            cost >> 20
+            cost >> 20,
+            COST_FLOOR >> 20,
         ))
     } else {
         None
@@ -117,11 +134,17 @@ pub struct Counts {
     /// Object keys as written (colons outside strings), duplicates included; complete only
     /// when `values` is within the limit.
     pub keys: usize,
+    /// Objects (openings outside strings), counted as `keys` is.
+    pub objects: usize,
 }
 
 /// Counts the values and keys of a JSON text, stopping once `values` passes `limit`.
 pub fn count(json: &[u8], limit: usize) -> Counts {
-    let mut counts = Counts { values: 1, keys: 0 };
+    let mut counts = Counts {
+        values: 1,
+        keys: 0,
+        objects: 0,
+    };
     let mut in_string = false;
     let mut escaped = false;
     for &b in json {
@@ -138,6 +161,7 @@ pub fn count(json: &[u8], limit: usize) -> Counts {
             b'"' => in_string = true,
             b':' => counts.keys += 1,
             b',' | b'[' | b'{' => {
+                counts.objects += usize::from(b == b'{');
                 counts.values += 1;
                 if counts.values > limit {
                     return counts;
@@ -160,6 +184,25 @@ mod tests {
         assert_eq!(values(br#""\"[,""#, 100), 1);
         assert_eq!(values(&b"[]".repeat(1000), 10), 11);
         assert_eq!(count(br#"{"a:":{"b":1,"b":"c:d"}}"#, 100).keys, 3);
+        assert_eq!(count(br#"[{},{"a":"{"},[{}]]"#, 100).objects, 3);
+    }
+
+    #[test]
+    fn dense_messages_cost_more_than_ten_times_their_bytes_sparse_ones_do_not() {
+        let rows = |n: usize, row: &str| format!("[{}]", vec![row; n].join(","));
+        let dense = rows(100_000, r#"{"k":1}"#);
+        assert!(too_costly(dense.len(), count(dense.as_bytes(), MAX_MESSAGE_VALUES)).is_some());
+        let described = rows(
+            100_000,
+            r#"{"name":"a tool of some kind","description":"what it does, in a sentence or two"}"#,
+        );
+        assert!(
+            too_costly(
+                described.len(),
+                count(described.as_bytes(), MAX_MESSAGE_VALUES)
+            )
+            .is_none()
+        );
     }
 
     use super::*;

@@ -7,6 +7,7 @@
 
 use super::events::{EventSink, ServerEvent};
 use super::wire::{Direction, HttpExchange, Tap};
+pub use crate::schema::verdict::UNPARSED;
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -65,8 +66,8 @@ pub struct RawResponses {
     kept: Arc<Mutex<VecDeque<(String, Value)>>>,
     held: Arc<Mutex<Held>>,
     cancelled: Arc<Mutex<VecDeque<String>>>,
-    /// The ids of our requests awaiting an answer, and whether rmcp reads it typed.
-    awaiting: Arc<Mutex<HashMap<String, bool>>>,
+    /// The ids of our requests awaiting an answer, and what awaits each.
+    awaiting: Arc<Mutex<HashMap<String, Awaited>>>,
     /// The server's requests not yet answered, and those refused.
     asked: Arc<Mutex<Asked>>,
     /// Wakes the writer of [`take_refusals`](Self::take_refusals).
@@ -75,6 +76,14 @@ pub struct RawResponses {
     tap: Tap,
     /// Whether rmcp reads `tools/list` answers too (see [`Self::tool_lists_read_typed`]).
     tool_lists_typed: bool,
+}
+
+/// A request of ours awaiting its answer.
+#[derive(Default)]
+struct Awaited {
+    method: String,
+    /// Whether rmcp reads the answer typed (see [`READ_TYPED`]).
+    typed: bool,
 }
 
 /// Answers held whole for their requests, oldest first, and the ids of those let go unclaimed.
@@ -123,11 +132,12 @@ impl RawResponses {
     pub fn expect(&self, message: &Value) {
         match (message.get("id"), message.get("method")) {
             (Some(id), Some(method)) => {
-                let typed = method.as_str().is_some_and(|m| {
-                    READ_TYPED.contains(&m) || (self.tool_lists_typed && m == "tools/list")
-                });
+                let method = method.as_str().unwrap_or_default();
+                let typed = READ_TYPED.contains(&method)
+                    || (self.tool_lists_typed && method == "tools/list");
+                let method = method.to_string();
                 if let Ok(mut awaiting) = self.awaiting.lock() {
-                    awaiting.insert(id.to_string(), typed);
+                    awaiting.insert(id.to_string(), Awaited { method, typed });
                 }
             }
             (Some(id), None) => {
@@ -204,45 +214,102 @@ impl RawResponses {
             }
             _ => return Answer::NotAResponse,
         };
-        let awaited = self
-            .awaiting
-            .lock()
-            .map(|mut a| a.remove(&id_json))
-            .unwrap_or(Some(true));
+        let awaited = match self.claim(&id_json) {
+            Ok(awaited) => awaited,
+            Err(answer) => return answer,
+        };
+        // An error is small and rmcp must see its code: it goes whole.
+        if !awaited.typed && message.get("result").is_some() {
+            return self.hold(id_json, message);
+        }
+        self.keep(id_json, message);
+        Answer::Expected
+    }
+
+    /// The answer to our request `id_json` is here: what awaited it, or why nothing does.
+    fn claim(&self, id_json: &str) -> Result<Awaited, Answer> {
+        let awaited = self.awaiting.lock().map(|mut a| a.remove(id_json));
         if let Ok(mut cancelled) = self.cancelled.lock()
-            && let Some(i) = cancelled.iter().position(|c| *c == id_json)
+            && let Some(i) = cancelled.iter().position(|c| c == id_json)
         {
             cancelled.remove(i);
-            return Answer::Late(id_json);
+            return Err(Answer::Late(id_json.to_string()));
         }
         match awaited {
-            None => Answer::Unknown(id_json),
-            // An error is small and rmcp must see its code: it goes whole.
-            Some(false) if message.get("result").is_some() => {
-                let stub = format!(r#"{{"jsonrpc":"2.0","id":{id_json},"result":{{}}}}"#);
-                if let Ok(mut held) = self.held.lock() {
-                    if held.answers.len() >= HELD
-                        && let Some((id, _)) = held.answers.pop_front()
-                    {
-                        if held.let_go.len() >= HELD {
-                            held.let_go.pop_front();
-                        }
-                        held.let_go.push_back(id);
-                    }
-                    held.answers.push_back((id_json, message));
-                }
-                Answer::Held(stub)
-            }
-            Some(_) => {
-                if let Ok(mut kept) = self.kept.lock() {
-                    if kept.len() >= KEPT {
-                        kept.pop_front();
-                    }
-                    kept.push_back((id_json, message));
-                }
-                Answer::Expected
-            }
+            Ok(Some(awaited)) => Ok(awaited),
+            Ok(None) => Err(Answer::Unknown(id_json.to_string())),
+            Err(_) => Ok(Awaited::default()),
         }
+    }
+
+    /// Keeps an answer rmcp reads too.
+    fn keep(&self, id_json: String, message: Value) {
+        if let Ok(mut kept) = self.kept.lock() {
+            if kept.len() >= KEPT {
+                kept.pop_front();
+            }
+            kept.push_back((id_json, message));
+        }
+    }
+
+    /// Holds an answer read only as sent; rmcp gets the stub returned.
+    fn hold(&self, id_json: String, message: Value) -> Answer {
+        let stub = format!(r#"{{"jsonrpc":"2.0","id":{id_json},"result":{{}}}}"#);
+        if let Ok(mut held) = self.held.lock() {
+            if held.answers.len() >= HELD
+                && let Some((id, _)) = held.answers.pop_front()
+            {
+                if held.let_go.len() >= HELD {
+                    held.let_go.pop_front();
+                }
+                held.let_go.push_back(id);
+            }
+            held.answers.push_back((id_json, message));
+        }
+        Answer::Held(stub)
+    }
+
+    /// A message too costly to parse (`why`, see [`super::lines::too_costly`]), `text` as
+    /// sent, said in the log: when it answers a request of ours, what rmcp gets instead. A tool
+    /// call's answer becomes a result holding the message as text, marked [`UNPARSED`] (so it
+    /// is shown, and said not checked); any other request is answered with an error saying
+    /// why. `None` for anything else, which is dropped.
+    pub fn unparsed(
+        &self,
+        (head, tail): (&[u8], &[u8]),
+        text: &str,
+        why: &str,
+        events: &EventSink,
+    ) -> Option<String> {
+        let why = format!("the server sent a message of {why}");
+        let claimed =
+            super::salvage::response_id(head, tail).map(|id| (self.claim(&id.to_string()), id));
+        let (awaited, id) = match claimed {
+            Some((Ok(awaited), id)) => (awaited, id),
+            _ => {
+                events.send(ServerEvent::Notice(format!("{why}: dropped")));
+                return None;
+            }
+        };
+        if awaited.method == "tools/call" && !awaited.typed {
+            events.send(ServerEvent::Notice(format!(
+                "{why}: not parsed, the call's result is shown as the text it was sent as"
+            )));
+            let message = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {
+                "content": [{"type": "text", "text": text}],
+                "_meta": {UNPARSED: why},
+            }});
+            return match self.hold(id.to_string(), message) {
+                Answer::Held(stub) => Some(stub),
+                _ => None,
+            };
+        }
+        events.send(ServerEvent::Notice(format!("{why}: its request fails")));
+        let error = super::salvage::error_line(&id, &why);
+        if let Ok(message) = serde_json::from_slice(&error) {
+            self.keep(id.to_string(), message);
+        }
+        Some(String::from_utf8_lossy(&error).trim_end().to_string())
     }
 
     /// Sorts a message from the server as [`record`](Self::record) does, notes a late or

@@ -247,10 +247,11 @@ pub(super) fn admit(
 ) -> Pass {
     let counts = count(text.as_bytes(), MAX_MESSAGE_VALUES);
     if let Some(why) = too_costly(text.len(), counts) {
-        events.send(ServerEvent::Notice(format!(
-            "server sent a message of {why}"
-        )));
-        return Pass::Drop;
+        let tail = &text.as_bytes()[text.len().saturating_sub(super::lines::TAIL_BYTES)..];
+        return match raw.unparsed((text.as_bytes(), tail), text, &why, events) {
+            Some(line) => Pass::Instead(line),
+            None => Pass::Drop,
+        };
     }
     match serde_json::from_str::<Value>(text) {
         Ok(v) => {

@@ -119,6 +119,10 @@ impl Verdict {
 /// The heading of the `format` mismatches shown beside a verdict, headless and in the TUI.
 pub const FORMAT_FINDINGS: &str = "format findings (an annotation in this dialect, not a violation; --assert-formats makes them one):";
 
+/// The `_meta` key of a tool result the client made of an answer too costly to parse: its
+/// value says why, and the result's one text block is the answer as sent.
+pub const UNPARSED: &str = "io.github.mcp-inspect/unparsed";
+
 /// Judges one result against the tool's output schema (`compiled` is `None` when there is none).
 pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era: Era) -> Verdict {
     let mut v = Verdict {
@@ -133,6 +137,17 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
         notes: Vec::new(),
         format_findings: Vec::new(),
     };
+    if let Some(why) = result
+        .meta
+        .and_then(|m| m.get(UNPARSED))
+        .and_then(Value::as_str)
+    {
+        v.reason = Some(format!(
+            "the answer was too costly to parse ({}): shown as the text it was sent as",
+            crate::untrusted::line(why, 300)
+        ));
+        return v;
+    }
     if let (Some((raw, _)), Some(sc)) = (schema, result.structured) {
         v.boxing = boxing::detect(raw, result.meta);
         if let Some(b) = &v.boxing {

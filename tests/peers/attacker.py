@@ -69,7 +69,9 @@ def tools_for(mode):
         return [{"name": "BADBYTE", "inputSchema": OBJECT}, {"name": "good", "inputSchema": OBJECT}]
     if mode == "slow-enum":
         # Few schema visits, each a linear scan of 50,000 objects: slow without being large.
-        choices = [{"k": i} for i in range(50000)]
+        # Each object padded to the bytes its parsed form may cost (a bare {"k": i} is 40× its
+        # bytes parsed, and a message that dense is never parsed).
+        choices = [{"k": i, "pad": "p" * 48} for i in range(50000)]
         return [{"name": "slow", "inputSchema": OBJECT, "outputSchema": {
             "type": "object", "properties": {"items": {"type": "array", "items": {"enum": choices}}}}}]
     if mode == "skeleton-bomb":
@@ -105,7 +107,7 @@ def call(mode, name, request_id):
                          % (json.dumps(request_id), ",".join(["[]"] * 5_000_000)))
         sys.stdout.flush()
     elif mode == "slow-enum":
-        result(request_id, text_result("{}", {"items": [{"k": -1}] * 100000}))
+        result(request_id, text_result("{}", {"items": [{"k": -1, "pad": "p" * 48}] * 100000}))
         answered = os.environ.get("ATTACKER_ANSWERED")
         if answered:
             open(answered, "w").close()
