@@ -1,6 +1,9 @@
 //! What a server does on its own (progress, logs, list changes, stderr, raw traffic notes) as
-//! project events on a channel bounded in count and in bytes: a flooding server loses events,
-//! never memory, whether or not anyone reads them.
+//! project events in two lanes. Telemetry is bounded in count and in bytes: a flooding server
+//! loses events, never memory, whether or not anyone reads them. Control (a request the user
+//! answers, an authorization step, the connection's end) is never dropped for telemetry's
+//! sake and is read first; it is bounded in count, and a request that finds it full is
+//! answered at once by its sender.
 
 use serde_json::Value;
 use std::sync::Arc;
@@ -11,6 +14,9 @@ use tokio::sync::mpsc;
 pub const EVENT_BUFFER: usize = 4_096;
 /// Bytes of events buffered before new ones are dropped (and counted).
 pub const EVENT_BUFFER_BYTES: usize = 16 * 1024 * 1024;
+/// Control events waiting before the next is refused (requests the user answers are capped
+/// in flight well below this: see `raw::MAX_ASKED_IN_FLIGHT`).
+pub const CONTROL_BUFFER: usize = 256;
 /// Largest log `data` kept in an event; a bigger one is replaced by a note of its size.
 pub const MAX_LOG_DATA_BYTES: usize = 256 * 1024;
 
@@ -68,6 +74,14 @@ pub enum AuthStep {
 }
 
 impl ServerEvent {
+    /// Whether the event travels in the control lane.
+    fn is_control(&self) -> bool {
+        matches!(
+            self,
+            ServerEvent::Asked { .. } | ServerEvent::Authorization(_) | ServerEvent::Closed(_)
+        )
+    }
+
     /// Roughly the heap bytes this event holds.
     fn cost(&self) -> usize {
         64 + match self {
@@ -117,6 +131,7 @@ pub fn json_bytes(value: &Value) -> usize {
 #[derive(Clone, Debug)]
 pub struct EventSink {
     tx: mpsc::Sender<ServerEvent>,
+    control: mpsc::Sender<ServerEvent>,
     dropped: Arc<AtomicU64>,
     /// Bytes sent and not yet received.
     queued: Arc<AtomicUsize>,
@@ -126,18 +141,29 @@ pub struct EventSink {
 #[derive(Debug)]
 pub struct EventReceiver {
     rx: mpsc::Receiver<ServerEvent>,
+    control: mpsc::Receiver<ServerEvent>,
     queued: Arc<AtomicUsize>,
 }
 
 impl EventReceiver {
+    /// The next event, a control one first.
     pub async fn recv(&mut self) -> Option<ServerEvent> {
-        let event = self.rx.recv().await?;
-        self.queued.fetch_sub(event.cost(), Ordering::Relaxed);
-        Some(event)
+        tokio::select! {
+            biased;
+            Some(event) = self.control.recv() => Some(event),
+            event = self.rx.recv() => {
+                let event = event?;
+                self.queued.fetch_sub(event.cost(), Ordering::Relaxed);
+                Some(event)
+            }
+        }
     }
 
-    /// The next event if one is waiting.
+    /// The next event if one is waiting, a control one first.
     pub fn try_recv(&mut self) -> Option<ServerEvent> {
+        if let Ok(event) = self.control.try_recv() {
+            return Some(event);
+        }
         let event = self.rx.try_recv().ok()?;
         self.queued.fetch_sub(event.cost(), Ordering::Relaxed);
         Some(event)
@@ -147,20 +173,41 @@ impl EventReceiver {
 impl EventSink {
     pub fn new() -> (EventSink, EventReceiver) {
         let (tx, rx) = mpsc::channel(EVENT_BUFFER);
+        let (control_tx, control) = mpsc::channel(CONTROL_BUFFER);
         let queued = Arc::new(AtomicUsize::new(0));
         (
             EventSink {
                 tx,
+                control: control_tx,
                 dropped: Arc::new(AtomicU64::new(0)),
                 queued: queued.clone(),
             },
-            EventReceiver { rx, queued },
+            EventReceiver {
+                rx,
+                control,
+                queued,
+            },
         )
     }
 
-    /// Sends without waiting; a full buffer (in count or bytes) drops the event and counts it.
-    /// A log whose data is over [`MAX_LOG_DATA_BYTES`] is kept as a note of its size.
+    /// Sends a control event without waiting; false when [`CONTROL_BUFFER`] wait already
+    /// (the sender answers for it: a request is refused at once).
+    pub fn send_control(&self, event: ServerEvent) -> bool {
+        let sent = self.control.try_send(event).is_ok();
+        if !sent {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+        sent
+    }
+
+    /// Sends without waiting, a control event in its own lane (see [`Self::send_control`]).
+    /// A full telemetry buffer (in count or bytes) drops the event and counts it. A log whose
+    /// data is over [`MAX_LOG_DATA_BYTES`] is kept as a note of its size.
     pub fn send(&self, mut event: ServerEvent) {
+        if event.is_control() {
+            self.send_control(event);
+            return;
+        }
         if let ServerEvent::Log { data, .. } = &mut event {
             let size = json_bytes(data);
             if size > MAX_LOG_DATA_BYTES {
@@ -218,6 +265,41 @@ mod tests {
         assert!(
             data.as_str()
                 .is_some_and(|t| t.contains("1048578-byte log message"))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_log_flood_never_delays_or_drops_what_the_user_must_answer() {
+        let (sink, mut rx) = EventSink::new();
+        let log = |i: usize| ServerEvent::Log {
+            level: "info".into(),
+            logger: None,
+            data: Value::from(i),
+        };
+        for i in 0..EVENT_BUFFER * 3 {
+            sink.send(log(i));
+        }
+        assert!(sink.dropped() > 0, "the telemetry lane is full");
+        let asked = ServerEvent::Asked {
+            id: 1,
+            method: "elicitation/create".into(),
+            params: Value::Null,
+        };
+        assert!(sink.send_control(asked.clone()));
+        assert_eq!(rx.recv().await, Some(asked), "read before the queued logs");
+        assert_eq!(rx.recv().await, Some(log(0)));
+        for id in 0..CONTROL_BUFFER as u64 {
+            let closed = ServerEvent::Closed(format!("{id}"));
+            assert!(sink.send_control(closed));
+        }
+        let refused = ServerEvent::Asked {
+            id: 2,
+            method: "sampling/createMessage".into(),
+            params: Value::Null,
+        };
+        assert!(
+            !sink.send_control(refused),
+            "full: its sender answers for it"
         );
     }
 }

@@ -80,19 +80,28 @@ impl Handler {
     /// Puts a request to the user (the TUI's panel) and waits for the answer.
     async fn ask(&self, method: &str, params: serde_json::Value) -> Answer {
         let (id, answered) = self.client.asking.open();
-        self.events.send(ServerEvent::Asked {
+        let asked = ServerEvent::Asked {
             id,
             method: method.to_string(),
             params,
-        });
-        let result = match tokio::time::timeout(ASK_LIMIT, answered).await {
-            Ok(Ok(result)) => result,
-            Ok(Err(_)) => Err("the inspector closed before anyone answered".into()),
-            Err(_) => Err(format!(
-                "nobody answered within {} minutes",
-                ASK_LIMIT.as_secs() / 60
-            )),
         };
+        let result = if !self.events.send_control(asked) {
+            Err(format!(
+                "{} requests already wait for the user",
+                super::events::CONTROL_BUFFER
+            ))
+        } else {
+            match tokio::time::timeout(ASK_LIMIT, answered).await {
+                Ok(Ok(result)) => result,
+                Ok(Err(_)) => Err("the inspector closed before anyone answered".into()),
+                Err(_) => Err(format!(
+                    "nobody answered within {} minutes",
+                    ASK_LIMIT.as_secs() / 60
+                )),
+            }
+        };
+        // No longer waiting, whatever ended it.
+        self.client.asking.answer(id, Err(String::new()));
         Answer {
             told: format!("{method}: {}", told_answer(&result)),
             result,

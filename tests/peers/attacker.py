@@ -16,12 +16,31 @@ import threading
 import time
 
 
+WRITING = threading.Lock()
+
+
 def send(message):
     line = json.dumps(message).encode() + b"\n"
     if MODE == "bad-utf8":
         line = line.replace(b"BADBYTE", b"bad\xff")  # one invalid byte inside one tool
-    sys.stdout.buffer.write(line)
-    sys.stdout.buffer.flush()
+    with WRITING:
+        sys.stdout.buffer.write(line)
+        sys.stdout.buffer.flush()
+
+
+# elicit-flood: the call waiting for the user's answer, and whether the log flood goes on.
+ASKED = {"call": None, "flooding": False}
+
+
+def flood_logs():
+    chunk = "".join(json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
+                                "params": {"level": "info", "data": f"flood {i}"}}) + "\n"
+                    for i in range(1000)).encode()
+    until = time.monotonic() + 60
+    while ASKED["flooding"] and time.monotonic() < until:
+        with WRITING:
+            sys.stdout.buffer.write(chunk)
+            sys.stdout.buffer.flush()
 
 
 def result(request_id, value):
@@ -143,6 +162,15 @@ def call(mode, name, request_id):
         result(request_id, text_result(f"sent {n} roots/list requests"))
     elif mode == "format":
         result(request_id, text_result("{}", {"email": "not an email"}))
+    elif mode == "elicit-flood":
+        # Logs as fast as the pipe takes them, and meanwhile a form for the user; the call is
+        # answered with what the user answered (see the stdin loop).
+        ASKED["call"], ASKED["flooding"] = request_id, True
+        threading.Thread(target=flood_logs, daemon=True).start()
+        time.sleep(0.5)
+        send({"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create", "params": {
+            "message": "Your name, during a flood", "requestedSchema": {
+                "type": "object", "properties": {"name": {"type": "string", "default": "Ada"}}}}})
     elif mode == "batch":
         # A JSON-RPC batch: a log notification, then the answer.
         send([{"jsonrpc": "2.0", "method": "notifications/message",
@@ -212,6 +240,11 @@ def stdio(mode):
             continue
         method, request_id = message.get("method"), message.get("id")
         if request_id is None:
+            continue
+        if request_id == "ask-1" and method is None:
+            ASKED["flooding"] = False
+            action = (message.get("result") or {}).get("action", "an error")
+            result(ASKED["call"], text_result(f"the user answered the form: {action}"))
             continue
         if method == "initialize":
             if mode == "handshake-logs":

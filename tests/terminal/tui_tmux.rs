@@ -882,6 +882,18 @@ fn attacks_written_elsewhere_in_a_real_terminal() {
     tmux.keys(&["q"]);
     tmux.wait_gone("Tools (1)");
 
+    // Logs as fast as a pipe takes them while the server asks the user: the form still comes
+    // (what the user must answer never waits behind logs, nor is dropped for them) and the
+    // answer reaches the server.
+    tmux.type_line(&format!("{bin} -- python3 {ATTACKER} elicit-flood"));
+    tmux.wait_for("Tools (1)");
+    tmux.keys(&["a", "C-s"]);
+    tmux.wait_for("the server asks: elicitation/create");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("the user answered the form: accept");
+    tmux.keys(&["q"]);
+    tmux.wait_gone("Tools (1)");
+
     // A list change mid-call, then endless slow pages: the call still ends on time.
     tmux.type_line(&format!("{bin} --timeout 60 -- python3 {ATTACKER} relist"));
     tmux.wait_for("Tools (1)");
