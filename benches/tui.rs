@@ -14,8 +14,8 @@ use mcp_inspect::app::model::ToolDetail;
 use mcp_inspect::app::theme::Theme;
 use mcp_inspect::app::update::{Effect, Listed, Msg, SessionRequest, update};
 use mcp_inspect::mcp::ServerEvent;
-use mcp_inspect::mcp::result::CallResult;
-use mcp_inspect::mcp::tool::decode_tool;
+use mcp_inspect::mcp::surface::result::CallResult;
+use mcp_inspect::mcp::surface::tool::decode_tool;
 use mcp_inspect::mcp::{ServerSummary, ToolList};
 use mcp_inspect::schema::Era;
 use ratatui::Terminal;
@@ -352,7 +352,7 @@ fn library_benches(terminal: &mut Terminal<TestBackend>, budget: Duration) {
 /// tapped (as the transports do) and taken by the model in batches of 512, as once a frame.
 /// Returns the added share of the time.
 fn protocol_tap_cost(budget: Duration) -> f64 {
-    use mcp_inspect::mcp::wire::{Direction, Tap, WireLog};
+    use mcp_inspect::mcp::transport::wire::{Direction, Tap, WireLog};
     let lines: Vec<String> = (0..100_000)
         .map(|i| format!(r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","logger":"flood","data":"line {i} of the flood"}}}}"#))
         .collect();

@@ -2,8 +2,8 @@
 //! and their conversion into [`ConnectOptions`]. No IO beyond reading a config file and
 //! creating a `--record` file.
 
-use crate::mcp::client_side::{ClientSide, ElicitationPolicy, SamplingPolicy, file_uri};
-use crate::mcp::record::Recorder;
+use crate::mcp::session::client_side::{ClientSide, ElicitationPolicy, SamplingPolicy, file_uri};
+use crate::mcp::transport::record::Recorder;
 use crate::mcp::{ConnectOptions, Header, HttpTransport, ProtocolChoice, Target};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -397,8 +397,8 @@ pub const DEFAULT_TIMEOUT_SECS: f64 = 30.0;
 pub const DEFAULT_MAX_TIME_SECS: f64 = 600.0;
 
 fn log_level(text: &str) -> Result<&'static str, String> {
-    crate::mcp::logging::parse(text)
-        .ok_or_else(|| format!("one of {}", crate::mcp::logging::LEVELS.join(", ")))
+    crate::mcp::session::logging::parse(text)
+        .ok_or_else(|| format!("one of {}", crate::mcp::session::logging::LEVELS.join(", ")))
 }
 
 /// A flag's positive number of seconds, or its default.

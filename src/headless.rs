@@ -13,7 +13,7 @@ mod resources;
 mod tools;
 
 use crate::cli::{Command, ConnectionArgs, Format};
-use crate::mcp::error::exit;
+use crate::mcp::session::error::exit;
 use crate::mcp::{EventReceiver, EventSink, ServerEvent, Session};
 use output::Report;
 

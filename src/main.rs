@@ -10,9 +10,9 @@ fn main() {
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if args
         .get(1)
-        .is_some_and(|a| a == mcp_inspect::mcp::guard::GUARD_ARG)
+        .is_some_and(|a| a == mcp_inspect::mcp::transport::guard::GUARD_ARG)
     {
-        std::process::exit(mcp_inspect::mcp::guard::run(&args[2..]));
+        std::process::exit(mcp_inspect::mcp::transport::guard::run(&args[2..]));
     }
     // Usage errors exit 1, as documented (clap's own code is 2); help and version exit 0.
     let cli = Cli::try_parse().unwrap_or_else(|e| {

@@ -23,8 +23,8 @@ pub const MAX_LINE_BYTES: usize = 2 * crate::mcp::MAX_MESSAGE_BYTES + 4096;
 /// Bytes read from all the files together: a recording stops at [`record::MAX_BYTES`], so more
 /// is not a recording of ours; the rest is left unread (with a note), never read without end.
 ///
-/// [`record::MAX_BYTES`]: crate::mcp::record::MAX_BYTES
-pub const MAX_TOTAL_BYTES: u64 = crate::mcp::record::MAX_BYTES + MAX_LINE_BYTES as u64;
+/// [`record::MAX_BYTES`]: crate::mcp::transport::record::MAX_BYTES
+pub const MAX_TOTAL_BYTES: u64 = crate::mcp::transport::record::MAX_BYTES + MAX_LINE_BYTES as u64;
 
 /// One line of at most `max` bytes: `Ok(Some(Ok(line)))`, or `Ok(Some(Err(total)))` for a
 /// longer line read to its end and dropped (it costs `max` at most), `Ok(None)` at the end.
@@ -213,7 +213,7 @@ impl Recording {
             if budget == 0 {
                 eprintln!(
                     "note: the recordings hold over {MAX_TOTAL_BYTES} bytes (a recording stops at {}); the rest is not read",
-                    crate::mcp::record::MAX_BYTES
+                    crate::mcp::transport::record::MAX_BYTES
                 );
                 break;
             }

@@ -10,8 +10,8 @@ mod session_task;
 
 use crate::app::{keymap, model, theme};
 use crate::cli::ConnectionArgs;
-use crate::mcp::client_side::{ElicitationPolicy, SamplingPolicy};
-use crate::mcp::error::exit;
+use crate::mcp::session::client_side::{ElicitationPolicy, SamplingPolicy};
+use crate::mcp::session::error::exit;
 use event_loop::Edge;
 
 /// Draws one frame of `model` on `terminal` and lets the model adopt what the frame learned
@@ -141,7 +141,7 @@ fn session_options(
     if connection.on_sampling.is_none() && client.sampling.is_some() {
         client.sampling = Some(SamplingPolicy::Ask);
     }
-    options.wire = Some(crate::mcp::wire::WireLog::default());
+    options.wire = Some(crate::mcp::transport::wire::WireLog::default());
     options.auth.interactive = true;
     options.auth.pasted = Some(crate::mcp::oauth::Pasted::default());
     options

@@ -5,8 +5,8 @@ use crate::app::outline::Part;
 use crate::app::result_text::ResultText;
 use crate::app::value_tree::ValueTree;
 use crate::mcp::RequestError;
-use crate::mcp::result::CallResult;
-use crate::mcp::tool::{Schema, Tool};
+use crate::mcp::surface::result::CallResult;
+use crate::mcp::surface::tool::{Schema, Tool};
 use crate::schema::refs::escape_segment;
 use crate::schema::skeleton::skeleton;
 use crate::schema::{Compiled, Verdict, Violation};
@@ -413,7 +413,7 @@ impl CallState {
         self.shown = None;
         self.scroll = 0;
         let size = |r: &Record| match &r.outcome {
-            Outcome::Result { result, .. } => crate::mcp::events::json_bytes(&result.raw),
+            Outcome::Result { result, .. } => crate::mcp::session::events::json_bytes(&result.raw),
             _ => 0,
         };
         let mut total: usize = self.history.iter().map(size).sum();

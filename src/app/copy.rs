@@ -106,7 +106,7 @@ fn protocol_copy(model: &Model) -> Result<Copy, String> {
     let message = entry.wire.message.as_ref().ok_or(format!(
         "the message was not kept ({} bytes, over {} MiB)",
         entry.wire.bytes,
-        crate::mcp::wire::KEPT_BYTES >> 20
+        crate::mcp::transport::wire::KEPT_BYTES >> 20
     ))?;
     let what = entry
         .wire

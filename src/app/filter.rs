@@ -72,7 +72,7 @@ impl Filter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::tool::decode_tool;
+    use crate::mcp::surface::tool::decode_tool;
     use serde_json::json;
 
     fn entries() -> Vec<Arc<ToolEntry>> {

@@ -4,7 +4,7 @@
 
 use crate::app::outline::Part;
 use crate::app::value_tree::ValueTree;
-use crate::mcp::library;
+use crate::mcp::surface::library;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeSet, HashSet};
 

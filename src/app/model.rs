@@ -74,7 +74,7 @@ pub enum Connection {
 pub enum Overlay {
     Help,
     CopyMenu,
-    /// The log level picker, its cursor on one of [`crate::mcp::logging::LEVELS`].
+    /// The log level picker, its cursor on one of [`crate::mcp::session::logging::LEVELS`].
     LogLevel(usize),
 }
 

@@ -4,7 +4,7 @@
 
 use crate::app::command::Command;
 use crate::app::value_tree::ValueTree;
-use crate::mcp::wire::{Direction, WireMessage};
+use crate::mcp::transport::wire::{Direction, WireMessage};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 

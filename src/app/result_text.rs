@@ -2,7 +2,7 @@
 //! when the result arrives and cut to a bounded size, so a 15 MB result costs one pass, not one
 //! per frame.
 
-use crate::mcp::result::{CallResult, Content};
+use crate::mcp::surface::result::{CallResult, Content};
 use crate::untrusted;
 use std::io::Write;
 

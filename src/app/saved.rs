@@ -40,7 +40,7 @@ impl SavedTool {
             .iter()
             .filter_map(|record| match &record.outcome {
                 Outcome::Result { result, .. }
-                    if crate::mcp::events::json_bytes(&result.raw) <= MAX_RESULT_BYTES =>
+                    if crate::mcp::session::events::json_bytes(&result.raw) <= MAX_RESULT_BYTES =>
                 {
                     Some(SavedCall {
                         arguments: record.arguments.clone(),

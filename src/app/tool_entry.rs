@@ -1,7 +1,7 @@
 //! A tool as the list holds it: the tool with what the list, the filter and the badges need,
 //! computed once when it is listed. Pure.
 
-use crate::mcp::tool::Tool;
+use crate::mcp::surface::tool::Tool;
 use crate::schema::Boxing;
 
 /// A tool as listed, with what the list needs computed once.

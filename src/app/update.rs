@@ -57,7 +57,7 @@ pub enum Msg {
     },
     /// Messages the transports saw since the last frame, and how many they had to drop.
     Wire {
-        batch: Vec<crate::mcp::wire::WireMessage>,
+        batch: Vec<crate::mcp::transport::wire::WireMessage>,
         dropped: u64,
     },
     /// The server's resources, templates and prompts, and why any list could not be had.
@@ -85,7 +85,7 @@ pub enum Msg {
     Saved(Result<String, String>),
     /// A ping's round trip and the method it used, or why it failed.
     Pinged(Result<(std::time::Duration, &'static str), RequestError>),
-    /// The server was asked for a log level (see [`crate::mcp::logging`]).
+    /// The server was asked for a log level (see [`crate::mcp::session::logging`]).
     LogLevelSet {
         level: &'static str,
         outcome: Result<(), RequestError>,

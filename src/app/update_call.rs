@@ -13,14 +13,17 @@ use crossterm::event::KeyEvent;
 use std::time::{Duration, Instant};
 
 /// The selected tool and its call panel (created with the skeleton on first use).
-fn panel(model: &mut Model) -> Option<(crate::mcp::tool::Tool, &mut CallState)> {
+fn panel(model: &mut Model) -> Option<(crate::mcp::surface::tool::Tool, &mut CallState)> {
     let tool = model.selected_entry()?.tool.clone();
     let state = panel_of(model, &tool);
     Some((tool, state))
 }
 
 /// `tool`'s call panel, created with the skeleton on first use.
-pub fn panel_of<'m>(model: &'m mut Model, tool: &crate::mcp::tool::Tool) -> &'m mut CallState {
+pub fn panel_of<'m>(
+    model: &'m mut Model,
+    tool: &crate::mcp::surface::tool::Tool,
+) -> &'m mut CallState {
     model
         .per_tool
         .entry(tool.name.clone())

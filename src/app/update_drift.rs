@@ -4,7 +4,7 @@
 use crate::app::model::{LogKind, Model};
 use crate::drift::compare::{self, Verdict};
 use crate::drift::report::Summary;
-use crate::mcp::tool::Tool;
+use crate::mcp::surface::tool::Tool;
 use serde_json::json;
 
 /// Compares the tools just listed with the baseline, if there is one.

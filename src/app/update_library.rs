@@ -174,7 +174,7 @@ pub fn save(model: &mut Model) -> Vec<Effect> {
         model.status = Some("nothing to save: read a resource first".into());
         return Vec::new();
     };
-    let bytes = match crate::mcp::library::content_bytes(first) {
+    let bytes = match crate::mcp::surface::library::content_bytes(first) {
         Ok(bytes) => bytes,
         Err(why) => {
             model.status = Some(why);

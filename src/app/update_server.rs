@@ -4,7 +4,7 @@ use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::model::{Connection, LogKind, Model, Overlay};
 use crate::mcp::RequestError;
-use crate::mcp::logging::{self, LEVELS};
+use crate::mcp::session::logging::{self, LEVELS};
 use std::time::Duration;
 
 /// Times a round trip, when connected.

@@ -4,8 +4,8 @@
 use super::inspect::unknown_tool;
 use super::output::Report;
 use crate::cli::{Format, call_arguments};
-use crate::mcp::error::exit;
-use crate::mcp::result::{CallResult, Content, describe_block};
+use crate::mcp::session::error::exit;
+use crate::mcp::surface::result::{CallResult, Content, describe_block};
 use crate::mcp::{RequestError, Session};
 use crate::schema::verdict::Mirror;
 use crate::schema::{Compiled, Status, Verdict};

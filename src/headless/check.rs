@@ -3,7 +3,7 @@
 use super::output::Report;
 use crate::cli::{CheckFormat, Format};
 use crate::mcp::Session;
-use crate::mcp::error::exit;
+use crate::mcp::session::error::exit;
 use crate::schema::lint::{Severity, lint};
 use crate::untrusted;
 use serde_json::json;

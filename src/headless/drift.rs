@@ -5,8 +5,8 @@ use super::output::Report;
 use crate::cli::{DiffFormat, Format};
 use crate::drift::{compare, report, snapshot};
 use crate::mcp::Session;
-use crate::mcp::error::exit;
-use crate::mcp::tool::Tool;
+use crate::mcp::session::error::exit;
+use crate::mcp::surface::tool::Tool;
 use serde_json::{Value, json};
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 use super::output::Report;
 use crate::mcp::Schema;
 use crate::mcp::Session;
-use crate::mcp::error::exit;
+use crate::mcp::session::error::exit;
 use crate::schema::SchemaTree;
 use crate::schema::signature::signature;
 use crate::untrusted;

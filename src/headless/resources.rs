@@ -5,8 +5,8 @@ use super::output::Report;
 use super::{declared, failed};
 use crate::cli::Format;
 use crate::mcp::Session;
-use crate::mcp::error::exit;
-use crate::mcp::library;
+use crate::mcp::session::error::exit;
+use crate::mcp::surface::library;
 use serde_json::{Value, json};
 use std::path::Path;
 

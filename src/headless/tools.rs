@@ -3,8 +3,8 @@
 use super::output::Report;
 use crate::cli::Format;
 use crate::mcp::Session;
-use crate::mcp::error::exit;
-use crate::mcp::tool::Tool;
+use crate::mcp::session::error::exit;
+use crate::mcp::surface::tool::Tool;
 use crate::schema::SchemaTree;
 use crate::schema::signature::signature;
 use crate::untrusted;
@@ -43,7 +43,7 @@ fn set_apart_excluded(list: &mut crate::mcp::ToolList, era: crate::schema::Era) 
     let tools = std::mem::take(&mut list.tools);
     for (index, tool) in tools.into_iter().enumerate() {
         match tool.excluded_in(era) {
-            Some(reason) => list.rejected.push(crate::mcp::tool::RejectedTool {
+            Some(reason) => list.rejected.push(crate::mcp::surface::tool::RejectedTool {
                 index,
                 name: Some(tool.name),
                 reason,

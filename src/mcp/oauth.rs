@@ -14,7 +14,7 @@ pub use browser::open as open_in_browser;
 mod loopback;
 pub mod store;
 
-use super::events::{AuthStep, EventSink, ServerEvent};
+use crate::mcp::session::events::{AuthStep, EventSink, ServerEvent};
 use rmcp::transport::auth::{
     AuthError, AuthorizationManager, CredentialStore, WWWAuthenticateParams,
 };

@@ -1,16 +1,24 @@
 //! A live connection to one server: connects in the era it speaks, lists every tool across
 //! pages, and calls tools with timeouts, progress and cancellation. Owns the server process.
 
-use super::child::ServerProcess;
-use super::error::RequestError;
-use super::events::EventSink;
-use super::handler::{Handler, token_text};
-use super::input_required;
-use super::raw::RawResponses;
-use super::result::CallResult;
-use super::salvage;
-use super::tasks::{self, TaskState};
-use super::tool::{RejectedTool, Tool, decode_next_page};
+pub mod client_side;
+pub(crate) mod connect;
+pub mod error;
+pub mod events;
+pub(crate) mod handler;
+pub(crate) mod input_required;
+pub mod logging;
+pub(crate) mod subscriptions;
+pub(crate) mod tasks;
+
+use crate::mcp::session::error::RequestError;
+use crate::mcp::session::events::EventSink;
+use crate::mcp::session::handler::{Handler, token_text};
+use crate::mcp::surface::result::CallResult;
+use crate::mcp::surface::tool::{RejectedTool, Tool, decode_next_page};
+use crate::mcp::transport::raw::RawResponses;
+use crate::mcp::transport::salvage;
+use crate::mcp::transport::stdio::ServerProcess;
 use crate::schema::Era;
 use crate::untrusted;
 use rmcp::Peer;
@@ -20,13 +28,14 @@ use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tasks::TaskState;
 
 /// Pages of `tools/list` followed before the listing stops as runaway.
 pub const MAX_PAGES: usize = 1_000;
 /// What the pages of a listing may cost together (their bytes, and [`VALUE_COST`] for each
 /// value they hold) before the listing stops as runaway.
 ///
-/// [`VALUE_COST`]: super::lines::VALUE_COST
+/// [`VALUE_COST`]: crate::mcp::transport::lines::VALUE_COST
 pub const MAX_LIST_BYTES: usize = 64 * 1024 * 1024;
 /// Stderr lines quoted in a connection error.
 pub(super) const STDERR_IN_ERRORS: usize = 12;
@@ -97,7 +106,7 @@ pub struct Session {
     pub(super) timeout: Duration,
     /// A tool call's time limit in all (`--max-time`).
     pub(super) max_time: Duration,
-    /// The log level asked of the server (see [`super::logging`]).
+    /// The log level asked of the server (see [`crate::mcp::session::logging`]).
     pub(super) log_level: Mutex<Option<&'static str>>,
     /// The resources subscribed to, and the `subscriptions/listen` stream of a modern
     /// connection (one change at a time: the lock is held while a stream is replaced).
@@ -198,7 +207,7 @@ impl Session {
                 Ok(message.remove("result").unwrap_or_default())
             }
             Ok(_) => Ok(serde_json::to_value(typed).unwrap_or(Value::Null)),
-            Err(super::raw::NotKept) => Err(RequestError::Malformed(
+            Err(crate::mcp::transport::raw::NotKept) => Err(RequestError::Malformed(
                 "the answer came after more than 64 others were waiting to be read, and was let go"
                     .into(),
             )),
@@ -298,9 +307,9 @@ impl Session {
             };
             // Charged as it costs kept: its bytes and its structure (`_meta` and unknown
             // fields included), so 1,000 pages of many tiny values stop as soon as bytes would.
-            bytes += super::events::json_bytes(&result)
+            bytes += crate::mcp::session::events::json_bytes(&result)
                 + crate::schema::budget::count_values(&result, usize::MAX)
-                    * super::lines::VALUE_COST;
+                    * crate::mcp::transport::lines::VALUE_COST;
             let next = match result.get("nextCursor") {
                 Some(Value::String(c)) => Some(c.clone()),
                 _ => None,

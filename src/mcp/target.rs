@@ -140,11 +140,11 @@ pub struct ConnectOptions {
     /// The log level to ask of the server once connected (`--log-level`).
     pub log_level: Option<&'static str>,
     /// What this client declares and how it answers the server's requests.
-    pub client: super::client_side::ClientSide,
+    pub client: crate::mcp::session::client_side::ClientSide,
     /// Where every message of the session is written (`--record`).
-    pub record: Option<std::sync::Arc<super::record::Recorder>>,
+    pub record: Option<std::sync::Arc<crate::mcp::transport::record::Recorder>>,
     /// Where every message is put for the protocol pane (the TUI sets it).
-    pub wire: Option<super::wire::WireLog>,
+    pub wire: Option<crate::mcp::transport::wire::WireLog>,
     /// How to authorize when a Streamable HTTP server asks for OAuth.
     pub auth: super::oauth::AuthOptions,
 }

@@ -102,7 +102,9 @@ where
     while !model.quit {
         if dirty && (urgent || last_frame.elapsed() >= FRAME) {
             // The messages the transports saw meanwhile, taken once a frame (never one by one).
-            if let Some((batch, dropped)) = wire.as_ref().map(crate::mcp::wire::WireLog::take)
+            if let Some((batch, dropped)) = wire
+                .as_ref()
+                .map(crate::mcp::transport::wire::WireLog::take)
                 && (!batch.is_empty() || dropped > 0)
             {
                 step(&mut model, Msg::Wire { batch, dropped });

@@ -6,7 +6,7 @@ use crate::app::calls::{Judged, OutputCheck};
 use crate::app::effect::SessionRequest;
 use crate::app::library::{Item, Kind, Open};
 use crate::app::update::Msg;
-use crate::mcp::client_side::Asking;
+use crate::mcp::session::client_side::Asking;
 use crate::mcp::{ConnectOptions, EventSink, RequestError, ServerEvent, Session};
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
@@ -111,9 +111,9 @@ async fn rejudge(
     let judged = tokio::task::spawn_blocking(move || {
         calls
             .into_iter()
-            .filter(|c| crate::mcp::result::CallResult::check_shape(&c.result).is_ok())
+            .filter(|c| crate::mcp::surface::result::CallResult::check_shape(&c.result).is_ok())
             .map(|c| {
-                let result = crate::mcp::result::CallResult::decode(c.result);
+                let result = crate::mcp::surface::result::CallResult::decode(c.result);
                 let Judged { result, verdict } = Judged::new(result, output.as_deref(), era);
                 Record {
                     id: 0,

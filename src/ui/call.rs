@@ -13,7 +13,7 @@ use crate::app::outline::{self, NodeId, Row};
 use crate::app::theme::Theme;
 use crate::app::update_call::remaining;
 use crate::mcp::RequestError;
-use crate::mcp::result::describe_block;
+use crate::mcp::surface::result::describe_block;
 use crate::schema::verdict::Mirror;
 use crate::schema::{Status, Verdict};
 use crate::untrusted;

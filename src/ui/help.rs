@@ -3,7 +3,7 @@
 
 use crate::app::keymap::Layer;
 use crate::app::model::{Model, Viewport};
-use crate::mcp::logging::LEVELS;
+use crate::mcp::session::logging::LEVELS;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::Style;

@@ -8,7 +8,7 @@ use crate::app::model::{Model, Viewport};
 use crate::app::outline::{self, NodeId, Part};
 use crate::app::protocol::Entry;
 use crate::app::theme::Theme;
-use crate::mcp::wire::{Direction, HttpExchange};
+use crate::mcp::transport::wire::{Direction, HttpExchange};
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};

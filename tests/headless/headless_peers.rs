@@ -835,7 +835,7 @@ async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() 
     let port = free_port();
     let start = || everything_on(&index, port);
     let server = start();
-    let wire = mcp_inspect::mcp::wire::WireLog::default();
+    let wire = mcp_inspect::mcp::transport::wire::WireLog::default();
     let target = mcp_inspect::mcp::Target::Http {
         url: format!("http://127.0.0.1:{port}/mcp"),
         transport: HttpTransport::Streamable,

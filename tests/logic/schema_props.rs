@@ -3,7 +3,7 @@
 //! arbitrary JSON as a tools/call result decodes, is judged and is drawn as escaped text.
 
 use mcp_inspect::app::result_text::ResultText;
-use mcp_inspect::mcp::result::CallResult;
+use mcp_inspect::mcp::surface::result::CallResult;
 use mcp_inspect::schema::lint::{ToolSchemas, lint};
 use mcp_inspect::schema::signature::{signature, type_text};
 use mcp_inspect::schema::skeleton::skeleton;

@@ -7,8 +7,8 @@ use crate::tui;
 use mcp_inspect::app::calls::Judged;
 use mcp_inspect::app::model::{Model, Pane};
 use mcp_inspect::app::update::{Effect, Msg, SessionRequest, update};
-use mcp_inspect::mcp::result::CallResult;
-use mcp_inspect::mcp::tool::decode_tool;
+use mcp_inspect::mcp::surface::result::CallResult;
+use mcp_inspect::mcp::surface::tool::decode_tool;
 use mcp_inspect::mcp::{RequestError, ServerEvent};
 use mcp_inspect::schema::Era;
 use ratatui::style::Color;
@@ -535,11 +535,12 @@ fn a_result_keeps_the_arguments_that_were_sent() {
 #[test]
 fn a_slow_input_schema_never_makes_typing_slow() {
     let choices: Vec<Value> = (0..50_000).map(|i| json!({"k": i})).collect();
-    let tool = mcp_inspect::mcp::tool::decode_tool(&json!({"name": "slow", "inputSchema": {
-        "type": "object",
-        "properties": {"items": {"type": "array", "items": {"enum": choices}}}
-    }}))
-    .expect("tool");
+    let tool =
+        mcp_inspect::mcp::surface::tool::decode_tool(&json!({"name": "slow", "inputSchema": {
+            "type": "object",
+            "properties": {"items": {"type": "array", "items": {"enum": choices}}}
+        }}))
+        .expect("tool");
     let mut m = demo_model();
     update(&mut m, Msg::ToolsListed(tui::listing(vec![tool])));
     press(&mut m, &["a"]);
@@ -690,8 +691,8 @@ fn clicks_in_the_value_tree_and_the_protocol_list() {
     let wire = |ms: u64| {
         let message = json!({"jsonrpc": "2.0", "method": format!("notifications/n{ms}")});
         let at = std::time::Instant::now() + Duration::from_millis(ms);
-        mcp_inspect::mcp::wire::WireMessage::new(
-            mcp_inspect::mcp::wire::Direction::In,
+        mcp_inspect::mcp::transport::wire::WireMessage::new(
+            mcp_inspect::mcp::transport::wire::Direction::In,
             &message,
             &message.to_string(),
             at,

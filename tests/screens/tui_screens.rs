@@ -176,8 +176,10 @@ fn hostile_names_never_reach_the_screen_raw() {
     let mut m = demo_model();
     let mut list = tui::demo_tools();
     let evil = serde_json::json!({"name": "evil\u{1b}]52;c;cHduZWQ=\u{7}", "description": "\u{1b}[2J\u{202e}gnp.exe", "inputSchema": {"type": "object", "properties": {"x\u{1b}[31m": {"type": "string", "description": "\u{9b}6n"}}}});
-    list.tools
-        .insert(0, mcp_inspect::mcp::tool::decode_tool(&evil).expect("tool"));
+    list.tools.insert(
+        0,
+        mcp_inspect::mcp::surface::tool::decode_tool(&evil).expect("tool"),
+    );
     update(&mut m, Msg::ToolsListed(list));
     press(&mut m, &["g", "enter"]);
     for (w, h) in SIZES {
@@ -203,7 +205,7 @@ fn a_large_tree_scrolled_to_its_end_draws_the_window_rows() {
             json!({"type": "object", "properties": {"inner": {"type": "object", "properties": {"leaf": {"type": "string"}}}}}),
         );
     }
-    let tool = mcp_inspect::mcp::tool::decode_tool(
+    let tool = mcp_inspect::mcp::surface::tool::decode_tool(
         &json!({"name": "wide", "inputSchema": {"type": "object", "properties": props}}),
     )
     .expect("tool");
@@ -238,7 +240,7 @@ fn a_large_tree_scrolled_to_its_end_draws_the_window_rows() {
 /// selected one below as a value tree; `y m` copies it as sent.
 #[test]
 fn protocol_pane() {
-    use mcp_inspect::mcp::wire::{Direction, WireMessage};
+    use mcp_inspect::mcp::transport::wire::{Direction, WireMessage};
     use std::time::{Duration, Instant};
     let mut m = demo_model();
     let t0 = Instant::now();
@@ -318,7 +320,7 @@ fn protocol_pane() {
 /// list and its body shown.
 #[test]
 fn protocol_pane_shows_http_exchanges() {
-    use mcp_inspect::mcp::wire::{Direction, HttpExchange, WireMessage};
+    use mcp_inspect::mcp::transport::wire::{Direction, HttpExchange, WireMessage};
     use reqwest::header::{HeaderMap, HeaderValue};
     use std::sync::Arc;
     use std::time::{Duration, Instant};

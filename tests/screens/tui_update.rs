@@ -379,11 +379,11 @@ fn a_keymap_with_an_unknown_command_names_its_line() {
 }
 
 /// A tool whose input schema holds `n` object properties of two values each.
-fn wide_tool(name: &str, n: usize) -> mcp_inspect::mcp::tool::Tool {
+fn wide_tool(name: &str, n: usize) -> mcp_inspect::mcp::surface::tool::Tool {
     let props: serde_json::Map<String, serde_json::Value> = (0..n)
         .map(|i| (format!("p{i}"), serde_json::json!({"type": "string"})))
         .collect();
-    mcp_inspect::mcp::tool::decode_tool(
+    mcp_inspect::mcp::surface::tool::decode_tool(
         &serde_json::json!({"name": name, "inputSchema": {"type": "object", "properties": props}}),
     )
     .expect("tool")
@@ -440,7 +440,7 @@ fn a_long_description_gives_way_to_the_signature_and_d_shows_it_whole() {
     let description: Vec<String> = (1..=12)
         .map(|i| format!("Line {i} of a description long enough to wrap in the tool pane at this width, as real servers write them."))
         .collect();
-    let tool = mcp_inspect::mcp::tool::decode_tool(&serde_json::json!({
+    let tool = mcp_inspect::mcp::surface::tool::decode_tool(&serde_json::json!({
         "name": "wordy", "description": description.join("\n"),
         "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
         "annotations": {"readOnlyHint": true}
@@ -583,7 +583,7 @@ fn a_changed_tool_starts_afresh_and_an_unchanged_one_keeps_its_place() {
         let properties: serde_json::Map<String, serde_json::Value> = (0..props)
             .map(|i| (format!("p{i}"), serde_json::json!({"type": "string"})))
             .collect();
-        mcp_inspect::mcp::tool::decode_tool(&serde_json::json!({
+        mcp_inspect::mcp::surface::tool::decode_tool(&serde_json::json!({
             "name": name, "inputSchema": {"type": "object", "properties": properties}
         }))
         .expect("tool")

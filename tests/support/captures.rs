@@ -2,8 +2,8 @@
 //! (request and answer) captured from real servers, copied into the repository.
 #![allow(dead_code)]
 
-use mcp_inspect::mcp::result::CallResult;
-use mcp_inspect::mcp::tool::{Tool, decode_page};
+use mcp_inspect::mcp::surface::result::CallResult;
+use mcp_inspect::mcp::surface::tool::{Tool, decode_page};
 use mcp_inspect::schema::Era;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

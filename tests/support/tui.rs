@@ -7,7 +7,7 @@ use mcp_inspect::app::model::Model;
 use mcp_inspect::app::theme::Theme;
 use mcp_inspect::app::update::{Effect, Msg, SessionRequest, update};
 use mcp_inspect::demo::catalog;
-use mcp_inspect::mcp::tool::decode_tool;
+use mcp_inspect::mcp::surface::tool::decode_tool;
 use mcp_inspect::mcp::{ServerSummary, ToolList};
 use mcp_inspect::schema::Era;
 use ratatui::Terminal;
@@ -41,7 +41,7 @@ pub fn demo_tools() -> ToolList {
 }
 
 /// A one-page listing of these tools.
-pub fn listing(tools: Vec<mcp_inspect::mcp::tool::Tool>) -> ToolList {
+pub fn listing(tools: Vec<mcp_inspect::mcp::surface::tool::Tool>) -> ToolList {
     ToolList {
         tools,
         pages: 1,

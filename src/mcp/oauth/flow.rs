@@ -3,7 +3,7 @@
 //! the user on the way.
 
 use super::{AuthFailure, Authorizer, BROWSER_WAIT, browser, failed, loopback};
-use crate::mcp::events::AuthStep;
+use crate::mcp::session::events::AuthStep;
 use rmcp::transport::auth::{
     AuthError, AuthorizationManager, AuthorizationMetadataResolution, AuthorizationMetadataSource,
     AuthorizationRequest, AuthorizationSession, ClientCredentialsConfig, InMemoryCredentialStore,

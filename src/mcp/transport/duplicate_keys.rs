@@ -1,6 +1,6 @@
 //! Objects that hold a key twice. JSON parsers keep one of the values silently (serde_json the
 //! last), so what the inspector shows may differ from what another client reads: the connection
-//! says where. The byte scan that bounds every message counts its keys ([`super::lines`]); only
+//! says where. The byte scan that bounds every message counts its keys ([`crate::mcp::transport::lines`]); only
 //! when the parsed message holds fewer is it read again here to name them.
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};

@@ -5,11 +5,11 @@
 //! worker would drop (an invalid `x-mcp-header`). The worker keeps what it does well: sessions,
 //! protocol headers, resumption, the GET stream.
 
-use super::events::{EventSink, ServerEvent};
-use super::oauth::{AuthFailure, Authorizer};
-use super::raw::{Pass, RawResponses};
-use super::sse::{self, Event};
-use super::wire::{Direction, HttpExchange};
+use crate::mcp::oauth::{AuthFailure, Authorizer};
+use crate::mcp::session::events::{EventSink, ServerEvent};
+use crate::mcp::transport::raw::{Pass, RawResponses};
+use crate::mcp::transport::sse::{self, Event};
+use crate::mcp::transport::wire::{Direction, HttpExchange};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 use reqwest::header::{HeaderName, HeaderValue};
@@ -277,7 +277,7 @@ impl WireClient {
         let response = match self.http.execute(request).await {
             Ok(response) => response,
             Err(e) => {
-                let why = super::http::describe(&e);
+                let why = crate::mcp::transport::http::describe(&e);
                 // rmcp ends the session on this; the log says why ("connection refused").
                 // The URL without its query, which may carry a credential.
                 let url = reqwest::Url::parse(&uri).map(|mut url| {
@@ -379,10 +379,11 @@ impl WireClient {
                 false => Err(Error::UnexpectedContentType(content_type)),
             };
         }
-        let (text, cut) = read_body(response, super::child::MAX_MESSAGE_BYTES).await;
+        let (text, cut) =
+            read_body(response, crate::mcp::transport::stdio::MAX_MESSAGE_BYTES).await;
         if cut {
             return Err(Error::ResponseBodyTooLarge {
-                max_size: super::child::MAX_MESSAGE_BYTES,
+                max_size: crate::mcp::transport::stdio::MAX_MESSAGE_BYTES,
             });
         }
         if text.trim().is_empty() && awaits_nothing {

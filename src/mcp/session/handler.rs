@@ -1,8 +1,10 @@
 //! The rmcp client handler: declares who we are and turns server notifications into
 //! [`ServerEvent`]s. Every rmcp callback ends here and nowhere else.
 
-use super::client_side::{Answer, ClientSide, ElicitationPolicy, SamplingPolicy, told_answer};
-use super::events::{EventSink, ServerEvent};
+use crate::mcp::session::client_side::{
+    Answer, ClientSide, ElicitationPolicy, SamplingPolicy, told_answer,
+};
+use crate::mcp::session::events::{EventSink, ServerEvent};
 use rmcp::ClientHandler;
 #[allow(deprecated)]
 use rmcp::model::LoggingMessageNotificationParam;
@@ -88,7 +90,7 @@ impl Handler {
         let result = if !self.events.send_control(asked) {
             Err(format!(
                 "{} requests already wait for the user",
-                super::events::CONTROL_BUFFER
+                crate::mcp::session::events::CONTROL_BUFFER
             ))
         } else {
             match tokio::time::timeout(ASK_LIMIT, answered).await {

@@ -1,7 +1,7 @@
 //! Tools as the project sees them, decoded one by one from raw `tools/list` JSON so one malformed
 //! tool is reported instead of losing the whole page. Pure.
 
-pub use super::schema_text::{Schema, compact};
+pub use crate::mcp::surface::schema_text::{Schema, compact};
 use crate::schema::budget::count_values;
 use crate::schema::headers::header_problems;
 use crate::schema::lint::ToolSchemas;

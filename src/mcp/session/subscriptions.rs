@@ -4,9 +4,9 @@
 //! stream whose filter names what is wanted, so a new subscription opens a new stream with the
 //! resource added, and the old stream is cancelled once the new one is acknowledged.
 
-use super::error::RequestError;
-use super::events::{EventSink, ServerEvent};
-use super::session::Session;
+use crate::mcp::session::Session;
+use crate::mcp::session::error::RequestError;
+use crate::mcp::session::events::{EventSink, ServerEvent};
 use crate::schema::Era;
 use crate::untrusted;
 use rmcp::Peer;

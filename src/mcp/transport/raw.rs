@@ -5,8 +5,8 @@
 //! the handshake rmcp would give up on the connection); and the ids of cancelled requests, so a
 //! late answer to one is noticed.
 
-use super::events::{EventSink, ServerEvent};
-use super::wire::{Direction, HttpExchange, Tap};
+use crate::mcp::session::events::{EventSink, ServerEvent};
+use crate::mcp::transport::wire::{Direction, HttpExchange, Tap};
 pub use crate::schema::verdict::UNPARSED;
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
@@ -269,7 +269,7 @@ impl RawResponses {
         Answer::Held(stub)
     }
 
-    /// A message too costly to parse (`why`, see [`super::lines::too_costly`]), `text` as
+    /// A message too costly to parse (`why`, see [`crate::mcp::transport::lines::too_costly`]), `text` as
     /// sent, said in the log: when it answers a request of ours, what rmcp gets instead. A tool
     /// call's answer becomes a result holding the message as text, marked [`UNPARSED`] (so it
     /// is shown, and said not checked); any other request is answered with an error saying
@@ -282,8 +282,8 @@ impl RawResponses {
         events: &EventSink,
     ) -> Option<String> {
         let why = format!("the server sent a message of {why}");
-        let claimed =
-            super::salvage::response_id(head, tail).map(|id| (self.claim(&id.to_string()), id));
+        let claimed = crate::mcp::transport::salvage::response_id(head, tail)
+            .map(|id| (self.claim(&id.to_string()), id));
         let (awaited, id) = match claimed {
             Some((Ok(awaited), id)) => (awaited, id),
             _ => {
@@ -305,7 +305,7 @@ impl RawResponses {
             };
         }
         events.send(ServerEvent::Notice(format!("{why}: its request fails")));
-        let error = super::salvage::error_line(&id, &why);
+        let error = crate::mcp::transport::salvage::error_line(&id, &why);
         if let Ok(message) = serde_json::from_slice(&error) {
             self.keep(id.to_string(), message);
         }

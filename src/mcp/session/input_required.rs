@@ -4,9 +4,9 @@
 //! requests (the same policies, panels and log lines), then sends the request again with a new
 //! id, the answers as `inputResponses` and the state exactly as given (none if none was given).
 
-use super::error::RequestError;
-use super::events::ServerEvent;
-use super::handler::Handler;
+use crate::mcp::session::error::RequestError;
+use crate::mcp::session::events::ServerEvent;
+use crate::mcp::session::handler::Handler;
 use crate::untrusted;
 use serde_json::{Map, Value};
 
@@ -110,8 +110,8 @@ pub async fn next_round(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::client_side::ClientSide;
-    use crate::mcp::events::EventSink;
+    use crate::mcp::session::client_side::ClientSide;
+    use crate::mcp::session::events::EventSink;
     use rmcp::model::ProtocolVersion;
     use serde_json::json;
     use std::sync::Arc;

@@ -2,8 +2,8 @@
 //! 2026 era there is no session to keep it (SEP-2575), so it rides in each request's `_meta`
 //! as `io.modelcontextprotocol/logLevel`.
 
-use super::error::RequestError;
-use super::session::Session;
+use crate::mcp::session::Session;
+use crate::mcp::session::error::RequestError;
 use crate::schema::Era;
 use serde_json::json;
 

@@ -1,13 +1,13 @@
 //! The legacy HTTP+SSE transport (removed from rmcp): GET the event stream, wait for its
 //! `endpoint` event, then POST each message there; answers arrive as `message` events.
 
-use super::duplicate_keys;
-use super::error::ConnectError;
-use super::events::{EventSink, ServerEvent};
-use super::lines::{Line, MAX_MESSAGE_VALUES, count, read_line, too_costly};
-use super::raw::{Pass, RawResponses};
-use super::target::Header;
-use super::wire::HttpExchange;
+use crate::mcp::session::error::ConnectError;
+use crate::mcp::session::events::{EventSink, ServerEvent};
+use crate::mcp::target::Header;
+use crate::mcp::transport::duplicate_keys;
+use crate::mcp::transport::lines::{Line, MAX_MESSAGE_VALUES, count, read_line, too_costly};
+use crate::mcp::transport::raw::{Pass, RawResponses};
+use crate::mcp::transport::wire::HttpExchange;
 use crate::untrusted;
 use futures::TryStreamExt;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 /// Largest SSE event accepted; larger ones are dropped with a notice.
-const MAX_EVENT_BYTES: usize = super::child::MAX_MESSAGE_BYTES;
+const MAX_EVENT_BYTES: usize = crate::mcp::transport::stdio::MAX_MESSAGE_BYTES;
 
 #[derive(Debug, thiserror::Error)]
 #[error("the SSE connection is closed")]
@@ -52,7 +52,7 @@ pub async fn connect(
     events: &EventSink,
     raw: &RawResponses,
 ) -> Result<SseTransport, ConnectError> {
-    let client = super::http::client();
+    let client = crate::mcp::transport::http::client();
     let base = reqwest::Url::parse(url).map_err(|e| ConnectError::Unreachable {
         url: url.into(),
         reason: e.to_string(),
@@ -69,8 +69,8 @@ pub async fn connect(
             timeout,
             stderr: Vec::new(),
         })?
-        .map_err(|e| super::http::request_error(url, &e))?;
-    let response = super::http::check_status(response, timeout).await?;
+        .map_err(|e| crate::mcp::transport::http::request_error(url, &e))?;
+    let response = crate::mcp::transport::http::check_status(response, timeout).await?;
     let is_sse = response
         .headers()
         .get("content-type")
@@ -247,7 +247,9 @@ pub(super) fn admit(
 ) -> Pass {
     let counts = count(text.as_bytes(), MAX_MESSAGE_VALUES);
     if let Some(why) = too_costly(text.len(), counts) {
-        let tail = &text.as_bytes()[text.len().saturating_sub(super::lines::TAIL_BYTES)..];
+        let tail = &text.as_bytes()[text
+            .len()
+            .saturating_sub(crate::mcp::transport::lines::TAIL_BYTES)..];
         return match raw.unparsed((text.as_bytes(), tail), text, &why, events) {
             Some(line) => Pass::Instead(line),
             None => Pass::Drop,
@@ -317,7 +319,7 @@ async fn post_messages(
             )),
             Err(e) => Some(format!(
                 "POST to the message endpoint failed: {}",
-                super::http::describe(&e)
+                crate::mcp::transport::http::describe(&e)
             )),
         };
         if let (Some(reason), Some(id)) = (

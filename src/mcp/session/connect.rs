@@ -1,19 +1,19 @@
 //! Reaching a server: the transport for its target, the handshake in the era asked for (probing
 //! `server/discover` and falling back to `initialize`), and what it says about itself.
 
-use super::child;
-use super::error::ConnectError;
-use super::events::{EventSink, ServerEvent};
-use super::handler::Handler;
-use super::oauth::{AuthFailure, Authorizer};
-use super::raw::RawResponses;
+use crate::mcp::oauth::{AuthFailure, Authorizer};
+use crate::mcp::session::error::ConnectError;
+use crate::mcp::session::events::{EventSink, ServerEvent};
+use crate::mcp::session::handler::Handler;
+use crate::mcp::transport::raw::RawResponses;
+use crate::mcp::transport::stdio;
 
-use super::session::Subscriptions;
-use super::session::{STDERR_IN_ERRORS, ServerSummary, Session};
-use super::streamable::WireClient;
-use super::subscriptions;
-use super::target::{ConnectOptions, HttpTransport, ProtocolChoice, Target};
-use super::wire::Tap;
+use crate::mcp::session::Subscriptions;
+use crate::mcp::session::subscriptions;
+use crate::mcp::session::{STDERR_IN_ERRORS, ServerSummary, Session};
+use crate::mcp::target::{ConnectOptions, HttpTransport, ProtocolChoice, Target};
+use crate::mcp::transport::streamable::WireClient;
+use crate::mcp::transport::wire::Tap;
 use crate::schema::Era;
 use crate::untrusted;
 use rmcp::model::ProtocolVersion;
@@ -154,7 +154,7 @@ async fn attempt(
             env,
             cwd,
         } => {
-            let spawned = child::spawn(command, args, env, cwd.as_ref(), events, &raw).map_err(
+            let spawned = stdio::spawn(command, args, env, cwd.as_ref(), events, &raw).map_err(
                 |e| match e.kind() {
                     std::io::ErrorKind::NotFound => ConnectError::CommandNotFound(command.clone()),
                     _ => ConnectError::Spawn {
@@ -167,7 +167,7 @@ async fn attempt(
             // Our stdout screen enforces the size limit (and explains a drop); rmcp's own limit
             // sits just above it so it never drops a line silently first.
             let transport = AsyncRwTransport::new_client(spawned.from_server, spawned.to_server)
-                .with_max_line_length(child::MAX_MESSAGE_BYTES + 2);
+                .with_max_line_length(stdio::MAX_MESSAGE_BYTES + 2);
             match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
                 .await
             {
@@ -232,7 +232,7 @@ async fn attempt(
             let config =
                 StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
             let client = WireClient::new(
-                super::http::client_keeping(0),
+                crate::mcp::transport::http::client_keeping(0),
                 raw.clone(),
                 events.clone(),
                 auth.cloned(),
@@ -248,12 +248,18 @@ async fn attempt(
                     if let Some(auth) = auth
                         && let (Some(token), _) = auth.token().await
                     {
-                        headers.push(super::target::Header {
+                        headers.push(crate::mcp::target::Header {
                             name: "Authorization".into(),
                             value: format!("Bearer {token}"),
                         });
                     }
-                    return Err(super::http::diagnose(url, &headers, left(), init_error(&e)).await);
+                    return Err(crate::mcp::transport::http::diagnose(
+                        url,
+                        &headers,
+                        left(),
+                        init_error(&e),
+                    )
+                    .await);
                 }
                 Err(_) => {
                     // No time is left to ask the endpoint what is wrong.
@@ -269,7 +275,8 @@ async fn attempt(
             transport: HttpTransport::Sse,
             headers,
         } => {
-            let transport = super::sse::connect(url, headers, left(), events, &raw).await?;
+            let transport =
+                crate::mcp::transport::sse::connect(url, headers, left(), events, &raw).await?;
             match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
                 .await
             {

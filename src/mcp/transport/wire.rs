@@ -2,8 +2,8 @@
 //! `--record`: a [`Tap`] the transports call for each message both ways. Over stdio and SSE it
 //! sees the messages as sent, over every transport.
 
-pub use super::record::Direction;
-use super::record::Recorder;
+pub use crate::mcp::transport::record::Direction;
+use crate::mcp::transport::record::Recorder;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::VecDeque;

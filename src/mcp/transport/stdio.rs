@@ -1,12 +1,14 @@
 //! The stdio server process: spawned in its own process group through the guard (see
-//! [`super::guard`]) with every pipe ours, stderr kept as a bounded tail, stdout screened line
+//! [`crate::mcp::transport::guard`]) with every pipe ours, stderr kept as a bounded tail, stdout screened line
 //! by line, and shut down without leaving orphans.
 
-use super::duplicate_keys;
-use super::events::{EventSink, ServerEvent};
-use super::lines::{Line, MAX_MESSAGE_VALUES, TAIL_BYTES, count, read_line, too_costly};
-use super::raw::{Pass, RawResponses};
-use super::salvage;
+use crate::mcp::session::events::{EventSink, ServerEvent};
+use crate::mcp::transport::duplicate_keys;
+use crate::mcp::transport::lines::{
+    Line, MAX_MESSAGE_VALUES, TAIL_BYTES, count, read_line, too_costly,
+};
+use crate::mcp::transport::raw::{Pass, RawResponses};
+use crate::mcp::transport::salvage;
 use crate::untrusted;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -80,11 +82,11 @@ pub fn spawn(
     raw: &RawResponses,
 ) -> std::io::Result<Spawned> {
     check_startable(command, env, cwd)?;
-    let guard = super::guard::program();
+    let guard = crate::mcp::transport::guard::program();
     let mut cmd = match &guard {
         Some(program) => {
             let mut cmd = Command::new(program);
-            cmd.arg(super::guard::GUARD_ARG)
+            cmd.arg(crate::mcp::transport::guard::GUARD_ARG)
                 .arg(std::process::id().to_string())
                 .arg("--")
                 .arg(command)

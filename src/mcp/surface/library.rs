@@ -92,7 +92,9 @@ pub fn describe_content(content: &Value) -> String {
                 Ok(bytes) => crate::plural::count(bytes.len(), "byte"),
                 Err(_) => format!("{} base64 chars, not valid base64", data.len()),
             };
-            let seen = decoded.ok().and_then(|b| super::image::dimensions(&b));
+            let seen = decoded
+                .ok()
+                .and_then(|b| crate::mcp::surface::image::dimensions(&b));
             let seen = seen.map(|(format, w, h)| format!(", {format} {w}×{h}"));
             format!(
                 "{kind} ({}, {size}{})",
@@ -153,7 +155,7 @@ pub fn content_lines(index: usize, content: &Value, max_lines: usize) -> Vec<Str
             }
         }
         (None, Ok(bytes)) => {
-            let seen = super::image::dimensions(&bytes);
+            let seen = crate::mcp::surface::image::dimensions(&bytes);
             let seen = seen.map(|(format, w, h)| format!(", {format} {w}×{h}"));
             lines.push(format!(
                 "  blob: {}{} (read URI --out FILE writes them; w in the TUI)",

@@ -5,8 +5,8 @@
 //! request the server queued for the client, such as an elicitation, arrives while it waits and
 //! is answered as any other). Cancelling the call sends `tasks/cancel`.
 
-use super::error::RequestError;
-use super::events::{EventSink, ServerEvent};
+use crate::mcp::session::error::RequestError;
+use crate::mcp::session::events::{EventSink, ServerEvent};
 use crate::untrusted;
 use serde_json::Value;
 use std::time::Duration;

@@ -48,7 +48,7 @@ pub enum ServerEvent {
     /// A request the server sent us, and the answer given, in words.
     Request(String),
     /// A request the server sent that the user answers (the TUI's panel); the answer goes back
-    /// through [`super::client_side::Asking`] under `id`.
+    /// through [`crate::mcp::session::client_side::Asking`] under `id`.
     Asked {
         id: u64,
         method: String,
