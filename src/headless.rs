@@ -178,7 +178,7 @@ pub async fn run(command: Command) -> i32 {
 /// `None` when the server declares `capability`; else the error, reported (asking anyway would
 /// call a method the server said it does not serve).
 fn declared(session: &Session, capability: &str, report: &Report) -> Option<i32> {
-    if session.server.capabilities.get(capability).is_some() {
+    if session.server.declares(capability) {
         return None;
     }
     Some(report.error(

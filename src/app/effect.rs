@@ -54,12 +54,7 @@ pub enum SessionRequest {
     /// Read a resource or get a prompt.
     Open(crate::app::library::Open),
     /// `completion/complete` for a prompt argument or a template variable.
-    Complete {
-        reference: serde_json::Value,
-        argument: String,
-        value: String,
-        context: serde_json::Map<String, serde_json::Value>,
-    },
+    Complete(crate::mcp::session::requests::Completion),
     Reconnect,
     /// Subscribe to a resource (`on`), or end the subscription.
     Subscribe {

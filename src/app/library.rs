@@ -4,6 +4,7 @@
 
 use crate::app::outline::Part;
 use crate::app::value_tree::ValueTree;
+use crate::mcp::session::requests::OpenRequest;
 use crate::mcp::surface::library;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeSet, HashSet};
@@ -198,9 +199,11 @@ impl Item {
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
                 Ok(Open {
-                    method: "prompts/get",
-                    params: json!({"name": name, "arguments": arguments}),
                     title: format!("prompt {name}"),
+                    request: OpenRequest::GetPrompt {
+                        name: name.to_string(),
+                        arguments,
+                    },
                 })
             }
         }
@@ -210,8 +213,7 @@ impl Item {
 /// A request that opens an item.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Open {
-    pub method: &'static str,
-    pub params: Value,
+    pub request: OpenRequest,
     /// What the pane calls it: `read URI`, `prompt NAME`.
     pub title: String,
 }
@@ -219,8 +221,9 @@ pub struct Open {
 impl Open {
     fn read(uri: &str) -> Open {
         Open {
-            method: "resources/read",
-            params: json!({"uri": uri}),
+            request: OpenRequest::Read {
+                uri: uri.to_string(),
+            },
             title: format!("read {uri}"),
         }
     }
@@ -299,7 +302,7 @@ pub fn result_lines(open: &Open, result: &Value) -> (Vec<String>, Option<JsonCon
         lines.extend(said.map(|l| format!("  {l}")));
     }
     if lines.is_empty() {
-        lines.push(format!("{} gave nothing to show", open.method));
+        lines.push(format!("{} gave nothing to show", open.request.method()));
     }
     lines.push(String::new());
     lines.push("as sent:".into());
@@ -547,9 +550,16 @@ mod tests {
         let open = prompt
             .request(values.as_object().expect("an object"))
             .expect("a request");
+        let arguments = json!({"code": "x"})
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
         assert_eq!(
-            open.params,
-            json!({"name": "review", "arguments": {"code": "x"}})
+            open.request,
+            OpenRequest::GetPrompt {
+                name: "review".into(),
+                arguments
+            }
         );
         let plain = Item {
             kind: Kind::Prompt,

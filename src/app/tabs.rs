@@ -13,7 +13,9 @@ pub enum Tab {
 impl Tab {
     /// The tabs a server with these capabilities has, in order.
     pub fn declared(capabilities: Option<&Value>) -> Vec<Tab> {
-        let declares = |name: &str| capabilities.is_some_and(|c| c.get(name).is_some());
+        let declares = |name: &str| {
+            capabilities.is_some_and(|c| crate::mcp::session::requests::declares(c, name))
+        };
         let mut tabs = vec![Tab::Tools];
         if declares("resources") {
             tabs.extend([Tab::Library(Kind::Resource), Tab::Library(Kind::Template)]);

@@ -5,6 +5,7 @@
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::library::Kind;
 use crate::app::model::Model;
+use crate::mcp::session::requests::{Completion, CompletionRef};
 use crate::untrusted;
 use serde_json::{Map, Value, json};
 
@@ -48,7 +49,7 @@ fn declares_completions(model: &Model) -> bool {
     model
         .server
         .as_ref()
-        .is_some_and(|s| s.capabilities.get("completions").is_some())
+        .is_some_and(|s| s.declares("completions"))
 }
 
 /// `completion/complete` for the form's field under the cursor (`ctrl-n`): the first value
@@ -98,9 +99,14 @@ fn ask_completions(model: &mut Model, typed: bool) -> Vec<Effect> {
         return Vec::new();
     }
     panel.asked_for = Some((argument.clone(), value.clone(), typed));
+    let named = |key: &str| item.json.get(key).and_then(Value::as_str).map(String::from);
     let reference = match item.kind {
-        Kind::Prompt => json!({"type": "ref/prompt", "name": item.json.get("name")}),
-        _ => json!({"type": "ref/resource", "uri": item.json.get("uriTemplate")}),
+        Kind::Prompt => named("name").map(CompletionRef::Prompt),
+        _ => named("uriTemplate").map(CompletionRef::Template),
+    };
+    let Some(reference) = reference else {
+        model.status = Some("the item has no name to complete against".into());
+        return Vec::new();
     };
     // The other fields, as filled so far, for servers that complete in context.
     let draft = serde_json::from_str::<Value>(&panel.editor.lines().join("\n")).ok();
@@ -112,12 +118,12 @@ fn ask_completions(model: &mut Model, typed: bool) -> Vec<Effect> {
         .filter(|(k, v)| **k != argument && v.as_str().is_some_and(|s| !s.is_empty()))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    vec![Effect::Session(SessionRequest::Complete {
+    vec![Effect::Session(SessionRequest::Complete(Completion {
         reference,
         argument,
         value,
         context,
-    })]
+    }))]
 }
 
 /// The server's completions for `argument`, shown under the form; asked by `ctrl-n`, the

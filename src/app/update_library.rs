@@ -11,6 +11,7 @@ use crate::app::library::{Item, Open, Opened, Selection, result_lines};
 use crate::app::model::{Connection, LogKind, Model, Pane};
 use crate::app::outline;
 use crate::app::tabs::Tab;
+use crate::mcp::session::requests::OpenRequest;
 use crate::untrusted;
 use serde_json::{Map, Value};
 
@@ -135,7 +136,7 @@ pub fn opened(model: &mut Model, open: Open, result: Result<Value, String>) {
     library.opening = None;
     library.opened_for.get_or_insert(library.selected);
     if result.is_ok()
-        && let Some(uri) = open.params.get("uri").and_then(Value::as_str)
+        && let OpenRequest::Read { uri } = &open.request
     {
         library.updated.remove(uri);
     }

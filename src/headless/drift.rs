@@ -6,6 +6,7 @@ use crate::cli::{DiffFormat, Format};
 use crate::drift::{compare, report, snapshot};
 use crate::mcp::Session;
 use crate::mcp::session::error::exit;
+use crate::mcp::session::requests::LibraryList;
 use crate::mcp::surface::tool::Tool;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -21,22 +22,18 @@ pub async fn surface(session: &Session) -> Result<Value, String> {
     }
     let server = &session.server;
     // Every item of a list the server declares (`None` when it does not).
-    let listed = async |capability: &str, method: &str, field: &str| {
-        if server
-            .capabilities
-            .get(capability)
-            .is_none_or(Value::is_null)
-        {
+    let listed = async |list: LibraryList| {
+        if !server.declares(list.capability()) {
             return Ok(None);
         }
-        match session.list_all(method, field).await {
+        match session.list_library(list).await {
             Ok(listing) => Ok(Some(listing.items)),
-            Err(e) => Err(format!("{method} failed: {e}")),
+            Err(e) => Err(format!("{} failed: {e}", list.method())),
         }
     };
-    let resources = listed("resources", "resources/list", "resources").await?;
-    let templates = listed("resources", "resources/templates/list", "resourceTemplates").await?;
-    let prompts = listed("prompts", "prompts/list", "prompts").await?;
+    let resources = listed(LibraryList::Resources).await?;
+    let templates = listed(LibraryList::Templates).await?;
+    let prompts = listed(LibraryList::Prompts).await?;
     Ok(snapshot::build(snapshot::Surface {
         server: json!({
             "name": server.name,

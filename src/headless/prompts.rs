@@ -6,6 +6,7 @@ use super::{declared, failed};
 use crate::cli::Format;
 use crate::mcp::Session;
 use crate::mcp::session::error::exit;
+use crate::mcp::session::requests::{Completion, CompletionRef, LibraryList, OpenRequest};
 use crate::mcp::surface::library;
 use crate::untrusted;
 use serde_json::{Map, Value, json};
@@ -15,7 +16,7 @@ pub async fn list(session: &Session, report: &Report) -> i32 {
     if let Some(code) = declared(session, "prompts", report) {
         return code;
     }
-    let listing = match session.list_all("prompts/list", "prompts").await {
+    let listing = match session.list_library(LibraryList::Prompts).await {
         Ok(l) => l,
         Err(e) => return failed("prompts/list", e, report),
     };
@@ -53,10 +54,11 @@ pub async fn get(session: &Session, name: &str, args: &[String], report: &Report
     if let Some(code) = declared(session, "prompts", report) {
         return code;
     }
-    let params = json!({"name": name, "arguments": arguments});
-    let result = match session.request("prompts/get", Some(params)).await {
+    let name = name.to_string();
+    let request = OpenRequest::GetPrompt { name, arguments };
+    let result = match session.open(&request).await {
         Ok(r) => r,
-        Err(e) => return failed("prompts/get", e, report),
+        Err(e) => return failed(request.method(), e, report),
     };
     match report.format {
         Format::Json => report.json(&result),
@@ -98,18 +100,17 @@ pub async fn complete(session: &Session, what: Completing<'_>, report: &Report) 
         return code;
     }
     let reference = match (what.prompt, what.template) {
-        (Some(name), _) => json!({"type": "ref/prompt", "name": name}),
-        (None, Some(uri)) => json!({"type": "ref/resource", "uri": uri}),
+        (Some(name), _) => CompletionRef::Prompt(name.to_string()),
+        (None, Some(uri)) => CompletionRef::Template(uri.to_string()),
         (None, None) => return report.error("give --prompt NAME or --template URI", exit::ERROR),
     };
-    let mut params = json!({
-        "ref": reference,
-        "argument": {"name": what.argument, "value": what.prefix},
-    });
-    if !context.is_empty() {
-        params["context"] = json!({ "arguments": context });
-    }
-    let result = match session.request("completion/complete", Some(params)).await {
+    let completion = Completion {
+        reference,
+        argument: what.argument.to_string(),
+        value: what.prefix.to_string(),
+        context,
+    };
+    let result = match session.complete(&completion).await {
         Ok(r) => r,
         Err(e) => return failed("completion/complete", e, report),
     };

@@ -6,6 +6,7 @@ use super::{declared, failed};
 use crate::cli::Format;
 use crate::mcp::Session;
 use crate::mcp::session::error::exit;
+use crate::mcp::session::requests::{LibraryList, OpenRequest};
 use crate::mcp::surface::library;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -18,14 +19,14 @@ pub async fn list(session: &Session, templates: bool, report: &Report) -> i32 {
     if let Some(code) = declared(session, "resources", report) {
         return code;
     }
-    let (method, field) = if templates {
-        ("resources/templates/list", "resourceTemplates")
-    } else {
-        ("resources/list", "resources")
+    let list = match templates {
+        true => LibraryList::Templates,
+        false => LibraryList::Resources,
     };
-    let listing = match session.list_all(method, field).await {
+    let field = list.field();
+    let listing = match session.list_library(list).await {
         Ok(l) => l,
-        Err(e) => return failed(method, e, report),
+        Err(e) => return failed(list.method(), e, report),
     };
     match report.format {
         Format::Json => report.json(&json!({ field: listing.items })),
@@ -55,12 +56,12 @@ pub async fn read(session: &Session, uri: &str, out: Option<&Path>, report: &Rep
             exit::ERROR,
         );
     }
-    let result = match session
-        .request("resources/read", Some(json!({"uri": uri})))
-        .await
-    {
+    let request = OpenRequest::Read {
+        uri: uri.to_string(),
+    };
+    let result = match session.open(&request).await {
         Ok(r) => r,
-        Err(e) => return failed("resources/read", e, report),
+        Err(e) => return failed(request.method(), e, report),
     };
     let contents: &[Value] = result
         .get("contents")

@@ -8,6 +8,7 @@ pub mod events;
 pub(crate) mod handler;
 pub(crate) mod input_required;
 pub mod logging;
+pub mod requests;
 pub(crate) mod subscriptions;
 pub(crate) mod tasks;
 
@@ -129,7 +130,7 @@ impl Session {
     }
 
     /// Sends a request and returns its raw result (exactly as sent, where the transport is ours).
-    pub async fn request(
+    pub(in crate::mcp) async fn request(
         &self,
         method: &str,
         params: Option<Value>,
@@ -256,7 +257,11 @@ impl Session {
     }
 
     /// Every item of a paginated list (`resources/list` → `resources`, …), as sent.
-    pub async fn list_all(&self, method: &str, field: &str) -> Result<Listing, RequestError> {
+    pub(in crate::mcp) async fn list_all(
+        &self,
+        method: &str,
+        field: &str,
+    ) -> Result<Listing, RequestError> {
         let mut items = Vec::new();
         let (pages, problem) = self
             .pages(method, field, |mut result| match result.get_mut(field) {

@@ -7,6 +7,7 @@ use crate::app::effect::SessionRequest;
 use crate::app::library::{Item, Kind, Open};
 use crate::app::update::Msg;
 use crate::mcp::session::client_side::Asking;
+use crate::mcp::session::requests::{Completion, LibraryList};
 use crate::mcp::{ConnectOptions, EventSink, RequestError, ServerEvent, Session};
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
@@ -180,28 +181,22 @@ type Errand<'s> = std::pin::Pin<Box<dyn std::future::Future<Output = Msg> + Send
 
 /// Lists what the server declares of resources, templates and prompts.
 async fn list_library(session: &Session) -> Msg {
-    let declared = |capability: &str| session.server.capabilities.get(capability).is_some();
-    let lists = [
-        ("resources", "resources/list", "resources", Kind::Resource),
-        (
-            "resources",
-            "resources/templates/list",
-            "resourceTemplates",
-            Kind::Template,
-        ),
-        ("prompts", "prompts/list", "prompts", Kind::Prompt),
-    ];
     let (mut items, mut problems) = (Vec::new(), Vec::new());
-    for (capability, method, field, kind) in lists {
-        if !declared(capability) {
+    for list in LibraryList::ALL {
+        if !session.server.declares(list.capability()) {
             continue;
         }
-        match session.list_all(method, field).await {
+        let kind = match list {
+            LibraryList::Resources => Kind::Resource,
+            LibraryList::Templates => Kind::Template,
+            LibraryList::Prompts => Kind::Prompt,
+        };
+        match session.list_library(list).await {
             Ok(listing) => {
                 problems.extend(listing.problem);
                 items.extend(listing.items.into_iter().map(|json| Item { kind, json }));
             }
-            Err(e) => problems.push(format!("{method} failed: {e}")),
+            Err(e) => problems.push(format!("{} failed: {e}", list.method())),
         }
     }
     Msg::LibraryListed { items, problems }
@@ -209,19 +204,17 @@ async fn list_library(session: &Session) -> Msg {
 
 /// Reads a resource or gets a prompt.
 async fn open_item(session: &Session, open: Open) -> Msg {
-    let result = session
-        .request(open.method, Some(open.params.clone()))
-        .await
-        .map_err(|e| e.to_string());
+    let result = session.open(&open.request).await.map_err(|e| e.to_string());
     Msg::Opened { open, result }
 }
 
 /// Completions for a form's field.
-async fn complete(session: &Session, argument: String, params: serde_json::Value) -> Msg {
+async fn complete(session: &Session, completion: Completion) -> Msg {
     let result = session
-        .request("completion/complete", Some(params))
+        .complete(&completion)
         .await
         .map_err(|e| e.to_string());
+    let argument = completion.argument;
     Msg::Completed { argument, result }
 }
 
@@ -273,13 +266,8 @@ async fn serve(
                     Some(SessionRequest::Open(open)) => {
                         errands.push(Box::pin(open_item(session_ref, open)));
                     }
-                    Some(SessionRequest::Complete { reference, argument, value, context }) => {
-                        let params = serde_json::json!({
-                            "ref": reference,
-                            "argument": {"name": argument, "value": value},
-                            "context": {"arguments": context},
-                        });
-                        errands.push(Box::pin(complete(session_ref, argument, params)));
+                    Some(SessionRequest::Complete(completion)) => {
+                        errands.push(Box::pin(complete(session_ref, completion)));
                     }
                     Some(SessionRequest::Subscribe { uri, on }) => {
                         errands.push(Box::pin(async move {
@@ -374,7 +362,7 @@ async fn wait_for_reconnect(
             Some(
                 SessionRequest::ListTools
                 | SessionRequest::ListLibrary
-                | SessionRequest::Complete { .. }
+                | SessionRequest::Complete(_)
                 | SessionRequest::Cancel { .. }
                 | SessionRequest::Answer { .. }
                 | SessionRequest::Rejudge { .. },

@@ -3,6 +3,7 @@
 //! stderr, pagination.
 
 use crate::cli;
+use mcp_inspect::mcp::session::requests::OpenRequest;
 
 use mcp_inspect::mcp::EventReceiver;
 use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice, RequestError, ServerEvent};
@@ -73,7 +74,7 @@ async fn a_subscribed_resource_says_when_it_changed_in_both_eras() {
         let updated = |e: &ServerEvent| *e == ServerEvent::ResourceUpdated(TICKER.into());
         wait_for(&mut events, updated).await;
         let read = session
-            .request("resources/read", Some(json!({"uri": TICKER})))
+            .open(&OpenRequest::Read { uri: TICKER.into() })
             .await
             .expect("read");
         let text = read["contents"][0]["text"].as_str().unwrap_or_default();

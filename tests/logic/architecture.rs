@@ -1,5 +1,6 @@
 //! The layers hold: no import circle between the files of `src/`, the pure layers never use the
-//! drawing or the runtime, and drawing never writes the model. Read from the source text.
+//! drawing or the runtime, drawing never writes the model, and MCP methods are asked only
+//! through `mcp`'s typed functions. Read from the source text.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -262,6 +263,25 @@ fn drawing_only_reads_the_model() {
             assert!(
                 !code.contains("&mut Model") && !code.contains("&mut crate::app::model::Model"),
                 "{} takes the model mutably",
+                name(module)
+            );
+        }
+    }
+}
+
+#[test]
+fn mcp_methods_are_asked_only_through_typed_functions() {
+    // A method named by a string outside `mcp` is a second implementation of it waiting to
+    // disagree with the first (as the TUI and `snapshot` once did on what "declared" means).
+    let krate = read_crate();
+    for (module, code) in &krate.code {
+        if module.first().map(String::as_str) == Some("mcp") {
+            continue;
+        }
+        for asks in [".request(\"", ".list_all(", "capabilities.get("] {
+            assert!(
+                !code.contains(asks),
+                "{} asks `{asks}` itself: use the typed function in mcp::session::requests",
                 name(module)
             );
         }

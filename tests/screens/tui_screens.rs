@@ -2,6 +2,7 @@
 //! what colour carries: focus, the selected row, required marks, problems, NO_COLOR.
 
 use crate::tui;
+use mcp_inspect::mcp::session::requests::{Completion, CompletionRef, OpenRequest};
 
 use mcp_inspect::app::model::Model;
 use mcp_inspect::app::theme::Theme;
@@ -457,12 +458,12 @@ fn library_pane() {
     let effects = press(&mut m, &["ctrl-n"]);
     assert_eq!(
         effects,
-        [Effect::Session(SessionRequest::Complete {
-            reference: json!({"type": "ref/resource", "uri": "demo://users/{id}"}),
+        [Effect::Session(SessionRequest::Complete(Completion {
+            reference: CompletionRef::Template("demo://users/{id}".into()),
             argument: "id".into(),
             value: String::new(),
             context: serde_json::Map::new(),
-        })]
+        }))]
     );
     let given = json!({"completion": {"values": ["1", "2", "42"], "total": 3, "hasMore": false}});
     update(
@@ -489,8 +490,9 @@ fn library_pane() {
     form.check();
     let effects = press(&mut m, &["ctrl-s"]);
     let open = Open {
-        method: "resources/read",
-        params: json!({"uri": "demo://users/a%20b"}),
+        request: OpenRequest::Read {
+            uri: "demo://users/a%20b".into(),
+        },
         title: "read demo://users/a%20b".into(),
     };
     assert_eq!(
@@ -734,8 +736,9 @@ fn a_subscribed_resource_is_marked_until_read_again() {
         "{screen}"
     );
     let read = Open {
-        method: "resources/read",
-        params: json!({"uri": "demo://ticker"}),
+        request: OpenRequest::Read {
+            uri: "demo://ticker".into(),
+        },
         title: "read demo://ticker".into(),
     };
     let result = Ok(json!({"contents": [{"uri": "demo://ticker", "text": "tick 3"}]}));
@@ -789,8 +792,9 @@ fn a_read_blob_is_saved_where_the_form_says() {
         Some("nothing to save: read a resource first")
     );
     let read = Open {
-        method: "resources/read",
-        params: json!({"uri": "demo://pixel.png"}),
+        request: OpenRequest::Read {
+            uri: "demo://pixel.png".into(),
+        },
         title: "read demo://pixel.png".into(),
     };
     let blob = json!({"uri": "demo://pixel.png", "mimeType": "image/png", "blob": "AAEC/w=="});
@@ -885,7 +889,12 @@ fn the_library_filters_like_the_tool_list() {
     let [Effect::Session(SessionRequest::Open(open))] = effects.as_slice() else {
         panic!("{effects:?}");
     };
-    assert_eq!(open.params, json!({"uri": "file:///src/lib.rs"}));
+    assert_eq!(
+        open.request,
+        OpenRequest::Read {
+            uri: "file:///src/lib.rs".into()
+        }
+    );
     press(&mut m, &["g"]);
     assert_eq!(m.library.selected, 0);
     // The filter holds in each tab: two tabs on (past the empty Templates), the prompt.
@@ -955,9 +964,9 @@ fn completions_come_as_you_type() {
     m.now += Duration::from_millis(260);
     let effects = update(&mut m, Msg::Tick);
     let [
-        Effect::Session(SessionRequest::Complete {
+        Effect::Session(SessionRequest::Complete(Completion {
             argument, value, ..
-        }),
+        })),
     ] = effects.as_slice()
     else {
         panic!("{effects:?}");
