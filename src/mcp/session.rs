@@ -6,6 +6,7 @@ pub(crate) mod connect;
 pub mod error;
 pub mod events;
 pub(crate) mod handler;
+mod handshake;
 pub(crate) mod input_required;
 pub mod logging;
 pub mod requests;

@@ -1,31 +1,25 @@
 //! Reaching a server: the transport for its target, the handshake in the era asked for (probing
-//! `server/discover` and falling back to `initialize`), and what it says about itself.
+//! `server/discover` and falling back to `initialize`; each transport's handshake is in
+//! `handshake.rs`), and what it says about itself.
 
 use crate::mcp::oauth::{AuthFailure, Authorizer};
 use crate::mcp::session::error::ConnectError;
 use crate::mcp::session::events::{EventSink, ServerEvent};
 use crate::mcp::session::handler::Handler;
+use crate::mcp::session::handshake::{Handshake, Service};
 use crate::mcp::transport::raw::RawResponses;
-use crate::mcp::transport::stdio;
 
 use crate::mcp::session::Subscriptions;
 use crate::mcp::session::subscriptions;
-use crate::mcp::session::{STDERR_IN_ERRORS, ServerSummary, Session};
+use crate::mcp::session::{ServerSummary, Session};
 use crate::mcp::target::{ConnectOptions, HttpTransport, ProtocolChoice, Target};
-use crate::mcp::transport::streamable::WireClient;
 use crate::mcp::transport::wire::Tap;
 use crate::schema::Era;
-use crate::untrusted;
 use rmcp::model::ProtocolVersion;
-use rmcp::service::{ClientInitializeError, RoleClient, RunningService};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::async_rw::AsyncRwTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientCacheConfig, ClientLifecycleMode, ClientServiceExt};
+use rmcp::{ClientCacheConfig, ClientLifecycleMode};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Connects, speaking the era asked for; `auto` retries a failed probe with `initialize`.
 /// `--timeout` bounds the whole wait the user sees: the probe, the fallback and any diagnosis
@@ -115,7 +109,6 @@ async fn attempt(
     kind: Attempt,
     deadline: Instant,
 ) -> Result<Session, ConnectError> {
-    let left = || deadline.saturating_duration_since(Instant::now());
     let tap = Tap {
         recorder: opts.record.clone(),
         log: opts.wire.clone(),
@@ -147,155 +140,16 @@ async fn attempt(
         },
     };
     let timeout = opts.timeout;
-    let (service, process) = match &opts.target {
-        Target::Stdio {
-            command,
-            args,
-            env,
-            cwd,
-        } => {
-            let spawned = stdio::spawn(command, args, env, cwd.as_ref(), events, &raw).map_err(
-                |e| match e.kind() {
-                    std::io::ErrorKind::NotFound => ConnectError::CommandNotFound(command.clone()),
-                    _ => ConnectError::Spawn {
-                        command: command.clone(),
-                        reason: e.to_string(),
-                    },
-                },
-            )?;
-            let mut process = spawned.process;
-            // Our stdout screen enforces the size limit (and explains a drop); rmcp's own limit
-            // sits just above it so it never drops a line silently first.
-            let transport = AsyncRwTransport::new_client(spawned.from_server, spawned.to_server)
-                .with_max_line_length(stdio::MAX_MESSAGE_BYTES + 2);
-            match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
-                .await
-            {
-                Ok(Ok(service)) => (service, Some(process)),
-                Ok(Err(e)) => {
-                    let exited = process.wait_briefly(Duration::from_millis(300)).await;
-                    let stderr = process.stderr.last(STDERR_IN_ERRORS);
-                    process.shutdown().await;
-                    // A server that broke the protocol exits when we hang up: the protocol
-                    // error is the story, not the exit.
-                    let closed = matches!(e, ClientInitializeError::ConnectionClosed(_));
-                    return Err(match exited {
-                        Some(status) if closed => ConnectError::ExitedDuringHandshake {
-                            status: status.to_string(),
-                            stderr,
-                        },
-                        _ => ConnectError::Handshake {
-                            reason: init_error(&e),
-                            stderr,
-                        },
-                    });
-                }
-                Err(_) => {
-                    let stderr = process.stderr.last(STDERR_IN_ERRORS);
-                    let status = process.exit_status();
-                    process.shutdown().await;
-                    return Err(match status {
-                        Some(status) => ConnectError::ExitedDuringHandshake {
-                            status: status.to_string(),
-                            stderr,
-                        },
-                        None => ConnectError::Timeout { timeout, stderr },
-                    });
-                }
-            }
-        }
-        Target::Http {
-            url,
-            transport: HttpTransport::Streamable,
-            headers,
-        } => {
-            let mut custom = HashMap::new();
-            for h in headers {
-                let name =
-                    reqwest::header::HeaderName::from_bytes(h.name.as_bytes()).map_err(|_| {
-                        ConnectError::Handshake {
-                            reason: format!("bad header name `{}`", h.name),
-                            stderr: vec![],
-                        }
-                    })?;
-                let value = reqwest::header::HeaderValue::from_str(&h.value).map_err(|_| {
-                    ConnectError::Handshake {
-                        reason: format!(
-                            "header `{}` has a value that is not valid in HTTP",
-                            h.name
-                        ),
-                        stderr: vec![],
-                    }
-                })?;
-                custom.insert(name, value);
-            }
-            let config =
-                StreamableHttpClientTransportConfig::with_uri(url.as_str()).custom_headers(custom);
-            let client = WireClient::new(
-                crate::mcp::transport::http::client_keeping(0),
-                raw.clone(),
-                events.clone(),
-                auth.cloned(),
-            );
-            let transport = StreamableHttpClientTransport::with_client(client, config);
-            match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
-                .await
-            {
-                Ok(Ok(service)) => (service, None),
-                Ok(Err(e)) => {
-                    // Asked with the token the attempt used, so a refused token is what it says.
-                    let mut headers = headers.clone();
-                    if let Some(auth) = auth
-                        && let (Some(token), _) = auth.token().await
-                    {
-                        headers.push(crate::mcp::target::Header {
-                            name: "Authorization".into(),
-                            value: format!("Bearer {token}"),
-                        });
-                    }
-                    return Err(crate::mcp::transport::http::diagnose(
-                        url,
-                        &headers,
-                        left(),
-                        init_error(&e),
-                    )
-                    .await);
-                }
-                Err(_) => {
-                    // No time is left to ask the endpoint what is wrong.
-                    return Err(ConnectError::Timeout {
-                        timeout,
-                        stderr: vec![],
-                    });
-                }
-            }
-        }
-        Target::Http {
-            url,
-            transport: HttpTransport::Sse,
-            headers,
-        } => {
-            let transport =
-                crate::mcp::transport::sse::connect(url, headers, left(), events, &raw).await?;
-            match tokio::time::timeout(left(), handler.serve_with_lifecycle(transport, lifecycle))
-                .await
-            {
-                Ok(Ok(service)) => (service, None),
-                Ok(Err(e)) => {
-                    return Err(ConnectError::Handshake {
-                        reason: init_error(&e),
-                        stderr: vec![],
-                    });
-                }
-                Err(_) => {
-                    return Err(ConnectError::Timeout {
-                        timeout,
-                        stderr: vec![],
-                    });
-                }
-            }
-        }
+    let handshake = Handshake {
+        opts,
+        events,
+        auth,
+        raw: &raw,
+        handler,
+        lifecycle,
+        deadline,
     };
+    let (service, process) = handshake.run().await?;
     service
         .peer()
         .set_response_cache_config(ClientCacheConfig::disabled())
@@ -306,27 +160,8 @@ async fn attempt(
     if let Some(sent) = raw.handshake_result() {
         with_what_was_sent(&mut server, &sent);
     }
-    // On a modern connection, list changes arrive only on a `subscriptions/listen` stream. It
-    // is acknowledged before the session is handed out (within what is left of the connect
-    // deadline), so a change made right after connecting is never missed. A server that
-    // declares no list changes is not asked (many 2026 servers do not serve the method).
-    let mut subscriptions = Subscriptions::default();
-    let changes = [
-        "/tools/listChanged",
-        "/prompts/listChanged",
-        "/resources/listChanged",
-    ];
-    let announces = changes
-        .iter()
-        .any(|c| server.capabilities.pointer(c) == Some(&Value::Bool(true)));
-    if server.era == Era::Modern && announces {
-        match subscriptions::listen(service.peer(), events, &Default::default(), left()).await {
-            Ok((stream, _)) => subscriptions.stream = Some(stream),
-            Err(why) => events.send(ServerEvent::Notice(format!(
-                "subscriptions/listen failed: {why}; list changes will not be seen"
-            ))),
-        }
-    }
+    let left = deadline.saturating_duration_since(Instant::now());
+    let subscriptions = listen_for_changes(&service, &server, events, left).await;
     let session = Session {
         service,
         process,
@@ -347,10 +182,37 @@ async fn attempt(
     Ok(session)
 }
 
-fn summary(
-    service: &RunningService<RoleClient, Handler>,
-    transport: &'static str,
-) -> ServerSummary {
+/// On a modern connection, list changes arrive only on a `subscriptions/listen` stream. It is
+/// acknowledged before the session is handed out (within what is left of the connect deadline),
+/// so a change made right after connecting is never missed. A server that declares no list
+/// changes is not asked (many 2026 servers do not serve the method).
+async fn listen_for_changes(
+    service: &Service,
+    server: &ServerSummary,
+    events: &EventSink,
+    left: std::time::Duration,
+) -> Subscriptions {
+    let mut subscriptions = Subscriptions::default();
+    let changes = [
+        "/tools/listChanged",
+        "/prompts/listChanged",
+        "/resources/listChanged",
+    ];
+    let announces = changes
+        .iter()
+        .any(|c| server.capabilities.pointer(c) == Some(&Value::Bool(true)));
+    if server.era == Era::Modern && announces {
+        match subscriptions::listen(service.peer(), events, &Default::default(), left).await {
+            Ok((stream, _)) => subscriptions.stream = Some(stream),
+            Err(why) => events.send(ServerEvent::Notice(format!(
+                "subscriptions/listen failed: {why}; list changes will not be seen"
+            ))),
+        }
+    }
+    subscriptions
+}
+
+fn summary(service: &Service, transport: &'static str) -> ServerSummary {
     let info = service.peer().peer_info();
     let protocol_version = info
         .as_ref()
@@ -417,10 +279,6 @@ fn with_what_was_sent(server: &mut ServerSummary, sent: &Value) {
     if !extras.is_empty() {
         server.extras = Value::Object(extras);
     }
-}
-
-fn init_error(e: &ClientInitializeError) -> String {
-    untrusted::line(&e.to_string(), 400).into_owned()
 }
 
 fn first_line(text: &str) -> &str {

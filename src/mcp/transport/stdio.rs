@@ -260,95 +260,23 @@ async fn pump_stdout(
 ) {
     loop {
         let (message, head, tail) = match read_line(&mut reader, MAX_MESSAGE_BYTES).await {
-            Ok(Line::Complete(mut bytes)) => {
-                if bytes.iter().all(u8::is_ascii_whitespace) {
-                    continue;
-                }
-                // One bad byte would fail the whole message (a whole page of tools): it is
-                // replaced by U+FFFD, which shows, and the rest is kept.
-                if let Err(e) = std::str::from_utf8(&bytes) {
-                    events.send(ServerEvent::Notice(format!(
-                        "the server sent invalid UTF-8 at byte {} of a message: shown as U+FFFD",
-                        e.valid_up_to()
-                    )));
-                    bytes = String::from_utf8_lossy(&bytes).into_owned().into_bytes();
-                }
-                let counts = count(&bytes, MAX_MESSAGE_VALUES);
-                if let Some(why) = too_costly(bytes.len(), counts) {
-                    let tail = &bytes[bytes.len().saturating_sub(TAIL_BYTES)..];
-                    let text = String::from_utf8_lossy(&bytes);
-                    if let Some(line) = raw.unparsed((&bytes, tail), &text, &why, &events)
-                        && (to_rmcp.write_all(line.as_bytes()).await.is_err()
-                            || to_rmcp.write_all(b"\n").await.is_err())
-                    {
-                        return;
-                    }
-                    continue;
-                }
-                match serde_json::from_slice::<serde_json::Value>(&bytes) {
-                    // A JSON-RPC batch (gone from MCP since 2025-06-18, still sent by some
-                    // servers): each message is handled on its own, as if sent alone.
-                    Ok(serde_json::Value::Array(batch)) => {
-                        events.send(ServerEvent::Notice(format!(
-                            "the server sent a JSON-RPC batch of {}: each handled on its own",
-                            crate::plural::count(batch.len(), "message")
-                        )));
-                        for message in batch {
-                            let text = message.to_string();
-                            let text = match raw.screen(message, &text, &events) {
-                                Pass::Drop => continue,
-                                Pass::AsSent => text,
-                                Pass::Instead(stub) => stub,
-                            };
-                            if to_rmcp.write_all(text.as_bytes()).await.is_err()
-                                || to_rmcp.write_all(b"\n").await.is_err()
-                            {
-                                return;
-                            }
-                        }
-                        continue;
-                    }
-                    Ok(message) => {
-                        if counts.keys > duplicate_keys::keys_in(&message) {
-                            events.send(ServerEvent::Notice(duplicate_keys::notice(&bytes)));
-                        }
-                        let text = String::from_utf8_lossy(&bytes);
-                        let stub = match raw.screen(message, &text, &events) {
-                            Pass::Drop => continue,
-                            Pass::AsSent => None,
-                            Pass::Instead(stub) => Some(stub),
-                        };
-                        let line = stub.as_ref().map_or(&bytes[..], |s| s.as_bytes());
-                        if to_rmcp.write_all(line).await.is_err()
+            Ok(Line::Complete(bytes)) => match screen_line(bytes, &raw, &events) {
+                Screened::Write(lines) => {
+                    for line in lines {
+                        if to_rmcp.write_all(&line).await.is_err()
                             || to_rmcp.write_all(b"\n").await.is_err()
                         {
                             return;
                         }
-                        continue;
                     }
-                    // A line cut off by the server's exit: the connection's end says it better.
-                    Err(e) if e.is_eof() => {
-                        events.send(ServerEvent::Notice(format!(
-                            "the server's output ended in the middle of a message ({e})"
-                        )));
-                        continue;
-                    }
-                    Err(e) => {
-                        let tail = bytes[bytes.len().saturating_sub(TAIL_BYTES)..].to_vec();
-                        let message = if e.to_string().contains("recursion limit") {
-                            format!(
-                                "the server sent a message nested too deep to read ({e}): dropped"
-                            )
-                        } else {
-                            format!(
-                                "the server wrote a non-JSON line to stdout ({e}): {}",
-                                untrusted::line(&String::from_utf8_lossy(&bytes), 200)
-                            )
-                        };
-                        (message, bytes, tail)
-                    }
+                    continue;
                 }
-            }
+                Screened::Dropped {
+                    message,
+                    head,
+                    tail,
+                } => (message, head, tail),
+            },
             Ok(Line::TooLong { head, tail, total }) => (
                 format!(
                     "the server sent a {total}-byte message, over the {} MiB limit: dropped",
@@ -364,6 +292,95 @@ async fn pump_stdout(
         };
         if !answer_dropped(&mut to_rmcp, &events, &raw, message, &head, &tail).await {
             return;
+        }
+    }
+}
+
+/// What one whole line from the server comes to, for rmcp.
+enum Screened {
+    /// These lines go on to rmcp (none: nothing does).
+    Write(Vec<Vec<u8>>),
+    /// Dropped for this reason; its request is answered if its id can be read off the bytes.
+    Dropped {
+        message: String,
+        head: Vec<u8>,
+        tail: Vec<u8>,
+    },
+}
+
+/// Screens one line: bad UTF-8 replaced, a message too costly never parsed, a batch split,
+/// repeated keys named, each message sorted by [`RawResponses::screen`].
+fn screen_line(mut bytes: Vec<u8>, raw: &RawResponses, events: &EventSink) -> Screened {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Screened::Write(Vec::new());
+    }
+    // One bad byte would fail the whole message (a whole page of tools): it is replaced by
+    // U+FFFD, which shows, and the rest is kept.
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        events.send(ServerEvent::Notice(format!(
+            "the server sent invalid UTF-8 at byte {} of a message: shown as U+FFFD",
+            e.valid_up_to()
+        )));
+        bytes = String::from_utf8_lossy(&bytes).into_owned().into_bytes();
+    }
+    let counts = count(&bytes, MAX_MESSAGE_VALUES);
+    if let Some(why) = too_costly(bytes.len(), counts) {
+        let tail = &bytes[bytes.len().saturating_sub(TAIL_BYTES)..];
+        let text = String::from_utf8_lossy(&bytes);
+        let instead = raw.unparsed((&bytes, tail), &text, &why, events);
+        return Screened::Write(instead.into_iter().map(String::into_bytes).collect());
+    }
+    match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        // A JSON-RPC batch (gone from MCP since 2025-06-18, still sent by some servers): each
+        // message is handled on its own, as if sent alone.
+        Ok(serde_json::Value::Array(batch)) => {
+            events.send(ServerEvent::Notice(format!(
+                "the server sent a JSON-RPC batch of {}: each handled on its own",
+                crate::plural::count(batch.len(), "message")
+            )));
+            let lines = batch.into_iter().filter_map(|message| {
+                let text = message.to_string();
+                match raw.screen(message, &text, events) {
+                    Pass::Drop => None,
+                    Pass::AsSent => Some(text.into_bytes()),
+                    Pass::Instead(stub) => Some(stub.into_bytes()),
+                }
+            });
+            Screened::Write(lines.collect())
+        }
+        Ok(message) => {
+            if counts.keys > duplicate_keys::keys_in(&message) {
+                events.send(ServerEvent::Notice(duplicate_keys::notice(&bytes)));
+            }
+            let pass = raw.screen(message, &String::from_utf8_lossy(&bytes), events);
+            Screened::Write(match pass {
+                Pass::Drop => Vec::new(),
+                Pass::AsSent => vec![bytes],
+                Pass::Instead(stub) => vec![stub.into_bytes()],
+            })
+        }
+        // A line cut off by the server's exit: the connection's end says it better.
+        Err(e) if e.is_eof() => {
+            events.send(ServerEvent::Notice(format!(
+                "the server's output ended in the middle of a message ({e})"
+            )));
+            Screened::Write(Vec::new())
+        }
+        Err(e) => {
+            let tail = bytes[bytes.len().saturating_sub(TAIL_BYTES)..].to_vec();
+            let message = if e.to_string().contains("recursion limit") {
+                format!("the server sent a message nested too deep to read ({e}): dropped")
+            } else {
+                format!(
+                    "the server wrote a non-JSON line to stdout ({e}): {}",
+                    untrusted::line(&String::from_utf8_lossy(&bytes), 200)
+                )
+            };
+            Screened::Dropped {
+                message,
+                head: bytes,
+                tail,
+            }
         }
     }
 }
