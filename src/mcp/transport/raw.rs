@@ -34,6 +34,9 @@ const KEPT: usize = 32;
 /// unclaimed (requests given up on and answered later), the oldest is let go, and its request,
 /// if it ever asks, hears that its answer was not kept.
 const HELD: usize = 64;
+/// The bytes (as sent) of the answers held unclaimed: past this, the oldest is let go too,
+/// so requests given up on cannot hold 64 messages of 16 MiB (the one just held is kept).
+const HELD_BYTES: usize = 64 << 20;
 
 /// Requests whose results rmcp reads typed (the handshake, a modern subscription's
 /// acknowledgement): their answers reach rmcp whole. Every other request is ours, read as sent.
@@ -89,7 +92,9 @@ struct Awaited {
 /// Answers held whole for their requests, oldest first, and the ids of those let go unclaimed.
 #[derive(Default)]
 struct Held {
-    answers: VecDeque<(String, Value)>,
+    /// Each answer's id, message and size as sent.
+    answers: VecDeque<(String, Value, usize)>,
+    bytes: usize,
     let_go: VecDeque<String>,
 }
 
@@ -203,8 +208,9 @@ impl RawResponses {
         self.refusals_ready.notified().await;
     }
 
-    /// Sorts a message from the server, keeping it if it is an expected response.
-    pub fn record(&self, message: Value) -> Answer {
+    /// Sorts a message from the server (`bytes` long as sent), keeping it if it is an
+    /// expected response.
+    pub fn record(&self, message: Value, bytes: usize) -> Answer {
         let id_json = match message.as_object() {
             Some(obj) if obj.contains_key("result") || obj.contains_key("error") => {
                 match obj.get("id") {
@@ -220,7 +226,7 @@ impl RawResponses {
         };
         // An error is small and rmcp must see its code: it goes whole.
         if !awaited.typed && message.get("result").is_some() {
-            return self.hold(id_json, message);
+            return self.hold(id_json, message, bytes);
         }
         self.keep(id_json, message);
         Answer::Expected
@@ -253,18 +259,21 @@ impl RawResponses {
     }
 
     /// Holds an answer read only as sent; rmcp gets the stub returned.
-    fn hold(&self, id_json: String, message: Value) -> Answer {
+    fn hold(&self, id_json: String, message: Value, bytes: usize) -> Answer {
         let stub = format!(r#"{{"jsonrpc":"2.0","id":{id_json},"result":{{}}}}"#);
         if let Ok(mut held) = self.held.lock() {
-            if held.answers.len() >= HELD
-                && let Some((id, _)) = held.answers.pop_front()
+            while !held.answers.is_empty()
+                && (held.answers.len() >= HELD || held.bytes + bytes > HELD_BYTES)
+                && let Some((id, _, size)) = held.answers.pop_front()
             {
+                held.bytes -= size;
                 if held.let_go.len() >= HELD {
                     held.let_go.pop_front();
                 }
                 held.let_go.push_back(id);
             }
-            held.answers.push_back((id_json, message));
+            held.bytes += bytes;
+            held.answers.push_back((id_json, message, bytes));
         }
         Answer::Held(stub)
     }
@@ -299,7 +308,7 @@ impl RawResponses {
                 "content": [{"type": "text", "text": text}],
                 "_meta": {UNPARSED: why},
             }});
-            return match self.hold(id.to_string(), message) {
+            return match self.hold(id.to_string(), message, text.len()) {
                 Answer::Held(stub) => Some(stub),
                 _ => None,
             };
@@ -341,7 +350,7 @@ impl RawResponses {
                 false => Pass::Drop,
             };
         }
-        match self.record(message) {
+        match self.record(message, text.len()) {
             Answer::Late(id) => events.send(ServerEvent::Notice(format!(
                 "a response to cancelled request {id} arrived late: ignored"
             ))),
@@ -373,8 +382,10 @@ impl RawResponses {
     /// its request and let go unclaimed (rmcp has only its stub).
     pub fn take(&self, id_json: &str) -> Result<Option<Value>, NotKept> {
         if let Ok(mut held) = self.held.lock() {
-            if let Some(i) = held.answers.iter().position(|(id, _)| id == id_json) {
-                return Ok(held.answers.remove(i).map(|(_, v)| v));
+            if let Some(i) = held.answers.iter().position(|(id, ..)| id == id_json) {
+                let answer = held.answers.remove(i);
+                held.bytes -= answer.as_ref().map_or(0, |(_, _, size)| *size);
+                return Ok(answer.map(|(_, message, _)| message));
             }
             if let Some(i) = held.let_go.iter().position(|id| id == id_json) {
                 held.let_go.remove(i);
@@ -417,23 +428,23 @@ mod tests {
         raw.mark_cancelled("2");
         let answer = |id: Value| json!({"jsonrpc": "2.0", "id": id, "result": {"tools": []}});
         assert_eq!(
-            raw.record(answer(json!(1))),
+            raw.record(answer(json!(1)), 100),
             Answer::Held(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.into()),
             "rmcp is handed a stub of an answer read as sent"
         );
         assert_eq!(raw.take("1"), Ok(Some(answer(json!(1)))));
         assert_eq!(
-            raw.record(answer(json!(1))),
+            raw.record(answer(json!(1)), 100),
             Answer::Unknown("1".into()),
             "answered twice"
         );
-        assert_eq!(raw.record(answer(json!(2))), Answer::Late("2".into()));
+        assert_eq!(raw.record(answer(json!(2)), 100), Answer::Late("2".into()));
         assert_eq!(
-            raw.record(answer(json!("x"))),
+            raw.record(answer(json!("x")), 100),
             Answer::Unknown("\"x\"".into())
         );
         assert_eq!(
-            raw.record(json!({"jsonrpc": "2.0", "id": 9, "method": "ping"})),
+            raw.record(json!({"jsonrpc": "2.0", "id": 9, "method": "ping"}), 100),
             Answer::NotAResponse
         );
     }
@@ -444,14 +455,22 @@ mod tests {
         let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize"});
         raw.sent(&init, &init.to_string());
         let answer = |id: usize| json!({"jsonrpc": "2.0", "id": id, "result": {"x": id}});
-        assert_eq!(raw.record(answer(0)), Answer::Expected);
+        assert_eq!(raw.record(answer(0), 100), Answer::Expected);
         for id in 1..=HELD + 1 {
             let sent = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call"});
             raw.sent(&sent, &sent.to_string());
-            assert!(matches!(raw.record(answer(id)), Answer::Held(_)));
+            assert!(matches!(raw.record(answer(id), 100), Answer::Held(_)));
         }
         assert_eq!(raw.take("1"), Err(NotKept), "the oldest was let go");
         assert_eq!(raw.take("2"), Ok(Some(answer(2))));
         assert_eq!(raw.take("0"), Ok(Some(answer(0))));
+        // Bounded in bytes too: two answers of over half the budget do not both stay.
+        for id in [100, 101] {
+            let sent = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call"});
+            raw.sent(&sent, &sent.to_string());
+            raw.record(answer(id), HELD_BYTES / 2 + 1);
+        }
+        assert_eq!(raw.take("100"), Err(NotKept));
+        assert_eq!(raw.take("101"), Ok(Some(answer(101))));
     }
 }

@@ -400,7 +400,7 @@ async fn answer_dropped(
     if let Some(id) = salvage::response_id(head, tail) {
         let line = salvage::error_line(&id, &message);
         if let Ok(error) = serde_json::from_slice::<serde_json::Value>(&line) {
-            raw.record(error);
+            raw.record(error, line.len());
         }
         return to_rmcp.write_all(&line).await.is_ok();
     }

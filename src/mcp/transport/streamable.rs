@@ -348,7 +348,7 @@ impl WireClient {
                         self.raw.tap().note(Direction::In, &sent, &text);
                     }
                     if let Ok(value) = serde_json::to_value(&answer) {
-                        self.raw.record(value);
+                        self.raw.record(value, text.len());
                     }
                     return Ok(StreamableHttpPostResponse::Json(answer, None));
                 }
