@@ -215,7 +215,8 @@ async fn ping(session: &Session, report: &Report) -> i32 {
     exit::OK
 }
 
-/// Progress and log lines printed a second at most; the rest are counted, then said.
+/// Progress, log and request lines printed a second at most, and warnings apart; the rest are
+/// counted, then said.
 const CHATTER_PER_SECOND: u32 = 20;
 
 /// Prints on stderr what happens on the way: what the connection noticed (a non-JSON line, a
@@ -226,6 +227,15 @@ const CHATTER_PER_SECOND: u32 = 20;
 struct Teller {
     /// Whether a pasted redirect address is read from stdin.
     pasting: bool,
+    chatter: Budget,
+    /// Warnings have a budget of their own: a flood of progress never hides one, and a flood
+    /// of them (a server answering requests nobody sent, over and over) is counted too.
+    warnings: Budget,
+}
+
+/// Lines printed in the current second, and those left out since the last was said.
+#[derive(Default)]
+struct Budget {
     second: Option<std::time::Instant>,
     shown: u32,
     skipped: u64,
@@ -234,10 +244,14 @@ struct Teller {
 impl Teller {
     fn tell(&mut self, report: &Report, event: ServerEvent) {
         match event {
-            ServerEvent::Notice(text) => report.warn(&text),
+            ServerEvent::Notice(text) => {
+                if self.warnings.room(report, WARNINGS) {
+                    report.warn(&text);
+                }
+            }
             // Requests are told like progress: a flood of them is counted, not printed.
             ServerEvent::Request(text) => {
-                if self.room(report) {
+                if self.chatter.room(report, CHATTER) {
                     report.note(&format!("the server asked {text}"));
                 }
             }
@@ -264,7 +278,7 @@ impl Teller {
                 message,
                 ..
             } => {
-                if self.room(report) {
+                if self.chatter.room(report, CHATTER) {
                     let of = total.map(|t| format!("/{t}")).unwrap_or_default();
                     let said = message.map(|m| format!(" {m}")).unwrap_or_default();
                     report.note(&format!("progress {progress}{of}{said}"));
@@ -275,7 +289,7 @@ impl Teller {
                 logger,
                 data,
             } => {
-                if self.room(report) {
+                if self.chatter.room(report, CHATTER) {
                     let from = logger.map(|l| format!(" {l}")).unwrap_or_default();
                     let data = match data {
                         serde_json::Value::String(s) => s,
@@ -295,23 +309,35 @@ impl Teller {
 
     /// Says how many lines were left out, if any.
     fn flush(&mut self, report: &Report) {
+        self.chatter.flush(report, CHATTER);
+        self.warnings.flush(report, WARNINGS);
+    }
+}
+
+/// What a budget's lines are, for the count of those left out.
+const CHATTER: &str = "progress or log line";
+const WARNINGS: &str = "warning";
+
+impl Budget {
+    /// Says how many `what` lines were left out, if any.
+    fn flush(&mut self, report: &Report, what: &str) {
         if self.skipped > 0 {
             report.note(&format!(
                 "{} not shown (more than {CHATTER_PER_SECOND} a second)",
-                crate::plural::count(self.skipped as usize, "progress or log line")
+                crate::plural::count(self.skipped as usize, what)
             ));
             self.skipped = 0;
         }
     }
 
-    /// Whether one more progress or log line fits in this second.
-    fn room(&mut self, report: &Report) -> bool {
+    /// Whether one more line fits in this second.
+    fn room(&mut self, report: &Report, what: &str) -> bool {
         let now = std::time::Instant::now();
         if self
             .second
             .is_none_or(|s| now.duration_since(s) >= std::time::Duration::from_secs(1))
         {
-            self.flush(report);
+            self.flush(report, what);
             (self.second, self.shown) = (Some(now), 0);
         }
         self.shown += 1;

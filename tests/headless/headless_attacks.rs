@@ -250,6 +250,31 @@ fn a_flood_of_server_requests_is_capped_in_flight_and_its_notes_are_bounded() {
 }
 
 #[test]
+fn a_flood_of_warnings_is_counted_not_printed() {
+    // 20,000 answers to requests nobody sent: each is a warning, 20 a second are printed.
+    let m = attack(&["call", "echo"], "unknown-answers");
+    assert_eq!(
+        m.code,
+        0,
+        "{}",
+        &m.stderr[m.stderr.len().saturating_sub(2000)..]
+    );
+    assert!(
+        m.stdout.contains("answered after the ghosts"),
+        "{}",
+        m.stdout
+    );
+    assert!(
+        m.stderr.contains("which nothing is waiting for"),
+        "{}",
+        m.stderr
+    );
+    assert!(m.stderr.contains("warnings not shown"), "{}", m.stderr);
+    let lines = m.stderr.lines().count();
+    assert!(lines < 500, "{lines} lines on stderr");
+}
+
+#[test]
 fn server_requests_refused_over_http_are_answered_with_an_error() {
     // 1,000 roots/list requests on a call's stream (Streamable HTTP) or the event stream
     // (legacy SSE): those over the cap are refused, and the server hears each refusal (a POST

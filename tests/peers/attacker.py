@@ -162,6 +162,12 @@ def call(mode, name, request_id):
         result(request_id, text_result(f"sent {n} roots/list requests"))
     elif mode == "format":
         result(request_id, text_result("{}", {"email": "not an email"}))
+    elif mode == "unknown-answers":
+        # 20,000 answers to requests nobody sent, each a warning, then the call's own answer.
+        sys.stdout.write("".join('{"jsonrpc":"2.0","id":"ghost-%d","result":{}}\n' % i
+                                 for i in range(20000)))
+        sys.stdout.flush()
+        result(request_id, text_result("answered after the ghosts"))
     elif mode == "elicit-flood":
         # Logs as fast as the pipe takes them, and meanwhile a form for the user; the call is
         # answered with what the user answered (see the stdin loop).
