@@ -7,7 +7,7 @@
 mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use mcp_inspect::app::calls::Judged;
+use mcp_inspect::app::call::state::Judged;
 use mcp_inspect::app::keymap::Keymap;
 use mcp_inspect::app::model::Model;
 use mcp_inspect::app::model::ToolDetail;
@@ -257,7 +257,7 @@ fn main() {
 /// the first frame, and a template's form from the server's completions to the frame that
 /// shows them. Prints both against their targets (100 ms and 16 ms).
 fn library_benches(terminal: &mut Terminal<TestBackend>, budget: Duration) {
-    use mcp_inspect::app::library::{Item, Kind};
+    use mcp_inspect::app::library::state::{Item, Kind};
     let library_model = || {
         let mut m = model();
         if let Some(server) = m.server.as_mut() {

@@ -1,7 +1,7 @@
 //! What each copy command copies: schemas (raw or unboxed), the subtree and JSON Pointer of
 //! the row under the cursor, the whole tool. How it reaches the clipboard is the runtime's. Pure.
 
-use crate::app::calls::Outcome;
+use crate::app::call::state::Outcome;
 use crate::app::command::Command;
 use crate::app::model::{Model, Pane, Which};
 use serde_json::{Value, json};
@@ -146,7 +146,7 @@ pub fn not_yet(model: &Model, command: Command) -> Option<&'static str> {
         let state = entry.and_then(|e| model.call(&e.tool.name));
         state
             .and_then(|s| s.shown_record())
-            .is_some_and(|r| matches!(r.outcome, crate::app::calls::Outcome::Result { .. }))
+            .is_some_and(|r| matches!(r.outcome, crate::app::call::state::Outcome::Result { .. }))
     };
     let library = matches!(model.focus, Pane::Library | Pane::Opened);
     match command {

@@ -1,9 +1,9 @@
 //! What `update` asks the outside world to do, as data: the runtime carries each effect out and
 //! answers with a message. Requests for the connection pass to its task unchanged. Pure.
 
-use super::calls::OutputCheck;
+use super::call::state::OutputCheck;
 use super::copy::Copy;
-use super::tool_entry::ToolEntry;
+use super::tools::entry::ToolEntry;
 use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub enum Effect {
     /// Build a large tool's schema trees on a blocking thread; answered by `Msg::DetailBuilt`.
     BuildDetail(Listed),
     /// Keep a tool's draft and last results for the next session with this server.
-    SaveCalls(crate::app::saved::SavedTool),
+    SaveCalls(crate::app::saved::state::SavedTool),
     /// Start the browser on an authorization URL; answered by `Msg::BrowserOpened`.
     OpenInBrowser(String),
     /// The address the browser ended at, pasted for the OAuth flow (empty: cancel it).
@@ -52,7 +52,7 @@ pub enum SessionRequest {
     /// The server's resources, templates and prompts (those it declares).
     ListLibrary,
     /// Read a resource or get a prompt.
-    Open(crate::app::library::Open),
+    Open(crate::app::library::state::Open),
     /// `completion/complete` for a prompt argument or a template variable.
     Complete(crate::mcp::session::requests::Completion),
     Reconnect,
@@ -82,7 +82,7 @@ pub enum SessionRequest {
     Rejudge {
         tool: String,
         output: Option<Arc<OutputCheck>>,
-        calls: Vec<crate::app::saved::SavedCall>,
+        calls: Vec<crate::app::saved::state::SavedCall>,
     },
     /// The user's answer to request `id` the server put to them (see `ServerEvent::Asked`).
     Answer {

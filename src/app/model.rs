@@ -1,14 +1,14 @@
 //! Everything the TUI knows: the connection, the tools with their cached schema trees, the
 //! filter, focus, per-tool view state, the log and overlays. Plain data; `update` changes it.
 
-use crate::app::asked::AskPanel;
-use crate::app::calls::CallState;
-use crate::app::filter::Filter;
-use crate::app::keymap::Keymap;
-use crate::app::protocol::Protocol;
+use crate::app::asked::state::AskPanel;
+use crate::app::call::state::CallState;
+use crate::app::keymap::{Keymap, Layer};
+use crate::app::protocol::state::Protocol;
 use crate::app::tabs::Tab;
 use crate::app::theme::Theme;
-pub use crate::app::tool_entry::ToolEntry;
+pub use crate::app::tools::entry::ToolEntry;
+use crate::app::tools::filter::Filter;
 use crate::mcp::ServerSummary;
 use crate::schema::signature::signature;
 use crate::schema::{NodeId, SchemaTree};
@@ -301,7 +301,7 @@ pub struct Model {
     pub help_scroll: usize,
     pub log: Log,
     pub protocol: Protocol,
-    pub library: crate::app::library::Library,
+    pub library: crate::app::library::state::Library,
     /// Lines the server pane is scrolled down (clamped when drawn).
     pub server_scroll: usize,
     pub status: Option<String>,
@@ -315,13 +315,13 @@ pub struct Model {
     /// Call panels are kept between sessions with this server (the real TUI, not tests).
     pub saving: bool,
     /// What earlier sessions kept, until the tools are listed (see `update_saved`).
-    pub to_restore: Option<Vec<crate::app::saved::SavedTool>>,
+    pub to_restore: Option<Vec<crate::app::saved::state::SavedTool>>,
     /// Quit was pressed once while a call ran; the next quit quits.
     pub quit_asked: bool,
     /// Requests the server put to the user, oldest first: the first is the open panel.
     pub asked: VecDeque<AskPanel>,
     /// An OAuth authorization under way (its panel is in front once it has a URL).
-    pub authorizing: Option<crate::app::authorize::Authorizing>,
+    pub authorizing: Option<crate::app::authorize::state::Authorizing>,
     /// The snapshot given with `--baseline`, which listed tools are compared with.
     pub baseline: Option<std::sync::Arc<serde_json::Value>>,
     /// The changes against the baseline, by tool.
@@ -411,6 +411,44 @@ impl Model {
     pub fn busy(&self) -> bool {
         self.calls().any(|(_, c)| c.in_flight.is_some())
             || self.asked.front().is_some_and(|p| p.complete_due.is_some())
+    }
+
+    /// The layer a key press belongs to, derived from state (never stored).
+    pub fn active_layer(&self) -> Layer {
+        if self.authorizing.as_ref().is_some_and(|a| a.shown()) {
+            return Layer::Authorize;
+        }
+        if !self.asked.is_empty() {
+            return Layer::Asked;
+        }
+        match self.overlay {
+            Some(Overlay::Help) => Layer::Help,
+            Some(Overlay::CopyMenu) => Layer::Copy,
+            Some(Overlay::LogLevel(_)) => Layer::Levels,
+            None if self.filter.editing
+                || self.protocol.filter.editing
+                || self.library.filtering =>
+            {
+                Layer::Filter
+            }
+            None => match self.focus {
+                Pane::Tools => Layer::Tools,
+                Pane::Tool => Layer::Tool,
+                Pane::Log => Layer::Log,
+                Pane::Protocol => Layer::Protocol,
+                Pane::Library => Layer::Library,
+                Pane::Opened => Layer::Opened,
+                Pane::Server => Layer::Server,
+                Pane::Call => match self.selected_entry() {
+                    // No tool is selected (the filter hides them all): the list has the keys.
+                    None => Layer::Tools,
+                    Some(e) => match self.call(&e.tool.name) {
+                        Some(c) if !c.editing => Layer::Result,
+                        _ => Layer::Editor,
+                    },
+                },
+            },
+        }
     }
 
     /// Takes what the last frame showed (see [`Viewport`]).

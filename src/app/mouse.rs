@@ -7,8 +7,8 @@ use crate::app::effect::Effect;
 use crate::app::model::{Model, Pane, Viewport, Which};
 use crate::app::outline;
 use crate::app::tabs::Tab;
-use crate::app::tree_view;
-use crate::app::update_tool::{ensure_detail, move_in_list, move_in_log, tool_command};
+use crate::app::tools::tree_view;
+use crate::app::tools::update::{ensure_detail, move_in_list, move_in_log, tool_command};
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
@@ -72,7 +72,7 @@ pub fn mouse(model: &mut Model, event: MouseEvent) -> Vec<Effect> {
     };
     match (event.kind, hit) {
         (MouseEventKind::Down(MouseButton::Left), Hit::Tab(tab)) => {
-            return crate::app::update_library::show(model, tab);
+            return crate::app::library::update::show(model, tab);
         }
         (MouseEventKind::Down(MouseButton::Left), hit) => click(model, hit),
         (MouseEventKind::ScrollDown, hit) => wheel(model, hit, Command::Down),
@@ -92,8 +92,8 @@ fn wheel(model: &mut Model, hit: Hit, motion: Command) {
                 let page = model.viewport.protocol_rows;
                 model.protocol.motion(motion, page);
             }
-            Hit::Library(_) => crate::app::update_library::motion(model, motion),
-            Hit::Opened => crate::app::update_library::scroll_opened(model, motion),
+            Hit::Library(_) => crate::app::library::update::motion(model, motion),
+            Hit::Opened => crate::app::library::update::scroll_opened(model, motion),
             Hit::Tab(_) => {}
             Hit::Value { .. } => {
                 let name = model.selected_entry().map(|e| e.tool.name.clone());

@@ -1,7 +1,7 @@
 //! The tabs across the left pane: Tools, then Resources, Templates and Prompts where the server
 //! declares them (`resources` gives the first two, `prompts` the last). Pure.
 
-use crate::app::library::Kind;
+use crate::app::library::state::Kind;
 use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

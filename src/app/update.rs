@@ -1,7 +1,6 @@
 //! `update(&mut Model, Msg) -> Vec<Effect>`: every state change, driven by key presses through
 //! the keymap and by connection events. No IO, no awaits; effects are data for the runtime.
 
-use crate::app::asked::{AskPanel, MAX_WAITING, OwnForm, Reply};
 use crate::app::command::Command;
 use crate::app::copy;
 pub use crate::app::effect::{Effect, Listed, SessionRequest};
@@ -10,11 +9,11 @@ use crate::app::model::{
     Connection, LogKind, Model, Overlay, Pane, ToolDetail, ToolEntry, ToolView,
 };
 use crate::app::tabs::Tab;
-use crate::app::update_call;
-use crate::app::update_server;
-use crate::app::update_tool::{ensure_detail, move_in_list, move_in_log, tool_command};
+use crate::app::tools::update::{ensure_detail, move_in_list, move_in_log, tool_command};
+use crate::app::{asked, authorize, call, library, saved, server};
 use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
 use crate::untrusted;
+use asked::state::Reply;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -48,7 +47,7 @@ pub enum Msg {
     CallFinished {
         tool: String,
         id: u64,
-        outcome: Result<Box<crate::app::calls::Judged>, RequestError>,
+        outcome: Result<Box<call::state::Judged>, RequestError>,
     },
     /// A large tool's trees, built off the UI thread for this entry of the list.
     DetailBuilt {
@@ -62,7 +61,7 @@ pub enum Msg {
     },
     /// The server's resources, templates and prompts, and why any list could not be had.
     LibraryListed {
-        items: Vec<crate::app::library::Item>,
+        items: Vec<library::state::Item>,
         problems: Vec<String>,
     },
     /// What `completion/complete` gave for an argument of the open form.
@@ -72,7 +71,7 @@ pub enum Msg {
     },
     /// What a read or a prompt gave.
     Opened {
-        open: crate::app::library::Open,
+        open: library::state::Open,
         result: Result<serde_json::Value, String>,
     },
     /// A subscription to a resource started (`on`) or ended, or why not.
@@ -96,50 +95,12 @@ pub enum Msg {
         text: Result<String, String>,
     },
     /// What was kept of earlier sessions with this server (see `app::saved`).
-    SavedLoaded(Vec<crate::app::saved::SavedTool>),
+    SavedLoaded(Vec<saved::state::SavedTool>),
     /// A tool's kept results, judged again.
     Restored {
         tool: String,
-        records: Vec<crate::app::calls::Record>,
+        records: Vec<call::state::Record>,
     },
-}
-
-/// The layer a key press belongs to, derived from state (never stored).
-pub fn active_layer(model: &Model) -> Layer {
-    if model.authorizing.as_ref().is_some_and(|a| a.shown()) {
-        return Layer::Authorize;
-    }
-    if !model.asked.is_empty() {
-        return Layer::Asked;
-    }
-    match model.overlay {
-        Some(Overlay::Help) => Layer::Help,
-        Some(Overlay::CopyMenu) => Layer::Copy,
-        Some(Overlay::LogLevel(_)) => Layer::Levels,
-        None if model.filter.editing
-            || model.protocol.filter.editing
-            || model.library.filtering =>
-        {
-            Layer::Filter
-        }
-        None => match model.focus {
-            Pane::Tools => Layer::Tools,
-            Pane::Tool => Layer::Tool,
-            Pane::Log => Layer::Log,
-            Pane::Protocol => Layer::Protocol,
-            Pane::Library => Layer::Library,
-            Pane::Opened => Layer::Opened,
-            Pane::Server => Layer::Server,
-            Pane::Call => match model.selected_entry() {
-                // No tool is selected (the filter hides them all): the list has the keys.
-                None => Layer::Tools,
-                Some(e) => match model.call(&e.tool.name) {
-                    Some(c) if !c.editing => Layer::Result,
-                    _ => Layer::Editor,
-                },
-            },
-        },
-    }
 }
 
 pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
@@ -193,7 +154,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             model.server = Some(server);
             model.connection = Connection::Connected;
             // A new connection's library is listed afresh once its tools are.
-            crate::app::update_library::connected(model);
+            library::update::connected(model);
             vec![Effect::Session(SessionRequest::ListTools)]
         }
         Msg::ConnectFailed(reason) => {
@@ -215,49 +176,49 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::LibraryListed { items, problems } => {
-            crate::app::update_library::listed(model, items, problems);
+            library::update::listed(model, items, problems);
             Vec::new()
         }
         Msg::Completed { argument, result } => {
-            crate::app::update_completions::completed(model, &argument, result);
+            asked::completions::completed(model, &argument, result);
             Vec::new()
         }
         Msg::Opened { open, result } => {
-            crate::app::update_library::opened(model, open, result);
+            library::update::opened(model, open, result);
             Vec::new()
         }
         Msg::ToolsListed(list) => {
             tools_listed(model, list);
-            crate::app::update_drift::compare(model);
-            let mut effects = crate::app::update_library::list(model);
-            effects.extend(crate::app::update_saved::restore(model));
+            crate::app::tools::drift::compare(model);
+            let mut effects = library::update::list(model);
+            effects.extend(saved::update::restore(model));
             effects
         }
-        Msg::SavedLoaded(tools) => crate::app::update_saved::loaded(model, tools),
+        Msg::SavedLoaded(tools) => saved::update::loaded(model, tools),
         Msg::Restored { tool, records } => {
-            crate::app::update_saved::restored(model, &tool, records);
+            saved::update::restored(model, &tool, records);
             Vec::new()
         }
         Msg::Server(event) => on_server_event(model, event),
         Msg::Paste(text) => {
-            if active_layer(model) == Layer::Authorize {
-                crate::app::update_authorize::type_text(model, &text);
+            if model.active_layer() == Layer::Authorize {
+                authorize::update::type_text(model, &text);
             } else if let Some(panel) = model.asked.front_mut() {
                 panel.editor.insert_str(&text);
                 panel.check();
             } else {
-                update_call::paste(model, &text);
+                call::update::paste(model, &text);
             }
             Vec::new()
         }
-        Msg::Tick => crate::app::update_completions::tick(model),
+        Msg::Tick => asked::completions::tick(model),
         Msg::CallStarted { tool, id, token } => {
-            update_call::started(model, &tool, id, token);
+            call::update::started(model, &tool, id, token);
             Vec::new()
         }
         Msg::CallFinished { tool, id, outcome } => {
-            update_call::finished(model, &tool, id, outcome);
-            crate::app::update_saved::save(model, &tool)
+            call::update::finished(model, &tool, id, outcome);
+            saved::update::save(model, &tool)
         }
         Msg::DetailBuilt { entry, detail } => {
             // Only for the entry still listed: a re-listing may have changed the tool.
@@ -271,11 +232,11 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Subscribed { uri, on, outcome } => {
-            crate::app::update_library::subscribed(model, uri, on, outcome);
+            library::update::subscribed(model, uri, on, outcome);
             Vec::new()
         }
         Msg::Saved(outcome) => {
-            crate::app::update_library::saved(model, outcome);
+            library::update::saved(model, outcome);
             Vec::new()
         }
         Msg::BrowserOpened(outcome) => {
@@ -286,11 +247,11 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Pinged(outcome) => {
-            update_server::pinged(model, outcome);
+            server::update::pinged(model, outcome);
             Vec::new()
         }
         Msg::LogLevelSet { level, outcome } => {
-            update_server::log_level_set(model, level, outcome);
+            server::update::log_level_set(model, level, outcome);
             Vec::new()
         }
         Msg::Wire { batch, dropped } => {
@@ -405,9 +366,7 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
             return vec![Effect::Session(SessionRequest::ListLibrary)];
         }
         ServerEvent::LibraryChanged => {}
-        ServerEvent::ResourceUpdated(uri) => {
-            crate::app::update_library::resource_updated(model, uri)
-        }
+        ServerEvent::ResourceUpdated(uri) => library::update::resource_updated(model, uri),
         ServerEvent::Stderr(line) => model.push_log(LogKind::Stderr, line),
         ServerEvent::Log {
             level,
@@ -431,13 +390,9 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
             progress,
             total,
             message,
-        } => update_call::progress(model, &token, progress, total, message),
+        } => call::update::progress(model, &token, progress, total, message),
         ServerEvent::Asked { id, method, params } => {
-            if model.asked.len() >= MAX_WAITING {
-                let result = Err(format!("{MAX_WAITING} requests already wait for the user"));
-                return vec![Effect::Session(SessionRequest::Answer { id, result })];
-            }
-            model.asked.push_back(AskPanel::new(id, method, params));
+            return asked::update::arrived(model, id, method, params);
         }
         ServerEvent::Request(text) => model.push_log(
             LogKind::Event,
@@ -446,11 +401,11 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
         ServerEvent::Notice(text) => {
             model.push_log(LogKind::Problem, untrusted::label(&text).into_owned())
         }
-        ServerEvent::Authorization(step) => crate::app::update_authorize::on_step(model, step),
+        ServerEvent::Authorization(step) => authorize::update::on_step(model, step),
         ServerEvent::Closed(reason) => {
             let text = untrusted::label(&reason).into_owned();
             model.push_log(LogKind::Problem, format!("connection lost: {text}"));
-            update_call::abandon_all(model, &format!("connection lost: {text}"));
+            call::update::abandon_all(model, &format!("connection lost: {text}"));
             model.connection = Connection::Lost(text);
         }
     }
@@ -459,7 +414,7 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
 
 fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
     let key = Key::from_event(&event);
-    let layer = active_layer(model);
+    let layer = model.active_layer();
     let own = model.keymap.command(layer, key);
     let command = match (own, layer) {
         (Some(c), _) => c,
@@ -480,13 +435,13 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
                 return run_command(model, Command::Quit);
             }
             match event.code {
-                KeyCode::Backspace => crate::app::update_authorize::backspace(model),
+                KeyCode::Backspace => authorize::update::backspace(model),
                 KeyCode::Char(c)
                     if !event
                         .modifiers
                         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
                 {
-                    crate::app::update_authorize::type_text(model, &c.to_string())
+                    authorize::update::type_text(model, &c.to_string())
                 }
                 _ => {}
             }
@@ -496,20 +451,14 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
             if key == Key::parse("ctrl-c").unwrap_or(key) {
                 return run_command(model, Command::Quit);
             }
-            if let Some(panel) = model.asked.front_mut() {
-                let before = panel.field_at_cursor();
-                if panel.editor.input(event) {
-                    panel.check();
-                    crate::app::update_completions::typed(model, before);
-                }
-            }
+            asked::update::type_into_form(model, event);
             return Vec::new();
         }
         (None, Layer::Editor) => {
             if key == Key::parse("ctrl-c").unwrap_or(key) {
                 return run_command(model, Command::Quit);
             } else {
-                update_call::type_into_editor(model, event);
+                call::update::type_into_editor(model, event);
             }
             return Vec::new();
         }
@@ -530,20 +479,20 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
 fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     model.status = None;
     if command == Command::Complete && model.asked.is_empty() {
-        update_call::next_choice(model);
+        call::update::next_choice(model);
         return Vec::new();
     }
     if command == Command::Complete {
-        return crate::app::update_completions::complete(model);
+        return asked::completions::complete(model);
     }
     if matches!(
         command,
         Command::AuthSend | Command::AuthCancel | Command::AuthCopyUrl | Command::AuthOpen
     ) {
-        return crate::app::update_authorize::run(model, command);
+        return authorize::update::run(model, command);
     }
     if let Some(reply) = Reply::of(command) {
-        return answer_asked(model, reply);
+        return asked::update::answer(model, reply);
     }
     let quit_asked = std::mem::take(&mut model.quit_asked);
     if command == Command::Call {
@@ -553,7 +502,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         model.focus = Pane::Tools;
     }
     if model.focus == Pane::Call && !command.is_shared() && model.overlay.is_none() {
-        return update_call::command(model, command);
+        return call::update::command(model, command);
     }
     match command {
         // A running call would be lost without a word: the first press asks.
@@ -583,11 +532,11 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         Command::Close => model.overlay = None,
         Command::CopyMenu => model.overlay = Some(Overlay::CopyMenu),
         Command::Zoom => model.zoomed = !model.zoomed,
-        Command::Ping => return update_server::ping(model),
-        Command::LogLevel => update_server::open_levels(model),
-        Command::SetLogLevel => return update_server::set_log_level(model),
+        Command::Ping => return server::update::ping(model),
+        Command::LogLevel => server::update::open_levels(model),
+        Command::SetLogLevel => return server::update::set_log_level(model),
         motion if matches!(model.overlay, Some(Overlay::LogLevel(_))) => {
-            update_server::move_in_levels(model, motion);
+            server::update::move_in_levels(model, motion);
         }
         Command::FocusNext | Command::FocusPrev => {
             let n = Pane::ORDER.len();
@@ -618,14 +567,14 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
                 }
             }
         }
-        Command::FocusLibrary => return crate::app::update_library::focus(model),
-        Command::NextTab => return crate::app::update_library::step(model, true),
-        Command::PrevTab => return crate::app::update_library::step(model, false),
+        Command::FocusLibrary => return library::update::focus(model),
+        Command::NextTab => return library::update::step(model, true),
+        Command::PrevTab => return library::update::step(model, false),
         Command::Open if model.focus == Pane::Library => {
-            return crate::app::update_library::open(model);
+            return library::update::open(model);
         }
-        Command::Subscribe => return crate::app::update_library::subscribe(model),
-        Command::Save => return crate::app::update_library::save(model),
+        Command::Subscribe => return library::update::subscribe(model),
+        Command::Save => return library::update::save(model),
         Command::FocusTools => {
             model.tab = Tab::Tools;
             model.focus = Pane::Tools;
@@ -648,7 +597,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
             }
             model.connection = Connection::Connecting;
             model.push_log(LogKind::Event, "reconnecting: a new handshake".into());
-            update_call::abandon_all(model, "abandoned: reconnecting");
+            call::update::abandon_all(model, "abandoned: reconnecting");
             // The old session's requests die with it: nobody can take their answers now.
             model.asked.clear();
             return vec![Effect::Session(SessionRequest::Reconnect)];
@@ -698,8 +647,8 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
                 let page = model.viewport.protocol_rows;
                 model.protocol.motion(motion, page);
             }
-            Pane::Library => crate::app::update_library::motion(model, motion),
-            Pane::Opened => crate::app::update_library::in_opened(model, motion),
+            Pane::Library => library::update::motion(model, motion),
+            Pane::Opened => library::update::in_opened(model, motion),
             Pane::Server => {
                 model.server_scroll = match motion {
                     Command::Down => model.server_scroll.saturating_add(1),
@@ -713,33 +662,6 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         },
     }
     Vec::new()
-}
-
-/// Answers the open request panel, which closes; a form that cannot be sent stays, saying why.
-fn answer_asked(model: &mut Model, reply: Reply) -> Vec<Effect> {
-    let Some(panel) = model.asked.front() else {
-        return Vec::new();
-    };
-    match panel.answer(reply) {
-        Err(why) => {
-            model.status = Some(why);
-            Vec::new()
-        }
-        Ok(result) => {
-            let id = panel.id;
-            let own = panel.own.clone();
-            model.asked.pop_front();
-            match own {
-                Some(OwnForm::Open(item)) => {
-                    crate::app::update_library::filled(model, &item, result)
-                }
-                Some(OwnForm::Save(bytes)) => {
-                    crate::app::update_library::save_to(model, bytes, result)
-                }
-                None => vec![Effect::Session(SessionRequest::Answer { id, result })],
-            }
-        }
-    }
 }
 
 /// Edits the text of the filter being typed into, or else the focused pane's (the protocol

@@ -3,7 +3,7 @@
 //! JSON Pointer and jq path of any row. Bounded. Pure.
 
 use crate::app::outline::Nodes;
-use crate::app::written_json::{self, Written};
+use crate::app::protocol::written_json::{self, Written};
 use crate::schema::refs::escape_segment;
 use serde_json::Value;
 use std::collections::HashSet;

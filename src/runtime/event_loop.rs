@@ -233,7 +233,10 @@ where
     }
     if let Some(dir) = &saved_dir {
         for (tool, state) in model.calls() {
-            let _ = super::saved_calls::write(dir, &crate::app::saved::SavedTool::of(tool, state));
+            let _ = super::saved_calls::write(
+                dir,
+                &crate::app::saved::state::SavedTool::of(tool, state),
+            );
         }
     }
     if !model.switch_server {

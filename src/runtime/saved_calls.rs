@@ -3,7 +3,7 @@
 //! keyed by its command line or URL (never its environment or headers), files readable by the
 //! user alone, written whole or not at all.
 
-use crate::app::saved::{KEEP, MAX_RESULT_BYTES, SavedTool};
+use crate::app::saved::state::{KEEP, MAX_RESULT_BYTES, SavedTool};
 use crate::mcp::Target;
 use crate::private_files::{self, key};
 use std::path::{Path, PathBuf};
@@ -44,7 +44,7 @@ pub fn write(dir: &Path, saved: &SavedTool) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::saved::SavedCall;
+    use crate::app::saved::state::SavedCall;
 
     #[test]
     fn a_written_tool_loads_back_and_a_broken_file_is_skipped() {

@@ -2,9 +2,9 @@
 //! concurrently (each cancellable) and forwards server events, all as messages to the UI loop.
 //! The UI never awaits the server.
 
-use crate::app::calls::{Judged, OutputCheck};
+use crate::app::call::state::{Judged, OutputCheck};
 use crate::app::effect::SessionRequest;
-use crate::app::library::{Item, Kind, Open};
+use crate::app::library::state::{Item, Kind, Open};
 use crate::app::update::Msg;
 use crate::mcp::session::client_side::Asking;
 use crate::mcp::session::requests::{Completion, LibraryList};
@@ -104,11 +104,11 @@ type CallRequest = (
 async fn rejudge(
     tool: String,
     output: Option<Arc<OutputCheck>>,
-    calls: Vec<crate::app::saved::SavedCall>,
+    calls: Vec<crate::app::saved::state::SavedCall>,
     era: crate::schema::Era,
     to_ui: mpsc::Sender<Msg>,
 ) {
-    use crate::app::calls::{Outcome, Record};
+    use crate::app::call::state::{Outcome, Record};
     let judged = tokio::task::spawn_blocking(move || {
         calls
             .into_iter()
@@ -121,7 +121,7 @@ async fn rejudge(
                     arguments: c.arguments,
                     elapsed: std::time::Duration::from_millis(c.elapsed_ms),
                     outcome: Outcome::Result {
-                        text: Box::new(crate::app::result_text::ResultText::new(&result)),
+                        text: Box::new(crate::app::call::result_text::ResultText::new(&result)),
                         result: Box::new(result),
                         verdict: Box::new(verdict),
                     },

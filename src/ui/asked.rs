@@ -3,7 +3,7 @@
 //! yet, and the keys that answer. Every server string escaped.
 
 use super::help::centered;
-use crate::app::asked::{AskPanel, Asked, OwnForm};
+use crate::app::asked::state::{AskPanel, Asked, OwnForm};
 use crate::app::command::Command;
 use crate::app::keymap::Layer;
 use crate::app::model::Model;

@@ -4,14 +4,14 @@
 
 use super::outline::{Label, Piece, draw_page, page_height};
 use super::{keep_in_view, wrap, wrap_words};
-use crate::app::calls::{CallState, InFlight, Outcome, Record};
+use crate::app::call::draft_lines::{line_of, value_lines};
+use crate::app::call::query::remaining;
+use crate::app::call::state::{CallState, InFlight, Outcome, Record};
 use crate::app::command::Command;
-use crate::app::draft_lines::{line_of, value_lines};
 use crate::app::keymap::Layer;
 use crate::app::model::{CallLimits, Model, Viewport};
 use crate::app::outline::{self, NodeId, Row};
 use crate::app::theme::Theme;
-use crate::app::update_call::remaining;
 use crate::mcp::RequestError;
 use crate::mcp::surface::result::describe_block;
 use crate::schema::verdict::Mirror;

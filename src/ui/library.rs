@@ -4,7 +4,7 @@
 
 use super::outline::{Piece, page_height};
 use super::{filter_note, keep_in_view, wrap};
-use crate::app::library::JsonContent;
+use crate::app::library::state::JsonContent;
 use crate::app::model::{Connection, Model, Pane, Viewport};
 use crate::app::outline::{self, NodeId};
 use ratatui::Frame;

@@ -6,7 +6,7 @@ use super::keep_in_view;
 use super::outline::{Piece, draw_page};
 use crate::app::model::{Model, Viewport};
 use crate::app::outline::{self, NodeId, Part};
-use crate::app::protocol::Entry;
+use crate::app::protocol::state::Entry;
 use crate::app::theme::Theme;
 use crate::mcp::transport::wire::{Direction, HttpExchange};
 use crate::untrusted;

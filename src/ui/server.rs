@@ -2,7 +2,7 @@
 //! instructions.
 
 use crate::app::model::{Connection, Model, Pane, Viewport};
-use crate::app::update_server::round_trip;
+use crate::app::server::query::round_trip;
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::Rect;

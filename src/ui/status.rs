@@ -3,7 +3,6 @@
 use crate::app::command::Command;
 use crate::app::keymap::Layer;
 use crate::app::model::{Connection, Model};
-use crate::app::update::active_layer;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -37,7 +36,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     }
     // Only keys that work where the focus is: `/` filters in the tools list, not in a tree;
     // what the focused pane does first, then what works everywhere.
-    let layer = active_layer(model);
+    let layer = model.active_layer();
     let hints = [
         (Command::Open, "open"),
         (Command::Call, "call"),
@@ -56,7 +55,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         (Command::Zoom, if model.zoomed { "unzoom" } else { "zoom" }),
         (Command::Quit, "quit"),
     ];
-    let tabs = crate::app::update_library::tabs(model).len();
+    let tabs = crate::app::library::query::tabs(model).len();
     for (command, word) in hints {
         if command == Command::NextTab && tabs < 2 {
             continue;

@@ -11,7 +11,7 @@ use ratatui::widgets::Paragraph;
 /// Draws the tabs at the top of `area` when the server has more than the Tools tab, and
 /// returns the area left below them.
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) -> Rect {
-    let tabs = crate::app::update_library::tabs(model);
+    let tabs = crate::app::library::query::tabs(model);
     if tabs.len() < 2 || area.height < 6 {
         return area;
     }

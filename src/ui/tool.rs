@@ -6,7 +6,7 @@ use super::outline::{Label, Piece, draw_page, page_height};
 use crate::app::model::{Model, Pane, ToolDetail, ToolEntry, ToolView, Viewport, Which};
 use crate::app::outline;
 use crate::app::theme::Theme;
-use crate::app::tree_view;
+use crate::app::tools::tree_view;
 use crate::schema::signature::type_text;
 use crate::schema::{Edge, NodeId, SchemaTree};
 use crate::untrusted;

@@ -117,7 +117,7 @@ fn badges(entry: &ToolEntry, model: &Model) -> Vec<Span<'static>> {
         Some("optional") => push("task?", theme.dim()),
         _ => {}
     }
-    match crate::app::update_drift::mark(model, &entry.tool.name) {
+    match crate::app::tools::query::mark(model, &entry.tool.name) {
         Some(true) => push("Δ breaking", theme.error()),
         Some(false) => push("Δ", theme.badge()),
         None => {}

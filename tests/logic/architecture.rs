@@ -270,6 +270,67 @@ fn drawing_only_reads_the_model() {
 }
 
 #[test]
+fn drawing_reads_state_and_queries_never_updates() {
+    // A function the drawing needs lives in its feature's `query`, so what `ui` may call
+    // never changes the model and an `update` file is free to change.
+    let krate = read_crate();
+    for (module, targets) in &krate.edges {
+        if module.first().map(String::as_str) != Some("ui") {
+            continue;
+        }
+        for target in targets {
+            assert!(
+                !target
+                    .iter()
+                    .any(|s| s == "update" || s.starts_with("update_")),
+                "{} uses {}: drawing reads a feature's state and query only",
+                name(module),
+                name(target)
+            );
+        }
+    }
+}
+
+#[test]
+fn the_app_is_in_feature_folders() {
+    let app = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app");
+    let mut flat = Vec::new();
+    let mut folders = Vec::new();
+    for entry in std::fs::read_dir(&app).expect("read src/app") {
+        let path = entry.expect("entry").path();
+        let file = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.is_dir() {
+            folders.push(file);
+        } else {
+            flat.push(file);
+        }
+    }
+    assert!(
+        flat.len() <= 12,
+        "{} files directly in src/app (at most 12): {flat:?}",
+        flat.len()
+    );
+    for feature in [
+        "tools",
+        "call",
+        "asked",
+        "authorize",
+        "library",
+        "protocol",
+        "server",
+    ] {
+        assert!(
+            folders.iter().any(|f| f == feature),
+            "no src/app/{feature}/"
+        );
+    }
+    assert!(
+        !flat.iter().any(|f| f.starts_with("update_")),
+        "a feature's update lives in its folder: {flat:?}"
+    );
+}
+
+#[test]
 fn mcp_methods_are_asked_only_through_typed_functions() {
     // A method named by a string outside `mcp` is a second implementation of it waiting to
     // disagree with the first (as the TUI and `snapshot` once did on what "declared" means).

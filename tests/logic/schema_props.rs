@@ -2,7 +2,7 @@
 //! within the caps, through the tree, signature, skeleton, validation, verdict and lint; and
 //! arbitrary JSON as a tools/call result decodes, is judged and is drawn as escaped text.
 
-use mcp_inspect::app::result_text::ResultText;
+use mcp_inspect::app::call::result_text::ResultText;
 use mcp_inspect::mcp::surface::result::CallResult;
 use mcp_inspect::schema::lint::{ToolSchemas, lint};
 use mcp_inspect::schema::signature::{signature, type_text};

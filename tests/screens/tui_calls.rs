@@ -4,7 +4,7 @@
 
 use crate::tui;
 
-use mcp_inspect::app::calls::Judged;
+use mcp_inspect::app::call::state::Judged;
 use mcp_inspect::app::model::{Model, Pane};
 use mcp_inspect::app::update::{Effect, Msg, SessionRequest, update};
 use mcp_inspect::mcp::surface::result::CallResult;
@@ -805,8 +805,8 @@ fn a_failed_call_shows_its_whole_error() {
 /// the editor and its results sent to be judged again, then shown as an earlier session's.
 #[test]
 fn calls_are_kept_and_come_back_in_the_next_session() {
-    use mcp_inspect::app::calls::{Outcome, Record};
-    use mcp_inspect::app::saved::SavedTool;
+    use mcp_inspect::app::call::state::{Outcome, Record};
+    use mcp_inspect::app::saved::state::SavedTool;
     let mut m = demo_model();
     m.saving = true;
     open_call(&mut m, "add");
@@ -861,7 +861,9 @@ fn calls_are_kept_and_come_back_in_the_next_session() {
         arguments: calls[0].arguments.clone(),
         elapsed: Duration::from_millis(12),
         outcome: Outcome::Result {
-            text: Box::new(mcp_inspect::app::result_text::ResultText::new(&result)),
+            text: Box::new(mcp_inspect::app::call::result_text::ResultText::new(
+                &result,
+            )),
             result: Box::new(result),
             verdict: Box::new(verdict),
         },

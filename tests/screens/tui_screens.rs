@@ -401,7 +401,7 @@ fn protocol_pane_shows_http_exchanges() {
 #[test]
 fn library_pane() {
     use mcp_inspect::app::effect::{Effect, SessionRequest};
-    use mcp_inspect::app::library::{Item, Kind, Open};
+    use mcp_inspect::app::library::state::{Item, Kind, Open};
     let changed = || Msg::Server(ServerEvent::LibraryChanged);
     let mut m = demo_model();
     assert!(
@@ -555,7 +555,7 @@ fn library_pane() {
 /// description, its arguments or variables, what Enter does); `tab` moves to that pane.
 #[test]
 fn each_library_tab_at_both_sizes() {
-    use mcp_inspect::app::library::{Item, Kind};
+    use mcp_inspect::app::library::state::{Item, Kind};
     use mcp_inspect::demo::library as demo;
     let mut m = library_model();
     let of = |kind, list: Vec<serde_json::Value>| {
@@ -674,7 +674,7 @@ fn the_log_level_picker_and_ping() {
 #[test]
 fn a_subscribed_resource_is_marked_until_read_again() {
     use mcp_inspect::app::effect::{Effect, SessionRequest};
-    use mcp_inspect::app::library::{Item, Kind, Open};
+    use mcp_inspect::app::library::state::{Item, Kind, Open};
     let mut m = library_model();
     if let Some(server) = m.server.as_mut() {
         server.capabilities = json!({"resources": {}, "prompts": {}});
@@ -775,8 +775,8 @@ fn a_subscribed_resource_is_marked_until_read_again() {
 #[test]
 fn a_read_blob_is_saved_where_the_form_says() {
     use mcp_inspect::app::effect::Effect;
-    use mcp_inspect::app::library::{Item, Kind, Open};
-    use mcp_inspect::app::update_library::file_name;
+    use mcp_inspect::app::library::state::{Item, Kind, Open};
+    use mcp_inspect::app::library::update::file_name;
     let mut m = library_model();
     press(&mut m, &["6"]);
     let pixel = json!({"uri": "demo://pixel.png", "name": "pixel"});
@@ -860,7 +860,7 @@ fn a_read_blob_is_saved_where_the_form_says() {
 #[test]
 fn the_library_filters_like_the_tool_list() {
     use mcp_inspect::app::effect::{Effect, SessionRequest};
-    use mcp_inspect::app::library::{Item, Kind};
+    use mcp_inspect::app::library::state::{Item, Kind};
     let mut m = library_model();
     press(&mut m, &["6"]);
     let resource = |uri: &str| Item {
@@ -939,7 +939,7 @@ fn the_library_filters_like_the_tool_list() {
 #[test]
 fn completions_come_as_you_type() {
     use mcp_inspect::app::effect::{Effect, SessionRequest};
-    use mcp_inspect::app::library::{Item, Kind};
+    use mcp_inspect::app::library::state::{Item, Kind};
     use std::time::Duration;
     let mut m = library_model();
     press(&mut m, &["T"]);

@@ -4,7 +4,7 @@
 use crate::tui;
 
 use mcp_inspect::app::model::{Connection, Overlay, Pane, Which};
-use mcp_inspect::app::tree_view::visible_rows;
+use mcp_inspect::app::tools::tree_view::visible_rows;
 use mcp_inspect::app::update::{Effect, Msg, SessionRequest, update};
 use mcp_inspect::mcp::ServerEvent;
 use tui::{demo_model, press, type_text};
@@ -571,8 +571,11 @@ fn a_server_flooding_requests_gets_the_extra_ones_declined_at_once() {
             }),
         ));
     }
-    assert_eq!(m.asked.len(), mcp_inspect::app::asked::MAX_WAITING);
-    assert_eq!(refused.len(), 20 - mcp_inspect::app::asked::MAX_WAITING);
+    assert_eq!(m.asked.len(), mcp_inspect::app::asked::state::MAX_WAITING);
+    assert_eq!(
+        refused.len(),
+        20 - mcp_inspect::app::asked::state::MAX_WAITING
+    );
 }
 
 /// A re-listing that changes a tool's schema resets its pane (the old cursor pointed into the

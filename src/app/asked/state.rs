@@ -81,7 +81,7 @@ pub struct AskPanel {
 #[derive(Debug, Clone, PartialEq)]
 pub enum OwnForm {
     /// The arguments of a prompt or the variables of a resource template about to be opened.
-    Open(crate::app::library::Item),
+    Open(crate::app::library::state::Item),
     /// Where to write a read's content: its bytes.
     Save(std::sync::Arc<Vec<u8>>),
 }
@@ -149,7 +149,7 @@ impl AskPanel {
         .filter_map(Value::as_str)
         .collect();
         let start = match panel.kind {
-            Asked::Form => crate::app::draft_lines::first_blank(&text, &required),
+            Asked::Form => crate::app::call::draft_lines::first_blank(&text, &required),
             _ => None,
         };
         if let Some((row, column)) = start {
@@ -162,9 +162,9 @@ impl AskPanel {
     }
 
     /// A form for what opening `item` needs (`form`: its schema), answered by us, not sent.
-    pub fn for_item(item: crate::app::library::Item, form: Value) -> AskPanel {
+    pub fn for_item(item: crate::app::library::state::Item, form: Value) -> AskPanel {
         let what = match item.kind {
-            crate::app::library::Kind::Prompt => "the prompt's arguments",
+            crate::app::library::state::Kind::Prompt => "the prompt's arguments",
             _ => "the template's variables",
         };
         let message = format!("{what}, then {} opens it:\n{}", "ctrl-s", item.line());
@@ -195,7 +195,7 @@ impl AskPanel {
     }
 
     /// The prompt or template this form opens, if it is such a form.
-    pub fn item(&self) -> Option<&crate::app::library::Item> {
+    pub fn item(&self) -> Option<&crate::app::library::state::Item> {
         match &self.own {
             Some(OwnForm::Open(item)) => Some(item),
             _ => None,
@@ -243,7 +243,9 @@ impl AskPanel {
         let draft = serde_json::from_str::<Value>(&self.editor.lines().join("\n"));
         // A template's form shows the URI its values expand to, before it is read.
         self.preview = match (self.item(), draft.as_ref().ok().and_then(Value::as_object)) {
-            (Some(item), Some(values)) if item.kind == crate::app::library::Kind::Template => {
+            (Some(item), Some(values))
+                if item.kind == crate::app::library::state::Kind::Template =>
+            {
                 Some(match item.request(values) {
                     Ok(open) => open.title,
                     Err(why) => why,

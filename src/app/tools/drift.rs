@@ -49,9 +49,3 @@ pub fn compare(model: &mut Model) {
         format!("against the baseline: {}{gone}", summary.line()),
     );
 }
-
-/// Whether `tool` changed against the baseline, and whether a change breaks someone.
-pub fn mark(model: &Model, tool: &str) -> Option<bool> {
-    let changes = model.drift.get(tool)?;
-    Some(changes.iter().any(|c| c.verdict == Verdict::Breaking))
-}

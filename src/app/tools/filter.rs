@@ -1,7 +1,7 @@
 //! The tools filter: fuzzy over names and titles, plain words over descriptions and property
 //! names (fuzzy there matches nearly everything), with matched name letters for highlighting. Pure.
 
-use crate::app::tool_entry::ToolEntry;
+use crate::app::tools::entry::ToolEntry;
 use nucleo_matcher::pattern::{CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 use std::sync::Arc;

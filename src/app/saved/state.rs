@@ -2,7 +2,7 @@
 //! draft, and its last results with the arguments that produced them), as JSON, bounded, and
 //! with every registered secret replaced before it is written. Pure.
 
-use crate::app::calls::{CallState, Outcome};
+use crate::app::call::state::{CallState, Outcome};
 use serde_json::{Value, json};
 
 /// Results kept per tool.

@@ -3,6 +3,7 @@
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::model::{Connection, LogKind, Model, Overlay};
+use crate::app::server::query::round_trip;
 use crate::mcp::RequestError;
 use crate::mcp::session::logging::{self, LEVELS};
 use std::time::Duration;
@@ -27,16 +28,6 @@ pub fn pinged(model: &mut Model, outcome: Result<(Duration, &'static str), Reque
     };
     model.push_log(LogKind::Event, said.clone());
     model.status = Some(said);
-}
-
-/// A round trip in words: milliseconds with one decimal below 10 ms.
-pub fn round_trip(took: Duration) -> String {
-    let ms = took.as_secs_f64() * 1e3;
-    if ms < 10.0 {
-        format!("{ms:.1} ms")
-    } else {
-        format!("{ms:.0} ms")
-    }
 }
 
 /// Opens the picker on the level asked so far (info when none was).

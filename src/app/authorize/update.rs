@@ -1,7 +1,7 @@
 //! The OAuth panel's updates: the flow's steps as they come, the address typed or pasted, and
 //! the panel's commands (send, cancel, copy or open the URL). Pure.
 
-use crate::app::authorize::MAX_PASTED;
+use crate::app::authorize::state::MAX_PASTED;
 use crate::app::command::Command;
 use crate::app::copy::Copy;
 use crate::app::effect::Effect;

@@ -1,8 +1,8 @@
 //! Tool calls in the TUI: per tool, the argument draft (checked live against the input schema),
 //! the call in flight with its progress, and every past result with its verdict. Pure.
 
+use crate::app::call::result_text::ResultText;
 use crate::app::outline::Part;
-use crate::app::result_text::ResultText;
 use crate::app::value_tree::ValueTree;
 use crate::mcp::RequestError;
 use crate::mcp::surface::result::CallResult;
@@ -198,7 +198,7 @@ impl CallState {
             .flatten()
             .filter_map(Value::as_str)
             .collect();
-        if let Some((row, column)) = crate::app::draft_lines::first_blank(&text, &required) {
+        if let Some((row, column)) = crate::app::call::draft_lines::first_blank(&text, &required) {
             let at = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
             editor.move_cursor(ratatui_textarea::CursorMove::Jump(at(row), at(column)));
         }
@@ -247,7 +247,7 @@ impl CallState {
     /// Finds what the input schema names for the value on the cursor's line.
     pub fn refresh_choices(&mut self) {
         let row = self.editor.cursor().0 + 1;
-        let lines = crate::app::draft_lines::value_lines(&self.text());
+        let lines = crate::app::call::draft_lines::value_lines(&self.text());
         // The innermost value starting on the cursor's line.
         let path = lines.into_iter().rev().find(|(_, line)| *line == row);
         self.choices = path.and_then(|(path, _)| {
@@ -264,11 +264,11 @@ impl CallState {
         };
         let row = self.editor.cursor().0;
         let line = self.editor.lines().get(row).cloned().unwrap_or_default();
-        let now = crate::app::draft_lines::scalar_on(&line);
+        let now = crate::app::call::draft_lines::scalar_on(&line);
         let at = now.and_then(|v| values.iter().position(|c| *c == v));
         let next = &values[at.map_or(0, |i| (i + 1) % values.len())];
         let text = crate::untrusted::json(next, false);
-        let replaced = crate::app::draft_lines::with_value(&line, &text)
+        let replaced = crate::app::call::draft_lines::with_value(&line, &text)
             .ok_or("the value here is not a single-line value")?;
         let mut lines = self.editor.lines().to_vec();
         lines[row] = replaced;

@@ -4,7 +4,7 @@
 use crate::app::command::Command;
 use crate::app::model::{Model, ToolDetail, Which};
 use crate::app::outline::{self, Change};
-use crate::app::tree_view;
+use crate::app::tools::tree_view;
 
 pub fn move_in_list(model: &mut Model, motion: Command) {
     let len = model.filter.visible.len();

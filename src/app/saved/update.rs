@@ -2,10 +2,10 @@
 //! with this server kept brought back once the tools are listed (the draft as it was, the
 //! results judged again against the schema listed now). Pure.
 
-use crate::app::calls::Record;
+use crate::app::call::state::Record;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::model::{LogKind, Model};
-use crate::app::saved::SavedTool;
+use crate::app::saved::state::SavedTool;
 
 /// Keeps `tool`'s panel for the next session (when this session keeps calls).
 pub fn save(model: &Model, tool: &str) -> Vec<Effect> {
@@ -35,7 +35,7 @@ pub fn restore(model: &mut Model) -> Vec<Effect> {
             continue;
         };
         let tool = entry.tool.clone();
-        let state = crate::app::update_call::panel_of(model, &tool);
+        let state = crate::app::call::update::panel_of(model, &tool);
         state.set_text(&saved.draft);
         tools += 1;
         results += saved.calls.len();

@@ -4,21 +4,17 @@
 //! subscribing to a resource.
 //! Completions in the forms: `update_completions`. Pure.
 
-use crate::app::asked::AskPanel;
+use crate::app::asked::state::AskPanel;
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
-use crate::app::library::{Item, Open, Opened, Selection, result_lines};
+use crate::app::library::query::tabs;
+use crate::app::library::state::{Item, Open, Opened, Selection, result_lines};
 use crate::app::model::{Connection, LogKind, Model, Pane};
 use crate::app::outline;
 use crate::app::tabs::Tab;
 use crate::mcp::session::requests::OpenRequest;
 use crate::untrusted;
 use serde_json::{Map, Value};
-
-/// The tabs the server has.
-pub fn tabs(model: &Model) -> Vec<Tab> {
-    Tab::declared(model.server.as_ref().map(|s| &s.capabilities))
-}
 
 /// Shows `tab` across the left pane, its list focused (asking for the lists if not yet).
 pub fn show(model: &mut Model, tab: Tab) -> Vec<Effect> {

@@ -3,7 +3,7 @@
 //! since changed is dropped. Pure.
 
 use crate::app::effect::{Effect, SessionRequest};
-use crate::app::library::Kind;
+use crate::app::library::state::Kind;
 use crate::app::model::Model;
 use crate::mcp::session::requests::{Completion, CompletionRef};
 use crate::untrusted;
@@ -167,7 +167,7 @@ pub fn completed(model: &mut Model, argument: &str, result: Result<Value, String
         panel.set_field_at_cursor(first);
         at = Some(0);
     }
-    panel.completions = Some(crate::app::asked::Completions {
+    panel.completions = Some(crate::app::asked::state::Completions {
         argument: argument.to_string(),
         values,
         at,

@@ -1,16 +1,15 @@
 //! The call panel's part of `update`: editing arguments, sending with confirmation, progress,
 //! cancellation, results with their verdicts, and moving through past results. Pure.
 
-use crate::app::calls::Judged;
-use crate::app::calls::{CallState, Confirm, InFlight, Outcome, Record};
+use crate::app::call::result_text::ResultText;
+use crate::app::call::state::Judged;
+use crate::app::call::state::{CallState, Confirm, InFlight, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
-use crate::app::model::{CallLimits, LogKind, Model, Pane};
+use crate::app::model::{LogKind, Model, Pane};
 use crate::app::outline;
-use crate::app::result_text::ResultText;
 use crate::mcp::RequestError;
 use crossterm::event::KeyEvent;
-use std::time::{Duration, Instant};
 
 /// The selected tool and its call panel (created with the skeleton on first use).
 fn panel(model: &mut Model) -> Option<(crate::mcp::surface::tool::Tool, &mut CallState)> {
@@ -357,8 +356,8 @@ pub fn finished(
             format!(
                 "{} of {tool} dropped from the history (it keeps {} and {} MiB)",
                 crate::plural::count(dropped, "older result"),
-                crate::app::calls::HISTORY,
-                crate::app::calls::HISTORY_BYTES >> 20
+                crate::app::call::state::HISTORY,
+                crate::app::call::state::HISTORY_BYTES >> 20
             ),
         );
     }
@@ -378,12 +377,4 @@ pub fn abandon_all(model: &mut Model, reason: &str) {
             Err(RequestError::Closed(vec![reason.to_string()])),
         );
     }
-}
-
-/// Time left at `now` before the call times out (the wait restarts on progress).
-pub fn remaining(flight: &InFlight, limits: CallLimits, now: Instant) -> Duration {
-    let quiet = now.saturating_duration_since(flight.last_activity);
-    let running = now.saturating_duration_since(flight.started);
-    let idle_left = limits.timeout.saturating_sub(quiet);
-    idle_left.min(limits.max_time.saturating_sub(running))
 }

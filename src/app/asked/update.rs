@@ -1,0 +1,55 @@
+//! What the user does with the panel in front: types into its form, answers it; and a
+//! server's request arriving (refused at once when too many already wait).
+
+use crate::app::asked::completions;
+use crate::app::asked::state::{AskPanel, MAX_WAITING, OwnForm, Reply};
+use crate::app::effect::{Effect, SessionRequest};
+use crate::app::library;
+use crate::app::model::Model;
+use crossterm::event::KeyEvent;
+use serde_json::Value;
+
+/// A request from the server for the user: queued behind the panels already open, or refused
+/// when [`MAX_WAITING`] wait.
+pub fn arrived(model: &mut Model, id: u64, method: String, params: Value) -> Vec<Effect> {
+    if model.asked.len() >= MAX_WAITING {
+        let result = Err(format!("{MAX_WAITING} requests already wait for the user"));
+        return vec![Effect::Session(SessionRequest::Answer { id, result })];
+    }
+    model.asked.push_back(AskPanel::new(id, method, params));
+    Vec::new()
+}
+
+/// A key typed into the front panel's form: checked again, completions asked once typing pauses.
+pub fn type_into_form(model: &mut Model, event: KeyEvent) {
+    if let Some(panel) = model.asked.front_mut() {
+        let before = panel.field_at_cursor();
+        if panel.editor.input(event) {
+            panel.check();
+            completions::typed(model, before);
+        }
+    }
+}
+
+/// The user's answer to the front panel: to the server, or to the TUI's own form.
+pub fn answer(model: &mut Model, reply: Reply) -> Vec<Effect> {
+    let Some(panel) = model.asked.front() else {
+        return Vec::new();
+    };
+    match panel.answer(reply) {
+        Err(why) => {
+            model.status = Some(why);
+            Vec::new()
+        }
+        Ok(result) => {
+            let id = panel.id;
+            let own = panel.own.clone();
+            model.asked.pop_front();
+            match own {
+                Some(OwnForm::Open(item)) => library::update::filled(model, &item, result),
+                Some(OwnForm::Save(bytes)) => library::update::save_to(model, bytes, result),
+                None => vec![Effect::Session(SessionRequest::Answer { id, result })],
+            }
+        }
+    }
+}
