@@ -3,23 +3,69 @@
 //! time comes in from the runtime. One folder per feature (`state`, `update`, `query`); the
 //! drawing in `ui` reads a feature's state and its `query`, never its `update`.
 
-pub mod asked;
-pub mod authorize;
-pub mod call;
+/// What the server asks of the user (sampling, elicitation, roots) and the forms the TUI opens
+/// itself (a prompt's arguments, a template's variables), with completions while typing.
+pub mod asked {
+    pub mod completions;
+    pub mod state;
+    pub mod update;
+}
+/// An OAuth authorization under way: its panel, the URL to open and the redirect pasted back.
+pub mod authorize {
+    pub mod state;
+    pub mod update;
+}
+/// A tool's call panel: the argument draft checked live, the call in flight with its countdown,
+/// results judged against the output schema, and their text and value views.
+pub mod call {
+    pub mod draft_lines;
+    pub mod query;
+    pub mod result_text;
+    pub mod state;
+    pub mod update;
+}
 pub mod command;
 pub mod copy;
 pub mod effect;
 pub mod keymap;
-pub mod library;
+/// The library tabs: resources, templates and prompts listed, opened, saved and subscribed to.
+pub mod library {
+    pub mod query;
+    pub mod state;
+    pub mod update;
+}
 pub mod model;
 pub mod mouse;
 pub mod outline;
 pub mod picker;
-pub mod protocol;
-pub mod saved;
-pub mod server;
+/// The protocol pane: every JSON-RPC message of the session, filtered, with each one readable as
+/// it was written.
+pub mod protocol {
+    pub mod state;
+    pub mod written_json;
+}
+/// Call panels kept between sessions with the same server: what is saved, and restoring it once
+/// the tools are listed.
+pub mod saved {
+    pub mod state;
+    pub mod update;
+}
+/// The server pane's actions: ping and its round trip, the log level asked of the server.
+pub mod server {
+    pub mod query;
+    pub mod update;
+}
 pub mod tabs;
 pub mod theme;
-pub mod tools;
+/// The tools list and a tool's pane: the entries as listed, the filter, the schema trees as one
+/// outline, their keys, and the marks of drift against a baseline.
+pub mod tools {
+    pub mod drift;
+    pub mod entry;
+    pub mod filter;
+    pub mod query;
+    pub mod tree_view;
+    pub mod update;
+}
 pub mod update;
 pub mod value_tree;
