@@ -10,8 +10,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use mcp_inspect::app::call::state::Judged;
 use mcp_inspect::app::keymap::Keymap;
 use mcp_inspect::app::model::Model;
-use mcp_inspect::app::model::ToolDetail;
 use mcp_inspect::app::theme::Theme;
+use mcp_inspect::app::tools::state::ToolDetail;
 use mcp_inspect::app::update::{Effect, Listed, Msg, SessionRequest, update};
 use mcp_inspect::mcp::ServerEvent;
 use mcp_inspect::mcp::surface::result::CallResult;
@@ -260,7 +260,7 @@ fn library_benches(terminal: &mut Terminal<TestBackend>, budget: Duration) {
     use mcp_inspect::app::library::state::{Item, Kind};
     let library_model = || {
         let mut m = model();
-        if let Some(server) = m.server.as_mut() {
+        if let Some(server) = m.session.server.as_mut() {
             server.capabilities = json!({"resources": {}, "completions": {}});
         }
         update(&mut m, key('6'));

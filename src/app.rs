@@ -50,9 +50,10 @@ pub mod saved {
     pub mod state;
     pub mod update;
 }
-/// The server pane's actions: ping and its round trip, the log level asked of the server.
+/// The session and the server pane: the connection's state, ping and its round trip, the log level.
 pub mod server {
     pub mod query;
+    pub mod state;
     pub mod update;
 }
 pub mod tabs;
@@ -64,6 +65,7 @@ pub mod tools {
     pub mod entry;
     pub mod filter;
     pub mod query;
+    pub mod state;
     pub mod tree_view;
     pub mod update;
 }

@@ -97,7 +97,7 @@ pub async fn run(
             }
         };
         let mut model = session_model(&options, keymap.clone(), warning.clone());
-        model.baseline = baseline.clone();
+        model.tools.baseline = baseline.clone();
         match event_loop::run_loop(&mut edge, session_options(&connection, options), model).await {
             Ok(event_loop::Ended::Quit(code)) => return code,
             Ok(event_loop::Ended::SwitchServer) => {}
@@ -154,13 +154,13 @@ fn session_model(
     warning: Option<String>,
 ) -> model::Model {
     let mut model = model::Model::new(options.target.describe(), keymap, theme::Theme::from_env());
-    model.limits = model::CallLimits {
+    model.session.limits = crate::app::server::state::CallLimits {
         timeout: options.timeout,
         max_time: options.max_time,
     };
-    model.log_level = options.log_level;
-    model.saving = true;
-    model.connection_args = match &options.target {
+    model.session.log_level = options.log_level;
+    model.saved.saving = true;
+    model.session.connection_args = match &options.target {
         crate::mcp::Target::Stdio { command, args, .. } => std::iter::once("--".to_string())
             .chain(std::iter::once(command.clone()))
             .chain(args.iter().cloned())
@@ -174,7 +174,7 @@ fn session_model(
         }
     };
     if let Some(w) = warning {
-        model.status = Some(w.clone());
+        model.view.status = Some(w.clone());
         model.push_log(model::LogKind::Problem, w);
     }
     model

@@ -35,18 +35,18 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
         library_area: Rect::default(),
         opened_area: Rect::default(),
         log_area: Rect::default(),
-        ..model.viewport.clone()
+        ..model.view.viewport.clone()
     };
-    let areas = layout::split(frame.area(), model.focus, model.zoomed);
+    let areas = layout::split(frame.area(), model.view.focus, model.view.zoomed);
     if let Some(area) = areas.tools {
         let list = tabs::draw(frame, area, model, &mut viewport);
-        match model.tab {
+        match model.view.tab {
             Tab::Tools => tools::draw(frame, list, model, &mut viewport),
             Tab::Library(_) => library::draw_list(frame, list, model, &mut viewport),
         }
     }
     if let Some(area) = areas.tool {
-        match (model.focus, model.tab) {
+        match (model.view.focus, model.view.tab) {
             (Pane::Call, _) => call::draw(frame, area, model, &mut viewport),
             (Pane::Protocol, _) => protocol::draw(frame, area, model, &mut viewport),
             (_, Tab::Library(_)) => library::draw_opened(frame, area, model, &mut viewport),
@@ -61,7 +61,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
         viewport.log_area = area;
     }
     status::draw(frame, areas.status, model);
-    match model.overlay {
+    match model.view.overlay {
         Some(Overlay::Help) => help::draw_help(frame, model, &mut viewport),
         Some(Overlay::CopyMenu) => help::draw_copy_menu(frame, model),
         Some(Overlay::LogLevel(cursor)) => help::draw_levels(frame, model, cursor),

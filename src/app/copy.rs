@@ -3,7 +3,8 @@
 
 use crate::app::call::state::Outcome;
 use crate::app::command::Command;
-use crate::app::model::{Model, Pane, Which};
+use crate::app::model::{Model, Pane};
+use crate::app::tools::state::Which;
 use serde_json::{Value, json};
 
 /// A copy request resolved to its label and text.
@@ -23,7 +24,7 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
     if command == Command::CopyMessage {
         return protocol_copy(model);
     }
-    if matches!(model.focus, Pane::Library | Pane::Opened) {
+    if matches!(model.view.focus, Pane::Library | Pane::Opened) {
         return library_copy(model, command);
     }
     let entry = model.selected_entry().ok_or("no tool selected")?;
@@ -34,7 +35,7 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
             .ok_or_else(|| format!("{} has no output schema", tool.name))
     };
     let cursor = || {
-        let view = model.view(&tool.name);
+        let view = model.tool_view(&tool.name);
         let detail = model.detail(&tool.name);
         match (view.and_then(|v| v.cursor), detail) {
             (Some((which, node)), Some(d)) => d
@@ -46,7 +47,7 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
         }
     };
     // In the call panel, the cursor is on the result's value.
-    if model.focus == Pane::Call
+    if model.view.focus == Pane::Call
         && matches!(
             command,
             Command::CopySubtree | Command::CopyPointer | Command::CopyJq
@@ -133,7 +134,7 @@ pub fn offered(model: &Model, command: Command) -> bool {
         command,
         Command::CopySubtree | Command::CopyPointer | Command::CopyJq
     );
-    !matches!(model.focus, Pane::Library | Pane::Opened)
+    !matches!(model.view.focus, Pane::Library | Pane::Opened)
         || matches!(command, Command::CopyResult | Command::CopyMessage)
         || (tree && under_cursor)
 }
@@ -148,7 +149,7 @@ pub fn not_yet(model: &Model, command: Command) -> Option<&'static str> {
             .and_then(|s| s.shown_record())
             .is_some_and(|r| matches!(r.outcome, crate::app::call::state::Outcome::Result { .. }))
     };
-    let library = matches!(model.focus, Pane::Library | Pane::Opened);
+    let library = matches!(model.view.focus, Pane::Library | Pane::Opened);
     match command {
         Command::CopyMessage if model.protocol.entries.is_empty() => Some("no message yet"),
         Command::CopyResult if library && model.library.opened.is_none() => {
@@ -241,7 +242,7 @@ fn call_copy(model: &Model, tool: &str, command: Command) -> Result<(String, Str
         ),
         _ => (
             "call as a command line (headers and -e values left out)".into(),
-            command_line(tool, &arguments, &model.connection_args)?,
+            command_line(tool, &arguments, &model.session.connection_args)?,
         ),
     })
 }

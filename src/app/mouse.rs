@@ -4,9 +4,10 @@
 
 use crate::app::command::Command;
 use crate::app::effect::Effect;
-use crate::app::model::{Model, Pane, Viewport, Which};
+use crate::app::model::{Model, Pane, Viewport};
 use crate::app::outline;
 use crate::app::tabs::Tab;
+use crate::app::tools::state::Which;
 use crate::app::tools::tree_view;
 use crate::app::tools::update::{ensure_detail, move_in_list, move_in_log, tool_command};
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
@@ -67,7 +68,7 @@ fn hit(viewport: &Viewport, x: u16, y: u16) -> Option<Hit> {
 
 /// What the mouse did; a click on a tab may ask for the library's lists.
 pub fn mouse(model: &mut Model, event: MouseEvent) -> Vec<Effect> {
-    let Some(hit) = hit(&model.viewport, event.column, event.row) else {
+    let Some(hit) = hit(&model.view.viewport, event.column, event.row) else {
         return Vec::new();
     };
     match (event.kind, hit) {
@@ -89,7 +90,7 @@ fn wheel(model: &mut Model, hit: Hit, motion: Command) {
             Hit::Tree { .. } => tool_command(model, motion),
             Hit::Log => move_in_log(model, motion),
             Hit::Protocol(_) => {
-                let page = model.viewport.protocol_rows;
+                let page = model.view.viewport.protocol_rows;
                 model.protocol.motion(motion, page);
             }
             Hit::Library(_) => crate::app::library::update::motion(model, motion),
@@ -114,14 +115,14 @@ fn wheel(model: &mut Model, hit: Hit, motion: Command) {
 fn click(model: &mut Model, hit: Hit) {
     match hit {
         Hit::List(line) => {
-            let index = model.viewport.list_scroll + line;
-            if index < model.filter.visible.len() {
-                model.selected = index;
-                model.focus = Pane::Tools;
+            let index = model.view.viewport.list_scroll + line;
+            if index < model.tools.filter.visible.len() {
+                model.tools.selected = index;
+                model.view.focus = Pane::Tools;
             }
         }
         Hit::Tree { line, column } => {
-            model.focus = Pane::Tool;
+            model.view.focus = Pane::Tool;
             click_tree(model, line, column);
         }
         Hit::Value { line, column } => click_value(model, line, column),
@@ -134,14 +135,14 @@ fn click(model: &mut Model, hit: Hit) {
         }
         Hit::Tab(_) => {}
         Hit::Library(line) => {
-            let row = model.viewport.library_scroll + line;
+            let row = model.view.viewport.library_scroll + line;
             if let Some(&i) = model.library.shown.get(row) {
                 model.library.selected = i;
-                model.focus = Pane::Library;
+                model.view.focus = Pane::Library;
             }
         }
-        Hit::Opened => model.focus = Pane::Opened,
-        Hit::Log => model.focus = Pane::Log,
+        Hit::Opened => model.view.focus = Pane::Opened,
+        Hit::Log => model.view.focus = Pane::Log,
     }
 }
 
@@ -156,7 +157,7 @@ fn click_tree(model: &mut Model, line: usize, column: u16) {
     let Some(entry) = model.selected_entry().cloned() else {
         return;
     };
-    let Some(per) = model.per_tool.get_mut(&entry.tool.name) else {
+    let Some(per) = model.tools.per_tool.get_mut(&entry.tool.name) else {
         return;
     };
     let (Some(detail), view) = (per.detail.as_ref(), &mut per.view) else {
@@ -189,8 +190,8 @@ fn click_tree(model: &mut Model, line: usize, column: u16) {
 /// The call panel's result page: the value's rows start at `call_value_line`, two columns in.
 fn click_value(model: &mut Model, line: usize, column: u16) {
     let (Some((_, scroll)), Some(top)) = (
-        model.viewport.call_scroll.clone(),
-        model.viewport.call_value_line,
+        model.view.viewport.call_scroll.clone(),
+        model.view.viewport.call_value_line,
     ) else {
         return;
     };

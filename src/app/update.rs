@@ -5,10 +5,11 @@ use crate::app::command::Command;
 use crate::app::copy;
 pub use crate::app::effect::{Effect, Listed, SessionRequest};
 use crate::app::keymap::{Key, Layer};
-use crate::app::model::{
-    Connection, LogKind, Model, Overlay, Pane, ToolDetail, ToolEntry, ToolView,
-};
+use crate::app::model::{LogKind, Model, Overlay, Pane};
+use crate::app::server::state::Connection;
 use crate::app::tabs::Tab;
+use crate::app::tools::entry::ToolEntry;
+use crate::app::tools::state::{ToolDetail, ToolView};
 use crate::app::tools::update::{ensure_detail, move_in_list, move_in_log, tool_command};
 use crate::app::{asked, authorize, call, library, saved, server};
 use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
@@ -109,11 +110,13 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
     ensure_detail(model);
     if let Some(entry) = model.selected_entry().filter(|e| e.large).cloned()
         && model
+            .tools
             .per_tool
             .get(&entry.tool.name)
             .is_none_or(|p| p.detail.is_none() && !p.building)
     {
         model
+            .tools
             .per_tool
             .entry(entry.tool.name.clone())
             .or_default()
@@ -121,7 +124,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
         effects.push(Effect::BuildDetail(Listed(entry)));
     }
     // The trees the call panel and the protocol pane show are built here, never while drawing.
-    if model.focus == Pane::Protocol {
+    if model.view.focus == Pane::Protocol {
         model.protocol.refresh_detail();
     }
     if let Some(entry) = model.selected_entry().cloned()
@@ -136,7 +139,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(model, key),
         // A panel or an overlay in front takes its keys; the mouse leaves the panes alone then.
-        Msg::Mouse(event) if model.asked.is_empty() && model.overlay.is_none() => {
+        Msg::Mouse(event) if model.asked.is_empty() && model.view.overlay.is_none() => {
             crate::app::mouse::mouse(model, event)
         }
         Msg::Mouse(_) => Vec::new(),
@@ -151,8 +154,8 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
                     server.protocol_version
                 ),
             );
-            model.server = Some(server);
-            model.connection = Connection::Connected;
+            model.session.server = Some(server);
+            model.session.connection = Connection::Connected;
             // A new connection's library is listed afresh once its tools are.
             library::update::connected(model);
             vec![Effect::Session(SessionRequest::ListTools)]
@@ -160,18 +163,19 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::ConnectFailed(reason) => {
             let text = untrusted::block(&reason);
             model.push_log(LogKind::Problem, text.clone());
-            model.connection = Connection::Failed(text);
+            model.session.connection = Connection::Failed(text);
             Vec::new()
         }
         Msg::ListFailed(error) => {
             let text = untrusted::block(&format!("tools/list failed: {error}"));
             model.push_log(LogKind::Problem, text.clone());
             // Decided by the error's kind: a closed connection is lost, anything else is news.
-            if model.connection != Connection::Connected || matches!(error, RequestError::Closed(_))
+            if model.session.connection != Connection::Connected
+                || matches!(error, RequestError::Closed(_))
             {
-                model.connection = Connection::Lost(text);
+                model.session.connection = Connection::Lost(text);
             } else {
-                model.status = Some(first_line(&text));
+                model.view.status = Some(first_line(&text));
             }
             Vec::new()
         }
@@ -222,8 +226,8 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::DetailBuilt { entry, detail } => {
             // Only for the entry still listed: a re-listing may have changed the tool.
-            let current = model.tools.iter().any(|t| Arc::ptr_eq(t, &entry));
-            if let Some(per) = model.per_tool.get_mut(&entry.tool.name) {
+            let current = model.tools.list.iter().any(|t| Arc::ptr_eq(t, &entry));
+            if let Some(per) = model.tools.per_tool.get_mut(&entry.tool.name) {
                 per.building = false;
                 if current {
                     per.detail = Some(*detail);
@@ -240,7 +244,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::BrowserOpened(outcome) => {
-            model.status = Some(match outcome {
+            model.view.status = Some(match outcome {
                 Ok(with) => format!("opened the authorization URL with {with}"),
                 Err(why) => why,
             });
@@ -265,12 +269,12 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
                         state.set_text(&text);
                     }
                 }
-                Err(e) => model.status = Some(format!("$EDITOR: {e}")),
+                Err(e) => model.view.status = Some(format!("$EDITOR: {e}")),
             }
             Vec::new()
         }
         Msg::Copied { label, outcome } => {
-            model.status = Some(match outcome {
+            model.view.status = Some(match outcome {
                 Ok(how) => format!("copied {label} ({how})"),
                 Err(e) => format!("copy failed: {e}"),
             });
@@ -299,17 +303,18 @@ fn tools_listed(model: &mut Model, list: ToolList) {
             crate::plural::count(list.pages, "page")
         ),
     );
-    let before: HashMap<String, Arc<ToolEntry>> = std::mem::take(&mut model.tools)
+    let before: HashMap<String, Arc<ToolEntry>> = std::mem::take(&mut model.tools.list)
         .into_iter()
         .map(|e| (e.tool.name.clone(), e))
         .collect();
-    model.tools = list
+    model.tools.list = list
         .tools
         .into_iter()
         .map(|t| Arc::new(ToolEntry::new(t)))
         .collect();
-    for entry in &model.tools {
+    for entry in &model.tools.list {
         if let Some(state) = model
+            .tools
             .per_tool
             .get_mut(&entry.tool.name)
             .and_then(|p| p.call.as_mut())
@@ -321,6 +326,7 @@ fn tools_listed(model: &mut Model, list: ToolList) {
     // tool whose schemas are the same keeps both (its rows stay open where they were).
     let same: HashSet<&str> = model
         .tools
+        .list
         .iter()
         .filter(|e| {
             before.get(&e.tool.name).is_some_and(|old| {
@@ -330,20 +336,21 @@ fn tools_listed(model: &mut Model, list: ToolList) {
         })
         .map(|e| e.tool.name.as_str())
         .collect();
-    for (name, per) in &mut model.per_tool {
+    for (name, per) in &mut model.tools.per_tool {
         if !same.contains(name.as_str()) {
             per.detail = None;
             per.view = ToolView::default();
         }
     }
-    model.filter.apply(&model.tools);
-    model.selected = keep
+    model.tools.filter.apply(&model.tools.list);
+    model.tools.selected = keep
         .and_then(|name| {
             model
+                .tools
                 .filter
                 .visible
                 .iter()
-                .position(|v| model.tools[v.index].tool.name == name)
+                .position(|v| model.tools.list[v.index].tool.name == name)
         })
         .unwrap_or(0);
 }
@@ -406,7 +413,7 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
             let text = untrusted::label(&reason).into_owned();
             model.push_log(LogKind::Problem, format!("connection lost: {text}"));
             call::update::abandon_all(model, &format!("connection lost: {text}"));
-            model.connection = Connection::Lost(text);
+            model.session.connection = Connection::Lost(text);
         }
     }
     Vec::new()
@@ -415,7 +422,7 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
 fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
     let key = Key::from_event(&event);
     let layer = model.active_layer();
-    let own = model.keymap.command(layer, key);
+    let own = model.view.keymap.command(layer, key);
     let command = match (own, layer) {
         (Some(c), _) => c,
         (None, Layer::Filter) => {
@@ -468,7 +475,7 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
             }
             return Vec::new();
         }
-        (None, _) => match model.keymap.command(Layer::Global, key) {
+        (None, _) => match model.view.keymap.command(Layer::Global, key) {
             Some(c) => c,
             None => return Vec::new(),
         },
@@ -477,7 +484,7 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
 }
 
 fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
-    model.status = None;
+    model.view.status = None;
     if command == Command::Complete && model.asked.is_empty() {
         call::update::next_choice(model);
         return Vec::new();
@@ -494,48 +501,48 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     if let Some(reply) = Reply::of(command) {
         return asked::update::answer(model, reply);
     }
-    let quit_asked = std::mem::take(&mut model.quit_asked);
+    let quit_asked = std::mem::take(&mut model.exit.quit_asked);
     if command == Command::Call {
-        model.focus = Pane::Call;
+        model.view.focus = Pane::Call;
     }
-    if model.focus == Pane::Call && model.selected_entry().is_none() {
-        model.focus = Pane::Tools;
+    if model.view.focus == Pane::Call && model.selected_entry().is_none() {
+        model.view.focus = Pane::Tools;
     }
-    if model.focus == Pane::Call && !command.is_shared() && model.overlay.is_none() {
+    if model.view.focus == Pane::Call && !command.is_shared() && model.view.overlay.is_none() {
         return call::update::command(model, command);
     }
     match command {
         // A running call would be lost without a word: the first press asks.
         Command::Quit if model.busy() && !quit_asked => {
-            model.quit_asked = true;
-            model.status =
+            model.exit.quit_asked = true;
+            model.view.status =
                 Some("a call is running: press quit again to quit and abandon it".into());
         }
-        Command::Quit => model.quit = true,
+        Command::Quit => model.exit.quit = true,
         Command::SwitchServer if model.busy() && !quit_asked => {
-            model.quit_asked = true;
-            model.status =
+            model.exit.quit_asked = true;
+            model.view.status =
                 Some("a call is running: press switch again to end it and pick a server".into());
         }
         Command::SwitchServer => {
-            model.switch_server = true;
-            model.quit = true;
+            model.exit.switch_server = true;
+            model.exit.quit = true;
         }
         Command::Help => {
-            model.help_scroll = 0;
-            model.overlay = if model.overlay == Some(Overlay::Help) {
+            model.view.help_scroll = 0;
+            model.view.overlay = if model.view.overlay == Some(Overlay::Help) {
                 None
             } else {
                 Some(Overlay::Help)
             };
         }
-        Command::Close => model.overlay = None,
-        Command::CopyMenu => model.overlay = Some(Overlay::CopyMenu),
-        Command::Zoom => model.zoomed = !model.zoomed,
+        Command::Close => model.view.overlay = None,
+        Command::CopyMenu => model.view.overlay = Some(Overlay::CopyMenu),
+        Command::Zoom => model.view.zoomed = !model.view.zoomed,
         Command::Ping => return server::update::ping(model),
         Command::LogLevel => server::update::open_levels(model),
         Command::SetLogLevel => return server::update::set_log_level(model),
-        motion if matches!(model.overlay, Some(Overlay::LogLevel(_))) => {
+        motion if matches!(model.view.overlay, Some(Overlay::LogLevel(_))) => {
             server::update::move_in_levels(model, motion);
         }
         Command::FocusNext | Command::FocusPrev => {
@@ -547,17 +554,17 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
             };
             let mut i = Pane::ORDER
                 .iter()
-                .position(|p| *p == model.focus)
+                .position(|p| *p == model.view.focus)
                 .unwrap_or(0);
             loop {
                 i = (i + step) % n;
-                if !Pane::ORDER[i].beside(model.tab) {
+                if !Pane::ORDER[i].beside(model.view.tab) {
                     continue;
                 }
-                model.focus = Pane::ORDER[i];
+                model.view.focus = Pane::ORDER[i];
                 // Tab shows a call panel only where one is open, and lands on its results,
                 // so the next Tab moves on instead of typing into the editor.
-                if model.focus != Pane::Call {
+                if model.view.focus != Pane::Call {
                     break;
                 }
                 let name = model.selected_entry().map(|e| e.tool.name.clone());
@@ -570,49 +577,51 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         Command::FocusLibrary => return library::update::focus(model),
         Command::NextTab => return library::update::step(model, true),
         Command::PrevTab => return library::update::step(model, false),
-        Command::Open if model.focus == Pane::Library => {
+        Command::Open if model.view.focus == Pane::Library => {
             return library::update::open(model);
         }
         Command::Subscribe => return library::update::subscribe(model),
         Command::Save => return library::update::save(model),
         Command::FocusTools => {
-            model.tab = Tab::Tools;
-            model.focus = Pane::Tools;
+            model.view.tab = Tab::Tools;
+            model.view.focus = Pane::Tools;
         }
         Command::FocusTool | Command::Open => {
-            model.tab = Tab::Tools;
-            model.focus = Pane::Tool;
+            model.view.tab = Tab::Tools;
+            model.view.focus = Pane::Tool;
         }
-        Command::FocusServer => model.focus = Pane::Server,
-        Command::FocusLog => model.focus = Pane::Log,
-        Command::FocusProtocol => model.focus = Pane::Protocol,
-        Command::Back if model.focus == Pane::Opened => model.focus = Pane::Library,
-        Command::Back => model.focus = Pane::Tools,
+        Command::FocusServer => model.view.focus = Pane::Server,
+        Command::FocusLog => model.view.focus = Pane::Log,
+        Command::FocusProtocol => model.view.focus = Pane::Protocol,
+        Command::Back if model.view.focus == Pane::Opened => model.view.focus = Pane::Library,
+        Command::Back => model.view.focus = Pane::Tools,
         // A new handshake, whether the connection looks alive or not: an HTTP session the
         // server forgot (it restarted) looks alive until a request fails.
         Command::Reconnect => {
-            if model.connection == Connection::Connecting {
-                model.status = Some("already connecting".into());
+            if model.session.connection == Connection::Connecting {
+                model.view.status = Some("already connecting".into());
                 return Vec::new();
             }
-            model.connection = Connection::Connecting;
+            model.session.connection = Connection::Connecting;
             model.push_log(LogKind::Event, "reconnecting: a new handshake".into());
             call::update::abandon_all(model, "abandoned: reconnecting");
             // The old session's requests die with it: nobody can take their answers now.
             model.asked.clear();
             return vec![Effect::Session(SessionRequest::Reconnect)];
         }
-        Command::Filter if model.focus == Pane::Protocol => model.protocol.filter.editing = true,
-        Command::Filter if model.focus == Pane::Library => model.library.filtering = true,
-        Command::Filter => model.filter.editing = true,
+        Command::Filter if model.view.focus == Pane::Protocol => {
+            model.protocol.filter.editing = true
+        }
+        Command::Filter if model.view.focus == Pane::Library => model.library.filtering = true,
+        Command::Filter => model.tools.filter.editing = true,
         Command::FilterAccept => {
-            model.filter.editing = false;
+            model.tools.filter.editing = false;
             model.protocol.filter.editing = false;
             model.library.filtering = false;
         }
         Command::FilterCancel | Command::FilterClear => {
             edit_filter(model, String::clear);
-            model.filter.editing = false;
+            model.tools.filter.editing = false;
             model.protocol.filter.editing = false;
             model.library.filtering = false;
         }
@@ -620,42 +629,42 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
             text.pop();
         }),
         c if c.is_copy() => {
-            model.overlay = None;
+            model.view.overlay = None;
             return match copy::resolve(model, c) {
                 Ok(copy) => vec![Effect::Copy(copy)],
                 Err(e) => {
-                    model.status = Some(format!("nothing copied: {e}"));
+                    model.view.status = Some(format!("nothing copied: {e}"));
                     Vec::new()
                 }
             };
         }
-        motion if model.overlay == Some(Overlay::Help) => {
-            let page = model.viewport.help_rows.max(1);
-            model.help_scroll = match motion {
-                Command::Down => model.help_scroll + 1,
-                Command::Up => model.help_scroll.saturating_sub(1),
-                Command::PageDown => model.help_scroll + page,
-                Command::PageUp => model.help_scroll.saturating_sub(page),
-                _ => model.help_scroll,
+        motion if model.view.overlay == Some(Overlay::Help) => {
+            let page = model.view.viewport.help_rows.max(1);
+            model.view.help_scroll = match motion {
+                Command::Down => model.view.help_scroll + 1,
+                Command::Up => model.view.help_scroll.saturating_sub(1),
+                Command::PageDown => model.view.help_scroll + page,
+                Command::PageUp => model.view.help_scroll.saturating_sub(page),
+                _ => model.view.help_scroll,
             };
         }
-        motion => match model.focus {
+        motion => match model.view.focus {
             Pane::Tools => move_in_list(model, motion),
             Pane::Tool => tool_command(model, motion),
             Pane::Log => move_in_log(model, motion),
             Pane::Protocol => {
-                let page = model.viewport.protocol_rows;
+                let page = model.view.viewport.protocol_rows;
                 model.protocol.motion(motion, page);
             }
             Pane::Library => library::update::motion(model, motion),
             Pane::Opened => library::update::in_opened(model, motion),
             Pane::Server => {
-                model.server_scroll = match motion {
-                    Command::Down => model.server_scroll.saturating_add(1),
-                    Command::Up => model.server_scroll.saturating_sub(1),
+                model.view.server_scroll = match motion {
+                    Command::Down => model.view.server_scroll.saturating_add(1),
+                    Command::Up => model.view.server_scroll.saturating_sub(1),
                     Command::First => 0,
                     Command::Last => usize::MAX,
-                    _ => model.server_scroll,
+                    _ => model.view.server_scroll,
                 }
             }
             Pane::Call => {}
@@ -669,17 +678,19 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
 fn edit_filter(model: &mut Model, edit: impl FnOnce(&mut String)) {
     let protocol = &mut model.protocol;
     let library = &mut model.library;
-    let typing_elsewhere = model.filter.editing || protocol.filter.editing;
-    if library.filtering || (!typing_elsewhere && model.focus == Pane::Library) {
+    let typing_elsewhere = model.tools.filter.editing || protocol.filter.editing;
+    if library.filtering || (!typing_elsewhere && model.view.focus == Pane::Library) {
         let mut text = library.filter.clone();
         edit(&mut text);
         library.set_filter(text);
-    } else if protocol.filter.editing || (!model.filter.editing && model.focus == Pane::Protocol) {
+    } else if protocol.filter.editing
+        || (!model.tools.filter.editing && model.view.focus == Pane::Protocol)
+    {
         let mut text = protocol.filter.text.clone();
         edit(&mut text);
         protocol.set_filter(text);
     } else {
-        edit(&mut model.filter.text);
+        edit(&mut model.tools.filter.text);
         refilter(model);
     }
 }
@@ -687,12 +698,17 @@ fn edit_filter(model: &mut Model, edit: impl FnOnce(&mut String)) {
 /// Applies the tool filter: typing selects the best match; a cleared filter keeps the tool
 /// that was selected.
 fn refilter(model: &mut Model) {
-    let before = model.filter.visible.get(model.selected).map(|m| m.index);
-    model.filter.apply(&model.tools);
-    let visible = &model.filter.visible;
-    model.selected = before
-        .filter(|_| model.filter.text.is_empty())
+    let before = model
+        .tools
+        .filter
+        .visible
+        .get(model.tools.selected)
+        .map(|m| m.index);
+    model.tools.filter.apply(&model.tools.list);
+    let visible = &model.tools.filter.visible;
+    model.tools.selected = before
+        .filter(|_| model.tools.filter.text.is_empty())
         .and_then(|i| visible.iter().position(|m| m.index == i))
         .unwrap_or(0);
-    model.list_scroll = 0;
+    model.tools.scroll = 0;
 }

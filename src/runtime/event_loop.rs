@@ -4,7 +4,8 @@
 //! a `TestBackend`.
 
 use crate::app::effect::{Effect, Listed, SessionRequest};
-use crate::app::model::{Model, ToolDetail};
+use crate::app::model::Model;
+use crate::app::tools::state::ToolDetail;
 use crate::app::update::{Msg, update};
 use crate::mcp::ConnectOptions;
 use crate::runtime::session_task;
@@ -78,6 +79,7 @@ where
     let (to_ui, mut from_session) = mpsc::channel(4_096);
     // What earlier sessions with this server kept, read off the UI thread.
     let saved_dir = model
+        .saved
         .saving
         .then(|| super::saved_calls::dir(&options.target))
         .flatten();
@@ -99,7 +101,7 @@ where
     let mut urgent = true;
     let mut last_frame = Instant::now();
     let mut ticker = tokio::time::interval(TICK);
-    while !model.quit {
+    while !model.exit.quit {
         if dirty && (urgent || last_frame.elapsed() >= FRAME) {
             // The messages the transports saw meanwhile, taken once a frame (never one by one).
             if let Some((batch, dropped)) = wire
@@ -125,7 +127,7 @@ where
                     Input::Mouse(event) => effects = step(&mut model, Msg::Mouse(event)),
                     Input::Paste(text) => effects = step(&mut model, Msg::Paste(text)),
                     Input::Resize => {}
-                    Input::Quit => model.quit = true,
+                    Input::Quit => model.exit.quit = true,
                 }
             }
             msg = from_session.recv() => {
@@ -239,12 +241,12 @@ where
             );
         }
     }
-    if !model.switch_server {
+    if !model.exit.switch_server {
         edge.release();
     }
     // The session task closes the server: stdin, a short grace, then the process group.
     let _ = tokio::time::timeout(Duration::from_secs(2), session).await;
-    Ok(match model.switch_server {
+    Ok(match model.exit.switch_server {
         true => Ended::SwitchServer,
         false => Ended::Quit(0),
     })

@@ -19,7 +19,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     let Some(panel) = model.asked.front() else {
         return;
     };
-    let theme = model.theme;
+    let theme = model.view.theme;
     let area = centered(frame.area(), 100, frame.area().height.saturating_sub(2));
     let waiting = model.asked.len();
     let asker = match panel.own {
@@ -36,7 +36,13 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
             String::new()
         }
     );
-    let key = |c| model.keymap.key_for(Layer::Asked, c).unwrap_or_default();
+    let key = |c| {
+        model
+            .view
+            .keymap
+            .key_for(Layer::Asked, c)
+            .unwrap_or_default()
+    };
     let (send, decline, cancel) = match panel.kind {
         Asked::Sampling => ("send the reply", "reject", "reject"),
         Asked::Form | Asked::Url => ("accept", "decline", "cancel"),
@@ -79,6 +85,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     }
     frame.render_widget(&editor, editor_area);
     let complete_key = model
+        .view
         .keymap
         .key_for(Layer::Asked, Command::Complete)
         .unwrap_or_default();

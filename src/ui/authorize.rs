@@ -15,9 +15,10 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     let Some(panel) = model.authorizing.as_ref().filter(|a| a.shown()) else {
         return;
     };
-    let theme = model.theme;
+    let theme = model.view.theme;
     let key = |c| {
         model
+            .view
             .keymap
             .key_for(Layer::Authorize, c)
             .unwrap_or_default()
@@ -32,7 +33,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
             key(Command::AuthCancel)
         ),
     };
-    let title = format!(" OAuth: {} ", untrusted::line(&model.target, 60));
+    let title = format!(" OAuth: {} ", untrusted::line(&model.session.target, 60));
     let mut lines: Vec<Line> = panel
         .steps
         .iter()

@@ -9,8 +9,9 @@ use crate::app::call::query::remaining;
 use crate::app::call::state::{CallState, InFlight, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::keymap::Layer;
-use crate::app::model::{CallLimits, Model, Viewport};
+use crate::app::model::{Model, Viewport};
 use crate::app::outline::{self, NodeId, Row};
+use crate::app::server::state::CallLimits;
 use crate::app::theme::Theme;
 use crate::mcp::RequestError;
 use crate::mcp::surface::result::describe_block;
@@ -28,10 +29,11 @@ use std::time::Instant;
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
-    let theme = model.theme;
-    let limits = model.limits;
+    let theme = model.view.theme;
+    let limits = model.session.limits;
     let hint = |command: Command| {
         model
+            .view
             .keymap
             .key_for(Layer::Editor, command)
             .unwrap_or_default()

@@ -21,7 +21,7 @@ pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
 }
 
 fn binding_lines(model: &Model, layer: Layer) -> Vec<Line<'static>> {
-    lines_of(model, model.keymap.bindings(layer))
+    lines_of(model, model.view.keymap.bindings(layer))
 }
 
 fn lines_of(model: &Model, bindings: &[crate::app::keymap::Binding]) -> Vec<Line<'static>> {
@@ -30,7 +30,10 @@ fn lines_of(model: &Model, bindings: &[crate::app::keymap::Binding]) -> Vec<Line
         .map(|b| {
             let keys: Vec<String> = b.keys.iter().map(|k| k.label()).collect();
             Line::from(vec![
-                Span::styled(format!("  {:<18}", keys.join(" ")), model.theme.heading()),
+                Span::styled(
+                    format!("  {:<18}", keys.join(" ")),
+                    model.view.theme.heading(),
+                ),
                 Span::raw(b.desc.clone()),
             ])
         })
@@ -63,12 +66,15 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
             "Server picker (S, or mcp-inspect with no server)",
         ),
     ] {
-        lines.push(Line::styled(title, model.theme.name()));
+        lines.push(Line::styled(title, model.view.theme.name()));
         lines.extend(binding_lines(model, layer));
     }
     let area = centered(frame.area(), 76, lines.len() as u16 + 2);
     let visible = area.height.saturating_sub(2) as usize;
-    let scroll = model.help_scroll.min(lines.len().saturating_sub(visible));
+    let scroll = model
+        .view
+        .help_scroll
+        .min(lines.len().saturating_sub(visible));
     viewport.help_rows = visible;
     viewport.help_scroll = scroll;
     let title = if lines.len() > visible {
@@ -81,7 +87,7 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
     } else {
         " Help: keys (? or esc closes) ".to_string()
     };
-    let block = model.theme.pane(title, true);
+    let block = model.view.theme.pane(title, true);
     frame.render_widget(Clear, area);
     frame.render_widget(
         Paragraph::new(lines)
@@ -93,13 +99,13 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
 
 /// The log level picker: the eight levels, the cursor's marked, the one asked so far named.
 pub fn draw_levels(frame: &mut Frame<'_>, model: &Model, cursor: usize) {
-    let theme = model.theme;
+    let theme = model.view.theme;
     let mut lines: Vec<Line<'static>> = LEVELS
         .iter()
         .enumerate()
         .map(|(i, level)| {
             let marker = if i == cursor { "▶ " } else { "  " };
-            let asked = if model.log_level == Some(level) {
+            let asked = if model.session.log_level == Some(level) {
                 "  (asked now)"
             } else {
                 ""
@@ -125,6 +131,7 @@ pub fn draw_levels(frame: &mut Frame<'_>, model: &Model, cursor: usize) {
 
 pub fn draw_copy_menu(frame: &mut Frame<'_>, model: &Model) {
     let offered: Vec<_> = model
+        .view
         .keymap
         .bindings(Layer::Copy)
         .iter()
@@ -138,14 +145,14 @@ pub fn draw_copy_menu(frame: &mut Frame<'_>, model: &Model) {
         .map(|(line, b)| match crate::app::copy::not_yet(model, b.run) {
             Some(why) => {
                 let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-                Line::styled(format!("{text} ({why})"), model.theme.dim())
+                Line::styled(format!("{text} ({why})"), model.view.theme.dim())
             }
             None => line,
         })
         .collect();
     let width = lines.iter().map(Line::width).max().unwrap_or(40) as u16 + 2;
     let area = centered(frame.area(), width.clamp(52, 100), lines.len() as u16 + 2);
-    let block = model.theme.pane(" Copy ", true);
+    let block = model.view.theme.pane(" Copy ", true);
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }

@@ -5,8 +5,9 @@
 use super::outline::{Piece, page_height};
 use super::{filter_note, keep_in_view, wrap};
 use crate::app::library::state::JsonContent;
-use crate::app::model::{Connection, Model, Pane, Viewport};
+use crate::app::model::{Model, Pane, Viewport};
 use crate::app::outline::{self, NodeId};
+use crate::app::server::state::Connection;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -15,7 +16,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 /// The list of the shown tab's kind, the selected item marked. Only the rows in the window
 /// are written out (a server may list thousands).
 pub fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
-    let theme = model.theme;
+    let theme = model.view.theme;
     let library = &model.library;
     let mut title = format!(
         " {} {} ",
@@ -27,12 +28,12 @@ pub fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mu
         library.filtering,
         library.shown.len(),
     ));
-    let block = theme.pane(title, model.focus == Pane::Library);
+    let block = theme.pane(title, model.view.focus == Pane::Library);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if library.shown.is_empty() {
         let hint = match () {
-            _ if model.connection != Connection::Connected => "not connected",
+            _ if model.session.connection != Connection::Connected => "not connected",
             _ if !library.listed && library.problems.is_empty() => "listing…",
             _ if !library.filter.is_empty() => "nothing matches the filter",
             _ => "nothing listed",
@@ -79,7 +80,7 @@ pub fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mu
             spans.push(Span::raw(item.line()));
             let line = Line::from(spans);
             // One reversed cursor on the screen: the focused pane's.
-            match (selected, model.focus == Pane::Library) {
+            match (selected, model.view.focus == Pane::Library) {
                 (true, true) => line.style(theme.selected()),
                 (true, false) => line.style(theme.name()),
                 _ => line,
@@ -92,7 +93,7 @@ pub fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mu
 /// Beside the list: what the last read or prompt gave (scrolled by the page keys), or what
 /// the selected item is when it was not the one opened.
 pub fn draw_opened(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
-    let theme = model.theme;
+    let theme = model.view.theme;
     let library = &model.library;
     let selected = library.selected_item();
     let opened = library.opened.as_ref().filter(|_| library.shows_opened());
@@ -106,13 +107,13 @@ pub fn draw_opened(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &
         ),
         (None, None, None) => " nothing selected ".into(),
     };
-    let block = theme.pane(title, model.focus == Pane::Opened);
+    let block = theme.pane(title, model.view.focus == Pane::Opened);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let height = usize::from(inner.height).max(1);
     viewport.opened_rows = height;
     viewport.opened_area = inner;
-    let focused = model.focus == Pane::Opened;
+    let focused = model.view.focus == Pane::Opened;
     let wrapped = |lines: Vec<Line<'static>>| Paragraph::new(lines).wrap(Wrap { trim: false });
     match (opened, selected) {
         (Some(opened), _) => match &opened.lines {
@@ -149,7 +150,7 @@ fn draw_page(
     model: &Model,
     viewport: &mut Viewport,
 ) {
-    let theme = model.theme;
+    let theme = model.view.theme;
     let height = usize::from(area.height).max(1);
     // Long lines wrap at the pane's width: the scroll counts the rows they take.
     let width = usize::from(area.width);

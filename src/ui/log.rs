@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let theme = model.theme;
-    let focused = model.focus == Pane::Log;
+    let theme = model.view.theme;
+    let focused = model.view.focus == Pane::Log;
     let log = &model.log;
     let mut title = format!(" Log ({}) ", log.lines.len());
     if log.scroll > 0 {

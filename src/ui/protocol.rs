@@ -17,7 +17,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use std::time::Instant;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
-    let theme = model.theme;
+    let theme = model.view.theme;
     let protocol = &model.protocol;
     let count = crate::plural::count(protocol.entries.len(), "message");
     let mut about = match protocol.filter.is_on() {
@@ -171,7 +171,7 @@ fn exchange_lines(http: &HttpExchange, theme: Theme) -> Vec<Line<'static>> {
 /// The selected message as a value tree (the small ones fully open).
 fn draw_detail(frame: &mut Frame<'_>, area: Rect, model: &Model, index: usize) {
     let entry = &model.protocol.entries[index];
-    let theme = model.theme;
+    let theme = model.view.theme;
     let block = Block::default()
         .borders(Borders::TOP)
         .border_style(theme.dim())

@@ -1,8 +1,10 @@
 //! The server pane: who the server is, the negotiated protocol and transport, capabilities and
 //! instructions.
 
-use crate::app::model::{Connection, Model, Pane, Viewport};
+use crate::app::model::{Model, Pane, Viewport};
+
 use crate::app::server::query::round_trip;
+use crate::app::server::state::Connection;
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -10,12 +12,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
-    let theme = model.theme;
-    let block = theme.pane(" Server ", model.focus == Pane::Server);
+    let theme = model.view.theme;
+    let block = theme.pane(" Server ", model.view.focus == Pane::Server);
     let mut lines = Vec::new();
-    match &model.server {
+    match &model.session.server {
         None => lines.push(Line::styled(
-            format!("connecting to {}", untrusted::line(&model.target, 200)),
+            format!(
+                "connecting to {}",
+                untrusted::line(&model.session.target, 200)
+            ),
             theme.dim(),
         )),
         Some(s) => {
@@ -81,10 +86,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
                 }),
             ]));
             let mut asked = Vec::new();
-            if let Some(level) = model.log_level {
+            if let Some(level) = model.session.log_level {
                 asked.push(format!("log level {level} (L)"));
             }
-            if let Some((took, method)) = model.last_ping {
+            if let Some((took, method)) = model.session.last_ping {
                 let method = if method == "ping" {
                     ""
                 } else {
@@ -101,7 +106,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
             }
         }
     }
-    let ended = match &model.connection {
+    let ended = match &model.session.connection {
         Connection::Lost(reason) => Some(("connection lost", reason)),
         Connection::Failed(reason) => Some(("could not connect", reason)),
         Connection::Connecting | Connection::Connected => None,
@@ -119,7 +124,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     let width = usize::from(block.inner(area).width.max(1));
     let height = usize::from(block.inner(area).height);
     let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
-    let scroll = model.server_scroll.min(rows.saturating_sub(height));
+    let scroll = model.view.server_scroll.min(rows.saturating_sub(height));
     viewport.server_scroll = scroll;
     frame.render_widget(
         Paragraph::new(lines)

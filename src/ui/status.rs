@@ -2,25 +2,27 @@
 
 use crate::app::command::Command;
 use crate::app::keymap::Layer;
-use crate::app::model::{Connection, Model};
+use crate::app::model::Model;
+use crate::app::server::state::Connection;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
-    let theme = model.theme;
+    let theme = model.view.theme;
     let mut spans = Vec::new();
-    match (&model.connection, &model.status) {
+    match (&model.session.connection, &model.view.status) {
         (Connection::Lost(reason) | Connection::Failed(reason), _) => spans.push(Span::styled(
             format!(
                 "{}: {} — {} reconnects  ",
-                match model.connection {
+                match model.session.connection {
                     Connection::Failed(_) => "could not connect",
                     _ => "connection lost",
                 },
                 crate::untrusted::label(reason.lines().next().unwrap_or_default()),
                 model
+                    .view
                     .keymap
                     .key_for(Layer::Global, Command::Reconnect)
                     .unwrap_or_else(|| "?".into())
@@ -52,7 +54,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         (Command::FocusNext, "pane"),
         (Command::NextTab, "tab"),
         (Command::CopyMenu, "copy"),
-        (Command::Zoom, if model.zoomed { "unzoom" } else { "zoom" }),
+        (
+            Command::Zoom,
+            if model.view.zoomed { "unzoom" } else { "zoom" },
+        ),
         (Command::Quit, "quit"),
     ];
     let tabs = crate::app::library::query::tabs(model).len();
@@ -60,7 +65,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         if command == Command::NextTab && tabs < 2 {
             continue;
         }
-        if let Some(key) = model.keymap.reachable_key(layer, command) {
+        if let Some(key) = model.view.keymap.reachable_key(layer, command) {
             spans.push(Span::styled(key, theme.heading()));
             spans.push(Span::styled(format!(" {word}  "), theme.dim()));
         }

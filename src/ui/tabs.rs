@@ -15,12 +15,12 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     if tabs.len() < 2 || area.height < 6 {
         return area;
     }
-    let theme = model.theme;
+    let theme = model.view.theme;
     // Each tab's name, placed left to right; a name that does not fit starts a new row.
     let mut rows: Vec<Vec<Span>> = vec![Vec::new()];
     let (mut x, mut y) = (0u16, 0u16);
     for tab in tabs {
-        let active = tab == model.tab;
+        let active = tab == model.view.tab;
         // The shown tab is bracketed, so it shows without colour too.
         let name = if active {
             format!("[{}]", label(model, tab))
@@ -65,7 +65,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
 fn label(model: &Model, tab: Tab) -> String {
     let library = &model.library;
     match tab {
-        Tab::Tools => format!("Tools {}", model.tools.len()),
+        Tab::Tools => format!("Tools {}", model.tools.list.len()),
         Tab::Library(kind) if library.listed => {
             format!("{} {}", kind.heading(), library.count(kind))
         }

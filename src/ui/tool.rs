@@ -3,9 +3,11 @@
 
 use super::keep_in_view;
 use super::outline::{Label, Piece, draw_page, page_height};
-use crate::app::model::{Model, Pane, ToolDetail, ToolEntry, ToolView, Viewport, Which};
+use crate::app::model::{Model, Pane, Viewport};
 use crate::app::outline;
 use crate::app::theme::Theme;
+use crate::app::tools::entry::ToolEntry;
+use crate::app::tools::state::{ToolDetail, ToolView, Which};
 use crate::app::tools::tree_view;
 use crate::schema::signature::type_text;
 use crate::schema::{Edge, NodeId, SchemaTree};
@@ -22,11 +24,16 @@ const MAX_FINDINGS: usize = 5;
 const DESCRIPTION_LINES: usize = 200;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
-    let theme = model.theme;
-    let focused = model.focus == Pane::Tool;
+    let theme = model.view.theme;
+    let focused = model.view.focus == Pane::Tool;
     // Borrowed field by field (not cloned): a tool's schema can be megabytes.
-    let selected = model.filter.visible.get(model.selected).map(|v| v.index);
-    let Some(entry) = selected.and_then(|i| model.tools.get(i)) else {
+    let selected = model
+        .tools
+        .filter
+        .visible
+        .get(model.tools.selected)
+        .map(|v| v.index);
+    let Some(entry) = selected.and_then(|i| model.tools.list.get(i)) else {
         let block = theme.pane(" Tool ", focused);
         frame.render_widget(Paragraph::new("no tool selected").block(block), area);
         return;
@@ -35,7 +42,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     let block = theme.pane(title, focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let per = model.per_tool.get(&entry.tool.name);
+    let per = model.tools.per_tool.get(&entry.tool.name);
     let (Some(detail), Some(view)) = (per.and_then(|p| p.detail.as_ref()), per.map(|p| &p.view))
     else {
         if per.is_some_and(|p| p.building) {
@@ -45,7 +52,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         return;
     };
     let (about, mut facts) = header_lines(entry, detail, theme, inner.width);
-    let changes = model.drift.get(&entry.tool.name).map(Vec::as_slice);
+    let changes = model.tools.drift.get(&entry.tool.name).map(Vec::as_slice);
     facts.extend(drift_lines(changes.unwrap_or_default(), theme, inner.width));
     if view.whole_description {
         // The header alone, over the whole pane (the trees come back with the same key).

@@ -2,7 +2,8 @@
 //! boxing and schema problems.
 
 use super::keep_in_view;
-use crate::app::model::{Model, Pane, ToolEntry, Viewport};
+use crate::app::model::{Model, Pane, Viewport};
+use crate::app::tools::entry::ToolEntry;
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -10,41 +11,46 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
-    let theme = model.theme;
-    let focused = model.focus == Pane::Tools;
-    let shown = model.filter.visible.len();
-    let title = if model.filter.text.is_empty() {
-        format!(" Tools ({}) ", model.tools.len())
+    let theme = model.view.theme;
+    let focused = model.view.focus == Pane::Tools;
+    let shown = model.tools.filter.visible.len();
+    let title = if model.tools.filter.text.is_empty() {
+        format!(" Tools ({}) ", model.tools.list.len())
     } else {
-        format!(" Tools ({shown}/{}) ", model.tools.len())
+        format!(" Tools ({shown}/{}) ", model.tools.list.len())
     };
     let block = theme.pane(title, focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let mut lines = Vec::new();
-    if model.filter.editing || !model.filter.text.is_empty() {
-        let cursor = if model.filter.editing { "▏" } else { "" };
+    if model.tools.filter.editing || !model.tools.filter.text.is_empty() {
+        let cursor = if model.tools.filter.editing {
+            "▏"
+        } else {
+            ""
+        };
         lines.push(Line::from(vec![
             Span::styled("/ ", theme.heading()),
-            Span::raw(untrusted::label(&model.filter.text).into_owned()),
+            Span::raw(untrusted::label(&model.tools.filter.text).into_owned()),
             Span::raw(cursor),
         ]));
     }
     let rows = (inner.height as usize).saturating_sub(lines.len()).max(1);
     viewport.list_rows = rows;
-    let scroll = keep_in_view(model.list_scroll, model.selected, rows);
+    let scroll = keep_in_view(model.tools.scroll, model.tools.selected, rows);
     viewport.list_scroll = scroll;
     viewport.list_area = Rect {
         y: inner.y + lines.len() as u16,
         height: rows as u16,
         ..inner
     };
-    if model.tools.is_empty() {
+    if model.tools.list.is_empty() {
         lines.push(Line::styled("(no tools yet)", theme.dim()));
     } else if shown == 0 {
         lines.push(Line::styled("no tool matches", theme.dim()));
     }
     for (i, visible) in model
+        .tools
         .filter
         .visible
         .iter()
@@ -52,12 +58,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         .skip(scroll)
         .take(rows)
     {
-        let entry = &model.tools[visible.index];
-        let mut spans = vec![Span::raw(if i == model.selected { "▶ " } else { "  " })];
+        let entry = &model.tools.list[visible.index];
+        let mut spans = vec![Span::raw(if i == model.tools.selected {
+            "▶ "
+        } else {
+            "  "
+        })];
         spans.extend(name_spans(entry, &visible.name_hits, model));
         spans.extend(badges(entry, model));
         let mut line = Line::from(spans);
-        if i == model.selected {
+        if i == model.tools.selected {
             line = line.style(if focused {
                 theme.selected()
             } else {
@@ -81,7 +91,7 @@ fn name_spans(entry: &ToolEntry, hits: &[u32], model: &Model) -> Vec<Span<'stati
         .enumerate()
         .map(|(i, c)| {
             if hits.contains(&(i as u32)) {
-                Span::styled(c.to_string(), model.theme.match_hit())
+                Span::styled(c.to_string(), model.view.theme.match_hit())
             } else {
                 Span::raw(c.to_string())
             }
@@ -90,7 +100,7 @@ fn name_spans(entry: &ToolEntry, hits: &[u32], model: &Model) -> Vec<Span<'stati
 }
 
 fn badges(entry: &ToolEntry, model: &Model) -> Vec<Span<'static>> {
-    let theme = model.theme;
+    let theme = model.view.theme;
     let a = &entry.tool.annotations;
     let mut out = Vec::new();
     let mut push = |text: &str, style| {
@@ -122,7 +132,7 @@ fn badges(entry: &ToolEntry, model: &Model) -> Vec<Span<'static>> {
         Some(false) => push("Δ", theme.badge()),
         None => {}
     }
-    let era = model.server.as_ref().map(|s| s.era);
+    let era = model.session.server.as_ref().map(|s| s.era);
     if era.is_some_and(|era| entry.tool.excluded_in(era).is_some()) {
         // A tool every client of this era leaves out (its reason is in the tool pane).
         push("excluded", theme.error());

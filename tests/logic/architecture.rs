@@ -297,9 +297,9 @@ fn the_app_is_in_feature_folders() {
     let mut flat = Vec::new();
     let mut folders = Vec::new();
     for entry in std::fs::read_dir(&app).expect("read src/app") {
-        let path = entry.expect("entry").path();
-        let file = path.file_name().unwrap().to_string_lossy().to_string();
-        if path.is_dir() {
+        let entry = entry.expect("entry");
+        let file = entry.file_name().to_string_lossy().to_string();
+        if entry.path().is_dir() {
             folders.push(file);
         } else {
             flat.push(file);
@@ -327,6 +327,27 @@ fn the_app_is_in_feature_folders() {
     assert!(
         !flat.iter().any(|f| f.starts_with("update_")),
         "a feature's update lives in its folder: {flat:?}"
+    );
+}
+
+#[test]
+fn the_model_is_a_handful_of_parts() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app/model.rs"))
+            .expect("read model.rs");
+    let body = text
+        .split("pub struct Model {")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}").next())
+        .expect("struct Model");
+    let fields = body
+        .lines()
+        .filter(|l| l.trim_start().starts_with("pub "))
+        .count();
+    assert!(fields >= 5, "the fields were read");
+    assert!(
+        fields <= 12,
+        "Model has {fields} public fields (at most 12)"
     );
 }
 

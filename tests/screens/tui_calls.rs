@@ -20,7 +20,7 @@ fn open_call(model: &mut Model, tool: &str) {
     press(model, &["/"]);
     type_text(model, tool);
     press(model, &["enter", "a"]);
-    assert_eq!(model.focus, Pane::Call);
+    assert_eq!(model.view.focus, Pane::Call);
 }
 
 fn draft(model: &Model, tool: &str) -> Value {
@@ -40,13 +40,13 @@ fn send(model: &mut Model) -> (u64, Value) {
             }
         }
     }
-    panic!("no call was sent: {:?}", model.status);
+    panic!("no call was sent: {:?}", model.view.status);
 }
 
 /// A raw result judged as the connection task judges it.
 fn judged(model: &Model, tool: &str, raw: Value) -> Box<Judged> {
     let output = model.call(tool).and_then(|c| c.output().cloned());
-    let era = model.server.as_ref().map_or(Era::Legacy, |s| s.era);
+    let era = model.session.server.as_ref().map_or(Era::Legacy, |s| s.era);
     Box::new(Judged::new(CallResult::decode(raw), output.as_deref(), era))
 }
 
@@ -103,7 +103,8 @@ fn the_editor_starts_from_the_skeleton_and_checks_live() {
         "not JSON is never sent"
     );
     assert!(
-        m.status
+        m.view
+            .status
             .as_deref()
             .is_some_and(|s| s.starts_with("not JSON"))
     );
@@ -120,7 +121,8 @@ fn invalid_arguments_and_destructive_tools_ask_before_sending() {
     open_call(&mut m, "echo");
     assert!(press(&mut m, &["ctrl-s"]).is_empty());
     assert!(
-        m.status
+        m.view
+            .status
             .as_deref()
             .is_some_and(|s| s.contains("press send again to send them anyway"))
     );
@@ -143,7 +145,8 @@ fn invalid_arguments_and_destructive_tools_ask_before_sending() {
     open_call(&mut m, "delete_everything");
     assert!(press(&mut m, &["ctrl-s"]).is_empty());
     assert!(
-        m.status
+        m.view
+            .status
             .as_deref()
             .is_some_and(|s| s.contains("destructive"))
     );
@@ -165,11 +168,12 @@ fn a_tool_the_era_excludes_is_called_only_when_asked_twice() {
     open_call(&mut m, "bad_header");
     assert!(press(&mut m, &["ctrl-s"]).is_empty(), "not sent at once");
     assert!(
-        m.status
+        m.view
+            .status
             .as_deref()
             .is_some_and(|s| s.contains("exclude this tool")),
         "{:?}",
-        m.status
+        m.view.status
     );
     let effects = press(&mut m, &["ctrl-s"]);
     assert!(
@@ -178,7 +182,7 @@ fn a_tool_the_era_excludes_is_called_only_when_asked_twice() {
             [Effect::Session(SessionRequest::Call { .. })]
         ),
         "{effects:?} {:?}",
-        m.status
+        m.view.status
     );
 }
 
@@ -437,7 +441,7 @@ fn drafts_survive_switching_tools() {
 #[test]
 fn results_and_calls_can_be_copied() {
     let mut m = demo_model();
-    m.connection_args = vec!["--".into(), "my server".into(), "--flag".into()];
+    m.session.connection_args = vec!["--".into(), "my server".into(), "--flag".into()];
     open_call(&mut m, "add");
     let (id, _) = send(&mut m);
     finish(
@@ -448,7 +452,7 @@ fn results_and_calls_can_be_copied() {
     );
     let copied = |m: &mut Model, key: &str| match press(m, &["y", key]).as_slice() {
         [Effect::Copy(c)] => c.clone(),
-        other => panic!("{key}: {other:?} {:?}", m.status),
+        other => panic!("{key}: {other:?} {:?}", m.view.status),
     };
     let value = copied(&mut m, "v");
     assert_eq!(
@@ -568,8 +572,8 @@ fn a_slow_input_schema_never_makes_typing_slow() {
 #[test]
 fn time_in_flight_is_the_time_the_runtime_gives() {
     let mut m = demo_model();
-    m.limits.timeout = std::time::Duration::from_secs(30);
-    m.limits.max_time = std::time::Duration::from_secs(45);
+    m.session.limits.timeout = std::time::Duration::from_secs(30);
+    m.session.limits.max_time = std::time::Duration::from_secs(45);
     open_call(&mut m, "slow");
     let (id, _) = send(&mut m);
     m.now += std::time::Duration::from_millis(12_300);
@@ -612,20 +616,21 @@ fn quitting_while_a_call_runs_asks_first() {
     open_call(&mut m, "slow");
     send(&mut m);
     press(&mut m, &["esc", "q"]);
-    assert!(!m.quit, "the first press only asks");
+    assert!(!m.exit.quit, "the first press only asks");
     assert!(
-        m.status
+        m.view
+            .status
             .as_deref()
             .unwrap_or("")
             .contains("a call is running"),
         "{:?}",
-        m.status
+        m.view.status
     );
     press(&mut m, &["ctrl-c"]);
-    assert!(m.quit, "the second press quits");
+    assert!(m.exit.quit, "the second press quits");
     let mut m = demo_model();
     press(&mut m, &["q"]);
-    assert!(m.quit, "nothing running: one press quits");
+    assert!(m.exit.quit, "nothing running: one press quits");
 }
 
 #[test]
@@ -730,7 +735,7 @@ fn tasks_are_chosen_per_call_where_the_tool_allows() {
                 return as_task;
             }
         }
-        panic!("no call was sent: {:?}", m.status);
+        panic!("no call was sent: {:?}", m.view.status);
     };
     open_call(&mut m, "must");
     assert!(as_task(&mut m), "required");
@@ -749,7 +754,7 @@ fn tasks_are_chosen_per_call_where_the_tool_allows() {
     open_call(&mut m, "never");
     press(&mut m, &["ctrl-t"]);
     assert_eq!(
-        m.status.as_deref(),
+        m.view.status.as_deref(),
         Some("this tool does not run as a task (execution.taskSupport)")
     );
     assert!(!as_task(&mut m));
@@ -808,7 +813,7 @@ fn calls_are_kept_and_come_back_in_the_next_session() {
     use mcp_inspect::app::call::state::{Outcome, Record};
     use mcp_inspect::app::saved::state::SavedTool;
     let mut m = demo_model();
-    m.saving = true;
+    m.saved.saving = true;
     open_call(&mut m, "add");
     let (id, arguments) = send(&mut m);
     let outcome = Ok(judged(
@@ -832,7 +837,7 @@ fn calls_are_kept_and_come_back_in_the_next_session() {
     let file = kept.to_text();
     // The next session with the server: what was kept arrives before or after the tools.
     let mut next = demo_model();
-    next.saving = true;
+    next.saved.saving = true;
     let mut kept = SavedTool::from_text(&file).expect("reads back");
     kept.draft = "{\n  \"a\": 40,\n  \"b\": 2\n}".into();
     let effects = update(&mut next, Msg::SavedLoaded(vec![kept]));
@@ -917,7 +922,7 @@ fn named_values_are_offered_and_put_in_with_ctrl_n() {
     assert_eq!(draft(&m, "search")["mode"], "fast", "round again");
     press(&mut m, &["up", "ctrl-n"]);
     assert_eq!(
-        m.status.as_deref(),
+        m.view.status.as_deref(),
         Some("the schema names no values here (enum, const or boolean)")
     );
 }
@@ -942,11 +947,12 @@ fn a_pasted_draft_is_formatted_with_alt_f() {
     }
     press(&mut m, &["alt-f"]);
     assert!(
-        m.status
+        m.view
+            .status
             .as_deref()
             .is_some_and(|s| s.starts_with("not formatted: not JSON")),
         "{:?}",
-        m.status
+        m.view.status
     );
     assert_eq!(m.call("add").expect("panel").text(), "{\"a\": ");
     // alt-c clears it to `{}`; ctrl-r brings back the skeleton.

@@ -28,7 +28,7 @@ fn tools_changed_against_the_baseline_are_marked_and_explained() {
         mcp_inspect::app::keymap::Keymap::default_map(),
         mcp_inspect::app::theme::Theme { color: false },
     );
-    m.baseline = Some(std::sync::Arc::new(baseline));
+    m.tools.baseline = Some(std::sync::Arc::new(baseline));
     update(&mut m, Msg::Connected(tui::server()));
     update(&mut m, Msg::ToolsListed(demo_tools()));
     let screen = text(&render(&mut m, 120, 40));

@@ -35,7 +35,7 @@ fn the_panel_at_both_sizes_escaped() {
         "never copied or opened"
     );
     assert_eq!(
-        m.status.as_deref(),
+        m.view.status.as_deref(),
         Some("the URL holds control characters: not copied or opened")
     );
     for (w, h) in [(80, 24), (120, 40)] {
@@ -59,7 +59,7 @@ fn the_panels_keys_type_copy_open_send_and_cancel() {
     );
     // `q` is a letter of the address here, not quit.
     press(&mut m, &["q", "backspace"]);
-    assert!(!m.quit);
+    assert!(!m.exit.quit);
     let copied = press(&mut m, &["ctrl-y"]);
     assert!(
         matches!(&copied[..], [Effect::Copy(c)] if c.text == "https://auth.example/authorize?x=1"),

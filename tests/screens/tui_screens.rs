@@ -156,7 +156,7 @@ fn focus_selection_and_required_are_styled() {
 #[test]
 fn no_color_keeps_emphasis_only() {
     let mut m = demo_model();
-    m.theme = Theme { color: false };
+    m.view.theme = Theme { color: false };
     open_tool(&mut m, "search");
     let buffer = render(&mut m, 120, 40);
     let coloured = buffer
@@ -410,7 +410,7 @@ fn library_pane() {
     );
     assert!(press(&mut m, &["6"]).is_empty() && press(&mut m, &["t"]).is_empty());
     assert_eq!(
-        m.status.as_deref(),
+        m.view.status.as_deref(),
         Some("the server declares neither resources nor prompts: no tabs")
     );
     let screen = text(&render(&mut m, 120, 40));
@@ -535,7 +535,7 @@ fn library_pane() {
     // The JSON content is a value tree: `tab` focuses it, the cursor moves to a row whose
     // value, JSON Pointer and jq path copy.
     press(&mut m, &["tab", "j"]);
-    assert_eq!(m.focus, mcp_inspect::app::model::Pane::Opened);
+    assert_eq!(m.view.focus, mcp_inspect::app::model::Pane::Opened);
     let copied = |m: &mut mcp_inspect::app::model::Model, key: &str| match press(m, &["y", key])
         .as_slice()
     {
@@ -591,10 +591,10 @@ fn each_library_tab_at_both_sizes() {
     assert!(screen.contains("line \\u{202e}two"), "{screen}");
     assert!(!screen.contains('\u{1b}') && !screen.contains('\u{202e}'));
     press(&mut m, &["tab"]);
-    assert_eq!(m.focus, mcp_inspect::app::model::Pane::Opened);
+    assert_eq!(m.view.focus, mcp_inspect::app::model::Pane::Opened);
     press(&mut m, &["esc", "t"]);
     assert_eq!(
-        m.focus,
+        m.view.focus,
         mcp_inspect::app::model::Pane::Tools,
         "round to Tools"
     );
@@ -618,7 +618,7 @@ fn the_log_level_picker_and_ping() {
         ),
         "{effects:?}"
     );
-    assert!(m.overlay.is_none(), "enter closes the picker");
+    assert!(m.view.overlay.is_none(), "enter closes the picker");
     update(
         &mut m,
         Msg::LogLevelSet {
@@ -676,7 +676,7 @@ fn a_subscribed_resource_is_marked_until_read_again() {
     use mcp_inspect::app::effect::{Effect, SessionRequest};
     use mcp_inspect::app::library::state::{Item, Kind, Open};
     let mut m = library_model();
-    if let Some(server) = m.server.as_mut() {
+    if let Some(server) = m.session.server.as_mut() {
         server.capabilities = json!({"resources": {}, "prompts": {}});
     }
     press(&mut m, &["6"]);
@@ -694,10 +694,10 @@ fn a_subscribed_resource_is_marked_until_read_again() {
     update(&mut m, Msg::LibraryListed { items, problems });
     assert!(press(&mut m, &["s"]).is_empty());
     assert_eq!(
-        m.status.as_deref(),
+        m.view.status.as_deref(),
         Some("the server does not declare resources.subscribe")
     );
-    if let Some(server) = m.server.as_mut() {
+    if let Some(server) = m.session.server.as_mut() {
         server.capabilities = json!({"resources": {"subscribe": true}, "prompts": {}});
     }
     let uri = "demo://ticker".to_string();
@@ -765,7 +765,7 @@ fn a_subscribed_resource_is_marked_until_read_again() {
     press(&mut m, &["t", "t"]);
     assert!(press(&mut m, &["s"]).is_empty());
     assert_eq!(
-        m.status.as_deref(),
+        m.view.status.as_deref(),
         Some("only a resource can be subscribed to")
     );
 }
@@ -788,7 +788,7 @@ fn a_read_blob_is_saved_where_the_form_says() {
     update(&mut m, Msg::LibraryListed { items, problems });
     assert!(press(&mut m, &["w"]).is_empty());
     assert_eq!(
-        m.status.as_deref(),
+        m.view.status.as_deref(),
         Some("nothing to save: read a resource first")
     );
     let read = Open {
@@ -845,7 +845,7 @@ fn a_read_blob_is_saved_where_the_form_says() {
         Msg::Saved(Err("pixel.png exists: not overwritten".into())),
     );
     assert_eq!(
-        m.status.as_deref(),
+        m.view.status.as_deref(),
         Some("pixel.png exists: not overwritten")
     );
     // Names from the server are suggested only when plain.
@@ -1006,7 +1006,7 @@ fn zoom_gives_the_focused_pane_the_screen() {
     let mut m = demo_model();
     open_tool(&mut m, "lookup_user");
     press(&mut m, &["z"]);
-    assert!(m.zoomed);
+    assert!(m.view.zoomed);
     snapshot("zoomed_tool", &mut m);
     let screen = text(&render(&mut m, 80, 24));
     assert!(

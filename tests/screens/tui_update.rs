@@ -3,7 +3,11 @@
 
 use crate::tui;
 
-use mcp_inspect::app::model::{Connection, Overlay, Pane, Which};
+use mcp_inspect::app::model::{Overlay, Pane};
+
+use mcp_inspect::app::server::state::Connection;
+
+use mcp_inspect::app::tools::state::Which;
 use mcp_inspect::app::tools::tree_view::visible_rows;
 use mcp_inspect::app::update::{Effect, Msg, SessionRequest, update};
 use mcp_inspect::mcp::ServerEvent;
@@ -27,7 +31,7 @@ fn output_labels(m: &mcp_inspect::app::model::Model, tool: &str) -> Vec<String> 
         .expect("output tree");
     visible_rows(
         m.detail(tool).expect("trees"),
-        m.view(tool).expect("view"),
+        m.tool_view(tool).expect("view"),
         boxing,
     )
     .iter()
@@ -45,7 +49,11 @@ fn selected(model: &mcp_inspect::app::model::Model) -> String {
 
 fn cursor_label(model: &mcp_inspect::app::model::Model) -> String {
     let name = selected(model);
-    let (which, node) = model.view(&name).expect("view").cursor.expect("cursor");
+    let (which, node) = model
+        .tool_view(&name)
+        .expect("view")
+        .cursor
+        .expect("cursor");
     model
         .detail(&name)
         .expect("trees")
@@ -67,10 +75,10 @@ fn list_navigation_and_quit() {
     press(&mut m, &["g", "k"]);
     assert_eq!(selected(&m), "echo");
     press(&mut m, &["q"]);
-    assert!(m.quit);
+    assert!(m.exit.quit);
     let mut m = demo_model();
     press(&mut m, &["ctrl-c"]);
-    assert!(m.quit);
+    assert!(m.exit.quit);
 }
 
 #[test]
@@ -78,33 +86,34 @@ fn filter_types_narrows_and_clears() {
     let mut m = demo_model();
     press(&mut m, &["/"]);
     type_text(&mut m, "box");
-    assert!(m.filter.editing);
-    assert!(!m.quit, "typing q-less text never quits");
+    assert!(m.tools.filter.editing);
+    assert!(!m.exit.quit, "typing q-less text never quits");
     let shown: Vec<String> = m
+        .tools
         .filter
         .visible
         .iter()
-        .map(|v| m.tools[v.index].tool.name.clone())
+        .map(|v| m.tools.list[v.index].tool.name.clone())
         .collect();
     assert!(
         shown.contains(&"add".to_string()) && shown.contains(&"word_count".to_string()),
         "{shown:?}"
     );
     press(&mut m, &["enter"]);
-    assert!(!m.filter.editing);
+    assert!(!m.tools.filter.editing);
     press(&mut m, &["/"]);
     type_text(&mut m, "q");
-    assert!(!m.quit, "q is text while filtering");
+    assert!(!m.exit.quit, "q is text while filtering");
     press(&mut m, &["esc"]);
-    assert_eq!(m.filter.text, "");
-    assert_eq!(m.filter.visible.len(), 17);
+    assert_eq!(m.tools.filter.text, "");
+    assert_eq!(m.tools.filter.visible.len(), 17);
     // Typing selects the best match; a cleared filter keeps the tool that was selected.
     press(&mut m, &["/"]);
     type_text(&mut m, "word");
     press(&mut m, &["enter", "/", "esc"]);
     let selected = m.selected_entry().map(|e| e.tool.name.clone());
     assert_eq!(selected.as_deref(), Some("word_count"));
-    assert_eq!(m.filter.visible.len(), 17);
+    assert_eq!(m.tools.filter.visible.len(), 17);
 }
 
 #[test]
@@ -113,7 +122,7 @@ fn trees_expand_collapse_and_follow_back_links() {
     press(&mut m, &["/"]);
     type_text(&mut m, "build_tree");
     press(&mut m, &["enter", "enter"]);
-    assert_eq!(m.focus, Pane::Tool);
+    assert_eq!(m.view.focus, Pane::Tool);
     assert_eq!(cursor_label(&m), "(root)");
     // input root, depth, output root, name, children
     press(&mut m, &["j", "j", "j", "j"]);
@@ -124,7 +133,7 @@ fn trees_expand_collapse_and_follow_back_links() {
     assert_eq!(cursor_label(&m), "children", "inside Node");
     press(&mut m, &["l", "j"]);
     let name = selected(&m);
-    let (which, node) = m.view(&name).expect("view").cursor.expect("cursor");
+    let (which, node) = m.tool_view(&name).expect("view").cursor.expect("cursor");
     let tree = m.detail(&name).expect("trees").tree(which).expect("tree");
     let link = tree.nodes[node]
         .facts
@@ -132,13 +141,13 @@ fn trees_expand_collapse_and_follow_back_links() {
         .expect("the recursive row is a back-link");
     press(&mut m, &["b"]);
     assert_eq!(
-        m.view(&name).expect("view").cursor,
+        m.tool_view(&name).expect("view").cursor,
         Some((Which::Output, link))
     );
     press(&mut m, &["c"]);
     let rows = visible_rows(
         m.detail(&name).expect("trees"),
-        m.view(&name).expect("view"),
+        m.tool_view(&name).expect("view"),
         None,
     );
     assert_eq!(
@@ -149,13 +158,13 @@ fn trees_expand_collapse_and_follow_back_links() {
     press(&mut m, &["e"]);
     let rows = visible_rows(
         m.detail(&name).expect("trees"),
-        m.view(&name).expect("view"),
+        m.tool_view(&name).expect("view"),
         None,
     );
     assert!(rows.iter().filter(|r| r.which == Which::Output).count() >= 6);
     press(&mut m, &["h"]);
     press(&mut m, &["esc"]);
-    assert_eq!(m.focus, Pane::Tools);
+    assert_eq!(m.view.focus, Pane::Tools);
 }
 
 #[test]
@@ -179,9 +188,9 @@ fn copy_menu_resolves_each_target() {
     type_text(&mut m, "search");
     press(&mut m, &["enter", "enter", "j"]);
     press(&mut m, &["y"]);
-    assert_eq!(m.overlay, Some(Overlay::CopyMenu));
+    assert_eq!(m.view.overlay, Some(Overlay::CopyMenu));
     let effects = press(&mut m, &["p"]);
-    assert_eq!(m.overlay, None);
+    assert_eq!(m.view.overlay, None);
     let [Effect::Copy(c)] = effects.as_slice() else {
         panic!("{effects:?}")
     };
@@ -202,11 +211,11 @@ fn copy_menu_resolves_each_target() {
         },
     );
     assert_eq!(
-        m.status.as_deref(),
+        m.view.status.as_deref(),
         Some("copied pointer (29 bytes, via OSC 52)")
     );
     press(&mut m, &["y", "esc"]);
-    assert_eq!(m.overlay, None);
+    assert_eq!(m.view.overlay, None);
 }
 
 #[test]
@@ -227,19 +236,19 @@ fn unboxed_output_schema_copy_keeps_defs() {
 fn help_and_panes() {
     let mut m = demo_model();
     press(&mut m, &["?"]);
-    assert_eq!(m.overlay, Some(Overlay::Help));
+    assert_eq!(m.view.overlay, Some(Overlay::Help));
     press(&mut m, &["j", "j"]);
-    assert_eq!(m.help_scroll, 2);
+    assert_eq!(m.view.help_scroll, 2);
     press(&mut m, &["esc"]);
-    assert_eq!(m.overlay, None);
+    assert_eq!(m.view.overlay, None);
     press(&mut m, &["tab"]);
-    assert_eq!(m.focus, Pane::Tool);
+    assert_eq!(m.view.focus, Pane::Tool);
     press(&mut m, &["tab", "tab"]);
-    assert_eq!(m.focus, Pane::Log);
+    assert_eq!(m.view.focus, Pane::Log);
     press(&mut m, &["backtab"]);
-    assert_eq!(m.focus, Pane::Server);
+    assert_eq!(m.view.focus, Pane::Server);
     press(&mut m, &["1"]);
-    assert_eq!(m.focus, Pane::Tools);
+    assert_eq!(m.view.focus, Pane::Tools);
 }
 
 #[test]
@@ -253,7 +262,7 @@ fn list_changes_reload_and_keep_the_selection() {
     list.tools.remove(0);
     update(&mut m, Msg::ToolsListed(list));
     assert_eq!(selected(&m), "configure", "selection kept by name");
-    assert_eq!(m.tools.len(), 16);
+    assert_eq!(m.tools.list.len(), 16);
 }
 
 #[test]
@@ -265,7 +274,7 @@ fn lost_connection_is_shown_and_reconnect_is_one_key() {
             "the server exited (exit status: 1)".into(),
         )),
     );
-    assert!(matches!(m.connection, Connection::Lost(_)));
+    assert!(matches!(m.session.connection, Connection::Lost(_)));
     // A connection that never opened is not said to be lost.
     let mut never = tui::demo_model();
     let refused = "connection refused: nothing is listening at http://127.0.0.1:9/mcp";
@@ -278,7 +287,7 @@ fn lost_connection_is_shown_and_reconnect_is_one_key() {
     assert!(!screen.contains("connection lost"), "{screen}");
     let effects = press(&mut m, &["r"]);
     assert_eq!(effects, [Effect::Session(SessionRequest::Reconnect)]);
-    assert_eq!(m.connection, Connection::Connecting);
+    assert_eq!(m.session.connection, Connection::Connecting);
     assert!(press(&mut m, &["r"]).is_empty(), "already connecting");
     update(&mut m, Msg::Connected(tui::server()));
     assert_eq!(
@@ -315,38 +324,38 @@ fn long_instructions_scroll_in_the_server_pane() {
     server.instructions = Some(lines.join("\n"));
     update(&mut model, Msg::Connected(server));
     press(&mut model, &["3"]);
-    assert_eq!(model.focus, Pane::Server);
+    assert_eq!(model.view.focus, Pane::Server);
     let screen = tui::text(&tui::render(&mut model, 120, 40));
     assert!(!screen.contains("instruction line 60"), "{screen}");
     press(&mut model, &["G"]);
     let screen = tui::text(&tui::render(&mut model, 120, 40));
     assert!(screen.contains("instruction line 60"), "{screen}");
     press(&mut model, &["k", "k", "g"]);
-    assert_eq!(model.server_scroll, 0);
+    assert_eq!(model.view.server_scroll, 0);
     press(&mut model, &["j"]);
-    assert_eq!(model.server_scroll, 1);
+    assert_eq!(model.view.server_scroll, 1);
     // j and k stay the server pane's: the tool list did not move.
-    assert_eq!(model.selected, 0);
+    assert_eq!(model.tools.selected, 0);
 }
 
 #[test]
 fn each_pane_pages_by_its_own_height() {
     let mut m = demo_model();
     tui::render(&mut m, 120, 30);
-    let (list, tree) = (m.viewport.list_rows, m.viewport.tree_rows);
+    let (list, tree) = (m.view.viewport.list_rows, m.view.viewport.tree_rows);
     assert!(
-        list > 1 && list < m.tools.len(),
+        list > 1 && list < m.tools.list.len(),
         "the list shows {list} rows"
     );
     assert_ne!(list, tree, "the two panes differ in height at 120x30");
     press(&mut m, &["pagedown"]);
     assert_eq!(
-        m.selected, list,
+        m.tools.selected, list,
         "page-down in the list moves by the list's rows"
     );
     tui::render(&mut m, 120, 30);
     assert!(
-        m.list_scroll > 0 && m.list_scroll <= m.selected,
+        m.tools.scroll > 0 && m.tools.scroll <= m.tools.selected,
         "the frame scrolled the list to the cursor and the model kept it"
     );
 }
@@ -391,7 +400,7 @@ fn wide_tool(name: &str, n: usize) -> mcp_inspect::mcp::surface::tool::Tool {
 
 #[test]
 fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
-    use mcp_inspect::app::model::ToolDetail;
+    use mcp_inspect::app::tools::state::ToolDetail;
     use mcp_inspect::app::update::Listed;
     let mut m = demo_model();
     let list = |tool| tui::listing(vec![tool]);
@@ -519,12 +528,13 @@ fn a_request_from_the_server_is_put_to_the_user_in_a_panel() {
         "an empty name breaks minLength"
     );
     assert!(
-        m2.status
+        m2.view
+            .status
             .as_deref()
             .unwrap_or("")
             .starts_with("not sent: /name"),
         "{:?}",
-        m2.status
+        m2.view.status
     );
     let effects = press(&mut m2, &["ctrl-d"]);
     assert_eq!(
@@ -631,7 +641,7 @@ fn clicks_select_rows_and_toggle_marks_and_the_wheel_moves() {
     let screen = tui::render(&mut m, 120, 40);
     let (x, y) = tui::find(&screen, "user*: User").expect("output row");
     update(&mut m, click((x + 4, y)));
-    assert_eq!(m.focus, Pane::Tool);
+    assert_eq!(m.view.focus, Pane::Tool);
     assert_eq!(
         cursor_label(&m),
         "user",
@@ -654,7 +664,7 @@ fn clicks_select_rows_and_toggle_marks_and_the_wheel_moves() {
     let spot = tui::find(&screen, "echo ro").expect("listed");
     update(&mut m, at(MouseEventKind::ScrollDown, spot));
     assert_eq!(
-        m.selected, 7,
+        m.tools.selected, 7,
         "the wheel over the list moves its selection three rows"
     );
     assert_eq!(selected(&m), "is_even");

@@ -47,6 +47,7 @@ pub fn tick(model: &mut Model) -> Vec<Effect> {
 
 fn declares_completions(model: &Model) -> bool {
     model
+        .session
         .server
         .as_ref()
         .is_some_and(|s| s.declares("completions"))
@@ -59,11 +60,11 @@ pub fn complete(model: &mut Model) -> Vec<Effect> {
         return Vec::new();
     };
     if panel.item().is_none() {
-        model.status = Some("completions are for a prompt's or a template's form".into());
+        model.view.status = Some("completions are for a prompt's or a template's form".into());
         return Vec::new();
     }
     let Some((argument, _)) = panel.field_at_cursor() else {
-        model.status = Some("put the cursor on a field's line to complete it".into());
+        model.view.status = Some("put the cursor on a field's line to complete it".into());
         return Vec::new();
     };
     if let Some(c) = panel
@@ -95,7 +96,7 @@ fn ask_completions(model: &mut Model, typed: bool) -> Vec<Effect> {
         return Vec::new();
     };
     if !declares {
-        model.status = Some("the server does not declare the `completions` capability".into());
+        model.view.status = Some("the server does not declare the `completions` capability".into());
         return Vec::new();
     }
     panel.asked_for = Some((argument.clone(), value.clone(), typed));
@@ -105,7 +106,7 @@ fn ask_completions(model: &mut Model, typed: bool) -> Vec<Effect> {
         _ => named("uriTemplate").map(CompletionRef::Template),
     };
     let Some(reference) = reference else {
-        model.status = Some("the item has no name to complete against".into());
+        model.view.status = Some("the item has no name to complete against".into());
         return Vec::new();
     };
     // The other fields, as filled so far, for servers that complete in context.
@@ -142,7 +143,7 @@ pub fn completed(model: &mut Model, argument: &str, result: Result<Value, String
     let completion = match result {
         Ok(result) => result.get("completion").cloned().unwrap_or(Value::Null),
         Err(why) => {
-            model.status = Some(format!("completion/complete failed: {why}"));
+            model.view.status = Some(format!("completion/complete failed: {why}"));
             return;
         }
     };

@@ -38,7 +38,7 @@ pub fn answer(model: &mut Model, reply: Reply) -> Vec<Effect> {
     };
     match panel.answer(reply) {
         Err(why) => {
-            model.status = Some(why);
+            model.view.status = Some(why);
             Vec::new()
         }
         Ok(result) => {

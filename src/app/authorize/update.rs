@@ -22,7 +22,7 @@ pub fn on_step(model: &mut Model, step: AuthStep) {
         AuthStep::Authorized(text) => {
             let text = label(&text);
             model.push_log(LogKind::Event, format!("oauth: {text}"));
-            model.status = Some(text);
+            model.view.status = Some(text);
             model.authorizing = None;
         }
         AuthStep::Failed(why) => {
@@ -31,7 +31,7 @@ pub fn on_step(model: &mut Model, step: AuthStep) {
             // Shown in the panel while it is open; a panel the user closed (Esc) stays closed.
             match model.authorizing.as_mut() {
                 Some(panel) => panel.failed = Some(why),
-                None => model.status = Some(format!("oauth failed: {why}")),
+                None => model.view.status = Some(format!("oauth failed: {why}")),
             }
         }
     }
@@ -69,7 +69,7 @@ pub fn run(model: &mut Model, command: Command) -> Vec<Effect> {
             vec![Effect::PasteRedirect(String::new())]
         }
         Command::AuthSend if panel.pasted.trim().is_empty() => {
-            model.status = Some("paste the address the browser ended at first".into());
+            model.view.status = Some("paste the address the browser ended at first".into());
             Vec::new()
         }
         Command::AuthSend => {
@@ -85,7 +85,8 @@ pub fn run(model: &mut Model, command: Command) -> Vec<Effect> {
                 .as_ref()
                 .is_some_and(|u| u.chars().any(crate::untrusted::is_dangerous)) =>
         {
-            model.status = Some("the URL holds control characters: not copied or opened".into());
+            model.view.status =
+                Some("the URL holds control characters: not copied or opened".into());
             Vec::new()
         }
         Command::AuthCopyUrl => match &panel.url {
@@ -143,7 +144,7 @@ mod tests {
             AuthStep::Authorized("authorized as client c".into()),
         );
         assert!(m.authorizing.is_none());
-        assert_eq!(m.status.as_deref(), Some("authorized as client c"));
+        assert_eq!(m.view.status.as_deref(), Some("authorized as client c"));
     }
 
     #[test]
@@ -160,7 +161,7 @@ mod tests {
         on_step(&mut m, AuthStep::Failed("cancelled by the user".into()));
         assert!(m.authorizing.is_none());
         assert_eq!(
-            m.status.as_deref(),
+            m.view.status.as_deref(),
             Some("oauth failed: cancelled by the user")
         );
         // A failure while the panel is open stays until closed.

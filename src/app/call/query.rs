@@ -1,7 +1,7 @@
 //! What the call panel asks of a call's state without changing it.
 
 use crate::app::call::state::InFlight;
-use crate::app::model::CallLimits;
+use crate::app::server::state::CallLimits;
 use std::time::{Duration, Instant};
 
 /// Time left at `now` before the call times out (the wait restarts on progress).

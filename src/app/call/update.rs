@@ -24,6 +24,7 @@ pub fn panel_of<'m>(
     tool: &crate::mcp::surface::tool::Tool,
 ) -> &'m mut CallState {
     model
+        .tools
         .per_tool
         .entry(tool.name.clone())
         .or_default()
@@ -43,18 +44,18 @@ pub fn type_into_editor(model: &mut Model, key: KeyEvent) {
 
 /// `ctrl-n` in the editor: the next value the schema names for the cursor's line.
 pub fn next_choice(model: &mut Model) {
-    if model.focus != Pane::Call {
+    if model.view.focus != Pane::Call {
         return;
     }
     if let Some((_, state)) = panel(model)
         && let Err(why) = state.put_next_choice()
     {
-        model.status = Some(why);
+        model.view.status = Some(why);
     }
 }
 
 pub fn paste(model: &mut Model, text: &str) {
-    if model.focus == Pane::Call
+    if model.view.focus == Pane::Call
         && let Some((_, state)) = panel(model)
         && state.editing
     {
@@ -67,12 +68,12 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
     let destructive = model
         .selected_entry()
         .is_some_and(|e| e.tool.annotations.destructive == Some(true));
-    let era = model.server.as_ref().map(|s| s.era);
+    let era = model.session.server.as_ref().map(|s| s.era);
     let excluded = model
         .selected_entry()
         .zip(era)
         .is_some_and(|(e, era)| e.tool.excluded_in(era).is_some());
-    let page = model.viewport.call_rows.max(1);
+    let page = model.view.viewport.call_rows.max(1);
     let now = model.now;
     let mut status = None;
     let mut effects = Vec::new();
@@ -86,7 +87,7 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
             Command::Send
         }
         (Command::Rerun, None) => {
-            model.status = Some("no past call to run again".into());
+            model.view.status = Some("no past call to run again".into());
             return effects;
         }
         (command, _) => command,
@@ -123,8 +124,8 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
             Ok(arguments) => {
                 let output = state.output().cloned();
                 let as_task = state.as_task;
-                let id = model.next_call_id;
-                model.next_call_id += 1;
+                let id = model.session.next_call_id;
+                model.session.next_call_id += 1;
                 if let Some(state) = model.call_mut(&tool.name) {
                     state.in_flight = Some(InFlight {
                         id,
@@ -179,11 +180,11 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
         Command::NextViolation | Command::PrevViolation => {
             status = jump_to_violation(state, command == Command::NextViolation)
         }
-        Command::Back => model.focus = Pane::Tool,
+        Command::Back => model.view.focus = Pane::Tool,
         _ => {}
     }
     if status.is_some() {
-        model.status = status;
+        model.view.status = status;
     }
     effects
 }
@@ -293,7 +294,12 @@ pub fn progress(
     message: Option<String>,
 ) {
     let model_now = model.now;
-    for state in model.per_tool.values_mut().filter_map(|p| p.call.as_mut()) {
+    for state in model
+        .tools
+        .per_tool
+        .values_mut()
+        .filter_map(|p| p.call.as_mut())
+    {
         if let Some(f) = state
             .in_flight
             .as_mut()

@@ -5,5 +5,5 @@ use crate::app::tabs::Tab;
 
 /// The tabs the server has.
 pub fn tabs(model: &Model) -> Vec<Tab> {
-    Tab::declared(model.server.as_ref().map(|s| &s.capabilities))
+    Tab::declared(model.session.server.as_ref().map(|s| &s.capabilities))
 }

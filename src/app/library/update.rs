@@ -9,8 +9,9 @@ use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::library::query::tabs;
 use crate::app::library::state::{Item, Open, Opened, Selection, result_lines};
-use crate::app::model::{Connection, LogKind, Model, Pane};
+use crate::app::model::{LogKind, Model, Pane};
 use crate::app::outline;
+use crate::app::server::state::Connection;
 use crate::app::tabs::Tab;
 use crate::mcp::session::requests::OpenRequest;
 use crate::untrusted;
@@ -18,17 +19,17 @@ use serde_json::{Map, Value};
 
 /// Shows `tab` across the left pane, its list focused (asking for the lists if not yet).
 pub fn show(model: &mut Model, tab: Tab) -> Vec<Effect> {
-    model.tab = tab;
+    model.view.tab = tab;
     match tab {
         Tab::Tools => {
-            if !model.focus.beside(tab) {
-                model.focus = Pane::Tools;
+            if !model.view.focus.beside(tab) {
+                model.view.focus = Pane::Tools;
             }
             Vec::new()
         }
         Tab::Library(kind) => {
             model.library.show(kind);
-            model.focus = Pane::Library;
+            model.view.focus = Pane::Library;
             list(model)
         }
     }
@@ -39,7 +40,7 @@ pub fn focus(model: &mut Model) -> Vec<Effect> {
     let tabs = tabs(model);
     let last = Tab::Library(model.library.kind);
     let Some(&first) = tabs.iter().find(|t| **t != Tab::Tools) else {
-        model.status = Some(match model.server {
+        model.view.status = Some(match model.session.server {
             None => "not connected: the library is listed once connected".into(),
             Some(_) => "the server declares neither resources nor prompts".into(),
         });
@@ -52,11 +53,12 @@ pub fn focus(model: &mut Model) -> Vec<Effect> {
 pub fn step(model: &mut Model, forward: bool) -> Vec<Effect> {
     let tabs = tabs(model);
     if tabs.len() < 2 {
-        model.status = Some("the server declares neither resources nor prompts: no tabs".into());
+        model.view.status =
+            Some("the server declares neither resources nor prompts: no tabs".into());
         return Vec::new();
     }
-    let from = if tabs.contains(&model.tab) {
-        model.tab
+    let from = if tabs.contains(&model.view.tab) {
+        model.view.tab
     } else {
         Tab::Tools
     };
@@ -66,7 +68,10 @@ pub fn step(model: &mut Model, forward: bool) -> Vec<Effect> {
 /// Asks for the lists, once on a connection: when its tools are listed (so the tabs can show
 /// their counts), or when a tab is first shown.
 pub fn list(model: &mut Model) -> Vec<Effect> {
-    if model.library.asked || model.connection != Connection::Connected || tabs(model).len() < 2 {
+    if model.library.asked
+        || model.session.connection != Connection::Connected
+        || tabs(model).len() < 2
+    {
         return Vec::new();
     }
     model.library.asked = true;
@@ -78,7 +83,7 @@ pub fn connected(model: &mut Model) {
     let kind = model.library.kind;
     model.library = Default::default();
     model.library.show(kind);
-    if !tabs(model).contains(&model.tab) {
+    if !tabs(model).contains(&model.view.tab) {
         show(model, Tab::Tools);
     }
 }
@@ -121,7 +126,7 @@ fn request(model: &mut Model, item: &Item, values: &Map<String, Value>) -> Vec<E
             vec![Effect::Session(SessionRequest::Open(open))]
         }
         Err(why) => {
-            model.status = Some(why);
+            model.view.status = Some(why);
             Vec::new()
         }
     }
@@ -168,13 +173,13 @@ pub fn save(model: &mut Model) -> Vec<Effect> {
         .and_then(|r| r.get("contents"))
         .and_then(Value::as_array);
     let Some(first) = contents.and_then(|c| c.first()) else {
-        model.status = Some("nothing to save: read a resource first".into());
+        model.view.status = Some("nothing to save: read a resource first".into());
         return Vec::new();
     };
     let bytes = match crate::mcp::surface::library::content_bytes(first) {
         Ok(bytes) => bytes,
         Err(why) => {
-            model.status = Some(why);
+            model.view.status = Some(why);
             return Vec::new();
         }
     };
@@ -216,7 +221,7 @@ pub fn save_to(
         return Vec::new();
     };
     let overwrite = content["overwrite"] == Value::Bool(true);
-    model.status = Some(format!("writing {}…", untrusted::line(path, 200)));
+    model.view.status = Some(format!("writing {}…", untrusted::line(path, 200)));
     vec![Effect::Save {
         path: path.into(),
         bytes,
@@ -230,7 +235,7 @@ pub fn saved(model: &mut Model, outcome: Result<String, String>) {
         Ok(said) => (LogKind::Event, said),
         Err(why) => (LogKind::Problem, why),
     };
-    model.status = Some(untrusted::line(&said, 300).into_owned());
+    model.view.status = Some(untrusted::line(&said, 300).into_owned());
     model.push_log(kind, untrusted::block(&said));
 }
 
@@ -238,21 +243,22 @@ pub fn saved(model: &mut Model, outcome: Result<String, String>) {
 /// `resources.subscribe`).
 pub fn subscribe(model: &mut Model) -> Vec<Effect> {
     let Some(uri) = model.library.selected_item().and_then(Item::uri) else {
-        model.status = Some("only a resource can be subscribed to".into());
+        model.view.status = Some("only a resource can be subscribed to".into());
         return Vec::new();
     };
     let declared = model
+        .session
         .server
         .as_ref()
         .and_then(|s| s.capabilities.pointer("/resources/subscribe"))
         == Some(&Value::Bool(true));
     if !declared {
-        model.status = Some("the server does not declare resources.subscribe".into());
+        model.view.status = Some("the server does not declare resources.subscribe".into());
         return Vec::new();
     }
     let uri = uri.to_string();
     let on = !model.library.subscribed.contains(&uri);
-    model.status = Some(format!(
+    model.view.status = Some(format!(
         "{} {}…",
         if on {
             "subscribing to"
@@ -271,7 +277,7 @@ pub fn subscribed(model: &mut Model, uri: String, on: bool, outcome: Result<(), 
         Err(why) => {
             let said = format!("subscription to {shown} not changed: {why}");
             model.push_log(LogKind::Problem, untrusted::block(&said));
-            model.status = Some(untrusted::line(&said, 300).into_owned());
+            model.view.status = Some(untrusted::line(&said, 300).into_owned());
             return;
         }
         Ok(()) if on => {
@@ -285,7 +291,7 @@ pub fn subscribed(model: &mut Model, uri: String, on: bool, outcome: Result<(), 
         }
     };
     model.push_log(LogKind::Event, said.clone());
-    model.status = Some(said);
+    model.view.status = Some(said);
 }
 
 /// `notifications/resources/updated`: the resource is marked until it is read again.
@@ -332,7 +338,7 @@ pub fn in_opened(model: &mut Model, command: Command) {
 
 /// Scrolls what was opened (the pane beside the list): a line, a page, or to an end.
 pub fn scroll_opened(model: &mut Model, command: Command) {
-    let page = model.viewport.opened_rows.max(1);
+    let page = model.view.viewport.opened_rows.max(1);
     let scroll = &mut model.library.opened_scroll;
     *scroll = match command {
         Command::Down => scroll.saturating_add(1),

@@ -119,6 +119,15 @@ fn redact(value: &mut Value) {
     }
 }
 
+/// The saved calls' part of the model.
+#[derive(Default)]
+pub struct Saved {
+    /// Call panels are kept between sessions with this server (the real TUI, not tests).
+    pub saving: bool,
+    /// What earlier sessions kept, until the tools are listed (see `saved::update`).
+    pub to_restore: Option<Vec<SavedTool>>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,28 +10,28 @@ use crate::app::saved::state::SavedTool;
 /// Keeps `tool`'s panel for the next session (when this session keeps calls).
 pub fn save(model: &Model, tool: &str) -> Vec<Effect> {
     match model.call(tool) {
-        Some(state) if model.saving => vec![Effect::SaveCalls(SavedTool::of(tool, state))],
+        Some(state) if model.saved.saving => vec![Effect::SaveCalls(SavedTool::of(tool, state))],
         _ => Vec::new(),
     }
 }
 
 /// What earlier sessions kept arrived.
 pub fn loaded(model: &mut Model, tools: Vec<SavedTool>) -> Vec<Effect> {
-    model.to_restore = Some(tools);
+    model.saved.to_restore = Some(tools);
     restore(model)
 }
 
 /// Once both the tools and what was kept are here: each kept tool that is still listed gets
 /// its panel back with its draft, and its results are sent to be judged again.
 pub fn restore(model: &mut Model) -> Vec<Effect> {
-    if model.tools.is_empty() || model.to_restore.is_none() {
+    if model.tools.list.is_empty() || model.saved.to_restore.is_none() {
         return Vec::new();
     }
-    let kept = model.to_restore.take().unwrap_or_default();
+    let kept = model.saved.to_restore.take().unwrap_or_default();
     let mut effects = Vec::new();
     let (mut tools, mut results) = (0, 0);
     for saved in kept {
-        let Some(entry) = model.tools.iter().find(|e| e.tool.name == saved.tool) else {
+        let Some(entry) = model.tools.list.iter().find(|e| e.tool.name == saved.tool) else {
             continue;
         };
         let tool = entry.tool.clone();

@@ -2,43 +2,44 @@
 
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
-use crate::app::model::{Connection, LogKind, Model, Overlay};
+use crate::app::model::{LogKind, Model, Overlay};
 use crate::app::server::query::round_trip;
+use crate::app::server::state::Connection;
 use crate::mcp::RequestError;
 use crate::mcp::session::logging::{self, LEVELS};
 use std::time::Duration;
 
 /// Times a round trip, when connected.
 pub fn ping(model: &mut Model) -> Vec<Effect> {
-    if model.connection != Connection::Connected {
-        model.status = Some("not connected: nothing to ping".into());
+    if model.session.connection != Connection::Connected {
+        model.view.status = Some("not connected: nothing to ping".into());
         return Vec::new();
     }
-    model.status = Some("ping…".into());
+    model.view.status = Some("ping…".into());
     vec![Effect::Session(SessionRequest::Ping)]
 }
 
 pub fn pinged(model: &mut Model, outcome: Result<(Duration, &'static str), RequestError>) {
     let said = match outcome {
         Ok((took, method)) => {
-            model.last_ping = Some((took, method));
+            model.session.last_ping = Some((took, method));
             format!("ping: {} ({method})", round_trip(took))
         }
         Err(e) => format!("ping failed: {e}"),
     };
     model.push_log(LogKind::Event, said.clone());
-    model.status = Some(said);
+    model.view.status = Some(said);
 }
 
 /// Opens the picker on the level asked so far (info when none was).
 pub fn open_levels(model: &mut Model) {
-    let current = model.log_level.unwrap_or("info");
+    let current = model.session.log_level.unwrap_or("info");
     let cursor = LEVELS.iter().position(|l| *l == current).unwrap_or(1);
-    model.overlay = Some(Overlay::LogLevel(cursor));
+    model.view.overlay = Some(Overlay::LogLevel(cursor));
 }
 
 pub fn move_in_levels(model: &mut Model, motion: Command) {
-    if let Some(Overlay::LogLevel(cursor)) = &mut model.overlay {
+    if let Some(Overlay::LogLevel(cursor)) = &mut model.view.overlay {
         *cursor = match motion {
             Command::Down => (*cursor + 1).min(LEVELS.len() - 1),
             Command::Up => cursor.saturating_sub(1),
@@ -51,13 +52,13 @@ pub fn move_in_levels(model: &mut Model, motion: Command) {
 
 /// Asks the server for the level under the picker's cursor.
 pub fn set_log_level(model: &mut Model) -> Vec<Effect> {
-    let Some(Overlay::LogLevel(cursor)) = model.overlay.take() else {
+    let Some(Overlay::LogLevel(cursor)) = model.view.overlay.take() else {
         return Vec::new();
     };
     let level = LEVELS[cursor.min(LEVELS.len() - 1)];
-    if model.connection != Connection::Connected {
-        model.log_level = Some(level);
-        model.status = Some(format!("log level {level}: asked once connected"));
+    if model.session.connection != Connection::Connected {
+        model.session.log_level = Some(level);
+        model.view.status = Some(format!("log level {level}: asked once connected"));
     }
     vec![Effect::Session(SessionRequest::SetLogLevel(level))]
 }
@@ -65,8 +66,9 @@ pub fn set_log_level(model: &mut Model) -> Vec<Effect> {
 pub fn log_level_set(model: &mut Model, level: &'static str, outcome: Result<(), RequestError>) {
     let said = match outcome {
         Ok(()) => {
-            model.log_level = Some(level);
+            model.session.log_level = Some(level);
             let how = model
+                .session
                 .server
                 .as_ref()
                 .map(|s| logging::how(s.era))
@@ -76,5 +78,5 @@ pub fn log_level_set(model: &mut Model, level: &'static str, outcome: Result<(),
         Err(e) => format!("log level {level} refused: {e}"),
     };
     model.push_log(LogKind::Event, said.clone());
-    model.status = Some(said);
+    model.view.status = Some(said);
 }

@@ -9,11 +9,12 @@ use serde_json::json;
 
 /// Compares the tools just listed with the baseline, if there is one.
 pub fn compare(model: &mut Model) {
-    let Some(baseline) = model.baseline.clone() else {
+    let Some(baseline) = model.tools.baseline.clone() else {
         return;
     };
     let tools: Vec<_> = model
         .tools
+        .list
         .iter()
         .map(|e| Tool::definition(&e.tool))
         .collect();
@@ -26,9 +27,10 @@ pub fn compare(model: &mut Model) {
         .filter(|c| c.pointer == "/" && c.verdict == Verdict::Breaking)
         .map(|c| crate::untrusted::line(&c.tool, 80).into_owned())
         .collect();
-    model.drift.clear();
+    model.tools.drift.clear();
     for change in changes {
         model
+            .tools
             .drift
             .entry(change.tool.clone())
             .or_default()

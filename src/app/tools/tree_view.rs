@@ -1,8 +1,8 @@
 //! A tool's two schema trees as one outline (input first, one cursor over both): the rows its
 //! open nodes make visible, and where each tree is shown from. Pure.
 
-use crate::app::model::{ToolDetail, ToolView, Which};
 use crate::app::outline::{self, Nodes, Part};
+use crate::app::tools::state::{ToolDetail, ToolView, Which};
 use crate::schema::signature::boxed_field;
 use crate::schema::{Boxing, NodeId, SchemaTree};
 

@@ -2,24 +2,25 @@
 //! the tool pane (expand, collapse, follow back-links, raw or unboxed output). Pure.
 
 use crate::app::command::Command;
-use crate::app::model::{Model, ToolDetail, Which};
+use crate::app::model::Model;
 use crate::app::outline::{self, Change};
+use crate::app::tools::state::{ToolDetail, Which};
 use crate::app::tools::tree_view;
 
 pub fn move_in_list(model: &mut Model, motion: Command) {
-    let len = model.filter.visible.len();
+    let len = model.tools.filter.visible.len();
     if len == 0 {
         return;
     }
-    let page = model.viewport.list_rows.max(1);
-    model.selected = match motion {
-        Command::Down => (model.selected + 1).min(len - 1),
-        Command::Up => model.selected.saturating_sub(1),
-        Command::PageDown => (model.selected + page).min(len - 1),
-        Command::PageUp => model.selected.saturating_sub(page),
+    let page = model.view.viewport.list_rows.max(1);
+    model.tools.selected = match motion {
+        Command::Down => (model.tools.selected + 1).min(len - 1),
+        Command::Up => model.tools.selected.saturating_sub(1),
+        Command::PageDown => (model.tools.selected + page).min(len - 1),
+        Command::PageUp => model.tools.selected.saturating_sub(page),
         Command::First => 0,
         Command::Last => len - 1,
-        _ => model.selected,
+        _ => model.tools.selected,
     };
 }
 
@@ -41,7 +42,11 @@ pub fn ensure_detail(model: &mut Model) {
         return;
     };
     // Runs after every message: the usual case (built and shown before) costs one lookup.
-    let per = model.per_tool.entry(entry.tool.name.clone()).or_default();
+    let per = model
+        .tools
+        .per_tool
+        .entry(entry.tool.name.clone())
+        .or_default();
     if per.detail.is_some() && per.view.initialised {
         return;
     }
@@ -56,12 +61,12 @@ pub fn ensure_detail(model: &mut Model) {
 
 pub fn tool_command(model: &mut Model, command: Command) {
     ensure_detail(model);
-    let page = model.viewport.tree_rows.max(1);
+    let page = model.view.viewport.tree_rows.max(1);
     let Some(entry) = model.selected_entry().cloned() else {
         return;
     };
     let boxing = entry.boxing();
-    let Some(per) = model.per_tool.get_mut(&entry.tool.name) else {
+    let Some(per) = model.tools.per_tool.get_mut(&entry.tool.name) else {
         return;
     };
     let (Some(detail), view) = (per.detail.as_ref(), &mut per.view) else {
@@ -117,7 +122,7 @@ pub fn tool_command(model: &mut Model, command: Command) {
                 outline::reveal(tree, view.open.get_mut(which), target);
                 view.cursor = Some((which, target));
             }
-            None => model.status = Some("this row is not a recursion back-link".into()),
+            None => model.view.status = Some("this row is not a recursion back-link".into()),
         },
         Command::ToggleRawOutput => {
             if boxing.is_some() {
@@ -128,7 +133,7 @@ pub fn tool_command(model: &mut Model, command: Command) {
                             .map(|n| (Which::Output, n));
                 }
             } else {
-                model.status = Some("the output is not boxed".into());
+                model.view.status = Some("the output is not boxed".into());
             }
         }
         _ => {}
