@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod config;
 pub mod demo;
 pub mod drift;
 pub mod headless;

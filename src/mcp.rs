@@ -3,18 +3,15 @@
 //! (bytes to and from a server), `session` (the connection: handshake, requests, what the
 //! server asks and says), `surface` (what it offers, decoded), `oauth`.
 
-pub mod client_configs;
-pub mod config;
 pub mod oauth;
 pub mod session;
 pub mod surface;
-pub mod target;
 pub mod transport;
 
 pub use session::connect::connect;
 pub use session::error::{ConnectError, RequestError};
 pub use session::events::{AuthStep, EventReceiver, EventSink, ServerEvent};
+pub use session::options::{ConnectOptions, ProtocolChoice};
 pub use session::{ServerSummary, Session, ToolList};
 pub use surface::schema_text::Schema;
-pub use target::{ConnectOptions, Header, HttpTransport, ProtocolChoice, Target};
 pub use transport::stdio::MAX_MESSAGE_BYTES;

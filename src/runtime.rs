@@ -117,7 +117,7 @@ fn read_baseline(path: &std::path::Path) -> Result<serde_json::Value, String> {
 
 /// The picker over `--config`'s file, or over the user's client configs.
 fn new_picker(connection: &ConnectionArgs, keymap: &keymap::Keymap) -> crate::app::picker::Picker {
-    use crate::mcp::client_configs;
+    use crate::config::client_configs;
     let (found, source) = match (&connection.config, &connection.server) {
         (Some(file), None) => (client_configs::in_file(file), file.display().to_string()),
         _ => (
@@ -161,13 +161,15 @@ fn session_model(
     model.session.log_level = options.log_level;
     model.saved.saving = true;
     model.session.connection_args = match &options.target {
-        crate::mcp::Target::Stdio { command, args, .. } => std::iter::once("--".to_string())
-            .chain(std::iter::once(command.clone()))
-            .chain(args.iter().cloned())
-            .collect(),
-        crate::mcp::Target::Http { url, transport, .. } => {
+        crate::config::target::Target::Stdio { command, args, .. } => {
+            std::iter::once("--".to_string())
+                .chain(std::iter::once(command.clone()))
+                .chain(args.iter().cloned())
+                .collect()
+        }
+        crate::config::target::Target::Http { url, transport, .. } => {
             let mut words = vec!["--url".to_string(), url.clone()];
-            if *transport == crate::mcp::HttpTransport::Sse {
+            if *transport == crate::config::target::HttpTransport::Sse {
                 words.extend(["--transport".to_string(), "sse".to_string()]);
             }
             words

@@ -5,8 +5,8 @@
 use crate::app::command::Command;
 use crate::app::keymap::{Key, Keymap, Layer};
 use crate::app::theme::Theme;
-use crate::mcp::Target;
-use crate::mcp::client_configs::{Discovery, Found};
+use crate::config::client_configs::{Discovery, Found};
+use crate::config::target::Target;
 use crate::untrusted;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -194,8 +194,8 @@ pub fn details(server: &Found) -> Vec<String> {
             headers,
         }) => {
             let kind = match transport {
-                crate::mcp::HttpTransport::Streamable => "Streamable HTTP",
-                crate::mcp::HttpTransport::Sse => "legacy HTTP+SSE",
+                crate::config::target::HttpTransport::Streamable => "Streamable HTTP",
+                crate::config::target::HttpTransport::Sse => "legacy HTTP+SSE",
             };
             lines.push(format!("{kind}: {}", untrusted::line(url, 2_000)));
             if !headers.is_empty() {

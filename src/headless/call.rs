@@ -3,7 +3,7 @@
 
 use super::inspect::unknown_tool;
 use super::output::Report;
-use crate::cli::{Format, call_arguments};
+use crate::cli::Format;
 use crate::mcp::session::error::exit;
 use crate::mcp::surface::result::{CallResult, Content, describe_block};
 use crate::mcp::{RequestError, Session};
@@ -258,5 +258,84 @@ fn print_text(result: &CallResult, verdict: &Verdict, report: &Report) {
     }
     for note in &verdict.notes {
         report.line(&format!("note: {}", untrusted::line(note, 400)));
+    }
+}
+
+/// Arguments for `call` from `--args` or repeated `--arg key=value`. A value is read as JSON
+/// when it parses, unless the input schema says the property is a string (so `kind=false` or
+/// `id=007` stay strings where strings are expected).
+fn call_arguments(
+    args: Option<&str>,
+    pairs: &[String],
+    input_schema: Option<&serde_json::Value>,
+) -> Result<serde_json::Value, String> {
+    if let Some(text) = args {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("--args is not JSON: {e}"))?;
+        if !value.is_object() {
+            return Err("--args must be a JSON object".into());
+        }
+        return Ok(value);
+    }
+    let mut map = serde_json::Map::new();
+    for pair in pairs {
+        let (k, v) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--arg `{pair}` is not KEY=VALUE"))?;
+        let as_string = input_schema
+            .and_then(|s| s.get("properties"))
+            .and_then(|p| p.get(k))
+            .is_some_and(expects_string);
+        let value = match serde_json::from_str(v) {
+            Ok(parsed) if !as_string => parsed,
+            _ => serde_json::Value::String(v.to_string()),
+        };
+        map.insert(k.to_string(), value);
+    }
+    Ok(serde_json::Value::Object(map))
+}
+
+/// Whether a property schema only accepts strings (`type: string`, or string enum/const).
+fn expects_string(schema: &serde_json::Value) -> bool {
+    if let Some(t) = schema.get("type") {
+        return t == "string";
+    }
+    let all_strings = |v: &serde_json::Value| {
+        v.as_array()
+            .is_some_and(|a| !a.is_empty() && a.iter().all(serde_json::Value::is_string))
+    };
+    schema.get("enum").is_some_and(all_strings)
+        || schema
+            .get("const")
+            .is_some_and(serde_json::Value::is_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn arguments_are_json_unless_the_schema_wants_a_string() {
+        let pairs = ["a=2".to_string(), "b=x".to_string()];
+        assert_eq!(
+            call_arguments(None, &pairs, None),
+            Ok(json!({"a": 2, "b": "x"}))
+        );
+        let schema = json!({"properties": {"kind": {"enum": ["zero", "false"]}, "id": {"type": "string"}, "n": {"type": "integer"}}});
+        let pairs = [
+            "kind=false".to_string(),
+            "id=007".to_string(),
+            "n=7".to_string(),
+        ];
+        assert_eq!(
+            call_arguments(None, &pairs, Some(&schema)),
+            Ok(json!({"kind": "false", "id": "007", "n": 7}))
+        );
+        assert_eq!(
+            call_arguments(Some("[1]"), &[], None),
+            Err("--args must be a JSON object".into())
+        );
+        assert!(call_arguments(None, &["novalue".to_string()], None).is_err());
     }
 }

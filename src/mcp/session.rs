@@ -9,6 +9,7 @@ pub(crate) mod handler;
 mod handshake;
 pub(crate) mod input_required;
 pub mod logging;
+pub mod options;
 pub mod requests;
 pub(crate) mod subscriptions;
 pub(crate) mod tasks;

@@ -4,7 +4,7 @@
 //! user alone, written whole or not at all.
 
 use crate::app::saved::state::{KEEP, MAX_RESULT_BYTES, SavedTool};
-use crate::mcp::Target;
+use crate::config::target::Target;
 use crate::private_files::{self, key};
 use std::path::{Path, PathBuf};
 

@@ -828,7 +828,8 @@ fn everything_resources_prompts_and_completions_over_stdio() {
 /// by a new handshake, and the connection says so.
 #[tokio::test]
 async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() {
-    use mcp_inspect::mcp::{ConnectOptions, EventSink, HttpTransport, ProtocolChoice, ServerEvent};
+    use mcp_inspect::config::target::HttpTransport;
+    use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice, ServerEvent};
     let Some(index) = peers::everything() else {
         return;
     };
@@ -836,7 +837,7 @@ async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() 
     let start = || everything_on(&index, port);
     let server = start();
     let wire = mcp_inspect::mcp::transport::wire::WireLog::default();
-    let target = mcp_inspect::mcp::Target::Http {
+    let target = mcp_inspect::config::target::Target::Http {
         url: format!("http://127.0.0.1:{port}/mcp"),
         transport: HttpTransport::Streamable,
         headers: vec![],
@@ -883,8 +884,9 @@ async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() 
 /// tool) arrive as events naming the resource.
 #[tokio::test]
 async fn everything_tells_a_subscribed_resource_changed() {
-    use mcp_inspect::mcp::Target;
-    use mcp_inspect::mcp::{EventSink, HttpTransport, ProtocolChoice, ServerEvent};
+    use mcp_inspect::config::target::HttpTransport;
+    use mcp_inspect::config::target::Target;
+    use mcp_inspect::mcp::{EventSink, ProtocolChoice, ServerEvent};
     let Some(index) = peers::everything() else {
         return;
     };

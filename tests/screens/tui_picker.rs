@@ -6,7 +6,7 @@ use crate::tui::{key_event, text};
 use mcp_inspect::app::keymap::Keymap;
 use mcp_inspect::app::picker::{Picked, Picker};
 use mcp_inspect::app::theme::Theme;
-use mcp_inspect::mcp::client_configs::{Places, discover};
+use mcp_inspect::config::client_configs::{Places, discover};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 

@@ -89,7 +89,7 @@ pub fn this_binary(
     args: Vec<String>,
     protocol: mcp_inspect::mcp::ProtocolChoice,
 ) -> mcp_inspect::mcp::ConnectOptions {
-    let target = mcp_inspect::mcp::Target::Stdio {
+    let target = mcp_inspect::config::target::Target::Stdio {
         command: BIN.into(),
         args,
         env: vec![],
@@ -100,7 +100,7 @@ pub fn this_binary(
 
 /// Options for an in-process session with `target`: a 10 s timeout, the default client.
 pub fn options(
-    target: mcp_inspect::mcp::Target,
+    target: mcp_inspect::config::target::Target,
     protocol: mcp_inspect::mcp::ProtocolChoice,
 ) -> mcp_inspect::mcp::ConnectOptions {
     mcp_inspect::mcp::ConnectOptions {

@@ -9,10 +9,11 @@ use crate::mcp::session::handler::Handler;
 use crate::mcp::session::handshake::{Handshake, Service};
 use crate::mcp::transport::raw::RawResponses;
 
+use crate::config::target::{HttpTransport, Target};
 use crate::mcp::session::Subscriptions;
+use crate::mcp::session::options::{ConnectOptions, ProtocolChoice};
 use crate::mcp::session::subscriptions;
 use crate::mcp::session::{ServerSummary, Session};
-use crate::mcp::target::{ConnectOptions, HttpTransport, ProtocolChoice, Target};
 use crate::mcp::transport::wire::Tap;
 use crate::schema::Era;
 use rmcp::model::ProtocolVersion;

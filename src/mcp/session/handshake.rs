@@ -2,12 +2,13 @@
 //! asked for within what is left of the deadline, and a failure said so the user can act on it
 //! (a stdio server's stderr and exit status; an HTTP endpoint asked what is wrong).
 
+use crate::config::target::{Header, HttpTransport, Target};
 use crate::mcp::oauth::Authorizer;
 use crate::mcp::session::STDERR_IN_ERRORS;
 use crate::mcp::session::error::ConnectError;
 use crate::mcp::session::events::EventSink;
 use crate::mcp::session::handler::Handler;
-use crate::mcp::target::{ConnectOptions, Header, HttpTransport, Target};
+use crate::mcp::session::options::ConnectOptions;
 use crate::mcp::transport::raw::RawResponses;
 use crate::mcp::transport::stdio::{self, ServerProcess};
 use crate::mcp::transport::streamable::WireClient;

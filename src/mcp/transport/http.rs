@@ -2,8 +2,8 @@
 //! other statuses, redirects, and endpoints that are not MCP. Header values are never echoed;
 //! bodies are read bounded in bytes and time; redirects never leave the origin the user named.
 
+use crate::config::target::Header;
 use crate::mcp::session::error::ConnectError;
-use crate::mcp::target::Header;
 use crate::untrusted;
 use std::time::Duration;
 

@@ -1,9 +1,9 @@
 //! The legacy HTTP+SSE transport (removed from rmcp): GET the event stream, wait for its
 //! `endpoint` event, then POST each message there; answers arrive as `message` events.
 
+use crate::config::target::Header;
 use crate::mcp::session::error::ConnectError;
 use crate::mcp::session::events::{EventSink, ServerEvent};
-use crate::mcp::target::Header;
 use crate::mcp::transport::duplicate_keys;
 use crate::mcp::transport::lines::{Line, MAX_MESSAGE_VALUES, count, read_line, too_costly};
 use crate::mcp::transport::raw::{Pass, RawResponses};

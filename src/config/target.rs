@@ -3,7 +3,6 @@
 
 use std::fmt;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// The two HTTP transports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,37 +115,6 @@ impl Target {
             } => "sse",
         }
     }
-}
-
-/// Which protocol era to speak.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ProtocolChoice {
-    /// Probe with `server/discover` (2026-07-28), fall back to `initialize` on any error.
-    #[default]
-    Auto,
-    Modern,
-    Legacy,
-}
-
-/// Everything needed to connect.
-#[derive(Debug, Clone)]
-pub struct ConnectOptions {
-    pub target: Target,
-    pub protocol: ProtocolChoice,
-    /// Per-request timeout (reset by progress on tool calls).
-    pub timeout: Duration,
-    /// How long a tool call may take in all, whatever progress it reports (`--max-time`).
-    pub max_time: Duration,
-    /// The log level to ask of the server once connected (`--log-level`).
-    pub log_level: Option<&'static str>,
-    /// What this client declares and how it answers the server's requests.
-    pub client: crate::mcp::session::client_side::ClientSide,
-    /// Where every message of the session is written (`--record`).
-    pub record: Option<std::sync::Arc<crate::mcp::transport::record::Recorder>>,
-    /// Where every message is put for the protocol pane (the TUI sets it).
-    pub wire: Option<crate::mcp::transport::wire::WireLog>,
-    /// How to authorize when a Streamable HTTP server asks for OAuth.
-    pub auth: super::oauth::AuthOptions,
 }
 
 /// A URL component with its `%XX` escapes decoded (as an HTTP client does for userinfo).

@@ -3,7 +3,7 @@
 //! A file that is missing is skipped; one that cannot be read is named with why; an entry that
 //! cannot be used is listed with why. Nothing but reading files.
 
-use super::config::ServerEntry;
+use super::servers_file::ServerEntry;
 use super::target::Target;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,393 @@
+//! The command line as clap reads it: the connection flags every command shares and the
+//! subcommands with their own flags. Definitions only; what they mean is `connection`'s and
+//! each command's.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "mcp-inspect",
+    version,
+    about = "Inspect and exercise Model Context Protocol servers: a terminal UI and scriptable commands",
+    after_help = "Examples:\n  mcp-inspect --demo\n  mcp-inspect -- npx -y @modelcontextprotocol/server-everything\n  mcp-inspect --url http://127.0.0.1:3001/mcp\n  mcp-inspect tools --format json -- uvx mcp-server-time\n  mcp-inspect call add --arg a=2 --arg b=40 --demo\n\nExit codes: 0 ok, 1 usage or error, 3 result violates its outputSchema or leaves out the structuredContent it declares (--strict), 4 server unreachable, 5 tool error or unknown tool.",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
+    /// TUI: leave the mouse to the terminal (its own text selection) instead of clicking rows.
+    #[arg(long)]
+    pub no_mouse: bool,
+    /// TUI: mark the tools that changed against this snapshot (`mcp-inspect snapshot`), with
+    /// what changed and whether it breaks callers or consumers.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List every tool (all pages): one line per tool, or JSON.
+    Tools {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// One tool's full definition as JSON: schemas, annotations, signature.
+    Inspect {
+        /// The tool's name.
+        tool: String,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Call a tool and print the result with its verdict against the outputSchema.
+    Call {
+        /// The tool's name.
+        tool: String,
+        /// All arguments as one JSON object.
+        #[arg(long, conflicts_with = "arg")]
+        args: Option<String>,
+        /// One argument as key=value; the value is read as JSON when it parses, else as a string.
+        #[arg(long = "arg", value_name = "KEY=VALUE")]
+        arg: Vec<String>,
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+        /// Exit with 3 when the result violates its outputSchema or leaves out the
+        /// structuredContent it declares.
+        #[arg(long)]
+        strict: bool,
+        /// Call it as a task (tasks/get polled, then tasks/result); a tool whose
+        /// execution.taskSupport is `required` is always called so.
+        #[arg(long)]
+        task: bool,
+        /// Call a tool even when clients of this protocol era must exclude it (an invalid
+        /// `x-mcp-header` in the 2026-07-28 era).
+        #[arg(long)]
+        force: bool,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Lint every tool's schemas; exits 1 when there are errors.
+    Check {
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// List every resource (all pages): one line each, or JSON.
+    Resources {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// List every resource template (all pages): one line each, or JSON.
+    Templates {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Read a resource: its contents as text, or the result as JSON; --out writes the first
+    /// content's bytes (a blob decoded) to a new file.
+    Read {
+        /// The resource's URI.
+        uri: String,
+        /// Write the first content to this file (never over an existing one).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// List every prompt (all pages) with its arguments: one line each, or JSON.
+    Prompts {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Get a prompt with arguments: its messages by role, or the result as JSON.
+    Prompt {
+        /// The prompt's name.
+        name: String,
+        /// One argument as key=value (prompt arguments are strings).
+        #[arg(long = "arg", value_name = "KEY=VALUE")]
+        arg: Vec<String>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Ask the server to complete an argument of a prompt or a resource template.
+    Complete {
+        /// The prompt whose argument is completed.
+        #[arg(
+            long,
+            conflicts_with = "template",
+            required_unless_present = "template"
+        )]
+        prompt: Option<String>,
+        /// The resource template (its URI template) whose variable is completed.
+        #[arg(long)]
+        template: Option<String>,
+        /// The argument (or template variable) to complete.
+        argument: String,
+        /// What is typed so far.
+        #[arg(default_value = "")]
+        prefix: String,
+        /// An argument already chosen, as context (key=value, repeatable).
+        #[arg(long = "context", value_name = "KEY=VALUE")]
+        context: Vec<String>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Ping the server and print the round-trip time.
+    Ping {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Run the built-in demo MCP server (stdio, or Streamable HTTP with --http).
+    DemoServer {
+        /// Serve Streamable HTTP at 127.0.0.1:PORT/mcp instead of stdio.
+        #[arg(long, value_name = "PORT")]
+        http: Option<u16>,
+        /// List tools N per page (exercises pagination).
+        #[arg(long, value_name = "N")]
+        page_size: Option<usize>,
+        /// Misbehave: hand out the same cursor again and again (with --page-size).
+        #[arg(long, requires = "page_size")]
+        repeat_cursor: bool,
+    },
+    /// The server's whole surface (server, capabilities, era, tools with their schemas and
+    /// annotations, resources, templates, prompts) as deterministic JSON, to commit beside its
+    /// code and `diff` against later.
+    Snapshot {
+        /// Write the snapshot to FILE (else to stdout).
+        #[arg(short = 'o', long = "out", value_name = "FILE")]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Compare a snapshot with another, or with the server given by the connection flags: each
+    /// change judged breaking, compatible, unknown or info for callers and consumers. Exits 6
+    /// when something breaks.
+    Diff {
+        /// The old snapshot file.
+        #[arg(required_unless_present = "eras")]
+        old: Option<PathBuf>,
+        /// The new snapshot file; without it, the server the connection flags name, as it is now.
+        new: Option<PathBuf>,
+        /// The server in both protocol eras instead: the legacy (`initialize`) surface against
+        /// the 2026-07-28 one (boxing, projected schemas, lists that differ).
+        #[arg(long, conflicts_with_all = ["old", "new"])]
+        eras: bool,
+        #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+        format: DiffFormat,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// OAuth tokens kept for servers (in $XDG_STATE_HOME/mcp-inspect/auth): list them, or
+    /// forget one server's.
+    Auth {
+        #[command(subcommand)]
+        action: AuthAction,
+    },
+    /// Serve recordings made with --record as a stdio MCP server: each request gets the
+    /// recorded answer to the same method and params.
+    Replay {
+        /// Recording files (JSON lines), read in order.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+    /// Run the built-in hostile MCP server (stdio): tools that crash, hang, flood, send escape
+    /// sequences, huge results and schema bombs; --attack adds connection-wide misbehaviour.
+    HostileServer {
+        /// Connection-wide misbehaviours (comma-separated or repeated).
+        #[arg(long, value_enum, value_delimiter = ',')]
+        attack: Vec<crate::hostile::Attack>,
+        /// Point remote `$ref`s and links at this URL (an inspector must never fetch it).
+        #[arg(long, value_name = "URL")]
+        ref_url: Option<String>,
+        /// Write "PID GRANDCHILD_PID" here (for orphan checks).
+        #[arg(long, value_name = "FILE")]
+        pid_file: Option<PathBuf>,
+    },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// How `diff` reports.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Text,
+    Json,
+    /// A Markdown report for a pull-request comment.
+    Markdown,
+    /// SARIF 2.1.0, for CI annotations (located in the newer snapshot file when there is one).
+    Sarif,
+}
+
+/// How `check` reports.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
+    /// SARIF 2.1.0, for CI annotations.
+    Sarif,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TransportArg {
+    /// Streamable HTTP, or legacy SSE when the URL path ends in /sse.
+    Auto,
+    Http,
+    Sse,
+}
+
+#[derive(Subcommand, Debug, Clone)]
+pub enum AuthAction {
+    /// Every server with a kept token: URL, client, scopes, expiry (never the token).
+    List {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Forget the token and client kept for a server URL.
+    Logout {
+        /// The server's URL, as given to --url.
+        url: String,
+    },
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProtocolArg {
+    /// Try 2026-07-28 (server/discover), fall back to initialize.
+    Auto,
+    /// 2026-07-28 only.
+    Modern,
+    /// initialize (2025-11-25 and earlier) only.
+    Legacy,
+}
+
+#[derive(Args, Debug, Default, Clone)]
+pub struct ConnectionArgs {
+    /// Connect to the built-in demo server (started from this binary over stdio).
+    #[arg(long)]
+    pub demo: bool,
+    /// Connect to the built-in hostile server, with these attacks (`--hostile`, `--hostile=flood,garbage`).
+    #[arg(long, value_enum, value_delimiter = ',', num_args = 0.., require_equals = true, value_name = "ATTACKS")]
+    pub hostile: Option<Vec<crate::hostile::Attack>>,
+    /// The server's URL (Streamable HTTP, or legacy SSE).
+    #[arg(long)]
+    pub url: Option<String>,
+    /// HTTP transport.
+    #[arg(long, value_enum)]
+    pub transport: Option<TransportArg>,
+    /// An HTTP header, `Name: value` (repeatable). Values never appear in output.
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
+    /// Send `Authorization: Bearer <token>` with the token read from this environment variable.
+    #[arg(long, value_name = "VAR")]
+    pub bearer_env: Option<String>,
+    /// OAuth: a client registered with the authorization server beforehand (else a Client ID
+    /// Metadata Document or dynamic registration is used).
+    #[arg(long, value_name = "ID")]
+    pub client_id: Option<String>,
+    /// OAuth: the pre-registered client's secret, read from this environment variable.
+    #[arg(long, value_name = "VAR", requires = "client_id")]
+    pub client_secret_env: Option<String>,
+    /// OAuth: the HTTPS URL of a Client ID Metadata Document describing this client, used as
+    /// its client id where the authorization server supports them.
+    #[arg(long, value_name = "URL")]
+    pub client_metadata_url: Option<String>,
+    /// OAuth: the client credentials grant with --client-id and --client-secret-env (no
+    /// browser, for machine-to-machine servers).
+    #[arg(long, requires = "client_secret_env")]
+    pub client_credentials: bool,
+    /// OAuth in a headless command: allow the browser flow (without it, a server that needs a
+    /// new authorization ends the command with exit code 3).
+    #[arg(long)]
+    pub interactive_auth: bool,
+    /// OAuth: print the authorization URL but do not start a browser.
+    #[arg(long)]
+    pub no_browser: bool,
+    /// OAuth: keep tokens in memory only (not in the state directory).
+    #[arg(long)]
+    pub no_store: bool,
+    /// Environment for a stdio server, KEY=VALUE (repeatable).
+    #[arg(short = 'e', long = "env", value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+    /// Working directory for a stdio server.
+    #[arg(long)]
+    pub cwd: Option<PathBuf>,
+    /// An mcpServers JSON file (Claude Desktop, official Inspector); without --server the TUI
+    /// lets you pick one of its servers.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// The server's name in --config.
+    #[arg(long, requires = "config")]
+    pub server: Option<String>,
+    /// Protocol era.
+    #[arg(long, value_enum)]
+    pub protocol: Option<ProtocolArg>,
+    /// Seconds to wait for any answer (a tool call's wait restarts on progress).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Seconds a tool call may take in all, however often it reports progress or its task
+    /// changes status [default: 600].
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
+    /// The server's log level once connected: debug, info, notice, warning, error, critical,
+    /// alert or emergency (2026 era: sent with every request).
+    #[arg(long, value_name = "LEVEL", value_parser = log_level)]
+    pub log_level: Option<&'static str>,
+    /// A root offered to the server: a directory (repeatable; default: none, the roots
+    /// capability is declared and the list is empty).
+    #[arg(long = "roots", value_name = "DIR", num_args = 1..)]
+    pub roots: Vec<PathBuf>,
+    /// Declare no roots capability (the server sees a client without roots).
+    #[arg(long, conflicts_with = "roots")]
+    pub no_roots: bool,
+    /// Declare no sampling capability.
+    #[arg(long, conflicts_with = "on_sampling")]
+    pub no_sampling: bool,
+    /// Declare no elicitation capability.
+    #[arg(long, conflicts_with = "on_elicitation")]
+    pub no_elicitation: bool,
+    /// How to answer the server's elicitation/create: decline (default), cancel, defaults
+    /// (accept with each requested field's default), or a file holding the JSON result.
+    #[arg(long, value_name = "decline|cancel|defaults|FILE")]
+    pub on_elicitation: Option<String>,
+    /// How to answer the server's sampling/createMessage: reject (default), or a file holding
+    /// the JSON result.
+    #[arg(long, value_name = "reject|FILE")]
+    pub on_sampling: Option<String>,
+    /// Judge `format` mismatches as violations also where the schema's dialect (2019-09,
+    /// 2020-12) makes `format` an annotation; otherwise they are shown beside the verdict.
+    #[arg(long)]
+    pub assert_formats: bool,
+    /// Write every JSON-RPC message of the session to FILE, one JSON line each (serve it again
+    /// with `mcp-inspect replay FILE`). Secrets given here are redacted.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// The stdio server's command and arguments, after `--`.
+    #[arg(last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
+}
+
+fn log_level(text: &str) -> Result<&'static str, String> {
+    crate::mcp::session::logging::parse(text)
+        .ok_or_else(|| format!("one of {}", crate::mcp::session::logging::LEVELS.join(", ")))
+}
