@@ -1,0 +1,231 @@
+//! A headless command read off the command line once: what runs without a server, or the
+//! connection, the output format and the work to do once connected. The one place that
+//! matches on [`Command`]; what it hands on has no arm that cannot happen.
+
+use super::output::Report;
+use super::{call, check, drift, inspect, prompts, resources, tools};
+use crate::cli::{CheckFormat, Command, ConnectionArgs, DiffFormat, Format};
+use crate::mcp::Session;
+use crate::mcp::session::error::exit;
+use std::path::Path;
+
+pub enum Plan<'a> {
+    /// `diff OLD NEW`: two snapshot files, nothing to connect to.
+    Files {
+        old: &'a Path,
+        new: &'a Path,
+        format: DiffFormat,
+    },
+    /// `diff --eras`: the server once per protocol era.
+    Eras {
+        connection: &'a ConnectionArgs,
+        format: DiffFormat,
+    },
+    /// Everything else: one connection, then the job.
+    Connected {
+        connection: &'a ConnectionArgs,
+        format: Format,
+        job: Job<'a>,
+    },
+    /// Not a headless command (the built-in servers, `replay`, `auth`: `main` runs those).
+    Elsewhere,
+}
+
+/// The work of a command once connected.
+pub enum Job<'a> {
+    Tools,
+    Inspect(&'a str),
+    Call {
+        tool: &'a str,
+        args: Option<&'a str>,
+        pairs: &'a [String],
+        how: call::How,
+    },
+    Check(CheckFormat),
+    Resources,
+    Templates,
+    Read {
+        uri: &'a str,
+        out: Option<&'a Path>,
+    },
+    Prompts,
+    Prompt {
+        name: &'a str,
+        args: &'a [String],
+    },
+    Complete(prompts::Completing<'a>),
+    Ping,
+    Snapshot(Option<&'a Path>),
+    /// `diff OLD`: the snapshot against the server as it is now.
+    Diff {
+        old: &'a Path,
+        format: DiffFormat,
+    },
+}
+
+pub fn plan(command: &Command) -> Plan<'_> {
+    let connected = |connection, format, job| Plan::Connected {
+        connection,
+        format,
+        job,
+    };
+    match command {
+        Command::Diff {
+            old: Some(old),
+            new: Some(new),
+            format,
+            ..
+        } => Plan::Files {
+            old,
+            new,
+            format: *format,
+        },
+        Command::Diff {
+            old: Some(old),
+            format,
+            connection,
+            eras: false,
+            ..
+        } => connected(
+            connection,
+            drift::report_for(*format).format,
+            Job::Diff {
+                old,
+                format: *format,
+            },
+        ),
+        // clap asks for OLD unless --eras is given.
+        Command::Diff {
+            format, connection, ..
+        } => Plan::Eras {
+            connection,
+            format: *format,
+        },
+        Command::Snapshot { out, connection } => {
+            connected(connection, Format::Text, Job::Snapshot(out.as_deref()))
+        }
+        Command::Tools { format, connection } => connected(connection, *format, Job::Tools),
+        Command::Check { format, connection } => {
+            let shown = match format {
+                CheckFormat::Text => Format::Text,
+                _ => Format::Json,
+            };
+            connected(connection, shown, Job::Check(*format))
+        }
+        Command::Call {
+            tool,
+            args,
+            arg,
+            strict,
+            task,
+            force,
+            format,
+            connection,
+        } => connected(
+            connection,
+            *format,
+            Job::Call {
+                tool,
+                args: args.as_deref(),
+                pairs: arg,
+                how: call::How {
+                    strict: *strict,
+                    task: *task,
+                    force: *force,
+                },
+            },
+        ),
+        Command::Inspect { tool, connection } => {
+            connected(connection, Format::Json, Job::Inspect(tool))
+        }
+        Command::Resources { format, connection } => connected(connection, *format, Job::Resources),
+        Command::Templates { format, connection } => connected(connection, *format, Job::Templates),
+        Command::Prompts { format, connection } => connected(connection, *format, Job::Prompts),
+        Command::Ping { format, connection } => connected(connection, *format, Job::Ping),
+        Command::Read {
+            uri,
+            out,
+            format,
+            connection,
+        } => connected(
+            connection,
+            *format,
+            Job::Read {
+                uri,
+                out: out.as_deref(),
+            },
+        ),
+        Command::Prompt {
+            name,
+            arg,
+            format,
+            connection,
+        } => connected(connection, *format, Job::Prompt { name, args: arg }),
+        Command::Complete {
+            prompt,
+            template,
+            argument,
+            prefix,
+            context,
+            format,
+            connection,
+        } => connected(
+            connection,
+            *format,
+            Job::Complete(prompts::Completing {
+                prompt: prompt.as_deref(),
+                template: template.as_deref(),
+                argument,
+                prefix,
+                context,
+            }),
+        ),
+        Command::DemoServer { .. }
+        | Command::HostileServer { .. }
+        | Command::Replay { .. }
+        | Command::Auth { .. } => Plan::Elsewhere,
+    }
+}
+
+impl Job<'_> {
+    pub async fn run(self, session: &Session, report: &Report) -> i32 {
+        match self {
+            Job::Tools => tools::run(session, report).await,
+            Job::Inspect(tool) => inspect::run(session, tool, report).await,
+            Job::Call {
+                tool,
+                args,
+                pairs,
+                how,
+            } => call::run(session, tool, args, pairs, how, report).await,
+            Job::Check(format) => check::run(session, report, format).await,
+            Job::Resources => resources::list(session, false, report).await,
+            Job::Templates => resources::list(session, true, report).await,
+            Job::Read { uri, out } => resources::read(session, uri, out, report).await,
+            Job::Prompts => prompts::list(session, report).await,
+            Job::Prompt { name, args } => prompts::get(session, name, args, report).await,
+            Job::Complete(what) => prompts::complete(session, what, report).await,
+            Job::Ping => ping(session, report).await,
+            Job::Snapshot(out) => drift::take(session, out, report).await,
+            Job::Diff { old, format } => drift::live(session, old, format).await,
+        }
+    }
+}
+
+/// `ping`: the round trip of one `ping` request. The 2026-07-28 protocol has no `ping`; there
+/// the cheapest request, `server/discover`, is timed instead, and the output says so.
+async fn ping(session: &Session, report: &Report) -> i32 {
+    let (took, method) = match session.ping().await {
+        Ok(pinged) => pinged,
+        Err(e) => return super::failed("ping", e, report),
+    };
+    let ms = took.as_secs_f64() * 1e3;
+    match report.format {
+        Format::Json => report.json(&serde_json::json!({ "ms": ms, "method": method })),
+        Format::Text if method == "ping" => report.line(&format!("pong in {ms:.1} ms")),
+        Format::Text => report.line(&format!(
+            "round trip {ms:.1} ms (server/discover: the 2026-07-28 protocol has no ping)"
+        )),
+    }
+    exit::OK
+}
