@@ -3,8 +3,8 @@
 
 mod support;
 
-use mcp_inspect::schema::verdict::{ResultView, verdict};
-use mcp_inspect::schema::{Compiled, Era, SchemaTree, Status};
+use mcp_inspect::testing::schema::verdict::{ResultView, verdict};
+use mcp_inspect::testing::schema::{Compiled, Era, SchemaTree, Status};
 use serde_json::{Value, json};
 use std::time::Duration;
 use support::measure;
@@ -127,7 +127,7 @@ fn snapshot(n: usize, changed: usize) -> Value {
 /// `diff` of two 10,000-tool snapshots (100 tools changed) against deep equality of the same two
 /// documents, the least any comparison costs.
 fn drift(budget: Duration) {
-    use mcp_inspect::drift::compare;
+    use mcp_inspect::testing::drift::compare;
     let (old, new) = (snapshot(10_000, 0), snapshot(10_000, 100));
     // Equal documents: equality walks all of both (a difference would end it early).
     let same = old.clone();

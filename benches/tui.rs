@@ -7,17 +7,17 @@
 mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use mcp_inspect::app::call::state::Judged;
-use mcp_inspect::app::keymap::Keymap;
-use mcp_inspect::app::model::Model;
-use mcp_inspect::app::theme::Theme;
-use mcp_inspect::app::tools::state::ToolDetail;
-use mcp_inspect::app::update::{Effect, Listed, Msg, SessionRequest, update};
-use mcp_inspect::mcp::ServerEvent;
-use mcp_inspect::mcp::surface::result::CallResult;
-use mcp_inspect::mcp::surface::tool::decode_tool;
-use mcp_inspect::mcp::{ServerSummary, ToolList};
-use mcp_inspect::schema::Era;
+use mcp_inspect::testing::app::call::state::Judged;
+use mcp_inspect::testing::app::keymap::Keymap;
+use mcp_inspect::testing::app::model::Model;
+use mcp_inspect::testing::app::theme::Theme;
+use mcp_inspect::testing::app::tools::state::ToolDetail;
+use mcp_inspect::testing::app::update::{Effect, Listed, Msg, SessionRequest, update};
+use mcp_inspect::testing::mcp::ServerEvent;
+use mcp_inspect::testing::mcp::surface::result::CallResult;
+use mcp_inspect::testing::mcp::surface::tool::decode_tool;
+use mcp_inspect::testing::mcp::{ServerSummary, ToolList};
+use mcp_inspect::testing::schema::Era;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::json;
@@ -98,7 +98,7 @@ fn main() {
             let mut m = model();
             let arrived = lists.pop().unwrap_or_else(|| list.clone());
             update(&mut m, Msg::ToolsListed(arrived));
-            mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
+            mcp_inspect::testing::runtime::frame(&mut terminal, &mut m).expect("draw");
             m
         },
     );
@@ -122,7 +122,7 @@ fn main() {
     let (mut m, kept, peak) = memory_of(|| {
         let mut m = model();
         update(&mut m, Msg::ToolsListed(tools(10_000)));
-        mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
+        mcp_inspect::testing::runtime::frame(&mut terminal, &mut m).expect("draw");
         m
     });
     println!("memory: 10,000 tools listed and drawn: {kept:.1} MiB kept, {peak:.1} MiB peak");
@@ -136,7 +136,7 @@ fn main() {
                 &mut m,
                 Msg::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
             );
-            mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
+            mcp_inspect::testing::runtime::frame(&mut terminal, &mut m).expect("draw");
         },
     );
     let mut props = serde_json::Map::new();
@@ -166,28 +166,28 @@ fn main() {
             }
         }
         update(&mut m, key('2'));
-        mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
+        mcp_inspect::testing::runtime::frame(&mut terminal, &mut m).expect("draw");
     });
     println!("memory: 100,000-row tree built, first shown: {kept:.1} MiB kept, {peak:.1} MiB peak");
     let first_view = measure(
         "tui: first view of a 100,000-row schema (its root open)",
         budget,
         || {
-            mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
+            mcp_inspect::testing::runtime::frame(&mut terminal, &mut m).expect("draw");
         },
     );
     let ((), kept, peak) = memory_of(|| {
         for k in ['e', 'G'] {
             update(&mut m, key(k));
         }
-        mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
+        mcp_inspect::testing::runtime::frame(&mut terminal, &mut m).expect("draw");
     });
     println!("memory: 100,000-row tree expanded, drawn: {kept:.1} MiB kept, {peak:.1} MiB peak");
     let frame = measure(
         "tui: frame with a 100,000-row tree fully expanded",
         budget,
         || {
-            mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
+            mcp_inspect::testing::runtime::frame(&mut terminal, &mut m).expect("draw");
         },
     );
     let result_key = ten_megabyte_result_key(&mut terminal, budget);
@@ -230,7 +230,7 @@ fn main() {
                 update(&mut m, msg.clone());
             }
             update(&mut m, key('j'));
-            mcp_inspect::runtime::frame(&mut terminal, &mut m).expect("draw");
+            mcp_inspect::testing::runtime::frame(&mut terminal, &mut m).expect("draw");
         },
     );
     println!(
@@ -257,7 +257,7 @@ fn main() {
 /// the first frame, and a template's form from the server's completions to the frame that
 /// shows them. Prints both against their targets (100 ms and 16 ms).
 fn library_benches(terminal: &mut Terminal<TestBackend>, budget: Duration) {
-    use mcp_inspect::app::library::state::{Item, Kind};
+    use mcp_inspect::testing::app::library::state::{Item, Kind};
     let library_model = || {
         let mut m = model();
         if let Some(server) = m.session.server.as_mut() {
@@ -287,7 +287,7 @@ fn library_benches(terminal: &mut Terminal<TestBackend>, budget: Duration) {
                     problems,
                 },
             );
-            mcp_inspect::runtime::frame(terminal, &mut m).expect("draw");
+            mcp_inspect::testing::runtime::frame(terminal, &mut m).expect("draw");
             m
         },
     );
@@ -336,7 +336,7 @@ fn library_benches(terminal: &mut Terminal<TestBackend>, budget: Duration) {
                     result,
                 },
             );
-            mcp_inspect::runtime::frame(terminal, &mut m).expect("draw");
+            mcp_inspect::testing::runtime::frame(terminal, &mut m).expect("draw");
         },
     );
     println!(
@@ -352,7 +352,7 @@ fn library_benches(terminal: &mut Terminal<TestBackend>, budget: Duration) {
 /// tapped (as the transports do) and taken by the model in batches of 512, as once a frame.
 /// Returns the added share of the time.
 fn protocol_tap_cost(budget: Duration) -> f64 {
-    use mcp_inspect::mcp::transport::wire::{Direction, Tap, WireLog};
+    use mcp_inspect::testing::mcp::transport::wire::{Direction, Tap, WireLog};
     let lines: Vec<String> = (0..100_000)
         .map(|i| format!(r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"level":"info","logger":"flood","data":"line {i} of the flood"}}}}"#))
         .collect();
@@ -446,7 +446,7 @@ fn ten_megabyte_result_key(
             outcome: Ok(Box::new(judged)),
         },
     );
-    mcp_inspect::runtime::frame(terminal, &mut m).expect("draw");
+    mcp_inspect::testing::runtime::frame(terminal, &mut m).expect("draw");
     assert!(
         !m.call("big").expect("call panel").editing,
         "the results have the keys: the bench moves in the value tree"
@@ -456,7 +456,7 @@ fn ten_megabyte_result_key(
         budget,
         || {
             update(&mut m, key('j'));
-            mcp_inspect::runtime::frame(terminal, &mut m).expect("draw");
+            mcp_inspect::testing::runtime::frame(terminal, &mut m).expect("draw");
         },
     )
 }

@@ -6,6 +6,4 @@ mod connection;
 
 pub use args::{
     AuthAction, CheckFormat, Cli, Command, ConnectionArgs, DiffFormat, Format, ProtocolArg,
-    TransportArg,
 };
-pub use connection::{DEFAULT_MAX_TIME_SECS, DEFAULT_TIMEOUT_SECS};

@@ -1,19 +1,97 @@
 //! mcp-inspect: inspect and exercise Model Context Protocol servers from a terminal UI or scripts.
 
-pub mod app;
-pub mod cli;
-pub mod config;
-pub mod demo;
-pub mod drift;
-pub mod headless;
-pub mod hostile;
-pub mod mcp;
-pub mod plural;
-pub mod private_files;
-pub mod replay;
-pub mod runtime;
-pub mod sarif;
-pub mod schema;
-pub mod secrets;
-pub mod ui;
-pub mod untrusted;
+mod app;
+mod cli;
+mod config;
+mod demo;
+mod drift;
+mod headless;
+mod hostile;
+mod mcp;
+mod plural;
+mod private_files;
+mod replay;
+mod runtime;
+mod sarif;
+mod schema;
+mod secrets;
+pub mod testing;
+mod ui;
+mod untrusted;
+
+use clap::Parser;
+use cli::{Cli, Command};
+
+/// The `mcp-inspect` binary, as a function returning its exit code: parses the command line
+/// and hands off to the TUI, a headless command or a built-in server.
+pub fn main() -> i32 {
+    // The guard between the inspector and a stdio server (see `mcp::guard`): plain syscalls,
+    // before anything else starts.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args
+        .get(1)
+        .is_some_and(|a| a == crate::mcp::transport::guard::GUARD_ARG)
+    {
+        return crate::mcp::transport::guard::run(&args[2..]);
+    }
+    // Usage errors exit 1, as documented (clap's own code is 2); help and version exit 0.
+    let cli = Cli::try_parse().unwrap_or_else(|e| {
+        let code = if e.use_stderr() { 1 } else { 0 };
+        let _ = e.print();
+        std::process::exit(code)
+    });
+    // The hostile server is plain threads and blocking IO, and must block SIGTERM before any
+    // thread exists (see `hostile::Attack::Stubborn`): it runs before the async runtime.
+    if let Some(Command::HostileServer {
+        attack,
+        ref_url,
+        pid_file,
+    }) = cli.command
+    {
+        let options = crate::hostile::Options {
+            attacks: attack,
+            ref_url,
+            pid_file,
+        };
+        return crate::hostile::run(&options);
+    }
+    if let Some(Command::Auth { action }) = &cli.command {
+        return crate::headless::auth::run(action);
+    }
+    if let Some(Command::Replay { files }) = &cli.command {
+        return crate::replay::run(files);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return 1;
+        }
+    };
+    let code = runtime.block_on(async {
+        match cli.command {
+            Some(Command::DemoServer {
+                http,
+                page_size,
+                repeat_cursor,
+            }) => {
+                let paging = crate::demo::Paging {
+                    page_size,
+                    repeat_cursor,
+                };
+                crate::demo::run(http, paging).await
+            }
+            Some(command) => crate::headless::run(command).await,
+            None => {
+                let baseline = cli.baseline.as_deref();
+                crate::runtime::run(cli.connection, !cli.no_mouse, baseline).await
+            }
+        }
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    code
+}

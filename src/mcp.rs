@@ -9,7 +9,7 @@ pub mod surface;
 pub mod transport;
 
 pub use session::connect::connect;
-pub use session::error::{ConnectError, RequestError};
+pub use session::error::RequestError;
 pub use session::events::{AuthStep, EventReceiver, EventSink, ServerEvent};
 pub use session::options::{ConnectOptions, ProtocolChoice};
 pub use session::{ServerSummary, Session, ToolList};

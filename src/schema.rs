@@ -17,7 +17,6 @@ pub mod validate;
 pub mod verdict;
 
 pub use boxing::{Boxer, Boxing};
-pub use dialect::Dialect;
-pub use tree::{Edge, NodeId, SchemaNode, SchemaTree};
+pub use tree::{Edge, NodeId, SchemaTree};
 pub use validate::{Compiled, Unusable, Violation};
-pub use verdict::{Era, ResultView, Status, Verdict, verdict};
+pub use verdict::{Era, Status, Verdict};

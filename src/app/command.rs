@@ -97,7 +97,7 @@ commands! {
     CopyResult = "copy-result",
     CopyValue = "copy-value",
     CopyRequest = "copy-request",
-    CopyCommand = "copy-command",
+    CopyCommandLine = "copy-command",
     CopyMessage = "copy-message",
     AnswerSend = "answer-send",
     AnswerDecline = "answer-decline",
@@ -155,7 +155,7 @@ impl Command {
                 | CopyResult
                 | CopyValue
                 | CopyRequest
-                | CopyCommand
+                | CopyCommandLine
                 | CopyMessage
         )
     }

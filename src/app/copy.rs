@@ -89,9 +89,10 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
             (format!("pointer {p}"), p)
         }
         Command::CopyTool => (format!("tool {}", tool.name), pretty(&tool.definition())),
-        Command::CopyResult | Command::CopyValue | Command::CopyRequest | Command::CopyCommand => {
-            call_copy(model, &tool.name, command)?
-        }
+        Command::CopyResult
+        | Command::CopyValue
+        | Command::CopyRequest
+        | Command::CopyCommandLine => call_copy(model, &tool.name, command)?,
         other => return Err(format!("`{}` copies nothing", other.name())),
     };
     Ok(Copy { label, text })

@@ -33,19 +33,17 @@ const VISITS_PER_VALUE: u64 = 16;
 /// Why a validation stopped before its end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stop {
-    TooSlow,
-    TooDeep,
-    TooLarge,
+    Slow,
+    Deep,
+    Large,
 }
 
 impl Stop {
     pub fn describe(self, limit: Duration) -> String {
         match self {
-            Stop::TooSlow => format!("validation exceeded {}", seconds(limit)),
-            Stop::TooDeep => {
-                "validation went too deep (the schema's $refs nest without end)".into()
-            }
-            Stop::TooLarge => {
+            Stop::Slow => format!("validation exceeded {}", seconds(limit)),
+            Stop::Deep => "validation went too deep (the schema's $refs nest without end)".into(),
+            Stop::Large => {
                 "validation grew too large (the schema makes it revisit the instance too often)"
                     .into()
             }
@@ -85,11 +83,11 @@ fn visit() {
         return;
     };
     let stop = if limits.stack_base.saturating_sub(stack_address()) > STACK_USE_LIMIT {
-        Some(Stop::TooDeep)
+        Some(Stop::Deep)
     } else if limits.visits_left == 0 {
-        Some(Stop::TooLarge)
+        Some(Stop::Large)
     } else if limits.visits_left % 16 == 0 && Instant::now() > limits.deadline {
-        Some(Stop::TooSlow)
+        Some(Stop::Slow)
     } else {
         None
     };
@@ -436,13 +434,13 @@ mod tests {
         let deadline = Instant::now() + Duration::from_secs(60);
         assert_eq!(
             run(deadline, 3, || (0..10).for_each(|_| visit())),
-            Err(Stop::TooLarge)
+            Err(Stop::Large)
         );
         assert_eq!(run(deadline, 30, || 7), Ok(7));
         let past = Instant::now();
         assert_eq!(
             run(past, 5_000, || (0..5_000).for_each(|_| visit())),
-            Err(Stop::TooSlow)
+            Err(Stop::Slow)
         );
     }
 }

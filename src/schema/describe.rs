@@ -131,11 +131,6 @@ impl<'a> View<'a> {
             .find_map(|l| l.map.get(key).map(|v| (v, l)))
     }
 
-    /// A keyword's value from the nearest layer that has it.
-    pub fn get(&self, key: &str) -> Option<&'a Value> {
-        self.find(key).map(|(v, _)| v)
-    }
-
     /// Every keyword that holds subschemas, with the pointer and evaluation path of its value,
     /// in the order rows are shown.
     pub fn child_schemas(&self) -> Vec<(&'static str, &'a Value, String, String)> {

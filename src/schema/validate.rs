@@ -281,9 +281,9 @@ fn judge_here(
     };
     // Counting a big instance costs milliseconds: only when the least budget ran out.
     let all = match list(budget::MIN_VISITS) {
-        Err(Stop::TooLarge) => match budget::visits_for(instance) {
+        Err(Stop::Large) => match budget::visits_for(instance) {
             more if more > budget::MIN_VISITS => list(more),
-            _ => Err(Stop::TooLarge),
+            _ => Err(Stop::Large),
         },
         other => other,
     };

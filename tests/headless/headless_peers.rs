@@ -828,16 +828,16 @@ fn everything_resources_prompts_and_completions_over_stdio() {
 /// by a new handshake, and the connection says so.
 #[tokio::test]
 async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() {
-    use mcp_inspect::config::target::HttpTransport;
-    use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice, ServerEvent};
+    use mcp_inspect::testing::config::target::HttpTransport;
+    use mcp_inspect::testing::mcp::{ConnectOptions, EventSink, ProtocolChoice, ServerEvent};
     let Some(index) = peers::everything() else {
         return;
     };
     let port = free_port();
     let start = || everything_on(&index, port);
     let server = start();
-    let wire = mcp_inspect::mcp::transport::wire::WireLog::default();
-    let target = mcp_inspect::config::target::Target::Http {
+    let wire = mcp_inspect::testing::mcp::transport::wire::WireLog::default();
+    let target = mcp_inspect::testing::config::target::Target::Http {
         url: format!("http://127.0.0.1:{port}/mcp"),
         transport: HttpTransport::Streamable,
         headers: vec![],
@@ -847,7 +847,7 @@ async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() 
         ..cli::options(target, ProtocolChoice::Auto)
     };
     let (sink, mut events) = EventSink::new();
-    let session = mcp_inspect::mcp::connect(&options, &sink)
+    let session = mcp_inspect::testing::mcp::connect(&options, &sink)
         .await
         .expect("connect");
     let sum = |a: i64, b: i64| json!({"a": a, "b": b});
@@ -884,9 +884,9 @@ async fn a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() 
 /// tool) arrive as events naming the resource.
 #[tokio::test]
 async fn everything_tells_a_subscribed_resource_changed() {
-    use mcp_inspect::config::target::HttpTransport;
-    use mcp_inspect::config::target::Target;
-    use mcp_inspect::mcp::{EventSink, ProtocolChoice, ServerEvent};
+    use mcp_inspect::testing::config::target::HttpTransport;
+    use mcp_inspect::testing::config::target::Target;
+    use mcp_inspect::testing::mcp::{EventSink, ProtocolChoice, ServerEvent};
     let Some(index) = peers::everything() else {
         return;
     };
@@ -909,7 +909,7 @@ async fn everything_tells_a_subscribed_resource_changed() {
     for target in targets {
         let options = cli::options(target, ProtocolChoice::Auto);
         let (sink, mut events) = EventSink::new();
-        let session = mcp_inspect::mcp::connect(&options, &sink)
+        let session = mcp_inspect::testing::mcp::connect(&options, &sink)
             .await
             .expect("connect");
         session.subscribe(URI, true).await.expect("subscribe");

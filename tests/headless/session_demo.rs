@@ -3,10 +3,12 @@
 //! stderr, pagination.
 
 use crate::cli;
-use mcp_inspect::mcp::session::requests::OpenRequest;
+use mcp_inspect::testing::mcp::session::requests::OpenRequest;
 
-use mcp_inspect::mcp::EventReceiver;
-use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice, RequestError, ServerEvent};
+use mcp_inspect::testing::mcp::EventReceiver;
+use mcp_inspect::testing::mcp::{
+    ConnectOptions, EventSink, ProtocolChoice, RequestError, ServerEvent,
+};
 use serde_json::json;
 use std::time::Duration;
 
@@ -37,7 +39,7 @@ async fn list_changes_arrive_in_both_eras() {
         (ProtocolChoice::Legacy, "legacy"),
     ] {
         let (sink, mut events) = EventSink::new();
-        let session = mcp_inspect::mcp::connect(&demo(protocol, &[]), &sink)
+        let session = mcp_inspect::testing::mcp::connect(&demo(protocol, &[]), &sink)
             .await
             .expect("connect");
         assert_eq!(format!("{:?}", session.server.era).to_lowercase(), era);
@@ -66,7 +68,7 @@ async fn a_subscribed_resource_says_when_it_changed_in_both_eras() {
     const TICKER: &str = "demo://ticker";
     for protocol in [ProtocolChoice::Auto, ProtocolChoice::Legacy] {
         let (sink, mut events) = EventSink::new();
-        let session = mcp_inspect::mcp::connect(&demo(protocol, &[]), &sink)
+        let session = mcp_inspect::testing::mcp::connect(&demo(protocol, &[]), &sink)
             .await
             .expect("connect");
         let era = session.server.era;
@@ -114,7 +116,7 @@ async fn a_subscribed_resource_says_when_it_changed_in_both_eras() {
 #[tokio::test]
 async fn progress_is_reported_and_cancel_reaches_the_server() {
     let (sink, mut events) = EventSink::new();
-    let session = mcp_inspect::mcp::connect(&demo(ProtocolChoice::Auto, &[]), &sink)
+    let session = mcp_inspect::testing::mcp::connect(&demo(ProtocolChoice::Auto, &[]), &sink)
         .await
         .expect("connect");
     let call = session
@@ -157,16 +159,18 @@ async fn progress_is_reported_and_cancel_reaches_the_server() {
 #[tokio::test]
 async fn pagination_is_followed_and_a_repeated_cursor_stops_it() {
     let (sink, _events) = EventSink::new();
-    let session =
-        mcp_inspect::mcp::connect(&demo(ProtocolChoice::Legacy, &["--page-size", "4"]), &sink)
-            .await
-            .expect("connect");
+    let session = mcp_inspect::testing::mcp::connect(
+        &demo(ProtocolChoice::Legacy, &["--page-size", "4"]),
+        &sink,
+    )
+    .await
+    .expect("connect");
     let list = session.list_tools().await.expect("list");
     assert_eq!(list.tools.len(), 17);
     assert_eq!(list.pages, 5);
     assert_eq!(list.problem, None);
     session.shutdown().await;
-    let session = mcp_inspect::mcp::connect(
+    let session = mcp_inspect::testing::mcp::connect(
         &demo(
             ProtocolChoice::Legacy,
             &["--page-size", "4", "--repeat-cursor"],
@@ -189,7 +193,7 @@ async fn a_timeout_is_a_clear_error() {
     let (sink, _events) = EventSink::new();
     let mut options = demo(ProtocolChoice::Auto, &[]);
     options.timeout = Duration::from_millis(500);
-    let session = mcp_inspect::mcp::connect(&options, &sink)
+    let session = mcp_inspect::testing::mcp::connect(&options, &sink)
         .await
         .expect("connect");
     let err = session

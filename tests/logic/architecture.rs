@@ -352,6 +352,24 @@ fn the_model_is_a_handful_of_parts() {
 }
 
 #[test]
+fn the_library_surface_is_one_module_so_dead_code_is_reported() {
+    // A `pub mod` at the root exports all it holds, and rustc never calls an exported item
+    // unused. The tests reach the crate through `testing`, which names each item they need.
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .expect("read lib.rs");
+    let public: Vec<&str> = lib.lines().filter(|l| l.starts_with("pub mod ")).collect();
+    assert!(
+        lib.lines().filter(|l| l.starts_with("mod ")).count() > 10,
+        "the modules were read"
+    );
+    assert!(public.len() <= 3, "public modules in lib.rs: {public:?}");
+    assert!(
+        !lib.contains("allow(dead_code)"),
+        "dead code is reported, not allowed"
+    );
+}
+
+#[test]
 fn mcp_methods_are_asked_only_through_typed_functions() {
     // A method named by a string outside `mcp` is a second implementation of it waiting to
     // disagree with the first (as the TUI and `snapshot` once did on what "declared" means).

@@ -2,9 +2,9 @@
 
 use crate::capture_files as captures;
 
-use mcp_inspect::schema::lint::{Severity, lint};
-use mcp_inspect::schema::verdict::{Mirror, Verdict};
-use mcp_inspect::schema::{Boxer, Compiled, SchemaTree, Status};
+use mcp_inspect::testing::schema::lint::{Severity, lint};
+use mcp_inspect::testing::schema::verdict::{Mirror, Verdict};
+use mcp_inspect::testing::schema::{Boxer, Compiled, SchemaTree, Status};
 use serde_json::json;
 
 /// (capture, call label) -> verdict, for every captured call.
@@ -173,7 +173,7 @@ fn recursive_defs_show_a_back_link() {
     assert_eq!(links.len(), 1);
     assert_eq!(links[0].facts.ref_name.as_deref(), Some("Node"));
     assert_eq!(
-        mcp_inspect::schema::signature::type_text(
+        mcp_inspect::testing::schema::signature::type_text(
             &tree,
             tree.nodes
                 .iter()

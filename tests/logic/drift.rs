@@ -2,7 +2,7 @@
 //! callers and to an output schema to consumers; refs moved into `$defs` are no change;
 //! recursive schemas end; boxing, tools removed (and renamed), annotations.
 
-use mcp_inspect::drift::compare::{self, Audience, Change, Verdict};
+use mcp_inspect::testing::drift::compare::{self, Audience, Change, Verdict};
 use serde_json::{Value, json};
 
 fn snapshot(tools: Vec<Value>) -> Value {

@@ -2,7 +2,7 @@
 //! nested `allOf`s over one `$ref` (exponential, even for a conforming instance) and an error
 //! flood. Each must end within its budget with a named reason, in this very process.
 
-use mcp_inspect::schema::{Compiled, Unusable};
+use mcp_inspect::testing::schema::{Compiled, Unusable};
 use serde_json::{Map, Value, json};
 use std::time::{Duration, Instant};
 

@@ -2,13 +2,13 @@
 //! within the caps, through the tree, signature, skeleton, validation, verdict and lint; and
 //! arbitrary JSON as a tools/call result decodes, is judged and is drawn as escaped text.
 
-use mcp_inspect::app::call::result_text::ResultText;
-use mcp_inspect::mcp::surface::result::CallResult;
-use mcp_inspect::schema::lint::{ToolSchemas, lint};
-use mcp_inspect::schema::signature::{signature, type_text};
-use mcp_inspect::schema::skeleton::skeleton;
-use mcp_inspect::schema::verdict::{ResultView, verdict};
-use mcp_inspect::schema::{Compiled, Era, SchemaTree, boxing};
+use mcp_inspect::testing::app::call::result_text::ResultText;
+use mcp_inspect::testing::mcp::surface::result::CallResult;
+use mcp_inspect::testing::schema::lint::{ToolSchemas, lint};
+use mcp_inspect::testing::schema::signature::{signature, type_text};
+use mcp_inspect::testing::schema::skeleton::skeleton;
+use mcp_inspect::testing::schema::verdict::{ResultView, verdict};
+use mcp_inspect::testing::schema::{Compiled, Era, SchemaTree, boxing};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -107,7 +107,7 @@ proptest! {
     fn engine_is_total(schema in json_value(), instance in json_value(), is_error in any::<bool>()) {
         let tree = SchemaTree::build(&schema);
         prop_assert!(!tree.nodes.is_empty());
-        prop_assert!(tree.nodes.len() <= mcp_inspect::schema::tree::MAX_NODES);
+        prop_assert!(tree.nodes.len() <= mcp_inspect::testing::schema::tree::MAX_NODES);
         for id in 0..tree.nodes.len().min(50) {
             let _ = type_text(&tree, id);
         }

@@ -1,8 +1,8 @@
 //! Display trees: every keyword shown, refs resolved with badges, recursion as back-links, caps.
 
-use mcp_inspect::schema::lint::{ToolSchemas, lint};
-use mcp_inspect::schema::signature::{signature, type_text};
-use mcp_inspect::schema::{Edge, SchemaTree, boxing};
+use mcp_inspect::testing::schema::lint::{ToolSchemas, lint};
+use mcp_inspect::testing::schema::signature::{signature, type_text};
+use mcp_inspect::testing::schema::{Edge, SchemaTree, boxing};
 use serde_json::{Value, json};
 
 fn labels(tree: &SchemaTree, id: usize) -> Vec<String> {
@@ -179,7 +179,7 @@ fn dangling_and_foreign_refs_are_visible_problems() {
         input: &nested,
         output: None,
     };
-    let findings = lint(&[tool], mcp_inspect::schema::Era::Legacy);
+    let findings = lint(&[tool], mcp_inspect::testing::schema::Era::Legacy);
     assert!(
         findings.iter().any(|f| f.message.contains(hint)),
         "{findings:?}"
@@ -222,7 +222,7 @@ fn ref_bomb_stops_expanding_refs_but_keeps_every_other_row() {
         "type": "object",
         "properties": {"bomb": {"$ref": "#/$defs/L0"}, "after": {"type": "integer"}},
     }));
-    let limit = mcp_inspect::schema::tree::MAX_REF_ROWS;
+    let limit = mcp_inspect::testing::schema::tree::MAX_REF_ROWS;
     assert!(t.nodes.len() <= limit + 100, "{} rows", t.nodes.len());
     assert!(t.problems().any(|(_, p)| p.contains("not expanded")));
     // Rows outside refs are all there: the property after the bomb too.
@@ -236,7 +236,7 @@ fn ref_bomb_stops_expanding_refs_but_keeps_every_other_row() {
 
 #[test]
 fn a_schema_larger_than_the_row_cap_is_cut_with_a_notice() {
-    let cap = mcp_inspect::schema::tree::MAX_NODES;
+    let cap = mcp_inspect::testing::schema::tree::MAX_NODES;
     let properties: serde_json::Map<String, serde_json::Value> = (0..cap + 5)
         .map(|i| (format!("p{i}"), json!({"type": "string"})))
         .collect();

@@ -1,8 +1,8 @@
 //! Verdicts: every status, dialect, violation paths, boxing mismatches, era rules, no network.
 
-use mcp_inspect::schema::lint::{Severity, ToolSchemas, lint};
-use mcp_inspect::schema::verdict::{Mirror, ResultView, verdict};
-use mcp_inspect::schema::{Compiled, Era, SchemaTree, Status, Verdict};
+use mcp_inspect::testing::schema::lint::{Severity, ToolSchemas, lint};
+use mcp_inspect::testing::schema::verdict::{Mirror, ResultView, verdict};
+use mcp_inspect::testing::schema::{Compiled, Era, SchemaTree, Status, Verdict};
 use serde_json::{Value, json};
 
 fn judge(schema: Option<Value>, structured: Option<Value>, is_error: bool, era: Era) -> Verdict {
@@ -25,7 +25,7 @@ fn violations_carry_every_path_and_mark_formats() {
         "id": {"type": "string", "format": "uuid"},
         "items": {"type": "array", "items": {"type": "integer", "maximum": 5}}}, "required": ["id", "name"]});
     let instance = json!({"id": "nope", "items": [1, 9, "x"]});
-    let places = |list: &[mcp_inspect::schema::validate::Violation]| {
+    let places = |list: &[mcp_inspect::testing::schema::validate::Violation]| {
         let mut got: Vec<(String, String, String, bool)> = list
             .iter()
             .map(|x| {

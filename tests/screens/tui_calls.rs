@@ -4,13 +4,13 @@
 
 use crate::tui;
 
-use mcp_inspect::app::call::state::Judged;
-use mcp_inspect::app::model::{Model, Pane};
-use mcp_inspect::app::update::{Effect, Msg, SessionRequest, update};
-use mcp_inspect::mcp::surface::result::CallResult;
-use mcp_inspect::mcp::surface::tool::decode_tool;
-use mcp_inspect::mcp::{RequestError, ServerEvent};
-use mcp_inspect::schema::Era;
+use mcp_inspect::testing::app::call::state::Judged;
+use mcp_inspect::testing::app::model::{Model, Pane};
+use mcp_inspect::testing::app::update::{Effect, Msg, SessionRequest, update};
+use mcp_inspect::testing::mcp::surface::result::CallResult;
+use mcp_inspect::testing::mcp::surface::tool::decode_tool;
+use mcp_inspect::testing::mcp::{RequestError, ServerEvent};
+use mcp_inspect::testing::schema::Era;
 use ratatui::style::Color;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -539,12 +539,13 @@ fn a_result_keeps_the_arguments_that_were_sent() {
 #[test]
 fn a_slow_input_schema_never_makes_typing_slow() {
     let choices: Vec<Value> = (0..50_000).map(|i| json!({"k": i})).collect();
-    let tool =
-        mcp_inspect::mcp::surface::tool::decode_tool(&json!({"name": "slow", "inputSchema": {
+    let tool = mcp_inspect::testing::mcp::surface::tool::decode_tool(
+        &json!({"name": "slow", "inputSchema": {
             "type": "object",
             "properties": {"items": {"type": "array", "items": {"enum": choices}}}
-        }}))
-        .expect("tool");
+        }}),
+    )
+    .expect("tool");
     let mut m = demo_model();
     update(&mut m, Msg::ToolsListed(tui::listing(vec![tool])));
     press(&mut m, &["a"]);
@@ -696,8 +697,8 @@ fn clicks_in_the_value_tree_and_the_protocol_list() {
     let wire = |ms: u64| {
         let message = json!({"jsonrpc": "2.0", "method": format!("notifications/n{ms}")});
         let at = std::time::Instant::now() + Duration::from_millis(ms);
-        mcp_inspect::mcp::transport::wire::WireMessage::new(
-            mcp_inspect::mcp::transport::wire::Direction::In,
+        mcp_inspect::testing::mcp::transport::wire::WireMessage::new(
+            mcp_inspect::testing::mcp::transport::wire::Direction::In,
             &message,
             &message.to_string(),
             at,
@@ -810,8 +811,8 @@ fn a_failed_call_shows_its_whole_error() {
 /// the editor and its results sent to be judged again, then shown as an earlier session's.
 #[test]
 fn calls_are_kept_and_come_back_in_the_next_session() {
-    use mcp_inspect::app::call::state::{Outcome, Record};
-    use mcp_inspect::app::saved::state::SavedTool;
+    use mcp_inspect::testing::app::call::state::{Outcome, Record};
+    use mcp_inspect::testing::app::saved::state::SavedTool;
     let mut m = demo_model();
     m.saved.saving = true;
     open_call(&mut m, "add");
@@ -866,9 +867,7 @@ fn calls_are_kept_and_come_back_in_the_next_session() {
         arguments: calls[0].arguments.clone(),
         elapsed: Duration::from_millis(12),
         outcome: Outcome::Result {
-            text: Box::new(mcp_inspect::app::call::result_text::ResultText::new(
-                &result,
-            )),
+            text: Box::new(mcp_inspect::testing::app::call::result_text::ResultText::new(&result)),
             result: Box::new(result),
             verdict: Box::new(verdict),
         },

@@ -4,7 +4,7 @@
 
 use crate::tui;
 
-use mcp_inspect::app::update::{Msg, update};
+use mcp_inspect::testing::app::update::{Msg, update};
 use serde_json::json;
 use tui::{demo_tools, press, render, text, type_text};
 
@@ -23,10 +23,10 @@ fn tools_changed_against_the_baseline_are_marked_and_explained() {
     }
     tools.push(json!({"name": "retired", "inputSchema": {"type": "object"}}));
     let baseline = json!({"mcpInspectSnapshot": 1, "tools": tools});
-    let mut m = mcp_inspect::app::model::Model::new(
+    let mut m = mcp_inspect::testing::app::model::Model::new(
         "mcp-inspect demo-server".into(),
-        mcp_inspect::app::keymap::Keymap::default_map(),
-        mcp_inspect::app::theme::Theme { color: false },
+        mcp_inspect::testing::app::keymap::Keymap::default_map(),
+        mcp_inspect::testing::app::theme::Theme { color: false },
     );
     m.tools.baseline = Some(std::sync::Arc::new(baseline));
     update(&mut m, Msg::Connected(tui::server()));

@@ -11,11 +11,11 @@ use crate::edge;
 
 use edge::{ScriptedEdge, Step, keys, wait_for};
 use hostile::is_unsafe;
-use mcp_inspect::app::keymap::Keymap;
-use mcp_inspect::app::model::Model;
-use mcp_inspect::app::theme::Theme;
-use mcp_inspect::mcp::{ConnectOptions, EventSink, ProtocolChoice};
-use mcp_inspect::runtime::event_loop::{Ended, run_loop};
+use mcp_inspect::testing::app::keymap::Keymap;
+use mcp_inspect::testing::app::model::Model;
+use mcp_inspect::testing::app::theme::Theme;
+use mcp_inspect::testing::mcp::{ConnectOptions, EventSink, ProtocolChoice};
+use mcp_inspect::testing::runtime::event_loop::{Ended, run_loop};
 use ratatui::buffer::Buffer;
 
 fn hostile(attacks: &[&str], ref_url: &str) -> ConnectOptions {
@@ -102,7 +102,7 @@ async fn every_pane_stays_free_of_raw_control_characters() {
     let url = listener.url.clone();
     // How many tools the server lists, to walk them all.
     let (sink, _events) = EventSink::new();
-    let session = mcp_inspect::mcp::connect(&hostile(&["garbage"], &url), &sink)
+    let session = mcp_inspect::testing::mcp::connect(&hostile(&["garbage"], &url), &sink)
         .await
         .expect("connect");
     let tools = session.list_tools().await.expect("list").tools.len();

@@ -4,12 +4,12 @@
 
 use crate::tui;
 
-use mcp_inspect::app::effect::Effect;
-use mcp_inspect::app::update::{Msg, update};
-use mcp_inspect::mcp::{AuthStep, ServerEvent};
+use mcp_inspect::testing::app::effect::Effect;
+use mcp_inspect::testing::app::update::{Msg, update};
+use mcp_inspect::testing::mcp::{AuthStep, ServerEvent};
 use tui::{demo_model, press, render, text, type_text};
 
-fn step(model: &mut mcp_inspect::app::model::Model, step: AuthStep) {
+fn step(model: &mut mcp_inspect::testing::app::model::Model, step: AuthStep) {
     update(model, Msg::Server(ServerEvent::Authorization(step)));
 }
 

@@ -3,10 +3,10 @@
 //! shown; the filter; Enter on a good one connects.
 
 use crate::tui::{key_event, text};
-use mcp_inspect::app::keymap::Keymap;
-use mcp_inspect::app::picker::{Picked, Picker};
-use mcp_inspect::app::theme::Theme;
-use mcp_inspect::config::client_configs::{Places, discover};
+use mcp_inspect::testing::app::keymap::Keymap;
+use mcp_inspect::testing::app::picker::{Picked, Picker};
+use mcp_inspect::testing::app::theme::Theme;
+use mcp_inspect::testing::config::client_configs::{Places, discover};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -37,7 +37,7 @@ fn home() -> std::path::PathBuf {
 fn draw(picker: &mut Picker, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
     terminal
-        .draw(|frame| picker.scroll = mcp_inspect::ui::draw_picker(frame, picker))
+        .draw(|frame| picker.scroll = mcp_inspect::testing::ui::draw_picker(frame, picker))
         .expect("draw");
     text(terminal.backend().buffer())
 }

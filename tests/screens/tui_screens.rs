@@ -2,12 +2,12 @@
 //! what colour carries: focus, the selected row, required marks, problems, NO_COLOR.
 
 use crate::tui;
-use mcp_inspect::mcp::session::requests::{Completion, CompletionRef, OpenRequest};
+use mcp_inspect::testing::mcp::session::requests::{Completion, CompletionRef, OpenRequest};
 
-use mcp_inspect::app::model::Model;
-use mcp_inspect::app::theme::Theme;
-use mcp_inspect::app::update::{Msg, update};
-use mcp_inspect::mcp::ServerEvent;
+use mcp_inspect::testing::app::model::Model;
+use mcp_inspect::testing::app::theme::Theme;
+use mcp_inspect::testing::app::update::{Msg, update};
+use mcp_inspect::testing::mcp::ServerEvent;
 use ratatui::style::{Color, Modifier};
 use serde_json::json;
 use tui::{demo_model, find, library_model, press, render, text, type_text};
@@ -179,7 +179,7 @@ fn hostile_names_never_reach_the_screen_raw() {
     let evil = serde_json::json!({"name": "evil\u{1b}]52;c;cHduZWQ=\u{7}", "description": "\u{1b}[2J\u{202e}gnp.exe", "inputSchema": {"type": "object", "properties": {"x\u{1b}[31m": {"type": "string", "description": "\u{9b}6n"}}}});
     list.tools.insert(
         0,
-        mcp_inspect::mcp::surface::tool::decode_tool(&evil).expect("tool"),
+        mcp_inspect::testing::mcp::surface::tool::decode_tool(&evil).expect("tool"),
     );
     update(&mut m, Msg::ToolsListed(list));
     press(&mut m, &["g", "enter"]);
@@ -206,7 +206,7 @@ fn a_large_tree_scrolled_to_its_end_draws_the_window_rows() {
             json!({"type": "object", "properties": {"inner": {"type": "object", "properties": {"leaf": {"type": "string"}}}}}),
         );
     }
-    let tool = mcp_inspect::mcp::surface::tool::decode_tool(
+    let tool = mcp_inspect::testing::mcp::surface::tool::decode_tool(
         &json!({"name": "wide", "inputSchema": {"type": "object", "properties": props}}),
     )
     .expect("tool");
@@ -241,7 +241,7 @@ fn a_large_tree_scrolled_to_its_end_draws_the_window_rows() {
 /// selected one below as a value tree; `y m` copies it as sent.
 #[test]
 fn protocol_pane() {
-    use mcp_inspect::mcp::transport::wire::{Direction, WireMessage};
+    use mcp_inspect::testing::mcp::transport::wire::{Direction, WireMessage};
     use std::time::{Duration, Instant};
     let mut m = demo_model();
     let t0 = Instant::now();
@@ -284,7 +284,7 @@ fn protocol_pane() {
         "{screen}"
     );
     let effects = press(&mut m, &["y", "m"]);
-    let [mcp_inspect::app::update::Effect::Copy(copy)] = effects.as_slice() else {
+    let [mcp_inspect::testing::app::update::Effect::Copy(copy)] = effects.as_slice() else {
         panic!("{effects:?}");
     };
     let copied: serde_json::Value = serde_json::from_str(&copy.text).expect("json");
@@ -321,11 +321,11 @@ fn protocol_pane() {
 /// list and its body shown.
 #[test]
 fn protocol_pane_shows_http_exchanges() {
-    use mcp_inspect::mcp::transport::wire::{Direction, HttpExchange, WireMessage};
+    use mcp_inspect::testing::mcp::transport::wire::{Direction, HttpExchange, WireMessage};
     use reqwest::header::{HeaderMap, HeaderValue};
     use std::sync::Arc;
     use std::time::{Duration, Instant};
-    mcp_inspect::secrets::register("sk-live-0123456789");
+    mcp_inspect::testing::secrets::register("sk-live-0123456789");
     let mut m = demo_model();
     let t0 = Instant::now();
     let headers = |pairs: &[(&'static str, &str)]| {
@@ -400,8 +400,8 @@ fn protocol_pane_shows_http_exchanges() {
 /// tools only has no tabs.
 #[test]
 fn library_pane() {
-    use mcp_inspect::app::effect::{Effect, SessionRequest};
-    use mcp_inspect::app::library::state::{Item, Kind, Open};
+    use mcp_inspect::testing::app::effect::{Effect, SessionRequest};
+    use mcp_inspect::testing::app::library::state::{Item, Kind, Open};
     let changed = || Msg::Server(ServerEvent::LibraryChanged);
     let mut m = demo_model();
     assert!(
@@ -535,13 +535,14 @@ fn library_pane() {
     // The JSON content is a value tree: `tab` focuses it, the cursor moves to a row whose
     // value, JSON Pointer and jq path copy.
     press(&mut m, &["tab", "j"]);
-    assert_eq!(m.view.focus, mcp_inspect::app::model::Pane::Opened);
-    let copied = |m: &mut mcp_inspect::app::model::Model, key: &str| match press(m, &["y", key])
-        .as_slice()
-    {
-        [Effect::Copy(copy)] => copy.text.clone(),
-        other => panic!("{other:?}"),
-    };
+    assert_eq!(m.view.focus, mcp_inspect::testing::app::model::Pane::Opened);
+    let copied =
+        |m: &mut mcp_inspect::testing::app::model::Model, key: &str| match press(m, &["y", key])
+            .as_slice()
+        {
+            [Effect::Copy(copy)] => copy.text.clone(),
+            other => panic!("{other:?}"),
+        };
     assert_eq!(copied(&mut m, "p"), "/id");
     assert_eq!(copied(&mut m, "j"), "(.contents[0].text | fromjson).id");
     assert_eq!(copied(&mut m, "s"), "\"a b\"");
@@ -555,8 +556,8 @@ fn library_pane() {
 /// description, its arguments or variables, what Enter does); `tab` moves to that pane.
 #[test]
 fn each_library_tab_at_both_sizes() {
-    use mcp_inspect::app::library::state::{Item, Kind};
-    use mcp_inspect::demo::library as demo;
+    use mcp_inspect::testing::app::library::state::{Item, Kind};
+    use mcp_inspect::testing::demo::library as demo;
     let mut m = library_model();
     let of = |kind, list: Vec<serde_json::Value>| {
         list.into_iter()
@@ -591,11 +592,11 @@ fn each_library_tab_at_both_sizes() {
     assert!(screen.contains("line \\u{202e}two"), "{screen}");
     assert!(!screen.contains('\u{1b}') && !screen.contains('\u{202e}'));
     press(&mut m, &["tab"]);
-    assert_eq!(m.view.focus, mcp_inspect::app::model::Pane::Opened);
+    assert_eq!(m.view.focus, mcp_inspect::testing::app::model::Pane::Opened);
     press(&mut m, &["esc", "t"]);
     assert_eq!(
         m.view.focus,
-        mcp_inspect::app::model::Pane::Tools,
+        mcp_inspect::testing::app::model::Pane::Tools,
         "round to Tools"
     );
 }
@@ -605,8 +606,8 @@ fn each_library_tab_at_both_sizes() {
 /// the Server pane. `p` pings; the round trip is said the same way.
 #[test]
 fn the_log_level_picker_and_ping() {
-    use mcp_inspect::app::effect::{Effect, SessionRequest};
-    use mcp_inspect::mcp::RequestError;
+    use mcp_inspect::testing::app::effect::{Effect, SessionRequest};
+    use mcp_inspect::testing::mcp::RequestError;
     let mut m = demo_model();
     press(&mut m, &["L"]);
     snapshot("log_level_picker", &mut m);
@@ -673,8 +674,8 @@ fn the_log_level_picker_and_ping() {
 /// again; `s` again unsubscribes. Templates and prompts cannot be subscribed to.
 #[test]
 fn a_subscribed_resource_is_marked_until_read_again() {
-    use mcp_inspect::app::effect::{Effect, SessionRequest};
-    use mcp_inspect::app::library::state::{Item, Kind, Open};
+    use mcp_inspect::testing::app::effect::{Effect, SessionRequest};
+    use mcp_inspect::testing::app::library::state::{Item, Kind, Open};
     let mut m = library_model();
     if let Some(server) = m.session.server.as_mut() {
         server.capabilities = json!({"resources": {}, "prompts": {}});
@@ -774,9 +775,9 @@ fn a_subscribed_resource_is_marked_until_read_again() {
 /// suggested); the answer becomes a write that never replaces a file unless the form says so.
 #[test]
 fn a_read_blob_is_saved_where_the_form_says() {
-    use mcp_inspect::app::effect::Effect;
-    use mcp_inspect::app::library::state::{Item, Kind, Open};
-    use mcp_inspect::app::library::update::file_name;
+    use mcp_inspect::testing::app::effect::Effect;
+    use mcp_inspect::testing::app::library::state::{Item, Kind, Open};
+    use mcp_inspect::testing::app::library::update::file_name;
     let mut m = library_model();
     press(&mut m, &["6"]);
     let pixel = json!({"uri": "demo://pixel.png", "name": "pixel"});
@@ -859,8 +860,8 @@ fn a_read_blob_is_saved_where_the_form_says() {
 /// move among those shown, Enter opens the one selected, esc clears.
 #[test]
 fn the_library_filters_like_the_tool_list() {
-    use mcp_inspect::app::effect::{Effect, SessionRequest};
-    use mcp_inspect::app::library::state::{Item, Kind};
+    use mcp_inspect::testing::app::effect::{Effect, SessionRequest};
+    use mcp_inspect::testing::app::library::state::{Item, Kind};
     let mut m = library_model();
     press(&mut m, &["6"]);
     let resource = |uri: &str| Item {
@@ -938,8 +939,8 @@ fn the_library_filters_like_the_tool_list() {
 /// dropped; `ctrl-n` then puts the first in.
 #[test]
 fn completions_come_as_you_type() {
-    use mcp_inspect::app::effect::{Effect, SessionRequest};
-    use mcp_inspect::app::library::state::{Item, Kind};
+    use mcp_inspect::testing::app::effect::{Effect, SessionRequest};
+    use mcp_inspect::testing::app::library::state::{Item, Kind};
     use std::time::Duration;
     let mut m = library_model();
     press(&mut m, &["T"]);
@@ -1032,7 +1033,7 @@ fn zoom_gives_the_focused_pane_the_screen() {
 fn the_server_pane_shows_what_the_handshake_also_sent() {
     let mut m = Model::new(
         "mcp-inspect demo-server".into(),
-        mcp_inspect::app::keymap::Keymap::default_map(),
+        mcp_inspect::testing::app::keymap::Keymap::default_map(),
         Theme { color: true },
     );
     let mut server = tui::server();

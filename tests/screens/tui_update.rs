@@ -3,17 +3,17 @@
 
 use crate::tui;
 
-use mcp_inspect::app::model::{Overlay, Pane};
+use mcp_inspect::testing::app::model::{Overlay, Pane};
 
-use mcp_inspect::app::server::state::Connection;
+use mcp_inspect::testing::app::server::state::Connection;
 
-use mcp_inspect::app::tools::state::Which;
-use mcp_inspect::app::tools::tree_view::visible_rows;
-use mcp_inspect::app::update::{Effect, Msg, SessionRequest, update};
-use mcp_inspect::mcp::ServerEvent;
+use mcp_inspect::testing::app::tools::state::Which;
+use mcp_inspect::testing::app::tools::tree_view::visible_rows;
+use mcp_inspect::testing::app::update::{Effect, Msg, SessionRequest, update};
+use mcp_inspect::testing::mcp::ServerEvent;
 use tui::{demo_model, press, type_text};
 
-fn copied(effects: Vec<Effect>) -> mcp_inspect::app::copy::Copy {
+fn copied(effects: Vec<Effect>) -> mcp_inspect::testing::app::copy::Copy {
     match effects.as_slice() {
         [Effect::Copy(c)] => c.clone(),
         other => panic!("expected one copy, got {other:?}"),
@@ -21,7 +21,7 @@ fn copied(effects: Vec<Effect>) -> mcp_inspect::app::copy::Copy {
 }
 
 /// The labels of a tool's visible output rows.
-fn output_labels(m: &mcp_inspect::app::model::Model, tool: &str) -> Vec<String> {
+fn output_labels(m: &mcp_inspect::testing::app::model::Model, tool: &str) -> Vec<String> {
     let boxing = m.selected_entry().and_then(|e| e.boxing());
     let tree = m
         .detail(tool)
@@ -40,14 +40,14 @@ fn output_labels(m: &mcp_inspect::app::model::Model, tool: &str) -> Vec<String> 
     .collect()
 }
 
-fn selected(model: &mcp_inspect::app::model::Model) -> String {
+fn selected(model: &mcp_inspect::testing::app::model::Model) -> String {
     model
         .selected_entry()
         .map(|e| e.tool.name.clone())
         .unwrap_or_default()
 }
 
-fn cursor_label(model: &mcp_inspect::app::model::Model) -> String {
+fn cursor_label(model: &mcp_inspect::testing::app::model::Model) -> String {
     let name = selected(model);
     let (which, node) = model
         .tool_view(&name)
@@ -363,7 +363,7 @@ fn each_pane_pages_by_its_own_height() {
 #[test]
 fn hints_show_only_keys_that_work_in_the_focused_pane() {
     let mut m = demo_model();
-    let hints = |m: &mut mcp_inspect::app::model::Model| {
+    let hints = |m: &mut mcp_inspect::testing::app::model::Model| {
         let screen = tui::text(&tui::render(m, 120, 30));
         screen.lines().last().unwrap_or_default().to_string()
     };
@@ -376,7 +376,7 @@ fn hints_show_only_keys_that_work_in_the_focused_pane() {
 
 #[test]
 fn a_keymap_with_an_unknown_command_names_its_line() {
-    let error = mcp_inspect::app::keymap::Keymap::parse(
+    let error = mcp_inspect::testing::app::keymap::Keymap::parse(
         "[[tools]]\non = [\"x\"]\nrun = \"expand-everything\"\n",
     )
     .err()
@@ -388,11 +388,11 @@ fn a_keymap_with_an_unknown_command_names_its_line() {
 }
 
 /// A tool whose input schema holds `n` object properties of two values each.
-fn wide_tool(name: &str, n: usize) -> mcp_inspect::mcp::surface::tool::Tool {
+fn wide_tool(name: &str, n: usize) -> mcp_inspect::testing::mcp::surface::tool::Tool {
     let props: serde_json::Map<String, serde_json::Value> = (0..n)
         .map(|i| (format!("p{i}"), serde_json::json!({"type": "string"})))
         .collect();
-    mcp_inspect::mcp::surface::tool::decode_tool(
+    mcp_inspect::testing::mcp::surface::tool::decode_tool(
         &serde_json::json!({"name": name, "inputSchema": {"type": "object", "properties": props}}),
     )
     .expect("tool")
@@ -400,8 +400,8 @@ fn wide_tool(name: &str, n: usize) -> mcp_inspect::mcp::surface::tool::Tool {
 
 #[test]
 fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
-    use mcp_inspect::app::tools::state::ToolDetail;
-    use mcp_inspect::app::update::Listed;
+    use mcp_inspect::testing::app::tools::state::ToolDetail;
+    use mcp_inspect::testing::app::update::Listed;
     let mut m = demo_model();
     let list = |tool| tui::listing(vec![tool]);
     let effects = update(&mut m, Msg::ToolsListed(list(wide_tool("wide", 15_000))));
@@ -449,7 +449,7 @@ fn a_long_description_gives_way_to_the_signature_and_d_shows_it_whole() {
     let description: Vec<String> = (1..=12)
         .map(|i| format!("Line {i} of a description long enough to wrap in the tool pane at this width, as real servers write them."))
         .collect();
-    let tool = mcp_inspect::mcp::surface::tool::decode_tool(&serde_json::json!({
+    let tool = mcp_inspect::testing::mcp::surface::tool::decode_tool(&serde_json::json!({
         "name": "wordy", "description": description.join("\n"),
         "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
         "annotations": {"readOnlyHint": true}
@@ -581,10 +581,13 @@ fn a_server_flooding_requests_gets_the_extra_ones_declined_at_once() {
             }),
         ));
     }
-    assert_eq!(m.asked.len(), mcp_inspect::app::asked::state::MAX_WAITING);
+    assert_eq!(
+        m.asked.len(),
+        mcp_inspect::testing::app::asked::state::MAX_WAITING
+    );
     assert_eq!(
         refused.len(),
-        20 - mcp_inspect::app::asked::state::MAX_WAITING
+        20 - mcp_inspect::testing::app::asked::state::MAX_WAITING
     );
 }
 
@@ -596,7 +599,7 @@ fn a_changed_tool_starts_afresh_and_an_unchanged_one_keeps_its_place() {
         let properties: serde_json::Map<String, serde_json::Value> = (0..props)
             .map(|i| (format!("p{i}"), serde_json::json!({"type": "string"})))
             .collect();
-        mcp_inspect::mcp::surface::tool::decode_tool(&serde_json::json!({
+        mcp_inspect::testing::mcp::surface::tool::decode_tool(&serde_json::json!({
             "name": name, "inputSchema": {"type": "object", "properties": properties}
         }))
         .expect("tool")

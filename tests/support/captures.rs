@@ -2,9 +2,9 @@
 //! (request and answer) captured from real servers, copied into the repository.
 #![allow(dead_code)]
 
-use mcp_inspect::mcp::surface::result::CallResult;
-use mcp_inspect::mcp::surface::tool::{Tool, decode_page};
-use mcp_inspect::schema::Era;
+use mcp_inspect::testing::mcp::surface::result::CallResult;
+use mcp_inspect::testing::mcp::surface::tool::{Tool, decode_page};
+use mcp_inspect::testing::schema::Era;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

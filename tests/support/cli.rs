@@ -87,9 +87,9 @@ pub fn start_listening(mut cmd: Command, port: u16) -> Background {
 /// way `--demo` and `--hostile` do, for in-process sessions.
 pub fn this_binary(
     args: Vec<String>,
-    protocol: mcp_inspect::mcp::ProtocolChoice,
-) -> mcp_inspect::mcp::ConnectOptions {
-    let target = mcp_inspect::config::target::Target::Stdio {
+    protocol: mcp_inspect::testing::mcp::ProtocolChoice,
+) -> mcp_inspect::testing::mcp::ConnectOptions {
+    let target = mcp_inspect::testing::config::target::Target::Stdio {
         command: BIN.into(),
         args,
         env: vec![],
@@ -100,10 +100,10 @@ pub fn this_binary(
 
 /// Options for an in-process session with `target`: a 10 s timeout, the default client.
 pub fn options(
-    target: mcp_inspect::config::target::Target,
-    protocol: mcp_inspect::mcp::ProtocolChoice,
-) -> mcp_inspect::mcp::ConnectOptions {
-    mcp_inspect::mcp::ConnectOptions {
+    target: mcp_inspect::testing::config::target::Target,
+    protocol: mcp_inspect::testing::mcp::ProtocolChoice,
+) -> mcp_inspect::testing::mcp::ConnectOptions {
+    mcp_inspect::testing::mcp::ConnectOptions {
         target,
         protocol,
         timeout: Duration::from_secs(10),

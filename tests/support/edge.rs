@@ -3,7 +3,7 @@
 //! run on every frame the loop draws.
 #![allow(dead_code)]
 
-use mcp_inspect::runtime::event_loop::{Edge, Input};
+use mcp_inspect::testing::runtime::event_loop::{Edge, Input};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;

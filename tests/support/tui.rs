@@ -2,14 +2,14 @@
 #![allow(dead_code)]
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use mcp_inspect::app::keymap::Keymap;
-use mcp_inspect::app::model::Model;
-use mcp_inspect::app::theme::Theme;
-use mcp_inspect::app::update::{Effect, Msg, SessionRequest, update};
-use mcp_inspect::demo::catalog;
-use mcp_inspect::mcp::surface::tool::decode_tool;
-use mcp_inspect::mcp::{ServerSummary, ToolList};
-use mcp_inspect::schema::Era;
+use mcp_inspect::testing::app::keymap::Keymap;
+use mcp_inspect::testing::app::model::Model;
+use mcp_inspect::testing::app::theme::Theme;
+use mcp_inspect::testing::app::update::{Effect, Msg, SessionRequest, update};
+use mcp_inspect::testing::demo::catalog;
+use mcp_inspect::testing::mcp::surface::tool::decode_tool;
+use mcp_inspect::testing::mcp::{ServerSummary, ToolList};
+use mcp_inspect::testing::schema::Era;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -41,7 +41,7 @@ pub fn demo_tools() -> ToolList {
 }
 
 /// A one-page listing of these tools.
-pub fn listing(tools: Vec<mcp_inspect::mcp::surface::tool::Tool>) -> ToolList {
+pub fn listing(tools: Vec<mcp_inspect::testing::mcp::surface::tool::Tool>) -> ToolList {
     ToolList {
         tools,
         pages: 1,
@@ -82,7 +82,7 @@ pub fn library_model() -> Model {
 
 /// The terminal event for a key written as in the keymap (`j`, `enter`, `ctrl-c`).
 pub fn key_event(written: &str) -> KeyEvent {
-    let key = mcp_inspect::app::keymap::Key::parse(written).expect("key");
+    let key = mcp_inspect::testing::app::keymap::Key::parse(written).expect("key");
     let mut modifiers = KeyModifiers::NONE;
     if key.ctrl {
         modifiers |= KeyModifiers::CONTROL;
@@ -119,7 +119,7 @@ pub fn type_text(model: &mut Model, text: &str) {
 /// Draws the model at a size and returns the buffer.
 pub fn render(model: &mut Model, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
-    mcp_inspect::runtime::frame(&mut terminal, model).expect("draw");
+    mcp_inspect::testing::runtime::frame(&mut terminal, model).expect("draw");
     terminal.backend().buffer().clone()
 }
 
