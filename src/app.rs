@@ -37,6 +37,11 @@ pub mod library {
 pub mod model;
 pub mod mouse;
 pub mod outline;
+/// The panes as a whole: focus, overlays, zoom, the filter line, motions to the focused pane.
+pub mod panes {
+    pub mod filter;
+    pub mod update;
+}
 pub mod picker;
 /// The protocol pane: every JSON-RPC message of the session, filtered, with each one readable as
 /// it was written.

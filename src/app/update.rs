@@ -7,11 +7,10 @@ pub use crate::app::effect::{Effect, Listed, SessionRequest};
 use crate::app::keymap::{Key, Layer};
 use crate::app::model::{LogKind, Model, Overlay, Pane};
 use crate::app::server::state::Connection;
-use crate::app::tabs::Tab;
 use crate::app::tools::entry::ToolEntry;
 use crate::app::tools::state::{ToolDetail, ToolView};
-use crate::app::tools::update::{ensure_detail, move_in_list, move_in_log, tool_command};
-use crate::app::{asked, authorize, call, library, saved, server};
+use crate::app::tools::update::ensure_detail;
+use crate::app::{asked, authorize, call, library, panes, saved, server};
 use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
 use crate::untrusted;
 use asked::state::Reply;
@@ -431,7 +430,7 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
                     .modifiers
                     .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
             {
-                edit_filter(model, |text| text.push(c));
+                panes::filter::edit(model, |text| text.push(c));
             } else if key == Key::parse("ctrl-c").unwrap_or(key) {
                 return run_command(model, Command::Quit);
             }
@@ -485,21 +484,8 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
 
 fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     model.view.status = None;
-    if command == Command::Complete && model.asked.is_empty() {
-        call::update::next_choice(model);
-        return Vec::new();
-    }
-    if command == Command::Complete {
-        return asked::completions::complete(model);
-    }
-    if matches!(
-        command,
-        Command::AuthSend | Command::AuthCancel | Command::AuthCopyUrl | Command::AuthOpen
-    ) {
-        return authorize::update::run(model, command);
-    }
-    if let Some(reply) = Reply::of(command) {
-        return asked::update::answer(model, reply);
+    if let Some(effects) = for_the_panel_in_front(model, command) {
+        return effects;
     }
     let quit_asked = std::mem::take(&mut model.exit.quit_asked);
     if command == Command::Call {
@@ -511,68 +497,17 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     if model.view.focus == Pane::Call && !command.is_shared() && model.view.overlay.is_none() {
         return call::update::command(model, command);
     }
+    // The arms' order matters: an open level picker takes the motions, the library its `Open`.
     match command {
-        // A running call would be lost without a word: the first press asks.
-        Command::Quit if model.busy() && !quit_asked => {
-            model.exit.quit_asked = true;
-            model.view.status =
-                Some("a call is running: press quit again to quit and abandon it".into());
+        Command::Quit | Command::SwitchServer => end(model, command, quit_asked),
+        Command::Help | Command::Close | Command::CopyMenu | Command::Zoom => {
+            panes::update::overlay(model, command)
         }
-        Command::Quit => model.exit.quit = true,
-        Command::SwitchServer if model.busy() && !quit_asked => {
-            model.exit.quit_asked = true;
-            model.view.status =
-                Some("a call is running: press switch again to end it and pick a server".into());
-        }
-        Command::SwitchServer => {
-            model.exit.switch_server = true;
-            model.exit.quit = true;
-        }
-        Command::Help => {
-            model.view.help_scroll = 0;
-            model.view.overlay = if model.view.overlay == Some(Overlay::Help) {
-                None
-            } else {
-                Some(Overlay::Help)
-            };
-        }
-        Command::Close => model.view.overlay = None,
-        Command::CopyMenu => model.view.overlay = Some(Overlay::CopyMenu),
-        Command::Zoom => model.view.zoomed = !model.view.zoomed,
         Command::Ping => return server::update::ping(model),
         Command::LogLevel => server::update::open_levels(model),
         Command::SetLogLevel => return server::update::set_log_level(model),
         motion if matches!(model.view.overlay, Some(Overlay::LogLevel(_))) => {
             server::update::move_in_levels(model, motion);
-        }
-        Command::FocusNext | Command::FocusPrev => {
-            let n = Pane::ORDER.len();
-            let step = if command == Command::FocusNext {
-                1
-            } else {
-                n - 1
-            };
-            let mut i = Pane::ORDER
-                .iter()
-                .position(|p| *p == model.view.focus)
-                .unwrap_or(0);
-            loop {
-                i = (i + step) % n;
-                if !Pane::ORDER[i].beside(model.view.tab) {
-                    continue;
-                }
-                model.view.focus = Pane::ORDER[i];
-                // Tab shows a call panel only where one is open, and lands on its results,
-                // so the next Tab moves on instead of typing into the editor.
-                if model.view.focus != Pane::Call {
-                    break;
-                }
-                let name = model.selected_entry().map(|e| e.tool.name.clone());
-                if let Some(panel) = name.and_then(|n| model.call_mut(&n)) {
-                    panel.editing = false;
-                    break;
-                }
-            }
         }
         Command::FocusLibrary => return library::update::focus(model),
         Command::NextTab => return library::update::step(model, true),
@@ -582,52 +517,21 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         }
         Command::Subscribe => return library::update::subscribe(model),
         Command::Save => return library::update::save(model),
-        Command::FocusTools => {
-            model.view.tab = Tab::Tools;
-            model.view.focus = Pane::Tools;
-        }
-        Command::FocusTool | Command::Open => {
-            model.view.tab = Tab::Tools;
-            model.view.focus = Pane::Tool;
-        }
-        Command::FocusServer => model.view.focus = Pane::Server,
-        Command::FocusLog => model.view.focus = Pane::Log,
-        Command::FocusProtocol => model.view.focus = Pane::Protocol,
-        Command::Back if model.view.focus == Pane::Opened => model.view.focus = Pane::Library,
-        Command::Back => model.view.focus = Pane::Tools,
-        // A new handshake, whether the connection looks alive or not: an HTTP session the
-        // server forgot (it restarted) looks alive until a request fails.
-        Command::Reconnect => {
-            if model.session.connection == Connection::Connecting {
-                model.view.status = Some("already connecting".into());
-                return Vec::new();
-            }
-            model.session.connection = Connection::Connecting;
-            model.push_log(LogKind::Event, "reconnecting: a new handshake".into());
-            call::update::abandon_all(model, "abandoned: reconnecting");
-            // The old session's requests die with it: nobody can take their answers now.
-            model.asked.clear();
-            return vec![Effect::Session(SessionRequest::Reconnect)];
-        }
-        Command::Filter if model.view.focus == Pane::Protocol => {
-            model.protocol.filter.editing = true
-        }
-        Command::Filter if model.view.focus == Pane::Library => model.library.filtering = true,
-        Command::Filter => model.tools.filter.editing = true,
-        Command::FilterAccept => {
-            model.tools.filter.editing = false;
-            model.protocol.filter.editing = false;
-            model.library.filtering = false;
-        }
-        Command::FilterCancel | Command::FilterClear => {
-            edit_filter(model, String::clear);
-            model.tools.filter.editing = false;
-            model.protocol.filter.editing = false;
-            model.library.filtering = false;
-        }
-        Command::FilterDelete => edit_filter(model, |text| {
-            text.pop();
-        }),
+        Command::FocusNext
+        | Command::FocusPrev
+        | Command::FocusTools
+        | Command::FocusTool
+        | Command::Open
+        | Command::FocusServer
+        | Command::FocusLog
+        | Command::FocusProtocol
+        | Command::Back => panes::update::focus(model, command),
+        Command::Reconnect => return reconnect(model),
+        Command::Filter
+        | Command::FilterAccept
+        | Command::FilterCancel
+        | Command::FilterClear
+        | Command::FilterDelete => panes::filter::command(model, command),
         c if c.is_copy() => {
             model.view.overlay = None;
             return match copy::resolve(model, c) {
@@ -638,77 +542,58 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
                 }
             };
         }
-        motion if model.view.overlay == Some(Overlay::Help) => {
-            let page = model.view.viewport.help_rows.max(1);
-            model.view.help_scroll = match motion {
-                Command::Down => model.view.help_scroll + 1,
-                Command::Up => model.view.help_scroll.saturating_sub(1),
-                Command::PageDown => model.view.help_scroll + page,
-                Command::PageUp => model.view.help_scroll.saturating_sub(page),
-                _ => model.view.help_scroll,
-            };
-        }
-        motion => match model.view.focus {
-            Pane::Tools => move_in_list(model, motion),
-            Pane::Tool => tool_command(model, motion),
-            Pane::Log => move_in_log(model, motion),
-            Pane::Protocol => {
-                let page = model.view.viewport.protocol_rows;
-                model.protocol.motion(motion, page);
-            }
-            Pane::Library => library::update::motion(model, motion),
-            Pane::Opened => library::update::in_opened(model, motion),
-            Pane::Server => {
-                model.view.server_scroll = match motion {
-                    Command::Down => model.view.server_scroll.saturating_add(1),
-                    Command::Up => model.view.server_scroll.saturating_sub(1),
-                    Command::First => 0,
-                    Command::Last => usize::MAX,
-                    _ => model.view.server_scroll,
-                }
-            }
-            Pane::Call => {}
-        },
+        motion => panes::update::motion(model, motion),
     }
     Vec::new()
 }
 
-/// Edits the text of the filter being typed into, or else the focused pane's (the protocol
-/// pane's, the library's or the tools list's), and applies it.
-fn edit_filter(model: &mut Model, edit: impl FnOnce(&mut String)) {
-    let protocol = &mut model.protocol;
-    let library = &mut model.library;
-    let typing_elsewhere = model.tools.filter.editing || protocol.filter.editing;
-    if library.filtering || (!typing_elsewhere && model.view.focus == Pane::Library) {
-        let mut text = library.filter.clone();
-        edit(&mut text);
-        library.set_filter(text);
-    } else if protocol.filter.editing
-        || (!model.tools.filter.editing && model.view.focus == Pane::Protocol)
-    {
-        let mut text = protocol.filter.text.clone();
-        edit(&mut text);
-        protocol.set_filter(text);
-    } else {
-        edit(&mut model.tools.filter.text);
-        refilter(model);
+/// A command for the completion list, the authorization panel or a request's panel, if one
+/// is in front and the command is its.
+fn for_the_panel_in_front(model: &mut Model, command: Command) -> Option<Vec<Effect>> {
+    if command == Command::Complete && model.asked.is_empty() {
+        call::update::next_choice(model);
+        return Some(Vec::new());
     }
+    if command == Command::Complete {
+        return Some(asked::completions::complete(model));
+    }
+    if matches!(
+        command,
+        Command::AuthSend | Command::AuthCancel | Command::AuthCopyUrl | Command::AuthOpen
+    ) {
+        return Some(authorize::update::run(model, command));
+    }
+    Reply::of(command).map(|reply| asked::update::answer(model, reply))
 }
 
-/// Applies the tool filter: typing selects the best match; a cleared filter keeps the tool
-/// that was selected.
-fn refilter(model: &mut Model) {
-    let before = model
-        .tools
-        .filter
-        .visible
-        .get(model.tools.selected)
-        .map(|m| m.index);
-    model.tools.filter.apply(&model.tools.list);
-    let visible = &model.tools.filter.visible;
-    model.tools.selected = before
-        .filter(|_| model.tools.filter.text.is_empty())
-        .and_then(|i| visible.iter().position(|m| m.index == i))
-        .unwrap_or(0);
-    model.tools.scroll = 0;
+/// Quit, or end the session to pick another server; a running call would be lost without a
+/// word, so the first press asks.
+fn end(model: &mut Model, command: Command, asked_before: bool) {
+    let switch = command == Command::SwitchServer;
+    if model.busy() && !asked_before {
+        model.exit.quit_asked = true;
+        model.view.status = Some(if switch {
+            "a call is running: press switch again to end it and pick a server".into()
+        } else {
+            "a call is running: press quit again to quit and abandon it".into()
+        });
+        return;
+    }
+    model.exit.switch_server = switch;
+    model.exit.quit = true;
+}
+
+/// A new handshake, whether the connection looks alive or not: an HTTP session the server
+/// forgot (it restarted) looks alive until a request fails.
+fn reconnect(model: &mut Model) -> Vec<Effect> {
+    if model.session.connection == Connection::Connecting {
+        model.view.status = Some("already connecting".into());
+        return Vec::new();
+    }
+    model.session.connection = Connection::Connecting;
+    model.push_log(LogKind::Event, "reconnecting: a new handshake".into());
+    call::update::abandon_all(model, "abandoned: reconnecting");
+    // The old session's requests die with it: nobody can take their answers now.
+    model.asked.clear();
+    vec![Effect::Session(SessionRequest::Reconnect)]
 }

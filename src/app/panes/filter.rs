@@ -1,0 +1,71 @@
+//! The filter line of the tools list, the protocol pane and the library: which one a key types
+//! into, and applying it (typing selects the best match; clearing keeps the selection).
+
+use crate::app::command::Command;
+use crate::app::model::{Model, Pane};
+
+/// Starts, accepts, cancels or edits the filter of the focused pane.
+pub fn command(model: &mut Model, command: Command) {
+    match command {
+        Command::Filter if model.view.focus == Pane::Protocol => {
+            model.protocol.filter.editing = true
+        }
+        Command::Filter if model.view.focus == Pane::Library => model.library.filtering = true,
+        Command::Filter => model.tools.filter.editing = true,
+        Command::FilterAccept => stop_editing(model),
+        Command::FilterCancel | Command::FilterClear => {
+            edit(model, String::clear);
+            stop_editing(model);
+        }
+        Command::FilterDelete => edit(model, |text| {
+            text.pop();
+        }),
+        _ => {}
+    }
+}
+
+fn stop_editing(model: &mut Model) {
+    model.tools.filter.editing = false;
+    model.protocol.filter.editing = false;
+    model.library.filtering = false;
+}
+
+/// Edits the text of the filter being typed into, or else the focused pane's (the protocol
+/// pane's, the library's or the tools list's), and applies it.
+pub fn edit(model: &mut Model, edit: impl FnOnce(&mut String)) {
+    let protocol = &mut model.protocol;
+    let library = &mut model.library;
+    let typing_elsewhere = model.tools.filter.editing || protocol.filter.editing;
+    if library.filtering || (!typing_elsewhere && model.view.focus == Pane::Library) {
+        let mut text = library.filter.clone();
+        edit(&mut text);
+        library.set_filter(text);
+    } else if protocol.filter.editing
+        || (!model.tools.filter.editing && model.view.focus == Pane::Protocol)
+    {
+        let mut text = protocol.filter.text.clone();
+        edit(&mut text);
+        protocol.set_filter(text);
+    } else {
+        edit(&mut model.tools.filter.text);
+        refilter(model);
+    }
+}
+
+/// Applies the tool filter: typing selects the best match; a cleared filter keeps the tool
+/// that was selected.
+fn refilter(model: &mut Model) {
+    let before = model
+        .tools
+        .filter
+        .visible
+        .get(model.tools.selected)
+        .map(|m| m.index);
+    model.tools.filter.apply(&model.tools.list);
+    let visible = &model.tools.filter.visible;
+    model.tools.selected = before
+        .filter(|_| model.tools.filter.text.is_empty())
+        .and_then(|i| visible.iter().position(|m| m.index == i))
+        .unwrap_or(0);
+    model.tools.scroll = 0;
+}

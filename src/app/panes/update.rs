@@ -1,0 +1,112 @@
+//! The panes as a whole: which is focused (Tab cycles those beside the tab), the overlays
+//! (help, copy menu) and zoom, and motions sent to the focused pane.
+
+use crate::app::command::Command;
+use crate::app::library;
+use crate::app::model::{Model, Overlay, Pane};
+use crate::app::tabs::Tab;
+use crate::app::tools::update::{move_in_list, move_in_log, tool_command};
+
+/// Help, close, the copy menu and zoom.
+pub fn overlay(model: &mut Model, command: Command) {
+    match command {
+        Command::Help => {
+            model.view.help_scroll = 0;
+            model.view.overlay = if model.view.overlay == Some(Overlay::Help) {
+                None
+            } else {
+                Some(Overlay::Help)
+            };
+        }
+        Command::Close => model.view.overlay = None,
+        Command::CopyMenu => model.view.overlay = Some(Overlay::CopyMenu),
+        Command::Zoom => model.view.zoomed = !model.view.zoomed,
+        _ => {}
+    }
+}
+
+/// Moves the focus: to the next or previous pane, or to one by name.
+pub fn focus(model: &mut Model, command: Command) {
+    match command {
+        Command::FocusNext => cycle(model, true),
+        Command::FocusPrev => cycle(model, false),
+        Command::FocusTools => {
+            model.view.tab = Tab::Tools;
+            model.view.focus = Pane::Tools;
+        }
+        Command::FocusTool | Command::Open => {
+            model.view.tab = Tab::Tools;
+            model.view.focus = Pane::Tool;
+        }
+        Command::FocusServer => model.view.focus = Pane::Server,
+        Command::FocusLog => model.view.focus = Pane::Log,
+        Command::FocusProtocol => model.view.focus = Pane::Protocol,
+        Command::Back if model.view.focus == Pane::Opened => model.view.focus = Pane::Library,
+        Command::Back => model.view.focus = Pane::Tools,
+        _ => {}
+    }
+}
+
+/// The next pane beside the tab. Tab shows a call panel only where one is open, and lands on
+/// its results, so the next Tab moves on instead of typing into the editor.
+fn cycle(model: &mut Model, forward: bool) {
+    let n = Pane::ORDER.len();
+    let step = if forward { 1 } else { n - 1 };
+    let mut i = Pane::ORDER
+        .iter()
+        .position(|p| *p == model.view.focus)
+        .unwrap_or(0);
+    loop {
+        i = (i + step) % n;
+        if !Pane::ORDER[i].beside(model.view.tab) {
+            continue;
+        }
+        model.view.focus = Pane::ORDER[i];
+        if model.view.focus != Pane::Call {
+            break;
+        }
+        let name = model.selected_entry().map(|e| e.tool.name.clone());
+        if let Some(panel) = name.and_then(|n| model.call_mut(&n)) {
+            panel.editing = false;
+            break;
+        }
+    }
+}
+
+/// A motion: the help overlay's when it is open, else the focused pane's.
+pub fn motion(model: &mut Model, motion: Command) {
+    if model.view.overlay == Some(Overlay::Help) {
+        let page = model.view.viewport.help_rows.max(1);
+        let scroll = model.view.help_scroll;
+        model.view.help_scroll = match motion {
+            Command::Down => scroll + 1,
+            Command::Up => scroll.saturating_sub(1),
+            Command::PageDown => scroll + page,
+            Command::PageUp => scroll.saturating_sub(page),
+            _ => scroll,
+        };
+        return;
+    }
+    match model.view.focus {
+        Pane::Tools => move_in_list(model, motion),
+        Pane::Tool => tool_command(model, motion),
+        Pane::Log => move_in_log(model, motion),
+        Pane::Protocol => {
+            let page = model.view.viewport.protocol_rows;
+            model.protocol.motion(motion, page);
+        }
+        Pane::Library => library::update::motion(model, motion),
+        Pane::Opened => library::update::in_opened(model, motion),
+        Pane::Server => {
+            let scroll = model.view.server_scroll;
+            model.view.server_scroll = match motion {
+                Command::Down => scroll.saturating_add(1),
+                Command::Up => scroll.saturating_sub(1),
+                Command::First => 0,
+                Command::Last => usize::MAX,
+                _ => scroll,
+            }
+        }
+        Pane::Call => {}
+    }
+}
