@@ -142,40 +142,13 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             crate::app::mouse::mouse(model, event)
         }
         Msg::Mouse(_) => Vec::new(),
-        Msg::Connected(server) => {
-            model.push_log(
-                LogKind::Event,
-                format!(
-                    "connected to {} {} over {} (protocol {})",
-                    untrusted::label(&server.name),
-                    untrusted::label(&server.version),
-                    server.transport,
-                    server.protocol_version
-                ),
-            );
-            model.session.server = Some(server);
-            model.session.connection = Connection::Connected;
-            // A new connection's library is listed afresh once its tools are.
-            library::update::connected(model);
-            vec![Effect::Session(SessionRequest::ListTools)]
-        }
+        Msg::Connected(server) => server::update::connected(model, server),
         Msg::ConnectFailed(reason) => {
-            let text = untrusted::block(&reason);
-            model.push_log(LogKind::Problem, text.clone());
-            model.session.connection = Connection::Failed(text);
+            server::update::connect_failed(model, &reason);
             Vec::new()
         }
         Msg::ListFailed(error) => {
-            let text = untrusted::block(&format!("tools/list failed: {error}"));
-            model.push_log(LogKind::Problem, text.clone());
-            // Decided by the error's kind: a closed connection is lost, anything else is news.
-            if model.session.connection != Connection::Connected
-                || matches!(error, RequestError::Closed(_))
-            {
-                model.session.connection = Connection::Lost(text);
-            } else {
-                model.view.status = Some(first_line(&text));
-            }
+            server::update::list_failed(model, error);
             Vec::new()
         }
         Msg::LibraryListed { items, problems } => {
@@ -204,14 +177,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         }
         Msg::Server(event) => on_server_event(model, event),
         Msg::Paste(text) => {
-            if model.active_layer() == Layer::Authorize {
-                authorize::update::type_text(model, &text);
-            } else if let Some(panel) = model.asked.front_mut() {
-                panel.editor.insert_str(&text);
-                panel.check();
-            } else {
-                call::update::paste(model, &text);
-            }
+            paste(model, &text);
             Vec::new()
         }
         Msg::Tick => asked::completions::tick(model),
@@ -224,14 +190,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             saved::update::save(model, &tool)
         }
         Msg::DetailBuilt { entry, detail } => {
-            // Only for the entry still listed: a re-listing may have changed the tool.
-            let current = model.tools.list.iter().any(|t| Arc::ptr_eq(t, &entry));
-            if let Some(per) = model.tools.per_tool.get_mut(&entry.tool.name) {
-                per.building = false;
-                if current {
-                    per.detail = Some(*detail);
-                }
-            }
+            crate::app::tools::update::detail_built(model, &entry, *detail);
             Vec::new()
         }
         Msg::Subscribed { uri, on, outcome } => {
@@ -243,10 +202,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::BrowserOpened(outcome) => {
-            model.view.status = Some(match outcome {
-                Ok(with) => format!("opened the authorization URL with {with}"),
-                Err(why) => why,
-            });
+            authorize::update::browser_opened(model, outcome);
             Vec::new()
         }
         Msg::Pinged(outcome) => {
@@ -262,14 +218,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::EditorClosed { tool, text } => {
-            match text {
-                Ok(text) => {
-                    if let Some(state) = model.call_mut(&tool) {
-                        state.set_text(&text);
-                    }
-                }
-                Err(e) => model.view.status = Some(format!("$EDITOR: {e}")),
-            }
+            call::update::editor_closed(model, &tool, text);
             Vec::new()
         }
         Msg::Copied { label, outcome } => {
@@ -282,8 +231,17 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
     }
 }
 
-fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or_default().to_string()
+/// Pasted text goes where typing would: the authorization panel, a request's form, or the
+/// call panel's editor.
+fn paste(model: &mut Model, text: &str) {
+    if model.active_layer() == Layer::Authorize {
+        authorize::update::type_text(model, text);
+    } else if let Some(panel) = model.asked.front_mut() {
+        panel.editor.insert_str(text);
+        panel.check();
+    } else {
+        call::update::paste(model, text);
+    }
 }
 
 fn tools_listed(model: &mut Model, list: ToolList) {

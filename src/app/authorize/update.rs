@@ -104,6 +104,14 @@ pub fn run(model: &mut Model, command: Command) -> Vec<Effect> {
     }
 }
 
+/// The browser was started on the authorization URL, or could not be.
+pub fn browser_opened(model: &mut Model, outcome: Result<String, String>) {
+    model.view.status = Some(match outcome {
+        Ok(with) => format!("opened the authorization URL with {with}"),
+        Err(why) => why,
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

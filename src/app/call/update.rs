@@ -275,6 +275,18 @@ fn jump_to_violation(state: &mut CallState, forward: bool) -> Option<String> {
     }
 }
 
+/// The external editor closed: its text becomes the draft.
+pub fn editor_closed(model: &mut Model, tool: &str, text: Result<String, String>) {
+    match text {
+        Ok(text) => {
+            if let Some(state) = model.call_mut(tool) {
+                state.set_text(&text);
+            }
+        }
+        Err(e) => model.view.status = Some(format!("$EDITOR: {e}")),
+    }
+}
+
 /// A call's request went out; its progress token lets progress events find it.
 pub fn started(model: &mut Model, tool: &str, id: u64, token: String) {
     if let Some(f) = model

@@ -5,9 +5,48 @@ use crate::app::effect::{Effect, SessionRequest};
 use crate::app::model::{LogKind, Model, Overlay};
 use crate::app::server::query::round_trip;
 use crate::app::server::state::Connection;
-use crate::mcp::RequestError;
 use crate::mcp::session::logging::{self, LEVELS};
+use crate::mcp::{RequestError, ServerSummary};
+use crate::untrusted;
 use std::time::Duration;
+
+/// The handshake is done: said in the log, and the tools asked for.
+pub fn connected(model: &mut Model, server: ServerSummary) -> Vec<Effect> {
+    model.push_log(
+        LogKind::Event,
+        format!(
+            "connected to {} {} over {} (protocol {})",
+            untrusted::label(&server.name),
+            untrusted::label(&server.version),
+            server.transport,
+            server.protocol_version
+        ),
+    );
+    model.session.server = Some(server);
+    model.session.connection = Connection::Connected;
+    // A new connection's library is listed afresh once its tools are.
+    crate::app::library::update::connected(model);
+    vec![Effect::Session(SessionRequest::ListTools)]
+}
+
+pub fn connect_failed(model: &mut Model, reason: &str) {
+    let text = untrusted::block(reason);
+    model.push_log(LogKind::Problem, text.clone());
+    model.session.connection = Connection::Failed(text);
+}
+
+/// `tools/list` failed. Decided by the error's kind: a closed connection is lost, anything
+/// else is news for the status line.
+pub fn list_failed(model: &mut Model, error: RequestError) {
+    let text = untrusted::block(&format!("tools/list failed: {error}"));
+    model.push_log(LogKind::Problem, text.clone());
+    if model.session.connection != Connection::Connected || matches!(error, RequestError::Closed(_))
+    {
+        model.session.connection = Connection::Lost(text);
+    } else {
+        model.view.status = Some(text.lines().next().unwrap_or_default().to_string());
+    }
+}
 
 /// Times a round trip, when connected.
 pub fn ping(model: &mut Model) -> Vec<Effect> {

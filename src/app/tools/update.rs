@@ -4,8 +4,10 @@
 use crate::app::command::Command;
 use crate::app::model::Model;
 use crate::app::outline::{self, Change};
+use crate::app::tools::entry::ToolEntry;
 use crate::app::tools::state::{ToolDetail, Which};
 use crate::app::tools::tree_view;
+use std::sync::Arc;
 
 pub fn move_in_list(model: &mut Model, motion: Command) {
     let len = model.tools.filter.visible.len();
@@ -34,6 +36,18 @@ pub fn move_in_log(model: &mut Model, motion: Command) {
         Command::Last => 0,
         _ => log.scroll,
     };
+}
+
+/// A large tool's trees, built off the UI thread: kept only for the entry still listed (a
+/// re-listing may have changed the tool).
+pub fn detail_built(model: &mut Model, entry: &Arc<ToolEntry>, detail: ToolDetail) {
+    let current = model.tools.list.iter().any(|t| Arc::ptr_eq(t, entry));
+    if let Some(per) = model.tools.per_tool.get_mut(&entry.tool.name) {
+        per.building = false;
+        if current {
+            per.detail = Some(detail);
+        }
+    }
 }
 
 /// Builds the selected tool's trees (once) and its default view.
