@@ -1,6 +1,7 @@
 //! The TUI's edge: the terminal, the event loop, the connection task, the clipboard and the
 //! external editor. The only TUI code with tasks, channels, the clock and processes.
 
+mod carrier;
 mod clipboard;
 mod crossterm_edge;
 pub mod event_loop;

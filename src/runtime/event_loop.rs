@@ -3,11 +3,12 @@
 //! something changed. The real edge is [`super::crossterm_edge`]; tests drive this same loop on
 //! a `TestBackend`.
 
-use crate::app::effect::{Effect, Listed, SessionRequest};
+use crate::app::effect::Effect;
 use crate::app::model::Model;
-use crate::app::tools::state::ToolDetail;
 use crate::app::update::{Msg, update};
 use crate::mcp::ConnectOptions;
+use crate::mcp::transport::wire::WireLog;
+use crate::runtime::carrier::Carrier;
 use crate::runtime::session_task;
 use crossterm::event::KeyEvent;
 use ratatui::Terminal;
@@ -60,7 +61,7 @@ pub enum Ended {
 }
 
 /// One message into `update`, at the time now: the runtime owns the clock.
-fn step(model: &mut Model, msg: Msg) -> Vec<Effect> {
+pub(super) fn step(model: &mut Model, msg: Msg) -> Vec<Effect> {
     model.now = Instant::now();
     update(model, msg)
 }
@@ -75,28 +76,10 @@ where
     <E::Backend as Backend>::Error: Send + Sync + 'static,
 {
     let wire = options.wire.clone();
-    let pasted = options.auth.pasted.clone();
     let (to_ui, mut from_session) = mpsc::channel(4_096);
-    // What earlier sessions with this server kept, read off the UI thread.
-    let saved_dir = model
-        .saved
-        .saving
-        .then(|| super::saved_calls::dir(&options.target))
-        .flatten();
-    if let Some(dir) = saved_dir.clone() {
-        let to_ui = to_ui.clone();
-        tokio::spawn(async move {
-            let loaded = tokio::task::spawn_blocking(move || super::saved_calls::load(&dir));
-            if let Ok(tools) = loaded.await {
-                let _ = to_ui.send(Msg::SavedLoaded(tools)).await;
-            }
-        });
-    }
-    // Writes of saved calls under way: the writes at the end wait for them, so the newest
-    // state of a panel is the one left on disk.
-    let mut saving = Vec::new();
     let (requests, request_rx) = mpsc::channel(16);
-    let session = tokio::spawn(session_task::run(options, request_rx, to_ui.clone()));
+    let mut carrier = Carrier::new(&options, model.saved.saving, requests, to_ui.clone());
+    let session = tokio::spawn(session_task::run(options, request_rx, to_ui));
     let mut dirty = true;
     let mut urgent = true;
     let mut last_frame = Instant::now();
@@ -104,9 +87,7 @@ where
     while !model.exit.quit {
         if dirty && (urgent || last_frame.elapsed() >= FRAME) {
             // The messages the transports saw meanwhile, taken once a frame (never one by one).
-            if let Some((batch, dropped)) = wire
-                .as_ref()
-                .map(crate::mcp::transport::wire::WireLog::take)
+            if let Some((batch, dropped)) = wire.as_ref().map(WireLog::take)
                 && (!batch.is_empty() || dropped > 0)
             {
                 step(&mut model, Msg::Wire { batch, dropped });
@@ -145,102 +126,10 @@ where
         }
         dirty = true;
         for effect in effects {
-            match effect {
-                Effect::Session(request) => {
-                    if let Err(refused) = requests.try_send(request)
-                        && let SessionRequest::Call { tool, id, .. } = refused.into_inner()
-                    {
-                        let outcome = Err(crate::mcp::RequestError::Closed(vec![
-                            "the connection task is busy".into(),
-                        ]));
-                        step(&mut model, Msg::CallFinished { tool, id, outcome });
-                    }
-                }
-                Effect::Copy(copy) => {
-                    let outcome = edge.copy(&copy.text);
-                    let label = copy.label;
-                    step(&mut model, Msg::Copied { label, outcome });
-                }
-                Effect::Save {
-                    path,
-                    bytes,
-                    overwrite,
-                } => {
-                    let to_ui = to_ui.clone();
-                    tokio::spawn(async move {
-                        let written = tokio::task::spawn_blocking(move || {
-                            write_file(&path, &bytes, overwrite)
-                        })
-                        .await
-                        .unwrap_or_else(|e| Err(format!("writing failed: {e}")));
-                        let _ = to_ui.send(Msg::Saved(written)).await;
-                    });
-                }
-                Effect::BuildDetail(Listed(entry)) => {
-                    let to_ui = to_ui.clone();
-                    tokio::spawn(async move {
-                        let built = entry.clone();
-                        let detail =
-                            tokio::task::spawn_blocking(move || ToolDetail::build(&built)).await;
-                        if let Ok(detail) = detail {
-                            let detail = Box::new(detail);
-                            let _ = to_ui.send(Msg::DetailBuilt { entry, detail }).await;
-                        }
-                    });
-                }
-                Effect::SaveCalls(saved) => {
-                    let (Some(dir), to_ui) = (saved_dir.clone(), to_ui.clone()) else {
-                        continue;
-                    };
-                    saving.retain(|w: &tokio::task::JoinHandle<()>| !w.is_finished());
-                    saving.push(tokio::spawn(async move {
-                        let written = tokio::task::spawn_blocking(move || {
-                            super::saved_calls::write(&dir, &saved)
-                        });
-                        // Never waits on the UI: the loop may be ending and waiting for this.
-                        if let Ok(Err(why)) = written.await {
-                            let _ = to_ui.try_send(Msg::Saved(Err(why)));
-                        }
-                    }));
-                }
-                Effect::OpenInBrowser(url) => {
-                    // The opener is watched a moment for a failure: never on the UI's task.
-                    let to_ui = to_ui.clone();
-                    tokio::spawn(async move {
-                        let opened = tokio::task::spawn_blocking(move || {
-                            crate::mcp::oauth::open_in_browser(&url)
-                        })
-                        .await
-                        .unwrap_or_else(|e| Err(format!("the opener failed: {e}")));
-                        let _ = to_ui.send(Msg::BrowserOpened(opened)).await;
-                    });
-                }
-                Effect::PasteRedirect(address) => {
-                    if let Some(pasted) = &pasted {
-                        pasted.paste(address);
-                    }
-                }
-                Effect::EditExternally { tool, text } => {
-                    let text = edge.edit(&text).await?;
-                    urgent = true;
-                    step(&mut model, Msg::EditorClosed { tool, text });
-                }
-            }
+            urgent |= carrier.carry(edge, &mut model, effect).await?;
         }
     }
-    drop(requests);
-    // Every panel's draft is kept as it was left (results were kept as they came).
-    for write in saving {
-        let _ = write.await;
-    }
-    if let Some(dir) = &saved_dir {
-        for (tool, state) in model.calls() {
-            let _ = super::saved_calls::write(
-                dir,
-                &crate::app::saved::state::SavedTool::of(tool, state),
-            );
-        }
-    }
+    carrier.finish(&model).await;
     if !model.exit.switch_server {
         edge.release();
     }
@@ -250,30 +139,4 @@ where
         true => Ended::SwitchServer,
         false => Ended::Quit(0),
     })
-}
-
-/// Writes `bytes` to `path`: a new file, unless `overwrite`. Says what was written where.
-fn write_file(path: &std::path::Path, bytes: &[u8], overwrite: bool) -> Result<String, String> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true);
-    if overwrite {
-        options.create(true).truncate(true);
-    } else {
-        options.create_new(true);
-    }
-    let shown = path.display();
-    match options.open(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(format!(
-            "{shown} exists: not overwritten (w again, with \"overwrite\": true, replaces it)"
-        )),
-        Err(e) => Err(format!("cannot write {shown}: {e}")),
-        Ok(mut file) => std::io::Write::write_all(&mut file, bytes)
-            .map(|()| {
-                format!(
-                    "wrote {} to {shown}",
-                    crate::plural::count(bytes.len(), "byte")
-                )
-            })
-            .map_err(|e| format!("cannot write {shown}: {e}")),
-    }
 }

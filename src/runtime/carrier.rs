@@ -1,0 +1,189 @@
+//! Carries out `update`'s effects: requests to the connection task, copies, the external
+//! editor, and the slow work (file writes, large trees, the browser) on blocking threads whose
+//! outcome comes back as a message. Also loads and keeps the saved calls.
+
+use crate::app::effect::{Effect, Listed, SessionRequest};
+use crate::app::model::Model;
+use crate::app::tools::state::ToolDetail;
+use crate::app::update::Msg;
+use crate::mcp::ConnectOptions;
+use crate::runtime::event_loop::{Edge, step};
+use std::path::PathBuf;
+use tokio::sync::mpsc::Sender;
+use tokio::task::JoinHandle;
+
+pub struct Carrier {
+    requests: Sender<SessionRequest>,
+    to_ui: Sender<Msg>,
+    /// Where a redirect address pasted into the authorization panel goes.
+    pasted: Option<crate::mcp::oauth::Pasted>,
+    /// Where this server's calls are kept between sessions (when they are).
+    saved_dir: Option<PathBuf>,
+    /// Writes of saved calls under way: the writes at the end wait for them, so the newest
+    /// state of a panel is the one left on disk.
+    saving: Vec<JoinHandle<()>>,
+}
+
+impl Carrier {
+    /// Ready to carry effects; what earlier sessions with this server kept is read off the UI
+    /// thread and arrives as a message.
+    pub fn new(
+        options: &ConnectOptions,
+        saving: bool,
+        requests: Sender<SessionRequest>,
+        to_ui: Sender<Msg>,
+    ) -> Carrier {
+        let saved_dir = saving
+            .then(|| super::saved_calls::dir(&options.target))
+            .flatten();
+        if let Some(dir) = saved_dir.clone() {
+            let load = move || Msg::SavedLoaded(super::saved_calls::load(&dir));
+            off_the_ui(&to_ui, load, |_| None);
+        }
+        Carrier {
+            requests,
+            to_ui,
+            pasted: options.auth.pasted.clone(),
+            saved_dir,
+            saving: Vec::new(),
+        }
+    }
+
+    /// Carries out one effect; true when the screen should be drawn at once (the user acted).
+    pub async fn carry<E: Edge>(
+        &mut self,
+        edge: &mut E,
+        model: &mut Model,
+        effect: Effect,
+    ) -> std::io::Result<bool> {
+        match effect {
+            Effect::Session(request) => {
+                if let Err(refused) = self.requests.try_send(request)
+                    && let SessionRequest::Call { tool, id, .. } = refused.into_inner()
+                {
+                    let outcome = Err(crate::mcp::RequestError::Closed(vec![
+                        "the connection task is busy".into(),
+                    ]));
+                    step(model, Msg::CallFinished { tool, id, outcome });
+                }
+            }
+            Effect::Copy(copy) => {
+                let outcome = edge.copy(&copy.text);
+                let label = copy.label;
+                step(model, Msg::Copied { label, outcome });
+            }
+            Effect::Save {
+                path,
+                bytes,
+                overwrite,
+            } => off_the_ui(
+                &self.to_ui,
+                move || Msg::Saved(write_file(&path, &bytes, overwrite)),
+                |e| Some(Msg::Saved(Err(format!("writing failed: {e}")))),
+            ),
+            Effect::BuildDetail(Listed(entry)) => off_the_ui(
+                &self.to_ui,
+                move || {
+                    let detail = Box::new(ToolDetail::build(&entry));
+                    Msg::DetailBuilt { entry, detail }
+                },
+                |_| None,
+            ),
+            Effect::SaveCalls(saved) => self.save_calls(saved),
+            // The opener is watched a moment for a failure: never on the UI's task.
+            Effect::OpenInBrowser(url) => off_the_ui(
+                &self.to_ui,
+                move || Msg::BrowserOpened(crate::mcp::oauth::open_in_browser(&url)),
+                |e| Some(Msg::BrowserOpened(Err(format!("the opener failed: {e}")))),
+            ),
+            Effect::PasteRedirect(address) => {
+                if let Some(pasted) = &self.pasted {
+                    pasted.paste(address);
+                }
+            }
+            Effect::EditExternally { tool, text } => {
+                let text = edge.edit(&text).await?;
+                step(model, Msg::EditorClosed { tool, text });
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Keeps one tool's calls on disk, off the UI thread.
+    fn save_calls(&mut self, saved: crate::app::saved::state::SavedTool) {
+        let (Some(dir), to_ui) = (self.saved_dir.clone(), self.to_ui.clone()) else {
+            return;
+        };
+        self.saving.retain(|w| !w.is_finished());
+        self.saving.push(tokio::spawn(async move {
+            let written =
+                tokio::task::spawn_blocking(move || super::saved_calls::write(&dir, &saved));
+            // Never waits on the UI: the loop may be ending and waiting for this.
+            if let Ok(Err(why)) = written.await {
+                let _ = to_ui.try_send(Msg::Saved(Err(why)));
+            }
+        }));
+    }
+
+    /// The session ends: every panel's draft is kept as it was left (results were kept as
+    /// they came), after the writes under way.
+    pub async fn finish(self, model: &Model) {
+        drop(self.requests);
+        for write in self.saving {
+            let _ = write.await;
+        }
+        if let Some(dir) = &self.saved_dir {
+            for (tool, state) in model.calls() {
+                let _ = super::saved_calls::write(
+                    dir,
+                    &crate::app::saved::state::SavedTool::of(tool, state),
+                );
+            }
+        }
+    }
+}
+
+/// Runs `work` on a blocking thread and sends the message it makes to the UI; if the work
+/// panicked, what `failed` makes of that.
+fn off_the_ui(
+    to_ui: &Sender<Msg>,
+    work: impl FnOnce() -> Msg + Send + 'static,
+    failed: fn(tokio::task::JoinError) -> Option<Msg>,
+) {
+    let to_ui = to_ui.clone();
+    tokio::spawn(async move {
+        let msg = tokio::task::spawn_blocking(work)
+            .await
+            .map_or_else(failed, Some);
+        if let Some(msg) = msg {
+            let _ = to_ui.send(msg).await;
+        }
+    });
+}
+
+/// Writes `bytes` to `path`: a new file, unless `overwrite`. Says what was written where.
+fn write_file(path: &std::path::Path, bytes: &[u8], overwrite: bool) -> Result<String, String> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    if overwrite {
+        options.create(true).truncate(true);
+    } else {
+        options.create_new(true);
+    }
+    let shown = path.display();
+    match options.open(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(format!(
+            "{shown} exists: not overwritten (w again, with \"overwrite\": true, replaces it)"
+        )),
+        Err(e) => Err(format!("cannot write {shown}: {e}")),
+        Ok(mut file) => std::io::Write::write_all(&mut file, bytes)
+            .map(|()| {
+                format!(
+                    "wrote {} to {shown}",
+                    crate::plural::count(bytes.len(), "byte")
+                )
+            })
+            .map_err(|e| format!("cannot write {shown}: {e}")),
+    }
+}
