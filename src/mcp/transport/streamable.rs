@@ -277,18 +277,7 @@ impl WireClient {
         let response = match self.http.execute(request).await {
             Ok(response) => response,
             Err(e) => {
-                let why = crate::mcp::transport::http::describe(&e);
-                // rmcp ends the session on this; the log says why ("connection refused").
-                // The URL without its query, which may carry a credential.
-                let url = reqwest::Url::parse(&uri).map(|mut url| {
-                    url.set_query(None);
-                    url.to_string()
-                });
-                self.events.send(ServerEvent::Notice(format!(
-                    "POST to {} failed: {why}",
-                    crate::untrusted::line(url.as_deref().unwrap_or("the server"), 200)
-                )));
-                exchange.error = Some(why);
+                exchange.error = Some(self.unreachable(&uri, &e));
                 note(exchange);
                 return Err(Error::Client(e));
             }
@@ -311,62 +300,112 @@ impl WireClient {
         }
         let session = header(&response, SESSION_ID).map(str::to_string);
         let content_type = header(&response, "content-type").map(str::to_ascii_lowercase);
-        let is = |kind: &str| content_type.as_deref().is_some_and(|c| c.starts_with(kind));
         // Notifications and answers to the server's requests await nothing: whatever a
         // server sends back for them (an empty 200, some JSON) is as good as 202.
         let awaits_nothing = !matches!(message, ClientJsonRpcMessage::Request(_));
         if !status.is_success() {
-            let retry_after = header(&response, "retry-after").map(str::to_string);
-            let (text, _) = read_body(response, ERROR_BODY).await;
-            let error = serde_json::from_str::<ServerJsonRpcMessage>(&text)
-                .ok()
-                .filter(|m| matches!(m, ServerJsonRpcMessage::Error(_)));
-            if error.is_none() {
-                exchange.body = Some(crate::untrusted::line(&text, 300).into_owned());
-            }
-            note(exchange);
-            // A restarted server answers a session it forgot with 400 rather than the 404
-            // the spec asks for (the TypeScript SDK: "No valid session ID provided"): the
-            // same loss, so the same recovery.
-            if session_was_attached
-                && status.as_u16() == 400
-                && text.to_ascii_lowercase().contains("session")
-            {
-                self.session_lost(&format!("HTTP 400: {}", crate::untrusted::line(&text, 120)));
-                return Err(Error::SessionExpired);
-            }
-            // An HTTP error whose JSON-RPC error names no id (servers send `"id": null` for
-            // a request they refused before reading it) answers the request it came back on:
-            // the caller hears it now rather than at its timeout.
-            let error = match (error, message) {
-                (Some(ServerJsonRpcMessage::Error(e)), ClientJsonRpcMessage::Request(request))
-                    if e.id.is_none() =>
-                {
-                    let answer = ServerJsonRpcMessage::error(e.error, Some(request.id.clone()));
-                    // Tapped as sent; sorted as the answer it now is.
-                    if let Ok(sent) = serde_json::from_str::<Value>(&text) {
-                        self.raw.tap().note(Direction::In, &sent, &text);
-                    }
-                    if let Ok(value) = serde_json::to_value(&answer) {
-                        self.raw.record(value, text.len());
-                    }
-                    return Ok(StreamableHttpPostResponse::Json(answer, None));
-                }
-                (error, _) => error,
-            };
-            if error.is_some() {
-                sse::admit(&text, &self.raw, &self.events, None);
-            }
-            return failed(
+            let refused = Refused {
                 message,
                 session_was_attached,
                 status,
-                retry_after,
-                error,
-                text,
-            );
+            };
+            return self.refused(response, refused, exchange, &note).await;
         }
         note(exchange);
+        self.accepted(response, awaits_nothing, session, content_type)
+            .await
+    }
+
+    /// A POST that reached no server: said in the log (rmcp ends the session on this; the log
+    /// says why, "connection refused"), with the URL without its query, which may carry a
+    /// credential. Returns why, for the protocol pane.
+    fn unreachable(&self, uri: &str, e: &reqwest::Error) -> String {
+        let why = crate::mcp::transport::http::describe(e);
+        let url = reqwest::Url::parse(uri).map(|mut url| {
+            url.set_query(None);
+            url.to_string()
+        });
+        self.events.send(ServerEvent::Notice(format!(
+            "POST to {} failed: {why}",
+            crate::untrusted::line(url.as_deref().unwrap_or("the server"), 200)
+        )));
+        why
+    }
+
+    /// An HTTP error status: a session the server forgot, a JSON-RPC error for the request
+    /// it came back on, or the failure in words.
+    async fn refused(
+        &self,
+        response: reqwest::Response,
+        refused: Refused<'_>,
+        mut exchange: HttpExchange,
+        note: &(dyn Fn(HttpExchange) + Sync),
+    ) -> Result<StreamableHttpPostResponse, Error> {
+        let Refused {
+            message,
+            session_was_attached,
+            status,
+        } = refused;
+        let retry_after = header(&response, "retry-after").map(str::to_string);
+        let (text, _) = read_body(response, ERROR_BODY).await;
+        let error = serde_json::from_str::<ServerJsonRpcMessage>(&text)
+            .ok()
+            .filter(|m| matches!(m, ServerJsonRpcMessage::Error(_)));
+        if error.is_none() {
+            exchange.body = Some(crate::untrusted::line(&text, 300).into_owned());
+        }
+        note(exchange);
+        // A restarted server answers a session it forgot with 400 rather than the 404
+        // the spec asks for (the TypeScript SDK: "No valid session ID provided"): the
+        // same loss, so the same recovery.
+        if session_was_attached
+            && status.as_u16() == 400
+            && text.to_ascii_lowercase().contains("session")
+        {
+            self.session_lost(&format!("HTTP 400: {}", crate::untrusted::line(&text, 120)));
+            return Err(Error::SessionExpired);
+        }
+        // An HTTP error whose JSON-RPC error names no id (servers send `"id": null` for
+        // a request they refused before reading it) answers the request it came back on:
+        // the caller hears it now rather than at its timeout.
+        let error = match (error, message) {
+            (Some(ServerJsonRpcMessage::Error(e)), ClientJsonRpcMessage::Request(request))
+                if e.id.is_none() =>
+            {
+                let answer = ServerJsonRpcMessage::error(e.error, Some(request.id.clone()));
+                // Tapped as sent; sorted as the answer it now is.
+                if let Ok(sent) = serde_json::from_str::<Value>(&text) {
+                    self.raw.tap().note(Direction::In, &sent, &text);
+                }
+                if let Ok(value) = serde_json::to_value(&answer) {
+                    self.raw.record(value, text.len());
+                }
+                return Ok(StreamableHttpPostResponse::Json(answer, None));
+            }
+            (error, _) => error,
+        };
+        if error.is_some() {
+            sse::admit(&text, &self.raw, &self.events, None);
+        }
+        failed(
+            message,
+            session_was_attached,
+            status,
+            retry_after,
+            error,
+            text,
+        )
+    }
+
+    /// A success status: an event stream, JSON, or nothing awaited.
+    async fn accepted(
+        &self,
+        response: reqwest::Response,
+        awaits_nothing: bool,
+        session: Option<String>,
+        content_type: Option<String>,
+    ) -> Result<StreamableHttpPostResponse, Error> {
+        let is = |kind: &str| content_type.as_deref().is_some_and(|c| c.starts_with(kind));
         if is(EVENT_STREAM) {
             return Ok(StreamableHttpPostResponse::Sse(
                 self.event_stream(response, None),
@@ -584,4 +623,11 @@ impl Drop for AbortOnDrop {
     fn drop(&mut self) {
         self.0.abort();
     }
+}
+
+/// What a refused POST was and how it went out.
+struct Refused<'a> {
+    message: &'a ClientJsonRpcMessage,
+    session_was_attached: bool,
+    status: reqwest::StatusCode,
 }
