@@ -4,6 +4,7 @@
 mod carrier;
 mod clipboard;
 mod crossterm_edge;
+mod edge;
 pub mod event_loop;
 mod picker_loop;
 pub mod saved_calls;

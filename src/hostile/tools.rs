@@ -33,118 +33,9 @@ impl Catalog {
             .ref_url
             .clone()
             .unwrap_or_else(|| "http://127.0.0.1:9".into());
-        let mut base = vec![
-            json!({
-                "name": format!("evil{TITLE_CHANGE}{CLEAR_SCREEN}tool"),
-                "title": format!("Evil{ESCAPES}"),
-                "description": format!("A name, title, description and schema full of escapes{ESCAPES}"),
-                "inputSchema": {
-                    "type": "object",
-                    "properties": {
-                        format!("key{ESCAPES}"): {
-                            "type": "string",
-                            "description": ESCAPES,
-                            "enum": [ESCAPES, "plain"],
-                            "default": ESCAPES,
-                        },
-                    },
-                },
-                "annotations": {"title": ESCAPES, "destructiveHint": false},
-            }),
-            tool(
-                "escape_result",
-                &format!(
-                    "Answers with escapes in text, structuredContent, a log message and stderr.{ESCAPES}"
-                ),
-                no_arguments(),
-            ),
-            tool(
-                "crash_mid_call",
-                "Starts answering, then exits with status 101 halfway through a line.",
-                no_arguments(),
-            ),
-            tool(
-                "never_answer",
-                "Never answers (try cancel, and the timeout).",
-                no_arguments(),
-            ),
-            tool(
-                "huge_result",
-                "Answers with one text block of the given size, in one line.",
-                json!({"type": "object", "properties": {"megabytes": {"type": "integer", "minimum": 0, "maximum": 2048, "default": 100}}}),
-            ),
-            tool(
-                "flood_during_call",
-                "Sends 10,000 notifications a second (progress, logs, stderr) for the given seconds, then answers.",
-                json!({"type": "object", "properties": {"seconds": {"type": "number", "minimum": 0, "maximum": 600, "default": 3}}}),
-            ),
-            tool(
-                "garbage_answer",
-                "Writes garbage lines, an answer to another id, then a result that is not a result.",
-                no_arguments(),
-            ),
-            json!({
-                "name": "lying_output",
-                "description": "Declares an outputSchema, then violates it; its text claims something else.",
-                "inputSchema": no_arguments(),
-                "outputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"], "additionalProperties": false},
-            }),
-            tool(
-                "stderr_flood",
-                "Writes the given megabytes to stderr (some lines 1 MB long), then answers.",
-                json!({"type": "object", "properties": {"megabytes": {"type": "integer", "minimum": 0, "maximum": 1024, "default": 10}}}),
-            ),
-            tool(
-                "ref_bomb",
-                "Refs fanning out 2^40 ways.",
-                payloads::ref_bomb(),
-            ),
-            tool(
-                "ref_cycle",
-                "Refs that point at each other and at the root.",
-                payloads::ref_cycle(),
-            ),
-            tool(
-                "deep_schema",
-                "An object schema nested 55 levels deep.",
-                payloads::nested(55),
-            ),
-            tool(
-                "wide_schema",
-                "An object with 20,000 properties.",
-                payloads::wide(20_000),
-            ),
-            tool(
-                "huge_enum",
-                "A string with a 50,000-value enum.",
-                payloads::huge_enum(50_000),
-            ),
-            tool(
-                "regex_bomb",
-                "A pattern with nested quantifiers and a default that sets it off.",
-                payloads::regex_bomb(),
-            ),
-            tool(
-                "remote_ref",
-                &format!("Refs, an $id, a meta-schema and links to {url}, never to be fetched."),
-                payloads::remote_refs(&url),
-            ),
-            json!({
-                "name": "long_description",
-                "title": "T".repeat(10_000),
-                "description": format!("{}{ESCAPES}", "long ".repeat(200_000)),
-                "inputSchema": no_arguments(),
-            }),
-            json!({"name": 42, "description": "a name that is a number"}),
-            json!({"description": "no name at all", "inputSchema": no_arguments()}),
-            json!({"name": "null_schema", "inputSchema": null}),
-            json!({"name": "string_schema", "inputSchema": "object"}),
-            tool(
-                "escape_result",
-                "A second tool with the same name.",
-                no_arguments(),
-            ),
-        ];
+        let mut base = misbehaving_calls();
+        base.extend(hostile_schemas(&url));
+        base.extend(malformed_entries());
         if options.has(Attack::TooDeep) {
             base.push(tool(
                 "too_deep",
@@ -299,4 +190,134 @@ fn huge(wire: &Wire, id: &Value, megabytes: f64) {
         }
         out.write_all(format!("\"}}]}},\"jsonrpc\":\"2.0\",\"id\":{id}}}\n").as_bytes())
     });
+}
+
+/// Tools whose calls misbehave: escapes, crashes, silence, floods, garbage, lies.
+fn misbehaving_calls() -> Vec<Value> {
+    vec![
+        json!({
+            "name": format!("evil{TITLE_CHANGE}{CLEAR_SCREEN}tool"),
+            "title": format!("Evil{ESCAPES}"),
+            "description": format!("A name, title, description and schema full of escapes{ESCAPES}"),
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    format!("key{ESCAPES}"): {
+                        "type": "string",
+                        "description": ESCAPES,
+                        "enum": [ESCAPES, "plain"],
+                        "default": ESCAPES,
+                    },
+                },
+            },
+            "annotations": {"title": ESCAPES, "destructiveHint": false},
+        }),
+        tool(
+            "escape_result",
+            &format!(
+                "Answers with escapes in text, structuredContent, a log message and stderr.{ESCAPES}"
+            ),
+            no_arguments(),
+        ),
+        tool(
+            "crash_mid_call",
+            "Starts answering, then exits with status 101 halfway through a line.",
+            no_arguments(),
+        ),
+        tool(
+            "never_answer",
+            "Never answers (try cancel, and the timeout).",
+            no_arguments(),
+        ),
+        tool(
+            "huge_result",
+            "Answers with one text block of the given size, in one line.",
+            json!({"type": "object", "properties": {"megabytes": {"type": "integer", "minimum": 0, "maximum": 2048, "default": 100}}}),
+        ),
+        tool(
+            "flood_during_call",
+            "Sends 10,000 notifications a second (progress, logs, stderr) for the given seconds, then answers.",
+            json!({"type": "object", "properties": {"seconds": {"type": "number", "minimum": 0, "maximum": 600, "default": 3}}}),
+        ),
+        tool(
+            "garbage_answer",
+            "Writes garbage lines, an answer to another id, then a result that is not a result.",
+            no_arguments(),
+        ),
+        json!({
+            "name": "lying_output",
+            "description": "Declares an outputSchema, then violates it; its text claims something else.",
+            "inputSchema": no_arguments(),
+            "outputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"], "additionalProperties": false},
+        }),
+        tool(
+            "stderr_flood",
+            "Writes the given megabytes to stderr (some lines 1 MB long), then answers.",
+            json!({"type": "object", "properties": {"megabytes": {"type": "integer", "minimum": 0, "maximum": 1024, "default": 10}}}),
+        ),
+    ]
+}
+
+/// Tools whose schemas attack: ref bombs and cycles, depth, width, huge enums, regex bombs,
+/// remote refs to `url`.
+fn hostile_schemas(url: &str) -> Vec<Value> {
+    vec![
+        tool(
+            "ref_bomb",
+            "Refs fanning out 2^40 ways.",
+            payloads::ref_bomb(),
+        ),
+        tool(
+            "ref_cycle",
+            "Refs that point at each other and at the root.",
+            payloads::ref_cycle(),
+        ),
+        tool(
+            "deep_schema",
+            "An object schema nested 55 levels deep.",
+            payloads::nested(55),
+        ),
+        tool(
+            "wide_schema",
+            "An object with 20,000 properties.",
+            payloads::wide(20_000),
+        ),
+        tool(
+            "huge_enum",
+            "A string with a 50,000-value enum.",
+            payloads::huge_enum(50_000),
+        ),
+        tool(
+            "regex_bomb",
+            "A pattern with nested quantifiers and a default that sets it off.",
+            payloads::regex_bomb(),
+        ),
+        tool(
+            "remote_ref",
+            &format!("Refs, an $id, a meta-schema and links to {url}, never to be fetched."),
+            payloads::remote_refs(url),
+        ),
+    ]
+}
+
+/// Entries that are hardly tools: a huge description, a number for a name, no name, schemas
+/// that are not objects, a name listed twice.
+fn malformed_entries() -> Vec<Value> {
+    vec![
+        json!({
+            "name": "long_description",
+            "title": "T".repeat(10_000),
+            "description": format!("{}{ESCAPES}", "long ".repeat(200_000)),
+            "inputSchema": no_arguments(),
+        }),
+        json!({"name": 42, "description": "a name that is a number"}),
+        json!({"description": "no name at all", "inputSchema": no_arguments()}),
+        json!({"name": "null_schema", "inputSchema": null}),
+        json!({"name": "string_schema", "inputSchema": "object"}),
+        tool(
+            "escape_result",
+            "A second tool with the same name.",
+            no_arguments(),
+        ),
+    ]
 }

@@ -7,10 +7,28 @@ use crate::app::model::Model;
 use crate::app::tools::state::ToolDetail;
 use crate::app::update::Msg;
 use crate::mcp::ConnectOptions;
-use crate::runtime::event_loop::{Edge, step};
+use crate::runtime::edge::Edge;
 use std::path::PathBuf;
 use tokio::sync::mpsc::Sender;
 use tokio::task::JoinHandle;
+
+/// What carrying out an effect gave at once.
+#[derive(Default)]
+pub struct Carried {
+    /// A message for `update` now.
+    pub answer: Option<Msg>,
+    /// The screen is drawn at once (the user just came back from the editor).
+    pub urgent: bool,
+}
+
+impl Carried {
+    fn answer(msg: Msg) -> Carried {
+        Carried {
+            answer: Some(msg),
+            urgent: false,
+        }
+    }
+}
 
 pub struct Carrier {
     requests: Sender<SessionRequest>,
@@ -49,13 +67,12 @@ impl Carrier {
         }
     }
 
-    /// Carries out one effect; true when the screen should be drawn at once (the user acted).
+    /// Carries out one effect: what it answers at once, for `update`.
     pub async fn carry<E: Edge>(
         &mut self,
         edge: &mut E,
-        model: &mut Model,
         effect: Effect,
-    ) -> std::io::Result<bool> {
+    ) -> std::io::Result<Carried> {
         match effect {
             Effect::Session(request) => {
                 if let Err(refused) = self.requests.try_send(request)
@@ -64,13 +81,13 @@ impl Carrier {
                     let outcome = Err(crate::mcp::RequestError::Closed(vec![
                         "the connection task is busy".into(),
                     ]));
-                    step(model, Msg::CallFinished { tool, id, outcome });
+                    return Ok(Carried::answer(Msg::CallFinished { tool, id, outcome }));
                 }
             }
             Effect::Copy(copy) => {
                 let outcome = edge.copy(&copy.text);
                 let label = copy.label;
-                step(model, Msg::Copied { label, outcome });
+                return Ok(Carried::answer(Msg::Copied { label, outcome }));
             }
             Effect::Save {
                 path,
@@ -103,11 +120,13 @@ impl Carrier {
             }
             Effect::EditExternally { tool, text } => {
                 let text = edge.edit(&text).await?;
-                step(model, Msg::EditorClosed { tool, text });
-                return Ok(true);
+                return Ok(Carried {
+                    answer: Some(Msg::EditorClosed { tool, text }),
+                    urgent: true,
+                });
             }
         }
-        Ok(false)
+        Ok(Carried::default())
     }
 
     /// Keeps one tool's calls on disk, off the UI thread.

@@ -9,9 +9,8 @@ use crate::app::update::{Msg, update};
 use crate::mcp::ConnectOptions;
 use crate::mcp::transport::wire::WireLog;
 use crate::runtime::carrier::Carrier;
+pub use crate::runtime::edge::{Edge, Ended, Input};
 use crate::runtime::session_task;
-use crossterm::event::KeyEvent;
-use ratatui::Terminal;
 use ratatui::backend::Backend;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -24,44 +23,8 @@ const FRAME: Duration = Duration::from_millis(16);
 /// How often the screen ticks while a call runs (spinner, elapsed, countdown).
 const TICK: Duration = Duration::from_millis(200);
 
-/// One input from the user's side.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Input {
-    Key(KeyEvent),
-    Mouse(crossterm::event::MouseEvent),
-    Paste(String),
-    Resize,
-    /// SIGTERM, SIGHUP or the end of input: quit cleanly.
-    Quit,
-}
-
-/// Everything the loop touches besides the connection.
-#[allow(async_fn_in_trait)] // used generically, never as a trait object
-pub trait Edge {
-    type Backend: Backend;
-    fn terminal(&mut self) -> &mut Terminal<Self::Backend>;
-    /// The next input. Must be cancel-safe: the loop drops it when a server event comes first,
-    /// and asks again after the next frame.
-    async fn next_input(&mut self) -> std::io::Result<Input>;
-    /// Puts text on a clipboard; says how, or why not.
-    fn copy(&mut self, text: &str) -> Result<String, String>;
-    /// Lets the user edit `text` in an external editor; the new text, or why not.
-    async fn edit(&mut self, text: &str) -> std::io::Result<Result<String, String>>;
-    /// The UI is done: give the terminal back now, before the server is waited for.
-    fn release(&mut self);
-}
-
-/// How a session of the UI ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ended {
-    /// The user quit (the exit code); the terminal is given back.
-    Quit(i32),
-    /// The user asked for another server (`S`): the terminal is kept for the picker.
-    SwitchServer,
-}
-
 /// One message into `update`, at the time now: the runtime owns the clock.
-pub(super) fn step(model: &mut Model, msg: Msg) -> Vec<Effect> {
+fn step(model: &mut Model, msg: Msg) -> Vec<Effect> {
     model.now = Instant::now();
     update(model, msg)
 }
@@ -125,8 +88,14 @@ where
             _ = ticker.tick(), if model.busy() => effects = step(&mut model, Msg::Tick),
         }
         dirty = true;
-        for effect in effects {
-            urgent |= carrier.carry(edge, &mut model, effect).await?;
+        // What an effect answers at once goes into `update`, whose effects are carried too.
+        let mut effects = std::collections::VecDeque::from(effects);
+        while let Some(effect) = effects.pop_front() {
+            let carried = carrier.carry(edge, effect).await?;
+            urgent |= carried.urgent;
+            if let Some(msg) = carried.answer {
+                effects.extend(step(&mut model, msg));
+            }
         }
     }
     carrier.finish(&model).await;

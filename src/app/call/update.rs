@@ -10,6 +10,7 @@ use crate::app::model::{LogKind, Model, Pane};
 use crate::app::outline;
 use crate::mcp::RequestError;
 use crossterm::event::KeyEvent;
+use std::time::Instant;
 
 /// The selected tool and its call panel (created with the skeleton on first use).
 fn panel(model: &mut Model) -> Option<(crate::mcp::surface::tool::Tool, &mut CallState)> {
@@ -122,22 +123,8 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
         }),
         Command::Send => match send(state, excluded, destructive) {
             Ok(arguments) => {
-                let output = state.output().cloned();
-                let as_task = state.as_task;
-                let id = model.session.next_call_id;
-                model.session.next_call_id += 1;
-                if let Some(state) = model.call_mut(&tool.name) {
-                    state.in_flight = Some(InFlight {
-                        id,
-                        arguments: arguments.clone(),
-                        started: now,
-                        progress: None,
-                        last_activity: now,
-                        token: None,
-                        cancelling: false,
-                    });
-                    state.editing = false;
-                }
+                let (output, as_task) = (state.output().cloned(), state.as_task);
+                let id = start(model, &tool.name, arguments.clone(), now);
                 effects.push(Effect::Session(SessionRequest::Call {
                     tool: tool.name.clone(),
                     id,
@@ -156,6 +143,38 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
             Some(_) => status = Some("already cancelling".into()),
             None => status = Some("no call in flight".into()),
         },
+        Command::Back => model.view.focus = Pane::Tool,
+        command => status = browse_results(state, command, page),
+    }
+    if status.is_some() {
+        model.view.status = status;
+    }
+    effects
+}
+
+/// A call of `tool` goes out: it gets the next id (returned), and the panel shows it in flight.
+fn start(model: &mut Model, tool: &str, arguments: serde_json::Value, now: Instant) -> u64 {
+    let id = model.session.next_call_id;
+    model.session.next_call_id += 1;
+    if let Some(state) = model.call_mut(tool) {
+        state.in_flight = Some(InFlight {
+            id,
+            arguments,
+            started: now,
+            progress: None,
+            last_activity: now,
+            token: None,
+            cancelling: false,
+        });
+        state.editing = false;
+    }
+    id
+}
+
+/// Moving through the results: pages, the value tree's rows, older and newer results, the raw
+/// value, violations. What to say, if anything.
+fn browse_results(state: &mut CallState, command: Command, page: usize) -> Option<String> {
+    match command {
         Command::PageDown => state.scroll += page,
         Command::PageUp => state.scroll = state.scroll.saturating_sub(page),
         Command::Down
@@ -164,7 +183,7 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
         | Command::Last
         | Command::Expand
         | Command::Collapse
-        | Command::Toggle => status = value_command(state, command),
+        | Command::Toggle => return value_command(state, command),
         Command::OlderResult | Command::NewerResult => {
             let newest = state.history.len().saturating_sub(1);
             let at = state.shown.unwrap_or(newest);
@@ -178,15 +197,11 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
         }
         Command::ToggleRawValue => state.raw_value = !state.raw_value,
         Command::NextViolation | Command::PrevViolation => {
-            status = jump_to_violation(state, command == Command::NextViolation)
+            return jump_to_violation(state, command == Command::NextViolation);
         }
-        Command::Back => model.view.focus = Pane::Tool,
         _ => {}
     }
-    if status.is_some() {
-        model.view.status = status;
-    }
-    effects
+    None
 }
 
 /// Checks a send against the draft: not JSON is refused; schema violations and destructive
