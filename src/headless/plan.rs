@@ -71,36 +71,12 @@ pub fn plan(command: &Command) -> Plan<'_> {
     };
     match command {
         Command::Diff {
-            old: Some(old),
-            new: Some(new),
-            format,
-            ..
-        } => Plan::Files {
             old,
             new,
-            format: *format,
-        },
-        Command::Diff {
-            old: Some(old),
             format,
             connection,
-            eras: false,
             ..
-        } => connected(
-            connection,
-            drift::report_for(*format).format,
-            Job::Diff {
-                old,
-                format: *format,
-            },
-        ),
-        // clap asks for OLD unless --eras is given.
-        Command::Diff {
-            format, connection, ..
-        } => Plan::Eras {
-            connection,
-            format: *format,
-        },
+        } => diff(old.as_deref(), new.as_deref(), *format, connection),
         Command::Snapshot { out, connection } => {
             connected(connection, Format::Text, Job::Snapshot(out.as_deref()))
         }
@@ -121,20 +97,24 @@ pub fn plan(command: &Command) -> Plan<'_> {
             force,
             format,
             connection,
-        } => connected(
-            connection,
-            *format,
-            Job::Call {
-                tool,
-                args: args.as_deref(),
-                pairs: arg,
-                how: call::How {
-                    strict: *strict,
-                    task: *task,
-                    force: *force,
+        } => {
+            let how = call::How {
+                strict: *strict,
+                task: *task,
+                force: *force,
+            };
+            let (args, pairs) = (args.as_deref(), arg.as_slice());
+            connected(
+                connection,
+                *format,
+                Job::Call {
+                    tool,
+                    args,
+                    pairs,
+                    how,
                 },
-            },
-        ),
+            )
+        }
         Command::Inspect { tool, connection } => {
             connected(connection, Format::Json, Job::Inspect(tool))
         }
@@ -147,14 +127,10 @@ pub fn plan(command: &Command) -> Plan<'_> {
             out,
             format,
             connection,
-        } => connected(
-            connection,
-            *format,
-            Job::Read {
-                uri,
-                out: out.as_deref(),
-            },
-        ),
+        } => {
+            let out = out.as_deref();
+            connected(connection, *format, Job::Read { uri, out })
+        }
         Command::Prompt {
             name,
             arg,
@@ -169,21 +145,40 @@ pub fn plan(command: &Command) -> Plan<'_> {
             context,
             format,
             connection,
-        } => connected(
-            connection,
-            *format,
-            Job::Complete(prompts::Completing {
-                prompt: prompt.as_deref(),
-                template: template.as_deref(),
+        } => {
+            let (prompt, template) = (prompt.as_deref(), template.as_deref());
+            let what = prompts::Completing {
+                prompt,
+                template,
                 argument,
                 prefix,
                 context,
-            }),
-        ),
+            };
+            connected(connection, *format, Job::Complete(what))
+        }
         Command::DemoServer { .. }
         | Command::HostileServer { .. }
         | Command::Replay { .. }
         | Command::Auth { .. } => Plan::Elsewhere,
+    }
+}
+
+/// `diff OLD NEW` compares files; `diff OLD` the file with the server; `diff --eras` the server
+/// in both eras (clap asks for OLD unless --eras is given).
+fn diff<'a>(
+    old: Option<&'a Path>,
+    new: Option<&'a Path>,
+    format: DiffFormat,
+    connection: &'a ConnectionArgs,
+) -> Plan<'a> {
+    match (old, new) {
+        (Some(old), Some(new)) => Plan::Files { old, new, format },
+        (Some(old), None) => Plan::Connected {
+            connection,
+            format: drift::report_for(format).format,
+            job: Job::Diff { old, format },
+        },
+        (None, _) => Plan::Eras { connection, format },
     }
 }
 
