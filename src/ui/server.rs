@@ -2,6 +2,7 @@
 //! instructions.
 
 use crate::app::model::{Model, Pane, Viewport};
+use crate::mcp::ServerSummary;
 
 use crate::app::server::query::round_trip;
 use crate::app::server::state::Connection;
@@ -23,88 +24,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
             ),
             theme.dim(),
         )),
-        Some(s) => {
-            let mut name = vec![
-                Span::styled(untrusted::line(&s.name, 80).into_owned(), theme.name()),
-                Span::raw(format!(" {}", untrusted::line(&s.version, 40))),
-            ];
-            if let Some(t) = &s.title {
-                name.push(Span::styled(
-                    format!("  {}", untrusted::line(t, 80)),
-                    theme.dim(),
-                ));
-            }
-            lines.push(Line::from(name));
-            lines.push(Line::from(vec![
-                Span::styled("protocol ", theme.dim()),
-                Span::styled(s.protocol_version.clone(), theme.kind()),
-                Span::styled(format!(" ({:?})", s.era).to_lowercase(), theme.dim()),
-                Span::styled(" over ", theme.dim()),
-                Span::raw(s.transport),
-            ]));
-            let caps: Vec<String> = s
-                .capabilities
-                .as_object()
-                .map(|m| m.iter().map(|(k, v)| capability(k, v)).collect())
-                .unwrap_or_default();
-            lines.push(Line::from(vec![
-                Span::styled("capabilities ", theme.dim()),
-                Span::raw(untrusted::line(&caps.join(", "), 300).into_owned()),
-            ]));
-            if !s.extras.is_null() {
-                // serverInfo's other fields, _meta, keys this client has no name for.
-                let more = untrusted::json(&s.extras, false);
-                lines.push(Line::from(vec![
-                    Span::styled("also sent ", theme.dim()),
-                    Span::raw(untrusted::line(&more, 300).into_owned()),
-                ]));
-            }
-            // Roots hand the server directories: only the ones the user named (--roots).
-            let declared: Vec<String> = s
-                .client_capabilities
-                .as_object()
-                .map(|m| {
-                    m.keys()
-                        .map(|k| match (k.as_str(), &s.roots) {
-                            ("roots", Some(given)) if given.is_empty() => {
-                                "roots (none given: --roots DIR)".to_string()
-                            }
-                            ("roots", Some(given)) => {
-                                format!("roots ({})", untrusted::line(&given.join(", "), 200))
-                            }
-                            (k, _) => k.to_string(),
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            lines.push(Line::from(vec![
-                Span::styled("we declared ", theme.dim()),
-                Span::raw(if declared.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    declared.join(", ")
-                }),
-            ]));
-            let mut asked = Vec::new();
-            if let Some(level) = model.session.log_level {
-                asked.push(format!("log level {level} (L)"));
-            }
-            if let Some((took, method)) = model.session.last_ping {
-                let method = if method == "ping" {
-                    ""
-                } else {
-                    " by server/discover"
-                };
-                asked.push(format!("ping {}{method} (p)", round_trip(took)));
-            }
-            if !asked.is_empty() {
-                lines.push(Line::styled(asked.join(" · "), theme.dim()));
-            }
-            if let Some(i) = &s.instructions {
-                lines.push(Line::styled("instructions", theme.dim()));
-                lines.extend(untrusted::lines(i.trim()).into_iter().map(Line::raw));
-            }
-        }
+        Some(s) => lines.extend(summary(model, s)),
     }
     let ended = match &model.session.connection {
         Connection::Lost(reason) => Some(("connection lost", reason)),
@@ -155,4 +75,99 @@ fn capability(name: &str, value: &serde_json::Value) -> String {
     } else {
         format!("{name} ({})", flags.join(", "))
     }
+}
+
+/// What the server said of itself and what was asked of it.
+fn summary(model: &Model, s: &ServerSummary) -> Vec<Line<'static>> {
+    let theme = model.view.theme;
+    let mut lines = Vec::new();
+    let mut name = vec![
+        Span::styled(untrusted::line(&s.name, 80).into_owned(), theme.name()),
+        Span::raw(format!(" {}", untrusted::line(&s.version, 40))),
+    ];
+    if let Some(t) = &s.title {
+        name.push(Span::styled(
+            format!("  {}", untrusted::line(t, 80)),
+            theme.dim(),
+        ));
+    }
+    lines.push(Line::from(name));
+    lines.push(Line::from(vec![
+        Span::styled("protocol ", theme.dim()),
+        Span::styled(s.protocol_version.clone(), theme.kind()),
+        Span::styled(format!(" ({:?})", s.era).to_lowercase(), theme.dim()),
+        Span::styled(" over ", theme.dim()),
+        Span::raw(s.transport),
+    ]));
+    let caps: Vec<String> = s
+        .capabilities
+        .as_object()
+        .map(|m| m.iter().map(|(k, v)| capability(k, v)).collect())
+        .unwrap_or_default();
+    lines.push(Line::from(vec![
+        Span::styled("capabilities ", theme.dim()),
+        Span::raw(untrusted::line(&caps.join(", "), 300).into_owned()),
+    ]));
+    if !s.extras.is_null() {
+        // serverInfo's other fields, _meta, keys this client has no name for.
+        let more = untrusted::json(&s.extras, false);
+        lines.push(Line::from(vec![
+            Span::styled("also sent ", theme.dim()),
+            Span::raw(untrusted::line(&more, 300).into_owned()),
+        ]));
+    }
+    lines.extend(declared_and_asked(model, s));
+    if let Some(i) = &s.instructions {
+        lines.push(Line::styled("instructions", theme.dim()));
+        lines.extend(untrusted::lines(i.trim()).into_iter().map(Line::raw));
+    }
+    lines
+}
+
+/// What this client declared, and what it asked of the server (log level, ping).
+fn declared_and_asked(model: &Model, s: &ServerSummary) -> Vec<Line<'static>> {
+    let theme = model.view.theme;
+    let mut lines = Vec::new();
+    // Roots hand the server directories: only the ones the user named (--roots).
+    let declared: Vec<String> = s
+        .client_capabilities
+        .as_object()
+        .map(|m| {
+            m.keys()
+                .map(|k| match (k.as_str(), &s.roots) {
+                    ("roots", Some(given)) if given.is_empty() => {
+                        "roots (none given: --roots DIR)".to_string()
+                    }
+                    ("roots", Some(given)) => {
+                        format!("roots ({})", untrusted::line(&given.join(", "), 200))
+                    }
+                    (k, _) => k.to_string(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    lines.push(Line::from(vec![
+        Span::styled("we declared ", theme.dim()),
+        Span::raw(if declared.is_empty() {
+            "nothing".to_string()
+        } else {
+            declared.join(", ")
+        }),
+    ]));
+    let mut asked = Vec::new();
+    if let Some(level) = model.session.log_level {
+        asked.push(format!("log level {level} (L)"));
+    }
+    if let Some((took, method)) = model.session.last_ping {
+        let method = if method == "ping" {
+            ""
+        } else {
+            " by server/discover"
+        };
+        asked.push(format!("ping {}{method} (p)", round_trip(took)));
+    }
+    if !asked.is_empty() {
+        lines.push(Line::styled(asked.join(" · "), theme.dim()));
+    }
+    lines
 }
