@@ -149,19 +149,7 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
         return v;
     }
     if let (Some((raw, _)), Some(sc)) = (schema, result.structured) {
-        v.boxing = boxing::detect(raw, result.meta);
-        if let Some(b) = &v.boxing {
-            match sc.as_object().and_then(|o| o.get(&b.field)) {
-                Some(inner) if sc.as_object().is_some_and(|o| o.len() == 1) => {
-                    v.value = Some(inner.clone())
-                }
-                _ if b.certain => v.notes.push(format!(
-                    "the schema boxes the value in `{}` but structuredContent is not boxed",
-                    b.field
-                )),
-                _ => v.boxing = None,
-            }
-        }
+        unbox(&mut v, raw, sc, result.meta);
     }
     v.text_mirror = result.structured.map(|sc| {
         let unboxed = v.boxing.as_ref().and(v.value.as_ref());
@@ -198,47 +186,71 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
         }
         (None, Some(_)) => v.status = Status::UnexpectedStructuredContent,
         (Some(_), None) => v.status = Status::MissingStructuredContent,
-        (Some((_, compiled)), Some(sc)) => match compiled.check(sc).map(|mut checked| {
-            if !compiled.asserts_formats {
-                let (formats, rest) = checked.violations.into_iter().partition(|x| x.format);
-                (v.format_findings, checked.violations) = (formats, rest);
-            }
-            checked
-        }) {
-            Err(unusable) => v.reason = Some(unusable.describe()),
-            // Stopped before deciding anything, or part of the schema left out: never reported
-            // as conforming.
-            Ok(checked)
-                if checked.violations.is_empty()
-                    && (checked.incomplete.is_some() || !checked.unchecked.is_empty()) =>
-            {
-                v.reason = checked.incomplete.or_else(|| {
-                    Some(format!(
-                        "no violation where it could check, but {}",
-                        checked.unchecked.join("; ")
-                    ))
-                });
-                v.notes.extend(checked.notes);
-            }
-            Ok(checked) => {
-                v.notes.extend(checked.notes);
-                v.notes.extend(checked.unchecked);
-                if let Some(why) = &checked.incomplete {
-                    v.notes.push(format!(
-                        "validation stopped ({why}); more violations may exist"
-                    ));
-                }
-                v.status = if checked.violations.is_empty() {
-                    Status::Conforms
-                } else {
-                    Status::Violations
-                };
-                v.violations = checked.violations;
-                v.more_violations = checked.more;
-            }
-        },
+        (Some((_, compiled)), Some(sc)) => judge(&mut v, compiled, sc),
     }
     v
+}
+
+/// A boxed schema's value taken out of its box; a box the schema is sure of but the result
+/// lacks is said.
+fn unbox(v: &mut Verdict, raw: &Value, sc: &Value, meta: Option<&Value>) {
+    v.boxing = boxing::detect(raw, meta);
+    if let Some(b) = &v.boxing {
+        match sc.as_object().and_then(|o| o.get(&b.field)) {
+            Some(inner) if sc.as_object().is_some_and(|o| o.len() == 1) => {
+                v.value = Some(inner.clone())
+            }
+            _ if b.certain => v.notes.push(format!(
+                "the schema boxes the value in `{}` but structuredContent is not boxed",
+                b.field
+            )),
+            _ => v.boxing = None,
+        }
+    }
+}
+
+/// structuredContent checked against the outputSchema: conforms or violations, or why neither
+/// can be said.
+fn judge(v: &mut Verdict, compiled: &Compiled, sc: &Value) {
+    match compiled.check(sc).map(|mut checked| {
+        if !compiled.asserts_formats {
+            let (formats, rest) = checked.violations.into_iter().partition(|x| x.format);
+            (v.format_findings, checked.violations) = (formats, rest);
+        }
+        checked
+    }) {
+        Err(unusable) => v.reason = Some(unusable.describe()),
+        // Stopped before deciding anything, or part of the schema left out: never reported
+        // as conforming.
+        Ok(checked)
+            if checked.violations.is_empty()
+                && (checked.incomplete.is_some() || !checked.unchecked.is_empty()) =>
+        {
+            v.reason = checked.incomplete.or_else(|| {
+                Some(format!(
+                    "no violation where it could check, but {}",
+                    checked.unchecked.join("; ")
+                ))
+            });
+            v.notes.extend(checked.notes);
+        }
+        Ok(checked) => {
+            v.notes.extend(checked.notes);
+            v.notes.extend(checked.unchecked);
+            if let Some(why) = &checked.incomplete {
+                v.notes.push(format!(
+                    "validation stopped ({why}); more violations may exist"
+                ));
+            }
+            v.status = if checked.violations.is_empty() {
+                Status::Conforms
+            } else {
+                Status::Violations
+            };
+            v.violations = checked.violations;
+            v.more_violations = checked.more;
+        }
+    }
 }
 
 fn mirror(structured: &Value, unboxed: Option<&Value>, texts: &[&str]) -> Mirror {
