@@ -225,89 +225,11 @@ impl ServerHandler for Demo {
             request.name,
             Value::Object(args.clone())
         );
+        if let Some(answer) = plain_tool(&request.name, &args, modern) {
+            return answer;
+        }
         match request.name.as_ref() {
-            "echo" => result(
-                json!({"content": [text(arg(&args, "message").and_then(Value::as_str).unwrap_or_default())]}),
-            ),
-            "search" => search(&args),
-            "configure" => result(
-                json!({"content": [text("applied")], "structuredContent": {"applied": true, "summary": format!("{} keys", args.len())}}),
-            ),
-            "build_tree" => {
-                let depth = arg(&args, "depth")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(2)
-                    .min(5);
-                let tree = tree("root", depth);
-                result(json!({"content": [text(tree.to_string())], "structuredContent": tree}))
-            }
-            "lookup_user" => {
-                let id = arg(&args, "id")
-                    .and_then(Value::as_str)
-                    .unwrap_or("00000000-0000-4000-8000-000000000000");
-                let user = json!({"user": {"id": id, "email": "ada@example.com", "role": "admin",
-                    "manager": {"id": "11111111-1111-4111-8111-111111111111", "email": "grace@example.com", "role": "member", "manager": null}}});
-                result(json!({"content": [text(user.to_string())], "structuredContent": user}))
-            }
-            "add" => {
-                let sum = ["a", "b"]
-                    .iter()
-                    .filter_map(|k| arg(&args, k).and_then(Value::as_i64))
-                    .fold(0i64, i64::saturating_add);
-                result(
-                    json!({"content": [text(sum.to_string())], "structuredContent": {"result": sum}, "_meta": {"fastmcp": {"wrap_result": true}}}),
-                )
-            }
-            "word_count" => {
-                let count = arg(&args, "text")
-                    .and_then(Value::as_str)
-                    .map(|t| t.split_whitespace().count())
-                    .unwrap_or(0);
-                result(
-                    json!({"content": [text(count.to_string())], "structuredContent": {"count": count}}),
-                )
-            }
-            "is_even" => {
-                let even = arg(&args, "n")
-                    .and_then(Value::as_i64)
-                    .is_some_and(|n| n % 2 == 0);
-                result(
-                    json!({"content": [text(even.to_string())], "structuredContent": {"result": even}}),
-                )
-            }
-            "primes" => {
-                let count = arg(&args, "count")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(5)
-                    .min(100) as usize;
-                structured(json!(primes(count)), modern, true)
-            }
-            "pi" => structured(json!(std::f64::consts::PI), modern, true),
-            "falsy" => {
-                let value = match arg(&args, "kind").and_then(Value::as_str) {
-                    Some("false") => json!(false),
-                    Some("empty") => json!(""),
-                    Some("null") => Value::Null,
-                    _ => json!(0),
-                };
-                structured(value, modern, true)
-            }
-            "bad_output" => result(
-                json!({"content": [text("look closely")], "structuredContent": {"count": -3, "status": "unknown", "items": ["a", 2]}}),
-            ),
-            "dangling_ref" => result(json!({"content": [], "structuredContent": {"value": 1}})),
-            "fail" => {
-                let reason = arg(&args, "reason")
-                    .and_then(Value::as_str)
-                    .unwrap_or("the demo says no");
-                result(
-                    json!({"content": [text(format!("the operation failed: {reason}"))], "isError": true}),
-                )
-            }
             "slow" => self.slow(&args, &context).await,
-            "delete_everything" => {
-                result(json!({"content": [text("nothing was deleted: this is a demo")]}))
-            }
             "toggle_extra" => {
                 let now = !self.extra.fetch_xor(true, Ordering::Relaxed);
                 let _ = self.changes.send(());
@@ -559,4 +481,107 @@ fn primes(count: usize) -> Vec<u64> {
         n += 1;
     }
     found
+}
+
+/// The demo's tools that need nothing but their arguments; `None` for the others.
+fn plain_tool(
+    name: &str,
+    args: &serde_json::Map<String, Value>,
+    modern: bool,
+) -> Option<Result<CallToolResponse, ErrorData>> {
+    Some(match name {
+        "echo" => result(
+            json!({"content": [text(arg(args, "message").and_then(Value::as_str).unwrap_or_default())]}),
+        ),
+        "search" => search(args),
+        "configure" => result(
+            json!({"content": [text("applied")], "structuredContent": {"applied": true, "summary": format!("{} keys", args.len())}}),
+        ),
+        "build_tree" => {
+            let depth = arg(args, "depth")
+                .and_then(Value::as_u64)
+                .unwrap_or(2)
+                .min(5);
+            let tree = tree("root", depth);
+            result(json!({"content": [text(tree.to_string())], "structuredContent": tree}))
+        }
+        "lookup_user" => {
+            let id = arg(args, "id")
+                .and_then(Value::as_str)
+                .unwrap_or("00000000-0000-4000-8000-000000000000");
+            let user = json!({"user": {"id": id, "email": "ada@example.com", "role": "admin",
+                "manager": {"id": "11111111-1111-4111-8111-111111111111", "email": "grace@example.com", "role": "member", "manager": null}}});
+            result(json!({"content": [text(user.to_string())], "structuredContent": user}))
+        }
+        "word_count" => {
+            let count = arg(args, "text")
+                .and_then(Value::as_str)
+                .map(|t| t.split_whitespace().count())
+                .unwrap_or(0);
+            result(
+                json!({"content": [text(count.to_string())], "structuredContent": {"count": count}}),
+            )
+        }
+        "bad_output" => result(
+            json!({"content": [text("look closely")], "structuredContent": {"count": -3, "status": "unknown", "items": ["a", 2]}}),
+        ),
+        "dangling_ref" => result(json!({"content": [], "structuredContent": {"value": 1}})),
+        "fail" => {
+            let reason = arg(args, "reason")
+                .and_then(Value::as_str)
+                .unwrap_or("the demo says no");
+            result(
+                json!({"content": [text(format!("the operation failed: {reason}"))], "isError": true}),
+            )
+        }
+        "delete_everything" => {
+            result(json!({"content": [text("nothing was deleted: this is a demo")]}))
+        }
+        _ => return boxing_tool(name, args, modern),
+    })
+}
+
+/// The demo's tools whose results a server boxes (`{"result": x}`) or gives as scalars.
+fn boxing_tool(
+    name: &str,
+    args: &serde_json::Map<String, Value>,
+    modern: bool,
+) -> Option<Result<CallToolResponse, ErrorData>> {
+    Some(match name {
+        "add" => {
+            let sum = ["a", "b"]
+                .iter()
+                .filter_map(|k| arg(args, k).and_then(Value::as_i64))
+                .fold(0i64, i64::saturating_add);
+            result(
+                json!({"content": [text(sum.to_string())], "structuredContent": {"result": sum}, "_meta": {"fastmcp": {"wrap_result": true}}}),
+            )
+        }
+        "is_even" => {
+            let even = arg(args, "n")
+                .and_then(Value::as_i64)
+                .is_some_and(|n| n % 2 == 0);
+            result(
+                json!({"content": [text(even.to_string())], "structuredContent": {"result": even}}),
+            )
+        }
+        "primes" => {
+            let count = arg(args, "count")
+                .and_then(Value::as_u64)
+                .unwrap_or(5)
+                .min(100) as usize;
+            structured(json!(primes(count)), modern, true)
+        }
+        "pi" => structured(json!(std::f64::consts::PI), modern, true),
+        "falsy" => {
+            let value = match arg(args, "kind").and_then(Value::as_str) {
+                Some("false") => json!(false),
+                Some("empty") => json!(""),
+                Some("null") => Value::Null,
+                _ => json!(0),
+            };
+            structured(value, modern, true)
+        }
+        _ => return None,
+    })
 }
