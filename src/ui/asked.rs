@@ -36,23 +36,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
             String::new()
         }
     );
-    let key = |c| {
-        model
-            .view
-            .keymap
-            .key_for(Layer::Asked, c)
-            .unwrap_or_default()
-    };
-    let (send, decline, cancel) = match panel.kind {
-        Asked::Sampling => ("send the reply", "reject", "reject"),
-        Asked::Form | Asked::Url => ("accept", "decline", "cancel"),
-    };
-    let hints = format!(
-        " {} {send} · {} {decline} · {} {cancel} ",
-        key(Command::AnswerSend),
-        key(Command::AnswerDecline),
-        key(Command::AnswerCancel)
-    );
+    let hints = hints(model, panel);
     let block = theme.pane(title, true).title_bottom(hints);
     let inner = block.inner(area);
     frame.render_widget(Clear, area);
@@ -84,18 +68,45 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         editor.set_block(block.title_bottom(preview));
     }
     frame.render_widget(&editor, editor_area);
+    frame.render_widget(Paragraph::new(status_line(model, panel)), problem);
+}
+
+/// The keys that answer, at the panel's foot.
+fn hints(model: &Model, panel: &AskPanel) -> String {
+    let key = |c| {
+        model
+            .view
+            .keymap
+            .key_for(Layer::Asked, c)
+            .unwrap_or_default()
+    };
+    let (send, decline, cancel) = match panel.kind {
+        Asked::Sampling => ("send the reply", "reject", "reject"),
+        Asked::Form | Asked::Url => ("accept", "decline", "cancel"),
+    };
+    format!(
+        " {} {send} · {} {decline} · {} {cancel} ",
+        key(Command::AnswerSend),
+        key(Command::AnswerDecline),
+        key(Command::AnswerCancel)
+    )
+}
+
+/// Under the draft: completions for the field being typed into come before the draft's
+/// problem; else whether it is ready to send.
+fn status_line(model: &Model, panel: &AskPanel) -> Line<'static> {
+    let theme = model.view.theme;
     let complete_key = model
         .view
         .keymap
         .key_for(Layer::Asked, Command::Complete)
         .unwrap_or_default();
-    // Completions for the field being typed into come before the draft's problem.
     let field = panel.field_at_cursor().map(|(name, _)| name);
     let suggested = panel
         .completions
         .as_ref()
         .filter(|c| field.as_ref() == Some(&c.argument));
-    let status = match (&panel.problem, suggested.or(panel.completions.as_ref())) {
+    match (&panel.problem, suggested.or(panel.completions.as_ref())) {
         (Some(p), _) if suggested.is_none() => {
             Line::styled(format!("✗ {}", untrusted::line(p, 200)), theme.error())
         }
@@ -125,8 +136,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
             theme.dim(),
         ),
         (None, None) => Line::styled("✓ ready to send", theme.dim()),
-    };
-    frame.render_widget(Paragraph::new(status), problem);
+    }
 }
 
 /// What the server asks, in words: its message, a URL, the conversation and its settings.
