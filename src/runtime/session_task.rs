@@ -228,90 +228,30 @@ async fn serve(
     let _ = to_ui.send(Msg::Connected(session.server.clone())).await;
     let mut liveness = tokio::time::interval(LIVENESS);
     let mut lost = false;
-    let mut cancels: HashMap<u64, oneshot::Sender<()>> = HashMap::new();
     let next = {
-        let session_ref = &session;
-        let mut calls = FuturesUnordered::new();
-        // A listing runs beside the calls, never inside this loop's turn: a server that
-        // answers `tools/list` slowly must not hold up a call's timeout or its cancel.
-        let mut listings = FuturesUnordered::new();
-        let mut list_again = false;
-        // Resources, templates and prompts listed and opened, pings, the log level: beside
-        // everything else too.
-        let mut errands = FuturesUnordered::new();
+        let mut work = Work::new(&session, to_ui, asking);
         loop {
             tokio::select! {
                 command = commands.recv() => match command {
                     None => break Next::Stop,
-                    Some(SessionRequest::Reconnect) => break Next::Reconnect,
-                    Some(SessionRequest::ListTools) if listings.is_empty() => {
-                        listings.push(session_ref.list_tools());
-                    }
-                    // Asked again while listing: once more when this one ends.
-                    Some(SessionRequest::ListTools) => list_again = true,
-                    Some(SessionRequest::Call { tool, id, arguments, output, as_task }) => {
-                        let (tx, rx) = oneshot::channel();
-                        cancels.insert(id, tx);
-                        let request = (tool, id, arguments, output, as_task);
-                        calls.push(call(session_ref, to_ui.clone(), request, rx));
-                    }
-                    Some(SessionRequest::Answer { id, result }) => asking.answer(id, result),
-                    Some(SessionRequest::Rejudge { tool, output, calls }) => {
-                        let era = session_ref.server.era;
-                        tokio::spawn(rejudge(tool, output, calls, era, to_ui.clone()));
-                    }
-                    Some(SessionRequest::ListLibrary) => {
-                        errands.push(Box::pin(list_library(session_ref)) as Errand<'_>);
-                    }
-                    Some(SessionRequest::Open(open)) => {
-                        errands.push(Box::pin(open_item(session_ref, open)));
-                    }
-                    Some(SessionRequest::Complete(completion)) => {
-                        errands.push(Box::pin(complete(session_ref, completion)));
-                    }
-                    Some(SessionRequest::Subscribe { uri, on }) => {
-                        errands.push(Box::pin(async move {
-                            let outcome = session_ref.subscribe(&uri, on).await;
-                            let outcome = outcome.map_err(|e| e.to_string());
-                            Msg::Subscribed { uri, on, outcome }
-                        }));
-                    }
-                    Some(SessionRequest::Ping) => {
-                        errands.push(Box::pin(async { Msg::Pinged(session_ref.ping().await) }));
-                    }
-                    Some(SessionRequest::SetLogLevel(level)) => {
-                        // Asked again of the next connection, whatever this one answers.
-                        *log_level = Some(level);
-                        errands.push(Box::pin(async move {
-                            let outcome = session_ref.set_log_level(level).await;
-                            Msg::LogLevelSet { level, outcome }
-                        }));
-                    }
-                    Some(SessionRequest::Cancel { id }) => {
-                        if let Some(tx) = cancels.remove(&id) {
-                            let _ = tx.send(());
-                        }
-                    }
+                    Some(request) => if let Some(next) = work.take(request, log_level) {
+                        break next;
+                    },
                 },
-                Some(listed) = listings.next(), if !listings.is_empty() => {
-                    let msg = match listed {
-                        Ok(list) => Msg::ToolsListed(list),
-                        Err(e) => Msg::ListFailed(e),
-                    };
+                Some(msg) = work.listings.next(), if !work.listings.is_empty() => {
                     let _ = to_ui.send(msg).await;
-                    if std::mem::take(&mut list_again) {
-                        listings.push(session_ref.list_tools());
+                    if std::mem::take(&mut work.list_again) {
+                        work.list_tools();
                     }
                 }
-                Some(msg) = errands.next(), if !errands.is_empty() => {
+                Some(msg) = work.errands.next(), if !work.errands.is_empty() => {
+                    if let Msg::CallFinished { id, .. } = &msg {
+                        work.cancels.remove(id);
+                    }
                     let _ = to_ui.send(msg).await;
-                }
-                Some((tool, id, outcome)) = calls.next(), if !calls.is_empty() => {
-                    cancels.remove(&id);
-                    let _ = to_ui.send(Msg::CallFinished { tool, id, outcome }).await;
                 }
                 _ = liveness.tick(), if !lost => {
-                    if session_ref.is_closed() {
+                    if session.is_closed() {
                         lost = true;
                     }
                 }
@@ -330,6 +270,113 @@ async fn serve(
     }
     session.shutdown().await;
     next
+}
+
+/// What a connection is doing for the UI: calls and errands (the library, opens, completions,
+/// subscriptions, pings, the log level) run side by side; a listing of tools runs beside them,
+/// never inside the loop's turn: a server that answers `tools/list` slowly must not hold up a
+/// call's timeout or its cancel.
+struct Work<'s> {
+    session: &'s Session,
+    to_ui: &'s mpsc::Sender<Msg>,
+    asking: &'s Asking,
+    listings: FuturesUnordered<Errand<'s>>,
+    /// Asked again while listing: once more when this one ends.
+    list_again: bool,
+    errands: FuturesUnordered<Errand<'s>>,
+    /// How to cancel each call in flight, by id.
+    cancels: HashMap<u64, oneshot::Sender<()>>,
+}
+
+impl<'s> Work<'s> {
+    fn new(session: &'s Session, to_ui: &'s mpsc::Sender<Msg>, asking: &'s Asking) -> Work<'s> {
+        Work {
+            session,
+            to_ui,
+            asking,
+            listings: FuturesUnordered::new(),
+            list_again: false,
+            errands: FuturesUnordered::new(),
+            cancels: HashMap::new(),
+        }
+    }
+
+    fn list_tools(&mut self) {
+        let session = self.session;
+        self.listings.push(Box::pin(async move {
+            match session.list_tools().await {
+                Ok(list) => Msg::ToolsListed(list),
+                Err(e) => Msg::ListFailed(e),
+            }
+        }));
+    }
+
+    /// Starts what the UI asks for; the connection's end when it asks to reconnect.
+    fn take(
+        &mut self,
+        request: SessionRequest,
+        log_level: &mut Option<&'static str>,
+    ) -> Option<Next> {
+        let session = self.session;
+        match request {
+            SessionRequest::Reconnect => return Some(Next::Reconnect),
+            SessionRequest::ListTools if self.listings.is_empty() => self.list_tools(),
+            SessionRequest::ListTools => self.list_again = true,
+            SessionRequest::Call {
+                tool,
+                id,
+                arguments,
+                output,
+                as_task,
+            } => {
+                let (tx, rx) = oneshot::channel();
+                self.cancels.insert(id, tx);
+                let request = (tool, id, arguments, output, as_task);
+                let to_ui = self.to_ui.clone();
+                self.errands.push(Box::pin(async move {
+                    let (tool, id, outcome) = call(session, to_ui, request, rx).await;
+                    Msg::CallFinished { tool, id, outcome }
+                }));
+            }
+            SessionRequest::Cancel { id } => {
+                if let Some(tx) = self.cancels.remove(&id) {
+                    let _ = tx.send(());
+                }
+            }
+            SessionRequest::Answer { id, result } => self.asking.answer(id, result),
+            SessionRequest::Rejudge {
+                tool,
+                output,
+                calls,
+            } => {
+                let era = session.server.era;
+                tokio::spawn(rejudge(tool, output, calls, era, self.to_ui.clone()));
+            }
+            SessionRequest::ListLibrary => self.errands.push(Box::pin(list_library(session))),
+            SessionRequest::Open(open) => self.errands.push(Box::pin(open_item(session, open))),
+            SessionRequest::Complete(completion) => {
+                self.errands.push(Box::pin(complete(session, completion)));
+            }
+            SessionRequest::Subscribe { uri, on } => self.errands.push(Box::pin(async move {
+                let outcome = session.subscribe(&uri, on).await;
+                let outcome = outcome.map_err(|e| e.to_string());
+                Msg::Subscribed { uri, on, outcome }
+            })),
+            SessionRequest::Ping => {
+                self.errands
+                    .push(Box::pin(async { Msg::Pinged(session.ping().await) }));
+            }
+            SessionRequest::SetLogLevel(level) => {
+                // Asked again of the next connection, whatever this one answers.
+                *log_level = Some(level);
+                self.errands.push(Box::pin(async move {
+                    let outcome = session.set_log_level(level).await;
+                    Msg::LogLevelSet { level, outcome }
+                }));
+            }
+        }
+        None
+    }
 }
 
 async fn wait_for_reconnect(
