@@ -6,6 +6,7 @@ use super::outline::{Label, Piece, draw_page, page_height};
 use super::{keep_in_view, wrap, wrap_words};
 use crate::app::call::draft_lines::{line_of, value_lines};
 use crate::app::call::query::remaining;
+use crate::app::call::result_text::ResultText;
 use crate::app::call::state::{CallState, InFlight, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::keymap::Layer;
@@ -14,7 +15,7 @@ use crate::app::outline::{self, NodeId, Row};
 use crate::app::server::state::CallLimits;
 use crate::app::theme::Theme;
 use crate::mcp::RequestError;
-use crate::mcp::surface::result::describe_block;
+use crate::mcp::surface::result::{CallResult, describe_block};
 use crate::schema::verdict::Mirror;
 use crate::schema::{Status, Verdict};
 use crate::untrusted;
@@ -23,6 +24,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui_textarea::TextArea;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -66,28 +68,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         Constraint::Min(1),
     ])
     .areas(inner);
-    let editor_style = if state.editing {
-        theme.border(true)
-    } else {
-        theme.dim()
-    };
-    // The draft's look belongs to this frame: a copy is styled (a draft is small text).
-    let mut editor = state.editor.clone();
-    let support = model.selected_entry().and_then(|e| e.tool.task_support());
-    let title = match (state.as_task, support) {
-        (true, _) => " arguments · sent as a task ",
-        (false, Some("optional")) => " arguments · sent as a plain call (may run as a task) ",
-        _ => " arguments ",
-    };
-    editor.set_block(
-        Block::default()
-            .borders(Borders::ALL)
-            .title(title)
-            .border_style(editor_style),
-    );
-    editor.set_cursor_line_style(Style::default());
-    // Line numbers, so the violations listed below ("line 3 /query: …") point into the draft.
-    editor.set_line_number_style(theme.dim());
+    let editor = styled_editor(model, state);
     frame.render_widget(&editor, editor_area);
     frame.render_widget(Paragraph::new(problems), checks);
     frame.render_widget(
@@ -124,6 +105,34 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     viewport.call_value_line = value_top;
     viewport.call_scroll = Some((name, scroll));
     draw_page(frame, result, &pieces, scroll);
+}
+
+/// The draft's editor as this frame shows it: a styled copy (a draft is small text), its
+/// title saying how the call goes out, line numbers so the violations listed below ("line 3
+/// /query: …") point into the draft.
+fn styled_editor<'a>(model: &Model, state: &CallState) -> TextArea<'a> {
+    let theme = model.view.theme;
+    let editor_style = if state.editing {
+        theme.border(true)
+    } else {
+        theme.dim()
+    };
+    let mut editor = state.editor.clone();
+    let support = model.selected_entry().and_then(|e| e.tool.task_support());
+    let title = match (state.as_task, support) {
+        (true, _) => " arguments · sent as a task ",
+        (false, Some("optional")) => " arguments · sent as a plain call (may run as a task) ",
+        _ => " arguments ",
+    };
+    editor.set_block(
+        Block::default()
+            .borders(Borders::ALL)
+            .title(title)
+            .border_style(editor_style),
+    );
+    editor.set_cursor_line_style(Style::default());
+    editor.set_line_number_style(theme.dim());
+    editor
 }
 
 fn problem_lines(state: &CallState, complete_key: &str, theme: Theme) -> Vec<Line<'static>> {
@@ -449,6 +458,19 @@ fn result_pieces<'a>(
             }
         }
     }
+    lines.extend(content_lines(result, text, width, theme));
+    pieces.push(Piece::Lines(lines));
+    pieces
+}
+
+/// The result's content blocks (each described, its text wrapped) and the raw result.
+fn content_lines(
+    result: &CallResult,
+    text: &ResultText,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
     lines.push(Line::raw(""));
     lines.push(Line::styled(
         format!(
@@ -481,8 +503,7 @@ fn result_pieces<'a>(
             .iter()
             .map(|l| Line::styled(format!("  {l}"), theme.dim())),
     );
-    pieces.push(Piece::Lines(lines));
-    pieces
+    lines
 }
 
 fn verdict_lines(verdict: &Verdict, theme: Theme) -> Vec<Line<'static>> {
