@@ -60,22 +60,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), inner);
         return;
     }
-    // The header takes a third of the pane, more when the signature and hints need it; the
-    // description gives way first, never the signature, hints or problems.
-    let facts_rows: usize = facts.iter().map(|l| rows_of(l, inner.width)).sum();
-    let budget = (inner.height as usize / 3)
-        .max(facts_rows + 2)
-        .min((inner.height as usize).saturating_sub(4));
-    let header = fit_header(about, facts, budget, inner.width, theme);
-    let header_rows: usize = header.iter().map(|l| rows_of(l, inner.width)).sum();
-    let detail_height = if inner.height >= 20 { 6 } else { 3 };
-    let [head, trees, info] = Layout::vertical([
-        Constraint::Length(header_rows.clamp(1, budget.max(1)) as u16),
-        Constraint::Min(1),
-        Constraint::Length(detail_height),
-    ])
-    .areas(inner);
-    frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), head);
+    let [trees, info] = draw_header(frame, inner, (about, facts), theme);
     let parts = tree_view::parts(detail, view, entry.boxing());
     let rows = outline::rows(&parts);
     let at = outline::index_of(&rows, view.cursor.map(|(w, n)| (w.part(), n)));
@@ -122,16 +107,37 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     viewport.tree_area = trees;
     draw_page(frame, trees, &pieces, scroll);
     let selected = cursor.and_then(|(which, node)| detail.tree(which).map(|t| (which, t, node)));
-    frame.render_widget(
-        Paragraph::new(row_details(selected, theme))
-            .wrap(Wrap { trim: false })
-            .block(
-                Block::default()
-                    .borders(Borders::TOP)
-                    .border_style(theme.dim()),
-            ),
-        info,
-    );
+    let details = Paragraph::new(row_details(selected, theme)).wrap(Wrap { trim: false });
+    let rule = Block::default()
+        .borders(Borders::TOP)
+        .border_style(theme.dim());
+    frame.render_widget(details.block(rule), info);
+}
+
+/// Draws the tool's header over `inner` and returns where the trees and the row's details go.
+/// The header takes a third of the pane, more when the signature and hints need it; the
+/// description gives way first, never the signature, hints or problems.
+fn draw_header(
+    frame: &mut Frame<'_>,
+    inner: Rect,
+    (about, facts): (Vec<Line<'static>>, Vec<Line<'static>>),
+    theme: Theme,
+) -> [Rect; 2] {
+    let facts_rows: usize = facts.iter().map(|l| rows_of(l, inner.width)).sum();
+    let budget = (inner.height as usize / 3)
+        .max(facts_rows + 2)
+        .min((inner.height as usize).saturating_sub(4));
+    let header = fit_header(about, facts, budget, inner.width, theme);
+    let header_rows: usize = header.iter().map(|l| rows_of(l, inner.width)).sum();
+    let detail_height = if inner.height >= 20 { 6 } else { 3 };
+    let [head, trees, info] = Layout::vertical([
+        Constraint::Length(header_rows.clamp(1, budget.max(1)) as u16),
+        Constraint::Min(1),
+        Constraint::Length(detail_height),
+    ])
+    .areas(inner);
+    frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), head);
+    [trees, info]
 }
 
 /// Rows a line takes once wrapped at `width`.
