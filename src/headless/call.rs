@@ -6,7 +6,8 @@ use super::output::Report;
 use crate::cli::Format;
 use crate::mcp::session::error::exit;
 use crate::mcp::surface::result::{CallResult, Content, describe_block};
-use crate::mcp::{RequestError, Session};
+use crate::mcp::surface::tool::Tool;
+use crate::mcp::{RequestError, Session, ToolList};
 use crate::schema::verdict::Mirror;
 use crate::schema::{Compiled, Status, Verdict};
 use crate::untrusted;
@@ -43,13 +44,9 @@ pub async fn run(
     if let Some(why) = tool.and_then(|t| t.excluded_in(session.server.era)) {
         let why = untrusted::line(&why, 300);
         if !how.force {
-            return report.error(
-                &format!(
-                    "tool `{}` is not called: {why} (--force calls it anyway)",
-                    untrusted::line(name, 80)
-                ),
-                exit::ERROR,
-            );
+            let name = untrusted::line(name, 80);
+            let said = format!("tool `{name}` is not called: {why} (--force calls it anyway)");
+            return report.error(&said, exit::ERROR);
         }
         report.warn(&format!("called with --force although {why}"));
     }
@@ -70,30 +67,10 @@ pub async fn run(
     for why in &unchecked {
         report.warn(&format!("arguments: {why}"));
     }
-    let support = tool.and_then(|t| t.task_support());
-    if how.task && !matches!(support, Some("required" | "optional")) {
-        report.warn(&format!(
-            "the tool's execution.taskSupport is {}: called as a task anyway",
-            support.map_or("absent (forbidden)".into(), |s| format!(
-                "`{}`",
-                untrusted::line(s, 40)
-            ))
-        ));
-    }
-    let as_task = how.task || support == Some("required");
+    let as_task = as_task(tool, how.task, report);
     let result = match session.call_tool(name, arguments, as_task).await {
         Ok(r) => r,
-        Err(RequestError::Server { code, message, .. }) if tool.is_none() => {
-            let known = unknown_tool(name, list.tools.iter().map(|t| t.name.as_str()));
-            return report.error(
-                &format!("{known}; the server said {code}: {message}"),
-                exit::TOOL_ERROR,
-            );
-        }
-        Err(e @ RequestError::Server { .. }) => {
-            return report.error(&e.to_string(), exit::TOOL_ERROR);
-        }
-        Err(e) => return report.error(&format!("tools/call failed: {e}"), exit::ERROR),
+        Err(e) => return call_failed(e, name, tool.is_none().then_some(&list), report),
     };
     let schema = tool.and_then(|t| t.output_schema.clone());
     let era = session.server.era;
@@ -104,16 +81,14 @@ pub async fn run(
     })
     .await;
     if !argument_problems.is_empty() {
-        verdict.notes.push(format!(
-            "the arguments sent break the inputSchema in {}",
-            crate::plural::count(argument_problems.len(), "place")
+        let places = crate::plural::count(argument_problems.len(), "place");
+        (verdict.notes).push(format!(
+            "the arguments sent break the inputSchema in {places}"
         ));
     }
     if tool.is_none() {
-        verdict.notes.push(format!(
-            "`{}` is not in tools/list",
-            untrusted::line(name, 80)
-        ));
+        let name = untrusted::line(name, 80);
+        verdict.notes.push(format!("`{name}` is not in tools/list"));
     }
     match report.format {
         Format::Json => report.json(&with_verdict(&result.raw, &verdict)),
@@ -130,6 +105,40 @@ pub async fn run(
         STRICT_VIOLATION
     } else {
         exit::OK
+    }
+}
+
+/// Whether the call goes as a task: asked (`--task`, warned about when the tool does not
+/// support it) or required by the tool.
+fn as_task(tool: Option<&Tool>, asked: bool, report: &Report) -> bool {
+    let support = tool.and_then(|t| t.task_support());
+    if asked && !matches!(support, Some("required" | "optional")) {
+        let support = support.map_or("absent (forbidden)".into(), |s| {
+            format!("`{}`", untrusted::line(s, 40))
+        });
+        report.warn(&format!(
+            "the tool's execution.taskSupport is {support}: called as a task anyway"
+        ));
+    }
+    asked || support == Some("required")
+}
+
+/// A call that got no result: a server error exits 5 (naming the tools listed when the tool
+/// is unknown, `unlisted`), anything else 1.
+fn call_failed(
+    error: RequestError,
+    name: &str,
+    unlisted: Option<&ToolList>,
+    report: &Report,
+) -> i32 {
+    match (error, unlisted) {
+        (RequestError::Server { code, message, .. }, Some(list)) => {
+            let known = unknown_tool(name, list.tools.iter().map(|t| t.name.as_str()));
+            let said = format!("{known}; the server said {code}: {message}");
+            report.error(&said, exit::TOOL_ERROR)
+        }
+        (e @ RequestError::Server { .. }, None) => report.error(&e.to_string(), exit::TOOL_ERROR),
+        (e, _) => report.error(&format!("tools/call failed: {e}"), exit::ERROR),
     }
 }
 
