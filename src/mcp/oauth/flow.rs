@@ -70,25 +70,7 @@ impl Authorizer {
             .map_err(failed)?;
         self.say(&found_where(&found));
         manager.set_metadata(found.metadata);
-        let mut request = AuthorizationRequest::new(&loopback.redirect_uri)
-            .with_client_name("mcp-inspect")
-            .with_application_type("native");
-        if let Some(challenge) = challenge {
-            request = request.with_challenge(challenge);
-        }
-        let scopes = self.scopes_for(challenge);
-        if !scopes.is_empty() {
-            request = request.with_scopes(scopes);
-        }
-        if let Some(id) = &self.options.client_id {
-            request = request.with_preregistered_client(id);
-            if let Some(secret) = &self.options.client_secret {
-                request = request.with_client_secret(secret);
-            }
-        }
-        if let Some(url) = &self.options.client_metadata_url {
-            request = request.with_client_metadata_url(url);
-        }
+        let request = self.authorization_request(&loopback.redirect_uri, challenge);
         let session = self
             .within("a client", AuthorizationSession::new(manager, request))
             .await?
@@ -108,6 +90,51 @@ impl Authorizer {
             "waiting for the browser's redirect to {}",
             loopback.redirect_uri
         ));
+        let callback = self.browser_comes_back(&loopback, url).await?;
+        refused(&callback)?;
+        self.say("the browser came back; exchanging the code for a token");
+        self.within("the token", session.handle_callback_url(&callback))
+            .await?
+            .map_err(failed)?;
+        Ok(session.auth_manager)
+    }
+
+    /// What is asked of the authorization server: a native client redirected to `redirect`,
+    /// the scopes held and asked for, the client given (pre-registered, or a metadata URL).
+    fn authorization_request(
+        &self,
+        redirect: &str,
+        challenge: Option<&str>,
+    ) -> AuthorizationRequest {
+        let mut request = AuthorizationRequest::new(redirect)
+            .with_client_name("mcp-inspect")
+            .with_application_type("native");
+        if let Some(challenge) = challenge {
+            request = request.with_challenge(challenge);
+        }
+        let scopes = self.scopes_for(challenge);
+        if !scopes.is_empty() {
+            request = request.with_scopes(scopes);
+        }
+        if let Some(id) = &self.options.client_id {
+            request = request.with_preregistered_client(id);
+            if let Some(secret) = &self.options.client_secret {
+                request = request.with_client_secret(secret);
+            }
+        }
+        if let Some(url) = &self.options.client_metadata_url {
+            request = request.with_client_metadata_url(url);
+        }
+        request
+    }
+
+    /// Shows `url` (and opens a browser on it, unless told not to), then waits for where the
+    /// browser ends: the loopback redirect, or an address pasted by the user.
+    async fn browser_comes_back(
+        &self,
+        loopback: &loopback::Loopback,
+        url: String,
+    ) -> Result<String, AuthFailure> {
         self.tell(AuthStep::Open(url.clone()));
         if self.options.open_browser {
             let opening = url.clone();
@@ -132,24 +159,16 @@ impl Authorizer {
                 None => std::future::pending().await,
             }
         };
-        let callback = tokio::select! {
-            url = loopback.callback() => url,
+        tokio::select! {
+            url = loopback.callback() => Ok(url),
             url = pasted => match url.trim() {
-                "" => return Err(AuthFailure::Failed("cancelled by the user".into())),
-                url => url.to_string(),
+                "" => Err(AuthFailure::Failed("cancelled by the user".into())),
+                url => Ok(url.to_string()),
             },
-            () = tokio::time::sleep(BROWSER_WAIT) => {
-                return Err(AuthFailure::Failed(format!(
-                    "no answer from the browser within {} s", BROWSER_WAIT.as_secs()
-                )));
-            }
-        };
-        refused(&callback)?;
-        self.say("the browser came back; exchanging the code for a token");
-        self.within("the token", session.handle_callback_url(&callback))
-            .await?
-            .map_err(failed)?;
-        Ok(session.auth_manager)
+            () = tokio::time::sleep(BROWSER_WAIT) => Err(AuthFailure::Failed(format!(
+                "no answer from the browser within {} s", BROWSER_WAIT.as_secs()
+            ))),
+        }
     }
 
     /// `work` (a wait on the authorization server) within `--timeout`: a server that drips
