@@ -157,58 +157,7 @@ impl Recording {
                 let Ok(entry) = serde_json::from_slice::<Value>(&line) else {
                     continue;
                 };
-                let (Some(dir), Some(message)) = (entry["dir"].as_str(), entry.get("message"))
-                else {
-                    continue;
-                };
-                let id = message.get("id").map(Value::to_string);
-                let method = message.get("method").and_then(Value::as_str);
-                match (dir, id, method) {
-                    ("out", Some(id), Some(method)) => {
-                        let params = message.get("params");
-                        open.push(Open {
-                            id,
-                            method: method.to_string(),
-                            params: matchable(method, params),
-                            token: progress_token(params),
-                            before: Vec::new(),
-                        });
-                    }
-                    ("in", None, Some(_)) => {
-                        if let Some(newest) = open.last_mut() {
-                            newest.before.push(message.clone());
-                        }
-                    }
-                    ("in", Some(id), None) => {
-                        let Some(at) = open.iter().position(|o| o.id == id) else {
-                            continue;
-                        };
-                        let Open {
-                            method,
-                            params,
-                            token,
-                            before,
-                            ..
-                        } = open.remove(at);
-                        let answer: Map<String, Value> = message
-                            .as_object()
-                            .into_iter()
-                            .flatten()
-                            .filter(|(k, _)| *k == "result" || *k == "error")
-                            .map(|(k, v)| (k.clone(), v.clone()))
-                            .collect();
-                        recording.add(
-                            method,
-                            params,
-                            Exchange {
-                                before,
-                                answer,
-                                token,
-                            },
-                        );
-                    }
-                    _ => {}
-                }
+                recording.take(&mut open, &entry);
             }
             if budget == 0 {
                 eprintln!(
@@ -219,6 +168,62 @@ impl Recording {
             }
         }
         Ok(recording)
+    }
+
+    /// One recorded message: a request opens an exchange, a notification joins the newest
+    /// open one, an answer closes its request's exchange and keeps it.
+    fn take(&mut self, open: &mut Vec<Open>, entry: &Value) {
+        let (Some(dir), Some(message)) = (entry["dir"].as_str(), entry.get("message")) else {
+            return;
+        };
+        let id = message.get("id").map(Value::to_string);
+        let method = message.get("method").and_then(Value::as_str);
+        match (dir, id, method) {
+            ("out", Some(id), Some(method)) => {
+                let params = message.get("params");
+                open.push(Open {
+                    id,
+                    method: method.to_string(),
+                    params: matchable(method, params),
+                    token: progress_token(params),
+                    before: Vec::new(),
+                });
+            }
+            ("in", None, Some(_)) => {
+                if let Some(newest) = open.last_mut() {
+                    newest.before.push(message.clone());
+                }
+            }
+            ("in", Some(id), None) => {
+                let Some(at) = open.iter().position(|o| o.id == id) else {
+                    return;
+                };
+                let Open {
+                    method,
+                    params,
+                    token,
+                    before,
+                    ..
+                } = open.remove(at);
+                let answer: Map<String, Value> = message
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter(|(k, _)| *k == "result" || *k == "error")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                self.add(
+                    method,
+                    params,
+                    Exchange {
+                        before,
+                        answer,
+                        token,
+                    },
+                );
+            }
+            _ => {}
+        }
     }
 
     fn add(&mut self, method: String, params: Value, exchange: Exchange) {
