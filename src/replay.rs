@@ -329,7 +329,11 @@ mod tests {
     use super::*;
 
     fn recording(lines: &[Value]) -> Recording {
-        let path = std::env::temp_dir().join(format!("replay-{}.jsonl", std::process::id()));
+        // One file per call: the tests run side by side in one process.
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("replay-{}-{n}.jsonl", std::process::id());
+        let path = std::env::temp_dir().join(name);
         let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
         std::fs::write(&path, text).expect("write");
         let r = Recording::read(std::slice::from_ref(&path)).expect("read");
