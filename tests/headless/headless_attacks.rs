@@ -199,7 +199,8 @@ fn sigterm_during_a_runaway_validation_is_honoured_at_once() {
         assert!(waiting.elapsed() < Duration::from_secs(60), "no answer");
         std::thread::sleep(Duration::from_millis(20));
     }
-    std::thread::sleep(Duration::from_millis(300));
+    // Then the inspector is validating: it burns CPU.
+    crate::hostile::wait_busy(child.id() as i32, 10, Duration::from_secs(30));
     let _ = std::fs::remove_file(&answered);
     let sent = std::time::Instant::now();
     nix::sys::signal::kill(

@@ -246,16 +246,7 @@ fn a_lingering_server_is_ended_without_orphans() {
     let r = run(&["tools", "--protocol", "legacy", "--", "sh", "-c", &script]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.took < Duration::from_secs(5), "took {:?}", r.took);
-    std::thread::sleep(Duration::from_millis(200));
-    let left = Command::new("pgrep")
-        .args(["-f", &format!("sleep {marker}")])
-        .output()
-        .expect("pgrep");
-    assert!(
-        left.stdout.is_empty(),
-        "orphan left: {}",
-        String::from_utf8_lossy(&left.stdout)
-    );
+    crate::hostile::assert_none_matching(&format!("sleep {marker}"), Duration::from_secs(2));
 }
 
 #[test]
@@ -331,22 +322,10 @@ fn ctrl_c_during_a_call_exits_promptly_and_ends_the_server() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("spawn");
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
     let pattern = format!("demo-server --page-size {marker}");
-    while Command::new("pgrep")
-        .args(["-f", &pattern])
-        .output()
-        .expect("pgrep")
-        .stdout
-        .is_empty()
-    {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the server never started"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    std::thread::sleep(Duration::from_millis(300));
+    // The call is in flight once its first progress is told.
+    let mut stderr = crate::hostile::StderrLines::of(&mut child);
+    stderr.wait_for("progress", Duration::from_secs(10));
     let started = std::time::Instant::now();
     Command::new("kill")
         .args(["-INT", &child.id().to_string()])
@@ -359,20 +338,9 @@ fn ctrl_c_during_a_call_exits_promptly_and_ends_the_server() {
         started.elapsed()
     );
     assert_eq!(status.code(), Some(130));
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .expect("stderr")
-        .read_to_string(&mut err)
-        .expect("read");
+    let err = stderr.all();
     assert!(err.contains("interrupted by Ctrl-C"), "{err}");
-    std::thread::sleep(Duration::from_millis(200));
-    let left = Command::new("pgrep")
-        .args(["-f", &pattern])
-        .output()
-        .expect("pgrep");
-    assert!(left.stdout.is_empty(), "server left behind");
+    crate::hostile::assert_none_matching(&pattern, Duration::from_secs(2));
 }
 
 #[test]

@@ -87,8 +87,9 @@ async fn a_subscribed_resource_says_when_it_changed_in_both_eras() {
         );
         session.subscribe(TICKER, false).await.expect("unsubscribe");
         // Once the end is acknowledged (and what was already on its way has come: a tick may
-        // have crossed the request), no update comes for two ticks.
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        // have crossed the request; a ping answered after it comes after them), no update
+        // comes for two ticks.
+        session.ping().await.expect("ping");
         while events.try_recv().is_some() {}
         let quiet = tokio::time::timeout(Duration::from_millis(2_500), async {
             loop {

@@ -2,7 +2,6 @@
 #![allow(dead_code)]
 
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -27,30 +26,31 @@ pub fn assert_terminal_safe(what: &str, text: &str) {
     }
 }
 
-/// A loopback port that counts the connections made to it (nothing may ever connect).
+/// A loopback port that counts the connections made to it (nothing may ever connect). Counted
+/// when asked, from the kernel's backlog: a connection made by a process that has ended is
+/// there already, so no wait is needed.
 pub struct CountingListener {
     pub url: String,
-    count: Arc<AtomicUsize>,
+    listener: std::net::TcpListener,
+    count: AtomicUsize,
 }
 
 impl CountingListener {
     pub fn start() -> CountingListener {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.set_nonblocking(true).expect("nonblocking");
         let port = listener.local_addr().expect("addr").port();
-        let count = Arc::new(AtomicUsize::new(0));
-        let counter = count.clone();
-        std::thread::spawn(move || {
-            for _ in listener.incoming() {
-                counter.fetch_add(1, Ordering::SeqCst);
-            }
-        });
         CountingListener {
             url: format!("http://127.0.0.1:{port}"),
-            count,
+            listener,
+            count: AtomicUsize::new(0),
         }
     }
 
     pub fn connections(&self) -> usize {
+        while self.listener.accept().is_ok() {
+            self.count.fetch_add(1, Ordering::SeqCst);
+        }
         self.count.load(Ordering::SeqCst)
     }
 }
@@ -155,5 +155,105 @@ pub fn run_measured(bin: &str, args: &[&str], env: &[(&str, &str)]) -> Measured 
         stderr: stderr.join().unwrap_or_default(),
         took: started.elapsed(),
         peak_kb,
+    }
+}
+
+/// Waits up to `within` for no process whose command line contains `pattern` (pgrep -f): the
+/// fact a test waits for instead of a fixed sleep.
+pub fn assert_none_matching(pattern: &str, within: Duration) {
+    let deadline = Instant::now() + within;
+    loop {
+        let found = std::process::Command::new("pgrep")
+            .args(["-f", pattern])
+            .output()
+            .expect("pgrep");
+        if found.stdout.is_empty() {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "left behind: {}",
+            String::from_utf8_lossy(&found.stdout)
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A child's stderr read as it comes, so a test can wait for a line that says the child got
+/// somewhere (a call in flight) and still read all of it at the end.
+pub struct StderrLines {
+    lines: std::sync::mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl StderrLines {
+    pub fn of(child: &mut std::process::Child) -> StderrLines {
+        let stderr = child.stderr.take().expect("stderr piped");
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        StderrLines {
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Waits up to `within` for a line containing `needle`.
+    pub fn wait_for(&mut self, needle: &str, within: Duration) {
+        let deadline = Instant::now() + within;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let found = line.contains(needle);
+                    self.seen.push(line);
+                    if found {
+                        return;
+                    }
+                }
+                Err(_) => panic!("no `{needle}` on stderr:\n{}", self.seen.join("\n")),
+            }
+        }
+    }
+
+    /// Everything written, once the child has ended.
+    pub fn all(mut self) -> String {
+        self.seen.extend(self.lines.iter());
+        self.seen.join("\n")
+    }
+}
+
+/// CPU time a process has used, in clock ticks (user + system, from `/proc`).
+pub fn cpu_ticks(pid: i32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            let fields: Vec<u64> = stat
+                .rsplit(')')
+                .next()?
+                .split_whitespace()
+                .skip(11)
+                .take(2)
+                .filter_map(|f| f.parse().ok())
+                .collect();
+            Some(fields.iter().sum())
+        })
+        .unwrap_or(0)
+}
+
+/// Waits up to `within` until `pid` has burnt `ticks` more clock ticks of CPU: the fact that
+/// it is busy (validating, say), where a sleep would only guess.
+pub fn wait_busy(pid: i32, ticks: u64, within: Duration) {
+    let start = cpu_ticks(pid);
+    let deadline = Instant::now() + within;
+    while cpu_ticks(pid) < start + ticks {
+        assert!(Instant::now() < deadline, "{pid} never got busy");
+        std::thread::sleep(Duration::from_millis(20));
     }
 }

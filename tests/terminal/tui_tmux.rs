@@ -131,9 +131,7 @@ fn filter_expand_copy_help_quit_in_a_real_terminal() {
     let Some(bin) = release_binary() else { return };
     let tmux = Tmux::start("demo", 120, 40);
     tmux.wait_for("$");
-    tmux.type_line(
-        "stty -g > /tmp/mcp-inspect-stty-before-$$; echo $$ > /tmp/mcp-inspect-shell-pid",
-    );
+    let modes = tmux.stty("before");
     tmux.type_line(&format!("{bin} --demo"));
     tmux.wait_for("Tools (17)");
     tmux.keys(&["/"]);
@@ -162,21 +160,13 @@ fn filter_expand_copy_help_quit_in_a_real_terminal() {
     tmux.keys(&["?"]);
     tmux.wait_for("Help: keys");
     tmux.keys(&["Escape", "q"]);
-    tmux.type_line("stty -g > /tmp/mcp-inspect-stty-after-$$; echo shell-ok-$((40+2))");
-    let screen = tmux.wait_for("shell-ok-42");
+    let after = tmux.stty("after");
+    let screen = tmux.screen();
     assert!(
         !screen.contains("Tools (17)"),
         "the alternate screen is gone:\n{screen}"
     );
-    let pid = std::fs::read_to_string("/tmp/mcp-inspect-shell-pid")
-        .expect("pid")
-        .trim()
-        .to_string();
-    let before = std::fs::read_to_string(format!("/tmp/mcp-inspect-stty-before-{pid}"))
-        .expect("stty before");
-    let after =
-        std::fs::read_to_string(format!("/tmp/mcp-inspect-stty-after-{pid}")).expect("stty after");
-    assert_eq!(before, after, "terminal modes restored");
+    assert_eq!(modes, after, "terminal modes restored");
     let demo_left = Command::new("pgrep")
         .args(["-f", &format!("{bin} demo-server")])
         .output()
@@ -912,8 +902,9 @@ fn attacks_written_elsewhere_in_a_real_terminal() {
     tmux.type_line(&format!("{bin} -- python3 {ATTACKER} slow-enum"));
     tmux.wait_for("Tools (1)");
     tmux.keys(&["a", "C-s"]);
-    std::thread::sleep(Duration::from_millis(2500));
     let inspector = newest(&format!("{bin} -- python3"));
+    // The validation runs once the inspector burns CPU on it.
+    hostile::wait_busy(inspector, 20, Duration::from_secs(30));
     Command::new("kill")
         .args(["-TERM", &inspector.to_string()])
         .status()
