@@ -135,100 +135,59 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
 }
 
 fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
+    // Messages that ask for effects return them; the others change the model only.
     match msg {
-        Msg::Key(key) => on_key(model, key),
+        Msg::Key(key) => return on_key(model, key),
         // A panel or an overlay in front takes its keys; the mouse leaves the panes alone then.
         Msg::Mouse(event) if model.asked.is_empty() && model.view.overlay.is_none() => {
-            crate::app::mouse::mouse(model, event)
+            return crate::app::mouse::mouse(model, event);
         }
-        Msg::Mouse(_) => Vec::new(),
-        Msg::Connected(server) => server::update::connected(model, server),
-        Msg::ConnectFailed(reason) => {
-            server::update::connect_failed(model, &reason);
-            Vec::new()
-        }
-        Msg::ListFailed(error) => {
-            server::update::list_failed(model, error);
-            Vec::new()
-        }
-        Msg::LibraryListed { items, problems } => {
-            library::update::listed(model, items, problems);
-            Vec::new()
-        }
-        Msg::Completed { argument, result } => {
-            asked::completions::completed(model, &argument, result);
-            Vec::new()
-        }
-        Msg::Opened { open, result } => {
-            library::update::opened(model, open, result);
-            Vec::new()
-        }
+        Msg::Mouse(_) => {}
+        Msg::Connected(server) => return server::update::connected(model, server),
         Msg::ToolsListed(list) => {
             tools_listed(model, list);
             crate::app::tools::drift::compare(model);
             let mut effects = library::update::list(model);
             effects.extend(saved::update::restore(model));
-            effects
+            return effects;
         }
-        Msg::SavedLoaded(tools) => saved::update::loaded(model, tools),
-        Msg::Restored { tool, records } => {
-            saved::update::restored(model, &tool, records);
-            Vec::new()
-        }
-        Msg::Server(event) => on_server_event(model, event),
-        Msg::Paste(text) => {
-            paste(model, &text);
-            Vec::new()
-        }
-        Msg::Tick => asked::completions::tick(model),
-        Msg::CallStarted { tool, id, token } => {
-            call::update::started(model, &tool, id, token);
-            Vec::new()
-        }
+        Msg::SavedLoaded(tools) => return saved::update::loaded(model, tools),
+        Msg::Server(event) => return on_server_event(model, event),
+        Msg::Tick => return asked::completions::tick(model),
         Msg::CallFinished { tool, id, outcome } => {
             call::update::finished(model, &tool, id, outcome);
-            saved::update::save(model, &tool)
+            return saved::update::save(model, &tool);
         }
+        Msg::ConnectFailed(reason) => server::update::connect_failed(model, &reason),
+        Msg::ListFailed(error) => server::update::list_failed(model, error),
+        Msg::LibraryListed { items, problems } => library::update::listed(model, items, problems),
+        Msg::Completed { argument, result } => {
+            asked::completions::completed(model, &argument, result)
+        }
+        Msg::Opened { open, result } => library::update::opened(model, open, result),
+        Msg::Restored { tool, records } => saved::update::restored(model, &tool, records),
+        Msg::Paste(text) => paste(model, &text),
+        Msg::CallStarted { tool, id, token } => call::update::started(model, &tool, id, token),
         Msg::DetailBuilt { entry, detail } => {
-            crate::app::tools::update::detail_built(model, &entry, *detail);
-            Vec::new()
+            crate::app::tools::update::detail_built(model, &entry, *detail)
         }
         Msg::Subscribed { uri, on, outcome } => {
-            library::update::subscribed(model, uri, on, outcome);
-            Vec::new()
+            library::update::subscribed(model, uri, on, outcome)
         }
-        Msg::Saved(outcome) => {
-            library::update::saved(model, outcome);
-            Vec::new()
-        }
-        Msg::BrowserOpened(outcome) => {
-            authorize::update::browser_opened(model, outcome);
-            Vec::new()
-        }
-        Msg::Pinged(outcome) => {
-            server::update::pinged(model, outcome);
-            Vec::new()
-        }
-        Msg::LogLevelSet { level, outcome } => {
-            server::update::log_level_set(model, level, outcome);
-            Vec::new()
-        }
-        Msg::Wire { batch, dropped } => {
-            model.protocol.add(batch, dropped);
-            Vec::new()
-        }
-        Msg::EditorClosed { tool, text } => {
-            call::update::editor_closed(model, &tool, text);
-            Vec::new()
-        }
+        Msg::Saved(outcome) => library::update::saved(model, outcome),
+        Msg::BrowserOpened(outcome) => authorize::update::browser_opened(model, outcome),
+        Msg::Pinged(outcome) => server::update::pinged(model, outcome),
+        Msg::LogLevelSet { level, outcome } => server::update::log_level_set(model, level, outcome),
+        Msg::Wire { batch, dropped } => model.protocol.add(batch, dropped),
+        Msg::EditorClosed { tool, text } => call::update::editor_closed(model, &tool, text),
         Msg::Copied { label, outcome } => {
             model.view.status = Some(match outcome {
                 Ok(how) => format!("copied {label} ({how})"),
                 Err(e) => format!("copy failed: {e}"),
-            });
-            Vec::new()
+            })
         }
     }
+    Vec::new()
 }
 
 /// Pasted text goes where typing would: the authorization panel, a request's form, or the

@@ -238,41 +238,7 @@ pub fn describe(view: &View<'_>) -> Facts {
     let (mut objectish, mut arrayish) = (false, false);
     let mut declared: Option<&Map<String, Value>> = None;
     for (key, value) in view.keys() {
-        match (key, value) {
-            ("type", Value::String(t)) => facts.types.push(t.clone()),
-            ("type", Value::Array(ts)) => facts
-                .types
-                .extend(ts.iter().filter_map(Value::as_str).map(String::from)),
-            ("enum", Value::Array(values)) => facts.enum_values = Some(values.clone()),
-            ("const", v) => facts.const_value = Some(v.clone()),
-            ("default", v) => facts.default = Some(v.clone()),
-            ("examples", Value::Array(items)) => facts.examples = items.clone(),
-            ("examples", v) => facts.examples = vec![v.clone()],
-            ("title", Value::String(t)) => facts.title = Some(t.clone()),
-            ("description", Value::String(d)) => facts.description = Some(d.clone()),
-            ("deprecated", Value::Bool(true)) => facts.flags.push("deprecated"),
-            ("readOnly", Value::Bool(true)) => facts.flags.push("readOnly"),
-            ("writeOnly", Value::Bool(true)) => facts.flags.push("writeOnly"),
-            ("uniqueItems", Value::Bool(true)) => facts.constraints.push("uniqueItems".into()),
-            (
-                "minLength" | "maxLength" | "pattern" | "format" | "minimum" | "maximum"
-                | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "minItems" | "maxItems"
-                | "minContains" | "maxContains" | "minProperties" | "maxProperties"
-                | "contentEncoding" | "contentMediaType",
-                v,
-            ) => facts.constraints.push(format!("{key}: {}", plain(v))),
-            ("dependentRequired" | "dependencies", Value::Object(map)) => {
-                for (name, needs) in map {
-                    if let Value::Array(needs) = needs {
-                        let needs: Vec<String> = needs.iter().map(plain).collect();
-                        facts
-                            .constraints
-                            .push(format!("if {name} present, requires: {}", needs.join(", ")));
-                    }
-                }
-            }
-            _ => {}
-        }
+        note_keyword(&mut facts, key, value);
         match key {
             "properties" => {
                 objectish = true;
@@ -282,18 +248,8 @@ pub fn describe(view: &View<'_>) -> Facts {
             "items" | "prefixItems" => arrayish = true,
             _ => {}
         }
-        if value == &Value::Bool(false) {
-            let words = match key {
-                "additionalProperties" => "no additional properties",
-                "unevaluatedProperties" => "no unevaluated properties",
-                "items" => "no items",
-                "additionalItems" => "no additional items",
-                "unevaluatedItems" => "no unevaluated items",
-                _ => "",
-            };
-            if !words.is_empty() {
-                facts.constraints.push(words.into());
-            }
+        if let Some(words) = forbidden_by_false(key).filter(|_| value == &Value::Bool(false)) {
+            facts.constraints.push(words.into());
         }
         if !is_known(key) {
             facts.extras.push((key.to_string(), value.clone()));
@@ -323,6 +279,57 @@ pub fn describe(view: &View<'_>) -> Facts {
         }
     }
     facts
+}
+
+/// What one keyword says of the value: its types, values, words, flags and constraints.
+fn note_keyword(facts: &mut Facts, key: &str, value: &Value) {
+    match (key, value) {
+        ("type", Value::String(t)) => facts.types.push(t.clone()),
+        ("type", Value::Array(ts)) => facts
+            .types
+            .extend(ts.iter().filter_map(Value::as_str).map(String::from)),
+        ("enum", Value::Array(values)) => facts.enum_values = Some(values.clone()),
+        ("const", v) => facts.const_value = Some(v.clone()),
+        ("default", v) => facts.default = Some(v.clone()),
+        ("examples", Value::Array(items)) => facts.examples = items.clone(),
+        ("examples", v) => facts.examples = vec![v.clone()],
+        ("title", Value::String(t)) => facts.title = Some(t.clone()),
+        ("description", Value::String(d)) => facts.description = Some(d.clone()),
+        ("deprecated", Value::Bool(true)) => facts.flags.push("deprecated"),
+        ("readOnly", Value::Bool(true)) => facts.flags.push("readOnly"),
+        ("writeOnly", Value::Bool(true)) => facts.flags.push("writeOnly"),
+        ("uniqueItems", Value::Bool(true)) => facts.constraints.push("uniqueItems".into()),
+        (
+            "minLength" | "maxLength" | "pattern" | "format" | "minimum" | "maximum"
+            | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "minItems" | "maxItems"
+            | "minContains" | "maxContains" | "minProperties" | "maxProperties" | "contentEncoding"
+            | "contentMediaType",
+            v,
+        ) => facts.constraints.push(format!("{key}: {}", plain(v))),
+        ("dependentRequired" | "dependencies", Value::Object(map)) => {
+            for (name, needs) in map {
+                if let Value::Array(needs) = needs {
+                    let needs: Vec<String> = needs.iter().map(plain).collect();
+                    facts
+                        .constraints
+                        .push(format!("if {name} present, requires: {}", needs.join(", ")));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What `false` forbids under `key`, in words.
+fn forbidden_by_false(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "additionalProperties" => "no additional properties",
+        "unevaluatedProperties" => "no unevaluated properties",
+        "items" => "no items",
+        "additionalItems" => "no additional items",
+        "unevaluatedItems" => "no unevaluated items",
+        _ => return None,
+    })
 }
 
 /// A JSON value as a person reads it in a constraint: strings bare, everything else as JSON.

@@ -8,7 +8,7 @@ use crate::app::picker::{Picker, details, line};
 use crate::app::theme::Theme;
 use crate::untrusted;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
@@ -63,6 +63,14 @@ pub fn draw(frame: &mut Frame<'_>, picker: &Picker, theme: Theme) -> usize {
             .collect()
     };
     frame.render_widget(Paragraph::new(lines), inner);
+    draw_selected(frame, about, picker, theme);
+    draw_keys(frame, status, picker, theme);
+    scroll
+}
+
+/// The server under the cursor in full, and the files that could not be read.
+fn draw_selected(frame: &mut Frame<'_>, about: Rect, picker: &Picker, theme: Theme) {
+    let found = &picker.found;
     let block = theme.pane(" Selected ", false);
     let inner = block.inner(about);
     frame.render_widget(block, about);
@@ -80,6 +88,10 @@ pub fn draw(frame: &mut Frame<'_>, picker: &Picker, theme: Theme) -> usize {
         )
     }));
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+}
+
+/// The status and the keys that act here.
+fn draw_keys(frame: &mut Frame<'_>, status: Rect, picker: &Picker, theme: Theme) {
     let mut spans = Vec::new();
     if let Some(status) = &picker.status {
         spans.push(Span::styled(format!("{status}  "), theme.warn()));
@@ -101,7 +113,6 @@ pub fn draw(frame: &mut Frame<'_>, picker: &Picker, theme: Theme) -> usize {
         }
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), status);
-    scroll
 }
 
 /// Where the search looked, and how to name a server instead.

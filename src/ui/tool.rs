@@ -61,6 +61,21 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         return;
     }
     let [trees, info] = draw_header(frame, inner, (about, facts), theme);
+    let shown = (detail, view);
+    draw_trees(frame, [trees, info], entry, shown, focused, theme, viewport);
+}
+
+/// The tool's two schema trees as one outline with one cursor, and the row under it in full
+/// below them.
+fn draw_trees(
+    frame: &mut Frame<'_>,
+    [trees, info]: [Rect; 2],
+    entry: &ToolEntry,
+    (detail, view): (&ToolDetail, &ToolView),
+    focused: bool,
+    theme: Theme,
+    viewport: &mut Viewport,
+) {
     let parts = tree_view::parts(detail, view, entry.boxing());
     let rows = outline::rows(&parts);
     let at = outline::index_of(&rows, view.cursor.map(|(w, n)| (w.part(), n)));

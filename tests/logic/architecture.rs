@@ -369,6 +369,66 @@ fn the_library_surface_is_one_module_so_dead_code_is_reported() {
     );
 }
 
+/// Each function's length in lines, from its `fn` line to the brace that closes it at the same
+/// indentation (a declaration ending in `;` has none).
+fn function_lengths(code: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut found = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        let signature = [
+            "fn ",
+            "pub fn ",
+            "async fn ",
+            "pub async fn ",
+            "pub(crate) fn ",
+        ]
+        .iter()
+        .chain(&[
+            "pub(super) fn ",
+            "pub(crate) async fn ",
+            "pub(super) async fn ",
+        ])
+        .find_map(|p| body.strip_prefix(p));
+        let Some(rest) = signature else { continue };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if body.trim_end().ends_with(';') {
+            continue;
+        }
+        let close = format!("{indent}}}");
+        if let Some(end) = lines[i..].iter().position(|l| l.trim_end() == close) {
+            found.push((name, end + 1));
+        }
+    }
+    found
+}
+
+#[test]
+fn functions_stay_short() {
+    let krate = read_crate();
+    let mut long: Vec<(usize, String)> = Vec::new();
+    for (module, code) in &krate.code {
+        for (function, lines) in function_lengths(code) {
+            if lines > 80 {
+                long.push((lines, format!("{}::{function}", name(module))));
+            }
+        }
+    }
+    long.sort_unstable_by(|a, b| b.cmp(a));
+    assert!(
+        !function_lengths("fn a() {\n    x();\n}\n").is_empty(),
+        "functions are found"
+    );
+    assert!(
+        long.len() <= 5 && long.iter().all(|(lines, _)| *lines <= 120),
+        "at most 5 functions over 80 lines and none over 120: {long:?}"
+    );
+}
+
 #[test]
 fn mcp_methods_are_asked_only_through_typed_functions() {
     // A method named by a string outside `mcp` is a second implementation of it waiting to

@@ -83,9 +83,42 @@ pub async fn connect(
     }
     let stream = response.bytes_stream().map_err(std::io::Error::other);
     let mut reader = BufReader::new(tokio_util::io::StreamReader::new(stream));
+    let endpoint = endpoint(&mut reader, &base, url, timeout).await?;
+    let (in_tx, incoming) = mpsc::channel(256);
+    let (outgoing, out_rx) = mpsc::channel(64);
+    let reader_task = tokio::spawn(read_messages(
+        reader,
+        in_tx.clone(),
+        events.clone(),
+        raw.clone(),
+    ));
+    let writer_task = tokio::spawn(post_messages(
+        client,
+        endpoint,
+        headers.to_vec(),
+        raw.clone(),
+        out_rx,
+        in_tx,
+        timeout,
+    ));
+    Ok(SseTransport {
+        outgoing,
+        incoming,
+        tasks: vec![reader_task, writer_task],
+    })
+}
+
+/// The `endpoint` event the stream must open with, resolved against the URL the user named
+/// and refused when it leads to another origin.
+async fn endpoint<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
+    base: &reqwest::Url,
+    url: &str,
+    timeout: Duration,
+) -> Result<reqwest::Url, ConnectError> {
     let endpoint = tokio::time::timeout(timeout, async {
         loop {
-            match next_event(&mut reader).await {
+            match next_event(reader).await {
                 Some(Ok(e)) if e.name.as_deref() == Some("endpoint") => return Some(e.data),
                 Some(_) => continue,
                 None => return None,
@@ -118,28 +151,7 @@ pub async fn connect(
             endpoint: untrusted::line(endpoint.as_str(), 300).into_owned(),
         });
     }
-    let (in_tx, incoming) = mpsc::channel(256);
-    let (outgoing, out_rx) = mpsc::channel(64);
-    let reader_task = tokio::spawn(read_messages(
-        reader,
-        in_tx.clone(),
-        events.clone(),
-        raw.clone(),
-    ));
-    let writer_task = tokio::spawn(post_messages(
-        client,
-        endpoint,
-        headers.to_vec(),
-        raw.clone(),
-        out_rx,
-        in_tx,
-        timeout,
-    ));
-    Ok(SseTransport {
-        outgoing,
-        incoming,
-        tasks: vec![reader_task, writer_task],
-    })
+    Ok(endpoint)
 }
 
 /// Reads the next event; `Some(Err)` for an oversized one.
