@@ -89,6 +89,7 @@ fn main() {
         ours.median.as_secs_f64() / direct.median.as_secs_f64()
     );
     drift(budget);
+    budgets(budget);
     println!("peak RSS: {} MiB", support::peak_rss_kib() / 1024);
 }
 
@@ -149,5 +150,53 @@ fn drift(budget: Duration) {
         "drift: diff {:.1} ms (target under 1 s), {:.1}x deep equality",
         diffed.median.as_secs_f64() * 1e3,
         diffed.median.as_secs_f64() / equal.median.as_secs_f64()
+    );
+}
+
+/// The schemas built to exhaust the validator (`tests/logic/schema_budgets.rs` checks what
+/// they come to; here, how long): nested `allOf`s over one `$ref`, judged in full when the
+/// instance conforms; a fan that only a time budget stops; a self-referencing skeleton.
+fn budgets(budget: Duration) {
+    use mcp_inspect::testing::schema::skeleton::skeleton;
+    let doubling = json!({"$defs": {"n": {"type": "object", "allOf": [
+        {"properties": {"a": {"$ref": "#/$defs/n"}}},
+        {"properties": {"a": {"$ref": "#/$defs/n"}}}
+    ]}}, "$ref": "#/$defs/n"});
+    let nested = |leaf: Value| (0..40).fold(leaf, |inner, _| json!({"a": inner}));
+    let compiled = Compiled::new(&doubling);
+    let conforming = nested(json!({}));
+    let full = measure(
+        "budgets: doubling allOf, 40 deep, conforming",
+        budget,
+        || compiled.check(&conforming).map(|c| c.violations.len()),
+    );
+    let mut defs = serde_json::Map::new();
+    for i in 0..40 {
+        let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
+        defs.insert(format!("d{i}"), json!({"allOf": [next.clone(), next]}));
+    }
+    defs.insert("d40".into(), json!({"minProperties": 0}));
+    let fan = Compiled::new(&json!({"$defs": defs, "$ref": "#/$defs/d0"}));
+    let limit = Duration::from_millis(300);
+    let stopped = measure("budgets: a 2^40 fan under a 300 ms budget", budget, || {
+        fan.check_within(&json!({"any": "thing"}), limit)
+            .map(|c| c.incomplete.is_some())
+    });
+    let names: Vec<String> = (0..10).map(|i| format!("p{i}")).collect();
+    let props: serde_json::Map<String, Value> = names
+        .iter()
+        .map(|n| (n.clone(), json!({"$ref": "#"})))
+        .collect();
+    let fanning = json!({"type": "object", "properties": props, "required": names});
+    let skeletons = measure(
+        "budgets: skeleton of a 10-way self-referencing fan",
+        budget,
+        || skeleton(&fanning),
+    );
+    println!(
+        "budgets: doubling {:.1} ms (target under 2 s), fan stopped {:.0} ms after its 300 ms budget (target under 100), skeleton {:.1} ms (target under 1 s)",
+        full.median.as_secs_f64() * 1e3,
+        (stopped.median.as_secs_f64() - limit.as_secs_f64()) * 1e3,
+        skeletons.median.as_secs_f64() * 1e3
     );
 }

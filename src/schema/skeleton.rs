@@ -176,9 +176,7 @@ mod tests {
             .map(|n| (n.clone(), json!({"$ref": "#"})))
             .collect();
         let schema = json!({"type": "object", "properties": props, "required": names});
-        let started = std::time::Instant::now();
         let s = skeleton(&schema);
-        assert!(started.elapsed() < std::time::Duration::from_secs(1));
         assert!(serde_json::to_string(&s).map_or(0, |t| t.len()) < 100_000);
     }
 
