@@ -7,3 +7,42 @@ mod connection;
 pub use args::{
     AuthAction, CheckFormat, Cli, Command, ConnectionArgs, DiffFormat, Format, ProtocolArg,
 };
+
+/// A stdio server's command given without `--` before it (`mcp-inspect node index.js`): clap
+/// calls its first word an unexpected argument; this says where it goes. Only the words from
+/// the server's command on are repeated (the flags before may hold secrets).
+pub fn missing_double_dash(error: &clap::Error, args: &[std::ffi::OsString]) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if error.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(word)) = error.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    if word.starts_with('-') {
+        return None;
+    }
+    let at = args
+        .iter()
+        .position(|a| a.to_str() == Some(word.as_str()))?;
+    let command: Vec<String> = args[at..]
+        .iter()
+        .map(|a| crate::untrusted::line(&a.to_string_lossy(), 200).into_owned())
+        .collect();
+    // The subcommand, when one was given before the server's words.
+    let subcommand = args
+        .get(1)
+        .and_then(|a| a.to_str())
+        .filter(|a| {
+            at > 1
+                && <Cli as clap::CommandFactory>::command()
+                    .find_subcommand(a)
+                    .is_some()
+        })
+        .map(|a| format!(" {a}"))
+        .unwrap_or_default();
+    Some(format!(
+        "tip: a stdio server's command goes after `--`: mcp-inspect{subcommand} [FLAGS] -- {}",
+        command.join(" ")
+    ))
+}

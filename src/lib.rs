@@ -35,11 +35,16 @@ pub fn main() -> i32 {
         return crate::mcp::transport::guard::run(&args[2..]);
     }
     // Usage errors exit 1, as documented (clap's own code is 2); help and version exit 0.
-    let cli = Cli::try_parse().unwrap_or_else(|e| {
-        let code = if e.use_stderr() { 1 } else { 0 };
-        let _ = e.print();
-        std::process::exit(code)
-    });
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            if let Some(tip) = cli::missing_double_dash(&e, &args) {
+                eprintln!("\n{tip}");
+            }
+            return if e.use_stderr() { 1 } else { 0 };
+        }
+    };
     // The hostile server is plain threads and blocking IO, and must block SIGTERM before any
     // thread exists (see `hostile::Attack::Stubborn`): it runs before the async runtime.
     if let Some(Command::HostileServer {

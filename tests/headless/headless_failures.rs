@@ -345,6 +345,16 @@ fn ctrl_c_during_a_call_exits_promptly_and_ends_the_server() {
 
 #[test]
 fn usage_errors_exit_1_as_documented_and_help_exits_0() {
+    // A server's command without `--` before it: where it goes is said.
+    let r = run(&["tools", "node", "index.js", "--port", "3"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains(
+            "tip: a stdio server's command goes after `--`: mcp-inspect tools [FLAGS] -- node index.js --port 3"
+        ),
+        "{}",
+        r.stderr
+    );
     let r = run(&["--no-such-flag"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("--no-such-flag"), "{}", r.stderr);

@@ -126,8 +126,8 @@ pub async fn check_status(
         });
     }
     let (body, cut) = bounded_body(response, MAX_ERROR_BODY, limit).await;
-    let mut body = untrusted::line(body.trim(), 200).into_owned();
-    if cut && !body.is_empty() {
+    let mut body = body_in_words(&body);
+    if cut && !body.is_empty() && !looks_like_html(&body) {
         body.push_str(" … (body not read to its end)");
     }
     Err(match status {
@@ -135,6 +135,35 @@ pub async fn check_status(
         404 => ConnectError::NotFound(url),
         _ => ConnectError::HttpStatus { url, status, body },
     })
+}
+
+/// An error response's body as one line a person reads: a web page by its title (a URL that
+/// is not an MCP endpoint answers with one), anything else with its white space folded.
+pub fn body_in_words(body: &str) -> String {
+    if looks_like_html(body) {
+        let lower = body.to_ascii_lowercase();
+        let between = |open: &str, close: &str| {
+            let start = lower.find(open)? + open.len();
+            let start = start + lower[start..].find('>')? + 1;
+            let end = start + lower[start..].find(close)?;
+            Some(body[start..end].to_string())
+        };
+        let title = between("<title", "</title>").or_else(|| between("<h1", "</h1>"));
+        let title = title
+            .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|t| !t.is_empty())
+            .map(|t| format!(" titled \"{}\"", untrusted::line(&t, 100)))
+            .unwrap_or_default();
+        return format!("an HTML page{title}, not an MCP endpoint");
+    }
+    let folded = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    untrusted::line(&folded, 200).into_owned()
+}
+
+fn looks_like_html(body: &str) -> bool {
+    let start = body.trim_start().get(..15).unwrap_or(body.trim_start());
+    let start = start.to_ascii_lowercase();
+    start.starts_with("<!doctype html") || start.starts_with("<html")
 }
 
 /// After rmcp fails to connect over Streamable HTTP, asks the endpoint directly what is wrong
@@ -210,4 +239,23 @@ async fn end_session(
         delete = delete.header(&h.name, &h.value);
     }
     let _ = delete.send().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_html_error_page_is_named_by_its_title() {
+        let page = "<!DOCTYPE HTML>\n<html>\n<head><title>Error\n response</title></head>\n<body><h1>Nope</h1></body></html>";
+        assert_eq!(
+            body_in_words(page),
+            "an HTML page titled \"Error response\", not an MCP endpoint"
+        );
+        assert_eq!(
+            body_in_words("<html><body><H1>Welcome to nginx!</H1></body></html>"),
+            "an HTML page titled \"Welcome to nginx!\", not an MCP endpoint"
+        );
+        assert_eq!(body_in_words("not\n  found\n"), "not found");
+    }
 }

@@ -534,7 +534,7 @@ fn failed(
     }
     Err(Error::UnexpectedServerResponse(Cow::Owned(format!(
         "HTTP {status}: {}",
-        crate::untrusted::line(&body, 300)
+        crate::mcp::transport::http::body_in_words(&body)
     ))))
 }
 
