@@ -155,11 +155,11 @@ fn decode_block(block: &Value) -> Content {
 /// A one-line description of a content block for text output and the content view.
 pub fn describe_block(c: &Content) -> String {
     let size = |b: &Option<usize>| {
-        b.map(|n| format!("{n} bytes"))
+        b.map(|n| crate::plural::count(n, "byte"))
             .unwrap_or_else(|| "invalid base64".into())
     };
     match c {
-        Content::Text(t) => format!("text ({} chars)", t.chars().count()),
+        Content::Text(t) => format!("text ({})", crate::plural::count(t.chars().count(), "char")),
         Content::Media { kind, mime, bytes } => format!("{kind} {mime}, {}", size(bytes)),
         Content::ResourceLink { uri, name, mime } => format!(
             "resource link {uri}{}{}",
