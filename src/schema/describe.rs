@@ -266,17 +266,22 @@ pub fn describe(view: &View<'_>) -> Facts {
             facts.types.push("array".into());
         }
     }
-    if let Some(declared) = declared {
-        let undeclared: Vec<&str> = view
-            .required()
-            .into_iter()
-            .filter(|r| !declared.contains_key(*r))
-            .collect();
-        if !undeclared.is_empty() {
-            facts
-                .constraints
-                .push(format!("requires undeclared: {}", undeclared.join(", ")));
-        }
+    // Required names without properties here (`then: {required: [...]}`) are said, or the row
+    // would read as an unconstrained `any`; with properties, those they do not declare.
+    let undeclared: Vec<&str> = view
+        .required()
+        .into_iter()
+        .filter(|r| declared.is_none_or(|d| !d.contains_key(*r)))
+        .collect();
+    if !undeclared.is_empty() {
+        let which = if declared.is_some() {
+            "requires undeclared"
+        } else {
+            "requires"
+        };
+        facts
+            .constraints
+            .push(format!("{which}: {}", undeclared.join(", ")));
     }
     facts
 }

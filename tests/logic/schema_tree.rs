@@ -99,6 +99,16 @@ fn every_2020_12_applicator_is_a_row() {
         tree.root().facts.extras,
         [("x-vendor".to_string(), json!({"k": 1}))]
     );
+    // A subschema of `required` alone says what it requires (it read as a bare `any`).
+    for (label, name) in [
+        ("then", "b"),
+        ("else", "c"),
+        ("not", "z"),
+        ("anyOf[1]", "a"),
+    ] {
+        let facts = &tree.nodes[child(&tree, 0, label)].facts;
+        assert_eq!(facts.constraints, [format!("requires: {name}")], "{label}");
+    }
 }
 
 #[test]
