@@ -123,7 +123,7 @@ pub mod schema {
         pub use crate::schema::boxing::detect;
     }
     pub mod lint {
-        pub use crate::schema::lint::{Severity, ToolSchemas, lint};
+        pub use crate::schema::lint::{Finding, Severity, ToolSchemas, lint};
     }
     pub mod signature {
         pub use crate::schema::signature::{signature, type_text};

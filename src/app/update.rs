@@ -12,6 +12,7 @@ use crate::app::tools::state::{ToolDetail, ToolView};
 use crate::app::tools::update::ensure_detail;
 use crate::app::{asked, authorize, call, library, panes, saved, server};
 use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
+use crate::schema::Era;
 use crate::untrusted;
 use asked::state::Reply;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -223,10 +224,11 @@ fn tools_listed(model: &mut Model, list: ToolList) {
         .into_iter()
         .map(|e| (e.tool.name.clone(), e))
         .collect();
+    let era = model.session.server.as_ref().map_or(Era::Legacy, |s| s.era);
     model.tools.list = list
         .tools
         .into_iter()
-        .map(|t| Arc::new(ToolEntry::new(t)))
+        .map(|t| Arc::new(ToolEntry::new(t, era)))
         .collect();
     for entry in &model.tools.list {
         if let Some(state) = model
@@ -248,6 +250,7 @@ fn tools_listed(model: &mut Model, list: ToolList) {
             before.get(&e.tool.name).is_some_and(|old| {
                 old.tool.input_schema == e.tool.input_schema
                     && old.tool.output_schema == e.tool.output_schema
+                    && old.era == e.era
             })
         })
         .map(|e| e.tool.name.as_str())

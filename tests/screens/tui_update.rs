@@ -672,3 +672,51 @@ fn clicks_select_rows_and_toggle_marks_and_the_wheel_moves() {
     );
     assert_eq!(selected(&m), "is_even");
 }
+
+#[test]
+fn the_tool_pane_judges_schemas_in_the_era_of_the_connection_as_check_does() {
+    use mcp_inspect::testing::schema::Era;
+    use mcp_inspect::testing::schema::lint::{ToolSchemas, lint};
+    // The demo's `pi` declares a number as its output schema: fine from 2026-07-28 on, a
+    // problem for a legacy client. The pane used to judge every tool as legacy (and warned
+    // where `check` said nothing).
+    for era in [Era::Modern, Era::Legacy] {
+        let mut m = mcp_inspect::testing::app::model::Model::new(
+            "demo".into(),
+            mcp_inspect::testing::app::keymap::Keymap::default_map(),
+            mcp_inspect::testing::app::theme::Theme { color: false },
+        );
+        let mut server = tui::server();
+        server.era = era;
+        update(&mut m, Msg::Connected(server));
+        update(&mut m, Msg::ToolsListed(tui::demo_tools()));
+        press(&mut m, &["/"]);
+        type_text(&mut m, "pi");
+        press(&mut m, &["enter", "enter"]);
+        assert_eq!(selected(&m), "pi");
+        let entry = m.selected_entry().expect("pi").clone();
+        let tool = &entry.tool;
+        let checked = lint(
+            &[ToolSchemas {
+                name: &tool.name,
+                description: tool.description.as_deref(),
+                input: &tool.input_schema,
+                output: tool.output_schema.as_deref(),
+            }],
+            era,
+        );
+        let shown = &m.detail("pi").expect("trees").findings;
+        let said = |f: &Vec<_>| {
+            f.iter()
+                .map(|x: &mcp_inspect::testing::schema::lint::Finding| x.message.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(said(shown), said(&checked), "{era:?}");
+        assert_eq!(
+            shown.is_empty(),
+            era == Era::Modern,
+            "{era:?}: {:?}",
+            said(shown)
+        );
+    }
+}

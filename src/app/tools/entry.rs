@@ -2,7 +2,7 @@
 //! computed once when it is listed. Pure.
 
 use crate::mcp::surface::tool::Tool;
-use crate::schema::Boxing;
+use crate::schema::{Boxing, Era};
 
 /// A tool as listed, with what the list needs computed once.
 #[derive(Debug, Clone)]
@@ -14,6 +14,9 @@ pub struct ToolEntry {
     pub haystack: String,
     /// Its schemas are big enough that their trees are built off the UI thread.
     pub large: bool,
+    /// The protocol era it was listed in: what its schemas are checked against (as `check`
+    /// does), so the tool pane and `check` say the same of it.
+    pub era: Era,
 }
 
 /// Schema values beyond which a tool's trees are built on a blocking thread: a 100,000-row
@@ -26,7 +29,7 @@ impl ToolEntry {
         self.tool.facts.boxing.as_ref()
     }
 
-    pub fn new(tool: Tool) -> ToolEntry {
+    pub fn new(tool: Tool, era: Era) -> ToolEntry {
         let names = format!("{} {}", tool.name, tool.display_title());
         let facts = &tool.facts;
         let haystack = format!(
@@ -38,6 +41,7 @@ impl ToolEntry {
             names,
             haystack: haystack.to_lowercase(),
             large: facts.values > LARGE_SCHEMA_VALUES,
+            era,
             tool,
         }
     }

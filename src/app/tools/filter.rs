@@ -82,7 +82,10 @@ mod tests {
             json!({"name": "echo", "title": "Echo back", "description": "Returns text", "inputSchema": {"type": "object"}}),
         ]
         .iter()
-        .map(|t| Arc::new(ToolEntry::new(decode_tool(t).expect("tool"))))
+        .map(|t| {
+                let tool = decode_tool(t).expect("tool");
+                Arc::new(ToolEntry::new(tool, crate::schema::Era::Legacy))
+            })
         .collect()
     }
 

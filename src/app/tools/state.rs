@@ -66,7 +66,7 @@ impl ToolDetail {
             .into_iter()
             .map(|(_, why)| why)
             .collect();
-        let findings = crate::schema::lint::lint(&[schemas], crate::schema::Era::Legacy)
+        let findings = crate::schema::lint::lint(&[schemas], entry.era)
             .into_iter()
             .filter(|f| !header.contains(&f.message))
             .collect();
