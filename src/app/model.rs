@@ -158,6 +158,9 @@ pub struct View {
     pub theme: Theme,
     /// What the last frame showed of each pane: its rows (for page keys) and scroll.
     pub viewport: Viewport,
+    /// The filter line was just opened on text typed before: the first character typed
+    /// replaces that text (Backspace edits it instead).
+    pub filter_fresh: bool,
 }
 
 /// How the session ends.
@@ -213,6 +216,7 @@ impl Model {
                 keymap,
                 theme,
                 viewport: Viewport::default(),
+                filter_fresh: false,
             },
             saved: Saved::default(),
             exit: Exit::default(),

@@ -350,7 +350,7 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
                     .modifiers
                     .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
             {
-                panes::filter::edit(model, |text| text.push(c));
+                panes::filter::type_char(model, c);
             } else if key == Key::parse("ctrl-c").unwrap_or(key) {
                 return run_command(model, Command::Quit);
             }

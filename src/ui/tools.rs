@@ -29,9 +29,15 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         } else {
             ""
         };
+        // Text that the next character replaces is shown selected.
+        let text = untrusted::label(&model.tools.filter.text).into_owned();
+        let text = match model.view.filter_fresh && model.tools.filter.editing {
+            true => Span::styled(text, theme.selected()),
+            false => Span::raw(text),
+        };
         lines.push(Line::from(vec![
             Span::styled("/ ", theme.heading()),
-            Span::raw(untrusted::label(&model.tools.filter.text).into_owned()),
+            text,
             Span::raw(cursor),
         ]));
     }

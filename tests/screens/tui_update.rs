@@ -114,6 +114,15 @@ fn filter_types_narrows_and_clears() {
     let selected = m.selected_entry().map(|e| e.tool.name.clone());
     assert_eq!(selected.as_deref(), Some("word_count"));
     assert_eq!(m.tools.filter.visible.len(), 17);
+    // Opened again on a filter kept, the first character replaces it; Backspace edits it.
+    press(&mut m, &["/"]);
+    type_text(&mut m, "box");
+    press(&mut m, &["enter", "/"]);
+    type_text(&mut m, "echo");
+    assert_eq!(m.tools.filter.text, "echo");
+    press(&mut m, &["enter", "/", "backspace"]);
+    type_text(&mut m, "!");
+    assert_eq!(m.tools.filter.text, "ech!");
 }
 
 #[test]

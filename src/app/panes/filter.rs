@@ -4,8 +4,10 @@
 use crate::app::command::Command;
 use crate::app::model::{Model, Pane};
 
-/// Starts, accepts, cancels or edits the filter of the focused pane.
+/// Starts, accepts, cancels or edits the filter of the focused pane. Started again on text
+/// typed before, the filter shows it, and the first character typed replaces it.
 pub fn command(model: &mut Model, command: Command) {
+    model.view.filter_fresh = command == Command::Filter;
     match command {
         Command::Filter if model.view.focus == Pane::Protocol => {
             model.protocol.filter.editing = true
@@ -28,6 +30,15 @@ fn stop_editing(model: &mut Model) {
     model.tools.filter.editing = false;
     model.protocol.filter.editing = false;
     model.library.filtering = false;
+}
+
+/// A character typed into the filter line: after the text typed before, or in its place when
+/// the line was just opened on it.
+pub fn type_char(model: &mut Model, c: char) {
+    if std::mem::take(&mut model.view.filter_fresh) {
+        edit(model, String::clear);
+    }
+    edit(model, |text| text.push(c));
 }
 
 /// Edits the text of the filter being typed into, or else the focused pane's (the protocol
