@@ -364,6 +364,12 @@ fn failure_lines(error: &RequestError, width: usize, theme: Theme) -> Vec<Line<'
             .collect::<Vec<_>>()
     };
     lines.extend(wrapped(&error.to_string()));
+    if matches!(error, RequestError::Closed(_)) {
+        lines.push(Line::styled(
+            "  r reconnects (a new handshake); the draft stays",
+            theme.dim(),
+        ));
+    }
     if let RequestError::Server {
         data: Some(data), ..
     } = error

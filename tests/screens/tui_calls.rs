@@ -796,6 +796,7 @@ fn a_failed_call_shows_its_whole_error() {
             _ => &[
                 "  index out of bounds: the len is 0 but the index is 3",
                 "panicked at src/main.rs:7:5:",
+                "r reconnects (a new handshake); the draft stays",
             ],
         };
         for line in expected {
