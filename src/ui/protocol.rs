@@ -71,7 +71,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     }
 }
 
-/// `+1.234s → tools/call #3  1.2 KiB`, or `← #3 result  15 ms  2.3 KiB`.
+/// `+1.234s → tools/call #3  1.2 KiB`, or `← #3 result of tools/call  15 ms  2.3 KiB`.
 fn entry_line(entry: &Entry, origin: Instant, theme: Theme) -> Line<'static> {
     let wire = &entry.wire;
     let at = wire.at.saturating_duration_since(origin).as_secs_f64();
@@ -100,6 +100,10 @@ fn entry_line(entry: &Entry, origin: Instant, theme: Theme) -> Line<'static> {
             theme.kind()
         };
         spans.push(Span::styled(format!(" {answer}"), answer_style));
+        if let Some(method) = &entry.answers {
+            let method = untrusted::line(method, 80);
+            spans.push(Span::styled(format!(" of {method}"), theme.dim()));
+        }
     }
     if let Some(http) = wire.http.as_ref().filter(|h| h.failed()) {
         let status = match http.status {

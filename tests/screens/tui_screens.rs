@@ -275,7 +275,10 @@ fn protocol_pane() {
     press(&mut m, &["5"]);
     snapshot("protocol", &mut m);
     let screen = text(&render(&mut m, 120, 40));
-    assert!(screen.contains("+0.015s ← #2 result  15 ms"), "{screen}");
+    assert!(
+        screen.contains("+0.015s ← #2 result of tools/call  15 ms"),
+        "{screen}"
+    );
     assert!(!screen.contains('\u{1b}'), "escaped");
     press(&mut m, &["k"]);
     let screen = text(&render(&mut m, 120, 40));

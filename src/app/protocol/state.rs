@@ -19,6 +19,8 @@ pub struct Entry {
     pub wire: WireMessage,
     /// For an answer: how long after its request it came.
     pub latency: Option<Duration>,
+    /// For an answer: the method of the request it answers (its first 80 characters).
+    pub answers: Option<String>,
 }
 
 /// The selected message as a value tree, with its open rows.
@@ -46,14 +48,17 @@ impl MessageFilter {
         !self.text.is_empty()
     }
 
-    fn admits(&self, wire: &WireMessage) -> bool {
+    /// Whether the message (or, for an answer, the method it answers) holds the text.
+    fn admits(&self, wire: &WireMessage, answers: Option<&str>) -> bool {
         let needle = self.text.as_bytes();
         let holds = |hay: &str| {
             hay.as_bytes()
                 .windows(needle.len())
                 .any(|w| w.eq_ignore_ascii_case(needle))
         };
-        wire.method.as_deref().is_some_and(holds) || wire.message.as_deref().is_some_and(holds)
+        wire.method.as_deref().is_some_and(holds)
+            || answers.is_some_and(holds)
+            || wire.message.as_deref().is_some_and(holds)
     }
 }
 
@@ -69,8 +74,8 @@ pub struct Protocol {
     pub scroll: usize,
     pub detail: Option<Detail>,
     pub filter: MessageFilter,
-    /// Requests awaiting an answer, by direction and id: when they went.
-    awaiting: HashMap<(Direction, String), Instant>,
+    /// Requests awaiting an answer, by direction and id: when they went, and their method.
+    awaiting: HashMap<(Direction, String), (Instant, String)>,
     /// Messages ever dropped from the front: the number of `entries[0]`.
     first: u64,
     /// Bytes of the messages kept whole, and the index before which none are.
@@ -89,24 +94,29 @@ impl Protocol {
         }
         for wire in batch {
             self.origin.get_or_insert(wire.at);
-            let latency = match (&wire.id, wire.method.is_some()) {
-                (Some(id), true) => {
+            let (latency, answers) = match (&wire.id, &wire.method) {
+                (Some(id), Some(method)) => {
                     if self.awaiting.len() < KEPT {
-                        self.awaiting.insert((wire.direction, id.clone()), wire.at);
+                        let method = method.chars().take(80).collect();
+                        self.awaiting
+                            .insert((wire.direction, id.clone()), (wire.at, method));
                     }
-                    None
+                    (None, None)
                 }
                 // An answer goes the other way from its request.
-                (Some(id), false) => {
+                (Some(id), None) => {
                     let asked = match wire.direction {
                         Direction::In => Direction::Out,
                         Direction::Out => Direction::In,
                     };
-                    self.awaiting
-                        .remove(&(asked, id.clone()))
-                        .map(|sent| wire.at.saturating_duration_since(sent))
+                    match self.awaiting.remove(&(asked, id.clone())) {
+                        Some((sent, method)) => {
+                            (Some(wire.at.saturating_duration_since(sent)), Some(method))
+                        }
+                        None => (None, None),
+                    }
                 }
-                (None, _) => None,
+                (None, _) => (None, None),
             };
             if self.entries.len() >= KEPT
                 && let Some(old) = self.entries.pop_front()
@@ -121,12 +131,16 @@ impl Protocol {
             if wire.message.is_some() {
                 self.bytes += wire.bytes;
             }
-            if self.filter.is_on() && self.filter.admits(&wire) {
+            if self.filter.is_on() && self.filter.admits(&wire, answers.as_deref()) {
                 self.filter
                     .matches
                     .push_back(self.first + self.entries.len() as u64);
             }
-            self.entries.push_back(Entry { wire, latency });
+            self.entries.push_back(Entry {
+                wire,
+                latency,
+                answers,
+            });
             // Over the byte budget: the oldest messages give up their bodies, not their lines.
             while self.bytes > KEPT_BYTES && self.whole_from < self.entries.len() {
                 let wire = &mut self.entries[self.whole_from].wire;
@@ -147,7 +161,7 @@ impl Protocol {
         let matches = match self.filter.is_on() {
             false => VecDeque::new(),
             true => (self.entries.iter().enumerate())
-                .filter(|(_, e)| self.filter.admits(&e.wire))
+                .filter(|(_, e)| self.filter.admits(&e.wire, e.answers.as_deref()))
                 .map(|(i, _)| self.number(i))
                 .collect(),
         };
@@ -375,6 +389,31 @@ mod filter_tests {
             (4, Some(0)),
             "the selection stays"
         );
+    }
+
+    #[test]
+    fn an_answer_names_the_method_it_answers_and_is_found_by_it() {
+        let t0 = Instant::now();
+        let going = |d, m: serde_json::Value| WireMessage::new(d, &m, &m.to_string(), t0);
+        let mut p = Protocol::default();
+        p.add(
+            vec![
+                going(Direction::Out, json!({"id": 7, "method": "tools/call"})),
+                going(Direction::In, json!({"id": 9, "method": "roots/list"})),
+                going(Direction::Out, json!({"id": 9, "result": {"roots": []}})),
+                going(Direction::In, json!({"id": 7, "result": {"content": []}})),
+                going(Direction::In, json!({"id": 8, "result": {}})),
+            ],
+            0,
+        );
+        let answers: Vec<Option<&str>> = p.entries.iter().map(|e| e.answers.as_deref()).collect();
+        assert_eq!(
+            answers,
+            [None, None, Some("roots/list"), Some("tools/call"), None],
+            "each answer paired with its request, the other way; an unknown id with none"
+        );
+        p.set_filter("tools/call".into());
+        assert_eq!(p.rows(), 2, "the call and its answer");
     }
 
     #[test]
