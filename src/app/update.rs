@@ -44,6 +44,8 @@ pub enum Msg {
         tool: String,
         id: u64,
         token: String,
+        /// The JSON-RPC id of the request, as the protocol pane shows it.
+        request: String,
     },
     CallFinished {
         tool: String,
@@ -168,7 +170,12 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Opened { open, result } => library::update::opened(model, open, result),
         Msg::Restored { tool, records } => saved::update::restored(model, &tool, records),
         Msg::Paste(text) => paste(model, &text),
-        Msg::CallStarted { tool, id, token } => call::update::started(model, &tool, id, token),
+        Msg::CallStarted {
+            tool,
+            id,
+            token,
+            request,
+        } => call::update::started(model, &tool, id, token, request),
         Msg::DetailBuilt { entry, detail } => {
             crate::app::tools::update::detail_built(model, &entry, *detail)
         }

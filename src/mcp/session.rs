@@ -365,6 +365,8 @@ impl Session {
         Ok(PendingCall {
             deadline: tokio::time::Instant::now() + self.max_time,
             progress_token: token_text(&handle.progress_token),
+            request_id: serde_json::to_value(&handle.id)
+                .map_or_else(|_| String::new(), |v| v.to_string()),
             session: self,
             handle,
             params,
@@ -468,6 +470,8 @@ pub struct PendingCall<'s> {
     handle: RequestHandle<RoleClient>,
     /// The progress token our progress events carry.
     pub progress_token: String,
+    /// The JSON-RPC id of the `tools/call` request, as the protocol pane shows ids.
+    pub request_id: String,
     /// What was asked, for a request the server answers `input_required`.
     params: Value,
     /// The task the server made of the call, once it has (for `tasks/cancel`).

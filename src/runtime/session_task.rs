@@ -152,6 +152,7 @@ async fn call(
                     tool: tool.clone(),
                     id,
                     token,
+                    request: pending.request_id.clone(),
                 })
                 .await;
             // A dropped sender is not a cancel.

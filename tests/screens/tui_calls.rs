@@ -197,6 +197,7 @@ fn a_call_in_flight_shows_progress_and_can_be_cancelled() {
             tool: "slow".into(),
             id,
             token: "7".into(),
+            request: "8".into(),
         },
     );
     update(
@@ -251,6 +252,14 @@ fn a_call_in_flight_shows_progress_and_can_be_cancelled() {
             .lines
             .iter()
             .any(|l| l.text.contains("cancelled (notifications/cancelled sent)"))
+    );
+    // The log names the request's own id, the one the protocol pane shows.
+    assert!(
+        m.log.lines.iter().any(|l| l
+            .text
+            .starts_with(&format!("call #{id} (request #8) slow: cancelled"))),
+        "{:?}",
+        m.log.lines
     );
     let outcome = Ok(judged(&m, "slow", json!({"content": []})));
     update(
@@ -588,6 +597,7 @@ fn time_in_flight_is_the_time_the_runtime_gives() {
             tool: "slow".into(),
             id,
             token: "7".into(),
+            request: "8".into(),
         },
     );
     let progress = || {

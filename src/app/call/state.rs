@@ -112,6 +112,8 @@ pub struct InFlight {
     pub progress: Option<(f64, Option<f64>, Option<String>)>,
     pub last_activity: Instant,
     pub token: Option<String>,
+    /// The JSON-RPC id of the request once it went (the protocol pane's `#`).
+    pub request: Option<String>,
     pub cancelling: bool,
 }
 

@@ -164,6 +164,7 @@ fn start(model: &mut Model, tool: &str, arguments: serde_json::Value, now: Insta
             progress: None,
             last_activity: now,
             token: None,
+            request: None,
             cancelling: false,
         });
         state.editing = false;
@@ -303,13 +304,14 @@ pub fn editor_closed(model: &mut Model, tool: &str, text: Result<String, String>
 }
 
 /// A call's request went out; its progress token lets progress events find it.
-pub fn started(model: &mut Model, tool: &str, id: u64, token: String) {
+pub fn started(model: &mut Model, tool: &str, id: u64, token: String, request: String) {
     if let Some(f) = model
         .call_mut(tool)
         .and_then(|s| s.in_flight.as_mut())
         .filter(|f| f.id == id)
     {
         f.token = Some(token);
+        f.request = Some(request);
     }
 }
 
@@ -370,6 +372,11 @@ pub fn finished(
         Err(e) => Outcome::Failed(e),
     };
     let arguments = flight.arguments;
+    // The request's own id too, the one the protocol pane shows (calls are numbered apart).
+    let request = flight
+        .request
+        .map(|r| format!(" (request #{})", crate::untrusted::line(&r, 40)))
+        .unwrap_or_default();
     let summary = match &outcome {
         Outcome::Result { verdict, .. } => verdict.headline(),
         Outcome::Cancelled => "cancelled (notifications/cancelled sent)".into(),
@@ -382,7 +389,10 @@ pub fn finished(
         outcome,
         restored: false,
     });
-    model.push_log(LogKind::Event, format!("call #{id} {tool}: {summary}"));
+    model.push_log(
+        LogKind::Event,
+        format!("call #{id}{request} {tool}: {summary}"),
+    );
     if dropped > 0 {
         model.push_log(
             LogKind::Event,
