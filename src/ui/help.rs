@@ -10,6 +10,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
+/// The help overlay's width at most.
+const HELP_WIDTH: u16 = 96;
+
 pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let [v] = Layout::vertical([Constraint::Length(height.min(area.height))])
         .flex(Flex::Center)
@@ -20,27 +23,38 @@ pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     h
 }
 
-fn binding_lines(model: &Model, layer: Layer) -> Vec<Line<'static>> {
-    lines_of(model, model.view.keymap.bindings(layer))
+fn binding_lines(model: &Model, layer: Layer, width: usize) -> Vec<Line<'static>> {
+    lines_of(model, model.view.keymap.bindings(layer), width)
 }
 
-fn lines_of(model: &Model, bindings: &[crate::app::keymap::Binding]) -> Vec<Line<'static>> {
-    bindings
-        .iter()
-        .map(|b| {
-            let keys: Vec<String> = b.keys.iter().map(|k| k.label()).collect();
-            Line::from(vec![
-                Span::styled(
-                    format!("  {:<18}", keys.join(" ")),
-                    model.view.theme.heading(),
-                ),
-                Span::raw(b.desc.clone()),
-            ])
-        })
-        .collect()
+/// Width of the keys' column.
+const KEYS: usize = 20;
+
+/// One line a binding, its description wrapped at words under `width` columns (never cut).
+fn lines_of(
+    model: &Model,
+    bindings: &[crate::app::keymap::Binding],
+    width: usize,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for b in bindings {
+        let keys: Vec<String> = b.keys.iter().map(|k| k.label()).collect();
+        let keys = format!("  {:<w$}", keys.join(" "), w = KEYS - 2);
+        let desc = super::wrap_words(&b.desc, width.saturating_sub(KEYS).max(20));
+        for (i, part) in desc.into_iter().enumerate() {
+            let lead = if i == 0 {
+                Span::styled(keys.clone(), model.view.theme.heading())
+            } else {
+                Span::raw(" ".repeat(KEYS))
+            };
+            lines.push(Line::from(vec![lead, Span::raw(part)]));
+        }
+    }
+    lines
 }
 
 pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) {
+    let width = usize::from(frame.area().width.min(HELP_WIDTH).saturating_sub(2));
     let mut lines = Vec::new();
     for (layer, title) in [
         (Layer::Global, "Everywhere"),
@@ -67,9 +81,10 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
         ),
     ] {
         lines.push(Line::styled(title, model.view.theme.name()));
-        lines.extend(binding_lines(model, layer));
+        lines.extend(binding_lines(model, layer, width));
     }
-    let area = centered(frame.area(), 76, lines.len() as u16 + 2);
+    let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
+    let area = centered(frame.area(), HELP_WIDTH, height);
     let visible = area.height.saturating_sub(2) as usize;
     let scroll = model
         .view
@@ -122,7 +137,7 @@ pub fn draw_levels(frame: &mut Frame<'_>, model: &Model, cursor: usize) {
         "The server sends this level and above.",
         theme.dim(),
     ));
-    lines.extend(binding_lines(model, Layer::Levels));
+    lines.extend(binding_lines(model, Layer::Levels, 62));
     let area = centered(frame.area(), 64, lines.len() as u16 + 2);
     let block = theme.pane(" Log level ", true);
     frame.render_widget(Clear, area);
@@ -139,7 +154,7 @@ pub fn draw_copy_menu(frame: &mut Frame<'_>, model: &Model) {
         .cloned()
         .collect();
     // What has nothing to copy yet is greyed, with why.
-    let lines: Vec<Line> = lines_of(model, &offered)
+    let lines: Vec<Line> = lines_of(model, &offered, usize::MAX)
         .into_iter()
         .zip(&offered)
         .map(|(line, b)| match crate::app::copy::not_yet(model, b.run) {

@@ -79,6 +79,12 @@ fn help_screen() {
     let mut m = demo_model();
     press(&mut m, &["?"]);
     snapshot("help", &mut m);
+    // A description longer than the overlay wraps under itself; nothing is cut.
+    let screen = text(&render(&mut m, 80, 24));
+    assert!(
+        screen.contains("pick another from your│\n│                    client configs"),
+        "{screen}"
+    );
 }
 
 #[test]
