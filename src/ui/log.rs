@@ -18,24 +18,44 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let block = theme.pane(title, focused);
     let inner = block.inner(area);
     let rows = inner.height as usize;
+    let width = usize::from(inner.width).max(1);
     let end = log.lines.len().saturating_sub(log.scroll);
-    let start = end.saturating_sub(rows);
-    let lines: Vec<Line> = log
-        .lines
-        .range(start..end)
-        .map(|l| {
-            let (tag, style) = match &l.kind {
-                LogKind::Stderr => ("stderr ".to_string(), theme.dim()),
-                LogKind::Log(level) => (format!("{level} "), theme.kind()),
-                LogKind::Event => ("• ".to_string(), theme.heading()),
-                LogKind::Problem => ("⚠ ".to_string(), theme.warn()),
-            };
-            Line::from(vec![
-                Span::styled(tag, style),
-                Span::raw(crate::untrusted::label(&l.text).into_owned()),
-            ])
-        })
-        .collect();
+    // From the newest line up, each wrapped at words under its tag (a long line is read
+    // whole, not cut), until the pane is full.
+    let mut shown: Vec<Line> = Vec::new();
+    for l in log.lines.range(..end).rev() {
+        let (tag, style) = match &l.kind {
+            LogKind::Stderr => ("stderr ".to_string(), theme.dim()),
+            LogKind::Log(level) => (format!("{level} "), theme.kind()),
+            LogKind::Event => ("• ".to_string(), theme.heading()),
+            LogKind::Problem => ("⚠ ".to_string(), theme.warn()),
+        };
+        let indent = tag.chars().count();
+        let text = crate::untrusted::label(&l.text);
+        let pieces = super::wrap_words(&text, width.saturating_sub(indent).max(10));
+        let mut wrapped: Vec<Line> = pieces
+            .into_iter()
+            .enumerate()
+            .map(|(i, piece)| {
+                let lead = match i {
+                    0 => Span::styled(tag.clone(), style),
+                    _ => Span::raw(" ".repeat(indent)),
+                };
+                Line::from(vec![lead, Span::raw(piece)])
+            })
+            .collect();
+        while let Some(row) = wrapped.pop() {
+            shown.push(row);
+            if shown.len() >= rows {
+                break;
+            }
+        }
+        if shown.len() >= rows {
+            break;
+        }
+    }
+    shown.reverse();
+    let lines = shown;
     frame.render_widget(block, area);
     frame.render_widget(Paragraph::new(lines), inner);
 }
