@@ -162,6 +162,7 @@ pub fn details(server: &Found) -> Vec<String> {
             untrusted::line(&server.file.display().to_string(), 500)
         ),
     ];
+    lines.extend(server.warnings.iter().map(|w| format!("⚠ {w}")));
     match &server.target {
         Err(why) => lines.push(format!("cannot be used: {}", untrusted::line(why, 500))),
         Ok(Target::Stdio {

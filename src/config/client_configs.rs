@@ -20,6 +20,9 @@ pub struct Found {
     pub file: PathBuf,
     /// The server, or why the entry cannot be used.
     pub target: Result<Target, String>,
+    /// What may keep it from starting, said before it is picked: a command not found on
+    /// `PATH`, a `${…}` placeholder its client fills in and mcp-inspect does not.
+    pub warnings: Vec<String>,
 }
 
 /// What a search found: the servers, in the order of the places looked, and the files that
@@ -79,10 +82,12 @@ enum Layout {
     CodexToml,
 }
 
-/// Every usual place, in the order shown: the client, the file, its layout.
+/// Every usual place on this system, in the order shown: the client, the file, its layout.
+/// macOS's own places only on macOS; a file reached twice (the working directory is the home
+/// directory) only once.
 fn usual_places(p: &Places) -> Vec<(&'static str, PathBuf, Layout)> {
     let mac = p.home.join("Library/Application Support");
-    vec![
+    let mut places = vec![
         (
             "Claude Desktop",
             p.config.join("Claude/claude_desktop_config.json"),
@@ -135,7 +140,85 @@ fn usual_places(p: &Places) -> Vec<(&'static str, PathBuf, Layout)> {
             Layout::McpServers,
         ),
         ("Codex", p.codex.join("config.toml"), Layout::CodexToml),
-    ]
+    ];
+    if !cfg!(target_os = "macos") {
+        places.retain(|(_, file, _)| !file.starts_with(&mac));
+    }
+    let mut seen = std::collections::HashSet::new();
+    places.retain(|(_, file, _)| seen.insert(file.clone()));
+    places
+}
+
+/// What may keep a configured server from starting (see [`Found::warnings`]).
+fn warnings_for(target: &Target) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let words: Vec<&str> = match target {
+        Target::Stdio {
+            command, args, env, ..
+        } => {
+            if !command.contains("${") && !on_path(command) {
+                warnings.push(format!(
+                    "`{}` is not found on PATH",
+                    crate::untrusted::line(command, 200)
+                ));
+            }
+            let mut words = vec![command.as_str()];
+            words.extend(args.iter().map(String::as_str));
+            words.extend(env.iter().map(|(_, v)| v.as_str()));
+            words
+        }
+        Target::Http { url, headers, .. } => {
+            let mut words = vec![url.as_str()];
+            words.extend(headers.iter().map(|h| h.value.as_str()));
+            words
+        }
+    };
+    // Placeholders are named by their kind when it is one clients define, else not at all:
+    // what follows `${` in a header or an environment value may be a secret.
+    const KINDS: [&str; 8] = [
+        "input",
+        "env",
+        "workspaceFolder",
+        "userHome",
+        "config",
+        "command",
+        "file",
+        "cwd",
+    ];
+    let placeholders: std::collections::BTreeSet<&str> = words
+        .iter()
+        .flat_map(|w| w.match_indices("${").map(|(at, _)| &w[at + 2..]))
+        .map(|rest| {
+            let kind = &rest[..rest.find([':', '}']).unwrap_or(rest.len())];
+            KINDS.iter().find(|k| **k == kind).copied().unwrap_or("")
+        })
+        .collect();
+    for kind in placeholders {
+        let shown = if kind.is_empty() {
+            "${…}".to_string()
+        } else {
+            format!("${{{kind}…}}")
+        };
+        warnings.push(format!(
+            "holds a `{shown}` placeholder its client fills in; mcp-inspect passes it as written"
+        ));
+    }
+    warnings
+}
+
+/// Whether `command` names an executable file: as a path when it has a `/`, else in a
+/// directory of `PATH`.
+fn on_path(command: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |path: &Path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if command.contains('/') {
+        return executable(Path::new(command));
+    }
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|dir| executable(&dir.join(command)))
+    })
 }
 
 /// The servers configured in every usual place.
@@ -181,6 +264,7 @@ fn read_into(
         Ok(entries) => found
             .servers
             .extend(entries.into_iter().map(|(name, target)| Found {
+                warnings: target.as_ref().map(warnings_for).unwrap_or_default(),
                 name,
                 client: client.to_string(),
                 file: file.to_path_buf(),
@@ -407,5 +491,65 @@ mod tests {
         assert!(found.problems[0].contains(".cursor/mcp.json: not valid JSON"));
         assert_eq!(found.looked.len(), usual_places(&places).len());
         let _ = std::fs::remove_dir_all(&home);
+    }
+
+    #[test]
+    fn servers_that_may_not_start_are_flagged_without_their_secrets() {
+        let stdio = |command: &str, args: &[&str], env: &[(&str, &str)]| Target::Stdio {
+            command: command.into(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            cwd: None,
+        };
+        assert!(warnings_for(&stdio("sh", &["-c", "true"], &[])).is_empty());
+        let missing = warnings_for(&stdio("no-such-mcp-server-here", &[], &[]));
+        assert_eq!(missing, ["`no-such-mcp-server-here` is not found on PATH"]);
+        let placeholders = warnings_for(&stdio(
+            "sh",
+            &["${workspaceFolder}/server.py"],
+            &[
+                ("TOKEN", "${input:api_key}"),
+                ("OTHER", "${sk-live-secret}"),
+            ],
+        ));
+        assert_eq!(
+            placeholders,
+            [
+                "holds a `${…}` placeholder its client fills in; mcp-inspect passes it as written",
+                "holds a `${input…}` placeholder its client fills in; mcp-inspect passes it as written",
+                "holds a `${workspaceFolder…}` placeholder its client fills in; mcp-inspect passes it as written",
+            ]
+        );
+        assert!(!placeholders.concat().contains("sk-live"));
+    }
+
+    #[test]
+    fn a_place_is_searched_once_and_macos_places_only_on_macos() {
+        let home = PathBuf::from("/home/u");
+        let places = Places {
+            config: home.join(".config"),
+            codex: home.join(".codex"),
+            cwd: home.clone(),
+            home,
+        };
+        let files: Vec<PathBuf> = usual_places(&places)
+            .into_iter()
+            .map(|(_, f, _)| f)
+            .collect();
+        let cursor = files
+            .iter()
+            .filter(|f| f.ends_with(".cursor/mcp.json"))
+            .count();
+        assert_eq!(
+            cursor, 1,
+            "the home directory is the working directory: {files:?}"
+        );
+        let mac = files
+            .iter()
+            .any(|f| f.to_string_lossy().contains("Library/Application Support"));
+        assert_eq!(mac, cfg!(target_os = "macos"), "{files:?}");
     }
 }

@@ -51,6 +51,8 @@ pub fn draw(frame: &mut Frame<'_>, picker: &Picker, theme: Theme) -> usize {
                 let mut spans = vec![Span::raw(if chosen { "▶ " } else { "  " })];
                 if server.target.is_err() {
                     spans.push(Span::styled("✗ ", theme.error()));
+                } else if !server.warnings.is_empty() {
+                    spans.push(Span::styled("⚠ ", theme.warn()));
                 }
                 spans.push(Span::raw(line(server)));
                 let line = Line::from(spans);

@@ -23,9 +23,10 @@ fn home() -> std::path::PathBuf {
     write(
         ".config/Claude/claude_desktop_config.json",
         r#"{"mcpServers": {
-            "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv"],
+            "files": {"command": "sh", "args": ["-c", "exec npx -y @modelcontextprotocol/server-filesystem /srv"],
                       "env": {"API_KEY": "sk-live-abcdef123456"}},
-            "broken": {"args": ["x"]}}}"#,
+            "broken": {"args": ["x"]},
+            "gone": {"command": "mcpi-no-such-server", "env": {"TOKEN": "${input:token}"}}}}"#,
     );
     write(
         ".config/Code/User/mcp.json",
@@ -66,8 +67,9 @@ fn the_picker_lists_servers_from_claude_desktop_and_vs_code() {
     }
     let screen = draw(&mut picker, 120, 40);
     assert!(
-        screen
-            .contains("files  Claude Desktop  npx -y @modelcontextprotocol/server-filesystem /srv"),
+        screen.contains(
+            "files  Claude Desktop  sh -c exec npx -y @modelcontextprotocol/server-filesystem /srv"
+        ),
         "{screen}"
     );
     assert!(
@@ -87,6 +89,16 @@ fn the_picker_lists_servers_from_claude_desktop_and_vs_code() {
         screen.contains("cannot connect: server `broken` has no `command`"),
         "{screen}"
     );
+    // A server that may not start is marked, and says why before it is picked.
+    press(&mut picker, "j");
+    let screen = draw(&mut picker, 120, 40);
+    for said in [
+        "⚠ gone  Claude Desktop  mcpi-no-such-server",
+        "⚠ `mcpi-no-such-server` is not found on PATH",
+        "⚠ holds a `${input…}` placeholder its client fills in",
+    ] {
+        assert!(screen.contains(said), "{said}:\n{screen}");
+    }
     // The filter narrows to the HTTP one; Enter connects to it.
     press(&mut picker, "/");
     for c in ["e", "x", "a", "m"] {
@@ -100,7 +112,7 @@ fn the_picker_lists_servers_from_claude_desktop_and_vs_code() {
         "{screen}"
     );
     assert!(!screen.contains("sk-live"), "{screen}");
-    assert_eq!(press(&mut picker, "enter"), Picked::Connect(2));
+    assert_eq!(press(&mut picker, "enter"), Picked::Connect(3));
     assert_eq!(press(&mut picker, "q"), Picked::Quit);
     let _ = std::fs::remove_dir_all(&home);
 }
