@@ -60,16 +60,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), inner);
         return;
     }
-    let [trees, info] = draw_header(frame, inner, (about, facts), theme);
+    let below = draw_header(frame, inner, (about, facts), theme);
     let shown = (detail, view);
-    draw_trees(frame, [trees, info], entry, shown, focused, theme, viewport);
+    let most = details_most(inner.height);
+    draw_trees(frame, (below, most), entry, shown, focused, theme, viewport);
 }
 
 /// The tool's two schema trees as one outline with one cursor, and the row under it in full
 /// below them.
 fn draw_trees(
     frame: &mut Frame<'_>,
-    [trees, info]: [Rect; 2],
+    (area, details_most): (Rect, usize),
     entry: &ToolEntry,
     (detail, view): (&ToolDetail, &ToolView),
     focused: bool,
@@ -80,6 +81,14 @@ fn draw_trees(
     let rows = outline::rows(&parts);
     let at = outline::index_of(&rows, view.cursor.map(|(w, n)| (w.part(), n)));
     let cursor = rows.get(at).map(|r| (Which::of_part(r.part), r.node));
+    // The row's details keep their height as the cursor moves (the trees do not jump).
+    let selected = cursor.and_then(|(which, node)| detail.tree(which).map(|t| (which, t, node)));
+    let details = row_details(selected, theme);
+    let [trees, info] = Layout::vertical([
+        Constraint::Min(1),
+        Constraint::Length(u16::try_from(details_most).unwrap_or(3)),
+    ])
+    .areas(area);
     let cursor_style = if focused {
         theme.selected()
     } else {
@@ -121,8 +130,7 @@ fn draw_trees(
     viewport.tree_scroll = Some((entry.tool.name.clone(), scroll));
     viewport.tree_area = trees;
     draw_page(frame, trees, &pieces, scroll);
-    let selected = cursor.and_then(|(which, node)| detail.tree(which).map(|t| (which, t, node)));
-    let details = Paragraph::new(row_details(selected, theme)).wrap(Wrap { trim: false });
+    let details = Paragraph::new(details).wrap(Wrap { trim: false });
     let rule = Block::default()
         .borders(Borders::TOP)
         .border_style(theme.dim());
@@ -137,22 +145,31 @@ fn draw_header(
     inner: Rect,
     (about, facts): (Vec<Line<'static>>, Vec<Line<'static>>),
     theme: Theme,
-) -> [Rect; 2] {
+) -> Rect {
     let facts_rows: usize = facts.iter().map(|l| rows_of(l, inner.width)).sum();
-    let budget = (inner.height as usize / 3)
+    let height = inner.height as usize;
+    // The description gets no more than leaves the trees half of what the row's details
+    // leave (on a short pane the trees are what it is for; `d` shows the description whole);
+    // the signature, hints and problems are never cut for it.
+    let half = height.saturating_sub(details_most(inner.height)) / 2;
+    let budget = (height / 3)
         .max(facts_rows + 2)
-        .min((inner.height as usize).saturating_sub(4));
+        .min(height.saturating_sub(4))
+        .min(half.max(facts_rows + 1));
     let header = fit_header(about, facts, budget, inner.width, theme);
     let header_rows: usize = header.iter().map(|l| rows_of(l, inner.width)).sum();
-    let detail_height = if inner.height >= 20 { 6 } else { 3 };
-    let [head, trees, info] = Layout::vertical([
+    let [head, below] = Layout::vertical([
         Constraint::Length(header_rows.clamp(1, budget.max(1)) as u16),
         Constraint::Min(1),
-        Constraint::Length(detail_height),
     ])
     .areas(inner);
     frame.render_widget(Paragraph::new(header).wrap(Wrap { trim: false }), head);
-    [trees, info]
+    below
+}
+
+/// Rows at most for the row's details under the trees (its rule included).
+fn details_most(pane_height: u16) -> usize {
+    if pane_height >= 20 { 6 } else { 3 }
 }
 
 /// Rows a line takes once wrapped at `width`.
@@ -178,6 +195,7 @@ fn fit_header(
     // of it as that row holds, and a mark that the rest is one key away.
     const MORE: &str = " … d shows all";
     let mut room = budget.saturating_sub(facts_rows);
+
     let mut kept = Vec::new();
     for line in about {
         let needed = rows_of(&line, width);

@@ -729,3 +729,22 @@ fn the_tool_pane_judges_schemas_in_the_era_of_the_connection_as_check_does() {
         );
     }
 }
+
+#[test]
+fn at_80x24_a_tool_with_long_facts_still_shows_its_tree_rows() {
+    // `configure`'s signature and finding take five rows of a pane eleven high: the header took
+    // all but one row (a heading, no tree); the description now gives way, down to its mark.
+    let mut m = demo_model();
+    press(&mut m, &["/"]);
+    type_text(&mut m, "configure");
+    press(&mut m, &["enter", "enter"]);
+    let screen = tui::text(&tui::render(&mut m, 80, 24));
+    for shown in [
+        "… d shows all",
+        "-> object",
+        "Input schema",
+        "(root): object",
+    ] {
+        assert!(screen.contains(shown), "{shown}:\n{screen}");
+    }
+}
