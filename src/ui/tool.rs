@@ -359,6 +359,13 @@ pub fn row_line(tree: &SchemaTree, id: NodeId, theme: Theme) -> Line<'static> {
         other => untrusted::line(&other.label(), 80).into_owned(),
     };
     let mut spans = vec![Span::styled(label, theme.name())];
+    // A variant is read by its title where it has one (`oneOf[0] (Superman)`), not only its
+    // index.
+    if let (Edge::AnyOf(_) | Edge::OneOf(_) | Edge::AllOf(_), Some(title)) = (&node.edge, &f.title)
+    {
+        let title = untrusted::line(title, 60);
+        spans.push(Span::styled(format!(" ({title})"), theme.name()));
+    }
     if node.required {
         spans.push(Span::styled("*", theme.required()));
     }

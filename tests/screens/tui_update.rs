@@ -748,3 +748,26 @@ fn at_80x24_a_tool_with_long_facts_still_shows_its_tree_rows() {
         assert!(screen.contains(shown), "{shown}:\n{screen}");
     }
 }
+
+#[test]
+fn a_titled_variant_is_read_by_its_title() {
+    let mut m = demo_model();
+    let tool = mcp_inspect::testing::mcp::surface::tool::decode_tool(&serde_json::json!({
+        "name": "hero", "inputSchema": {"type": "object", "properties": {"hero": {"oneOf": [
+            {"const": "hero-1", "title": "Superman"},
+            {"const": "hero-2", "title": "Green Lantern \u{1b}[31m"},
+            {"const": "hero-3"}
+        ]}}}
+    }))
+    .expect("tool");
+    update(&mut m, Msg::ToolsListed(tui::listing(vec![tool])));
+    press(&mut m, &["enter", "j", "l"]);
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    for row in [
+        "oneOf[0] (Superman): \"hero-1\"",
+        "oneOf[1] (Green Lantern \\e[31m): \"hero-2\"",
+        "oneOf[2]: \"hero-3\"",
+    ] {
+        assert!(screen.contains(row), "{row}:\n{screen}");
+    }
+}
