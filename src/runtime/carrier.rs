@@ -22,7 +22,8 @@ pub struct Carried {
 }
 
 impl Carried {
-    fn answer(msg: Msg) -> Carried {
+    /// `msg` for `update` now, the screen drawn at its usual pace.
+    fn now(msg: Msg) -> Carried {
         Carried {
             answer: Some(msg),
             urgent: false,
@@ -81,13 +82,13 @@ impl Carrier {
                     let outcome = Err(crate::mcp::RequestError::Closed(vec![
                         "the connection task is busy".into(),
                     ]));
-                    return Ok(Carried::answer(Msg::CallFinished { tool, id, outcome }));
+                    return Ok(Carried::now(Msg::CallFinished { tool, id, outcome }));
                 }
             }
             Effect::Copy(copy) => {
                 let outcome = edge.copy(&copy.text);
                 let label = copy.label;
-                return Ok(Carried::answer(Msg::Copied { label, outcome }));
+                return Ok(Carried::now(Msg::Copied { label, outcome }));
             }
             Effect::Save {
                 path,

@@ -26,14 +26,8 @@ const DESCRIPTION_LINES: usize = 200;
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
     let theme = model.view.theme;
     let focused = model.view.focus == Pane::Tool;
-    // Borrowed field by field (not cloned): a tool's schema can be megabytes.
-    let selected = model
-        .tools
-        .filter
-        .visible
-        .get(model.tools.selected)
-        .map(|v| v.index);
-    let Some(entry) = selected.and_then(|i| model.tools.list.get(i)) else {
+    // Borrowed, not cloned: a tool's schema can be megabytes.
+    let Some(entry) = model.selected_entry() else {
         let block = theme.pane(" Tool ", focused);
         frame.render_widget(Paragraph::new("no tool selected").block(block), area);
         return;

@@ -128,9 +128,7 @@ fn filter_types_narrows_and_clears() {
 #[test]
 fn trees_expand_collapse_and_follow_back_links() {
     let mut m = demo_model();
-    press(&mut m, &["/"]);
-    type_text(&mut m, "build_tree");
-    press(&mut m, &["enter", "enter"]);
+    tui::open_tool(&mut m, "build_tree");
     assert_eq!(m.view.focus, Pane::Tool);
     assert_eq!(cursor_label(&m), "(root)");
     // input root, depth, output root, name, children
@@ -699,9 +697,7 @@ fn the_tool_pane_judges_schemas_in_the_era_of_the_connection_as_check_does() {
         server.era = era;
         update(&mut m, Msg::Connected(server));
         update(&mut m, Msg::ToolsListed(tui::demo_tools()));
-        press(&mut m, &["/"]);
-        type_text(&mut m, "pi");
-        press(&mut m, &["enter", "enter"]);
+        tui::open_tool(&mut m, "pi");
         assert_eq!(selected(&m), "pi");
         let entry = m.selected_entry().expect("pi").clone();
         let tool = &entry.tool;
@@ -735,9 +731,7 @@ fn at_80x24_a_tool_with_long_facts_still_shows_its_tree_rows() {
     // `configure`'s signature and finding take five rows of a pane eleven high: the header took
     // all but one row (a heading, no tree); the description now gives way, down to its mark.
     let mut m = demo_model();
-    press(&mut m, &["/"]);
-    type_text(&mut m, "configure");
-    press(&mut m, &["enter", "enter"]);
+    tui::open_tool(&mut m, "configure");
     let screen = tui::text(&tui::render(&mut m, 80, 24));
     for shown in [
         "… d shows all",

@@ -99,6 +99,13 @@ pub fn key_event(written: &str) -> KeyEvent {
 }
 
 /// Presses keys written as in the keymap (`j`, `enter`, `ctrl-c`).
+/// Filters the list down to `tool` and opens its pane.
+pub fn open_tool(model: &mut Model, tool: &str) {
+    press(model, &["/"]);
+    type_text(model, tool);
+    press(model, &["enter", "enter"]);
+}
+
 pub fn press(model: &mut Model, keys: &[&str]) -> Vec<Effect> {
     let mut effects = Vec::new();
     for k in keys {
