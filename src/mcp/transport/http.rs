@@ -259,6 +259,9 @@ mod tests {
         assert_eq!(body_in_words("not\n  found\n"), "not found");
         // A hostile page's title is escaped like any server text.
         let said = body_in_words("<!doctype html><title>\u{1b}]0;pwned\u{7}x</title>");
-        assert!(!said.contains('\u{1b}') && !said.contains('\u{7}'), "{said}");
+        assert!(
+            !said.contains('\u{1b}') && !said.contains('\u{7}'),
+            "{said}"
+        );
     }
 }
