@@ -89,8 +89,11 @@ impl Handshake<'_> {
         let transport = AsyncRwTransport::new_client(spawned.from_server, spawned.to_server)
             .with_max_line_length(stdio::MAX_MESSAGE_BYTES + 2);
         let left = self.left();
-        let serving = self.handler.serve_with_lifecycle(transport, self.lifecycle);
-        match tokio::time::timeout(left, serving).await {
+        // Kept alive past the deadline until the server's state is read: dropping it closes
+        // the server's stdin, and a server that exits on EOF would then read as one that
+        // exited by itself during the handshake (seen under load).
+        let mut serving = Box::pin(self.handler.serve_with_lifecycle(transport, self.lifecycle));
+        match tokio::time::timeout(left, &mut serving).await {
             Ok(Ok(service)) => Ok((service, Some(process))),
             Ok(Err(e)) => {
                 let exited = process.wait_briefly(Duration::from_millis(300)).await;
@@ -113,6 +116,7 @@ impl Handshake<'_> {
             Err(_) => {
                 let stderr = process.stderr.last(STDERR_IN_ERRORS);
                 let status = process.exit_status();
+                drop(serving);
                 process.shutdown().await;
                 Err(match status {
                     Some(status) => ConnectError::ExitedDuringHandshake {
