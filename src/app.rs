@@ -27,6 +27,16 @@ pub mod call {
 pub mod command;
 pub mod copy;
 pub mod effect;
+/// Forms built from schemas: one row per property, typed inputs checked live, and the same
+/// value as JSON text a key away.
+pub mod form {
+    pub mod draft;
+    pub mod fields;
+    pub mod state;
+    #[cfg(test)]
+    mod tests;
+    pub mod update;
+}
 pub mod keymap;
 /// The library tabs: resources, templates and prompts listed, opened, saved and subscribed to.
 pub mod library {

@@ -1,0 +1,255 @@
+//! Forms from real and hostile schemas: every property a row, titled choices, typing that
+//! replaces placeholders, variants, arrays, undo, and the JSON draft in sync.
+
+use super::draft::Draft;
+use super::fields::{Input, Kind};
+use super::state::Form;
+use super::update::{Keyed, key};
+use crate::schema::Compiled;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::{Value, json};
+
+/// server-everything's `trigger-elicitation-request` schema (version 2026.8.31), as sent.
+fn everything() -> Value {
+    serde_json::from_str(include_str!("../../../tests/fixtures/everything-elicitation.json"))
+        .expect("fixture")
+}
+
+fn press(form: &mut Form, code: KeyCode) -> Keyed {
+    key(form, KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn type_text(form: &mut Form, text: &str) {
+    for c in text.chars() {
+        press(form, KeyCode::Char(c));
+    }
+}
+
+fn select(form: &mut Form, key_name: &str) {
+    let i = form
+        .rows
+        .iter()
+        .position(|r| r.key == key_name)
+        .expect("row");
+    form.selected = i;
+    form.place_cursor();
+}
+
+fn marked(form: &mut Form, schema: &Value) {
+    let checked = Compiled::new(schema)
+        .check_within(&form.value(), std::time::Duration::from_secs(5))
+        .expect("usable");
+    form.mark(&checked.violations);
+}
+
+#[test]
+fn every_elicitation_field_is_a_row_with_its_words_and_titled_choices() {
+    let schema = everything();
+    let form = Form::new(&schema, None).expect("a form");
+    let keys: Vec<&str> = form.rows.iter().map(|r| r.key.as_str()).collect();
+    // 13 in this version (the issue counted 12: `firstLine` came later).
+    assert_eq!(keys.len(), 13, "{keys:?}");
+    for name in ["name", "check", "email", "homepage", "birthdate"] {
+        assert!(keys.contains(&name), "{name} shown");
+    }
+    let email = &form.rows[keys.iter().position(|k| *k == "email").unwrap()];
+    assert_eq!(email.spec.title.as_deref(), Some("String with email format"));
+    assert!(email.spec.about.contains("format: email"), "{}", email.spec.about);
+    let hero = &form.rows[keys.iter().position(|k| *k == "titledSingleSelectEnum").unwrap()];
+    let Kind::Choice(choices) = &hero.spec.kind else {
+        panic!("{:?}", hero.spec.kind)
+    };
+    assert_eq!(choices[0].label, "Superman");
+    assert_eq!(hero.input, Input::Value(json!("hero-1")));
+    let pets = &form.rows[keys.iter().position(|k| *k == "legacyTitledEnum").unwrap()];
+    let Kind::Choice(pets) = &pets.spec.kind else {
+        panic!()
+    };
+    assert_eq!(pets[1].label, "Dogs", "enumNames name the values");
+    let fish = &form.rows[keys.iter().position(|k| *k == "titledMultipleSelectEnum").unwrap()];
+    assert!(matches!(&fish.spec.kind, Kind::Many(c) if c[1].label == "Salmon"));
+    assert_eq!(fish.input, Input::Picks(vec![0]));
+    // Defaults are filled; the unset optional rows are left out; the required name is missing.
+    let value = form.value();
+    assert_eq!(value["integer"], json!(42));
+    assert_eq!(value["titledMultipleSelectEnum"], json!(["fish-1"]));
+    assert!(value.get("email").is_none() && value.get("name").is_none());
+}
+
+#[test]
+fn typing_replaces_a_placeholder_and_is_checked_in_its_row() {
+    let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer", "default": 0}}, "required": ["a", "b"]});
+    let mut form = Form::new(&schema, None).unwrap();
+    marked(&mut form, &schema);
+    assert_eq!(form.rows[0].problem.as_deref(), Some("required"));
+    type_text(&mut form, "21");
+    assert_eq!(form.value(), json!({"a": 21, "b": 0}));
+    press(&mut form, KeyCode::Down);
+    type_text(&mut form, "5");
+    assert_eq!(form.value()["b"], json!(5), "the default 0 was replaced, not kept as 05");
+    type_text(&mut form, "x");
+    marked(&mut form, &schema);
+    assert_eq!(form.rows[1].problem.as_deref(), Some("not a number: 5x"));
+    assert_eq!(form.rows[0].problem, None);
+    press(&mut form, KeyCode::Backspace);
+    press(&mut form, KeyCode::Home);
+    type_text(&mut form, "-");
+    assert_eq!(form.value()["b"], json!(-5), "after a move, typing inserts at the cursor");
+}
+
+#[test]
+fn undo_steps_back_through_typing_and_picks() {
+    let schema = everything();
+    let mut form = Form::new(&schema, None).unwrap();
+    select(&mut form, "name");
+    type_text(&mut form, "Ada");
+    select(&mut form, "check");
+    press(&mut form, KeyCode::Char(' '));
+    assert_eq!(form.value()["check"], json!(true));
+    assert!(form.undo(false));
+    assert!(form.value().get("check").is_none());
+    assert_eq!(form.value()["name"], json!("Ada"), "typing in one row is one step");
+    assert!(form.undo(false));
+    assert!(form.value().get("name").is_none());
+    assert!(form.undo(true));
+    assert_eq!(form.value()["name"], json!("Ada"));
+}
+
+#[test]
+fn choices_are_picked_by_key_and_by_letter() {
+    let schema = everything();
+    let mut form = Form::new(&schema, None).unwrap();
+    select(&mut form, "titledSingleSelectEnum");
+    press(&mut form, KeyCode::Right);
+    assert_eq!(form.value()["titledSingleSelectEnum"], json!("hero-2"));
+    press(&mut form, KeyCode::Char('w'));
+    assert_eq!(form.value()["titledSingleSelectEnum"], json!("hero-3"));
+    select(&mut form, "untitledMultipleSelectEnum");
+    press(&mut form, KeyCode::Right);
+    press(&mut form, KeyCode::Char(' '));
+    assert_eq!(
+        form.value()["untitledMultipleSelectEnum"],
+        json!(["Guitar", "Piano"])
+    );
+}
+
+#[test]
+fn variants_switch_by_title_keeping_shared_values_and_arrays_grow_and_shrink() {
+    let schema = json!({
+        "type": "object",
+        "$defs": {"Card": {"title": "Card", "type": "object", "properties": {
+            "kind": {"const": "card"}, "number": {"type": "string"}, "note": {"type": "string"}}}},
+        "properties": {
+            "payment": {"oneOf": [
+                {"$ref": "#/$defs/Card"},
+                {"type": "object", "properties": {"kind": {"const": "cash"}, "note": {"type": "string"}}}
+            ]},
+            "tags": {"type": "array", "items": {"type": "string"}}
+        },
+        "required": ["payment"]
+    });
+    let mut form = Form::new(&schema, None).unwrap();
+    assert_eq!(form.value(), json!({"payment": {"kind": "card"}}));
+    select(&mut form, "note");
+    type_text(&mut form, "hi");
+    select(&mut form, "payment");
+    press(&mut form, KeyCode::Right);
+    assert_eq!(form.value(), json!({"payment": {"kind": "cash", "note": "hi"}}));
+    select(&mut form, "tags");
+    press(&mut form, KeyCode::Enter);
+    type_text(&mut form, "a");
+    select(&mut form, "tags");
+    press(&mut form, KeyCode::Char('+'));
+    type_text(&mut form, "b");
+    assert_eq!(form.value()["tags"], json!(["a", "b"]));
+    let first = form.rows.iter().position(|r| r.pointer == "/tags/0").unwrap();
+    form.selected = first;
+    key(&mut form, KeyEvent::new(KeyCode::Char('k'), KeyModifiers::CONTROL));
+    assert_eq!(form.value()["tags"], json!(["b"]));
+    assert!(form.rows.iter().any(|r| r.pointer == "/tags/0" && r.key == "0"));
+}
+
+#[test]
+fn an_optional_object_is_left_out_until_a_row_in_it_is_set() {
+    let schema = json!({"type": "object", "properties": {
+        "options": {"type": "object", "properties": {"verbose": {"type": "boolean", "default": false}, "depth": {"type": "integer"}}}}});
+    let mut form = Form::new(&schema, None).unwrap();
+    assert!(form.rows[0].folded);
+    assert_eq!(form.value(), json!({}));
+    press(&mut form, KeyCode::Enter);
+    press(&mut form, KeyCode::Down);
+    press(&mut form, KeyCode::Down);
+    type_text(&mut form, "3");
+    assert_eq!(form.value(), json!({"options": {"verbose": false, "depth": 3}}));
+    select(&mut form, "options");
+    key(&mut form, KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    assert_eq!(form.value(), json!({}));
+}
+
+#[test]
+fn the_json_draft_and_the_form_carry_the_same_value_and_nothing_is_lost() {
+    let schema = everything();
+    let mut draft = Draft::for_schema(&schema);
+    assert!(draft.in_form);
+    draft.toggle().unwrap();
+    assert!(!draft.in_form);
+    let mut value: Value = serde_json::from_str(&draft.text()).unwrap();
+    value["name"] = json!("Ada");
+    value["unnamed"] = json!({"kept": true});
+    value["integer"] = json!("not a number");
+    draft.set_text(&serde_json::to_string_pretty(&value).unwrap());
+    draft.toggle().unwrap();
+    assert!(draft.in_form);
+    assert_eq!(draft.value().unwrap(), value, "a value the form cannot show is kept");
+    let form = draft.form.as_ref().unwrap();
+    let integer = form.rows.iter().find(|r| r.key == "integer").unwrap();
+    assert_eq!(integer.spec.kind, Kind::Loose, "a string in an integer row is JSON text");
+    draft.set_text("{ not json");
+    assert!(!draft.in_form, "text the form cannot hold is shown as it is");
+    assert!(draft.toggle().unwrap_err().contains("does not parse"));
+}
+
+#[test]
+fn a_json_draft_selects_its_first_placeholder_so_typing_replaces_it() {
+    let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]});
+    let mut draft = Draft::for_schema(&schema);
+    draft.toggle().unwrap();
+    let mut fresh = Draft::for_schema(&json!({"type": "object", "additionalProperties": {"type": "integer"}}));
+    assert!(!fresh.in_form);
+    assert!(fresh.no_form.as_deref().unwrap().contains("names no properties"));
+    assert!(fresh.toggle().is_err());
+    let mut skeleton = Draft::text_only("{\n  \"a\": 0,\n  \"b\": 0\n}");
+    super::draft::select_first_blank(&mut skeleton.editor, &schema);
+    for c in "21".chars() {
+        skeleton.editor.insert_char(c);
+    }
+    assert_eq!(skeleton.value().unwrap(), json!({"a": 21, "b": 0}));
+}
+
+#[test]
+fn hostile_schemas_are_bounded() {
+    // Recursion through a required property stops at the depth limit as a JSON row.
+    let recursive = json!({"$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}}, "required": ["next"]}},
+        "type": "object", "properties": {"root": {"$ref": "#/$defs/n"}}, "required": ["root"]});
+    let form = Form::new(&recursive, None).unwrap();
+    assert!(form.rows.len() <= super::fields::MAX_DEPTH + 1, "{}", form.rows.len());
+    assert_eq!(form.rows.last().unwrap().spec.kind, Kind::Loose);
+    // K properties that each refer to the root: K^depth rows, cut at the budget.
+    let mut properties = serde_json::Map::new();
+    for k in 0..12 {
+        properties.insert(format!("p{k}"), json!({"$ref": "#"}));
+    }
+    let fan = json!({"type": "object", "properties": properties, "required": (0..12).map(|k| format!("p{k}")).collect::<Vec<_>>()});
+    let started = std::time::Instant::now();
+    let why = Form::new(&fan, None).unwrap_err();
+    assert!(why.contains("more than"), "{why}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // Not objects at the root: said, not drawn.
+    assert!(Form::new(&json!({"type": "array"}), None).is_err());
+    // A property name with control characters is kept as it is (escaped where drawn).
+    let odd = json!({"type": "object", "properties": {"a\u{1b}[2J/~b": {"type": "string"}}});
+    let mut form = Form::new(&odd, None).unwrap();
+    type_text(&mut form, "x");
+    assert_eq!(form.value(), json!({"a\u{1b}[2J/~b": "x"}));
+    assert_eq!(form.rows[0].pointer, "/a\u{1b}[2J~1~0b");
+}
