@@ -77,6 +77,7 @@ commands! {
     Redo = "redo",
     ResetArguments = "reset-arguments",
     FormatArguments = "format-arguments",
+    ToggleForm = "toggle-form",
     ClearArguments = "clear-arguments",
     ExternalEditor = "external-editor",
     Send = "send",

@@ -203,9 +203,8 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
 fn paste(model: &mut Model, text: &str) {
     if model.active_layer() == Layer::Authorize {
         authorize::update::type_text(model, text);
-    } else if let Some(panel) = model.asked.front_mut() {
-        panel.editor.insert_str(text);
-        panel.check();
+    } else if !model.asked.is_empty() {
+        asked::update::paste(model, text);
     } else {
         call::update::paste(model, text);
     }
@@ -483,6 +482,12 @@ fn for_the_panel_in_front(model: &mut Model, command: Command) -> Option<Vec<Eff
     }
     if command == Command::Complete {
         return Some(asked::completions::complete(model));
+    }
+    if matches!(command, Command::Undo | Command::Redo | Command::ToggleForm)
+        && model.active_layer() == Layer::Asked
+    {
+        asked::update::edit(model, command);
+        return Some(Vec::new());
     }
     if matches!(
         command,

@@ -49,25 +49,37 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     ])
     .areas(inner);
     frame.render_widget(Paragraph::new(asked).wrap(Wrap { trim: false }), top);
-    // The draft's look belongs to this frame: a copy is styled (an answer is small text).
-    let mut editor = panel.editor.clone();
-    editor.set_block(
-        Block::default()
-            .borders(Borders::ALL)
-            .title(match panel.kind {
-                Asked::Form => " your answer (the requested fields) ",
-                Asked::Url => " (nothing to fill: accept once you opened the URL yourself) ",
-                Asked::Sampling => " your reply, as the model's result ",
-            })
-            .border_style(theme.border(true)),
-    );
-    editor.set_cursor_line_style(Style::default());
+    let toggle = model
+        .view
+        .keymap
+        .key_for(Layer::Asked, Command::ToggleForm)
+        .unwrap_or_default();
+    let mut block = Block::default()
+        .borders(Borders::ALL)
+        .title(match (panel.kind, panel.draft.in_form) {
+            (Asked::Form, true) => format!(" your answer: the requested fields · {toggle} JSON "),
+            (Asked::Form, false) if panel.draft.form.is_some() => {
+                format!(" your answer as JSON · {toggle} the form ")
+            }
+            (Asked::Form, false) => " your answer as JSON (the requested fields) ".into(),
+            (Asked::Url, _) => {
+                " (nothing to fill: accept once you opened the URL yourself) ".into()
+            }
+            (Asked::Sampling, _) => " your reply, as the model's result ".into(),
+        })
+        .border_style(theme.border(true));
     if let Some(preview) = &panel.preview {
-        let block = editor.block().cloned().unwrap_or_default();
-        let preview = format!(" {} ", untrusted::line(preview, 300));
-        editor.set_block(block.title_bottom(preview));
+        block = block.title_bottom(format!(" {} ", untrusted::line(preview, 300)));
     }
-    frame.render_widget(&editor, editor_area);
+    if let Some(form) = panel.draft.shown_form() {
+        super::form::draw(frame, editor_area, block, form, true, theme);
+    } else {
+        // The draft's look belongs to this frame: a copy is styled (an answer is small text).
+        let mut editor = panel.draft.editor.clone();
+        editor.set_block(block);
+        editor.set_cursor_line_style(Style::default());
+        frame.render_widget(&editor, editor_area);
+    }
     frame.render_widget(Paragraph::new(status_line(model, panel)), problem);
 }
 

@@ -24,7 +24,6 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
-use ratatui_textarea::TextArea;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -60,7 +59,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     frame.render_widget(block, area);
     let complete_key = hint(Command::Complete);
     let problems = problem_lines(state, &complete_key, theme);
-    let editor_height = (state.editor.lines().len() as u16 + 2).clamp(4, (inner.height / 2).max(4));
+    let editor_height = match state.draft.shown_form() {
+        // A form's rows, the selected row's words and the border, in at most 3/5 of the panel.
+        Some(form) => (form.visible().len() as u16 + 8).clamp(5, (inner.height * 3 / 5).max(5)),
+        None => (state.draft.editor.lines().len() as u16 + 2).clamp(4, (inner.height / 2).max(4)),
+    };
     let [editor_area, checks, status, result] = Layout::vertical([
         Constraint::Length(editor_height),
         Constraint::Length(problems.len().min(4) as u16),
@@ -68,8 +71,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         Constraint::Min(1),
     ])
     .areas(inner);
-    let editor = styled_editor(model, state);
-    frame.render_widget(&editor, editor_area);
+    draw_draft(frame, editor_area, model, state);
     frame.render_widget(Paragraph::new(problems), checks);
     frame.render_widget(
         Paragraph::new(status_line(state, limits, model.now, theme)),
@@ -107,32 +109,49 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     draw_page(frame, result, &pieces, scroll);
 }
 
-/// The draft's editor as this frame shows it: a styled copy (a draft is small text), its
-/// title saying how the call goes out, line numbers so the violations listed below ("line 3
-/// /query: …") point into the draft.
-fn styled_editor<'a>(model: &Model, state: &CallState) -> TextArea<'a> {
+/// The arguments as this frame shows them: the form, or a styled copy of the JSON editor (a
+/// draft is small text) with line numbers so the violations listed below ("line 3 /query: …")
+/// point into it; the title says how the call goes out.
+fn draw_draft(frame: &mut Frame<'_>, area: Rect, model: &Model, state: &CallState) {
     let theme = model.view.theme;
-    let editor_style = if state.editing {
+    let border = if state.editing {
         theme.border(true)
     } else {
         theme.dim()
     };
-    let mut editor = state.editor.clone();
     let support = model.selected_entry().and_then(|e| e.tool.task_support());
-    let title = match (state.as_task, support) {
-        (true, _) => " arguments · sent as a task ",
-        (false, Some("optional")) => " arguments · sent as a plain call (may run as a task) ",
-        _ => " arguments ",
+    let how = match (state.as_task, support) {
+        (true, _) => " · sent as a task",
+        (false, Some("optional")) => " · sent as a plain call (may run as a task)",
+        _ => "",
     };
-    editor.set_block(
-        Block::default()
-            .borders(Borders::ALL)
-            .title(title)
-            .border_style(editor_style),
-    );
+    let toggle = model
+        .view
+        .keymap
+        .key_for(Layer::Editor, Command::ToggleForm)
+        .unwrap_or_default();
+    let title = match (&state.draft.form, state.draft.in_form, &state.draft.no_form) {
+        (_, true, _) => format!(" arguments{how} · {toggle} JSON "),
+        (Some(_), false, _) => format!(" arguments as JSON{how} · {toggle} the form "),
+        (None, _, Some(why)) => format!(
+            " arguments as JSON{how} · no form: {} ",
+            untrusted::line(why, 80)
+        ),
+        (None, _, None) => format!(" arguments{how} "),
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(title)
+        .border_style(border);
+    if let Some(form) = state.draft.shown_form() {
+        super::form::draw(frame, area, block, form, state.editing, theme);
+        return;
+    }
+    let mut editor = state.draft.editor.clone();
+    editor.set_block(block);
     editor.set_cursor_line_style(Style::default());
     editor.set_line_number_style(theme.dim());
-    editor
+    frame.render_widget(&editor, area);
 }
 
 fn problem_lines(state: &CallState, complete_key: &str, theme: Theme) -> Vec<Line<'static>> {

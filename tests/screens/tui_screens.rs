@@ -495,7 +495,7 @@ fn library_pane() {
     );
     assert!(text(&render(&mut m, 120, 40)).contains("\"id\": \"2\""));
     let form = m.asked.front_mut().expect("the form");
-    form.editor = ratatui_textarea::TextArea::new(vec![r#"{"id": "a b"}"#.into()]);
+    form.draft.set_text(r#"{"id": "a b"}"#);
     form.check();
     let effects = press(&mut m, &["ctrl-s"]);
     let open = Open {

@@ -110,7 +110,7 @@ fn ask_completions(model: &mut Model, typed: bool) -> Vec<Effect> {
         return Vec::new();
     };
     // The other fields, as filled so far, for servers that complete in context.
-    let draft = serde_json::from_str::<Value>(&panel.editor.lines().join("\n")).ok();
+    let draft = panel.draft.value().ok();
     let context: Map<String, Value> = draft
         .as_ref()
         .and_then(Value::as_object)

@@ -2,6 +2,7 @@
 //! panel: what is asked, a draft answer in an editor (a form starts from its fields' defaults
 //! and is checked live against the requested schema), and the answers the user can give. Pure.
 
+use crate::app::form::draft::Draft;
 use crate::schema::Compiled;
 use crate::schema::skeleton::skeleton;
 use ratatui_textarea::TextArea;
@@ -57,7 +58,8 @@ pub struct AskPanel {
     pub method: String,
     pub params: Value,
     pub kind: Asked,
-    pub editor: TextArea<'static>,
+    /// The answer: a form from the requested schema, or JSON text.
+    pub draft: Draft,
     /// Why the draft cannot be sent as it is (not JSON, or breaks the requested schema).
     pub problem: Option<String>,
     schema: Option<Compiled>,
@@ -123,12 +125,16 @@ impl AskPanel {
                 "model": "typed-by-hand-in-mcp-inspect"
             }),
         };
-        let text = crate::untrusted::json(&draft, true);
+        // A form the panel checks is a form of rows; one too large to check is JSON text.
+        let draft = match requested_checked {
+            Some(schema) => Draft::for_schema(schema),
+            None => Draft::text_only(&crate::untrusted::json(&draft, true)),
+        };
         let mut panel = AskPanel {
             id,
             method,
             kind,
-            editor: TextArea::new(text.lines().map(String::from).collect()),
+            draft,
             problem: None,
             schema: requested_checked.map(Compiled::new),
             oversized,
@@ -139,23 +145,18 @@ impl AskPanel {
             asked_for: None,
             preview: None,
         };
-        // A form's typing starts in its first required value, as the argument editor's does.
-        let required: Vec<&str> = match &panel.kind {
-            Asked::Form => panel.params["requestedSchema"]["required"].as_array(),
-            _ => None,
-        }
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
-        let start = match panel.kind {
-            Asked::Form => crate::app::call::draft_lines::first_blank(&text, &required),
-            _ => None,
-        };
-        if let Some((row, column)) = start {
-            let at = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
-            let jump = ratatui_textarea::CursorMove::Jump(at(row), at(column));
-            panel.editor.move_cursor(jump);
+        if kind == Asked::Sampling {
+            // The reply's text is where typing begins.
+            let editor = &mut panel.draft.editor;
+            let line = editor
+                .lines()
+                .iter()
+                .position(|l| l.contains("\"text\": \"\""));
+            if let Some(row) = line {
+                let column = editor.lines()[row].find("\"\"").map_or(0, |c| c + 1);
+                let at = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+                editor.move_cursor(ratatui_textarea::CursorMove::Jump(at(row), at(column)));
+            }
         }
         panel.check();
         panel
@@ -202,20 +203,32 @@ impl AskPanel {
         }
     }
 
-    /// The field on the cursor's line of the draft (`"name": "value",`): its name and value.
+    /// The field being typed into: the form's selected top row, or the field on the JSON
+    /// text's cursor line (`"name": "value",`): its name and value.
     pub fn field_at_cursor(&self) -> Option<(String, String)> {
-        let row = self.editor.cursor().0;
-        let line = self.editor.lines().get(row)?.trim().trim_end_matches(',');
+        if let Some(form) = self.draft.shown_form() {
+            let row = form.row().filter(|r| r.depth == 0)?;
+            return Some((row.key.clone(), form.shown_text(form.selected)));
+        }
+        let editor = &self.draft.editor;
+        let row = editor.cursor().0;
+        let line = editor.lines().get(row)?.trim().trim_end_matches(',');
         let (name, value) = line.split_once(':')?;
         let name: String = serde_json::from_str(name.trim()).ok()?;
         let value: String = serde_json::from_str(value.trim()).unwrap_or_default();
         Some((name, value))
     }
 
-    /// Puts `value` in the draft as the value of the field on the cursor's line.
+    /// Puts `value` in the draft as the value of the field being typed into.
     pub fn set_field_at_cursor(&mut self, value: &str) {
-        let row = self.editor.cursor().0;
-        let mut lines = self.editor.lines().to_vec();
+        if let Some(form) = self.draft.shown_form_mut() {
+            crate::app::form::update::replace_text(form, value);
+            self.check();
+            return;
+        }
+        let editor = &mut self.draft.editor;
+        let row = editor.cursor().0;
+        let mut lines = editor.lines().to_vec();
         let Some(line) = lines.get_mut(row) else {
             return;
         };
@@ -230,8 +243,8 @@ impl AskPanel {
         let quoted = serde_json::to_string(value).unwrap_or_default();
         *line = format!("{name}: {quoted}{comma}");
         let column = line.len().saturating_sub(comma.len() + 1);
-        self.editor = TextArea::new(lines);
-        self.editor.move_cursor(ratatui_textarea::CursorMove::Jump(
+        *editor = TextArea::new(lines);
+        editor.move_cursor(ratatui_textarea::CursorMove::Jump(
             row as u16,
             column as u16,
         ));
@@ -240,7 +253,7 @@ impl AskPanel {
 
     /// Checks the draft: JSON, and for a form, the requested schema (within a key's budget).
     pub fn check(&mut self) {
-        let draft = serde_json::from_str::<Value>(&self.editor.lines().join("\n"));
+        let draft = self.draft.value();
         // A template's form shows the URI its values expand to, before it is read.
         self.preview = match (self.item(), draft.as_ref().ok().and_then(Value::as_object)) {
             (Some(item), Some(values))
@@ -259,14 +272,17 @@ impl AskPanel {
             Ok(draft) => self.schema.as_ref().and_then(|schema| {
                 match schema.check_within(&draft, CHECK_BUDGET) {
                     Err(unusable) => Some(format!("not checked: {}", unusable.describe())),
-                    Ok(checked) => checked.violations.first().map(|v| {
-                        let at = if v.instance_path.is_empty() {
-                            "/"
-                        } else {
-                            &v.instance_path
-                        };
-                        format!("{at}: {}", v.message)
-                    }),
+                    Ok(checked) => {
+                        self.draft.mark(&checked.violations);
+                        checked.violations.first().map(|v| {
+                            let at = if v.instance_path.is_empty() {
+                                "/"
+                            } else {
+                                &v.instance_path
+                            };
+                            format!("{at}: {}", v.message)
+                        })
+                    }
                 }
             }),
         };
@@ -274,7 +290,7 @@ impl AskPanel {
 
     /// The result to send for `reply`, or why it cannot be sent yet.
     pub fn answer(&self, reply: Reply) -> Result<Result<Value, String>, String> {
-        let draft = || serde_json::from_str::<Value>(&self.editor.lines().join("\n"));
+        let draft = || self.draft.value();
         Ok(match (self.kind, reply) {
             (Asked::Sampling, Reply::Send) => {
                 Ok(draft().map_err(|e| format!("the reply is not JSON: {e}"))?)
@@ -321,10 +337,11 @@ mod tests {
             json!({"message": "wide", "requestedSchema": {"type": "object", "properties": props, "required": names}}),
         );
         // The draft stops at the skeleton's budget; the schema is neither compiled nor checked.
+        assert!(!panel.draft.in_form, "no form of 100,000 rows");
         assert!(
-            panel.editor.lines().len() < 2_100,
+            panel.draft.editor.lines().len() < 2_100,
             "{}",
-            panel.editor.lines().len()
+            panel.draft.editor.lines().len()
         );
         assert!(panel.schema.is_none());
         let problem = panel.problem.clone().expect("said");
@@ -340,13 +357,30 @@ mod tests {
     fn a_form_starts_from_its_defaults_and_is_checked_live() {
         let mut panel = form();
         assert_eq!(panel.kind, Asked::Form);
-        assert_eq!(panel.problem, None, "{:?}", panel.editor.lines());
+        assert!(panel.draft.in_form);
+        assert_eq!(panel.problem, None, "{:?}", panel.draft.text());
         assert_eq!(
             panel.answer(Reply::Send),
             Ok(Ok(json!({"action": "accept", "content": {"name": "Ada"}})))
         );
-        panel.editor = TextArea::new(vec![r#"{"name": "Ada", "age": -1}"#.into()]);
+        panel.draft.set_text(r#"{"name": "Ada", "age": -1}"#);
         panel.check();
+        let age = panel
+            .draft
+            .form
+            .as_ref()
+            .unwrap()
+            .rows
+            .iter()
+            .find(|r| r.key == "age");
+        assert!(
+            age.unwrap()
+                .problem
+                .as_deref()
+                .unwrap_or("")
+                .contains("minimum"),
+            "marked in its row"
+        );
         assert!(
             panel.problem.as_deref().unwrap_or("").starts_with("/age"),
             "{:?}",

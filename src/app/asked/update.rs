@@ -3,7 +3,9 @@
 
 use crate::app::asked::completions;
 use crate::app::asked::state::{AskPanel, MAX_WAITING, OwnForm, Reply};
+use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
+use crate::app::form::update::Keyed;
 use crate::app::library;
 use crate::app::model::Model;
 use crossterm::event::KeyEvent;
@@ -24,10 +26,38 @@ pub fn arrived(model: &mut Model, id: u64, method: String, params: Value) -> Vec
 pub fn type_into_form(model: &mut Model, event: KeyEvent) {
     if let Some(panel) = model.asked.front_mut() {
         let before = panel.field_at_cursor();
-        if panel.editor.input(event) {
+        let changed = match panel.draft.shown_form_mut() {
+            Some(form) => crate::app::form::update::key(form, event) == Keyed::Changed,
+            None => panel.draft.editor.input(event),
+        };
+        if changed {
             panel.check();
             completions::typed(model, before);
         }
+    }
+}
+
+/// Undo, redo, or the form switched with its JSON draft, in the front panel.
+pub fn edit(model: &mut Model, command: Command) {
+    let Some(panel) = model.asked.front_mut() else {
+        return;
+    };
+    let outcome = match command {
+        Command::ToggleForm => panel.draft.toggle(),
+        _ if panel.draft.undo(command == Command::Redo) => Ok(()),
+        _ => Err("nothing to undo".into()),
+    };
+    panel.check();
+    if let Err(why) = outcome {
+        model.view.status = Some(why);
+    }
+}
+
+/// Text pasted into the front panel's draft.
+pub fn paste(model: &mut Model, text: &str) {
+    if let Some(panel) = model.asked.front_mut() {
+        panel.draft.paste(text);
+        panel.check();
     }
 }
 

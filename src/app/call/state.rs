@@ -2,13 +2,13 @@
 //! the call in flight with its progress, and every past result with its verdict. Pure.
 
 use crate::app::call::result_text::ResultText;
+use crate::app::form::draft::Draft;
 use crate::app::outline::Part;
 use crate::app::value_tree::ValueTree;
 use crate::mcp::RequestError;
 use crate::mcp::surface::result::CallResult;
 use crate::mcp::surface::tool::{Schema, Tool};
 use crate::schema::refs::escape_segment;
-use crate::schema::skeleton::skeleton;
 use crate::schema::{Compiled, Verdict, Violation};
 use ratatui_textarea::TextArea;
 use serde_json::Value;
@@ -161,7 +161,8 @@ impl ValueView {
 
 /// A tool's call panel.
 pub struct CallState {
-    pub editor: TextArea<'static>,
+    /// The arguments: a form from the input schema, or JSON text.
+    pub draft: Draft,
     /// Validators compiled once, when the panel opens: arguments and results.
     input: Compiled,
     input_schema: Schema,
@@ -190,22 +191,8 @@ pub struct CallState {
 
 impl CallState {
     pub fn new(tool: &Tool) -> CallState {
-        // Escaped JSON: a property name with an invisible or control character shows as `\u…`.
-        let text = crate::untrusted::json(&skeleton(&tool.input_schema), true);
-        let mut editor = TextArea::new(text.lines().map(String::from).collect());
-        // The cursor starts where typing begins: in the first required value.
-        let required: Vec<&str> = tool.input_schema["required"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        if let Some((row, column)) = crate::app::call::draft_lines::first_blank(&text, &required) {
-            let at = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
-            editor.move_cursor(ratatui_textarea::CursorMove::Jump(at(row), at(column)));
-        }
         let mut state = CallState {
-            editor,
+            draft: Draft::for_schema(&tool.input_schema),
             input: Compiled::new(&tool.input_schema),
             input_schema: tool.input_schema.clone(),
             output: tool
@@ -230,25 +217,36 @@ impl CallState {
         state
     }
 
+    /// The arguments as JSON text.
     pub fn text(&self) -> String {
-        self.editor.lines().join("\n")
+        self.draft.text()
     }
 
-    /// Back to the schema's skeleton, the cursor where typing begins.
+    /// Back to the schema's defaults, the form or the JSON text as it was shown.
     pub fn reset(&mut self, tool: &Tool) {
-        self.editor = CallState::new(tool).editor;
-        self.check();
-    }
-
-    pub fn set_text(&mut self, text: &str) {
-        self.editor = TextArea::new(text.lines().map(String::from).collect());
+        let in_form = self.draft.in_form;
+        self.draft = Draft::for_schema(&tool.input_schema);
+        if self.draft.in_form != in_form {
+            let _ = self.draft.toggle();
+        }
         self.check();
         self.refresh_choices();
     }
 
-    /// Finds what the input schema names for the value on the cursor's line.
+    pub fn set_text(&mut self, text: &str) {
+        self.draft.set_text(text);
+        self.check();
+        self.refresh_choices();
+    }
+
+    /// Finds what the input schema names for the value on the cursor's line (JSON text only:
+    /// a form's rows offer their own).
     pub fn refresh_choices(&mut self) {
-        let row = self.editor.cursor().0 + 1;
+        if self.draft.in_form {
+            self.choices = None;
+            return;
+        }
+        let row = self.draft.editor.cursor().0 + 1;
         let lines = crate::app::call::draft_lines::value_lines(&self.text());
         // The innermost value starting on the cursor's line.
         let path = lines.into_iter().rev().find(|(_, line)| *line == row);
@@ -261,24 +259,43 @@ impl CallState {
     /// Puts the next of the named values into the cursor's line (the first when the value
     /// there is none of them). Says why not when it cannot.
     pub fn put_next_choice(&mut self) -> Result<(), String> {
+        if let Some(form) = self.draft.shown_form_mut() {
+            let right = crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Right);
+            let choosing = form.row().is_some_and(|r| {
+                use crate::app::form::fields::Kind;
+                matches!(
+                    r.spec.kind,
+                    Kind::Choice(_) | Kind::Boolean | Kind::Variants(_)
+                )
+            });
+            if !choosing {
+                return Err(
+                    "this row names no values (an enum, a const, a boolean, a shape)".into(),
+                );
+            }
+            crate::app::form::update::key(form, right);
+            self.check();
+            return Ok(());
+        }
         let Some((_, values)) = self.choices.clone().filter(|(_, v)| !v.is_empty()) else {
             return Err("the schema names no values here (enum, const or boolean)".into());
         };
-        let row = self.editor.cursor().0;
-        let line = self.editor.lines().get(row).cloned().unwrap_or_default();
+        let editor = &self.draft.editor;
+        let row = editor.cursor().0;
+        let line = editor.lines().get(row).cloned().unwrap_or_default();
         let now = crate::app::call::draft_lines::scalar_on(&line);
         let at = now.and_then(|v| values.iter().position(|c| *c == v));
         let next = &values[at.map_or(0, |i| (i + 1) % values.len())];
         let text = crate::untrusted::json(next, false);
         let replaced = crate::app::call::draft_lines::with_value(&line, &text)
             .ok_or("the value here is not a single-line value")?;
-        let mut lines = self.editor.lines().to_vec();
+        let mut lines = self.draft.editor.lines().to_vec();
         lines[row] = replaced;
         let column = lines[row].trim_end_matches(',').chars().count();
-        self.editor = TextArea::new(lines);
+        self.draft.editor = TextArea::new(lines);
         let at = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
         let jump = ratatui_textarea::CursorMove::Jump(at(row), at(column));
-        self.editor.move_cursor(jump);
+        self.draft.editor.move_cursor(jump);
         self.check();
         self.refresh_choices();
         Ok(())
@@ -289,7 +306,7 @@ impl CallState {
     pub fn check(&mut self) {
         self.confirm = None;
         self.violations.clear();
-        match serde_json::from_str::<Value>(&self.text()) {
+        match self.draft.value() {
             Err(e) => self.parse_error = Some(format!("not JSON: {e}")),
             Ok(v) if !v.is_object() => {
                 self.parse_error = Some("arguments must be a JSON object".into())
@@ -314,6 +331,9 @@ impl CallState {
                 }
             }
         }
+        let violations = std::mem::take(&mut self.violations);
+        self.draft.mark(&violations);
+        self.violations = violations;
     }
 
     /// Recompiles the validators when the tool's definition changed (a list change), so a draft
@@ -328,6 +348,13 @@ impl CallState {
                 .output_schema
                 .as_ref()
                 .map(|s| Arc::new(OutputCheck::new(s)));
+            // The form follows the new schema; the value typed so far is kept.
+            let (text, in_form) = (self.text(), self.draft.in_form);
+            self.draft = Draft::for_schema(&tool.input_schema);
+            if !in_form && self.draft.in_form {
+                let _ = self.draft.toggle();
+            }
+            self.draft.set_text(&text);
             self.check();
         }
     }
@@ -339,9 +366,7 @@ impl CallState {
 
     /// The draft as arguments, when it parses.
     pub fn arguments(&self) -> Option<Value> {
-        serde_json::from_str::<Value>(&self.text())
-            .ok()
-            .filter(Value::is_object)
+        self.draft.value().ok().filter(Value::is_object)
     }
 
     pub fn is_valid(&self) -> bool {

@@ -6,6 +6,7 @@ use crate::app::call::state::Judged;
 use crate::app::call::state::{CallState, Confirm, InFlight, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
+use crate::app::form::update::Keyed;
 use crate::app::model::{LogKind, Model, Pane};
 use crate::app::outline;
 use crate::mcp::RequestError;
@@ -36,7 +37,11 @@ pub fn panel_of<'m>(
 /// A key the editor layer does not bind goes into the text (or moves its cursor).
 pub fn type_into_editor(model: &mut Model, key: KeyEvent) {
     if let Some((_, state)) = panel(model) {
-        if state.editor.input(key) {
+        let changed = match state.draft.shown_form_mut() {
+            Some(form) => crate::app::form::update::key(form, key) == Keyed::Changed,
+            None => state.draft.editor.input(key),
+        };
+        if changed {
             state.check();
         }
         state.refresh_choices();
@@ -60,7 +65,7 @@ pub fn paste(model: &mut Model, text: &str) {
         && let Some((_, state)) = panel(model)
         && state.editing
     {
-        state.editor.insert_str(text);
+        state.draft.paste(text);
         state.check();
     }
 }
@@ -101,13 +106,19 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
             Some("required") => status = Some("this tool always runs as a task".into()),
             _ => status = Some("this tool does not run as a task (execution.taskSupport)".into()),
         },
-        Command::Undo => {
-            state.editor.undo();
+        Command::Undo | Command::Redo => {
+            if !state.draft.undo(command == Command::Redo) {
+                status = Some("nothing to undo".into());
+            }
             state.check();
+            state.refresh_choices();
         }
-        Command::Redo => {
-            state.editor.redo();
+        Command::ToggleForm => {
+            if let Err(why) = state.draft.toggle() {
+                status = Some(why);
+            }
             state.check();
+            state.refresh_choices();
         }
         Command::ResetArguments => state.reset(&tool),
         Command::ClearArguments => state.set_text("{}"),

@@ -61,7 +61,9 @@ impl Draft {
     pub fn value(&self) -> Result<Value, String> {
         match self.shown_form() {
             Some(form) => Ok(form.value()),
-            None => serde_json::from_str(&self.editor.lines().join("\n")).map_err(|e| e.to_string()),
+            None => {
+                serde_json::from_str(&self.editor.lines().join("\n")).map_err(|e| e.to_string())
+            }
         }
     }
 
@@ -134,6 +136,25 @@ impl Draft {
         }
         self.form = Some(form);
         Ok(())
+    }
+
+    /// Undoes the last change of what is shown (`redo`: the last undone); false when none.
+    pub fn undo(&mut self, redo: bool) -> bool {
+        match (self.shown_form_mut(), redo) {
+            (Some(form), _) => form.undo(redo),
+            (None, false) => self.editor.undo(),
+            (None, true) => self.editor.redo(),
+        }
+    }
+
+    /// Text pasted: into the selected row of the form, or at the JSON text's cursor.
+    pub fn paste(&mut self, text: &str) {
+        match self.shown_form_mut() {
+            Some(form) => super::update::paste(form, text),
+            None => {
+                self.editor.insert_str(text);
+            }
+        }
     }
 
     /// Marks the form's rows with the schema's violations of its value.

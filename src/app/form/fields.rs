@@ -29,7 +29,9 @@ pub struct Choice {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Kind {
     /// Typed text; `format` as the schema names it (email, uri, date…).
-    Text { format: Option<String> },
+    Text {
+        format: Option<String>,
+    },
     Integer,
     Number,
     Boolean,
@@ -282,9 +284,22 @@ impl<'a> Builder<'a> {
                 out[index].folded = !out[index].present;
             }
             Kind::Array(items) => {
-                for (i, element) in given.and_then(Value::as_array).into_iter().flatten().enumerate() {
+                for (i, element) in given
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .enumerate()
+                {
                     let at = format!("{pointer}/{i}");
-                    self.field(out, i.to_string(), &items, at, depth, true, Start::Given(Some(element)));
+                    self.field(
+                        out,
+                        i.to_string(),
+                        &items,
+                        at,
+                        depth,
+                        true,
+                        Start::Given(Some(element)),
+                    );
                 }
             }
             Kind::Variants(shapes) => {
@@ -311,7 +326,11 @@ impl<'a> Builder<'a> {
                     merged.insert(k.clone(), v.clone());
                 }
             }
-            match map.get("$ref").and_then(Value::as_str).map(|r| self.doc.resolve(r)) {
+            match map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .map(|r| self.doc.resolve(r))
+            {
                 Some(RefTarget::Found { schema, .. }) => at = schema,
                 _ => break,
             }
@@ -342,7 +361,10 @@ impl<'a> Builder<'a> {
             };
             let is_null = |b: &Value| self.resolve(b).get("type") == Some(&Value::from("null"));
             if branches.len() == 2 && branches.iter().filter(|b| is_null(b)).count() == 1 {
-                let other = branches.iter().find(|b| !is_null(b)).unwrap_or(&Value::Null);
+                let other = branches
+                    .iter()
+                    .find(|b| !is_null(b))
+                    .unwrap_or(&Value::Null);
                 let mut inner = self.resolve(other);
                 for (k, v) in schema {
                     if k != key {
@@ -474,7 +496,9 @@ impl Shapes {
     pub fn shape(&self, chosen: usize) -> Value {
         let mut shape = self.outer.clone();
         if let (Some(map), Some((_, branch))) = (shape.as_object_mut(), self.options.get(chosen)) {
-            let all = map.entry("allOf").or_insert_with(|| Value::Array(Vec::new()));
+            let all = map
+                .entry("allOf")
+                .or_insert_with(|| Value::Array(Vec::new()));
             if let Value::Array(all) = all {
                 all.push(branch.clone());
             }
@@ -521,7 +545,10 @@ fn starting_input(kind: &mut Kind, given: Option<&Value>) -> Input {
         (Kind::Many(c), Value::Array(values))
             if values.iter().all(|v| c.iter().any(|c| c.value == *v)) =>
         {
-            let picks = c.iter().enumerate().filter(|(_, c)| values.contains(&c.value));
+            let picks = c
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| values.contains(&c.value));
             Input::Picks(picks.map(|(i, _)| i).collect())
         }
         (Kind::Object, Value::Object(_)) | (Kind::Array(_), Value::Array(_)) => Input::Unset,
@@ -552,7 +579,11 @@ fn pick_variant(options: &[(String, Value)], value: &Map<String, Value>) -> usiz
         schema
             .get("required")
             .and_then(Value::as_array)
-            .is_some_and(|r| r.iter().filter_map(Value::as_str).all(|k| value.contains_key(k)))
+            .is_some_and(|r| {
+                r.iter()
+                    .filter_map(Value::as_str)
+                    .all(|k| value.contains_key(k))
+            })
     };
     options
         .iter()

@@ -41,7 +41,10 @@ impl Form {
         let root = builder.resolve(schema);
         let typed = root.get("type").and_then(Value::as_str);
         if typed.is_some_and(|t| t != "object") {
-            return Err(format!("the schema is not an object (type: {})", typed.unwrap_or("")));
+            return Err(format!(
+                "the schema is not an object (type: {})",
+                typed.unwrap_or("")
+            ));
         }
         if !root.contains_key("properties")
             && (root.contains_key("additionalProperties") || root.contains_key("patternProperties"))
@@ -54,7 +57,11 @@ impl Form {
         if builder.cut {
             return Err(format!("the schema has more than {MAX_FIELDS} fields"));
         }
-        let named: Vec<&str> = rows.iter().filter(|r| r.depth == 0).map(|r| r.key.as_str()).collect();
+        let named: Vec<&str> = rows
+            .iter()
+            .filter(|r| r.depth == 0)
+            .map(|r| r.key.as_str())
+            .collect();
         let extra = value
             .and_then(Value::as_object)
             .map(|m| {
@@ -119,7 +126,11 @@ impl Form {
             (_, Input::Unset | Input::Chosen(_)) => None,
             (_, Input::Value(v)) => Some(v.clone()),
             (Kind::Many(choices), Input::Picks(picks)) => Some(Value::Array(
-                picks.iter().filter_map(|p| choices.get(*p)).map(|c| c.value.clone()).collect(),
+                picks
+                    .iter()
+                    .filter_map(|p| choices.get(*p))
+                    .map(|c| c.value.clone())
+                    .collect(),
             )),
             (_, Input::Picks(_)) => None,
             (Kind::Text { .. }, Input::Text(t)) => Some(Value::String(t.clone())),
@@ -127,7 +138,9 @@ impl Form {
             (Kind::Loose, Input::Text(t)) => {
                 Some(serde_json::from_str(t).unwrap_or_else(|_| Value::String(t.clone())))
             }
-            (_, Input::Text(t)) => serde_json::from_str::<Value>(t.trim()).ok().filter(Value::is_number),
+            (_, Input::Text(t)) => serde_json::from_str::<Value>(t.trim())
+                .ok()
+                .filter(Value::is_number),
         }
     }
 
@@ -169,9 +182,14 @@ impl Form {
         }
         for i in 0..self.rows.len() {
             if self.rows[i].folded && self.rows[i].problem.is_none() {
-                let inside = (i + 1..self.end_of(i)).filter(|c| self.rows[*c].problem.is_some()).count();
+                let inside = (i + 1..self.end_of(i))
+                    .filter(|c| self.rows[*c].problem.is_some())
+                    .count();
                 if inside > 0 {
-                    self.rows[i].problem = Some(format!("{} inside", crate::plural::count(inside, "problem")));
+                    self.rows[i].problem = Some(format!(
+                        "{} inside",
+                        crate::plural::count(inside, "problem")
+                    ));
                 }
             }
         }
@@ -214,7 +232,11 @@ impl Form {
         let mut i = 0;
         while i < self.rows.len() {
             shown.push(i);
-            i = if self.rows[i].folded { self.end_of(i) } else { i + 1 };
+            i = if self.rows[i].folded {
+                self.end_of(i)
+            } else {
+                i + 1
+            };
         }
         shown
     }
@@ -314,19 +336,37 @@ impl Form {
                     _ => 0,
                 };
                 let shape = shapes.shape(chosen);
-                builder.properties(&mut fresh, &shape, &row.pointer, row.depth + 1, Start::Defaults);
+                builder.properties(
+                    &mut fresh,
+                    &shape,
+                    &row.pointer,
+                    row.depth + 1,
+                    Start::Defaults,
+                );
             }
             Kind::Array(items) => {
-                let count = old.iter().filter(|r| r.depth == row.depth + 1).count() + usize::from(extra_element);
+                let count = old.iter().filter(|r| r.depth == row.depth + 1).count()
+                    + usize::from(extra_element);
                 for n in 0..count {
                     let at = format!("{}/{n}", row.pointer);
-                    builder.field(&mut fresh, n.to_string(), items, at, row.depth + 1, true, Start::Defaults);
+                    builder.field(
+                        &mut fresh,
+                        n.to_string(),
+                        items,
+                        at,
+                        row.depth + 1,
+                        true,
+                        Start::Defaults,
+                    );
                 }
             }
             _ => {}
         }
         for new in &mut fresh {
-            if let Some(was) = old.iter().find(|o| o.pointer == new.pointer && o.spec.kind == new.spec.kind) {
+            if let Some(was) = old
+                .iter()
+                .find(|o| o.pointer == new.pointer && o.spec.kind == new.spec.kind)
+            {
                 let fixed = matches!(&new.spec.kind, Kind::Choice(c) if c.len() == 1);
                 if !fixed {
                     new.input = was.input.clone();
@@ -341,7 +381,10 @@ impl Form {
 
     /// Removes element row `i` from its array; the elements after it move up one.
     pub fn remove_element(&mut self, i: usize) -> bool {
-        let Some(array) = self.parent(i).filter(|p| matches!(self.rows[*p].spec.kind, Kind::Array(_))) else {
+        let Some(array) = self
+            .parent(i)
+            .filter(|p| matches!(self.rows[*p].spec.kind, Kind::Array(_)))
+        else {
             return false;
         };
         let end = self.end_of(i);

@@ -11,8 +11,10 @@ use serde_json::{Value, json};
 
 /// server-everything's `trigger-elicitation-request` schema (version 2026.8.31), as sent.
 fn everything() -> Value {
-    serde_json::from_str(include_str!("../../../tests/fixtures/everything-elicitation.json"))
-        .expect("fixture")
+    serde_json::from_str(include_str!(
+        "../../../tests/fixtures/everything-elicitation.json"
+    ))
+    .expect("fixture")
 }
 
 fn press(form: &mut Form, code: KeyCode) -> Keyed {
@@ -53,9 +55,19 @@ fn every_elicitation_field_is_a_row_with_its_words_and_titled_choices() {
         assert!(keys.contains(&name), "{name} shown");
     }
     let email = &form.rows[keys.iter().position(|k| *k == "email").unwrap()];
-    assert_eq!(email.spec.title.as_deref(), Some("String with email format"));
-    assert!(email.spec.about.contains("format: email"), "{}", email.spec.about);
-    let hero = &form.rows[keys.iter().position(|k| *k == "titledSingleSelectEnum").unwrap()];
+    assert_eq!(
+        email.spec.title.as_deref(),
+        Some("String with email format")
+    );
+    assert!(
+        email.spec.about.contains("format: email"),
+        "{}",
+        email.spec.about
+    );
+    let hero = &form.rows[keys
+        .iter()
+        .position(|k| *k == "titledSingleSelectEnum")
+        .unwrap()];
     let Kind::Choice(choices) = &hero.spec.kind else {
         panic!("{:?}", hero.spec.kind)
     };
@@ -66,7 +78,10 @@ fn every_elicitation_field_is_a_row_with_its_words_and_titled_choices() {
         panic!()
     };
     assert_eq!(pets[1].label, "Dogs", "enumNames name the values");
-    let fish = &form.rows[keys.iter().position(|k| *k == "titledMultipleSelectEnum").unwrap()];
+    let fish = &form.rows[keys
+        .iter()
+        .position(|k| *k == "titledMultipleSelectEnum")
+        .unwrap()];
     assert!(matches!(&fish.spec.kind, Kind::Many(c) if c[1].label == "Salmon"));
     assert_eq!(fish.input, Input::Picks(vec![0]));
     // Defaults are filled; the unset optional rows are left out; the required name is missing.
@@ -86,7 +101,11 @@ fn typing_replaces_a_placeholder_and_is_checked_in_its_row() {
     assert_eq!(form.value(), json!({"a": 21, "b": 0}));
     press(&mut form, KeyCode::Down);
     type_text(&mut form, "5");
-    assert_eq!(form.value()["b"], json!(5), "the default 0 was replaced, not kept as 05");
+    assert_eq!(
+        form.value()["b"],
+        json!(5),
+        "the default 0 was replaced, not kept as 05"
+    );
     type_text(&mut form, "x");
     marked(&mut form, &schema);
     assert_eq!(form.rows[1].problem.as_deref(), Some("not a number: 5x"));
@@ -94,7 +113,11 @@ fn typing_replaces_a_placeholder_and_is_checked_in_its_row() {
     press(&mut form, KeyCode::Backspace);
     press(&mut form, KeyCode::Home);
     type_text(&mut form, "-");
-    assert_eq!(form.value()["b"], json!(-5), "after a move, typing inserts at the cursor");
+    assert_eq!(
+        form.value()["b"],
+        json!(-5),
+        "after a move, typing inserts at the cursor"
+    );
 }
 
 #[test]
@@ -108,7 +131,11 @@ fn undo_steps_back_through_typing_and_picks() {
     assert_eq!(form.value()["check"], json!(true));
     assert!(form.undo(false));
     assert!(form.value().get("check").is_none());
-    assert_eq!(form.value()["name"], json!("Ada"), "typing in one row is one step");
+    assert_eq!(
+        form.value()["name"],
+        json!("Ada"),
+        "typing in one row is one step"
+    );
     assert!(form.undo(false));
     assert!(form.value().get("name").is_none());
     assert!(form.undo(true));
@@ -154,7 +181,10 @@ fn variants_switch_by_title_keeping_shared_values_and_arrays_grow_and_shrink() {
     type_text(&mut form, "hi");
     select(&mut form, "payment");
     press(&mut form, KeyCode::Right);
-    assert_eq!(form.value(), json!({"payment": {"kind": "cash", "note": "hi"}}));
+    assert_eq!(
+        form.value(),
+        json!({"payment": {"kind": "cash", "note": "hi"}})
+    );
     select(&mut form, "tags");
     press(&mut form, KeyCode::Enter);
     type_text(&mut form, "a");
@@ -162,11 +192,22 @@ fn variants_switch_by_title_keeping_shared_values_and_arrays_grow_and_shrink() {
     press(&mut form, KeyCode::Char('+'));
     type_text(&mut form, "b");
     assert_eq!(form.value()["tags"], json!(["a", "b"]));
-    let first = form.rows.iter().position(|r| r.pointer == "/tags/0").unwrap();
+    let first = form
+        .rows
+        .iter()
+        .position(|r| r.pointer == "/tags/0")
+        .unwrap();
     form.selected = first;
-    key(&mut form, KeyEvent::new(KeyCode::Char('k'), KeyModifiers::CONTROL));
+    key(
+        &mut form,
+        KeyEvent::new(KeyCode::Char('k'), KeyModifiers::CONTROL),
+    );
     assert_eq!(form.value()["tags"], json!(["b"]));
-    assert!(form.rows.iter().any(|r| r.pointer == "/tags/0" && r.key == "0"));
+    assert!(
+        form.rows
+            .iter()
+            .any(|r| r.pointer == "/tags/0" && r.key == "0")
+    );
 }
 
 #[test]
@@ -180,9 +221,15 @@ fn an_optional_object_is_left_out_until_a_row_in_it_is_set() {
     press(&mut form, KeyCode::Down);
     press(&mut form, KeyCode::Down);
     type_text(&mut form, "3");
-    assert_eq!(form.value(), json!({"options": {"verbose": false, "depth": 3}}));
+    assert_eq!(
+        form.value(),
+        json!({"options": {"verbose": false, "depth": 3}})
+    );
     select(&mut form, "options");
-    key(&mut form, KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+    key(
+        &mut form,
+        KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL),
+    );
     assert_eq!(form.value(), json!({}));
 }
 
@@ -200,12 +247,23 @@ fn the_json_draft_and_the_form_carry_the_same_value_and_nothing_is_lost() {
     draft.set_text(&serde_json::to_string_pretty(&value).unwrap());
     draft.toggle().unwrap();
     assert!(draft.in_form);
-    assert_eq!(draft.value().unwrap(), value, "a value the form cannot show is kept");
+    assert_eq!(
+        draft.value().unwrap(),
+        value,
+        "a value the form cannot show is kept"
+    );
     let form = draft.form.as_ref().unwrap();
     let integer = form.rows.iter().find(|r| r.key == "integer").unwrap();
-    assert_eq!(integer.spec.kind, Kind::Loose, "a string in an integer row is JSON text");
+    assert_eq!(
+        integer.spec.kind,
+        Kind::Loose,
+        "a string in an integer row is JSON text"
+    );
     draft.set_text("{ not json");
-    assert!(!draft.in_form, "text the form cannot hold is shown as it is");
+    assert!(
+        !draft.in_form,
+        "text the form cannot hold is shown as it is"
+    );
     assert!(draft.toggle().unwrap_err().contains("does not parse"));
 }
 
@@ -214,9 +272,16 @@ fn a_json_draft_selects_its_first_placeholder_so_typing_replaces_it() {
     let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]});
     let mut draft = Draft::for_schema(&schema);
     draft.toggle().unwrap();
-    let mut fresh = Draft::for_schema(&json!({"type": "object", "additionalProperties": {"type": "integer"}}));
+    let mut fresh =
+        Draft::for_schema(&json!({"type": "object", "additionalProperties": {"type": "integer"}}));
     assert!(!fresh.in_form);
-    assert!(fresh.no_form.as_deref().unwrap().contains("names no properties"));
+    assert!(
+        fresh
+            .no_form
+            .as_deref()
+            .unwrap()
+            .contains("names no properties")
+    );
     assert!(fresh.toggle().is_err());
     let mut skeleton = Draft::text_only("{\n  \"a\": 0,\n  \"b\": 0\n}");
     super::draft::select_first_blank(&mut skeleton.editor, &schema);
@@ -232,7 +297,11 @@ fn hostile_schemas_are_bounded() {
     let recursive = json!({"$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}}, "required": ["next"]}},
         "type": "object", "properties": {"root": {"$ref": "#/$defs/n"}}, "required": ["root"]});
     let form = Form::new(&recursive, None).unwrap();
-    assert!(form.rows.len() <= super::fields::MAX_DEPTH + 1, "{}", form.rows.len());
+    assert!(
+        form.rows.len() <= super::fields::MAX_DEPTH + 1,
+        "{}",
+        form.rows.len()
+    );
     assert_eq!(form.rows.last().unwrap().spec.kind, Kind::Loose);
     // K properties that each refer to the root: K^depth rows, cut at the budget.
     let mut properties = serde_json::Map::new();

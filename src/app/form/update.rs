@@ -43,8 +43,13 @@ pub fn key(form: &mut Form, event: KeyEvent) -> Keyed {
 /// Moves the selection `by` visible rows.
 pub fn step(form: &mut Form, by: isize) -> Keyed {
     let visible = form.visible();
-    let at = visible.iter().position(|i| *i == form.selected).unwrap_or(0);
-    let to = at.saturating_add_signed(by).min(visible.len().saturating_sub(1));
+    let at = visible
+        .iter()
+        .position(|i| *i == form.selected)
+        .unwrap_or(0);
+    let to = at
+        .saturating_add_signed(by)
+        .min(visible.len().saturating_sub(1));
     form.selected = visible[to];
     form.place_cursor();
     Keyed::Moved
@@ -111,7 +116,11 @@ fn choose_shape(form: &mut Form, count: usize, forward: bool) -> Keyed {
         Input::Chosen(c) => c,
         _ => 0,
     };
-    let next = if forward { (now + 1) % count } else { (now + count - 1) % count };
+    let next = if forward {
+        (now + 1) % count
+    } else {
+        (now + count - 1) % count
+    };
     form.rows[i].input = Input::Chosen(next);
     form.rows[i].present = true;
     form.rows[i].folded = false;
@@ -170,7 +179,12 @@ fn boolean(form: &mut Form, code: KeyCode) -> Keyed {
 
 /// Left/right (or space) picks the previous/next choice; a letter the next whose label starts
 /// with it.
-fn choice(form: &mut Form, code: KeyCode, labels: &[String], value: impl Fn(usize) -> Value) -> Keyed {
+fn choice(
+    form: &mut Form,
+    code: KeyCode,
+    labels: &[String],
+    value: impl Fn(usize) -> Value,
+) -> Keyed {
     let count = labels.len();
     let now = match &form.rows[form.selected].input {
         Input::Value(v) => (0..count).find(|i| value(*i) == *v),
@@ -180,7 +194,11 @@ fn choice(form: &mut Form, code: KeyCode, labels: &[String], value: impl Fn(usiz
         KeyCode::Right | KeyCode::Char(' ') => now.map_or(0, |n| (n + 1) % count),
         KeyCode::Left => now.map_or(count - 1, |n| (n + count - 1) % count),
         KeyCode::Char(c) => {
-            let starts = |i: &usize| labels[*i].to_lowercase().starts_with(&c.to_lowercase().to_string());
+            let starts = |i: &usize| {
+                labels[*i]
+                    .to_lowercase()
+                    .starts_with(&c.to_lowercase().to_string())
+            };
             let from = now.map_or(0, |n| n + 1);
             match (from..count).chain(0..from).find(starts) {
                 Some(i) => i,
@@ -258,6 +276,41 @@ fn typed(form: &mut Form, code: KeyCode) -> Keyed {
     }
     form.rows[i].input = Input::Text(text.into_iter().collect());
     set(form)
+}
+
+/// Text pasted into the selected row (a typed one): at the cursor, replacing what a fresh
+/// row shows; line breaks become spaces (a row is one line).
+pub fn paste(form: &mut Form, text: &str) {
+    let Some(row) = form.row().filter(|r| r.spec.kind.is_typed()) else {
+        return;
+    };
+    let fresh = row.fresh;
+    form.remember(false);
+    let i = form.selected;
+    let mut now: Vec<char> = if fresh {
+        Vec::new()
+    } else {
+        form.shown_text(i).chars().collect()
+    };
+    let at = if fresh { 0 } else { form.cursor.min(now.len()) };
+    let pasted: Vec<char> = text
+        .chars()
+        .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+        .collect();
+    form.cursor = at + pasted.len();
+    now.splice(at..at, pasted);
+    form.rows[i].input = Input::Text(now.into_iter().collect());
+    set(form);
+}
+
+/// Puts `text` in the selected row (a completion chosen), the cursor after it.
+pub fn replace_text(form: &mut Form, text: &str) {
+    if form.row().is_some_and(|r| r.spec.kind.is_typed()) {
+        form.remember(false);
+        form.rows[form.selected].input = Input::Text(text.to_string());
+        form.cursor = text.chars().count();
+        set(form);
+    }
 }
 
 /// Moves the text cursor; the row counts as typed into (the next key no longer replaces).

@@ -55,7 +55,7 @@ impl SavedTool {
         calls.drain(..first);
         SavedTool {
             tool: tool.to_string(),
-            draft: state.editor.lines().join("\n"),
+            draft: state.text(),
             calls,
         }
     }
