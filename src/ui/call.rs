@@ -61,7 +61,15 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     let problems = problem_lines(state, &complete_key, theme);
     let editor_height = match state.draft.shown_form() {
         // A form's rows, the selected row's words and the border, in at most 3/5 of the panel.
-        Some(form) => (form.visible().len() as u16 + 8).clamp(5, (inner.height * 3 / 5).max(5)),
+        // Before the first result the form may take all but the status line.
+        Some(form) => {
+            let most = if state.history.is_empty() && state.in_flight.is_none() {
+                inner.height.saturating_sub(2)
+            } else {
+                inner.height * 3 / 5
+            };
+            super::form::height(form, inner.width).clamp(5, most.max(5))
+        }
         None => (state.draft.editor.lines().len() as u16 + 2).clamp(4, (inner.height / 2).max(4)),
     };
     let [editor_area, checks, status, result] = Layout::vertical([
@@ -176,6 +184,10 @@ fn problem_lines(state: &CallState, complete_key: &str, theme: Theme) -> Vec<Lin
             format!("✗ {}", untrusted::line(e, 200)),
             theme.error(),
         ));
+        return lines;
+    }
+    if state.draft.in_form {
+        // The form marks each violation on its row.
         return lines;
     }
     let map = value_lines(&state.text());

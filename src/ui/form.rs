@@ -67,9 +67,24 @@ pub fn draw(
     );
 }
 
+/// The lines `form` would like at `width` columns (its border included): a row each and the
+/// selected row's words.
+pub fn height(form: &Form, width: u16) -> u16 {
+    let inner = width.saturating_sub(2);
+    let detail = wrapped_height(&detail_lines(form, Theme { color: false }), inner).min(DETAIL_LINES);
+    (form.visible().len() as u16).saturating_add(detail).saturating_add(2)
+}
+
+/// Lines `lines` take wrapped at `width` columns (about: words are not weighed).
+fn wrapped_height(lines: &[Line<'_>], width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    let total: usize = lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
+    u16::try_from(total).unwrap_or(u16::MAX)
+}
+
 /// The characters a row's label takes: indent, fold mark, name, required mark.
 fn label_width(row: &Field) -> usize {
-    2 * row.depth + 2 + untrusted::label(&row.key).chars().count() + usize::from(row.spec.required)
+    2 * row.depth + 2 + untrusted::line(&row.key, 60).chars().count() + usize::from(row.spec.required)
 }
 
 fn row_line(form: &Form, i: usize, width: usize, focused: bool, theme: Theme) -> Line<'static> {
@@ -92,7 +107,7 @@ fn row_line(form: &Form, i: usize, width: usize, focused: bool, theme: Theme) ->
         theme.name()
     };
     let mut spans = vec![
-        Span::raw(if selected && focused { "› " } else { "  " }),
+        Span::raw(if selected && focused { "›" } else { " " }),
         Span::styled(label, name_style),
         Span::raw(" "),
     ];

@@ -23,6 +23,14 @@ fn open_call(model: &mut Model, tool: &str) {
     assert_eq!(model.view.focus, Pane::Call);
 }
 
+/// Types each value into the form's rows, from the one selected down.
+fn fill(model: &mut Model, values: &[&str]) {
+    for value in values {
+        type_text(model, value);
+        press(model, &["down"]);
+    }
+}
+
 fn draft(model: &Model, tool: &str) -> Value {
     model
         .call(tool)
@@ -73,23 +81,23 @@ fn snapshot(name: &str, model: &mut Model) {
 }
 
 #[test]
-fn the_editor_starts_from_the_skeleton_and_checks_live() {
+fn the_arguments_start_as_a_form_and_are_checked_live() {
     let mut m = demo_model();
     open_call(&mut m, "search");
-    assert_eq!(
-        draft(&m, "search"),
-        json!({"query": "", "limit": 10, "mode": "fast"})
-    );
+    assert_eq!(draft(&m, "search"), json!({"limit": 10, "mode": "fast"}));
     assert_eq!(
         m.call("search").expect("call panel").violations.len(),
         1,
-        "query has minLength 1"
+        "query is required"
     );
     snapshot("editor_violations", &mut m);
-    // The cursor starts inside the first required value: typing fills it.
+    // The first required row is selected: typing fills it.
     type_text(&mut m, "mcp");
     assert_eq!(draft(&m, "search")["query"], "mcp");
     assert!(m.call("search").expect("call panel").violations.is_empty());
+    // The same arguments as JSON; the cursor at the end of the row's line.
+    press(&mut m, &["ctrl-f"]);
+    assert!(m.call("search").expect("call panel").text().contains("\"query\": \"mcp\""));
     type_text(&mut m, "\"oops");
     assert!(
         m.call("search")
@@ -108,11 +116,20 @@ fn the_editor_starts_from_the_skeleton_and_checks_live() {
             .as_deref()
             .is_some_and(|s| s.starts_with("not JSON"))
     );
+    press(&mut m, &["ctrl-f"]);
+    assert!(
+        m.view.status.as_deref().is_some_and(|s| s.contains("does not parse")),
+        "{:?}",
+        m.view.status
+    );
     press(&mut m, &["ctrl-z", "ctrl-z", "ctrl-z", "ctrl-z", "ctrl-z"]);
     assert!(
         m.call("search").expect("call panel").parse_error.is_none(),
         "undo brings the JSON back"
     );
+    press(&mut m, &["ctrl-f"]);
+    assert!(m.call("search").expect("call panel").draft.in_form);
+    assert_eq!(draft(&m, "search")["query"], "mcp", "back in the form, the value kept");
 }
 
 #[test]
@@ -138,7 +155,7 @@ fn invalid_arguments_and_destructive_tools_ask_before_sending() {
     let (_, args) = send(&mut m);
     assert_eq!(
         args,
-        json!({"message": ""}),
+        json!({}),
         "sent on purpose after the confirmation"
     );
     let mut m = demo_model();
@@ -452,6 +469,7 @@ fn results_and_calls_can_be_copied() {
     let mut m = demo_model();
     m.session.connection_args = vec!["--".into(), "my server".into(), "--flag".into()];
     open_call(&mut m, "add");
+    fill(&mut m, &["0", "0"]);
     let (id, _) = send(&mut m);
     finish(
         &mut m,
@@ -827,6 +845,7 @@ fn calls_are_kept_and_come_back_in_the_next_session() {
     let mut m = demo_model();
     m.saved.saving = true;
     open_call(&mut m, "add");
+    fill(&mut m, &["0", "0"]);
     let (id, arguments) = send(&mut m);
     let outcome = Ok(judged(
         &m,
@@ -908,19 +927,35 @@ fn calls_are_kept_and_come_back_in_the_next_session() {
     assert_eq!(draft(&next, "add"), json!({"a": 0, "b": 0}));
 }
 
-/// On a line whose value the schema names (an enum, a const, a boolean), the editor lists the
-/// values under the draft and `ctrl-n` puts the next one in, key and comma kept.
+/// In the form, `ctrl-n` on a choice row puts its next choice; in the JSON draft, on a line
+/// whose value the schema names (an enum, a const, a boolean), the values are listed under the
+/// draft and `ctrl-n` puts the next one in, key and comma kept.
 #[test]
 fn named_values_are_offered_and_put_in_with_ctrl_n() {
     let mut m = demo_model();
     open_call(&mut m, "search");
+    // From the query's row to the mode's, two rows down.
+    press(&mut m, &["down", "down"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains(" fast  thorough "), "the row's choices: {screen}");
+    press(&mut m, &["ctrl-n"]);
+    assert_eq!(draft(&m, "search")["mode"], "thorough");
+    press(&mut m, &["ctrl-n"]);
+    assert_eq!(draft(&m, "search")["mode"], "fast", "round again");
+    press(&mut m, &["up", "ctrl-n"]);
+    assert!(
+        m.view.status.as_deref().is_some_and(|s| s.starts_with("this row names no values")),
+        "{:?}",
+        m.view.status
+    );
+    // The JSON draft: its cursor on the line of the row selected (limit), one down to mode.
+    press(&mut m, &["ctrl-f"]);
     let screen = text(&render(&mut m, 120, 40));
     assert!(
         !screen.contains("puts the next"),
-        "query names no values: {screen}"
+        "limit names no values: {screen}"
     );
-    // From the query's line to the mode's, two lines down.
-    press(&mut m, &["down", "down"]);
+    press(&mut m, &["down"]);
     let screen = text(&render(&mut m, 120, 40));
     assert!(
         screen.contains("/mode: \"fast\" · \"thorough\" · ctrl-n puts the next"),
@@ -928,8 +963,6 @@ fn named_values_are_offered_and_put_in_with_ctrl_n() {
     );
     press(&mut m, &["ctrl-n"]);
     assert_eq!(draft(&m, "search")["mode"], "thorough");
-    press(&mut m, &["ctrl-n"]);
-    assert_eq!(draft(&m, "search")["mode"], "fast", "round again");
     press(&mut m, &["up", "ctrl-n"]);
     assert_eq!(
         m.view.status.as_deref(),
@@ -965,11 +998,12 @@ fn a_pasted_draft_is_formatted_with_alt_f() {
         m.view.status
     );
     assert_eq!(m.call("add").expect("panel").text(), "{\"a\": ");
-    // alt-c clears it to `{}`; ctrl-r brings back the skeleton.
+    // alt-c clears it to `{}`; ctrl-r brings back the defaults (the JSON draft stays shown).
     press(&mut m, &["alt-c"]);
     assert_eq!(m.call("add").expect("panel").text(), "{}");
     press(&mut m, &["ctrl-r"]);
-    assert_eq!(draft(&m, "add"), json!({"a": 0, "b": 0}));
+    assert_eq!(draft(&m, "add"), json!({"a": 0, "b": 0}), "the skeleton's placeholders");
+    assert!(!m.call("add").expect("panel").draft.in_form);
 }
 
 /// A long string in a result's value is cut on its row; with the cursor on it, the panel

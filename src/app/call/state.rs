@@ -226,9 +226,8 @@ impl CallState {
     pub fn reset(&mut self, tool: &Tool) {
         let in_form = self.draft.in_form;
         self.draft = Draft::for_schema(&tool.input_schema);
-        if self.draft.in_form != in_form {
-            let _ = self.draft.toggle();
-        }
+        // The JSON draft starts from the skeleton, its first placeholder selected.
+        self.draft.in_form &= in_form;
         self.check();
         self.refresh_choices();
     }
