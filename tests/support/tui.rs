@@ -160,3 +160,17 @@ pub fn find(buffer: &Buffer, needle: &str) -> Option<(u16, u16)> {
     }
     None
 }
+
+/// What a form's row named `key` shows on `screen`: the text after its name (and `*`), up to
+/// the first double space.
+pub fn form_value(screen: &str, key: &str) -> Option<String> {
+    screen.lines().find_map(|line| {
+        let at = line.find(&format!(" {key}"))?;
+        let rest = line[at + 1 + key.len()..].trim_start_matches('*');
+        if !rest.starts_with(' ') {
+            return None;
+        }
+        let rest = rest.trim_start();
+        Some(rest.split("  ").next().unwrap_or("").trim_end_matches('│').to_string())
+    })
+}
