@@ -7,7 +7,7 @@ use crate::app::form::state::Form;
 use crate::app::theme::Theme;
 use crate::untrusted;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
@@ -36,12 +36,23 @@ pub fn draw(
         return;
     }
     let detail = detail_lines(form, theme);
-    let detail_height = (detail.len() as u16)
+    let detail_height = wrapped_height(&detail, inner.width)
         .min(DETAIL_LINES)
         .min(inner.height / 2);
-    let [rows_area, detail_area] =
-        Layout::vertical([Constraint::Min(1), Constraint::Length(detail_height)]).areas(inner);
     let visible = form.visible();
+    let rows_height = (visible.len() as u16)
+        .min(inner.height.saturating_sub(detail_height))
+        .max(1);
+    // The selected row's words right under the rows, not at the foot.
+    let rows_area = Rect {
+        height: rows_height,
+        ..inner
+    };
+    let detail_area = Rect {
+        y: inner.y + rows_height,
+        height: inner.height - rows_height,
+        ..inner
+    };
     let height = rows_area.height as usize;
     let at = visible
         .iter()
@@ -71,8 +82,11 @@ pub fn draw(
 /// selected row's words.
 pub fn height(form: &Form, width: u16) -> u16 {
     let inner = width.saturating_sub(2);
-    let detail = wrapped_height(&detail_lines(form, Theme { color: false }), inner).min(DETAIL_LINES);
-    (form.visible().len() as u16).saturating_add(detail).saturating_add(2)
+    let detail =
+        wrapped_height(&detail_lines(form, Theme { color: false }), inner).min(DETAIL_LINES);
+    (form.visible().len() as u16)
+        .saturating_add(detail)
+        .saturating_add(2)
 }
 
 /// Lines `lines` take wrapped at `width` columns (about: words are not weighed).
@@ -84,7 +98,10 @@ fn wrapped_height(lines: &[Line<'_>], width: u16) -> u16 {
 
 /// The characters a row's label takes: indent, fold mark, name, required mark.
 fn label_width(row: &Field) -> usize {
-    2 * row.depth + 2 + untrusted::line(&row.key, 60).chars().count() + usize::from(row.spec.required)
+    2 * row.depth
+        + 2
+        + untrusted::line(&row.key, 60).chars().count()
+        + usize::from(row.spec.required)
 }
 
 fn row_line(form: &Form, i: usize, width: usize, focused: bool, theme: Theme) -> Line<'static> {
@@ -140,9 +157,8 @@ fn value_spans(form: &Form, i: usize, cursor: bool, theme: Theme) -> Vec<Span<'s
     let row = &form.rows[i];
     let dim = |s: String| vec![Span::styled(s, theme.dim())];
     match (&row.spec.kind, &row.input) {
-        (Kind::Object, _) if !row.present => {
-            dim("left out · enter opens, a row set adds it".into())
-        }
+        (Kind::Object, _) if !row.present && row.folded => dim("left out · enter opens it".into()),
+        (Kind::Object, _) if !row.present => dim("left out until a row in it is set".into()),
         (Kind::Object, _) => dim(format!("{{{} fields}}", form.children(i).count())),
         (Kind::Variants(shapes), Input::Chosen(c)) => {
             let name = shapes.options.get(*c).map_or("", |(n, _)| n.as_str());
@@ -180,11 +196,12 @@ fn value_spans(form: &Form, i: usize, cursor: bool, theme: Theme) -> Vec<Span<'s
                 format!("‹ {} ›", untrusted::line(&shown, 60)),
                 theme.kind(),
             )];
-            if label.is_some_and(|l| serde_json::Value::String(l.clone()) != *v) {
-                spans.extend(dim(format!(
-                    " {}",
-                    untrusted::line(&untrusted::json(v, false), 40)
-                )));
+            let written = match v {
+                serde_json::Value::String(s) => s.clone(),
+                other => untrusted::json(other, false),
+            };
+            if label.is_some_and(|l| l != written) {
+                spans.extend(dim(format!(" {}", untrusted::line(&written, 40))));
             }
             spans
         }

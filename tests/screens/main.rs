@@ -3,6 +3,7 @@
 
 mod tui_calls;
 mod tui_drift;
+mod tui_forms;
 mod tui_hostile;
 mod tui_oauth;
 mod tui_picker;

@@ -97,7 +97,12 @@ fn the_arguments_start_as_a_form_and_are_checked_live() {
     assert!(m.call("search").expect("call panel").violations.is_empty());
     // The same arguments as JSON; the cursor at the end of the row's line.
     press(&mut m, &["ctrl-f"]);
-    assert!(m.call("search").expect("call panel").text().contains("\"query\": \"mcp\""));
+    assert!(
+        m.call("search")
+            .expect("call panel")
+            .text()
+            .contains("\"query\": \"mcp\"")
+    );
     type_text(&mut m, "\"oops");
     assert!(
         m.call("search")
@@ -118,7 +123,10 @@ fn the_arguments_start_as_a_form_and_are_checked_live() {
     );
     press(&mut m, &["ctrl-f"]);
     assert!(
-        m.view.status.as_deref().is_some_and(|s| s.contains("does not parse")),
+        m.view
+            .status
+            .as_deref()
+            .is_some_and(|s| s.contains("does not parse")),
         "{:?}",
         m.view.status
     );
@@ -129,7 +137,11 @@ fn the_arguments_start_as_a_form_and_are_checked_live() {
     );
     press(&mut m, &["ctrl-f"]);
     assert!(m.call("search").expect("call panel").draft.in_form);
-    assert_eq!(draft(&m, "search")["query"], "mcp", "back in the form, the value kept");
+    assert_eq!(
+        draft(&m, "search")["query"],
+        "mcp",
+        "back in the form, the value kept"
+    );
 }
 
 #[test]
@@ -153,11 +165,7 @@ fn invalid_arguments_and_destructive_tools_ask_before_sending() {
         .any(|l| l.contains(asked));
     assert!(below_draft, "{screen}");
     let (_, args) = send(&mut m);
-    assert_eq!(
-        args,
-        json!({}),
-        "sent on purpose after the confirmation"
-    );
+    assert_eq!(args, json!({}), "sent on purpose after the confirmation");
     let mut m = demo_model();
     open_call(&mut m, "delete_everything");
     assert!(press(&mut m, &["ctrl-s"]).is_empty());
@@ -937,14 +945,20 @@ fn named_values_are_offered_and_put_in_with_ctrl_n() {
     // From the query's row to the mode's, two rows down.
     press(&mut m, &["down", "down"]);
     let screen = text(&render(&mut m, 120, 40));
-    assert!(screen.contains(" fast  thorough "), "the row's choices: {screen}");
+    assert!(
+        screen.contains(" fast  thorough "),
+        "the row's choices: {screen}"
+    );
     press(&mut m, &["ctrl-n"]);
     assert_eq!(draft(&m, "search")["mode"], "thorough");
     press(&mut m, &["ctrl-n"]);
     assert_eq!(draft(&m, "search")["mode"], "fast", "round again");
     press(&mut m, &["up", "ctrl-n"]);
     assert!(
-        m.view.status.as_deref().is_some_and(|s| s.starts_with("this row names no values")),
+        m.view
+            .status
+            .as_deref()
+            .is_some_and(|s| s.starts_with("this row names no values")),
         "{:?}",
         m.view.status
     );
@@ -1002,7 +1016,11 @@ fn a_pasted_draft_is_formatted_with_alt_f() {
     press(&mut m, &["alt-c"]);
     assert_eq!(m.call("add").expect("panel").text(), "{}");
     press(&mut m, &["ctrl-r"]);
-    assert_eq!(draft(&m, "add"), json!({"a": 0, "b": 0}), "the skeleton's placeholders");
+    assert_eq!(
+        draft(&m, "add"),
+        json!({"a": 0, "b": 0}),
+        "the skeleton's placeholders"
+    );
     assert!(!m.call("add").expect("panel").draft.in_form);
 }
 

@@ -836,7 +836,11 @@ fn a_read_blob_is_saved_where_the_form_says() {
         screen.contains("where to write 4 bytes (the first of 2 contents)"),
         "{screen}"
     );
-    assert_eq!(form_value(&screen, "path*").as_deref(), Some("pixel.png"), "{screen}");
+    assert_eq!(
+        form_value(&screen, "path*").as_deref(),
+        Some("pixel.png"),
+        "{screen}"
+    );
     let effects = press(&mut m, &["ctrl-s"]);
     let [
         Effect::Save {
@@ -1008,7 +1012,11 @@ fn completions_come_as_you_type() {
         "values at hand: no question"
     );
     let screen = text(&render(&mut m, 120, 40));
-    assert_eq!(form_value(&screen, "language").as_deref(), Some("rust"), "{screen}");
+    assert_eq!(
+        form_value(&screen, "language").as_deref(),
+        Some("rust"),
+        "{screen}"
+    );
     assert!(!m.busy(), "ctrl-n took the place of the question due");
 }
 

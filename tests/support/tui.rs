@@ -171,6 +171,12 @@ pub fn form_value(screen: &str, key: &str) -> Option<String> {
             return None;
         }
         let rest = rest.trim_start();
-        Some(rest.split("  ").next().unwrap_or("").trim_end_matches('│').to_string())
+        Some(
+            rest.split("  ")
+                .next()
+                .unwrap_or("")
+                .trim_end_matches('│')
+                .to_string(),
+        )
     })
 }

@@ -318,10 +318,25 @@ fn tui_against_server_everything() {
     tmux.call_from_results("get-roots-list");
     tmux.wait_for("The client provided an empty roots list");
     // The server asks the user to fill a form: a panel, answered with its defaults.
+    // Every field a row, titled choices by their titles; the required name typed in.
     tmux.call_from_results("trigger-elicitation-request");
     tmux.wait_for("the server asks: elicitation/create");
+    let screen = tmux.wait_for("‹ Superman › hero-1");
+    for row in [
+        "name*",
+        "check",
+        "email",
+        "homepage",
+        "birthdate",
+        "legacyTitledEnum",
+    ] {
+        assert!(screen.contains(row), "{row}:\n{screen}");
+    }
+    assert!(screen.contains("Your full, legal name"), "{screen}");
+    tmux.run(&["send-keys", "-t", "main", "-l", "Ada"]);
     tmux.keys(&["C-s"]);
     tmux.wait_for("User provided the requested information");
+    tmux.wait_for("- Name: Ada");
     // The library's tabs: a template read with its variable typed in, a prompt got with its
     // argument, and one whose second argument completes from the first (the server's
     // completions, context included).
@@ -370,8 +385,12 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     tmux.run(&["send-keys", "-t", "main", "-l", "add"]);
     tmux.keys(&["Enter", "a"]);
     tmux.wait_for("call add");
+    tmux.run(&["send-keys", "-t", "main", "-l", "21"]);
+    tmux.keys(&["Down"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "21"]);
     tmux.keys(&["C-s"]);
     let screen = tmux.wait_for("value (unboxed; w shows it as sent)");
+    assert!(screen.contains("  42"), "21 + 21, as typed:\n{screen}");
     assert!(
         screen.contains("[boxed by fastmcp in `result`]"),
         "{screen}"
@@ -429,7 +448,8 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     tmux.keys(&["j", "j", "Enter"]);
     tmux.wait_for("blob: 70 bytes, PNG 1×1");
     tmux.keys(&["w"]);
-    tmux.wait_for("\"path\": \"pixel.png\"");
+    tmux.wait_for("overwrite");
+    tmux.wait_for("pixel.png");
     tmux.keys(&["C-s"]);
     tmux.wait_for("wrote 70 bytes to pixel.png");
     let saved = std::fs::read(dir.join("pixel.png")).expect("saved");
@@ -457,7 +477,7 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
     tmux.keys(&["Down", "C-n"]);
     tmux.wait_for("language: python · rust · typescript (3 of 3)");
     tmux.keys(&["C-n"]);
-    tmux.wait_for("\"language\": \"rust\"");
+    tmux.wait_for("language rust");
     tmux.keys(&["C-s"]);
     let screen = tmux.wait_for("user: Review this rust code:");
     assert!(screen.contains("fn main() {}"), "{screen}");
@@ -518,6 +538,9 @@ fn tui_call_against_fastmcp_is_conforming_and_unboxed() {
     tmux.wait_for("Tools (7)");
     tmux.keys(&["a"]);
     tmux.wait_for("call add");
+    tmux.run(&["send-keys", "-t", "main", "-l", "2"]);
+    tmux.keys(&["Down"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "3"]);
     tmux.keys(&["C-s"]);
     let screen = tmux.wait_for("conforms (2020-12)");
     assert!(
@@ -549,6 +572,9 @@ fn calls_are_kept_for_the_next_session_with_the_server() {
     };
     tmux.type_line(&format!("{bin} --demo"));
     open_add();
+    tmux.run(&["send-keys", "-t", "main", "-l", "1"]);
+    tmux.keys(&["Down"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "2"]);
     tmux.keys(&["C-s"]);
     tmux.wait_for("call #1 · ");
     tmux.keys(&["q"]);
@@ -579,7 +605,13 @@ fn arguments_round_trip_through_the_external_editor() {
     tmux.run(&["send-keys", "-t", "main", "-l", "add"]);
     tmux.keys(&["Enter", "a"]);
     tmux.wait_for("call add");
+    tmux.run(&["send-keys", "-t", "main", "-l", "0"]);
+    tmux.keys(&["Down"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "0"]);
     tmux.keys(&["C-e"]);
+    // Back in the form; the same arguments as JSON a key away.
+    tmux.wait_for("a*  7");
+    tmux.keys(&["C-f"]);
     tmux.wait_for("\"a\": 7");
     tmux.keys(&["C-s"]);
     let screen = tmux.wait_for("conforms (2020-12)");
@@ -920,4 +952,66 @@ fn attacks_written_elsewhere_in_a_real_terminal() {
     assert!(took < Duration::from_millis(1000), "SIGTERM took {took:?}");
     tmux.wait_gone("Tools (1)");
     assert_eq!(tmux.stty("after"), modes, "terminal modes restored");
+}
+
+/// Forms at both sizes a user has: typed numbers go where the fingers expect (`21` in `add`'s
+/// first row is 21, not 210), and server-everything's elicitation shows every field with its
+/// title, description and titled choices.
+#[test]
+fn forms_fill_as_typed_at_80x24_and_140x45() {
+    let Some(bin) = release_binary() else { return };
+    for (width, height) in [(80, 24), (140, 45)] {
+        let tmux = Tmux::start(&format!("forms{width}"), width, height);
+        tmux.wait_for("$");
+        tmux.type_line(&format!("{bin} --demo"));
+        tmux.wait_for("Tools (17)");
+        tmux.keys(&["/"]);
+        tmux.run(&["send-keys", "-t", "main", "-l", "add"]);
+        tmux.keys(&["Enter", "a"]);
+        tmux.wait_for("a*  ‹integer›");
+        tmux.run(&["send-keys", "-t", "main", "-l", "21"]);
+        tmux.keys(&["Down"]);
+        tmux.run(&["send-keys", "-t", "main", "-l", "21"]);
+        tmux.keys(&["C-s"]);
+        let screen = tmux.wait_for("value (unboxed; w shows it as sent)");
+        assert!(screen.contains("  42"), "{width}×{height}:\n{screen}");
+        tmux.keys(&["q"]);
+        tmux.type_line(&format!("echo forms-$((1+{width}))"));
+        tmux.wait_for(&format!("forms-{}", width + 1));
+    }
+    let Some(index) = peers::everything() else {
+        return;
+    };
+    for (width, height) in [(80, 24), (140, 45)] {
+        let tmux = Tmux::start(&format!("elicit{width}"), width, height);
+        tmux.wait_for("$");
+        tmux.type_line(&format!("{bin} -- node {index}"));
+        tmux.wait_for("get-structured-content");
+        tmux.call_from_results("trigger-elicitation-request");
+        let screen = tmux.wait_for("‹ Superman › hero-1");
+        for row in [
+            "name*",
+            "check",
+            "firstLine",
+            "email",
+            "homepage",
+            "birthdate",
+            "integer",
+        ] {
+            assert!(screen.contains(row), "{row} at {width}×{height}:\n{screen}");
+        }
+        assert!(screen.contains("Your full, legal name"), "{screen}");
+        // Down to the hero: its choices by title, the next one picked with →.
+        tmux.keys(&["Down"; 10]);
+        tmux.wait_for("Choose your favorite hero");
+        tmux.keys(&["Right"]);
+        tmux.wait_for("‹ Green Lantern › hero-2");
+        tmux.keys(&["Up"; 10]);
+        tmux.run(&["send-keys", "-t", "main", "-l", "Ada"]);
+        tmux.keys(&["C-s"]);
+        tmux.wait_for("- Name: Ada");
+        tmux.keys(&["q"]);
+        tmux.type_line(&format!("echo elicit-$((1+{width}))"));
+        tmux.wait_for(&format!("elicit-{}", width + 1));
+    }
 }

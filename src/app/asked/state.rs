@@ -274,6 +274,9 @@ impl AskPanel {
                     Err(unusable) => Some(format!("not checked: {}", unusable.describe())),
                     Ok(checked) => {
                         self.draft.mark(&checked.violations);
+                        if let Some(said) = self.draft.shown_form().and_then(first_problem) {
+                            return Some(said);
+                        }
                         checked.violations.first().map(|v| {
                             let at = if v.instance_path.is_empty() {
                                 "/"
@@ -307,6 +310,19 @@ impl AskPanel {
             (_, Reply::Decline) => Ok(json!({"action": "decline"})),
             (_, Reply::Cancel) => Ok(json!({"action": "cancel"})),
         })
+    }
+}
+
+/// A form's first problem, at its row (`/name: required`), or of the whole.
+fn first_problem(form: &crate::app::form::state::Form) -> Option<String> {
+    let row = form.rows.iter().find(|r| r.problem.is_some() && !r.folded);
+    match row {
+        Some(r) => Some(format!(
+            "{}: {}",
+            r.pointer,
+            r.problem.as_deref().unwrap_or("")
+        )),
+        None => form.problems.first().map(|p| format!("/: {p}")),
     }
 }
 

@@ -1,0 +1,92 @@
+//! Forms from schemas on screen: the server-everything elicitation (every field, titles,
+//! descriptions, titled choices), a tool's arguments, a prompt's arguments and a template's
+//! variables, at 80×24 and 140×45.
+
+use crate::tui;
+
+use mcp_inspect::testing::app::update::{Msg, update};
+use mcp_inspect::testing::mcp::ServerEvent;
+use serde_json::{Value, json};
+use tui::{demo_model, form_value, press, render, text, type_text};
+
+/// server-everything's `trigger-elicitation-request` (version 2026.8.31), as it asks.
+fn everything_elicitation() -> Msg {
+    let schema: Value =
+        serde_json::from_str(include_str!("../fixtures/everything-elicitation.json"))
+            .expect("fixture");
+    Msg::Server(ServerEvent::Asked {
+        id: 3,
+        method: "elicitation/create".into(),
+        params: json!({"message": "Please provide inputs for the following fields:", "requestedSchema": schema}),
+    })
+}
+
+#[test]
+fn the_everything_elicitation_is_a_form_of_every_field() {
+    let mut m = demo_model();
+    update(&mut m, everything_elicitation());
+    for (w, h) in [(80, 24), (140, 45)] {
+        insta::assert_snapshot!(
+            format!("everything_elicitation_{w}x{h}"),
+            text(&render(&mut m, w, h))
+        );
+    }
+    let screen = text(&render(&mut m, 140, 45));
+    for key in [
+        "name*",
+        "check",
+        "email",
+        "homepage",
+        "birthdate",
+        "legacyTitledEnum",
+    ] {
+        assert!(form_value(&screen, key).is_some(), "{key}: {screen}");
+    }
+    assert!(screen.contains("‹ Superman › hero-1"), "{screen}");
+    assert!(
+        screen.contains("Your full, legal name"),
+        "the selected row's description: {screen}"
+    );
+    // Each row's words come with it; the email row's format is said.
+    press(&mut m, &["down", "down", "down"]);
+    let screen = text(&render(&mut m, 140, 45));
+    assert!(
+        screen.contains("String with email format · string · format: email"),
+        "{screen}"
+    );
+    type_text(&mut m, "ada@example.com");
+    press(&mut m, &["up", "up", "up"]);
+    type_text(&mut m, "Ada");
+    let effects = press(&mut m, &["ctrl-s"]);
+    let content = match effects.as_slice() {
+        [
+            mcp_inspect::testing::app::effect::Effect::Session(
+                mcp_inspect::testing::app::effect::SessionRequest::Answer { result: Ok(r), .. },
+            ),
+        ] => r["content"].clone(),
+        other => panic!("{other:?} {:?}", m.view.status),
+    };
+    assert_eq!(content["name"], "Ada");
+    assert_eq!(content["email"], "ada@example.com");
+    assert_eq!(content["titledSingleSelectEnum"], "hero-1");
+    assert_eq!(content["titledMultipleSelectEnum"], json!(["fish-1"]));
+    assert!(
+        content.get("check").is_none(),
+        "a boolean not set is left out"
+    );
+}
+
+#[test]
+fn a_tool_form_with_nested_rows_and_its_json_draft() {
+    let mut m = demo_model();
+    press(&mut m, &["/"]);
+    type_text(&mut m, "search");
+    press(&mut m, &["enter", "a", "down", "down", "down", "enter"]);
+    for (w, h) in [(80, 24), (140, 45)] {
+        insta::assert_snapshot!(format!("tool_form_{w}x{h}"), text(&render(&mut m, w, h)));
+    }
+    press(&mut m, &["ctrl-f"]);
+    for (w, h) in [(80, 24), (140, 45)] {
+        insta::assert_snapshot!(format!("tool_json_{w}x{h}"), text(&render(&mut m, w, h)));
+    }
+}
