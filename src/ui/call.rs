@@ -68,7 +68,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
             } else {
                 inner.height * 3 / 5
             };
-            super::form::height(form, inner.width).clamp(5, most.max(5))
+            super::form::height(form, inner.width).clamp(3, most.max(3))
         }
         None => (state.draft.editor.lines().len() as u16 + 2).clamp(4, (inner.height / 2).max(4)),
     };

@@ -81,6 +81,9 @@ pub fn draw(
 /// The lines `form` would like at `width` columns (its border included): a row each and the
 /// selected row's words.
 pub fn height(form: &Form, width: u16) -> u16 {
+    if form.rows.is_empty() {
+        return 3;
+    }
     let inner = width.saturating_sub(2);
     let detail =
         wrapped_height(&detail_lines(form, Theme { color: false }), inner).min(DETAIL_LINES);
