@@ -385,12 +385,12 @@ mod tests {
             .draft
             .form
             .as_ref()
-            .unwrap()
+            .expect("present")
             .rows
             .iter()
             .find(|r| r.key == "age");
         assert!(
-            age.unwrap()
+            age.expect("present")
                 .problem
                 .as_deref()
                 .unwrap_or("")

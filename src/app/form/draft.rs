@@ -82,7 +82,7 @@ impl Draft {
         self.editor = TextArea::new(text.lines().map(String::from).collect());
         self.editor.move_cursor(CursorMove::Bottom);
         self.editor.move_cursor(CursorMove::End);
-        if self.in_form && self.to_form().is_err() {
+        if self.in_form && self.load_form().is_err() {
             self.in_form = false;
         }
     }
@@ -111,13 +111,13 @@ impl Draft {
         if let Some(why) = &self.no_form {
             return Err(format!("no form: {why}; the JSON draft stays"));
         }
-        self.to_form()?;
+        self.load_form()?;
         self.in_form = true;
         Ok(())
     }
 
     /// Rebuilds the form from the JSON text, the row of the cursor's line selected.
-    fn to_form(&mut self) -> Result<(), String> {
+    fn load_form(&mut self) -> Result<(), String> {
         let text = self.editor.lines().join("\n");
         let value: Value = serde_json::from_str(&text)
             .map_err(|e| format!("the JSON draft does not parse ({e}): fix it, or ctrl-r"))?;

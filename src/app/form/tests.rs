@@ -54,7 +54,7 @@ fn every_elicitation_field_is_a_row_with_its_words_and_titled_choices() {
     for name in ["name", "check", "email", "homepage", "birthdate"] {
         assert!(keys.contains(&name), "{name} shown");
     }
-    let email = &form.rows[keys.iter().position(|k| *k == "email").unwrap()];
+    let email = &form.rows[keys.iter().position(|k| *k == "email").expect("present")];
     assert_eq!(
         email.spec.title.as_deref(),
         Some("String with email format")
@@ -67,13 +67,16 @@ fn every_elicitation_field_is_a_row_with_its_words_and_titled_choices() {
     let hero = &form.rows[keys
         .iter()
         .position(|k| *k == "titledSingleSelectEnum")
-        .unwrap()];
+        .expect("present")];
     let Kind::Choice(choices) = &hero.spec.kind else {
         panic!("{:?}", hero.spec.kind)
     };
     assert_eq!(choices[0].label, "Superman");
     assert_eq!(hero.input, Input::Value(json!("hero-1")));
-    let pets = &form.rows[keys.iter().position(|k| *k == "legacyTitledEnum").unwrap()];
+    let pets = &form.rows[keys
+        .iter()
+        .position(|k| *k == "legacyTitledEnum")
+        .expect("present")];
     let Kind::Choice(pets) = &pets.spec.kind else {
         panic!()
     };
@@ -81,7 +84,7 @@ fn every_elicitation_field_is_a_row_with_its_words_and_titled_choices() {
     let fish = &form.rows[keys
         .iter()
         .position(|k| *k == "titledMultipleSelectEnum")
-        .unwrap()];
+        .expect("present")];
     assert!(matches!(&fish.spec.kind, Kind::Many(c) if c[1].label == "Salmon"));
     assert_eq!(fish.input, Input::Picks(vec![0]));
     // Defaults are filled; the unset optional rows are left out; the required name is missing.
@@ -94,7 +97,7 @@ fn every_elicitation_field_is_a_row_with_its_words_and_titled_choices() {
 #[test]
 fn typing_replaces_a_placeholder_and_is_checked_in_its_row() {
     let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer", "default": 0}}, "required": ["a", "b"]});
-    let mut form = Form::new(&schema, None).unwrap();
+    let mut form = Form::new(&schema, None).expect("present");
     marked(&mut form, &schema);
     assert_eq!(form.rows[0].problem.as_deref(), Some("required"));
     type_text(&mut form, "21");
@@ -123,7 +126,7 @@ fn typing_replaces_a_placeholder_and_is_checked_in_its_row() {
 #[test]
 fn undo_steps_back_through_typing_and_picks() {
     let schema = everything();
-    let mut form = Form::new(&schema, None).unwrap();
+    let mut form = Form::new(&schema, None).expect("present");
     select(&mut form, "name");
     type_text(&mut form, "Ada");
     select(&mut form, "check");
@@ -145,7 +148,7 @@ fn undo_steps_back_through_typing_and_picks() {
 #[test]
 fn choices_are_picked_by_key_and_by_letter() {
     let schema = everything();
-    let mut form = Form::new(&schema, None).unwrap();
+    let mut form = Form::new(&schema, None).expect("present");
     select(&mut form, "titledSingleSelectEnum");
     press(&mut form, KeyCode::Right);
     assert_eq!(form.value()["titledSingleSelectEnum"], json!("hero-2"));
@@ -175,7 +178,7 @@ fn variants_switch_by_title_keeping_shared_values_and_arrays_grow_and_shrink() {
         },
         "required": ["payment"]
     });
-    let mut form = Form::new(&schema, None).unwrap();
+    let mut form = Form::new(&schema, None).expect("present");
     assert_eq!(form.value(), json!({"payment": {"kind": "card"}}));
     select(&mut form, "note");
     type_text(&mut form, "hi");
@@ -196,7 +199,7 @@ fn variants_switch_by_title_keeping_shared_values_and_arrays_grow_and_shrink() {
         .rows
         .iter()
         .position(|r| r.pointer == "/tags/0")
-        .unwrap();
+        .expect("present");
     form.selected = first;
     key(
         &mut form,
@@ -214,7 +217,7 @@ fn variants_switch_by_title_keeping_shared_values_and_arrays_grow_and_shrink() {
 fn an_optional_object_is_left_out_until_a_row_in_it_is_set() {
     let schema = json!({"type": "object", "properties": {
         "options": {"type": "object", "properties": {"verbose": {"type": "boolean", "default": false}, "depth": {"type": "integer"}}}}});
-    let mut form = Form::new(&schema, None).unwrap();
+    let mut form = Form::new(&schema, None).expect("present");
     assert!(form.rows[0].folded);
     assert_eq!(form.value(), json!({}));
     press(&mut form, KeyCode::Enter);
@@ -238,22 +241,26 @@ fn the_json_draft_and_the_form_carry_the_same_value_and_nothing_is_lost() {
     let schema = everything();
     let mut draft = Draft::for_schema(&schema);
     assert!(draft.in_form);
-    draft.toggle().unwrap();
+    draft.toggle().expect("present");
     assert!(!draft.in_form);
-    let mut value: Value = serde_json::from_str(&draft.text()).unwrap();
+    let mut value: Value = serde_json::from_str(&draft.text()).expect("present");
     value["name"] = json!("Ada");
     value["unnamed"] = json!({"kept": true});
     value["integer"] = json!("not a number");
-    draft.set_text(&serde_json::to_string_pretty(&value).unwrap());
-    draft.toggle().unwrap();
+    draft.set_text(&serde_json::to_string_pretty(&value).expect("present"));
+    draft.toggle().expect("present");
     assert!(draft.in_form);
     assert_eq!(
-        draft.value().unwrap(),
+        draft.value().expect("present"),
         value,
         "a value the form cannot show is kept"
     );
-    let form = draft.form.as_ref().unwrap();
-    let integer = form.rows.iter().find(|r| r.key == "integer").unwrap();
+    let form = draft.form.as_ref().expect("present");
+    let integer = form
+        .rows
+        .iter()
+        .find(|r| r.key == "integer")
+        .expect("present");
     assert_eq!(
         integer.spec.kind,
         Kind::Loose,
@@ -264,14 +271,19 @@ fn the_json_draft_and_the_form_carry_the_same_value_and_nothing_is_lost() {
         !draft.in_form,
         "text the form cannot hold is shown as it is"
     );
-    assert!(draft.toggle().unwrap_err().contains("does not parse"));
+    assert!(
+        draft
+            .toggle()
+            .expect_err("refused")
+            .contains("does not parse")
+    );
 }
 
 #[test]
 fn a_json_draft_selects_its_first_placeholder_so_typing_replaces_it() {
     let schema = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}, "required": ["a", "b"]});
     let mut draft = Draft::for_schema(&schema);
-    draft.toggle().unwrap();
+    draft.toggle().expect("present");
     let mut fresh =
         Draft::for_schema(&json!({"type": "object", "additionalProperties": {"type": "integer"}}));
     assert!(!fresh.in_form);
@@ -279,7 +291,7 @@ fn a_json_draft_selects_its_first_placeholder_so_typing_replaces_it() {
         fresh
             .no_form
             .as_deref()
-            .unwrap()
+            .expect("present")
             .contains("names no properties")
     );
     assert!(fresh.toggle().is_err());
@@ -288,7 +300,7 @@ fn a_json_draft_selects_its_first_placeholder_so_typing_replaces_it() {
     for c in "21".chars() {
         skeleton.editor.insert_char(c);
     }
-    assert_eq!(skeleton.value().unwrap(), json!({"a": 21, "b": 0}));
+    assert_eq!(skeleton.value().expect("present"), json!({"a": 21, "b": 0}));
 }
 
 #[test]
@@ -296,13 +308,13 @@ fn hostile_schemas_are_bounded() {
     // Recursion through a required property stops at the depth limit as a JSON row.
     let recursive = json!({"$defs": {"n": {"type": "object", "properties": {"next": {"$ref": "#/$defs/n"}}, "required": ["next"]}},
         "type": "object", "properties": {"root": {"$ref": "#/$defs/n"}}, "required": ["root"]});
-    let form = Form::new(&recursive, None).unwrap();
+    let form = Form::new(&recursive, None).expect("present");
     assert!(
         form.rows.len() <= super::fields::MAX_DEPTH + 1,
         "{}",
         form.rows.len()
     );
-    assert_eq!(form.rows.last().unwrap().spec.kind, Kind::Loose);
+    assert_eq!(form.rows.last().expect("present").spec.kind, Kind::Loose);
     // K properties that each refer to the root: K^depth rows, cut at the budget.
     let mut properties = serde_json::Map::new();
     for k in 0..12 {
@@ -310,14 +322,14 @@ fn hostile_schemas_are_bounded() {
     }
     let fan = json!({"type": "object", "properties": properties, "required": (0..12).map(|k| format!("p{k}")).collect::<Vec<_>>()});
     let started = std::time::Instant::now();
-    let why = Form::new(&fan, None).unwrap_err();
+    let why = Form::new(&fan, None).expect_err("refused");
     assert!(why.contains("more than"), "{why}");
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
     // Not objects at the root: said, not drawn.
     assert!(Form::new(&json!({"type": "array"}), None).is_err());
     // A property name with control characters is kept as it is (escaped where drawn).
     let odd = json!({"type": "object", "properties": {"a\u{1b}[2J/~b": {"type": "string"}}});
-    let mut form = Form::new(&odd, None).unwrap();
+    let mut form = Form::new(&odd, None).expect("present");
     type_text(&mut form, "x");
     assert_eq!(form.value(), json!({"a\u{1b}[2J/~b": "x"}));
     assert_eq!(form.rows[0].pointer, "/a\u{1b}[2J~1~0b");
