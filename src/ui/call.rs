@@ -59,19 +59,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     frame.render_widget(block, area);
     let complete_key = hint(Command::Complete);
     let problems = problem_lines(state, &complete_key, theme);
-    let editor_height = match state.draft.shown_form() {
-        // A form's rows, the selected row's words and the border, in at most 3/5 of the panel.
-        // Before the first result the form may take all but the status line.
-        Some(form) => {
-            let most = if state.history.is_empty() && state.in_flight.is_none() {
-                inner.height.saturating_sub(2)
-            } else {
-                inner.height * 3 / 5
-            };
-            super::form::height(form, inner.width).clamp(3, most.max(3))
-        }
-        None => (state.draft.editor.lines().len() as u16 + 2).clamp(4, (inner.height / 2).max(4)),
-    };
+    let editor_height = draft_height(state, inner);
     let [editor_area, checks, status, result] = Layout::vertical([
         Constraint::Length(editor_height),
         Constraint::Length(problems.len().min(4) as u16),
@@ -115,6 +103,22 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     viewport.call_value_line = value_top;
     viewport.call_scroll = Some((name, scroll));
     draw_page(frame, result, &pieces, scroll);
+}
+
+/// The lines the arguments take: a form's rows, the selected row's words and the border, in at
+/// most 3/5 of the panel (before the first result, all but the status line); JSON text in half.
+fn draft_height(state: &CallState, inner: Rect) -> u16 {
+    match state.draft.shown_form() {
+        Some(form) => {
+            let most = if state.history.is_empty() && state.in_flight.is_none() {
+                inner.height.saturating_sub(2)
+            } else {
+                inner.height * 3 / 5
+            };
+            super::form::height(form, inner.width).clamp(3, most.max(3))
+        }
+        None => (state.draft.editor.lines().len() as u16 + 2).clamp(4, (inner.height / 2).max(4)),
+    }
 }
 
 /// The arguments as this frame shows them: the form, or a styled copy of the JSON editor (a
