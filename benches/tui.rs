@@ -7,7 +7,8 @@
 mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use mcp_inspect::testing::app::call::state::Judged;
+use mcp_inspect::testing::app::call::state::{CallState, Judged};
+use mcp_inspect::testing::app::effect::Handed;
 use mcp_inspect::testing::app::keymap::Keymap;
 use mcp_inspect::testing::app::model::Model;
 use mcp_inspect::testing::app::theme::Theme;
@@ -76,6 +77,11 @@ fn main() {
     if std::env::args().any(|a| a == "library") {
         let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
         library_benches(&mut terminal, budget);
+        return;
+    }
+    if std::env::args().any(|a| a == "form") {
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+        form_benches(&mut terminal, budget);
         return;
     }
     if std::env::args().any(|a| a == "tap") {
@@ -191,6 +197,7 @@ fn main() {
         },
     );
     let result_key = ten_megabyte_result_key(&mut terminal, budget);
+    form_benches(&mut terminal, budget);
     library_benches(&mut terminal, budget);
     // A key behind a full batch of flood events: the runtime handles at most 512 server
     // messages before it looks at the keyboard again, then draws.
@@ -250,6 +257,73 @@ fn main() {
         first_view.median.as_secs_f64() * 1e3,
         frame.median.as_secs_f64() * 1e3,
         result_key.median.as_secs_f64() * 1e3
+    );
+}
+
+/// A tool whose arguments are a 10,000-row form (`cargo bench --bench tui -- form`): from `a`
+/// to the first frame of its form, and a key typed into a row (update, live check, frame).
+/// Prints both against their targets (100 ms and 5 ms).
+fn form_benches(terminal: &mut Terminal<TestBackend>, budget: Duration) {
+    let mut props = serde_json::Map::new();
+    for i in 0..10_000 {
+        let schema = match i % 4 {
+            0 => {
+                json!({"type": "string", "title": format!("Field {i}"), "description": "Some words about it", "maxLength": 40})
+            }
+            1 => json!({"type": "integer", "minimum": 0, "default": i}),
+            2 => json!({"enum": ["a", "b", "c"]}),
+            _ => json!({"type": "boolean"}),
+        };
+        props.insert(format!("field_{i}"), schema);
+    }
+    let wide = decode_tool(&json!({"name": "wide", "inputSchema": {"type": "object", "properties": props, "required": ["field_0"]}}))
+        .expect("tool");
+    let listed = || {
+        let mut m = model();
+        update(
+            &mut m,
+            Msg::ToolsListed(ToolList {
+                tools: vec![wide.clone()],
+                pages: 1,
+                ..ToolList::default()
+            }),
+        );
+        m
+    };
+    let mut models: Vec<Model> = (0..30).map(|_| listed()).collect();
+    // As the runtime does: the panel of a large tool is built on a blocking thread.
+    let open = |m: &mut Model| {
+        for effect in update(m, key('a')) {
+            if let Effect::BuildCall(Listed(entry)) = effect {
+                let state = Handed::new(CallState::new(&entry.tool));
+                update(m, Msg::CallBuilt { entry, state });
+            }
+        }
+    };
+    let opened = measure(
+        "tui: a 10,000-row form opened (a -> built off the UI thread -> first frame)",
+        budget,
+        || {
+            let mut m = models.pop().unwrap_or_else(listed);
+            open(&mut m);
+            mcp_inspect::testing::runtime::frame(terminal, &mut m).expect("draw");
+            m
+        },
+    );
+    let mut m = listed();
+    open(&mut m);
+    let typed = measure(
+        "tui: a key typed into a 10,000-row form (update + check + frame)",
+        budget,
+        || {
+            update(&mut m, key('x'));
+            mcp_inspect::testing::runtime::frame(terminal, &mut m).expect("draw");
+        },
+    );
+    println!(
+        "targets: a 10,000-row form opens in {:.1} ms (100 ms), a key in it {:.2} ms (5 ms)",
+        opened.median.as_secs_f64() * 1e3,
+        typed.median.as_secs_f64() * 1e3
     );
 }
 

@@ -13,14 +13,14 @@ pub mod app {
             pub use crate::app::call::result_text::ResultText;
         }
         pub mod state {
-            pub use crate::app::call::state::{Judged, Outcome, Record};
+            pub use crate::app::call::state::{CallState, Judged, Outcome, Record};
         }
     }
     pub mod copy {
         pub use crate::app::copy::Copy;
     }
     pub mod effect {
-        pub use crate::app::effect::{Effect, SessionRequest};
+        pub use crate::app::effect::{Effect, Handed, SessionRequest};
     }
     pub mod keymap {
         pub use crate::app::keymap::{Key, Keymap};

@@ -25,12 +25,41 @@ pub enum Effect {
     },
     /// Build a large tool's schema trees on a blocking thread; answered by `Msg::DetailBuilt`.
     BuildDetail(Listed),
+    /// Build a large tool's call panel (form and validators) on a blocking thread; answered by
+    /// `Msg::CallBuilt`.
+    BuildCall(Listed),
     /// Keep a tool's draft and last results for the next session with this server.
     SaveCalls(crate::app::saved::state::SavedTool),
     /// Start the browser on an authorization URL; answered by `Msg::BrowserOpened`.
     OpenInBrowser(String),
     /// The address the browser ended at, pasted for the OAuth flow (empty: cancel it).
     PasteRedirect(String),
+}
+
+/// A value built off the UI thread, handed over once (a message may be cloned; the value not).
+pub struct Handed<T>(Arc<std::sync::Mutex<Option<T>>>);
+
+impl<T> Handed<T> {
+    pub fn new(value: T) -> Handed<T> {
+        Handed(Arc::new(std::sync::Mutex::new(Some(value))))
+    }
+
+    /// The value, the first time it is asked for.
+    pub fn take(&self) -> Option<T> {
+        self.0.lock().ok()?.take()
+    }
+}
+
+impl<T> Clone for Handed<T> {
+    fn clone(&self) -> Self {
+        Handed(Arc::clone(&self.0))
+    }
+}
+
+impl<T> std::fmt::Debug for Handed<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Handed")
+    }
 }
 
 /// A listed tool, compared by identity: the same entry of the same listing.

@@ -52,6 +52,11 @@ pub enum Msg {
         id: u64,
         outcome: Result<Box<call::state::Judged>, RequestError>,
     },
+    /// A large tool's call panel, built off the UI thread for this entry of the list.
+    CallBuilt {
+        entry: Arc<ToolEntry>,
+        state: crate::app::effect::Handed<call::state::CallState>,
+    },
     /// A large tool's trees, built off the UI thread for this entry of the list.
     DetailBuilt {
         entry: Arc<ToolEntry>,
@@ -125,6 +130,7 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             .building = true;
         effects.push(Effect::BuildDetail(Listed(entry)));
     }
+    effects.extend(call::update::build_large(model));
     // The trees the call panel and the protocol pane show are built here, never while drawing.
     if model.view.focus == Pane::Protocol {
         model.protocol.refresh_detail();
@@ -179,6 +185,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::DetailBuilt { entry, detail } => {
             crate::app::tools::update::detail_built(model, &entry, *detail)
         }
+        Msg::CallBuilt { entry, state } => call::update::built(model, &entry, state.take()),
         Msg::Subscribed { uri, on, outcome } => {
             library::update::subscribed(model, uri, on, outcome)
         }

@@ -2,7 +2,8 @@
 //! editor, and the slow work (file writes, large trees, the browser) on blocking threads whose
 //! outcome comes back as a message. Also loads and keeps the saved calls.
 
-use crate::app::effect::{Effect, Listed, SessionRequest};
+use crate::app::call::state::CallState;
+use crate::app::effect::{Effect, Handed, Listed, SessionRequest};
 use crate::app::model::Model;
 use crate::app::tools::state::ToolDetail;
 use crate::app::update::Msg;
@@ -104,6 +105,14 @@ impl Carrier {
                 move || {
                     let detail = Box::new(ToolDetail::build(&entry));
                     Msg::DetailBuilt { entry, detail }
+                },
+                |_| None,
+            ),
+            Effect::BuildCall(Listed(entry)) => off_the_ui(
+                &self.to_ui,
+                move || {
+                    let state = Handed::new(CallState::new(&entry.tool));
+                    Msg::CallBuilt { entry, state }
                 },
                 |_| None,
             ),

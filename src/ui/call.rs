@@ -49,7 +49,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         return;
     };
     let Some(state) = model.call(&name) else {
-        frame.render_widget(Paragraph::new("press a to call this tool"), area);
+        let building = model
+            .tools
+            .per_tool
+            .get(&name)
+            .is_some_and(|p| p.building_call);
+        let said = if building {
+            "building the form (a large schema)…"
+        } else {
+            "press a to call this tool"
+        };
+        frame.render_widget(Paragraph::new(said), area);
         return;
     };
     let block = theme

@@ -407,6 +407,8 @@ fn wide_tool(name: &str, n: usize) -> mcp_inspect::testing::mcp::surface::tool::
 
 #[test]
 fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
+    use mcp_inspect::testing::app::call::state::CallState;
+    use mcp_inspect::testing::app::effect::Handed;
     use mcp_inspect::testing::app::tools::state::ToolDetail;
     use mcp_inspect::testing::app::update::Listed;
     let mut m = demo_model();
@@ -448,6 +450,27 @@ fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
         screen.contains("Input schema"),
         "the built tree is shown:\n{screen}"
     );
+    // Its call panel (a form of 15,001 rows and its validators) is built off the UI thread too.
+    let effects = press(&mut m, &["a"]);
+    let [Effect::BuildCall(Listed(entry))] = effects.as_slice() else {
+        panic!("a large tool's call panel is asked for: {effects:?}");
+    };
+    let entry = entry.clone();
+    assert!(m.call("wide").is_none(), "nothing built on the UI thread");
+    let screen = tui::text(&tui::render(&mut m, 120, 30));
+    assert!(
+        screen.contains("building the form (a large schema)"),
+        "{screen}"
+    );
+    assert!(
+        press(&mut m, &["x"]).is_empty(),
+        "asked once while building"
+    );
+    let state = Handed::new(CallState::new(&entry.tool));
+    update(&mut m, Msg::CallBuilt { entry, state });
+    type_text(&mut m, "7");
+    let draft = m.call("wide").expect("built").arguments().expect("a value");
+    assert_eq!(draft["p0"], "7", "typing goes into the built form");
 }
 
 #[test]

@@ -9,15 +9,63 @@ use crate::app::effect::{Effect, SessionRequest};
 use crate::app::form::update::Keyed;
 use crate::app::model::{LogKind, Model, Pane};
 use crate::app::outline;
+use crate::app::tools::entry::ToolEntry;
 use crate::mcp::RequestError;
 use crossterm::event::KeyEvent;
 use std::time::Instant;
 
-/// The selected tool and its call panel (created with the skeleton on first use).
+/// The selected tool and its call panel (created on first use; a large tool's comes from a
+/// blocking thread, see [`build_large`], and is none until it does).
 fn panel(model: &mut Model) -> Option<(crate::mcp::surface::tool::Tool, &mut CallState)> {
-    let tool = model.selected_entry()?.tool.clone();
+    let entry = model.selected_entry()?;
+    let tool = entry.tool.clone();
+    if entry.large && model.call(&tool.name).is_none() {
+        model.view.status = Some(BUILDING.into());
+        return None;
+    }
     let state = panel_of(model, &tool);
     Some((tool, state))
+}
+
+const BUILDING: &str = "the form is being built: a moment";
+
+/// The call panel of a large selected tool, once asked for (the panel focused), is built off
+/// the UI thread: its form and validators take their time on a schema that size.
+pub fn build_large(model: &mut Model) -> Vec<Effect> {
+    if model.view.focus != Pane::Call {
+        return Vec::new();
+    }
+    let Some(entry) = model.selected_entry().filter(|e| e.large).cloned() else {
+        return Vec::new();
+    };
+    let per = model
+        .tools
+        .per_tool
+        .entry(entry.tool.name.clone())
+        .or_default();
+    if per.call.is_some() || per.building_call {
+        return Vec::new();
+    }
+    per.building_call = true;
+    vec![Effect::BuildCall(crate::app::effect::Listed(entry))]
+}
+
+/// A large tool's call panel arrived; kept when its tool is still the one listed.
+pub fn built(model: &mut Model, entry: &std::sync::Arc<ToolEntry>, state: Option<CallState>) {
+    let current = model
+        .tools
+        .list
+        .iter()
+        .any(|t| std::sync::Arc::ptr_eq(t, entry));
+    if let Some(per) = model.tools.per_tool.get_mut(&entry.tool.name) {
+        per.building_call = false;
+        if current && per.call.is_none() {
+            per.call = state;
+        }
+    }
+    if model.view.status.as_deref() == Some(BUILDING) {
+        model.view.status = None;
+    }
 }
 
 /// `tool`'s call panel, created with the skeleton on first use.

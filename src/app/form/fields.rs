@@ -6,6 +6,7 @@
 use crate::schema::describe::{View, describe};
 use crate::schema::refs::{Document, RefTarget, escape_segment};
 use serde_json::{Map, Value};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Rows nested deeper than this are one JSON row (a recursive schema stops here).
@@ -158,8 +159,8 @@ impl<'a> Builder<'a> {
         start: Start<'_>,
     ) {
         let object = self.resolve(schema);
-        let mut required: Vec<String> = Vec::new();
-        let mut properties: Vec<(String, Value)> = Vec::new();
+        let mut required = HashSet::new();
+        let mut properties = Map::new();
         self.gather(&object, &mut properties, &mut required, 0);
         for (key, property) in properties {
             if self.cut {
@@ -179,14 +180,15 @@ impl<'a> Builder<'a> {
     fn gather(
         &self,
         object: &Map<String, Value>,
-        properties: &mut Vec<(String, Value)>,
-        required: &mut Vec<String>,
+        properties: &mut Map<String, Value>,
+        required: &mut HashSet<String>,
         level: usize,
     ) {
+        // A map and a set: a schema of 10,000 properties is not scanned per property.
         if let Some(Value::Object(props)) = object.get("properties") {
             for (k, v) in props {
-                if !properties.iter().any(|(p, _)| p == k) {
-                    properties.push((k.clone(), v.clone()));
+                if !properties.contains_key(k) {
+                    properties.insert(k.clone(), v.clone());
                 }
             }
         }

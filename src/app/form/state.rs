@@ -57,7 +57,7 @@ impl Form {
         if builder.cut {
             return Err(format!("the schema has more than {MAX_FIELDS} fields"));
         }
-        let named: Vec<&str> = rows
+        let named: std::collections::HashSet<&str> = rows
             .iter()
             .filter(|r| r.depth == 0)
             .map(|r| r.key.as_str())
@@ -362,10 +362,12 @@ impl Form {
             }
             _ => {}
         }
+        let by_pointer: std::collections::HashMap<&str, &Field> =
+            old.iter().map(|o| (o.pointer.as_str(), o)).collect();
         for new in &mut fresh {
-            if let Some(was) = old
-                .iter()
-                .find(|o| o.pointer == new.pointer && o.spec.kind == new.spec.kind)
+            if let Some(was) = by_pointer
+                .get(new.pointer.as_str())
+                .filter(|o| o.spec.kind == new.spec.kind)
             {
                 let fixed = matches!(&new.spec.kind, Kind::Choice(c) if c.len() == 1);
                 if !fixed {

@@ -133,4 +133,6 @@ pub struct PerTool {
     pub view: ToolView,
     /// The call panel: drafts and results survive switching tools.
     pub call: Option<CallState>,
+    /// A large tool's call panel (its form, its validators) is being built off the UI thread.
+    pub building_call: bool,
 }
