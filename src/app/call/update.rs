@@ -16,15 +16,15 @@ use std::time::Instant;
 
 /// The selected tool and its call panel (created on first use; a large tool's comes from a
 /// blocking thread, see [`build_large`], and is none until it does).
-fn panel(model: &mut Model) -> Option<(crate::mcp::surface::tool::Tool, &mut CallState)> {
-    let entry = model.selected_entry()?;
-    let tool = entry.tool.clone();
-    if entry.large && model.call(&tool.name).is_none() {
+fn panel(model: &mut Model) -> Option<(std::sync::Arc<ToolEntry>, &mut CallState)> {
+    // The entry, not its tool: cloning a large schema on every key costs milliseconds.
+    let entry = model.selected_entry()?.clone();
+    if entry.large && model.call(&entry.tool.name).is_none() {
         model.view.status = Some(BUILDING.into());
         return None;
     }
-    let state = panel_of(model, &tool);
-    Some((tool, state))
+    let state = panel_of(model, &entry.tool);
+    Some((entry, state))
 }
 
 const BUILDING: &str = "the form is being built: a moment";
@@ -131,9 +131,10 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
     let now = model.now;
     let mut status = None;
     let mut effects = Vec::new();
-    let Some((tool, state)) = panel(model) else {
+    let Some((entry, state)) = panel(model) else {
         return effects;
     };
+    let tool = &entry.tool;
     // A past call again: its arguments become the draft, sent as a draft is.
     let command = match (command, state.shown_record().map(|r| r.arguments.clone())) {
         (Command::Rerun, Some(arguments)) => {
@@ -168,7 +169,7 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
             state.check();
             state.refresh_choices();
         }
-        Command::ResetArguments => state.reset(&tool),
+        Command::ResetArguments => state.reset(tool),
         Command::ClearArguments => state.set_text("{}"),
         Command::FormatArguments => {
             match serde_json::from_str::<serde_json::Value>(&state.text()) {
