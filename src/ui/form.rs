@@ -282,7 +282,7 @@ fn detail_lines(form: &Form, theme: Theme) -> Vec<Line<'static>> {
         lines.push(Line::from(vec![
             Span::styled(untrusted::line(name, 80).into_owned(), theme.heading()),
             Span::styled(
-                format!(" · {}", untrusted::line(&row.spec.about, 300)),
+                format!(" · {}", untrusted::line(&row.spec.about(), 300)),
                 theme.dim(),
             ),
         ]));

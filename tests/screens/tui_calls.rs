@@ -4,9 +4,10 @@
 
 use crate::tui;
 
-use mcp_inspect::testing::app::call::state::Judged;
+use mcp_inspect::testing::app::call::state::{CallState, Judged};
+use mcp_inspect::testing::app::effect::Handed;
 use mcp_inspect::testing::app::model::{Model, Pane};
-use mcp_inspect::testing::app::update::{Effect, Msg, SessionRequest, update};
+use mcp_inspect::testing::app::update::{Effect, Listed, Msg, SessionRequest, update};
 use mcp_inspect::testing::mcp::surface::result::CallResult;
 use mcp_inspect::testing::mcp::surface::tool::decode_tool;
 use mcp_inspect::testing::mcp::{RequestError, ServerEvent};
@@ -583,7 +584,13 @@ fn a_slow_input_schema_never_makes_typing_slow() {
     .expect("tool");
     let mut m = demo_model();
     update(&mut m, Msg::ToolsListed(tui::listing(vec![tool])));
-    press(&mut m, &["a"]);
+    // A large tool: its panel is built off the UI thread, as the runtime does.
+    for effect in press(&mut m, &["a"]) {
+        if let Effect::BuildCall(Listed(entry)) = effect {
+            let state = Handed::new(CallState::new(&entry.tool));
+            update(&mut m, Msg::CallBuilt { entry, state });
+        }
+    }
     // Each item matches only the enum's last entry: a billion comparisons to conform.
     let draft = json!({"items": vec![json!({"k": 49_999}); 20_000]}).to_string();
     let started = std::time::Instant::now();

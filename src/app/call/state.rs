@@ -227,7 +227,9 @@ impl CallState {
         let in_form = self.draft.in_form;
         self.draft = Draft::for_schema(&tool.input_schema);
         // The JSON draft starts from the skeleton, its first placeholder selected.
-        self.draft.in_form &= in_form;
+        if !in_form {
+            self.draft.show_skeleton();
+        }
         self.check();
         self.refresh_choices();
     }

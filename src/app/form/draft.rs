@@ -22,20 +22,31 @@ impl Draft {
     /// A draft for `schema`: its form, filled from its defaults, when a form can show it; else
     /// the JSON text of its skeleton, the first placeholder selected so typing replaces it.
     pub fn for_schema(schema: &Value) -> Draft {
-        let mut draft = Draft::text_only(&crate::untrusted::json(
-            &crate::schema::skeleton::skeleton(schema),
-            true,
-        ));
+        let mut draft = Draft::text_only("{}");
         draft.schema = Some(schema.clone());
-        select_first_blank(&mut draft.editor, schema);
         match Form::new(schema, None) {
             Ok(form) => {
                 draft.form = Some(form);
                 draft.in_form = true;
             }
-            Err(why) => draft.no_form = Some(why),
+            Err(why) => {
+                draft.no_form = Some(why);
+                draft.show_skeleton();
+            }
         }
         draft
+    }
+
+    /// Shows the JSON text of the schema's skeleton (defaults, and placeholders for the
+    /// required values), its first placeholder selected so typing replaces it.
+    pub fn show_skeleton(&mut self) {
+        let Some(schema) = &self.schema else {
+            return;
+        };
+        let text = crate::untrusted::json(&crate::schema::skeleton::skeleton(schema), true);
+        self.editor = TextArea::new(text.lines().map(String::from).collect());
+        select_first_blank(&mut self.editor, schema);
+        self.in_form = false;
     }
 
     /// A draft of JSON text with no schema (a sampling reply), the cursor where typing begins.

@@ -94,8 +94,8 @@ pub enum Input {
 pub struct Spec {
     pub title: Option<String>,
     pub description: Option<String>,
-    /// Type, constraints and default in words.
-    pub about: String,
+    /// The schema's own words (its subschemas left out), for [`Spec::about`].
+    words: Map<String, Value>,
     pub required: bool,
     /// `null` is allowed too (`type: [T, "null"]`, `anyOf: [T, {type: null}]`).
     pub nullable: bool,
@@ -220,8 +220,7 @@ impl<'a> Builder<'a> {
             return;
         }
         self.count += 1;
-        let outer = self.resolve(schema);
-        let (inner, nullable) = self.without_null(&outer);
+        let (inner, nullable) = self.without_null(self.resolve(schema));
         let mut kind = if depth >= MAX_DEPTH {
             Kind::Loose
         } else {
@@ -241,7 +240,12 @@ impl<'a> Builder<'a> {
         let input = starting_input(&mut kind, given);
         let title = text_of(&inner, "title");
         let description = text_of(&inner, "description");
-        let about = about(&inner, &kind, nullable);
+        // Its words are put in sentences only when the row is shown selected.
+        let words: Map<String, Value> = inner
+            .iter()
+            .filter(|(k, v)| v.is_boolean() || !HEAVY.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         let index = out.len();
         out.push(Field {
             key,
@@ -250,7 +254,7 @@ impl<'a> Builder<'a> {
             spec: Arc::new(Spec {
                 title,
                 description,
-                about,
+                words,
                 required,
                 nullable,
                 kind,
@@ -342,12 +346,15 @@ impl<'a> Builder<'a> {
 
     /// `T` out of `type: [T, "null"]` or `anyOf/oneOf: [T, {type: null}]`, and whether null
     /// was allowed; the outer words (title, description, default) kept.
-    fn without_null(&self, schema: &Map<String, Value>) -> (Map<String, Value>, bool) {
-        if let Some(Value::Array(types)) = schema.get("type")
-            && types.iter().any(|t| t == "null")
-        {
-            let rest: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
-            let mut inner = schema.clone();
+    fn without_null(&self, schema: Map<String, Value>) -> (Map<String, Value>, bool) {
+        let typed_null: Option<Vec<Value>> = match schema.get("type") {
+            Some(Value::Array(types)) if types.iter().any(|t| t == "null") => {
+                Some(types.iter().filter(|t| *t != "null").cloned().collect())
+            }
+            _ => None,
+        };
+        if let Some(rest) = typed_null {
+            let mut inner = schema;
             inner.insert(
                 "type".into(),
                 match rest.len() {
@@ -361,6 +368,7 @@ impl<'a> Builder<'a> {
             let Some(Value::Array(branches)) = schema.get(key) else {
                 continue;
             };
+            let branches = branches.clone();
             let is_null = |b: &Value| self.resolve(b).get("type") == Some(&Value::from("null"));
             if branches.len() == 2 && branches.iter().filter(|b| is_null(b)).count() == 1 {
                 let other = branches
@@ -370,13 +378,13 @@ impl<'a> Builder<'a> {
                 let mut inner = self.resolve(other);
                 for (k, v) in schema {
                     if k != key {
-                        inner.insert(k.clone(), v.clone());
+                        inner.insert(k, v);
                     }
                 }
                 return (inner, true);
             }
         }
-        (schema.clone(), false)
+        (schema, false)
     }
 
     /// How a (resolved, null-free) schema is filled in.
@@ -606,7 +614,28 @@ fn plain(v: &Value) -> String {
     }
 }
 
-/// The row's type, constraints and default in words: `integer · minimum: 1 · maximum: 100`.
+/// Keywords whose values are subschemas or lists of them: a row's words leave them out.
+const HEAVY: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "$defs",
+    "definitions",
+    "required",
+];
+
+impl Spec {
+    /// The row's type, constraints and default in words: `integer · minimum: 1 · maximum: 100`.
+    pub fn about(&self) -> String {
+        about(&self.words, &self.kind, self.nullable)
+    }
+}
+
 fn about(schema: &Map<String, Value>, kind: &Kind, nullable: bool) -> String {
     let mut view = View::default();
     view.push(schema, String::new(), String::new());
