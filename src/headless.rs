@@ -10,6 +10,7 @@ mod inspect;
 mod output;
 mod plan;
 mod prompts;
+mod request;
 mod resources;
 mod signals;
 mod teller;

@@ -155,6 +155,20 @@ pub enum Command {
         #[command(flatten)]
         connection: ConnectionArgs,
     },
+    /// Send any request and print its result as the server sent it (the methods no other
+    /// command covers, or exactly what one of them asks).
+    Request {
+        /// The JSON-RPC method: `tools/list`, `logging/setLevel`, a method of the server's own.
+        method: String,
+        /// The request's params: a JSON object.
+        #[arg(long, value_name = "JSON")]
+        params: Option<String>,
+        /// text: the result pretty-printed; json: one line.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
     /// Run the built-in demo MCP server (stdio, or Streamable HTTP with --http).
     DemoServer {
         /// Serve Streamable HTTP at 127.0.0.1:PORT/mcp instead of stdio.

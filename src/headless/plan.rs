@@ -3,7 +3,7 @@
 //! matches on [`Command`]; what it hands on has no arm that cannot happen.
 
 use super::output::Report;
-use super::{call, check, drift, inspect, prompts, resources, tools};
+use super::{call, check, drift, inspect, prompts, request, resources, tools};
 use crate::cli::{CheckFormat, Command, ConnectionArgs, DiffFormat, Format};
 use crate::mcp::Session;
 use crate::mcp::session::error::exit;
@@ -55,6 +55,11 @@ pub enum Job<'a> {
     },
     Complete(prompts::Completing<'a>),
     Ping,
+    /// `request METHOD`: any request, its result as sent.
+    Request {
+        method: &'a str,
+        params: Option<&'a str>,
+    },
     Snapshot(Option<&'a Path>),
     /// `diff OLD`: the snapshot against the server as it is now.
     Diff {
@@ -122,6 +127,15 @@ pub fn plan(command: &Command) -> Plan<'_> {
         Command::Templates { format, connection } => connected(connection, *format, Job::Templates),
         Command::Prompts { format, connection } => connected(connection, *format, Job::Prompts),
         Command::Ping { format, connection } => connected(connection, *format, Job::Ping),
+        Command::Request {
+            method,
+            params,
+            format,
+            connection,
+        } => {
+            let params = params.as_deref();
+            connected(connection, *format, Job::Request { method, params })
+        }
         Command::Read {
             uri,
             out,
@@ -201,6 +215,7 @@ impl Job<'_> {
             Job::Prompt { name, args } => prompts::get(session, name, args, report).await,
             Job::Complete(what) => prompts::complete(session, what, report).await,
             Job::Ping => ping(session, report).await,
+            Job::Request { method, params } => request::run(session, method, params, report).await,
             Job::Snapshot(out) => drift::take(session, out, report).await,
             Job::Diff { old, format } => drift::live(session, old, format).await,
         }

@@ -520,6 +520,57 @@ fn capabilities_the_server_lacks_are_named_not_asked() {
     );
 }
 
+/// `request METHOD`: any request, its result as sent, in both eras; params checked first; a
+/// server's error and a hostile server's escapes handled as for every command.
+#[test]
+fn request_sends_any_method_and_prints_its_result_as_sent() {
+    for era in ["legacy", "modern"] {
+        let listed = run(&["request", "tools/list", "--demo", "--protocol", era]);
+        assert_eq!(listed.code, 0, "{}", listed.stderr);
+        assert_eq!(listed.json()["tools"].as_array().map(Vec::len), Some(17));
+    }
+    let called = run(&[
+        "request",
+        "tools/call",
+        "--params",
+        r#"{"name": "add", "arguments": {"a": 20, "b": 22}}"#,
+        "--format",
+        "json",
+        "--demo",
+    ]);
+    assert_eq!(called.code, 0, "{}", called.stderr);
+    assert_eq!(
+        called.stdout.lines().count(),
+        1,
+        "one line: {}",
+        called.stdout
+    );
+    assert_eq!(
+        called.json()["structuredContent"],
+        serde_json::json!({"result": 42})
+    );
+    let unknown = run(&["request", "no/such", "--demo"]);
+    assert_eq!(unknown.code, 5, "{}", unknown.stderr);
+    assert!(unknown.stderr.contains("-32601"), "{}", unknown.stderr);
+    let bad = run(&["request", "ping", "--params", "[1]", "--demo"]);
+    assert_eq!(bad.code, 1);
+    assert!(
+        bad.stderr
+            .contains("--params must be a JSON object, not an array"),
+        "{}",
+        bad.stderr
+    );
+    let note = run(&["request", "notifications/initialized", "--demo"]);
+    assert_eq!(note.code, 1);
+    assert!(note.stderr.contains("is a notification"), "{}", note.stderr);
+    let hostile = run(&["request", "tools/list", "--hostile"]);
+    assert!(
+        !hostile.stdout.contains('\u{1b}'),
+        "escaped: {}",
+        hostile.stdout
+    );
+}
+
 /// The demo's resources, template, prompts and completions, in both eras: text, JSON and a
 /// blob read; a prompt's messages of every kind; completions for a prompt argument and a
 /// template variable; an unknown resource is exit 5.

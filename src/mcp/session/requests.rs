@@ -129,6 +129,16 @@ impl Session {
             .await
     }
 
+    /// Any request the user names (`mcp-inspect request METHOD`), its result as sent; a
+    /// result that asks for input (SEP-2322) is settled as for every request.
+    pub async fn any_request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+    ) -> Result<Value, RequestError> {
+        self.request(method, params).await
+    }
+
     /// `resources/read` or `prompts/get`.
     pub async fn open(&self, request: &OpenRequest) -> Result<Value, RequestError> {
         let params = match request {
