@@ -68,14 +68,18 @@ mod tests {
     #[test]
     fn params_and_methods_are_checked_before_anything_is_sent() {
         assert!(parse_params(r#"{"name": "add"}"#).is_ok());
-        assert!(parse_params("[1]").unwrap_err().contains("JSON object"));
-        assert!(parse_params("{").unwrap_err().contains("not JSON"));
+        assert!(
+            parse_params("[1]")
+                .expect_err("refused")
+                .contains("JSON object")
+        );
+        assert!(parse_params("{").expect_err("refused").contains("not JSON"));
         assert!(usable_method("tools/list").is_ok());
         assert!(usable_method("").is_err());
         assert!(usable_method("a\u{1b}[2J").is_err());
         assert!(
             usable_method("notifications/initialized")
-                .unwrap_err()
+                .expect_err("refused")
                 .contains("notification")
         );
     }
