@@ -38,7 +38,13 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
         log_area: Rect::default(),
         ..model.view.viewport.clone()
     };
-    let areas = layout::split(frame.area(), model.view.focus, model.view.zoomed);
+    let areas = layout::split(
+        frame.area(),
+        model.view.focus,
+        model.view.zoomed,
+        model.view.left_percent,
+    );
+    viewport.divider = areas.divider;
     if let Some(area) = areas.tools {
         let list = tabs::draw(frame, area, model, &mut viewport);
         match model.view.tab {

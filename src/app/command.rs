@@ -46,6 +46,8 @@ commands! {
     Reconnect = "reconnect",
     SwitchServer = "switch-server",
     Zoom = "zoom",
+    NarrowLeft = "narrow-left",
+    WidenLeft = "widen-left",
     Ping = "ping",
     LogLevel = "log-level",
     SetLogLevel = "set-log-level",
@@ -136,6 +138,8 @@ impl Command {
                 | Reconnect
                 | SwitchServer
                 | Zoom
+                | NarrowLeft
+                | WidenLeft
                 | Ping
                 | LogLevel
         )

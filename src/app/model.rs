@@ -138,6 +138,9 @@ pub struct Viewport {
     pub library_area: Rect,
     pub opened_area: Rect,
     pub log_area: Rect,
+    /// The area the left and right panes share, and the column of the border between them
+    /// (side by side only).
+    pub divider: Option<(Rect, u16)>,
 }
 
 /// How the TUI looks and where the user is: the focused pane, the tab, what is in front, the
@@ -161,7 +164,14 @@ pub struct View {
     /// The filter line was just opened on text typed before: the first character typed
     /// replaces that text (Backspace edits it instead).
     pub filter_fresh: bool,
+    /// The left pane's share of a wide screen, in percent (`<`/`>`, or its border dragged).
+    pub left_percent: u16,
+    /// The border between the left and right panes is being dragged.
+    pub dragging: bool,
 }
+
+/// The left pane's share of a wide screen: at start, and its bounds.
+pub const LEFT_PERCENT: (u16, u16, u16) = (32, 15, 70);
 
 /// How the session ends.
 #[derive(Debug, Clone, Copy, Default)]
@@ -217,6 +227,8 @@ impl Model {
                 theme,
                 viewport: Viewport::default(),
                 filter_fresh: false,
+                left_percent: LEFT_PERCENT.0,
+                dragging: false,
             },
             saved: Saved::default(),
             exit: Exit::default(),

@@ -68,6 +68,9 @@ fn hit(viewport: &Viewport, x: u16, y: u16) -> Option<Hit> {
 
 /// What the mouse did; a click on a tab may ask for the library's lists.
 pub fn mouse(model: &mut Model, event: MouseEvent) -> Vec<Effect> {
+    if drag_divider(model, event) {
+        return Vec::new();
+    }
     let Some(hit) = hit(&model.view.viewport, event.column, event.row) else {
         return Vec::new();
     };
@@ -81,6 +84,30 @@ pub fn mouse(model: &mut Model, event: MouseEvent) -> Vec<Effect> {
         _ => {}
     }
     Vec::new()
+}
+
+/// The border between the left and right panes, pressed and dragged: the left pane's share
+/// follows the mouse. True when the event was the border's.
+fn drag_divider(model: &mut Model, event: MouseEvent) -> bool {
+    let Some((main, border)) = model.view.viewport.divider else {
+        return false;
+    };
+    let on_border = (border.saturating_sub(1)..=border).contains(&event.column)
+        && (main.y..main.y + main.height).contains(&event.row);
+    match event.kind {
+        MouseEventKind::Down(MouseButton::Left) if on_border => model.view.dragging = true,
+        MouseEventKind::Drag(MouseButton::Left) if model.view.dragging => {
+            let (_, least, most) = crate::app::model::LEFT_PERCENT;
+            let at = u32::from(event.column.saturating_sub(main.x)) + 1;
+            let percent = at * 100 / u32::from(main.width.max(1));
+            model.view.left_percent = u16::try_from(percent).unwrap_or(most).clamp(least, most);
+        }
+        MouseEventKind::Up(MouseButton::Left) if model.view.dragging => {
+            model.view.dragging = false;
+        }
+        _ => return false,
+    }
+    true
 }
 
 fn wheel(model: &mut Model, hit: Hit, motion: Command) {

@@ -433,9 +433,12 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     // The arms' order matters: an open level picker takes the motions, the library its `Open`.
     match command {
         Command::Quit | Command::SwitchServer => end(model, command, quit_asked),
-        Command::Help | Command::Close | Command::CopyMenu | Command::Zoom => {
-            panes::update::overlay(model, command)
-        }
+        Command::Help
+        | Command::Close
+        | Command::CopyMenu
+        | Command::Zoom
+        | Command::NarrowLeft
+        | Command::WidenLeft => panes::update::overlay(model, command),
         Command::Ping => return server::update::ping(model),
         Command::LogLevel => server::update::open_levels(model),
         Command::SetLogLevel => return server::update::set_log_level(model),

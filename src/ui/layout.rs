@@ -9,6 +9,8 @@ pub struct Areas {
     pub server: Option<Rect>,
     pub log: Option<Rect>,
     pub status: Rect,
+    /// Side by side: the area both share, and the right pane's first column.
+    pub divider: Option<(Rect, u16)>,
 }
 
 /// Columns from which the tools list and the tool pane sit side by side.
@@ -16,7 +18,7 @@ pub const WIDE: u16 = 100;
 
 /// The panes' places: side by side when wide, stacked when narrow; when `zoomed`, the focused
 /// pane alone above the status line.
-pub fn split(area: Rect, focus: Pane, zoomed: bool) -> Areas {
+pub fn split(area: Rect, focus: Pane, zoomed: bool, left_percent: u16) -> Areas {
     let [main, status] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
     if zoomed {
         let mut alone = Areas {
@@ -25,6 +27,7 @@ pub fn split(area: Rect, focus: Pane, zoomed: bool) -> Areas {
             server: None,
             log: None,
             status,
+            divider: None,
         };
         match focus {
             Pane::Tools | Pane::Library => alone.tools = Some(main),
@@ -38,9 +41,11 @@ pub fn split(area: Rect, focus: Pane, zoomed: bool) -> Areas {
     let [main, log] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(log_height)]).areas(main);
     if area.width >= WIDE {
-        let [left, right] =
-            Layout::horizontal([Constraint::Percentage(32), Constraint::Percentage(68)])
-                .areas(main);
+        let [left, right] = Layout::horizontal([
+            Constraint::Percentage(left_percent),
+            Constraint::Percentage(100 - left_percent.min(100)),
+        ])
+        .areas(main);
         let server_height = if left.height >= 24 { 9 } else { 7 };
         let [tools, server] =
             Layout::vertical([Constraint::Min(3), Constraint::Length(server_height)]).areas(left);
@@ -50,6 +55,7 @@ pub fn split(area: Rect, focus: Pane, zoomed: bool) -> Areas {
             server: Some(server),
             log: Some(log),
             status,
+            divider: Some((main, right.x)),
         }
     } else {
         // The focused pane gets the room: a short list while reading a tool, a long one while choosing.
@@ -73,6 +79,7 @@ pub fn split(area: Rect, focus: Pane, zoomed: bool) -> Areas {
             server,
             log: Some(log),
             status,
+            divider: None,
         }
     }
 }

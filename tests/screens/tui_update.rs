@@ -3,7 +3,7 @@
 
 use crate::tui;
 
-use mcp_inspect::testing::app::model::{Overlay, Pane};
+use mcp_inspect::testing::app::model::{Model, Overlay, Pane};
 
 use mcp_inspect::testing::app::server::state::Connection;
 
@@ -778,4 +778,45 @@ fn a_titled_variant_is_read_by_its_title() {
     ] {
         assert!(screen.contains(row), "{row}:\n{screen}");
     }
+}
+
+/// The border between the left and right panes moves: `>`/`<` by key, and dragged with the
+/// mouse; the share stays within its bounds.
+#[test]
+fn the_left_pane_is_resized_by_key_and_by_dragging_its_border() {
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let mut m = demo_model();
+    // Where the first line's left pane ends (its top-right corner).
+    let left_width = |m: &mut Model| {
+        let screen = tui::text(&tui::render(m, 120, 40));
+        let first = screen.lines().next().unwrap_or("").to_string();
+        first.chars().position(|c| c == '┐').expect("a corner") + 1
+    };
+    let start = left_width(&mut m);
+    press(&mut m, &[">", ">"]);
+    let wider = left_width(&mut m);
+    assert!(wider >= start + 8, "{start} -> {wider}");
+    for _ in 0..30 {
+        press(&mut m, &["<"]);
+    }
+    assert_eq!(
+        left_width(&mut m),
+        18,
+        "15% at least: the list stays readable"
+    );
+    let mouse = |kind, column| {
+        Msg::Mouse(MouseEvent {
+            kind,
+            column,
+            row: 5,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    update(&mut m, mouse(MouseEventKind::Down(MouseButton::Left), 18));
+    update(&mut m, mouse(MouseEventKind::Drag(MouseButton::Left), 59));
+    update(&mut m, mouse(MouseEventKind::Up(MouseButton::Left), 59));
+    assert_eq!(left_width(&mut m), 60, "the border follows the mouse");
+    // A drag that did not start on the border moves nothing.
+    update(&mut m, mouse(MouseEventKind::Drag(MouseButton::Left), 30));
+    assert_eq!(left_width(&mut m), 60);
 }

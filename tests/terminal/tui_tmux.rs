@@ -203,6 +203,24 @@ fn a_click_in_a_real_terminal_and_the_mouse_given_back() {
         &format!("\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m"),
     ]);
     tmux.wait_for("┌ lookup_user ─");
+    // The border between the panes, dragged to the right: the left pane follows.
+    let corner = |screen: &str| {
+        let first = screen.lines().next().unwrap_or("");
+        first.chars().position(|c| c == '┐').unwrap_or(0)
+    };
+    let border = corner(&tmux.screen()) + 1;
+    tmux.run(&[
+        "send-keys",
+        "-t",
+        "main",
+        "-l",
+        &format!("\x1b[<0;{border};5M\x1b[<32;50;5M\x1b[<32;70;5M\x1b[<0;70;5m"),
+    ]);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while corner(&tmux.screen()) < 60 {
+        assert!(Instant::now() < deadline, "not resized:\n{}", tmux.screen());
+        std::thread::sleep(Duration::from_millis(50));
+    }
     tmux.keys(&["q"]);
     tmux.type_line("echo mouse-$((3+4))");
     tmux.wait_for("mouse-7");

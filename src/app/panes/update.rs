@@ -8,6 +8,17 @@ use crate::app::tabs::Tab;
 use crate::app::tools::update::{move_in_list, move_in_log, tool_command};
 
 /// Help, close, the copy menu and zoom.
+/// The left pane's share changed by `by` percent, within its bounds.
+pub fn resize_left(model: &mut Model, by: i16) {
+    let (_, least, most) = crate::app::model::LEFT_PERCENT;
+    let now = model.view.left_percent.saturating_add_signed(by);
+    model.view.left_percent = now.clamp(least, most);
+    model.view.status = Some(format!(
+        "left pane {}% of the width",
+        model.view.left_percent
+    ));
+}
+
 pub fn overlay(model: &mut Model, command: Command) {
     match command {
         Command::Help => {
@@ -21,6 +32,8 @@ pub fn overlay(model: &mut Model, command: Command) {
         Command::Close => model.view.overlay = None,
         Command::CopyMenu => model.view.overlay = Some(Overlay::CopyMenu),
         Command::Zoom => model.view.zoomed = !model.view.zoomed,
+        Command::NarrowLeft => resize_left(model, -4),
+        Command::WidenLeft => resize_left(model, 4),
         _ => {}
     }
 }
