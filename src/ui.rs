@@ -12,6 +12,7 @@ mod library;
 mod log;
 mod outline;
 mod picker;
+mod picture;
 mod protocol;
 mod server;
 mod status;

@@ -3,6 +3,7 @@
 
 pub(crate) mod image;
 pub mod library;
+pub(crate) mod picture;
 pub mod result;
 pub(crate) mod schema_text;
 pub mod tool;

@@ -115,13 +115,17 @@ async fn rejudge(
             .filter(|c| crate::mcp::surface::result::CallResult::check_shape(&c.result).is_ok())
             .map(|c| {
                 let result = crate::mcp::surface::result::CallResult::decode(c.result);
-                let Judged { result, verdict } = Judged::new(result, output.as_deref(), era);
+                let Judged {
+                    result,
+                    verdict,
+                    text,
+                } = Judged::new(result, output.as_deref(), era);
                 Record {
                     id: 0,
                     arguments: c.arguments,
                     elapsed: std::time::Duration::from_millis(c.elapsed_ms),
                     outcome: Outcome::Result {
-                        text: Box::new(crate::app::call::result_text::ResultText::new(&result)),
+                        text: Box::new(text),
                         result: Box::new(result),
                         verdict: Box::new(verdict),
                     },

@@ -539,6 +539,17 @@ fn content_lines(
             untrusted::line(&line, 300).into_owned(),
             theme.dim(),
         ));
+        match text.pictures.get(i) {
+            Some(Some(Ok(picture))) if theme.color => {
+                lines.extend(super::picture::lines(picture, width, 4));
+            }
+            Some(Some(Ok(_))) => lines.push(Line::raw("    (not drawn: NO_COLOR)")),
+            Some(Some(Err(why))) => lines.push(Line::styled(
+                format!("    image {}", untrusted::line(why, 200)),
+                theme.warn(),
+            )),
+            _ => {}
+        }
         for l in text.blocks.get(i).into_iter().flatten().flatten() {
             lines.extend(
                 wrap(l, width.saturating_sub(4).max(20))

@@ -906,13 +906,17 @@ fn calls_are_kept_and_come_back_in_the_next_session() {
         "{screen}"
     );
     let judged = judged(&next, "add", calls[0].result.clone());
-    let Judged { result, verdict } = *judged;
+    let Judged {
+        result,
+        verdict,
+        text: shown,
+    } = *judged;
     let record = Record {
         id: 0,
         arguments: calls[0].arguments.clone(),
         elapsed: Duration::from_millis(12),
         outcome: Outcome::Result {
-            text: Box::new(mcp_inspect::testing::app::call::result_text::ResultText::new(&result)),
+            text: Box::new(shown),
             result: Box::new(result),
             verdict: Box::new(verdict),
         },
@@ -1059,4 +1063,51 @@ fn a_long_string_under_the_cursor_is_shown_whole() {
     );
     press(&mut m, &["j"]);
     assert!(!text(&render(&mut m, 120, 40)).contains("the string under the cursor"));
+}
+
+/// An image in a result is drawn with half-blocks (two pixels a cell, scaled to the panel),
+/// decoded where the result is judged; a broken one says why it is not drawn.
+#[test]
+fn an_image_in_a_result_is_drawn_with_half_blocks() {
+    use base64::Engine;
+    let mut picture = image::RgbImage::new(8, 4);
+    for (x, _, pixel) in picture.enumerate_pixels_mut() {
+        *pixel = if x < 4 {
+            image::Rgb([255, 0, 0])
+        } else {
+            image::Rgb([0, 0, 255])
+        };
+    }
+    let mut png = Vec::new();
+    picture
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .expect("encode");
+    let data = base64::engine::general_purpose::STANDARD.encode(&png);
+    let mut m = demo_model();
+    open_call(&mut m, "echo");
+    let (id, _) = send(&mut m);
+    finish(
+        &mut m,
+        "echo",
+        id,
+        json!({"content": [{"type": "image", "data": data, "mimeType": "image/png"}, {"type": "image", "data": "AAAA", "mimeType": "image/png"}]}),
+    );
+    // The result zoomed, as a user reads a long one.
+    press(&mut m, &["z"]);
+    let screen = text(&render(&mut m, 120, 40));
+    let drawn: Vec<&str> = screen.lines().filter(|l| l.contains("▀▀▀▀▀▀▀▀")).collect();
+    assert_eq!(
+        drawn.len(),
+        2,
+        "8×4 pixels: two lines of eight cells:\n{screen}"
+    );
+    assert!(
+        screen.contains("image not drawn:"),
+        "the broken one says why:\n{screen}"
+    );
+    let buffer = render(&mut m, 120, 40);
+    let (x, y) = find(&buffer, "▀▀▀▀▀▀▀▀").expect("drawn");
+    insta::assert_snapshot!("image_half_blocks_120x40", screen);
+    assert_eq!(buffer[(x, y)].fg, Color::Rgb(255, 0, 0));
+    assert_eq!(buffer[(x + 7, y)].bg, Color::Rgb(0, 0, 255));
 }

@@ -339,6 +339,12 @@ fn tui_against_server_everything() {
     // for them (when it chose to) and got an empty list, not the working directory.
     tmux.call_from_results("get-roots-list");
     tmux.wait_for("The client provided an empty roots list");
+    // An image in a result, drawn with half-blocks (the result zoomed to have the room).
+    tmux.call_from_results("get-tiny-image");
+    tmux.wait_for("call #3 · ");
+    tmux.keys(&["z"]);
+    tmux.wait_for("▀▀▀▀▀▀▀▀▀▀");
+    tmux.keys(&["z"]);
     // The server asks the user to fill a form: a panel, answered with its defaults.
     // Every field a row, titled choices by their titles; the required name typed in.
     tmux.call_from_results("trigger-elicitation-request");

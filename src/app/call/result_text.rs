@@ -2,6 +2,7 @@
 //! when the result arrives and cut to a bounded size, so a 15 MB result costs one pass, not one
 //! per frame.
 
+use crate::mcp::surface::picture::{self, Picture};
 use crate::mcp::surface::result::{CallResult, Content};
 use crate::untrusted;
 use std::io::Write;
@@ -17,6 +18,8 @@ pub struct ResultText {
     pub blocks: Vec<Option<Vec<String>>>,
     /// The raw result, pretty, escaped, cut.
     pub raw: Vec<String>,
+    /// Per content block: its picture when it is an image, or why it is not drawn.
+    pub pictures: Vec<Option<Result<Picture, String>>>,
 }
 
 impl ResultText {
@@ -31,8 +34,27 @@ impl ResultText {
                 })
                 .collect(),
             raw: raw_lines(&result.raw),
+            pictures: pictures(&result.raw),
         }
     }
+}
+
+/// The image blocks of a raw result, decoded (this runs where results are judged, off the UI
+/// thread: a hostile image may take its time to refuse).
+fn pictures(raw: &serde_json::Value) -> Vec<Option<Result<Picture, String>>> {
+    let blocks = raw.get("content").and_then(serde_json::Value::as_array);
+    blocks
+        .into_iter()
+        .flatten()
+        .map(|block| {
+            let image = block.get("type").and_then(serde_json::Value::as_str) == Some("image");
+            let data = block.get("data").and_then(serde_json::Value::as_str);
+            match (image, data) {
+                (true, Some(data)) => Some(picture::from_base64(data)),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 fn text_lines(text: &str) -> Vec<String> {

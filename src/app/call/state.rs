@@ -51,6 +51,8 @@ impl std::fmt::Debug for OutputCheck {
 pub struct Judged {
     pub result: CallResult,
     pub verdict: Verdict,
+    /// Its text and pictures as drawn, made here, off the UI thread.
+    pub text: ResultText,
 }
 
 impl Judged {
@@ -61,7 +63,12 @@ impl Judged {
         era: crate::schema::Era,
     ) -> Judged {
         let verdict = result.verdict(output.map(|o| (&o.schema, &o.compiled)), era);
-        Judged { result, verdict }
+        let text = ResultText::new(&result);
+        Judged {
+            result,
+            verdict,
+            text,
+        }
     }
 }
 

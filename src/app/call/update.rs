@@ -1,7 +1,6 @@
 //! The call panel's part of `update`: editing arguments, sending with confirmation, progress,
 //! cancellation, results with their verdicts, and moving through past results. Pure.
 
-use crate::app::call::result_text::ResultText;
 use crate::app::call::state::Judged;
 use crate::app::call::state::{CallState, Confirm, InFlight, Outcome, Record};
 use crate::app::command::Command;
@@ -421,9 +420,13 @@ pub fn finished(
     let elapsed = now.saturating_duration_since(flight.started);
     let outcome = match outcome {
         Ok(judged) => {
-            let Judged { result, verdict } = *judged;
+            let Judged {
+                result,
+                verdict,
+                text,
+            } = *judged;
             Outcome::Result {
-                text: Box::new(ResultText::new(&result)),
+                text: Box::new(text),
                 result: Box::new(result),
                 verdict: Box::new(verdict),
             }
