@@ -112,6 +112,13 @@ fn filter_note(filter: &str, typing: bool, shown: usize) -> String {
     format!("· {shown} shown /{filter}{cursor} ")
 }
 
+/// Lines `lines` take wrapped at `width` columns (about: a word carried whole is not weighed).
+pub(super) fn wrapped_height(lines: &[ratatui::text::Line<'_>], width: u16) -> u16 {
+    let width = usize::from(width.max(1));
+    let total: usize = lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
+    u16::try_from(total).unwrap_or(u16::MAX)
+}
+
 /// Splits a line into pieces of at most `width` characters (text content is wrapped, not cut).
 fn wrap(line: &str, width: usize) -> Vec<String> {
     let chars: Vec<char> = line.chars().collect();

@@ -42,8 +42,10 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
     let asked = asked_lines(panel, theme);
+    // The message wrapped, not cut: its height counted at the panel's width.
+    let asked_height = super::wrapped_height(&asked, inner.width);
     let [top, editor_area, problem] = Layout::vertical([
-        Constraint::Length((asked.len() as u16).clamp(1, inner.height / 2)),
+        Constraint::Length(asked_height.clamp(1, inner.height / 2)),
         Constraint::Min(3),
         Constraint::Length(1),
     ])

@@ -36,7 +36,7 @@ pub fn draw(
         return;
     }
     let detail = detail_lines(form, theme);
-    let detail_height = wrapped_height(&detail, inner.width)
+    let detail_height = super::wrapped_height(&detail, inner.width)
         .min(DETAIL_LINES)
         .min(inner.height / 2);
     let visible = form.visible();
@@ -86,17 +86,10 @@ pub fn height(form: &Form, width: u16) -> u16 {
     }
     let inner = width.saturating_sub(2);
     let detail =
-        wrapped_height(&detail_lines(form, Theme { color: false }), inner).min(DETAIL_LINES);
+        super::wrapped_height(&detail_lines(form, Theme { color: false }), inner).min(DETAIL_LINES);
     (form.visible().len() as u16)
         .saturating_add(detail)
         .saturating_add(2)
-}
-
-/// Lines `lines` take wrapped at `width` columns (about: words are not weighed).
-fn wrapped_height(lines: &[Line<'_>], width: u16) -> u16 {
-    let width = usize::from(width.max(1));
-    let total: usize = lines.iter().map(|l| l.width().max(1).div_ceil(width)).sum();
-    u16::try_from(total).unwrap_or(u16::MAX)
 }
 
 /// The characters a row's label takes: indent, fold mark, name, required mark.

@@ -820,3 +820,29 @@ fn the_left_pane_is_resized_by_key_and_by_dragging_its_border() {
     update(&mut m, mouse(MouseEventKind::Drag(MouseButton::Left), 30));
     assert_eq!(left_width(&mut m), 60);
 }
+
+/// A request's long message wraps in its panel: its last words are on screen.
+#[test]
+fn a_long_message_in_a_request_panel_wraps() {
+    let mut m = demo_model();
+    let message = format!(
+        "{} Please clarify what you're looking for.",
+        "This is a long question from the server. ".repeat(6)
+    );
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Asked {
+            id: 1,
+            method: "elicitation/create".into(),
+            params: serde_json::json!({"message": message, "requestedSchema": {"type": "object", "properties": {"q": {"type": "string", "description": "The question again, in other words, long enough to wrap at eighty columns for sure"}}}}),
+        }),
+    );
+    for (w, h) in [(80, 24), (140, 45)] {
+        let screen = tui::text(&tui::render(&mut m, w, h));
+        assert!(screen.contains("looking for."), "{w}x{h}:\n{screen}");
+        assert!(
+            screen.contains("for sure"),
+            "the field's description wraps too:\n{screen}"
+        );
+    }
+}
