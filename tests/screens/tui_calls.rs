@@ -1026,6 +1026,13 @@ fn a_pasted_draft_is_formatted_with_alt_f() {
     // alt-c clears it to `{}`; ctrl-r brings back the defaults (the JSON draft stays shown).
     press(&mut m, &["alt-c"]);
     assert_eq!(m.call("add").expect("panel").text(), "{}");
+    type_text(&mut m, "\"a\": 1");
+    assert_eq!(
+        draft(&m, "add"),
+        json!({"a": 1}),
+        "typed between the braces"
+    );
+    press(&mut m, &["alt-c"]);
     press(&mut m, &["ctrl-r"]);
     assert_eq!(
         draft(&m, "add"),

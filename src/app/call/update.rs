@@ -169,7 +169,12 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
             state.refresh_choices();
         }
         Command::ResetArguments => state.reset(tool),
-        Command::ClearArguments => state.set_text("{}"),
+        Command::ClearArguments => {
+            state.set_text("{}");
+            // Typing goes between the braces.
+            let jump = ratatui_textarea::CursorMove::Jump(0, 1);
+            state.draft.editor.move_cursor(jump);
+        }
         Command::FormatArguments => {
             match serde_json::from_str::<serde_json::Value>(&state.text()) {
                 Ok(draft) => state.set_text(&crate::untrusted::json(&draft, true)),
