@@ -5,7 +5,6 @@ use crate::app::asked::completions;
 use crate::app::asked::state::{AskPanel, MAX_WAITING, OwnForm, Reply};
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
-use crate::app::form::update::Keyed;
 use crate::app::library;
 use crate::app::model::Model;
 use crossterm::event::KeyEvent;
@@ -26,11 +25,7 @@ pub fn arrived(model: &mut Model, id: u64, method: String, params: Value) -> Vec
 pub fn type_into_form(model: &mut Model, event: KeyEvent) {
     if let Some(panel) = model.asked.front_mut() {
         let before = panel.field_at_cursor();
-        let changed = match panel.draft.shown_form_mut() {
-            Some(form) => crate::app::form::update::key(form, event) == Keyed::Changed,
-            None => panel.draft.editor.input(event),
-        };
-        if changed {
+        if panel.draft.key(event) {
             panel.check();
             completions::typed(model, before);
         }

@@ -5,7 +5,6 @@ use crate::app::call::state::Judged;
 use crate::app::call::state::{CallState, Confirm, InFlight, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
-use crate::app::form::update::Keyed;
 use crate::app::model::{LogKind, Model, Pane};
 use crate::app::outline;
 use crate::app::tools::entry::ToolEntry;
@@ -84,11 +83,7 @@ pub fn panel_of<'m>(
 /// A key the editor layer does not bind goes into the text (or moves its cursor).
 pub fn type_into_editor(model: &mut Model, key: KeyEvent) {
     if let Some((_, state)) = panel(model) {
-        let changed = match state.draft.shown_form_mut() {
-            Some(form) => crate::app::form::update::key(form, key) == Keyed::Changed,
-            None => state.draft.editor.input(key),
-        };
-        if changed {
+        if state.draft.key(key) {
             state.check();
         }
         state.refresh_choices();

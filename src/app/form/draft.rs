@@ -158,6 +158,14 @@ impl Draft {
         }
     }
 
+    /// A key typed: into the form's selected row, or the JSON text. True when the value changed.
+    pub fn key(&mut self, event: crossterm::event::KeyEvent) -> bool {
+        match self.shown_form_mut() {
+            Some(form) => super::update::key(form, event) == super::update::Keyed::Changed,
+            None => self.editor.input(event),
+        }
+    }
+
     /// Text pasted: into the selected row of the form, or at the JSON text's cursor.
     pub fn paste(&mut self, text: &str) {
         match self.shown_form_mut() {
