@@ -28,7 +28,11 @@ pub fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mu
         library.filtering,
         library.shown.len(),
     ));
-    let block = theme.pane(title, model.view.focus == Pane::Library);
+    let mut block = theme.pane(title, model.view.focus == Pane::Library);
+    // The marks' legend, once a mark can be seen.
+    if !library.subscribed.is_empty() || !library.updated.is_empty() {
+        block = block.title_bottom(" ◉ subscribed · ↻ updated ");
+    }
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if library.shown.is_empty() {
@@ -67,14 +71,15 @@ pub fn draw_list(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mu
             let item = &library.items[i];
             let selected = i == library.selected;
             let marker = if selected { "▶ " } else { "  " };
-            // The marks come first: a long line is cut at the right.
+            // The marks come first, one character each, so they never push the name out (a
+            // long line is cut at the right); the pane beside says them in words.
             let mut spans = vec![Span::raw(marker)];
             if let Some(uri) = item.uri() {
                 if library.subscribed.contains(uri) {
-                    spans.push(Span::styled("[subscribed] ", theme.badge()));
+                    spans.push(Span::styled("◉ ", theme.badge()));
                 }
                 if library.updated.contains(uri) {
-                    spans.push(Span::styled("[updated] ", theme.warn()));
+                    spans.push(Span::styled("↻ ", theme.warn()));
                 }
             }
             spans.push(Span::raw(item.line()));

@@ -680,7 +680,7 @@ fn the_log_level_picker_and_ping() {
 }
 
 /// `s` on a resource subscribes (where the server declares `resources.subscribe`); the list
-/// marks it, an update marks it `[updated]` (and says so once in the log) until it is read
+/// marks it, an update marks it `↻` (and says so once in the log) until it is read
 /// again; `s` again unsubscribes. Templates and prompts cannot be subscribed to.
 #[test]
 fn a_subscribed_resource_is_marked_until_read_again() {
@@ -735,10 +735,7 @@ fn a_subscribed_resource_is_marked_until_read_again() {
         );
     }
     let screen = text(&render(&mut m, 120, 40));
-    assert!(
-        screen.contains("▶ [subscribed] [updated] ticker"),
-        "{screen}"
-    );
+    assert!(screen.contains("▶ ◉ ↻ ticker"), "{screen}");
     assert_eq!(
         screen
             .matches("resource updated: demo://ticker (enter reads it again)")
@@ -755,7 +752,7 @@ fn a_subscribed_resource_is_marked_until_read_again() {
     let result = Ok(json!({"contents": [{"uri": "demo://ticker", "text": "tick 3"}]}));
     update(&mut m, Msg::Opened { open: read, result });
     let screen = text(&render(&mut m, 120, 40));
-    assert!(screen.contains("▶ [subscribed] ticker"), "{screen}");
+    assert!(screen.contains("▶ ◉ ticker"), "{screen}");
     assert_eq!(
         press(&mut m, &["s"]),
         [Effect::Session(SessionRequest::Subscribe {
@@ -772,7 +769,7 @@ fn a_subscribed_resource_is_marked_until_read_again() {
             outcome,
         },
     );
-    assert!(text(&render(&mut m, 120, 40)).contains("[subscribed] ticker"));
+    assert!(text(&render(&mut m, 120, 40)).contains("◉ ticker"));
     press(&mut m, &["t", "t"]);
     assert!(press(&mut m, &["s"]).is_empty());
     assert_eq!(
