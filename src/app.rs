@@ -57,6 +57,7 @@ pub mod picker;
 /// it was written.
 pub mod protocol {
     pub mod state;
+    pub mod update;
     pub mod written_json;
 }
 /// Call panels kept between sessions with the same server: what is saved, and restoring it once

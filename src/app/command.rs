@@ -49,6 +49,7 @@ commands! {
     NarrowLeft = "narrow-left",
     WidenLeft = "widen-left",
     Ping = "ping",
+    ComposeRequest = "compose-request",
     LogLevel = "log-level",
     SetLogLevel = "set-log-level",
     Open = "open",

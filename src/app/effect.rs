@@ -92,6 +92,11 @@ pub enum SessionRequest {
     },
     /// A round trip, timed.
     Ping,
+    /// Any request the user composed in the protocol pane; answered by `Msg::Answered`.
+    Any {
+        method: String,
+        params: Option<serde_json::Value>,
+    },
     /// Ask the server for logs at this level and above (kept for later connections too).
     SetLogLevel(&'static str),
     Call {

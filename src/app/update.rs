@@ -10,7 +10,7 @@ use crate::app::server::state::Connection;
 use crate::app::tools::entry::ToolEntry;
 use crate::app::tools::state::{ToolDetail, ToolView};
 use crate::app::tools::update::ensure_detail;
-use crate::app::{asked, authorize, call, library, panes, saved, server};
+use crate::app::{asked, authorize, call, library, panes, protocol, saved, server};
 use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
 use crate::schema::Era;
 use crate::untrusted;
@@ -90,6 +90,11 @@ pub enum Msg {
     },
     /// A file was written (what was written where), or why not.
     Saved(Result<String, String>),
+    /// What a request composed in the protocol pane got.
+    Answered {
+        method: String,
+        result: Result<serde_json::Value, RequestError>,
+    },
     /// A ping's round trip and the method it used, or why it failed.
     Pinged(Result<(std::time::Duration, &'static str), RequestError>),
     /// The server was asked for a log level (see [`crate::mcp::session::logging`]).
@@ -192,6 +197,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Saved(outcome) => library::update::saved(model, outcome),
         Msg::BrowserOpened(outcome) => authorize::update::browser_opened(model, outcome),
         Msg::Pinged(outcome) => server::update::pinged(model, outcome),
+        Msg::Answered { method, result } => protocol::update::answered(model, &method, result),
         Msg::LogLevelSet { level, outcome } => server::update::log_level_set(model, level, outcome),
         Msg::Wire { batch, dropped } => model.protocol.add(batch, dropped),
         Msg::EditorClosed { tool, text } => call::update::editor_closed(model, &tool, text),
@@ -440,6 +446,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         | Command::NarrowLeft
         | Command::WidenLeft => panes::update::overlay(model, command),
         Command::Ping => return server::update::ping(model),
+        Command::ComposeRequest => protocol::update::compose(model),
         Command::LogLevel => server::update::open_levels(model),
         Command::SetLogLevel => return server::update::set_log_level(model),
         motion if matches!(model.view.overlay, Some(Overlay::LogLevel(_))) => {

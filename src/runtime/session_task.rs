@@ -371,6 +371,12 @@ impl<'s> Work<'s> {
                 self.errands
                     .push(Box::pin(async { Msg::Pinged(session.ping().await) }));
             }
+            SessionRequest::Any { method, params } => {
+                self.errands.push(Box::pin(async move {
+                    let result = session.any_request(&method, params).await;
+                    Msg::Answered { method, result }
+                }));
+            }
             SessionRequest::SetLogLevel(level) => {
                 // Asked again of the next connection, whatever this one answers.
                 *log_level = Some(level);
@@ -400,6 +406,10 @@ async fn wait_for_reconnect(
             }
             Some(SessionRequest::Ping) => {
                 let _ = to_ui.send(Msg::Pinged(Err(not_connected()))).await;
+            }
+            Some(SessionRequest::Any { method, .. }) => {
+                let result = Err(not_connected());
+                let _ = to_ui.send(Msg::Answered { method, result }).await;
             }
             Some(SessionRequest::SetLogLevel(level)) => *log_level = Some(level),
             Some(SessionRequest::Subscribe { uri, on }) => {

@@ -25,6 +25,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     let asker = match panel.own {
         Some(OwnForm::Open(_)) => "before it opens",
         Some(OwnForm::Save(_)) => "before it is written",
+        Some(OwnForm::Request) => "before it is sent",
         None => "the server asks",
     };
     let title = format!(

@@ -846,3 +846,45 @@ fn a_long_message_in_a_request_panel_wraps() {
         );
     }
 }
+
+/// `n` in the protocol pane composes a request of any method: sent as typed (params a JSON
+/// object, or none), and what came back said in the status line and the log.
+#[test]
+fn a_request_of_any_method_is_composed_in_the_protocol_pane() {
+    let mut m = demo_model();
+    press(&mut m, &["5", "n"]);
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    assert!(screen.contains("before it is sent: request"), "{screen}");
+    type_text(&mut m, "tools/list");
+    press(&mut m, &["down"]);
+    type_text(&mut m, r#"{"cursor": "abc"}"#);
+    let effects = press(&mut m, &["ctrl-s"]);
+    assert_eq!(
+        effects,
+        [Effect::Session(SessionRequest::Any {
+            method: "tools/list".into(),
+            params: Some(serde_json::json!({"cursor": "abc"})),
+        })]
+    );
+    update(
+        &mut m,
+        Msg::Answered {
+            method: "tools/list".into(),
+            result: Ok(serde_json::json!({"tools": []})),
+        },
+    );
+    assert_eq!(
+        m.view.status.as_deref(),
+        Some("tools/list: answered (the protocol pane shows it)")
+    );
+    // Params that are not an object are not sent.
+    press(&mut m, &["n"]);
+    type_text(&mut m, "ping");
+    press(&mut m, &["down"]);
+    type_text(&mut m, "[1]");
+    assert!(press(&mut m, &["ctrl-s"]).is_empty());
+    assert_eq!(
+        m.view.status.as_deref(),
+        Some("not sent: params must be a JSON object")
+    );
+}

@@ -466,6 +466,13 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
         screen.contains(&format!("→ tools/call #{id}")),
         "{id}:\n{screen}"
     );
+    // A request of any method, composed here and sent; the exchange is listed.
+    tmux.keys(&["n"]);
+    tmux.wait_for("before it is sent: request");
+    tmux.run(&["send-keys", "-t", "main", "-l", "prompts/list"]);
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("prompts/list: answered (the protocol pane shows it)");
+    tmux.wait_for("→ prompts/list #");
     // The library's tabs: the demo's resources, template and prompts; a resource read, a
     // prompt's arguments filled in its form and its messages shown.
     tmux.keys(&["6"]);

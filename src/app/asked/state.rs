@@ -86,6 +86,8 @@ pub enum OwnForm {
     Open(crate::app::library::state::Item),
     /// Where to write a read's content: its bytes.
     Save(std::sync::Arc<Vec<u8>>),
+    /// A request to send, composed in the protocol pane.
+    Request,
 }
 
 /// Completions the server gave for a field of a form.
@@ -192,6 +194,25 @@ impl AskPanel {
         let params = json!({"message": message, "requestedSchema": form});
         let mut panel = AskPanel::new(0, "save".into(), params);
         panel.own = Some(OwnForm::Save(std::sync::Arc::new(bytes)));
+        panel
+    }
+
+    /// A form for a request of the user's own (the protocol pane's `n`): its method and params.
+    pub fn for_request() -> AskPanel {
+        let form = json!({
+            "type": "object",
+            "properties": {
+                "method": {"type": "string", "minLength": 1,
+                           "description": "The JSON-RPC method: tools/list, logging/setLevel, a method of the server's own"},
+                "params": {"description": "A JSON object (left out: no params)"}
+            },
+            "required": ["method"]
+        });
+        let message =
+            "a request to send; ctrl-s sends it, and the protocol pane shows the exchange";
+        let params = json!({"message": message, "requestedSchema": form});
+        let mut panel = AskPanel::new(0, "request".into(), params);
+        panel.own = Some(OwnForm::Request);
         panel
     }
 

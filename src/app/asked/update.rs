@@ -73,6 +73,7 @@ pub fn answer(model: &mut Model, reply: Reply) -> Vec<Effect> {
             match own {
                 Some(OwnForm::Open(item)) => library::update::filled(model, &item, result),
                 Some(OwnForm::Save(bytes)) => library::update::save_to(model, bytes, result),
+                Some(OwnForm::Request) => crate::app::protocol::update::send(model, result),
                 None => vec![Effect::Session(SessionRequest::Answer { id, result })],
             }
         }
