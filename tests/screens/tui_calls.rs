@@ -591,7 +591,9 @@ fn a_slow_input_schema_never_makes_typing_slow() {
             update(&mut m, Msg::CallBuilt { entry, state });
         }
     }
-    // Each item matches only the enum's last entry: a billion comparisons to conform.
+    // A huge draft pasted as JSON (ctrl-f: the JSON draft); each item matches only the
+    // enum's last entry: a billion comparisons to conform.
+    press(&mut m, &["ctrl-f"]);
     let draft = json!({"items": vec![json!({"k": 49_999}); 20_000]}).to_string();
     let started = std::time::Instant::now();
     m.call_mut("slow").expect("panel").set_text(&draft);
