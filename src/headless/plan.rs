@@ -93,33 +93,7 @@ pub fn plan(command: &Command) -> Plan<'_> {
             };
             connected(connection, shown, Job::Check(*format))
         }
-        Command::Call {
-            tool,
-            args,
-            arg,
-            strict,
-            task,
-            force,
-            format,
-            connection,
-        } => {
-            let how = call::How {
-                strict: *strict,
-                task: *task,
-                force: *force,
-            };
-            let (args, pairs) = (args.as_deref(), arg.as_slice());
-            connected(
-                connection,
-                *format,
-                Job::Call {
-                    tool,
-                    args,
-                    pairs,
-                    how,
-                },
-            )
-        }
+        Command::Call { .. } => call_plan(command),
         Command::Inspect { tool, connection } => {
             connected(connection, Format::Json, Job::Inspect(tool))
         }
@@ -151,29 +125,72 @@ pub fn plan(command: &Command) -> Plan<'_> {
             format,
             connection,
         } => connected(connection, *format, Job::Prompt { name, args: arg }),
-        Command::Complete {
-            prompt,
-            template,
-            argument,
-            prefix,
-            context,
-            format,
-            connection,
-        } => {
-            let (prompt, template) = (prompt.as_deref(), template.as_deref());
-            let what = prompts::Completing {
-                prompt,
-                template,
-                argument,
-                prefix,
-                context,
-            };
-            connected(connection, *format, Job::Complete(what))
-        }
+        Command::Complete { .. } => complete_plan(command),
         Command::DemoServer { .. }
         | Command::HostileServer { .. }
         | Command::Replay { .. }
         | Command::Auth { .. } => Plan::Elsewhere,
+    }
+}
+
+/// `call TOOL`: the tool, its arguments and how it is called.
+fn call_plan(command: &Command) -> Plan<'_> {
+    let Command::Call {
+        tool,
+        args,
+        arg,
+        strict,
+        task,
+        force,
+        format,
+        connection,
+    } = command
+    else {
+        return Plan::Elsewhere;
+    };
+    let how = call::How {
+        strict: *strict,
+        task: *task,
+        force: *force,
+    };
+    let job = Job::Call {
+        tool,
+        args: args.as_deref(),
+        pairs: arg.as_slice(),
+        how,
+    };
+    Plan::Connected {
+        connection,
+        format: *format,
+        job,
+    }
+}
+
+/// `complete`: what is completed, and the context given.
+fn complete_plan(command: &Command) -> Plan<'_> {
+    let Command::Complete {
+        prompt,
+        template,
+        argument,
+        prefix,
+        context,
+        format,
+        connection,
+    } = command
+    else {
+        return Plan::Elsewhere;
+    };
+    let what = prompts::Completing {
+        prompt: prompt.as_deref(),
+        template: template.as_deref(),
+        argument,
+        prefix,
+        context,
+    };
+    Plan::Connected {
+        connection,
+        format: *format,
+        job: Job::Complete(what),
     }
 }
 

@@ -49,17 +49,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         return;
     };
     let Some(state) = model.call(&name) else {
-        let building = model
-            .tools
-            .per_tool
-            .get(&name)
-            .is_some_and(|p| p.building_call);
-        let said = if building {
-            "building the form (a large schema)…"
-        } else {
-            "press a to call this tool"
-        };
-        frame.render_widget(Paragraph::new(said), area);
+        frame.render_widget(Paragraph::new(no_panel_yet(model, &name)), area);
         return;
     };
     let block = theme
@@ -113,6 +103,20 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     viewport.call_value_line = value_top;
     viewport.call_scroll = Some((name, scroll));
     draw_page(frame, result, &pieces, scroll);
+}
+
+/// What the panel says before it exists: how to open it, or that a large one is being built.
+fn no_panel_yet(model: &Model, tool: &str) -> &'static str {
+    if model
+        .tools
+        .per_tool
+        .get(tool)
+        .is_some_and(|p| p.building_call)
+    {
+        "building the form (a large schema)…"
+    } else {
+        "press a to call this tool"
+    }
 }
 
 /// The lines the arguments take: a form's rows, the selected row's words and the border, in at
