@@ -220,6 +220,8 @@ fn value_spans(form: &Form, i: usize, cursor: bool, theme: Theme) -> Vec<Span<'s
             spans
         }
         (_, Input::Unset) => dim(placeholder(row)),
+        // An empty text (a default of "") shows what it takes, as an unset row does.
+        (_, Input::Text(t)) if t.is_empty() && !cursor => dim(placeholder(row)),
         _ => typed_spans(form, i, cursor, theme),
     }
 }

@@ -90,3 +90,44 @@ fn a_tool_form_with_nested_rows_and_its_json_draft() {
         insta::assert_snapshot!(format!("tool_json_{w}x{h}"), text(&render(&mut m, w, h)));
     }
 }
+
+/// The demo's prompt and template forms, and the save form, at both sizes: a prompt's
+/// arguments and a template's variables as rows with their descriptions.
+#[test]
+fn prompt_template_and_save_forms_at_both_sizes() {
+    use mcp_inspect::testing::app::library::state::{Item, Kind};
+    use mcp_inspect::testing::demo::library as demo;
+    let mut m = tui::library_model();
+    let of = |kind, list: Vec<serde_json::Value>| {
+        list.into_iter()
+            .map(move |json| Item { kind, json })
+            .collect::<Vec<_>>()
+    };
+    let mut items = of(Kind::Template, demo::templates());
+    items.extend(of(Kind::Prompt, demo::prompts()));
+    let problems = vec![];
+    update(&mut m, Msg::LibraryListed { items, problems });
+    press(&mut m, &["6", "enter"]);
+    for (w, h) in [(80, 24), (140, 45)] {
+        insta::assert_snapshot!(
+            format!("template_form_{w}x{h}"),
+            text(&render(&mut m, w, h))
+        );
+    }
+    press(&mut m, &["esc"]);
+    assert!(m.asked.is_empty(), "esc drops the form");
+    // To the Prompts tab, then its second prompt (code review).
+    for _ in 0..4 {
+        if text(&render(&mut m, 140, 45)).contains("[Prompts 2]") {
+            break;
+        }
+        press(&mut m, &["t"]);
+    }
+    press(&mut m, &["j", "enter"]);
+    for (w, h) in [(80, 24), (140, 45)] {
+        insta::assert_snapshot!(format!("prompt_form_{w}x{h}"), text(&render(&mut m, w, h)));
+    }
+    let screen = text(&render(&mut m, 140, 45));
+    assert!(form_value(&screen, "code*").is_some(), "{screen}");
+    assert!(screen.contains("The code to review"), "{screen}");
+}
