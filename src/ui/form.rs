@@ -12,6 +12,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
+/// Characters of a typed row shown before its cursor.
+const CURSOR_CONTEXT: usize = 40;
+
 /// Lines the selected row's words take at most.
 const DETAIL_LINES: u16 = 6;
 
@@ -240,13 +243,27 @@ fn typed_spans(form: &Form, i: usize, cursor: bool, theme: Theme) -> Vec<Span<'s
             style,
         )];
     }
-    let chars: Vec<char> = text.chars().collect();
-    let at = form.cursor.min(chars.len());
-    let before: String = chars[..at].iter().collect();
-    let under: String = chars.get(at).map_or(" ".into(), |c| c.to_string());
-    let after: String = chars
-        .get(at + 1..)
-        .map_or(String::new(), |a| a.iter().collect());
+    // A window around the cursor: the characters just before it (a long text scrolls, "…"
+    // says where it was cut), the one under it, a few after; a text of megabytes is not
+    // walked past the window.
+    let at = text
+        .char_indices()
+        .nth(form.cursor)
+        .map_or(text.len(), |(b, _)| b);
+    let head = &text[..at];
+    let kept = head
+        .char_indices()
+        .rev()
+        .nth(CURSOR_CONTEXT - 1)
+        .map_or(0, |(b, _)| b);
+    let before = if kept > 0 {
+        format!("…{}", &head[kept..])
+    } else {
+        head.to_string()
+    };
+    let mut rest = text[at..].chars();
+    let under = rest.next().map_or(" ".into(), |c| c.to_string());
+    let after: String = rest.take(200).collect();
     vec![
         Span::styled(untrusted::line(&before, 200).into_owned(), style),
         Span::styled(

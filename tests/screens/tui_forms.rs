@@ -131,3 +131,32 @@ fn prompt_template_and_save_forms_at_both_sizes() {
     assert!(form_value(&screen, "code*").is_some(), "{screen}");
     assert!(screen.contains("The code to review"), "{screen}");
 }
+
+/// A hostile form: a default of megabytes and a title with escapes. The row shows the end of
+/// the text up to its cursor (the first key typed replaces it all), escaped, cut.
+#[test]
+fn a_row_of_megabytes_shows_where_its_cursor_is() {
+    let mut m = demo_model();
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Asked {
+            id: 1,
+            method: "elicitation/create".into(),
+            params: json!({"message": "big", "requestedSchema": {"type": "object", "properties": {
+                "t": {"type": "string", "title": "evil\u{1b}]0;pwned\u{7}", "default": format!("{}END", "x".repeat(4_000_000))}}}}),
+        }),
+    );
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("…xxxx") && screen.contains("xxxxEND"),
+        "{screen}"
+    );
+    assert!(screen.contains("evil\\e]0;pwned\\x07"), "escaped: {screen}");
+    type_text(&mut m, "short");
+    let screen = text(&render(&mut m, 120, 40));
+    assert_eq!(
+        form_value(&screen, "t").as_deref(),
+        Some("short"),
+        "{screen}"
+    );
+}

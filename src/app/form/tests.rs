@@ -337,3 +337,16 @@ fn hostile_schemas_are_bounded() {
     assert_eq!(form.value(), json!({"a\u{1b}[2J/~b": "x"}));
     assert_eq!(form.rows[0].pointer, "/a\u{1b}[2J~1~0b");
 }
+
+#[test]
+fn a_long_text_scrolls_to_its_cursor() {
+    let schema = json!({"type": "object", "properties": {"t": {"type": "string", "default": "x".repeat(5_000_000)}}});
+    let mut form = Form::new(&schema, None).expect("a form");
+    press(&mut form, KeyCode::End);
+    type_text(&mut form, "END");
+    assert!(
+        form.value()["t"]
+            .as_str()
+            .is_some_and(|t| t.ends_with("xEND"))
+    );
+}
