@@ -124,12 +124,15 @@ fn no_panel_yet(model: &Model, tool: &str) -> &'static str {
 fn draft_height(state: &CallState, inner: Rect) -> u16 {
     match state.draft.shown_form() {
         Some(form) => {
-            let most = if state.history.is_empty() && state.in_flight.is_none() {
+            // While the results have the keys, the form is its rows in at most a third.
+            let most = if !state.editing {
+                inner.height / 3
+            } else if state.history.is_empty() && state.in_flight.is_none() {
                 inner.height.saturating_sub(2)
             } else {
                 inner.height * 3 / 5
             };
-            super::form::height(form, inner.width).clamp(3, most.max(3))
+            super::form::height(form, inner.width, state.editing).clamp(3, most.max(3))
         }
         None => (state.draft.editor.lines().len() as u16 + 2).clamp(4, (inner.height / 2).max(4)),
     }

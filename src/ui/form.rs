@@ -38,7 +38,12 @@ pub fn draw(
         frame.render_widget(Paragraph::new(Line::styled(none, theme.dim())), inner);
         return;
     }
-    let detail = detail_lines(form, theme);
+    // The selected row's words only while the form has the keys: read, it is its rows.
+    let detail = if focused {
+        detail_lines(form, theme)
+    } else {
+        Vec::new()
+    };
     let detail_height = super::wrapped_height(&detail, inner.width)
         .min(DETAIL_LINES)
         .min(inner.height / 2);
@@ -83,13 +88,16 @@ pub fn draw(
 
 /// The lines `form` would like at `width` columns (its border included): a row each and the
 /// selected row's words.
-pub fn height(form: &Form, width: u16) -> u16 {
+pub fn height(form: &Form, width: u16, focused: bool) -> u16 {
     if form.rows.is_empty() {
         return 3;
     }
     let inner = width.saturating_sub(2);
-    let detail =
-        super::wrapped_height(&detail_lines(form, Theme { color: false }), inner).min(DETAIL_LINES);
+    let detail = if focused {
+        super::wrapped_height(&detail_lines(form, Theme { color: false }), inner).min(DETAIL_LINES)
+    } else {
+        0
+    };
     (form.visible().len() as u16)
         .saturating_add(detail)
         .saturating_add(2)
