@@ -32,6 +32,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
         tree_area: Rect::default(),
         call_area: Rect::default(),
         call_value_line: None,
+        form_area: Rect::default(),
         protocol_area: Rect::default(),
         tab_areas: Vec::new(),
         library_area: Rect::default(),

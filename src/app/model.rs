@@ -141,6 +141,9 @@ pub struct Viewport {
     /// The area the left and right panes share, and the column of the border between them
     /// (side by side only).
     pub divider: Option<(Rect, u16)>,
+    /// Where the call panel's form drew its rows, and the first one's place among the visible.
+    pub form_area: Rect,
+    pub form_top: usize,
 }
 
 /// How the TUI looks and where the user is: the focused pane, the tab, what is in front, the

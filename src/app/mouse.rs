@@ -28,6 +28,8 @@ enum Hit {
         column: u16,
     },
     Protocol(usize),
+    /// A row of the call panel's form.
+    Form(usize),
     /// A tab's name across the left pane.
     Tab(Tab),
     /// A library tab's list, and what was opened beside it.
@@ -48,6 +50,8 @@ fn hit(viewport: &Viewport, x: u16, y: u16) -> Option<Hit> {
             line: line(viewport.tree_area),
             column: x - viewport.tree_area.x,
         })
+    } else if inside(viewport.form_area) {
+        Some(Hit::Form(line(viewport.form_area)))
     } else if inside(viewport.call_area) {
         Some(Hit::Value {
             line: line(viewport.call_area),
@@ -110,6 +114,23 @@ fn drag_divider(model: &mut Model, event: MouseEvent) -> bool {
     true
 }
 
+/// A click on a form's row selects it, and the form has the keys.
+fn click_form(model: &mut Model, line: usize) {
+    let top = model.view.viewport.form_top;
+    let name = model.selected_entry().map(|e| e.tool.name.clone());
+    let Some(state) = name.and_then(|n| model.call_mut(&n)) else {
+        return;
+    };
+    if let Some(form) = state.draft.shown_form_mut()
+        && let Some(&row) = form.visible().get(top + line)
+    {
+        form.selected = row;
+        form.place_cursor();
+        state.editing = true;
+        model.view.focus = Pane::Call;
+    }
+}
+
 fn wheel(model: &mut Model, hit: Hit, motion: Command) {
     for _ in 0..WHEEL_ROWS {
         match hit {
@@ -123,6 +144,18 @@ fn wheel(model: &mut Model, hit: Hit, motion: Command) {
             Hit::Library(_) => crate::app::library::update::motion(model, motion),
             Hit::Opened => crate::app::library::update::scroll_opened(model, motion),
             Hit::Tab(_) => {}
+            // The wheel over a form moves its selection a row a notch.
+            Hit::Form(_) => {
+                let name = model.selected_entry().map(|e| e.tool.name.clone());
+                let form = name
+                    .and_then(|n| model.call_mut(&n))
+                    .and_then(|s| s.draft.shown_form_mut());
+                if let Some(form) = form {
+                    let by = if motion == Command::Down { 1 } else { -1 };
+                    crate::app::form::update::step(form, by);
+                }
+                return;
+            }
             Hit::Value { .. } => {
                 let name = model.selected_entry().map(|e| e.tool.name.clone());
                 if let Some(state) = name.and_then(|n| model.call_mut(&n)) {
@@ -153,6 +186,7 @@ fn click(model: &mut Model, hit: Hit) {
             click_tree(model, line, column);
         }
         Hit::Value { line, column } => click_value(model, line, column),
+        Hit::Form(line) => click_form(model, line),
         Hit::Protocol(line) => {
             let protocol = &mut model.protocol;
             let row = protocol.scroll + line;

@@ -75,7 +75,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         block = block.title_bottom(format!(" {} ", untrusted::line(preview, 300)));
     }
     if let Some(form) = panel.draft.shown_form() {
-        super::form::draw(frame, editor_area, block, form, true, theme);
+        let _ = super::form::draw(frame, editor_area, block, form, true, theme);
     } else {
         // The draft's look belongs to this frame: a copy is styled (an answer is small text).
         let mut editor = panel.draft.editor.clone();

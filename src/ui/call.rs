@@ -67,7 +67,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         Constraint::Min(1),
     ])
     .areas(inner);
-    draw_draft(frame, editor_area, model, state);
+    (viewport.form_area, viewport.form_top) = draw_draft(frame, editor_area, model, state);
     frame.render_widget(Paragraph::new(problems), checks);
     frame.render_widget(
         Paragraph::new(status_line(state, limits, model.now, theme)),
@@ -140,8 +140,13 @@ fn draft_height(state: &CallState, inner: Rect) -> u16 {
 
 /// The arguments as this frame shows them: the form, or a styled copy of the JSON editor (a
 /// draft is small text) with line numbers so the violations listed below ("line 3 /query: …")
-/// point into it; the title says how the call goes out.
-fn draw_draft(frame: &mut Frame<'_>, area: Rect, model: &Model, state: &CallState) {
+/// point into it; the title says how the call goes out. Returns where a form's rows were drawn.
+fn draw_draft(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    model: &Model,
+    state: &CallState,
+) -> (Rect, usize) {
     let theme = model.view.theme;
     let border = if state.editing {
         theme.border(true)
@@ -173,14 +178,14 @@ fn draw_draft(frame: &mut Frame<'_>, area: Rect, model: &Model, state: &CallStat
         .title(title)
         .border_style(border);
     if let Some(form) = state.draft.shown_form() {
-        super::form::draw(frame, area, block, form, state.editing, theme);
-        return;
+        return super::form::draw(frame, area, block, form, state.editing, theme);
     }
     let mut editor = state.draft.editor.clone();
     editor.set_block(block);
     editor.set_cursor_line_style(Style::default());
     editor.set_line_number_style(theme.dim());
     frame.render_widget(&editor, area);
+    (Rect::default(), 0)
 }
 
 fn problem_lines(state: &CallState, complete_key: &str, theme: Theme) -> Vec<Line<'static>> {

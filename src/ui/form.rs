@@ -19,6 +19,8 @@ const CURSOR_CONTEXT: usize = 40;
 const DETAIL_LINES: u16 = 6;
 
 /// Draws `form` in `block` over `area`; `focused`: it has the keys (the cursor is shown).
+/// Returns where its rows were drawn and the first row's place among the visible ones (for a
+/// click).
 pub fn draw(
     frame: &mut Frame<'_>,
     area: Rect,
@@ -26,7 +28,7 @@ pub fn draw(
     form: &Form,
     focused: bool,
     theme: Theme,
-) {
+) -> (Rect, usize) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if form.rows.is_empty() {
@@ -36,7 +38,7 @@ pub fn draw(
             "the schema names no properties; the JSON draft holds the value"
         };
         frame.render_widget(Paragraph::new(Line::styled(none, theme.dim())), inner);
-        return;
+        return (Rect::default(), 0);
     }
     // The selected row's words only while the form has the keys: read, it is its rows.
     let detail = if focused {
@@ -84,6 +86,7 @@ pub fn draw(
         Paragraph::new(detail).wrap(Wrap { trim: false }),
         detail_area,
     );
+    (rows_area, top)
 }
 
 /// The lines `form` would like at `width` columns (its border included): a row each and the

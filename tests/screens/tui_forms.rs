@@ -160,3 +160,39 @@ fn a_row_of_megabytes_shows_where_its_cursor_is() {
         "{screen}"
     );
 }
+
+/// A click on a form's row selects it and gives the form the keys; the wheel moves a row.
+#[test]
+fn a_click_selects_a_form_row() {
+    use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+    let mut m = demo_model();
+    press(&mut m, &["/"]);
+    type_text(&mut m, "search");
+    press(&mut m, &["enter", "a", "esc"]);
+    let buffer = render(&mut m, 120, 40);
+    let (x, y) = tui::find(&buffer, "mode ").expect("the mode row");
+    let click = |kind| {
+        Msg::Mouse(MouseEvent {
+            kind,
+            column: x,
+            row: y,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    update(&mut m, click(MouseEventKind::Down(MouseButton::Left)));
+    let state = m.call("search").expect("panel");
+    assert!(state.editing, "the form has the keys");
+    let form = state.draft.shown_form().expect("a form");
+    assert_eq!(form.row().map(|r| r.key.as_str()), Some("mode"));
+    press(&mut m, &["right"]);
+    assert_eq!(
+        m.call("search").and_then(|s| s.arguments()).expect("value")["mode"],
+        "thorough"
+    );
+    update(&mut m, click(MouseEventKind::ScrollUp));
+    let form = m
+        .call("search")
+        .and_then(|s| s.draft.shown_form())
+        .expect("a form");
+    assert_eq!(form.row().map(|r| r.key.as_str()), Some("limit"));
+}
