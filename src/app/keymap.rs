@@ -9,6 +9,32 @@ use std::collections::BTreeMap;
 
 pub const DEFAULT_KEYMAP: &str = include_str!("../../assets/keymap.toml");
 
+/// The layers as the help overlay and `docs/keys.md` show them, each with its heading.
+pub const SECTIONS: &[(Layer, &str)] = &[
+    (Layer::Global, "Everywhere"),
+    (Layer::Tools, "Tools pane"),
+    (Layer::Filter, "While filtering"),
+    (Layer::Tool, "Tool pane (schema trees)"),
+    (Layer::Log, "Log pane"),
+    (Layer::Protocol, "Protocol pane"),
+    (
+        Layer::Library,
+        "A library tab's list (resources, templates, prompts)",
+    ),
+    (Layer::Opened, "Beside it: what was read or got"),
+    (Layer::Server, "Server pane"),
+    (Layer::Editor, "Call panel: editing arguments (a opens it)"),
+    (Layer::Result, "Call panel: results"),
+    (Layer::Asked, "A request from the server (its panel)"),
+    (Layer::Authorize, "OAuth authorization (its panel)"),
+    (Layer::Copy, "Copy menu (y)"),
+    (Layer::Levels, "Log level picker (L)"),
+    (
+        Layer::Picker,
+        "Server picker (S, or mcp-inspect with no server)",
+    ),
+];
+
 /// The layers a key press can belong to, derived from the model's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Layer {
@@ -286,6 +312,27 @@ impl Keymap {
             .iter()
             .find(|b| b.keys.contains(&key))
             .map(|b| b.run)
+    }
+
+    /// Every binding as Markdown tables, one per section (`docs/keys.md` is this text; a test
+    /// fails when they differ).
+    pub fn markdown(&self) -> String {
+        let mut out = String::from(
+            "# Keys\n\nGenerated from `assets/keymap.toml` (the defaults; a user keymap overrides them).\nDo not edit: `UPDATE_DOCS=1 cargo test --test logic docs` writes it again.\n",
+        );
+        for &(layer, title) in SECTIONS {
+            out.push_str(&format!("\n## {title}\n\n| keys | does |\n| --- | --- |\n"));
+            for b in self.bindings(layer) {
+                let keys: Vec<String> = b
+                    .keys
+                    .iter()
+                    .map(|k| format!("`{}`", k.label().replace('|', "\\|")))
+                    .collect();
+                let desc = b.desc.replace('|', "\\|");
+                out.push_str(&format!("| {} | {desc} |\n", keys.join(" ")));
+            }
+        }
+        out
     }
 
     pub fn bindings(&self, layer: Layer) -> &[Binding] {

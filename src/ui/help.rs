@@ -56,30 +56,7 @@ fn lines_of(
 pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) {
     let width = usize::from(frame.area().width.min(HELP_WIDTH).saturating_sub(2));
     let mut lines = Vec::new();
-    for (layer, title) in [
-        (Layer::Global, "Everywhere"),
-        (Layer::Tools, "Tools pane"),
-        (Layer::Filter, "While filtering"),
-        (Layer::Tool, "Tool pane (schema trees)"),
-        (Layer::Log, "Log pane"),
-        (Layer::Protocol, "Protocol pane"),
-        (
-            Layer::Library,
-            "A library tab's list (resources, templates, prompts)",
-        ),
-        (Layer::Opened, "Beside it: what was read or got"),
-        (Layer::Server, "Server pane"),
-        (Layer::Editor, "Call panel: editing arguments (a opens it)"),
-        (Layer::Result, "Call panel: results"),
-        (Layer::Asked, "A request from the server (its panel)"),
-        (Layer::Authorize, "OAuth authorization (its panel)"),
-        (Layer::Copy, "Copy menu (y)"),
-        (Layer::Levels, "Log level picker (L)"),
-        (
-            Layer::Picker,
-            "Server picker (S, or mcp-inspect with no server)",
-        ),
-    ] {
+    for &(layer, title) in crate::app::keymap::SECTIONS {
         lines.push(Line::styled(title, model.view.theme.name()));
         lines.extend(binding_lines(model, layer, width));
     }

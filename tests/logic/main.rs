@@ -3,6 +3,7 @@
 
 mod architecture;
 mod captures;
+mod docs;
 mod drift;
 mod schema_budgets;
 mod schema_props;
