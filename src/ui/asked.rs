@@ -60,11 +60,11 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     let mut block = Block::default()
         .borders(Borders::ALL)
         .title(match (panel.kind, panel.draft.in_form) {
-            (Asked::Form, true) => format!(" your answer: the requested fields · {toggle} JSON "),
+            (Asked::Form, true) => format!(" {} · {toggle} JSON ", filled(panel)),
             (Asked::Form, false) if panel.draft.form.is_some() => {
-                format!(" your answer as JSON · {toggle} the form ")
+                format!(" {} as JSON · {toggle} the form ", filled(panel))
             }
-            (Asked::Form, false) => " your answer as JSON (the requested fields) ".into(),
+            (Asked::Form, false) => format!(" {} as JSON ", filled(panel)),
             (Asked::Url, _) => {
                 " (nothing to fill: accept once you opened the URL yourself) ".into()
             }
@@ -84,6 +84,17 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         frame.render_widget(&editor, editor_area);
     }
     frame.render_widget(Paragraph::new(status_line(model, panel)), problem);
+}
+
+/// What the form is filled with: the server's requested fields, or our own form's values.
+fn filled(panel: &AskPanel) -> &'static str {
+    match (&panel.own, panel.item().map(|i| i.kind)) {
+        (None, _) => "your answer: the requested fields",
+        (_, Some(crate::app::library::state::Kind::Prompt)) => "the prompt's arguments",
+        (Some(OwnForm::Open(_)), _) => "the template's variables",
+        (Some(OwnForm::Save(_)), _) => "where to write it",
+        (Some(OwnForm::Request), _) => "the request",
+    }
 }
 
 /// The keys that answer, at the panel's foot.

@@ -91,6 +91,17 @@ fn a_tool_form_with_nested_rows_and_its_json_draft() {
     }
 }
 
+/// Presses `t` until the tab named `tab` is the one shown.
+fn to_tab(m: &mut mcp_inspect::testing::app::model::Model, tab: &str) {
+    for _ in 0..4 {
+        if text(&render(m, 140, 45)).contains(tab) {
+            return;
+        }
+        press(m, &["t"]);
+    }
+    panic!("no tab {tab}");
+}
+
 /// The demo's prompt and template forms, and the save form, at both sizes: a prompt's
 /// arguments and a template's variables as rows with their descriptions.
 #[test]
@@ -107,7 +118,10 @@ fn prompt_template_and_save_forms_at_both_sizes() {
     items.extend(of(Kind::Prompt, demo::prompts()));
     let problems = vec![];
     update(&mut m, Msg::LibraryListed { items, problems });
-    press(&mut m, &["6", "enter"]);
+    press(&mut m, &["6"]);
+    to_tab(&mut m, "[Templates 1]");
+    press(&mut m, &["enter"]);
+    assert!(!m.asked.is_empty(), "the template's form is open");
     for (w, h) in [(80, 24), (140, 45)] {
         insta::assert_snapshot!(
             format!("template_form_{w}x{h}"),
@@ -117,12 +131,7 @@ fn prompt_template_and_save_forms_at_both_sizes() {
     press(&mut m, &["esc"]);
     assert!(m.asked.is_empty(), "esc drops the form");
     // To the Prompts tab, then its second prompt (code review).
-    for _ in 0..4 {
-        if text(&render(&mut m, 140, 45)).contains("[Prompts 2]") {
-            break;
-        }
-        press(&mut m, &["t"]);
-    }
+    to_tab(&mut m, "[Prompts 2]");
     press(&mut m, &["j", "enter"]);
     for (w, h) in [(80, 24), (140, 45)] {
         insta::assert_snapshot!(format!("prompt_form_{w}x{h}"), text(&render(&mut m, w, h)));
