@@ -17,7 +17,9 @@ use std::time::Instant;
 fn panel(model: &mut Model) -> Option<(std::sync::Arc<ToolEntry>, &mut CallState)> {
     // The entry, not its tool: cloning a large schema on every key costs milliseconds.
     let entry = model.selected_entry()?.clone();
-    if large_input(&entry) && model.call(&entry.tool.name).is_none() {
+    // A tool large only by its output schema gets its panel at once: a key pressed right
+    // after `a` (`ctrl-s`) is not lost while a form is built.
+    if entry.large_input() && model.call(&entry.tool.name).is_none() {
         model.view.status = Some(BUILDING.into());
         return None;
     }
@@ -33,7 +35,7 @@ pub fn build_large(model: &mut Model) -> Vec<Effect> {
     if model.view.focus != Pane::Call {
         return Vec::new();
     }
-    let Some(entry) = model.selected_entry().filter(|e| large_input(e)).cloned() else {
+    let Some(entry) = model.selected_entry().filter(|e| e.large_input()).cloned() else {
         return Vec::new();
     };
     let per = model
@@ -46,16 +48,6 @@ pub fn build_large(model: &mut Model) -> Vec<Effect> {
     }
     per.building_call = true;
     vec![Effect::BuildCall(crate::app::effect::Listed(entry))]
-}
-
-/// Whether a tool's *input* schema is large (its form and validator take their time): a tool
-/// large only by its output schema gets its panel at once, so a key pressed right after `a`
-/// (`ctrl-s`) is not lost while a form is built.
-fn large_input(entry: &ToolEntry) -> bool {
-    use crate::app::tools::entry::LARGE_SCHEMA_VALUES;
-    entry.large
-        && crate::schema::budget::count_values(&entry.tool.input_schema, LARGE_SCHEMA_VALUES + 1)
-            > LARGE_SCHEMA_VALUES
 }
 
 /// A large tool's call panel arrived; kept when its tool is still the one listed.

@@ -17,6 +17,8 @@ pub struct ToolEntry {
     /// The protocol era it was listed in: what its schemas are checked against (as `check`
     /// does), so the tool pane and `check` say the same of it.
     pub era: Era,
+    /// Whether its input schema alone is large (see [`ToolEntry::large_input`]), counted once.
+    large_input: std::sync::OnceLock<bool>,
 }
 
 /// Schema values beyond which a tool's trees are built on a blocking thread: a 100,000-row
@@ -43,6 +45,19 @@ impl ToolEntry {
             large: facts.values > LARGE_SCHEMA_VALUES,
             era,
             tool,
+            large_input: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Whether its *input* schema is large (its form and validator take their time, so its
+    /// call panel is built off the UI thread). Counted on first asking, and only for a tool
+    /// that is large at all: a small tool's schema stays unparsed text.
+    pub fn large_input(&self) -> bool {
+        self.large
+            && *self.large_input.get_or_init(|| {
+                let input = &self.tool.input_schema;
+                crate::schema::budget::count_values(input, LARGE_SCHEMA_VALUES + 1)
+                    > LARGE_SCHEMA_VALUES
+            })
     }
 }
