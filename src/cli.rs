@@ -6,6 +6,7 @@ mod connection;
 
 pub use args::{
     AuthAction, CheckFormat, Cli, Command, ConnectionArgs, DiffFormat, Format, ProtocolArg,
+    TestFormat,
 };
 
 /// A stdio server's command given without `--` before it (`mcp-inspect node index.js`): clap

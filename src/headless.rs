@@ -14,6 +14,7 @@ mod request;
 mod resources;
 mod signals;
 mod teller;
+mod test;
 mod tools;
 
 use crate::cli::{Command, ConnectionArgs};
@@ -28,6 +29,7 @@ use teller::Teller;
 pub async fn run(command: Command) -> i32 {
     let (connection, format, job) = match plan::plan(&command) {
         Plan::Files { old, new, format } => return drift::files(old, new, format),
+        Plan::Refused { message, format } => return Report { format }.error(&message, exit::ERROR),
         Plan::Eras { connection, format } => return drift::eras(connection, format).await,
         Plan::Elsewhere => return exit::ERROR,
         Plan::Connected {

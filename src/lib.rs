@@ -15,6 +15,7 @@ mod runtime;
 mod sarif;
 mod schema;
 mod secrets;
+mod suite;
 pub mod testing;
 mod ui;
 mod untrusted;

@@ -209,6 +209,25 @@ pub enum Command {
         #[command(flatten)]
         connection: ConnectionArgs,
     },
+    /// Run the calls, prompts and reads of a test file (TOML) and check each against its
+    /// expectations: exit 0 when all hold, 1 when any fails (naming the case, the expectation
+    /// and what came instead).
+    Test {
+        /// The test file: `[[call]]` (tool, args), `[[prompt]]` (name, args) and `[[read]]`
+        /// (uri) entries, each with an optional `[….expect]` table.
+        file: PathBuf,
+        /// Write what each case gives now into the file as its expectations (review the
+        /// diff, commit); comments and hand-written keys stay.
+        #[arg(long)]
+        update: bool,
+        /// Only the cases whose label contains TEXT.
+        #[arg(long, value_name = "TEXT")]
+        filter: Option<String>,
+        #[arg(long, value_enum, default_value_t = TestFormat::Text)]
+        format: TestFormat,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
     /// OAuth tokens kept for servers (in $XDG_STATE_HOME/mcp-inspect/auth): list them, or
     /// forget one server's.
     Auth {
@@ -241,6 +260,15 @@ pub enum Command {
 pub enum Format {
     Text,
     Json,
+}
+
+/// How `test` reports.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TestFormat {
+    Text,
+    Json,
+    /// JUnit XML, for CI systems' test reports.
+    Junit,
 }
 
 /// How `diff` reports.

@@ -1,7 +1,6 @@
 //! `mcp-inspect call TOOL`: calls a tool and prints the full result with the verdict on it
 //! (JSON), or the content, the natural value and the verdict in words (text).
 
-use super::inspect::unknown_tool;
 use super::output::Report;
 use crate::cli::Format;
 use crate::mcp::session::error::exit;
@@ -133,7 +132,7 @@ fn call_failed(
 ) -> i32 {
     match (error, unlisted) {
         (RequestError::Server { code, message, .. }, Some(list)) => {
-            let known = unknown_tool(name, list.tools.iter().map(|t| t.name.as_str()));
+            let known = list.unknown(name);
             let said = format!("{known}; the server said {code}: {message}");
             report.error(&said, exit::TOOL_ERROR)
         }

@@ -6,7 +6,6 @@ use crate::mcp::Session;
 use crate::mcp::session::error::exit;
 use crate::schema::SchemaTree;
 use crate::schema::signature::signature;
-use crate::untrusted;
 use serde_json::{Map, Value, json};
 
 pub async fn run(session: &Session, name: &str, report: &Report) -> i32 {
@@ -15,10 +14,7 @@ pub async fn run(session: &Session, name: &str, report: &Report) -> i32 {
         Err(e) => return report.error(&format!("tools/list failed: {e}"), exit::ERROR),
     };
     let Some(at) = list.tools.iter().position(|t| t.name == name) else {
-        return report.error(
-            &unknown_tool(name, list.tools.iter().map(|t| t.name.as_str())),
-            exit::TOOL_ERROR,
-        );
+        return report.error(&list.unknown(name), exit::TOOL_ERROR);
     };
     let tool = list.tools.swap_remove(at);
     drop(list);
@@ -55,17 +51,4 @@ pub async fn run(session: &Session, name: &str, report: &Report) -> i32 {
     }
     report.json(&Value::Object(out));
     exit::OK
-}
-
-/// `unknown tool X (known: a, b, …)`, bounded and escaped.
-pub fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> String {
-    let known: Vec<String> = known
-        .take(20)
-        .map(|n| untrusted::line(n, 60).into_owned())
-        .collect();
-    format!(
-        "unknown tool `{}` (known: {})",
-        untrusted::line(name, 80),
-        known.join(", ")
-    )
 }

@@ -3,8 +3,8 @@
 //! matches on [`Command`]; what it hands on has no arm that cannot happen.
 
 use super::output::Report;
-use super::{call, check, drift, inspect, prompts, request, resources, tools};
-use crate::cli::{CheckFormat, Command, ConnectionArgs, DiffFormat, Format};
+use super::{call, check, drift, inspect, prompts, request, resources, test, tools};
+use crate::cli::{CheckFormat, Command, ConnectionArgs, DiffFormat, Format, TestFormat};
 use crate::mcp::Session;
 use crate::mcp::session::error::exit;
 use std::path::Path;
@@ -27,6 +27,8 @@ pub enum Plan<'a> {
         format: Format,
         job: Job<'a>,
     },
+    /// Refused before connecting (a test file that does not read), said in `format`.
+    Refused { message: String, format: Format },
     /// Not a headless command (the built-in servers, `replay`, `auth`: `main` runs those).
     Elsewhere,
 }
@@ -61,6 +63,8 @@ pub enum Job<'a> {
         params: Option<&'a str>,
     },
     Snapshot(Option<&'a Path>),
+    /// `test FILE`: the file's cases, read before connecting.
+    Test(test::Suite<'a>),
     /// `diff OLD`: the snapshot against the server as it is now.
     Diff {
         old: &'a Path,
@@ -126,6 +130,33 @@ pub fn plan(command: &Command) -> Plan<'_> {
             connection,
         } => connected(connection, *format, Job::Prompt { name, args: arg }),
         Command::Complete { .. } => complete_plan(command),
+        Command::Test {
+            file,
+            update,
+            filter,
+            format,
+            connection,
+        } => {
+            let shown = match format {
+                TestFormat::Json => Format::Json,
+                TestFormat::Text | TestFormat::Junit => Format::Text,
+            };
+            match test::read(file, filter.as_deref()) {
+                Ok(cases) => {
+                    let suite = test::Suite {
+                        file,
+                        cases,
+                        update: *update,
+                        format: *format,
+                    };
+                    connected(connection, shown, Job::Test(suite))
+                }
+                Err(message) => Plan::Refused {
+                    message,
+                    format: shown,
+                },
+            }
+        }
         Command::DemoServer { .. }
         | Command::HostileServer { .. }
         | Command::Replay { .. }
@@ -234,6 +265,7 @@ impl Job<'_> {
             Job::Ping => ping(session, report).await,
             Job::Request { method, params } => request::run(session, method, params, report).await,
             Job::Snapshot(out) => drift::take(session, out, report).await,
+            Job::Test(suite) => test::run(session, suite, report).await,
             Job::Diff { old, format } => drift::live(session, old, format).await,
         }
     }

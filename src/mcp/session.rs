@@ -75,6 +75,20 @@ pub struct ToolList {
     pub problem: Option<String>,
 }
 
+impl ToolList {
+    /// `unknown tool X (known: a, b, …)`, bounded and escaped.
+    pub fn unknown(&self, name: &str) -> String {
+        let known: Vec<String> = (self.tools.iter().take(20))
+            .map(|t| untrusted::line(&t.name, 60).into_owned())
+            .collect();
+        format!(
+            "unknown tool `{}` (known: {})",
+            untrusted::line(name, 80),
+            known.join(", ")
+        )
+    }
+}
+
 /// Every item of a paginated list, as sent, and why the listing stopped early if it did.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Listing {

@@ -1,0 +1,209 @@
+//! `test --update`: what each case gave written into the file as its expectations, the rest of
+//! the file (comments, order, hand-written `text_contains`, `max_ms`, `ignore`) left as it was,
+//! so the change reads as a diff to review.
+
+use super::expect::Got;
+use super::file::{Action, Case};
+use super::run::Ran;
+use serde_json::Value;
+use toml_edit::{DocumentMut, Item, TableLike};
+
+/// A value or text larger than this (as JSON) is not kept as an expectation.
+pub const MAX_KEPT_BYTES: usize = 64 * 1024;
+/// A value whose TOML is longer than this is written as pretty JSON (`value_json`).
+const INLINE_CHARS: usize = 100;
+/// The keys `--update` writes (and so replaces).
+const WRITTEN: [&str; 5] = ["verdict", "is_error", "value", "value_json", "text"];
+
+/// The file's `text` with each case that got an answer given its answer as expectations, and
+/// a note for each case left as it was.
+pub fn updated(text: &str, cases: &[&Case], ran: &[Ran]) -> Result<(String, Vec<String>), String> {
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| e.to_string())?;
+    let mut notes = Vec::new();
+    for (case, ran) in cases.iter().zip(ran) {
+        let Some(got) = &ran.got else {
+            notes.push(format!("{}: not updated (no answer)", case.label));
+            continue;
+        };
+        let table = doc
+            .get_mut(case.action.table())
+            .and_then(Item::as_array_of_tables_mut)
+            .and_then(|entries| entries.get_mut(case.index))
+            .ok_or_else(|| format!("{}: its entry is gone from the file", case.label))?;
+        let expect = table
+            .entry("expect")
+            .or_insert_with(|| Item::Table(toml_edit::Table::new()))
+            .as_table_like_mut()
+            .ok_or_else(|| format!("{}: its `expect` is not a table", case.label))?;
+        for key in WRITTEN {
+            expect.remove(key);
+        }
+        if let Some(note) = write(expect, &case.action, got) {
+            notes.push(format!("{}: {note}", case.label));
+        }
+    }
+    Ok((doc.to_string(), notes))
+}
+
+/// Writes what `got` shows into `expect`; says what was too large to keep.
+fn write(expect: &mut dyn TableLike, action: &Action, got: &Got) -> Option<String> {
+    if let Some(verdict) = got.verdict {
+        expect.insert("verdict", toml_edit::value(verdict));
+    }
+    expect.insert("is_error", toml_edit::value(got.is_error));
+    // A call's structured value says what it returned; otherwise its text does (a prompt's
+    // and a resource's text, or a blob's contents as a value).
+    let value = match action {
+        Action::Call { .. } => got.value.as_ref(),
+        _ if got.text.is_empty() => got.value.as_ref(),
+        _ => None,
+    };
+    if let Some(value) = value {
+        let json = value.to_string();
+        if json.len() > MAX_KEPT_BYTES {
+            return Some(format!(
+                "the value ({} bytes) is too large to keep",
+                json.len()
+            ));
+        }
+        match toml_of(value).filter(|v| v.to_string().len() <= INLINE_CHARS) {
+            Some(inline) => expect.insert("value", Item::Value(inline)),
+            None => expect.insert(
+                "value_json",
+                toml_edit::value(serde_json::to_string_pretty(value).unwrap_or(json)),
+            ),
+        };
+        return None;
+    }
+    if got.text.len() > MAX_KEPT_BYTES {
+        return Some(format!(
+            "the text ({} bytes) is too large to keep",
+            got.text.len()
+        ));
+    }
+    if !got.text.is_empty() || matches!(action, Action::Call { .. }) {
+        expect.insert("text", toml_edit::value(got.text.as_str()));
+    }
+    None
+}
+
+/// A JSON value as TOML, when TOML can hold it exactly: no `null`, integers within 64 bits,
+/// other numbers that a 64-bit float keeps.
+fn toml_of(value: &Value) -> Option<toml_edit::Value> {
+    Some(match value {
+        Value::Null => return None,
+        Value::Bool(b) => (*b).into(),
+        Value::String(s) => s.as_str().into(),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => i.into(),
+            None if n.to_string().contains(['.', 'e', 'E']) => {
+                let float = n.as_f64().filter(|f| f.is_finite())?;
+                let back = serde_json::Number::from_f64(float)?;
+                if !super::expect::same_number(n, &back) {
+                    return None;
+                }
+                float.into()
+            }
+            None => return None,
+        },
+        Value::Array(items) => {
+            let mut array = toml_edit::Array::new();
+            for item in items {
+                array.push(toml_of(item)?);
+            }
+            array.into()
+        }
+        Value::Object(map) => {
+            let mut table = toml_edit::InlineTable::new();
+            for (key, item) in map {
+                table.insert(key, toml_of(item)?);
+            }
+            table.into()
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::file::parse;
+    use serde_json::json;
+
+    fn got(value: Option<Value>, text: &str) -> Ran {
+        Ran {
+            got: Some(Got {
+                is_error: false,
+                verdict: Some("conforms"),
+                value,
+                text: text.into(),
+                ms: 3,
+            }),
+            failures: vec![],
+            ms: 3,
+        }
+    }
+
+    #[test]
+    fn answers_become_expectations_and_the_rest_of_the_file_stays() {
+        let text = "# adds\n[[call]]\ntool = \"add\" # the tool\nargs = { a = 1, b = 2 }\n[call.expect]\nmax_ms = 50\nverdict = \"violations\"\n\n[[call]]\ntool = \"falsy\"\nargs.kind = \"null\"\n\n[[call]]\ntool = \"echo\"\n\n[[read]]\nuri = \"demo://gone\"\n";
+        let cases = parse(text).expect("reads");
+        let cases: Vec<&Case> = cases.iter().collect();
+        let ran = [
+            got(Some(json!({"sum": 3})), "3"),
+            got(Some(Value::Null), "null"),
+            got(None, "hello\n\"there\""),
+            Ran {
+                got: None,
+                failures: vec!["resources/read failed".into()],
+                ms: 1,
+            },
+        ];
+        let (written, notes) = updated(text, &cases, &ran).expect("updates");
+        assert!(
+            written.starts_with("# adds\n[[call]]\ntool = \"add\" # the tool\n"),
+            "{written}"
+        );
+        assert!(
+            written.contains(
+                "max_ms = 50\nverdict = \"conforms\"\nis_error = false\nvalue = { sum = 3 }\n"
+            ),
+            "{written}"
+        );
+        assert!(written.contains("value_json = \"null\""), "{written}");
+        assert_eq!(notes, ["read demo://gone: not updated (no answer)"]);
+        let again = parse(&written).expect("reads back");
+        assert_eq!(again[0].expect.value, Some(json!({"sum": 3})));
+        assert_eq!(again[1].expect.value, Some(Value::Null));
+        assert_eq!(again[2].expect.text.as_deref(), Some("hello\n\"there\""));
+        assert_eq!(again[2].expect.value, None);
+        // Run twice, the file does not change.
+        let cases: Vec<&Case> = again.iter().collect();
+        let (twice, _) = updated(&written, &cases, &ran).expect("updates");
+        assert_eq!(twice, written);
+    }
+
+    #[test]
+    fn what_toml_cannot_hold_exactly_is_written_as_json() {
+        let big = serde_json::from_str::<Value>("123456789012345678901234567890").expect("json");
+        assert!(toml_of(&big).is_none());
+        assert!(toml_of(&json!({"a": [1, null]})).is_none());
+        assert!(toml_of(&json!({"a": [1.5, "x", true]})).is_some());
+        let long = json!({"text": "x".repeat(200)});
+        let mut table = toml_edit::Table::new();
+        let action = Action::Call {
+            tool: "t".into(),
+            args: json!({}),
+        };
+        let mut given = got(Some(long.clone()), "");
+        assert_eq!(
+            write(&mut table, &action, given.got.as_ref().expect("got")),
+            None
+        );
+        assert!(table.contains_key("value_json") && !table.contains_key("value"));
+        given.got.as_mut().expect("got").value = Some(json!({"huge": "y".repeat(MAX_KEPT_BYTES)}));
+        let said = write(&mut table, &action, given.got.as_ref().expect("got"));
+        assert!(said.is_some_and(|s| s.contains("too large")));
+    }
+}
