@@ -71,6 +71,7 @@ pub mod server {
     pub mod query;
     pub mod state;
     pub mod update;
+    pub mod watch;
 }
 pub mod tabs;
 pub mod theme;

@@ -19,6 +19,7 @@ mod suite;
 pub mod testing;
 mod ui;
 mod untrusted;
+mod watch;
 
 use clap::Parser;
 use cli::{Cli, Command};
@@ -93,8 +94,12 @@ pub fn main() -> i32 {
             }
             Some(command) => crate::headless::run(command).await,
             None => {
-                let baseline = cli.baseline.as_deref();
-                crate::runtime::run(cli.connection, !cli.no_mouse, baseline).await
+                let flags = crate::runtime::Flags {
+                    mouse: !cli.no_mouse,
+                    baseline: cli.baseline.as_deref(),
+                    watch: &cli.watch,
+                };
+                crate::runtime::run(cli.connection, flags).await
             }
         }
     });

@@ -30,21 +30,34 @@ pub fn frame<B: ratatui::backend::Backend>(
     Ok(())
 }
 
-/// Runs the TUI and returns the exit code; `mouse`: take mouse reports. With no server named
-/// (or `--config` without `--server`) the picker offers the user's configured servers first;
-/// `S` in the TUI comes back to it.
-pub async fn run(
-    connection: ConnectionArgs,
-    mouse: bool,
-    baseline: Option<&std::path::Path>,
-) -> i32 {
-    let baseline = match baseline.map(read_baseline) {
-        None => None,
-        Some(Ok(doc)) => Some(std::sync::Arc::new(doc)),
-        Some(Err(why)) => {
-            eprintln!("error: --baseline {why}");
+/// The TUI's own flags.
+pub struct Flags<'a> {
+    /// Take mouse reports.
+    pub mouse: bool,
+    /// `--baseline`: a snapshot the tools are compared with.
+    pub baseline: Option<&'a std::path::Path>,
+    /// `--watch`: paths whose changes restart the server.
+    pub watch: &'a [std::path::PathBuf],
+}
+
+/// Runs the TUI and returns the exit code. With no server named (or `--config` without
+/// `--server`) the picker offers the user's configured servers first; `S` in the TUI comes
+/// back to it.
+pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
+    let Flags {
+        mouse,
+        baseline,
+        watch,
+    } = flags;
+    let (mut watcher, baseline) = match (start_watch(watch), baseline.map(read_baseline)) {
+        (Err(why), _) | (_, Some(Err(why))) => {
+            eprintln!("error: {why}");
             return exit::ERROR;
         }
+        (Ok(watcher), baseline) => (
+            watcher,
+            baseline.and_then(Result::ok).map(std::sync::Arc::new),
+        ),
     };
     let mut next = None;
     if !connection.picks() {
@@ -100,7 +113,11 @@ pub async fn run(
         };
         let mut model = session_model(&options, keymap.clone(), warning.clone());
         model.tools.baseline = baseline.clone();
-        match event_loop::run_loop(&mut edge, session_options(&connection, options), model).await {
+        if let Some(watcher) = &watcher {
+            watching(&mut model, watch, watcher);
+        }
+        let options = session_options(&connection, options);
+        match event_loop::run_loop(&mut edge, options, model, watcher.as_mut()).await {
             Ok(event_loop::Ended::Quit(code)) => return code,
             Ok(event_loop::Ended::SwitchServer) => {}
             Err(e) => {
@@ -111,10 +128,39 @@ pub async fn run(
     }
 }
 
+/// Says in the log what `--watch` watches, and what it could not.
+fn watching(
+    model: &mut model::Model,
+    paths: &[std::path::PathBuf],
+    watcher: &crate::watch::Watcher,
+) {
+    model.session.watch.on = true;
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    model.push_log(
+        model::LogKind::Event,
+        format!(
+            "watching {}: a change restarts the server",
+            shown.join(", ")
+        ),
+    );
+    if let Some(problem) = &watcher.problem {
+        model.push_log(model::LogKind::Problem, problem.clone());
+    }
+}
+
 /// A snapshot file for `--baseline`.
 fn read_baseline(path: &std::path::Path) -> Result<serde_json::Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    crate::drift::snapshot::read(&text).map_err(|why| format!("{}: {why}", path.display()))
+    let said = |why: String| format!("--baseline {}: {why}", path.display());
+    let text = std::fs::read_to_string(path).map_err(|e| said(e.to_string()))?;
+    crate::drift::snapshot::read(&text).map_err(said)
+}
+
+/// The watch `--watch` asks for, if any.
+fn start_watch(paths: &[std::path::PathBuf]) -> Result<Option<crate::watch::Watcher>, String> {
+    match paths.is_empty() {
+        true => Ok(None),
+        false => crate::watch::Watcher::start(paths).map(Some),
+    }
 }
 
 /// The picker over `--config`'s file, or over the user's client configs.

@@ -114,6 +114,8 @@ pub enum Msg {
         tool: String,
         records: Vec<call::state::Record>,
     },
+    /// `--watch`: the server's files changed (which, described).
+    Watched(String),
 }
 
 pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
@@ -157,9 +159,15 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             return crate::app::mouse::mouse(model, event);
         }
         Msg::Mouse(_) => {}
-        Msg::Connected(server) => return server::update::connected(model, server),
+        Msg::Connected(summary) => {
+            let mut effects = server::update::connected(model, summary);
+            effects.extend(server::watch::settled(model));
+            return effects;
+        }
+        Msg::Watched(what) => return server::watch::changed(model, &what),
         Msg::ToolsListed(list) => {
             tools_listed(model, list);
+            server::watch::tools_listed(model);
             crate::app::tools::drift::compare(model);
             let mut effects = library::update::list(model);
             effects.extend(saved::update::restore(model));
@@ -172,9 +180,15 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             call::update::finished(model, &tool, id, outcome);
             return saved::update::save(model, &tool);
         }
-        Msg::ConnectFailed(reason) => server::update::connect_failed(model, &reason),
+        Msg::ConnectFailed(reason) => {
+            server::update::connect_failed(model, &reason);
+            return server::watch::failed(model);
+        }
         Msg::ListFailed(error) => server::update::list_failed(model, error),
-        Msg::LibraryListed { items, problems } => library::update::listed(model, items, problems),
+        Msg::LibraryListed { items, problems } => {
+            library::update::listed(model, items, problems);
+            server::watch::library_listed(model);
+        }
         Msg::Completed { argument, result } => {
             asked::completions::completed(model, &argument, result)
         }
@@ -469,7 +483,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         | Command::FocusLog
         | Command::FocusProtocol
         | Command::Back => panes::update::focus(model, command),
-        Command::Reconnect => return reconnect(model),
+        Command::Reconnect => return server::update::reconnect(model),
         Command::Filter
         | Command::FilterAccept
         | Command::FilterCancel
@@ -530,19 +544,4 @@ fn end(model: &mut Model, command: Command, asked_before: bool) {
     }
     model.exit.switch_server = switch;
     model.exit.quit = true;
-}
-
-/// A new handshake, whether the connection looks alive or not: an HTTP session the server
-/// forgot (it restarted) looks alive until a request fails.
-fn reconnect(model: &mut Model) -> Vec<Effect> {
-    if model.session.connection == Connection::Connecting {
-        model.view.status = Some("already connecting".into());
-        return Vec::new();
-    }
-    model.session.connection = Connection::Connecting;
-    model.push_log(LogKind::Event, "reconnecting: a new handshake".into());
-    call::update::abandon_all(model, "abandoned: reconnecting");
-    // The old session's requests die with it: nobody can take their answers now.
-    model.asked.clear();
-    vec![Effect::Session(SessionRequest::Reconnect)]
 }

@@ -25,6 +25,11 @@ pub struct Cli {
     /// what changed and whether it breaks callers or consumers.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
+    /// TUI: restart the server whenever these files or folders change (a folder's whole tree,
+    /// less .git, target, node_modules, caches and editors' swap files) and show what changed
+    /// since the last start. With --url, reconnects instead.
+    #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with = "baseline")]
+    pub watch: Vec<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]

@@ -130,33 +130,7 @@ pub fn plan(command: &Command) -> Plan<'_> {
             connection,
         } => connected(connection, *format, Job::Prompt { name, args: arg }),
         Command::Complete { .. } => complete_plan(command),
-        Command::Test {
-            file,
-            update,
-            filter,
-            format,
-            connection,
-        } => {
-            let shown = match format {
-                TestFormat::Json => Format::Json,
-                TestFormat::Text | TestFormat::Junit => Format::Text,
-            };
-            match test::read(file, filter.as_deref()) {
-                Ok(cases) => {
-                    let suite = test::Suite {
-                        file,
-                        cases,
-                        update: *update,
-                        format: *format,
-                    };
-                    connected(connection, shown, Job::Test(suite))
-                }
-                Err(message) => Plan::Refused {
-                    message,
-                    format: shown,
-                },
-            }
-        }
+        Command::Test { .. } => test_plan(command),
         Command::DemoServer { .. }
         | Command::HostileServer { .. }
         | Command::Replay { .. }
@@ -194,6 +168,43 @@ fn call_plan(command: &Command) -> Plan<'_> {
         connection,
         format: *format,
         job,
+    }
+}
+
+/// `test FILE`: the file read (and its cases picked) before connecting.
+fn test_plan(command: &Command) -> Plan<'_> {
+    let Command::Test {
+        file,
+        update,
+        filter,
+        format,
+        connection,
+    } = command
+    else {
+        return Plan::Elsewhere;
+    };
+    let shown = match format {
+        TestFormat::Json => Format::Json,
+        TestFormat::Text | TestFormat::Junit => Format::Text,
+    };
+    match test::read(file, filter.as_deref()) {
+        Ok(cases) => {
+            let suite = test::Suite {
+                file,
+                cases,
+                update: *update,
+                format: *format,
+            };
+            Plan::Connected {
+                connection,
+                format: shown,
+                job: Job::Test(suite),
+            }
+        }
+        Err(message) => Plan::Refused {
+            message,
+            format: shown,
+        },
     }
 }
 

@@ -29,11 +29,29 @@ fn step(model: &mut Model, msg: Msg) -> Vec<Effect> {
     update(model, msg)
 }
 
+/// The messages the transports saw meanwhile, taken once a frame (never one by one).
+fn take_wire(model: &mut Model, wire: Option<&WireLog>) {
+    if let Some((batch, dropped)) = wire.map(WireLog::take)
+        && (!batch.is_empty() || dropped > 0)
+    {
+        step(model, Msg::Wire { batch, dropped });
+    }
+}
+
+/// The next settled change `--watch` sees; never, without it.
+async fn next_change(watch: &mut Option<&mut crate::watch::Watcher>) -> crate::watch::Changes {
+    match watch {
+        Some(watcher) => watcher.next().await,
+        None => std::future::pending().await,
+    }
+}
+
 /// Runs the UI on `edge` until the user quits or switches server.
 pub async fn run_loop<E: Edge>(
     edge: &mut E,
     options: ConnectOptions,
     mut model: Model,
+    mut watch: Option<&mut crate::watch::Watcher>,
 ) -> std::io::Result<Ended>
 where
     <E::Backend as Backend>::Error: Send + Sync + 'static,
@@ -49,12 +67,7 @@ where
     let mut ticker = tokio::time::interval(TICK);
     while !model.exit.quit {
         if dirty && (urgent || last_frame.elapsed() >= FRAME) {
-            // The messages the transports saw meanwhile, taken once a frame (never one by one).
-            if let Some((batch, dropped)) = wire.as_ref().map(WireLog::take)
-                && (!batch.is_empty() || dropped > 0)
-            {
-                step(&mut model, Msg::Wire { batch, dropped });
-            }
+            take_wire(&mut model, wire.as_ref());
             model.now = Instant::now();
             super::frame(edge.terminal(), &mut model).map_err(std::io::Error::other)?;
             last_frame = Instant::now();
@@ -86,6 +99,7 @@ where
                 }
             }
             _ = ticker.tick(), if model.busy() => effects = step(&mut model, Msg::Tick),
+            changes = next_change(&mut watch) => effects = step(&mut model, Msg::Watched(changes.describe())),
         }
         dirty = true;
         // What an effect answers at once goes into `update`, whose effects are carried too.

@@ -231,3 +231,14 @@ fn a_hostile_server_fails_cases_and_a_crash_fails_the_rest_with_its_stderr() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn watching_a_path_that_does_not_exist_is_a_usage_error() {
+    let r = run(&["--watch", "/nonexistent/server.py", "--demo"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--watch /nonexistent/server.py: No such file or directory"),
+        "{}",
+        r.stderr
+    );
+}

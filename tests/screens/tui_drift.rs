@@ -45,7 +45,7 @@ fn tools_changed_against_the_baseline_are_marked_and_explained() {
     );
     assert!(
         screen.contains(
-            "against the baseline: 2 breaking, 0 unknown, 0 compatible, 1 info; removed: retired"
+            "against the baseline: 2 breaking, 0 unknown, 0 compatible, 1 info; removed: retired; changed: add, echo"
         ),
         "{screen}"
     );
@@ -58,4 +58,76 @@ fn tools_changed_against_the_baseline_are_marked_and_explained() {
         "{screen}"
     );
     insta::assert_snapshot!("baseline_add_120x40", screen);
+}
+
+/// `--watch`: a change restarts the server; the tools it lists next are compared with the
+/// last start's (a tool added, one changed), the library too, and a change that comes while
+/// connecting restarts once the handshake is over.
+#[test]
+fn a_watched_change_restarts_and_says_what_changed_since_the_last_start() {
+    use mcp_inspect::testing::app::effect::{Effect, SessionRequest};
+    let mut m = mcp_inspect::testing::app::model::Model::new(
+        "mcp-inspect demo-server".into(),
+        mcp_inspect::testing::app::keymap::Keymap::default_map(),
+        mcp_inspect::testing::app::theme::Theme { color: false },
+    );
+    m.session.watch.on = true;
+    let mut first = demo_tools();
+    first.tools.retain(|t| t.name != "pi");
+    update(&mut m, Msg::Connected(tui::server()));
+    update(&mut m, Msg::ToolsListed(first));
+    let restart = update(&mut m, Msg::Watched("server.py".into()));
+    assert!(
+        matches!(
+            restart.as_slice(),
+            [Effect::Session(SessionRequest::Reconnect)]
+        ),
+        "{restart:?}"
+    );
+    // Another change while the handshake is under way: once over, restarted again.
+    assert!(update(&mut m, Msg::Watched("server.py".into())).is_empty());
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("changed: server.py: restarting once connected"),
+        "{screen}"
+    );
+    let again = update(&mut m, Msg::Connected(tui::server()));
+    assert!(
+        again
+            .iter()
+            .any(|e| matches!(e, Effect::Session(SessionRequest::Reconnect))),
+        "{again:?}"
+    );
+    // A start that fails says the next change retries.
+    update(
+        &mut m,
+        Msg::ConnectFailed("SyntaxError: invalid syntax".into()),
+    );
+    update(&mut m, Msg::Watched("server.py".into()));
+    update(&mut m, Msg::Connected(tui::server()));
+    update(&mut m, Msg::ToolsListed(demo_tools()));
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("the next change to the files starts the server again"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(
+            "since the last start: 0 breaking, 0 unknown, 1 compatible, 0 info; added: pi"
+        ),
+        "compared with the last start that listed:\n{screen}"
+    );
+    assert!(
+        screen.lines().any(|l| l.contains("pi ") && l.contains('Δ')),
+        "{screen}"
+    );
+    // The next start with nothing changed clears the marks.
+    update(&mut m, Msg::Watched("server.py".into()));
+    update(&mut m, Msg::Connected(tui::server()));
+    update(&mut m, Msg::ToolsListed(demo_tools()));
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        !screen.lines().any(|l| l.contains("pi ") && l.contains('Δ')),
+        "{screen}"
+    );
 }

@@ -85,7 +85,7 @@ async fn run_to_the_end(edge: &mut ScriptedEdge, options: ConnectOptions, second
     );
     let ended = tokio::time::timeout(
         std::time::Duration::from_secs(seconds),
-        run_loop(edge, options, model),
+        run_loop(edge, options, model, None),
     )
     .await;
     assert!(

@@ -14,7 +14,7 @@ const TEXT_LINES: usize = 5_000;
 /// Lines of the result as sent shown before the rest is counted.
 const SENT_LINES: usize = 20_000;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kind {
     Resource,
     Template,

@@ -20,6 +20,8 @@ pub struct Session {
     /// The timeouts, for the countdown of a call in flight.
     pub limits: CallLimits,
     pub next_call_id: u64,
+    /// `--watch`: restarts on change and what they are compared with.
+    pub watch: crate::app::server::watch::Watch,
 }
 
 impl Session {
@@ -36,6 +38,7 @@ impl Session {
                 max_time: Duration::from_secs(600),
             },
             next_call_id: 1,
+            watch: Default::default(),
         }
     }
 }

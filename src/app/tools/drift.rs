@@ -12,21 +12,10 @@ pub fn compare(model: &mut Model) {
     let Some(baseline) = model.tools.baseline.clone() else {
         return;
     };
-    let tools: Vec<_> = model
-        .tools
-        .list
-        .iter()
-        .map(|e| Tool::definition(&e.tool))
-        .collect();
-    // In a snapshot's form (keys sorted), as the baseline is.
-    let now = crate::drift::snapshot::canonical(json!({ "tools": tools }));
+    let now = listing(model);
     let changes = compare::tools(&baseline, &now);
     let summary = Summary::of(&changes);
-    let removed: Vec<String> = changes
-        .iter()
-        .filter(|c| c.pointer == "/" && c.verdict == Verdict::Breaking)
-        .map(|c| crate::untrusted::line(&c.tool, 80).into_owned())
-        .collect();
+    let named = names(&changes);
     model.tools.drift.clear();
     for change in changes {
         model
@@ -41,13 +30,44 @@ pub fn compare(model: &mut Model) {
     } else {
         LogKind::Event
     };
-    let gone = if removed.is_empty() {
-        String::new()
-    } else {
-        format!("; removed: {}", removed.join(", "))
+    let against = match model.tools.since_last_start {
+        true => "since the last start",
+        false => "against the baseline",
     };
-    model.push_log(
-        kind,
-        format!("against the baseline: {}{gone}", summary.line()),
-    );
+    model.push_log(kind, format!("{against}: {}{named}", summary.line()));
+}
+
+/// `; removed: a; added: b; changed: c`: the tools each change concerns, by what it did.
+fn names(changes: &[compare::Change]) -> String {
+    let mut groups: [(&str, Vec<String>); 3] = [
+        ("removed", Vec::new()),
+        ("added", Vec::new()),
+        ("changed", Vec::new()),
+    ];
+    for change in changes {
+        let group = match (change.pointer.as_str(), change.verdict) {
+            ("/", Verdict::Breaking) => 0,
+            ("/", Verdict::Compatible) => 1,
+            _ => 2,
+        };
+        let name = crate::untrusted::line(&change.tool, 80).into_owned();
+        let names = &mut groups[group].1;
+        // Changes come sorted by tool: a tool's several changes are named once.
+        if names.last() != Some(&name) && names.len() < 20 {
+            names.push(name);
+        }
+    }
+    groups
+        .iter()
+        .filter(|(_, names)| !names.is_empty())
+        .map(|(what, names)| format!("; {what}: {}", names.join(", ")))
+        .collect()
+}
+
+/// The tools listed now, in a snapshot's form (keys sorted), as a baseline is.
+pub fn listing(model: &Model) -> serde_json::Value {
+    let tools: Vec<_> = (model.tools.list.iter())
+        .map(|e| Tool::definition(&e.tool))
+        .collect();
+    crate::drift::snapshot::canonical(json!({ "tools": tools }))
 }

@@ -24,6 +24,8 @@ pub struct Tools {
     pub scroll: usize,
     /// The snapshot given with `--baseline`, which listed tools are compared with.
     pub baseline: Option<Arc<serde_json::Value>>,
+    /// The baseline is the last start's listing (`--watch`), not a snapshot file.
+    pub since_last_start: bool,
     /// The changes against the baseline, by tool.
     pub drift: HashMap<String, Vec<crate::drift::compare::Change>>,
 }

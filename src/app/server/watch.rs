@@ -1,0 +1,170 @@
+//! `--watch`: a change to the server's files restarts it (a new handshake, every listing
+//! redone) and the TUI says what changed since the last start that listed: tools judged by the
+//! drift engine (Δ in the list, each change in the tool's pane, a line in the log), and the
+//! resources, templates and prompts added, removed or changed. The selected tool and the call
+//! panels' drafts stay. A server that fails to start says why and is retried on the next change.
+//! Pure.
+
+use crate::app::effect::Effect;
+use crate::app::library::state::{Item, Kind};
+use crate::app::model::{LogKind, Model};
+use crate::app::server::state::Connection;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// What `--watch` keeps between starts.
+#[derive(Debug, Default)]
+pub struct Watch {
+    /// Files are watched (the log and the status say restarts are automatic).
+    pub on: bool,
+    /// A change came while connecting: restart again once the handshake is over.
+    pub pending: bool,
+    /// The listings of the last start that listed, until the restarted server lists again.
+    pub before: Option<Before>,
+    /// Restarts so far.
+    pub restarts: u32,
+}
+
+/// The listings a restart is compared with.
+#[derive(Debug)]
+pub struct Before {
+    /// The tools in a snapshot's form.
+    pub tools: Option<Arc<Value>>,
+    /// The library's items by kind and key, when it was listed.
+    pub library: Option<BTreeMap<(Kind, String), Value>>,
+}
+
+/// Files changed (`what`, described): the server is restarted, or once the handshake under
+/// way is over.
+pub fn changed(model: &mut Model, what: &str) -> Vec<Effect> {
+    let what = crate::untrusted::line(what, 200);
+    if model.session.connection == Connection::Connecting {
+        model.session.watch.pending = true;
+        model.push_log(
+            LogKind::Event,
+            format!("changed: {what}: restarting once connected"),
+        );
+        return Vec::new();
+    }
+    model.push_log(
+        LogKind::Event,
+        format!("changed: {what}: restarting the server"),
+    );
+    restart(model)
+}
+
+/// The handshake is over (done or failed): a change that came meanwhile restarts again.
+pub fn settled(model: &mut Model) -> Vec<Effect> {
+    if !std::mem::take(&mut model.session.watch.pending) {
+        return Vec::new();
+    }
+    model.push_log(
+        LogKind::Event,
+        "files changed while connecting: restarting again".into(),
+    );
+    restart(model)
+}
+
+/// The server did not start: with files watched, the next change tries again.
+pub fn failed(model: &mut Model) -> Vec<Effect> {
+    if model.session.watch.on && !model.session.watch.pending {
+        model.push_log(
+            LogKind::Event,
+            "watching: the next change to the files starts the server again (r: now)".into(),
+        );
+    }
+    settled(model)
+}
+
+fn restart(model: &mut Model) -> Vec<Effect> {
+    // After a start that never listed its tools (it failed), the comparison stays with the
+    // last start that did.
+    let compared = !matches!(
+        model.session.watch.before,
+        Some(Before { tools: Some(_), .. })
+    );
+    if compared {
+        model.session.watch.before = Some(Before {
+            tools: (!model.tools.list.is_empty() || model.session.server.is_some())
+                .then(|| Arc::new(crate::app::tools::drift::listing(model))),
+            library: model.library.listed.then(|| keyed(&model.library.items)),
+        });
+    }
+    model.session.watch.restarts += 1;
+    crate::app::server::update::reconnect(model)
+}
+
+/// The restarted server listed its tools: they are compared with the last start's.
+pub fn tools_listed(model: &mut Model) {
+    let Some(before) = model.session.watch.before.as_mut() else {
+        return;
+    };
+    if let Some(tools) = before.tools.take() {
+        model.tools.baseline = Some(tools);
+        model.tools.since_last_start = true;
+    }
+    // Without a library listed before, there is nothing more to compare.
+    if before.library.is_none() {
+        model.session.watch.before = None;
+    }
+}
+
+/// The restarted server listed its library: what was added, removed or changed, said.
+pub fn library_listed(model: &mut Model) {
+    let Some(Before {
+        library: Some(old), ..
+    }) = model.session.watch.before.take()
+    else {
+        return;
+    };
+    let new = keyed(&model.library.items);
+    let mut said = Vec::new();
+    for kind in [Kind::Resource, Kind::Template, Kind::Prompt] {
+        let of =
+            |map: &BTreeMap<(Kind, String), Value>, key: &(Kind, String)| map.get(key).cloned();
+        let keys = old.keys().chain(new.keys()).filter(|(k, _)| *k == kind);
+        let (mut added, mut removed, mut changed) = (Vec::new(), Vec::new(), Vec::new());
+        let mut seen = std::collections::BTreeSet::new();
+        for key in keys {
+            if !seen.insert(key.clone()) {
+                continue;
+            }
+            let name = crate::untrusted::line(&key.1, 80).into_owned();
+            match (of(&old, key), of(&new, key)) {
+                (None, Some(_)) => added.push(name),
+                (Some(_), None) => removed.push(name),
+                (Some(a), Some(b)) if a != b => changed.push(name),
+                _ => {}
+            }
+        }
+        for (sign, names) in [("+", added), ("−", removed), ("~", changed)] {
+            if !names.is_empty() {
+                let heading = kind.heading().to_lowercase();
+                said.push(format!("{heading} {sign} {}", names.join(", ")));
+            }
+        }
+    }
+    let text = if said.is_empty() {
+        "resources, templates and prompts unchanged".to_string()
+    } else {
+        said.join("; ")
+    };
+    model.push_log(LogKind::Event, format!("since the last start: {text}"));
+}
+
+/// Items by kind and key (a resource's URI, a template's URI template, a prompt's name).
+fn keyed(items: &[Item]) -> BTreeMap<(Kind, String), Value> {
+    items
+        .iter()
+        .map(|item| {
+            let field = match item.kind {
+                Kind::Resource => "uri",
+                Kind::Template => "uriTemplate",
+                Kind::Prompt => "name",
+            };
+            let key = item.json.get(field).and_then(Value::as_str).unwrap_or("");
+            ((item.kind, key.to_string()), item.json.clone())
+        })
+        .collect()
+}
