@@ -291,7 +291,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("src")).expect("dir");
         std::fs::create_dir_all(dir.join("node_modules")).expect("dir");
-        let mut watcher = Watcher::start(&[dir.clone()]).expect("watch");
+        let mut watcher = Watcher::start(std::slice::from_ref(&dir)).expect("watch");
         std::fs::write(dir.join("node_modules/noise.js"), "x").expect("write");
         std::fs::write(dir.join(".server.py.swp"), "x").expect("write");
         std::fs::write(dir.join("src/server.py"), "a").expect("write");
