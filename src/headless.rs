@@ -16,6 +16,7 @@ mod signals;
 mod teller;
 mod test;
 mod tools;
+mod watch;
 
 use crate::cli::{Command, ConnectionArgs};
 use crate::mcp::session::error::exit;
@@ -30,6 +31,11 @@ pub async fn run(command: Command) -> i32 {
     let (connection, format, job) = match plan::plan(&command) {
         Plan::Files { old, new, format } => return drift::files(old, new, format),
         Plan::Refused { message, format } => return Report { format }.error(&message, exit::ERROR),
+        Plan::Watching {
+            connection,
+            out,
+            paths,
+        } => return watch::snapshots(connection, out, paths).await,
         Plan::Eras { connection, format } => return drift::eras(connection, format).await,
         Plan::Elsewhere => return exit::ERROR,
         Plan::Connected {

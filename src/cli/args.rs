@@ -193,6 +193,11 @@ pub enum Command {
         /// Write the snapshot to FILE (else to stdout).
         #[arg(short = 'o', long = "out", value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Start the server again whenever these files or folders change and print the judged
+        /// diff of its tools against the previous start (rewriting FILE with -o), until
+        /// interrupted.
+        #[arg(long, value_name = "PATH", num_args = 1..)]
+        watch: Vec<PathBuf>,
         #[command(flatten)]
         connection: ConnectionArgs,
     },

@@ -27,6 +27,12 @@ pub enum Plan<'a> {
         format: Format,
         job: Job<'a>,
     },
+    /// `snapshot --watch`: the server started again on every change.
+    Watching {
+        connection: &'a ConnectionArgs,
+        out: Option<&'a Path>,
+        paths: &'a [std::path::PathBuf],
+    },
     /// Refused before connecting (a test file that does not read), said in `format`.
     Refused { message: String, format: Format },
     /// Not a headless command (the built-in servers, `replay`, `auth`: `main` runs those).
@@ -86,9 +92,18 @@ pub fn plan(command: &Command) -> Plan<'_> {
             connection,
             ..
         } => diff(old.as_deref(), new.as_deref(), *format, connection),
-        Command::Snapshot { out, connection } => {
-            connected(connection, Format::Text, Job::Snapshot(out.as_deref()))
-        }
+        Command::Snapshot {
+            out,
+            watch,
+            connection,
+        } if !watch.is_empty() => Plan::Watching {
+            connection,
+            out: out.as_deref(),
+            paths: watch,
+        },
+        Command::Snapshot {
+            out, connection, ..
+        } => connected(connection, Format::Text, Job::Snapshot(out.as_deref())),
         Command::Tools { format, connection } => connected(connection, *format, Job::Tools),
         Command::Check { format, connection } => {
             let shown = match format {

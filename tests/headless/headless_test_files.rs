@@ -237,8 +237,52 @@ fn watching_a_path_that_does_not_exist_is_a_usage_error() {
     let r = run(&["--watch", "/nonexistent/server.py", "--demo"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
-        r.stderr.contains("--watch /nonexistent/server.py: No such file or directory"),
+        r.stderr
+            .contains("--watch /nonexistent/server.py: No such file or directory"),
         "{}",
         r.stderr
     );
+}
+
+#[test]
+fn snapshot_watch_prints_the_judged_diff_after_each_edit() {
+    let Some(python) = peers::python() else {
+        return;
+    };
+    let dir = scratch("snapshot-watch");
+    let source = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/author_server.py"),
+    )
+    .expect("author server");
+    let server = write(&dir.join("server.py"), &source);
+    let snapshot = dir.join("snapshot.json");
+    let mut child = std::process::Command::new(BIN)
+        .args(["snapshot", "--watch", &server, "-o"])
+        .arg(&snapshot)
+        .args(["--", &python, &server])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start");
+    let mut out = crate::hostile::StderrLines::of_stdout(&mut child);
+    let within = std::time::Duration::from_secs(20);
+    out.wait_for(
+        "started: 2 tools, 0 resources, 0 templates, 1 prompt",
+        within,
+    );
+    write(
+        &dir.join("server.py"),
+        &source.replace("def add(a: int, b: int)", "def add(a: int, b: str)"),
+    );
+    out.wait_for("changed: server.py", within);
+    out.wait_for(
+        "/inputSchema/properties/b  type changed: integer → string",
+        within,
+    );
+    out.wait_for("1 breaking, 0 unknown, 0 compatible, 0 info", within);
+    let written = std::fs::read_to_string(&snapshot).expect("snapshot written");
+    assert!(written.contains("\"mcpInspectSnapshot\": 1"), "{written}");
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -188,11 +188,19 @@ pub struct StderrLines {
 
 impl StderrLines {
     pub fn of(child: &mut std::process::Child) -> StderrLines {
-        let stderr = child.stderr.take().expect("stderr piped");
+        StderrLines::reading(child.stderr.take().expect("stderr piped"))
+    }
+
+    /// The lines of the child's stdout instead.
+    pub fn of_stdout(child: &mut std::process::Child) -> StderrLines {
+        StderrLines::reading(child.stdout.take().expect("stdout piped"))
+    }
+
+    fn reading(stream: impl std::io::Read + Send + 'static) -> StderrLines {
         let (tx, lines) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             use std::io::BufRead;
-            for line in std::io::BufReader::new(stderr)
+            for line in std::io::BufReader::new(stream)
                 .lines()
                 .map_while(Result::ok)
             {
