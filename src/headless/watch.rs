@@ -5,6 +5,7 @@
 use super::drift::{show, surface};
 use super::output::Report;
 use crate::cli::{ConnectionArgs, DiffFormat, Format};
+use crate::mcp::Session;
 use crate::mcp::session::error::exit;
 use crate::watch::Watcher;
 use serde_json::Value;
@@ -23,11 +24,25 @@ pub async fn snapshots(connection: &ConnectionArgs, out: Option<&Path>, paths: &
     }
     let mut signals = super::Signals::new();
     let mut last: Option<Value> = None;
+    // The previous start's server, exiting while the next change is awaited; the next start
+    // waits for it (two servers never run at once).
+    let mut closing: Option<tokio::task::JoinHandle<()>> = None;
     loop {
-        match start(connection, &report, &mut signals).await {
+        if let Some(closed) = closing.take() {
+            let _ = closed.await;
+        }
+        let started = start(connection, &report, &mut signals).await;
+        let session = match started {
             Err(130) => return 130,
-            Err(_) => report.note("the server did not start: the next change retries"),
-            Ok(doc) => {
+            Err(_) => {
+                report.note("the server did not start: the next change retries");
+                None
+            }
+            Ok((session, Err(why))) => {
+                report.error(&why, exit::ERROR);
+                Some(session)
+            }
+            Ok((session, Ok(doc))) => {
                 // Written before it is told: whoever reads the diff finds the file written.
                 if let Some(path) = out
                     && let Err(e) = write(path, &doc)
@@ -41,8 +56,11 @@ pub async fn snapshots(connection: &ConnectionArgs, out: Option<&Path>, paths: &
                     }
                 }
                 last = Some(doc);
+                Some(session)
             }
-        }
+        };
+        // Closed once told, beside the wait for the next change.
+        closing = session.map(|s| tokio::spawn(s.shutdown()));
         tokio::select! {
             changes = watcher.next() => report.line(&format!("changed: {}", changes.describe())),
             signal = signals.next() => return report.error(&format!("interrupted by {signal}"), 130),
@@ -50,17 +68,16 @@ pub async fn snapshots(connection: &ConnectionArgs, out: Option<&Path>, paths: &
     }
 }
 
-/// One start: connected, the surface taken, the connection closed.
+/// One start: connected, and the surface taken.
 async fn start(
     connection: &ConnectionArgs,
     report: &Report,
     signals: &mut super::Signals,
-) -> Result<Value, i32> {
+) -> Result<(Session, Result<Value, String>), i32> {
     let (events, mut receiver) = crate::mcp::EventSink::new();
     let session = super::connect(connection, report, signals, &events, &mut receiver).await?;
     let doc = surface(&session).await;
-    session.shutdown().await;
-    doc.map_err(|why| report.error(&why, exit::ERROR))
+    Ok((session, doc))
 }
 
 /// `3 tools, 2 resources, 1 prompt`.
