@@ -63,6 +63,8 @@ pub mod protocol {
 /// Call panels kept between sessions with the same server: what is saved, and restoring it once
 /// the tools are listed.
 pub mod saved {
+    pub mod kept_tests;
+    pub mod query;
     pub mod state;
     pub mod update;
 }

@@ -40,6 +40,9 @@ pub mod app {
         pub use crate::app::picker::{Picked, Picker};
     }
     pub mod saved {
+        pub mod kept_tests {
+            pub use crate::app::saved::kept_tests::KeptTests;
+        }
         pub mod state {
             pub use crate::app::saved::state::SavedTool;
         }

@@ -44,6 +44,7 @@ commands! {
     Subscribe = "subscribe",
     Save = "save",
     Reconnect = "reconnect",
+    KeepTest = "keep-test",
     SwitchServer = "switch-server",
     Zoom = "zoom",
     NarrowLeft = "narrow-left",

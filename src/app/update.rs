@@ -116,6 +116,14 @@ pub enum Msg {
     },
     /// `--watch`: the server's files changed (which, described).
     Watched(String),
+    /// The server's test file, as an earlier session chose it, and the calls it holds.
+    TestsLoaded(Option<saved::kept_tests::KeptTests>),
+    /// A call was kept as a test (said how), or why not.
+    TestKept {
+        tool: String,
+        arguments: serde_json::Value,
+        outcome: Result<String, String>,
+    },
 }
 
 pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
@@ -159,20 +167,15 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             return crate::app::mouse::mouse(model, event);
         }
         Msg::Mouse(_) => {}
-        Msg::Connected(summary) => {
-            let mut effects = server::update::connected(model, summary);
-            effects.extend(server::watch::settled(model));
-            return effects;
-        }
+        Msg::Connected(summary) => return server::update::connected(model, summary),
         Msg::Watched(what) => return server::watch::changed(model, &what),
-        Msg::ToolsListed(list) => {
-            tools_listed(model, list);
-            server::watch::tools_listed(model);
-            crate::app::tools::drift::compare(model);
-            let mut effects = library::update::list(model);
-            effects.extend(saved::update::restore(model));
-            return effects;
-        }
+        Msg::TestsLoaded(kept) => saved::kept_tests::loaded(model, kept),
+        Msg::TestKept {
+            tool,
+            arguments,
+            outcome,
+        } => saved::kept_tests::kept(model, &tool, &arguments, outcome),
+        Msg::ToolsListed(list) => return listed(model, list),
         Msg::SavedLoaded(tools) => return saved::update::loaded(model, tools),
         Msg::Server(event) => return on_server_event(model, event),
         Msg::Tick => return asked::completions::tick(model),
@@ -180,10 +183,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             call::update::finished(model, &tool, id, outcome);
             return saved::update::save(model, &tool);
         }
-        Msg::ConnectFailed(reason) => {
-            server::update::connect_failed(model, &reason);
-            return server::watch::failed(model);
-        }
+        Msg::ConnectFailed(reason) => return server::update::connect_failed(model, &reason),
         Msg::ListFailed(error) => server::update::list_failed(model, error),
         Msg::LibraryListed { items, problems } => {
             library::update::listed(model, items, problems);
@@ -235,6 +235,17 @@ fn paste(model: &mut Model, text: &str) {
     } else {
         call::update::paste(model, text);
     }
+}
+
+/// The tools were listed: compared with a baseline or the last start, then the library and
+/// the saved calls follow.
+fn listed(model: &mut Model, list: ToolList) -> Vec<Effect> {
+    tools_listed(model, list);
+    server::watch::tools_listed(model);
+    crate::app::tools::drift::compare(model);
+    let mut effects = library::update::list(model);
+    effects.extend(saved::update::restore(model));
+    effects
 }
 
 fn tools_listed(model: &mut Model, list: ToolList) {

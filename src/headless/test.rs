@@ -86,7 +86,7 @@ fn write_back(file: &Path, cases: &[&Case], ran: &[run::Ran], report: &Report) -
             update::updated(&text, cases, ran).map_err(|e| format!("{shown}: {e}"))
         })
         .and_then(|(text, notes)| {
-            replace(file, &text).map_err(|e| format!("cannot write {shown}: {e}"))?;
+            update::replace(file, &text).map_err(|e| format!("cannot write {shown}: {e}"))?;
             Ok(notes)
         });
     let notes = match result {
@@ -120,14 +120,4 @@ fn unchanged(text: &str, cases: &[&Case]) -> bool {
                 && c.action == case.action
         })
     })
-}
-
-/// Replaces `file` with `text` whole or not at all, keeping its permissions.
-fn replace(file: &Path, text: &str) -> std::io::Result<()> {
-    let permissions = std::fs::metadata(file)?.permissions();
-    let name = file.file_name().unwrap_or_default().to_string_lossy();
-    let temporary = file.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, text)?;
-    std::fs::set_permissions(&temporary, permissions)?;
-    std::fs::rename(&temporary, file)
 }

@@ -60,6 +60,10 @@ impl Carrier {
             let load = move || Msg::SavedLoaded(super::saved_calls::load(&dir));
             off_the_ui(&to_ui, load, |_| None);
         }
+        if let Some(dir) = saved_dir.clone() {
+            let load = move || Msg::TestsLoaded(super::saved_calls::load_tests(&dir));
+            off_the_ui(&to_ui, load, |_| None);
+        }
         Carrier {
             requests,
             to_ui,
@@ -117,6 +121,18 @@ impl Carrier {
                 |_| None,
             ),
             Effect::SaveCalls(saved) => self.save_calls(saved),
+            Effect::KeepTest(keep) => {
+                let dir = self.saved_dir.clone();
+                let (tool, arguments) = (keep.tool.clone(), keep.arguments.clone());
+                let keeping = move || Msg::TestKept {
+                    outcome: super::saved_calls::keep_test(&keep, dir.as_deref()),
+                    tool,
+                    arguments,
+                };
+                off_the_ui(&self.to_ui, keeping, |e| {
+                    Some(Msg::Saved(Err(format!("keeping the test failed: {e}"))))
+                });
+            }
             // The opener is watched a moment for a failure: never on the UI's task.
             Effect::OpenInBrowser(url) => off_the_ui(
                 &self.to_ui,

@@ -3,9 +3,11 @@
 //! keyed by its command line or URL (never its environment or headers), files readable by the
 //! user alone, written whole or not at all.
 
+use crate::app::saved::kept_tests::{self, KeepTest, KeptTests};
 use crate::app::saved::state::{KEEP, MAX_RESULT_BYTES, SavedTool};
 use crate::config::target::Target;
 use crate::private_files::{self, key};
+use crate::suite::file::Action;
 use std::path::{Path, PathBuf};
 
 /// Tool files read at most (a server with more tools keeps only these).
@@ -39,6 +41,48 @@ pub fn write(dir: &Path, saved: &SavedTool) -> Result<(), String> {
     let path = dir.join(format!("{}.json", key(&saved.tool)));
     private_files::write(&path, &saved.to_text())
         .map_err(|e| format!("cannot keep the calls of {}: {e}", saved.tool))
+}
+
+/// Where the server's test file is remembered (see `app::saved::kept_tests`).
+const TEST_FILE: &str = "tests-file";
+
+/// The server's test file as an earlier session chose it, and the calls it holds.
+pub fn load_tests(dir: &Path) -> Option<KeptTests> {
+    let remembered = private_files::read_private(&dir.join(TEST_FILE), 4_096).ok()?;
+    let file = PathBuf::from(remembered.trim_end_matches('\n'));
+    let cases = crate::suite::file::read(&file).unwrap_or_default();
+    let cases = cases.iter().filter_map(|c| match &c.action {
+        Action::Call { tool, args } => Some(kept_tests::key(tool, args)),
+        _ => None,
+    });
+    Some(KeptTests {
+        cases: cases.collect(),
+        file,
+    })
+}
+
+/// Adds the call to its test file (made when missing, replaced whole) and remembers the file
+/// in `dir` for the server's next sessions; says what it did.
+pub fn keep_test(keep: &KeepTest, dir: Option<&Path>) -> Result<String, String> {
+    let shown = keep.file.display();
+    let text = match keep.file.exists() {
+        true => private_files::read_named(&keep.file, crate::suite::file::MAX_FILE_BYTES)
+            .map_err(|e| format!("{shown}: {e}"))?,
+        false => String::new(),
+    };
+    let text = crate::suite::update::appended(&text, &keep.tool, &keep.arguments, &keep.got)
+        .map_err(|e| format!("{shown}: {e}"))?;
+    crate::suite::update::replace(&keep.file, &text).map_err(|e| format!("{shown}: {e}"))?;
+    if let Some(dir) = dir {
+        let absolute = std::path::absolute(&keep.file).unwrap_or_else(|_| keep.file.clone());
+        let _ = private_files::write(&dir.join(TEST_FILE), &absolute.to_string_lossy());
+    }
+    let cases = crate::suite::file::parse(&text).map_or(0, |c| c.len());
+    Ok(format!(
+        "kept `{}` as a test in {shown} ({}); mcp-inspect test {shown} runs them",
+        keep.tool,
+        crate::plural::count(cases, "case")
+    ))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ const MAX_DIFFERENCES: usize = 10;
 const SHOWN_CHARS: usize = 200;
 
 /// What a case gave.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Got {
     /// A call's `isError`; for a prompt or a read, whether the server answered with an error.
     pub is_error: bool,

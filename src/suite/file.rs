@@ -94,9 +94,16 @@ pub fn parse(text: &str) -> Result<Vec<Case>, String> {
     for (index, entry) in file.call.into_iter().enumerate() {
         let line = place(text, entry.span().start).0;
         let entry = entry.into_inner();
-        let args = match entry.args {
-            Some(args) => json_of(args).map_err(|e| format!("{line}:1: call `args`: {e}"))?,
-            None => Value::Object(Map::new()),
+        let args = match (entry.args, entry.args_json) {
+            (Some(_), Some(_)) => {
+                return Err(format!("{line}:1: both `args` and `args_json`: give one"));
+            }
+            (Some(args), None) => {
+                json_of(args).map_err(|e| format!("{line}:1: call `args`: {e}"))?
+            }
+            (None, Some(text)) => serde_json::from_str(&text)
+                .map_err(|e| format!("{line}:1: `args_json` is not JSON: {e}"))?,
+            (None, None) => Value::Object(Map::new()),
         };
         let action = Action::Call {
             tool: entry.tool,
@@ -237,6 +244,8 @@ struct CallToml {
     tool: String,
     label: Option<String>,
     args: Option<toml::Value>,
+    /// The arguments as JSON text, for what TOML cannot hold (`null`, integers past 64 bits).
+    args_json: Option<String>,
     expect: Option<ExpectToml>,
 }
 

@@ -5,9 +5,9 @@
 use super::expect::{Got, failures};
 use super::file::{Action, Case};
 use crate::mcp::session::requests::OpenRequest;
-use crate::mcp::surface::result::{CallResult, Content};
+use crate::mcp::surface::result::CallResult;
 use crate::mcp::{RequestError, Session, ToolList};
-use crate::schema::{Compiled, Era, Status};
+use crate::schema::{Compiled, Era, Status, Verdict};
 use serde_json::Value;
 use std::time::Instant;
 
@@ -148,24 +148,21 @@ async fn call(session: &Session, tools: &ToolList, name: &str, args: Value) -> R
     judged.map_err(|e| Failed::Other(RequestError::Malformed(format!("judging failed: {e}"))))
 }
 
-/// What a call gave: its verdict's word, the natural (unboxed) value, its text blocks.
+/// What a call gave, judged against its tool's output schema.
 fn judge(result: &CallResult, schema: Option<&Value>, era: Era) -> Got {
     let compiled = schema.map(Compiled::new);
     let verdict = result.verdict(schema.zip(compiled.as_ref()), era);
-    let texts: Vec<&str> = result
-        .content
-        .iter()
-        .filter_map(|c| match c {
-            Content::Text(text) => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    got(result, &verdict, 0)
+}
+
+/// What a judged call gave: its verdict's word, the natural (unboxed) value, its text blocks.
+pub fn got(result: &CallResult, verdict: &Verdict, ms: u64) -> Got {
     Got {
         is_error: result.is_error,
         verdict: Some(word(verdict.status)),
         value: verdict.natural_value(result.structured.as_ref()).cloned(),
-        text: texts.join("\n"),
-        ms: 0,
+        text: result.texts().join("\n"),
+        ms,
     }
 }
 

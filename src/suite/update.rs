@@ -47,6 +47,55 @@ pub fn updated(text: &str, cases: &[&Case], ran: &[Ran]) -> Result<(String, Vec<
     Ok((doc.to_string(), notes))
 }
 
+/// `text` (a test file, maybe empty) with one more `[[call]]` of `tool` with `args`, expecting
+/// what `got` shows; registered secrets never reach it. Refused when the result would not read.
+pub fn appended(text: &str, tool: &str, args: &Value, got: &Got) -> Result<String, String> {
+    let mut entry = toml_edit::Table::new();
+    entry.insert("tool", toml_edit::value(tool));
+    match toml_of(args) {
+        Some(inline) => entry.insert("args", Item::Value(inline)),
+        None => entry.insert("args_json", toml_edit::value(args.to_string())),
+    };
+    let mut expect = toml_edit::Table::new();
+    let action = Action::Call {
+        tool: tool.into(),
+        args: args.clone(),
+    };
+    if let Some(note) = write(&mut expect, &action, got) {
+        return Err(note);
+    }
+    entry.insert("expect", Item::Table(expect));
+    let mut doc = DocumentMut::new();
+    let mut calls = toml_edit::ArrayOfTables::new();
+    calls.push(entry);
+    doc.insert("call", Item::ArrayOfTables(calls));
+    let entry = crate::secrets::redact(&doc.to_string()).into_owned();
+    let before = super::file::parse(text).map_err(|e| format!("the file does not read: {e}"))?;
+    let mut out = text.to_string();
+    if !out.is_empty() && !out.ends_with("\n\n") {
+        out.push_str(if out.ends_with('\n') { "\n" } else { "\n\n" });
+    }
+    out.push_str(&entry);
+    let after = super::file::parse(&out).map_err(|e| format!("the entry would not read: {e}"))?;
+    if after.len() != before.len() + 1 {
+        return Err("the entry would not read as one more call".into());
+    }
+    Ok(out)
+}
+
+/// Replaces `file` with `text` whole or not at all, keeping its permissions (a new file is
+/// made as any file the user writes).
+pub fn replace(file: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let permissions = std::fs::metadata(file).ok().map(|m| m.permissions());
+    let name = file.file_name().unwrap_or_default().to_string_lossy();
+    let temporary = file.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&temporary, text)?;
+    if let Some(permissions) = permissions {
+        std::fs::set_permissions(&temporary, permissions)?;
+    }
+    std::fs::rename(&temporary, file)
+}
+
 /// Writes what `got` shows into `expect`; says what was too large to keep.
 fn write(expect: &mut dyn TableLike, action: &Action, got: &Got) -> Option<String> {
     if let Some(verdict) = got.verdict {
@@ -182,6 +231,37 @@ mod tests {
         let cases: Vec<&Case> = again.iter().collect();
         let (twice, _) = updated(&written, &cases, &ran).expect("updates");
         assert_eq!(twice, written);
+    }
+
+    #[test]
+    fn a_kept_call_is_appended_as_one_more_entry_without_secrets() {
+        crate::secrets::register("sk-live-kept-in-test");
+        let got = Got {
+            is_error: false,
+            verdict: Some("conforms"),
+            value: Some(json!(3)),
+            text: "3".into(),
+            ms: 4,
+        };
+        let first = appended("", "add", &json!({"a": 1, "b": 2}), &got).expect("appends");
+        assert_eq!(
+            first,
+            "[[call]]\ntool = \"add\"\nargs = { a = 1, b = 2 }\n\n[call.expect]\nverdict = \"conforms\"\nis_error = false\nvalue = 3\n"
+        );
+        let args = json!({"key": "sk-live-kept-in-test", "none": null});
+        let second = appended(&first, "echo", &args, &got).expect("appends");
+        assert!(second.starts_with(&first), "{second}");
+        assert!(!second.contains("sk-live"), "{second}");
+        let cases = parse(&second).expect("reads");
+        assert_eq!(cases.len(), 2);
+        assert_eq!(
+            cases[1].action,
+            Action::Call {
+                tool: "echo".into(),
+                args: json!({"key": "[redacted]", "none": null})
+            }
+        );
+        assert!(appended("[[call]\n", "add", &json!({}), &got).is_err());
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         Some(OwnForm::Open(_)) => "before it opens",
         Some(OwnForm::Save(_)) => "before it is written",
         Some(OwnForm::Request) => "before it is sent",
+        Some(OwnForm::KeepTest(_)) => "before it is kept",
         None => "the server asks",
     };
     let title = format!(
@@ -94,6 +95,7 @@ fn filled(panel: &AskPanel) -> &'static str {
         (Some(OwnForm::Open(_)), _) => "the template's variables",
         (Some(OwnForm::Save(_)), _) => "where to write it",
         (Some(OwnForm::Request), _) => "the request",
+        (Some(OwnForm::KeepTest(_)), _) => "the test file",
     }
 }
 

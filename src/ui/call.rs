@@ -12,6 +12,7 @@ use crate::app::command::Command;
 use crate::app::keymap::Layer;
 use crate::app::model::{Model, Viewport};
 use crate::app::outline::{self, NodeId, Row};
+use crate::app::saved::query::is_kept;
 use crate::app::server::state::CallLimits;
 use crate::app::theme::Theme;
 use crate::mcp::RequestError;
@@ -31,7 +32,6 @@ const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
     let theme = model.view.theme;
-    let limits = model.session.limits;
     let hint = |command: Command| {
         model
             .view
@@ -69,10 +69,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     .areas(inner);
     (viewport.form_area, viewport.form_top) = draw_draft(frame, editor_area, model, state);
     frame.render_widget(Paragraph::new(problems), checks);
-    frame.render_widget(
-        Paragraph::new(status_line(state, limits, model.now, theme)),
-        status,
-    );
+    frame.render_widget(Paragraph::new(status_line(model, &name, state)), status);
     let mut cursor_line = None;
     let mut value_top = None;
     let value_rows = state
@@ -233,9 +230,11 @@ fn problem_lines(state: &CallState, complete_key: &str, theme: Theme) -> Vec<Lin
     lines
 }
 
-fn status_line(state: &CallState, limits: CallLimits, now: Instant, theme: Theme) -> Line<'static> {
+/// The line under the draft: the call in flight, a confirmation asked, or the shown result.
+fn status_line(model: &Model, tool: &str, state: &CallState) -> Line<'static> {
+    let theme = model.view.theme;
     if let Some(f) = &state.in_flight {
-        return flight_line(f, limits, now, theme);
+        return flight_line(f, model.session.limits, model.now, theme);
     }
     // Asked here, under the draft it is about (the status line says it too).
     if let Some(confirm) = state.confirm {
@@ -254,10 +253,13 @@ fn status_line(state: &CallState, limits: CallLimits, now: Instant, theme: Theme
                 1 => String::new(),
                 _ => format!("result {}/{count} · ", state.shown.map_or(count, |i| i + 1)),
             };
-            let call = match r.restored {
+            let mut call = match r.restored {
                 true => "an earlier session's call".to_string(),
                 false => format!("call #{}", r.id),
             };
+            if is_kept(model, tool, &r.arguments) {
+                call.push_str(" (kept as a test)");
+            }
             let mut spans = vec![Span::styled(
                 format!("{call} · {position}{} ms · ", r.elapsed.as_millis()),
                 theme.dim(),

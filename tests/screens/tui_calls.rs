@@ -1120,3 +1120,78 @@ fn an_image_in_a_result_is_drawn_with_half_blocks() {
     assert_eq!(buffer[(x, y)].fg, Color::Rgb(255, 0, 0));
     assert_eq!(buffer[(x + 7, y)].bg, Color::Rgb(0, 0, 255));
 }
+
+/// `T` on a result keeps the call as a test: the first time it asks for the test file
+/// (named after the server), then keeps the server's next calls there without asking; a kept
+/// call's result says so.
+#[test]
+fn t_keeps_the_shown_call_as_a_test_asking_for_the_file_once() {
+    use mcp_inspect::testing::app::saved::kept_tests::KeptTests;
+    let mut m = demo_model();
+    let nothing = {
+        open_call(&mut m, "add");
+        press(&mut m, &["esc"]);
+        press(&mut m, &["T"])
+    };
+    assert!(nothing.is_empty());
+    assert_eq!(
+        m.view.status.as_deref(),
+        Some("no result to keep as a test: send the call first")
+    );
+    press(&mut m, &["a"]);
+    fill(&mut m, &["1", "2"]);
+    let (id, arguments) = send(&mut m);
+    finish(
+        &mut m,
+        "add",
+        id,
+        json!({"content": [{"type": "text", "text": "3"}], "structuredContent": {"result": 3}}),
+    );
+    assert!(press(&mut m, &["T"]).is_empty());
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("which test file keeps `add` and its result"),
+        "{screen}"
+    );
+    assert!(screen.contains("mcp-inspect-demo.tests.toml"), "{screen}");
+    let effects = press(&mut m, &["ctrl-s"]);
+    let [Effect::KeepTest(keep)] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(
+        keep.file,
+        std::path::PathBuf::from("mcp-inspect-demo.tests.toml")
+    );
+    assert_eq!((keep.tool.as_str(), &keep.arguments), ("add", &arguments));
+    assert_eq!(keep.got.verdict, Some("conforms"));
+    assert_eq!(keep.got.value, Some(json!(3)));
+    update(
+        &mut m,
+        Msg::TestKept {
+            tool: "add".into(),
+            arguments: arguments.clone(),
+            outcome: Ok("kept `add` as a test in mcp-inspect-demo.tests.toml (1 case)".into()),
+        },
+    );
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("call #1 (kept as a test) · 12 ms · ✓ conforms"),
+        "{screen}"
+    );
+    // The file is known now: the next one goes there without asking.
+    let effects = press(&mut m, &["T"]);
+    assert!(
+        matches!(effects.as_slice(), [Effect::KeepTest(k)] if k.file == keep.file),
+        "{effects:?}"
+    );
+    // One an earlier session chose stays unless one was chosen meanwhile.
+    let earlier = KeptTests {
+        file: "elsewhere.toml".into(),
+        cases: Default::default(),
+    };
+    update(&mut m, Msg::TestsLoaded(Some(earlier)));
+    assert_eq!(
+        m.saved.tests.as_ref().map(|t| t.file.clone()),
+        Some(keep.file.clone())
+    );
+}

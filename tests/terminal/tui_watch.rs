@@ -60,8 +60,25 @@ fn an_edit_restarts_the_server_keeps_the_draft_and_says_what_changed() {
     let screen = tmux.wait_for("Tools (4)");
     tmux.wait_for("added: whisper");
     assert!(screen.contains("a*     7"), "the draft is kept:\n{screen}");
-    tmux.keys(&["Escape", "q"]);
-    tmux.type_line("echo watch-$((1+1))");
-    tmux.wait_for("watch-2");
+    // The call, then `T` keeps it as a test in the file asked for once; `test` runs it.
+    tmux.keys(&["Down"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "5"]);
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("call #1 · ");
+    tmux.keys(&["T"]);
+    tmux.wait_for("which test file keeps `add` and its result");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("call #1 (kept as a test)");
+    tmux.wait_for("kept `add` as a test in author.tests.toml (1 case)");
+    tmux.keys(&["q"]);
+    tmux.type_line(&format!(
+        "{bin} test author.tests.toml -- {python} server.py"
+    ));
+    tmux.wait_for("1 passed, 0 failed (1 test");
+    let kept = std::fs::read_to_string(dir.join("author.tests.toml")).expect("test file");
+    assert!(
+        kept.contains("args = { a = 7, b = 5 }") && kept.contains("value = 12"),
+        "{kept}"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

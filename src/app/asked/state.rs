@@ -88,6 +88,8 @@ pub enum OwnForm {
     Save(std::sync::Arc<Vec<u8>>),
     /// A request to send, composed in the protocol pane.
     Request,
+    /// Where to keep a call as a test: the call.
+    KeepTest(std::sync::Arc<crate::app::saved::kept_tests::KeepTest>),
 }
 
 /// Completions the server gave for a field of a form.
@@ -194,6 +196,29 @@ impl AskPanel {
         let params = json!({"message": message, "requestedSchema": form});
         let mut panel = AskPanel::new(0, "save".into(), params);
         panel.own = Some(OwnForm::Save(std::sync::Arc::new(bytes)));
+        panel
+    }
+
+    /// A form asking which test file keeps `keep` (and this server's later ones).
+    pub fn for_test_file(
+        keep: crate::app::saved::kept_tests::KeepTest,
+        suggested: &str,
+    ) -> AskPanel {
+        let form = json!({
+            "type": "object",
+            "properties": {
+                "path": {"type": "string", "minLength": 1, "default": suggested,
+                         "description": "The test file (TOML) to add the call to, created if missing; kept for this server's next calls"}
+            },
+            "required": ["path"]
+        });
+        let message = format!(
+            "which test file keeps `{}` and its result (mcp-inspect test runs it), then ctrl-s",
+            crate::untrusted::line(&keep.tool, 80)
+        );
+        let params = json!({"message": message, "requestedSchema": form});
+        let mut panel = AskPanel::new(0, "test file".into(), params);
+        panel.own = Some(OwnForm::KeepTest(std::sync::Arc::new(keep)));
         panel
     }
 

@@ -74,6 +74,9 @@ pub fn answer(model: &mut Model, reply: Reply) -> Vec<Effect> {
                 Some(OwnForm::Open(item)) => library::update::filled(model, &item, result),
                 Some(OwnForm::Save(bytes)) => library::update::save_to(model, bytes, result),
                 Some(OwnForm::Request) => crate::app::protocol::update::send(model, result),
+                Some(OwnForm::KeepTest(keep)) => {
+                    crate::app::saved::kept_tests::chosen(model, keep, result)
+                }
                 None => vec![Effect::Session(SessionRequest::Answer { id, result })],
             }
         }

@@ -115,6 +115,9 @@ pub fn paste(model: &mut Model, text: &str) {
 }
 
 pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
+    if command == Command::KeepTest {
+        return crate::app::saved::kept_tests::keep(model);
+    }
     let destructive = model
         .selected_entry()
         .is_some_and(|e| e.tool.annotations.destructive == Some(true));

@@ -126,6 +126,8 @@ pub struct Saved {
     pub saving: bool,
     /// What earlier sessions kept, until the tools are listed (see `saved::update`).
     pub to_restore: Option<Vec<SavedTool>>,
+    /// The server's test file, once chosen, and the calls kept in it.
+    pub tests: Option<crate::app::saved::kept_tests::KeptTests>,
 }
 
 #[cfg(test)]

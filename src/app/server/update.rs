@@ -26,13 +26,16 @@ pub fn connected(model: &mut Model, server: ServerSummary) -> Vec<Effect> {
     model.session.connection = Connection::Connected;
     // A new connection's library is listed afresh once its tools are.
     crate::app::library::update::connected(model);
-    vec![Effect::Session(SessionRequest::ListTools)]
+    let mut effects = vec![Effect::Session(SessionRequest::ListTools)];
+    effects.extend(crate::app::server::watch::settled(model));
+    effects
 }
 
-pub fn connect_failed(model: &mut Model, reason: &str) {
+pub fn connect_failed(model: &mut Model, reason: &str) -> Vec<Effect> {
     let text = untrusted::block(reason);
     model.push_log(LogKind::Problem, text.clone());
     model.session.connection = Connection::Failed(text);
+    crate::app::server::watch::failed(model)
 }
 
 /// `tools/list` failed. Decided by the error's kind: a closed connection is lost, anything
