@@ -94,12 +94,8 @@ pub fn main() -> i32 {
             }
             Some(command) => crate::headless::run(command).await,
             None => {
-                let flags = crate::runtime::Flags {
-                    mouse: !cli.no_mouse,
-                    baseline: cli.baseline.as_deref(),
-                    watch: &cli.watch,
-                };
-                crate::runtime::run(cli.connection, flags).await
+                let flags = crate::runtime::Flags::of(&cli);
+                crate::runtime::run(cli.connection.clone(), flags).await
             }
         }
     });

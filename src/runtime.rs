@@ -38,6 +38,20 @@ pub struct Flags<'a> {
     pub baseline: Option<&'a std::path::Path>,
     /// `--watch`: paths whose changes restart the server.
     pub watch: &'a [std::path::PathBuf],
+    /// `--rerun`: each tool's last call made again after a restart.
+    pub rerun: bool,
+}
+
+impl<'a> Flags<'a> {
+    /// The TUI's flags as given on the command line.
+    pub fn of(cli: &'a crate::cli::Cli) -> Flags<'a> {
+        Flags {
+            mouse: !cli.no_mouse,
+            baseline: cli.baseline.as_deref(),
+            watch: &cli.watch,
+            rerun: cli.rerun,
+        }
+    }
 }
 
 /// Runs the TUI and returns the exit code. With no server named (or `--config` without
@@ -48,6 +62,7 @@ pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
         mouse,
         baseline,
         watch,
+        rerun,
     } = flags;
     let (mut watcher, baseline) = match (start_watch(watch), baseline.map(read_baseline)) {
         (Err(why), _) | (_, Some(Err(why))) => {
@@ -69,18 +84,8 @@ pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
             }
         }
     }
-    use std::io::IsTerminal;
-    let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    if !terminal && connection.is_empty() {
-        eprintln!(
-            "error: no server given: use `-- COMMAND ARGS...`, --url URL, --config FILE --server NAME or --demo (in a terminal, mcp-inspect alone lets you pick one from your client configs)"
-        );
-        return exit::ERROR;
-    }
-    if !terminal {
-        eprintln!(
-            "error: the TUI needs a terminal (stdin and stdout); without one, use a headless command: mcp-inspect tools | inspect TOOL | call TOOL | check (see --help)"
-        );
+    if let Err(why) = in_a_terminal(&connection) {
+        eprintln!("error: {why}");
         return exit::ERROR;
     }
     let (keymap, warning) = keymap::Keymap::load();
@@ -114,7 +119,7 @@ pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
         let mut model = session_model(&options, keymap.clone(), warning.clone());
         model.tools.baseline = baseline.clone();
         if let Some(watcher) = &watcher {
-            watching(&mut model, watch, watcher);
+            watching(&mut model, watch, watcher, rerun);
         }
         let options = session_options(&connection, options);
         match event_loop::run_loop(&mut edge, options, model, watcher.as_mut()).await {
@@ -128,13 +133,32 @@ pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
     }
 }
 
-/// Says in the log what `--watch` watches, and what it could not.
+/// The TUI needs a terminal: why not, when stdin or stdout is not one.
+fn in_a_terminal(connection: &ConnectionArgs) -> Result<(), &'static str> {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        return Ok(());
+    }
+    Err(match connection.is_empty() {
+        true => {
+            "no server given: use `-- COMMAND ARGS...`, --url URL, --config FILE --server NAME or --demo (in a terminal, mcp-inspect alone lets you pick one from your client configs)"
+        }
+        false => {
+            "the TUI needs a terminal (stdin and stdout); without one, use a headless command: mcp-inspect tools | inspect TOOL | call TOOL | check (see --help)"
+        }
+    })
+}
+
+/// Says in the log what `--watch` watches, and what it could not; `rerun`: calls are made
+/// again after each restart.
 fn watching(
     model: &mut model::Model,
     paths: &[std::path::PathBuf],
     watcher: &crate::watch::Watcher,
+    rerun: bool,
 ) {
     model.session.watch.on = true;
+    model.session.watch.rerun = rerun;
     let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     model.push_log(
         model::LogKind::Event,

@@ -181,6 +181,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Tick => return asked::completions::tick(model),
         Msg::CallFinished { tool, id, outcome } => {
             call::update::finished(model, &tool, id, outcome);
+            server::watch::rerun_finished(model, &tool, id);
             return saved::update::save(model, &tool);
         }
         Msg::ConnectFailed(reason) => return server::update::connect_failed(model, &reason),
@@ -245,6 +246,7 @@ fn listed(model: &mut Model, list: ToolList) -> Vec<Effect> {
     crate::app::tools::drift::compare(model);
     let mut effects = library::update::list(model);
     effects.extend(saved::update::restore(model));
+    effects.extend(server::watch::rerun(model));
     effects
 }
 

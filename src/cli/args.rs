@@ -30,6 +30,10 @@ pub struct Cli {
     /// since the last start. With --url, reconnects instead.
     #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with = "baseline")]
     pub watch: Vec<PathBuf>,
+    /// TUI with --watch: after each restart, make each tool's last call of the session again
+    /// and say what changed in its result (verdict, value); never a destructive tool's.
+    #[arg(long, requires = "watch")]
+    pub rerun: bool,
 }
 
 #[derive(Subcommand, Debug)]

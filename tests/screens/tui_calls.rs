@@ -1195,3 +1195,51 @@ fn t_keeps_the_shown_call_as_a_test_asking_for_the_file_once() {
         Some(keep.file.clone())
     );
 }
+
+/// `--watch --rerun`: after a restart each tool's last call is made again (its draft left as
+/// it was) and what changed in its result is said; a destructive tool's is not made again.
+#[test]
+fn a_restart_makes_the_last_calls_again_and_says_what_changed() {
+    let mut m = demo_model();
+    m.session.watch.on = true;
+    m.session.watch.rerun = true;
+    open_call(&mut m, "add");
+    fill(&mut m, &["1", "2"]);
+    let (id, arguments) = send(&mut m);
+    let three =
+        json!({"content": [{"type": "text", "text": "3"}], "structuredContent": {"result": 3}});
+    finish(&mut m, "add", id, three);
+    press(&mut m, &["a"]);
+    type_text(&mut m, "9");
+    let edited = draft(&m, "add");
+    assert_ne!(edited, arguments);
+    update(&mut m, Msg::Watched("server.py".into()));
+    update(&mut m, Msg::Connected(tui::server()));
+    let effects = update(&mut m, Msg::ToolsListed(tui::demo_tools()));
+    let again: Vec<(u64, &Value)> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Session(SessionRequest::Call { id, arguments, .. }) => Some((*id, arguments)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(again.len(), 1, "{effects:?}");
+    assert_eq!(again[0].1, &arguments);
+    let rerun = again[0].0;
+    // A tool listed again (list_changed) does not make the calls again.
+    let relisted = update(&mut m, Msg::ToolsListed(tui::demo_tools()));
+    assert!(
+        !relisted
+            .iter()
+            .any(|e| matches!(e, Effect::Session(SessionRequest::Call { .. })))
+    );
+    let four =
+        json!({"content": [{"type": "text", "text": "4"}], "structuredContent": {"result": 4}});
+    finish(&mut m, "add", rerun, four);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains(r#"made again: add {"a":1,"b":2}: value at /: expected 3, got 4"#),
+        "{screen}"
+    );
+    assert_eq!(draft(&m, "add"), edited, "the draft stays as it was left");
+}

@@ -70,15 +70,31 @@ fn an_edit_restarts_the_server_keeps_the_draft_and_says_what_changed() {
     tmux.keys(&["C-s"]);
     tmux.wait_for("call #1 (kept as a test)");
     tmux.wait_for("kept `add` as a test in author.tests.toml (1 case)");
-    tmux.keys(&["q"]);
-    tmux.type_line(&format!(
-        "{bin} test author.tests.toml -- {python} server.py"
-    ));
-    tmux.wait_for("1 passed, 0 failed (1 test");
     let kept = std::fs::read_to_string(dir.join("author.tests.toml")).expect("test file");
     assert!(
         kept.contains("args = { a = 7, b = 5 }") && kept.contains("value = 12"),
         "{kept}"
     );
+    tmux.keys(&["q"]);
+    tmux.type_line(&format!(
+        "{bin} test author.tests.toml -- {python} server.py"
+    ));
+    tmux.wait_for("1 passed, 0 failed (1 test");
+    // --rerun: an edit makes the last call again and says what changed; the test fails.
+    tmux.type_line(&format!(
+        "{bin} --watch server.py --rerun -- {python} server.py"
+    ));
+    tmux.wait_for("Tools (4)");
+    tmux.keys(&["a", "C-s"]);
+    // The earlier session's result is kept, and it is the one in the test file.
+    tmux.wait_for("call #1 (kept as a test) · result 2/2");
+    let current = std::fs::read_to_string(&server).expect("read");
+    std::fs::write(&server, current.replace("return a + b", "return a + b + 1")).expect("edit");
+    tmux.wait_for(r#"made again: add {"a":7,"b":5}: value at /: expected 12, got 13"#);
+    tmux.keys(&["q"]);
+    tmux.type_line(&format!(
+        "{bin} test author.tests.toml -- {python} server.py"
+    ));
+    tmux.wait_for("0 passed, 1 failed (1 test");
     let _ = std::fs::remove_dir_all(dir);
 }

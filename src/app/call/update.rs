@@ -217,6 +217,32 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
 }
 
 /// A call of `tool` goes out: it gets the next id (returned), and the panel shows it in flight.
+/// Calls `tool` again with `arguments` (`--watch --rerun`), the panel's draft and editing
+/// left as they are; none when a call of the tool is in flight.
+pub fn call_again(
+    model: &mut Model,
+    tool: &str,
+    arguments: serde_json::Value,
+) -> Option<(u64, Effect)> {
+    let state = model.call_mut(tool)?;
+    if state.in_flight.is_some() {
+        return None;
+    }
+    let (output, as_task, editing) = (state.output().cloned(), state.as_task, state.editing);
+    let id = start(model, tool, arguments.clone(), model.now);
+    if let Some(state) = model.call_mut(tool) {
+        state.editing = editing;
+    }
+    let call = SessionRequest::Call {
+        tool: tool.to_string(),
+        id,
+        arguments,
+        output,
+        as_task,
+    };
+    Some((id, Effect::Session(call)))
+}
+
 fn start(model: &mut Model, tool: &str, arguments: serde_json::Value, now: Instant) -> u64 {
     let id = model.session.next_call_id;
     model.session.next_call_id += 1;

@@ -5,10 +5,12 @@
 //! panels' drafts stay. A server that fails to start says why and is retried on the next change.
 //! Pure.
 
+use crate::app::call::state::{Outcome, Record};
 use crate::app::effect::Effect;
 use crate::app::library::state::{Item, Kind};
 use crate::app::model::{LogKind, Model};
 use crate::app::server::state::Connection;
+use crate::suite::expect::Got;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -24,6 +26,12 @@ pub struct Watch {
     pub before: Option<Before>,
     /// Restarts so far.
     pub restarts: u32,
+    /// `--rerun`: each tool's last call of the session is made again after a restart.
+    pub rerun: bool,
+    /// A restart's calls are yet to be made again (once its tools are listed).
+    rerun_due: bool,
+    /// The calls made again, by call id: their tool, arguments and what they gave before.
+    pub reruns: std::collections::HashMap<u64, (String, Value, Got)>,
 }
 
 /// The listings a restart is compared with.
@@ -92,6 +100,7 @@ fn restart(model: &mut Model) -> Vec<Effect> {
         });
     }
     model.session.watch.restarts += 1;
+    model.session.watch.rerun_due = model.session.watch.rerun;
     crate::app::server::update::reconnect(model)
 }
 
@@ -108,6 +117,114 @@ pub fn tools_listed(model: &mut Model) {
     if before.library.is_none() {
         model.session.watch.before = None;
     }
+}
+
+/// `--rerun`, once the restarted server listed its tools: the last call of each tool this
+/// session, made again (never one the server marks destructive).
+pub fn rerun(model: &mut Model) -> Vec<Effect> {
+    if !std::mem::take(&mut model.session.watch.rerun_due) {
+        return Vec::new();
+    }
+    let mut again = Vec::new();
+    for (tool, state) in model.calls() {
+        let last = state.history.iter().rev().find(|r| !r.restored);
+        if let Some(Record {
+            arguments,
+            elapsed,
+            outcome: Outcome::Result {
+                result, verdict, ..
+            },
+            ..
+        }) = last
+        {
+            let ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+            let got = crate::suite::run::got(result, verdict, ms);
+            again.push((tool.clone(), arguments.clone(), got));
+        }
+    }
+    again.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut effects = Vec::new();
+    for (tool, arguments, got) in again {
+        let entry = model.tools.list.iter().find(|e| e.tool.name == tool);
+        let Some(entry) = entry else {
+            let said = format!(
+                "not made again: `{}` is gone",
+                crate::untrusted::line(&tool, 80)
+            );
+            model.push_log(LogKind::Event, said);
+            continue;
+        };
+        if entry.tool.annotations.destructive == Some(true) {
+            let said = format!(
+                "not made again: `{}` is destructive",
+                crate::untrusted::line(&tool, 80)
+            );
+            model.push_log(LogKind::Event, said);
+            continue;
+        }
+        if let Some((id, effect)) =
+            crate::app::call::update::call_again(model, &tool, arguments.clone())
+        {
+            model
+                .session
+                .watch
+                .reruns
+                .insert(id, (tool, arguments, got));
+            effects.push(effect);
+        }
+    }
+    effects
+}
+
+/// A call made again finished: what changed since its previous result, said.
+pub fn rerun_finished(model: &mut Model, tool: &str, id: u64) {
+    let Some((_, arguments, before)) = model.session.watch.reruns.remove(&id) else {
+        return;
+    };
+    let label = crate::untrusted::line(&format!("{tool} {arguments}"), 100).into_owned();
+    let now = model.call(tool).and_then(|s| s.history.last());
+    let changes = match now.map(|r| &r.outcome) {
+        Some(Outcome::Result {
+            result, verdict, ..
+        }) => {
+            let after = crate::suite::run::got(result, verdict, 0);
+            differences(&before, &after)
+        }
+        Some(Outcome::Failed(e)) => vec![format!("failed: {e}")],
+        _ => vec!["cancelled".into()],
+    };
+    let (kind, said) = match changes.is_empty() {
+        true => (LogKind::Event, format!("made again: {label}: as before")),
+        false => (
+            LogKind::Problem,
+            format!("made again: {label}: {}", changes.join("; ")),
+        ),
+    };
+    model.push_log(kind, crate::untrusted::line(&said, 600).into_owned());
+}
+
+/// How a result differs from the previous one: verdict, isError, value (or text).
+fn differences(before: &Got, after: &Got) -> Vec<String> {
+    let mut said = Vec::new();
+    if before.verdict != after.verdict {
+        let word = |g: &Got| g.verdict.unwrap_or("none");
+        said.push(format!("verdict {} → {}", word(before), word(after)));
+    }
+    if before.is_error != after.is_error {
+        said.push(format!("isError {} → {}", before.is_error, after.is_error));
+    }
+    match (&before.value, &after.value) {
+        (Some(a), Some(b)) => said.extend(
+            crate::suite::expect::differences(a, b, &[])
+                .into_iter()
+                .map(|d| format!("value {d}")),
+        ),
+        (None, None) if before.text != after.text => said.push("text changed".into()),
+        (None, None) => {}
+        (Some(_), None) => said.push("no value now".into()),
+        (None, Some(_)) => said.push("a value now".into()),
+    }
+    said
 }
 
 /// The restarted server listed its library: what was added, removed or changed, said.
