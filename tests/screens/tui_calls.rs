@@ -1121,17 +1121,17 @@ fn an_image_in_a_result_is_drawn_with_half_blocks() {
     assert_eq!(buffer[(x + 7, y)].bg, Color::Rgb(0, 0, 255));
 }
 
-/// `T` on a result keeps the call as a test: the first time it asks for the test file
+/// `K` on a result keeps the call as a test: the first time it asks for the test file
 /// (named after the server), then keeps the server's next calls there without asking; a kept
 /// call's result says so.
 #[test]
-fn t_keeps_the_shown_call_as_a_test_asking_for_the_file_once() {
+fn k_keeps_the_shown_call_as_a_test_asking_for_the_file_once() {
     use mcp_inspect::testing::app::saved::kept_tests::KeptTests;
     let mut m = demo_model();
     let nothing = {
         open_call(&mut m, "add");
         press(&mut m, &["esc"]);
-        press(&mut m, &["T"])
+        press(&mut m, &["K"])
     };
     assert!(nothing.is_empty());
     assert_eq!(
@@ -1147,7 +1147,7 @@ fn t_keeps_the_shown_call_as_a_test_asking_for_the_file_once() {
         id,
         json!({"content": [{"type": "text", "text": "3"}], "structuredContent": {"result": 3}}),
     );
-    assert!(press(&mut m, &["T"]).is_empty());
+    assert!(press(&mut m, &["K"]).is_empty());
     let screen = text(&render(&mut m, 120, 40));
     assert!(
         screen.contains("which test file keeps `add` and its result"),
@@ -1179,7 +1179,7 @@ fn t_keeps_the_shown_call_as_a_test_asking_for_the_file_once() {
         "{screen}"
     );
     // The file is known now: the next one goes there without asking.
-    let effects = press(&mut m, &["T"]);
+    let effects = press(&mut m, &["K"]);
     assert!(
         matches!(effects.as_slice(), [Effect::KeepTest(k)] if k.file == keep.file),
         "{effects:?}"

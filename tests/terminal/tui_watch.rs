@@ -60,12 +60,12 @@ fn an_edit_restarts_the_server_keeps_the_draft_and_says_what_changed() {
     let screen = tmux.wait_for("Tools (4)");
     tmux.wait_for("added: whisper");
     assert!(screen.contains("a*     7"), "the draft is kept:\n{screen}");
-    // The call, then `T` keeps it as a test in the file asked for once; `test` runs it.
+    // The call, then `K` keeps it as a test in the file asked for once; `test` runs it.
     tmux.keys(&["Down"]);
     tmux.run(&["send-keys", "-t", "main", "-l", "5"]);
     tmux.keys(&["C-s"]);
     tmux.wait_for("call #1 · ");
-    tmux.keys(&["T"]);
+    tmux.keys(&["K"]);
     tmux.wait_for("which test file keeps `add` and its result");
     tmux.keys(&["C-s"]);
     tmux.wait_for("call #1 (kept as a test)");

@@ -1,4 +1,4 @@
-//! `T` on a call's result: the call and what it gave kept as a test (`mcp-inspect test`) in
+//! `K` on a call's result: the call and what it gave kept as a test (`mcp-inspect test`) in
 //! a test file chosen once per server (asked the first time, remembered beside its saved
 //! calls); a result whose call is kept so is marked `test`. Pure.
 
@@ -98,7 +98,7 @@ pub fn chosen(
     vec![Effect::KeepTest(KeepTest { file, ..keep })]
 }
 
-/// The test file an earlier session chose, unless one was chosen meanwhile (`T` before this
+/// The test file an earlier session chose, unless one was chosen meanwhile (`K` before this
 /// came).
 pub fn loaded(model: &mut Model, kept: Option<KeptTests>) {
     if model.saved.tests.is_none() {
