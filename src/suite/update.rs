@@ -44,7 +44,8 @@ pub fn updated(text: &str, cases: &[&Case], ran: &[Ran]) -> Result<(String, Vec<
             notes.push(format!("{}: {note}", case.label));
         }
     }
-    Ok((doc.to_string(), notes))
+    // A server that echoes a secret given on the command line never gets it into the file.
+    Ok((crate::secrets::redact(&doc.to_string()).into_owned(), notes))
 }
 
 /// `text` (a test file, maybe empty) with one more `[[call]]` of `tool` with `args`, expecting

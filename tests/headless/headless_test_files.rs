@@ -286,3 +286,58 @@ fn snapshot_watch_prints_the_judged_diff_after_each_edit() {
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn deep_wide_and_secret_reflecting_inputs_are_refused_or_redacted() {
+    let dir = scratch("attacks");
+    let n = 100_000;
+    let deep = format!(
+        "[[call]]\ntool = \"add\"\nargs = {{ a = {}{} }}\n",
+        "[".repeat(n),
+        "]".repeat(n)
+    );
+    let deep = write(&dir.join("deep.toml"), &deep);
+    let r = run(&["test", &deep, "--demo"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("deep.toml:3:") && r.stderr.contains("recursion"),
+        "{}",
+        r.stderr
+    );
+    let wide = write(
+        &dir.join("wide.toml"),
+        &"[[call]]\ntool = \"add\"\n".repeat(10_001),
+    );
+    let r = run(&["test", &wide, "--demo"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("10001 entries, more than the 10000"),
+        "{}",
+        r.stderr
+    );
+    // The outside attacker echoes the environment it was given: --update keeps it out.
+    let secret = "sk-live-0123456789abcdef";
+    let pair = format!("ATTACKER_ECHO={secret}");
+    let file = write(&dir.join("leak.toml"), "[[call]]\ntool = \"leak\"\n");
+    let attacker = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/attacker.py");
+    let attacker = attacker.to_string_lossy();
+    let r = run(&[
+        "test", &file, "--update", "-e", &pair, "--", "python3", &attacker, "secrets",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let written = std::fs::read_to_string(dir.join("leak.toml")).expect("updated");
+    assert!(
+        !written.contains(secret) && written.contains("[redacted]"),
+        "{written}"
+    );
+    let r = run(&[
+        "test", &file, "--format", "junit", "-e", &pair, "--", "python3", &attacker, "secrets",
+    ]);
+    assert!(
+        !r.stdout.contains(secret) && !r.stderr.contains(secret),
+        "{}{}",
+        r.stdout,
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
