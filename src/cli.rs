@@ -6,7 +6,7 @@ mod connection;
 
 pub use args::{
     AuthAction, CheckFormat, Cli, Command, ConnectionArgs, DiffFormat, Format, ProtocolArg,
-    TestFormat,
+    TestFormat, VerifyFormat,
 };
 
 /// A stdio server's command given without `--` before it (`mcp-inspect node index.js`): clap

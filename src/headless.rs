@@ -16,6 +16,7 @@ mod signals;
 mod teller;
 mod test;
 mod tools;
+mod verify;
 mod watch;
 
 use crate::cli::{Command, ConnectionArgs};
@@ -36,6 +37,10 @@ pub async fn run(command: Command) -> i32 {
             out,
             paths,
         } => return watch::snapshots(connection, out, paths).await,
+        Plan::Verify {
+            connection,
+            options,
+        } => return verify::run(connection, options).await,
         Plan::Eras { connection, format } => return drift::eras(connection, format).await,
         Plan::Elsewhere => return exit::ERROR,
         Plan::Connected {

@@ -19,6 +19,7 @@ mod suite;
 pub mod testing;
 mod ui;
 mod untrusted;
+mod verify;
 mod watch;
 
 use clap::Parser;

@@ -232,21 +232,7 @@ fn session_model(
     };
     model.session.log_level = options.log_level;
     model.saved.saving = true;
-    model.session.connection_args = match &options.target {
-        crate::config::target::Target::Stdio { command, args, .. } => {
-            std::iter::once("--".to_string())
-                .chain(std::iter::once(command.clone()))
-                .chain(args.iter().cloned())
-                .collect()
-        }
-        crate::config::target::Target::Http { url, transport, .. } => {
-            let mut words = vec!["--url".to_string(), url.clone()];
-            if *transport == crate::config::target::HttpTransport::Sse {
-                words.extend(["--transport".to_string(), "sse".to_string()]);
-            }
-            words
-        }
-    };
+    model.session.connection_args = options.target.words();
     if let Some(w) = warning {
         model.view.status = Some(w.clone());
         model.push_log(model::LogKind::Problem, w);

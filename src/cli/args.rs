@@ -242,6 +242,32 @@ pub enum Command {
         #[command(flatten)]
         connection: ConnectionArgs,
     },
+    /// Call each tool with inputs generated from its inputSchema (boundary values, then random
+    /// ones from a seed), judge every result against the outputSchema, and shrink each failure
+    /// to its smallest input. Only read-only tools unless allowed. Exit 1 when anything failed.
+    Verify {
+        /// The tools to verify (every one that may be called, when none is named).
+        tools: Vec<String>,
+        /// Calls per tool at most (boundary values first).
+        #[arg(long, default_value_t = 100, value_name = "N")]
+        calls: usize,
+        /// The seed of the random inputs (printed, so that a run can be repeated).
+        #[arg(long, value_name = "S")]
+        seed: Option<u64>,
+        /// Stop starting calls after this many seconds.
+        #[arg(long, value_name = "SECONDS")]
+        time_budget: Option<f64>,
+        /// Also call tools that are not read-only (readOnlyHint not true) but not destructive.
+        #[arg(long)]
+        allow_writes: bool,
+        /// Also call this destructive tool (destructiveHint true, or unsaid); repeat for more.
+        #[arg(long, value_name = "TOOL", requires = "allow_writes")]
+        allow_destructive: Vec<String>,
+        #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
+        format: VerifyFormat,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
     /// OAuth tokens kept for servers (in $XDG_STATE_HOME/mcp-inspect/auth): list them, or
     /// forget one server's.
     Auth {
@@ -274,6 +300,15 @@ pub enum Command {
 pub enum Format {
     Text,
     Json,
+}
+
+/// How `verify` reports.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum VerifyFormat {
+    Text,
+    Json,
+    /// SARIF 2.1.0, a result per failure.
+    Sarif,
 }
 
 /// How `test` reports.

@@ -59,6 +59,24 @@ pub enum Target {
 }
 
 impl Target {
+    /// The connection as command-line words (`--url …` or `-- command …`), for commands a
+    /// user copies. Header values and environment are never included.
+    pub fn words(&self) -> Vec<String> {
+        match self {
+            Target::Stdio { command, args, .. } => std::iter::once("--".to_string())
+                .chain(std::iter::once(command.clone()))
+                .chain(args.iter().cloned())
+                .collect(),
+            Target::Http { url, transport, .. } => {
+                let mut words = vec!["--url".to_string(), url.clone()];
+                if *transport == HttpTransport::Sse {
+                    words.extend(["--transport".to_string(), "sse".to_string()]);
+                }
+                words
+            }
+        }
+    }
+
     /// A short description for messages: the command line or the URL (never header values).
     pub fn describe(&self) -> String {
         match self {

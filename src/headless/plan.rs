@@ -3,7 +3,7 @@
 //! matches on [`Command`]; what it hands on has no arm that cannot happen.
 
 use super::output::Report;
-use super::{call, check, drift, inspect, prompts, request, resources, test, tools};
+use super::{call, check, drift, inspect, prompts, request, resources, test, tools, verify};
 use crate::cli::{CheckFormat, Command, ConnectionArgs, DiffFormat, Format, TestFormat};
 use crate::mcp::Session;
 use crate::mcp::session::error::exit;
@@ -32,6 +32,11 @@ pub enum Plan<'a> {
         connection: &'a ConnectionArgs,
         out: Option<&'a Path>,
         paths: &'a [std::path::PathBuf],
+    },
+    /// `verify`: connected (and connected again after a crash) by itself.
+    Verify {
+        connection: &'a ConnectionArgs,
+        options: verify::Options<'a>,
     },
     /// Refused before connecting (a test file that does not read), said in `format`.
     Refused { message: String, format: Format },
@@ -146,6 +151,7 @@ pub fn plan(command: &Command) -> Plan<'_> {
         } => connected(connection, *format, Job::Prompt { name, args: arg }),
         Command::Complete { .. } => complete_plan(command),
         Command::Test { .. } => test_plan(command),
+        Command::Verify { .. } => verify_plan(command),
         Command::DemoServer { .. }
         | Command::HostileServer { .. }
         | Command::Replay { .. }
@@ -183,6 +189,38 @@ fn call_plan(command: &Command) -> Plan<'_> {
         connection,
         format: *format,
         job,
+    }
+}
+
+/// `verify`: what may be called, how often, from which seed.
+fn verify_plan(command: &Command) -> Plan<'_> {
+    let Command::Verify {
+        tools,
+        calls,
+        seed,
+        time_budget,
+        allow_writes,
+        allow_destructive,
+        format,
+        connection,
+    } = command
+    else {
+        return Plan::Elsewhere;
+    };
+    let options = verify::Options {
+        tools,
+        calls: *calls,
+        seed: *seed,
+        budget: time_budget.map(|s| std::time::Duration::from_secs_f64(s.max(0.0))),
+        allow: crate::verify::plan::Allow {
+            writes: *allow_writes,
+            destructive: allow_destructive.clone(),
+        },
+        format: *format,
+    };
+    Plan::Verify {
+        connection,
+        options,
     }
 }
 

@@ -1,0 +1,7 @@
+//! `verify` and `load`: a server's tools exercised with generated inputs, each result judged
+//! and each failure shrunk to its smallest input; and one tool under concurrent calls.
+
+pub mod generate;
+pub mod plan;
+pub mod rng;
+pub mod shrink;

@@ -1,0 +1,142 @@
+//! Smaller inputs than one that failed, the most shrinking first: integers toward zero (half
+//! the way, then a quarter, … then one), strings and arrays shorter (halves, then smaller
+//! pieces, then one element or character at a time), optional properties dropped, each value
+//! shrunk in place. The caller keeps a candidate that is still valid and still fails, and asks
+//! again from it, until none does. Pure.
+
+use serde_json::{Map, Value, json};
+
+/// Candidates made per value at most (a round of shrinking tries at most these).
+const MAX_CANDIDATES: usize = 200;
+
+/// Smaller values than `value`, the most shrinking first.
+pub fn candidates(value: &Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    match value {
+        Value::Bool(true) => out.push(json!(false)),
+        Value::Number(n) => out.extend(numbers(n)),
+        Value::String(s) => {
+            let chars: Vec<char> = s.chars().collect();
+            out.extend(
+                pieces(&chars)
+                    .into_iter()
+                    .map(|c| json!(c.into_iter().collect::<String>())),
+            );
+        }
+        Value::Array(items) => {
+            out.extend(pieces(items).into_iter().map(Value::Array));
+            for (i, item) in items.iter().enumerate() {
+                for smaller in candidates(item) {
+                    let mut copy = items.clone();
+                    copy[i] = smaller;
+                    out.push(Value::Array(copy));
+                }
+            }
+        }
+        Value::Object(map) => {
+            for key in map.keys() {
+                let mut copy = map.clone();
+                copy.shift_remove(key);
+                out.push(Value::Object(copy));
+            }
+            for (key, inner) in map {
+                for smaller in candidates(inner) {
+                    let mut copy: Map<String, Value> = map.clone();
+                    copy.insert(key.clone(), smaller);
+                    out.push(Value::Object(copy));
+                }
+            }
+        }
+        _ => {}
+    }
+    out.truncate(MAX_CANDIDATES);
+    out
+}
+
+/// A number toward zero: zero, then the number less half its distance, a quarter, … one.
+fn numbers(n: &serde_json::Number) -> Vec<Value> {
+    if let Some(i) = n.as_i64() {
+        if i == 0 {
+            return Vec::new();
+        }
+        let mut out = vec![json!(0)];
+        let mut step = i / 2;
+        while step != 0 {
+            out.push(json!(i - step));
+            step /= 2;
+        }
+        out.push(json!(i - i.signum()));
+        out.dedup();
+        return out;
+    }
+    match n.as_f64() {
+        Some(f) if f != 0.0 && f.is_finite() => {
+            let mut out = vec![json!(0), json!(f.trunc() as i64)];
+            out.extend(serde_json::Number::from_f64(f / 2.0).map(Value::Number));
+            out
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Shorter sequences: empty, then each piece of half the length removed, then a quarter, …
+/// then each single element removed.
+fn pieces<T: Clone>(items: &[T]) -> Vec<Vec<T>> {
+    if items.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![Vec::new()];
+    let mut size = items.len() / 2;
+    while size > 0 {
+        for start in (0..items.len()).step_by(size) {
+            let mut shorter = items[..start].to_vec();
+            shorter.extend_from_slice(&items[(start + size).min(items.len())..]);
+            out.push(shorter);
+            if out.len() >= MAX_CANDIDATES {
+                return out;
+            }
+        }
+        size /= 2;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Shrinks `start` greedily while `fails` holds, as `verify` does with the server.
+    fn shrink(start: Value, fails: impl Fn(&Value) -> bool) -> Value {
+        let mut now = start;
+        'again: loop {
+            for candidate in candidates(&now) {
+                if fails(&candidate) {
+                    now = candidate;
+                    continue 'again;
+                }
+            }
+            return now;
+        }
+    }
+
+    #[test]
+    fn integers_shrink_to_the_threshold_and_strings_to_the_character() {
+        let above = |v: &Value| v["n"].as_i64().is_some_and(|n| n > 500);
+        assert_eq!(shrink(json!({"n": 10000}), above), json!({"n": 501}));
+        let below = |v: &Value| v["n"].as_i64().is_some_and(|n| n < -37);
+        assert_eq!(
+            shrink(json!({"n": -2147483648i64}), below),
+            json!({"n": -38})
+        );
+        let tilde = |v: &Value| v["text"].as_str().is_some_and(|s| s.contains('~'));
+        assert_eq!(
+            shrink(json!({"text": "ab c~!xyz", "extra": [1, 2]}), |v| tilde(v)),
+            json!({"text": "~"})
+        );
+        let long = |v: &Value| v["items"].as_array().is_some_and(|a| a.len() >= 3);
+        assert_eq!(
+            shrink(json!({"items": [5, 6, 7, 8, 9]}), long),
+            json!({"items": [0, 0, 0]})
+        );
+    }
+}

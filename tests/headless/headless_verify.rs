@@ -1,0 +1,118 @@
+//! `mcp-inspect verify` against a server with planted bugs (`tests/peers/planted_server.py`):
+//! both found and shrunk to the exact threshold and the one character, the destructive tool
+//! never called without its flag (a marker file proves it), and the same seed, the same report.
+
+use crate::cli::run;
+use std::path::Path;
+use std::process::Command;
+
+fn planted() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/peers/planted_server.py")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Runs `verify` with the marker file's path in the server's environment.
+fn verify(args: &[&str], marker: &Path) -> (i32, String, String) {
+    let out = Command::new(crate::cli::BIN)
+        .arg("verify")
+        .args(args)
+        .args(["--", "python3", &planted()])
+        .env("PLANTED_MARKER", marker)
+        .output()
+        .expect("run");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn planted_bugs_are_found_shrunk_and_reported_the_same_for_a_seed() {
+    let marker = std::env::temp_dir().join(format!("mcp-inspect-wiped-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let (code, text, _) = verify(&["--seed", "7"], &marker);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("skipped wipe: not read-only"), "{text}");
+    assert!(text.contains("smallest input: {\"n\":501}"), "{text}");
+    assert!(text.contains("at /grade (maximum)"), "{text}");
+    assert!(text.contains("smallest input: {\"text\":\"~\"}"), "{text}");
+    assert!(
+        text.contains("the server answered error -32603 to a valid input"),
+        "{text}"
+    );
+    assert!(text.contains("ok fine: 100 calls"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "reproduce: mcp-inspect call grade --args '{{\"n\":501}}' -- python3 {}",
+            planted()
+        )),
+        "{text}"
+    );
+    assert!(!marker.exists(), "wipe was called");
+    // The same seed, the same report; writes allowed, the destructive tool still needs its name.
+    let (_, one, _) = verify(
+        &["--seed", "11", "--format", "json", "--allow-writes"],
+        &marker,
+    );
+    let (_, two, _) = verify(
+        &["--seed", "11", "--format", "json", "--allow-writes"],
+        &marker,
+    );
+    assert_eq!(one, two);
+    let report: serde_json::Value = serde_json::from_str(&one).expect("json");
+    assert_eq!(report["seed"], 11);
+    assert!(
+        report["skipped"][0]["why"]
+            .as_str()
+            .is_some_and(|w| w.contains("--allow-destructive wipe")),
+        "{report}"
+    );
+    assert!(!marker.exists(), "wipe was called");
+    let (code, text, _) = verify(
+        &[
+            "wipe",
+            "--allow-writes",
+            "--allow-destructive",
+            "wipe",
+            "--calls",
+            "3",
+        ],
+        &marker,
+    );
+    assert_eq!(code, 0, "{text}");
+    assert!(marker.exists(), "wipe, named, was called");
+    let _ = std::fs::remove_file(&marker);
+    let sarif = run(&[
+        "verify",
+        "grade",
+        "--seed",
+        "3",
+        "--format",
+        "sarif",
+        "--",
+        "python3",
+        &planted(),
+    ]);
+    assert_eq!(sarif.code, 1);
+    let sarif = sarif.json();
+    assert_eq!(
+        sarif["runs"][0]["results"].as_array().map(Vec::len),
+        Some(1),
+        "{sarif}"
+    );
+}
+
+#[test]
+fn an_unknown_tool_named_is_refused_before_any_call() {
+    let r = run(&["verify", "nope", "--", "python3", &planted()]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("unknown tool `nope` (known: grade, shout, wipe, fine)"),
+        "{}",
+        r.stderr
+    );
+}
