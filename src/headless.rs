@@ -7,6 +7,7 @@ mod call;
 mod check;
 mod drift;
 mod inspect;
+mod load;
 mod output;
 mod plan;
 mod prompts;
@@ -41,6 +42,10 @@ pub async fn run(command: Command) -> i32 {
             connection,
             options,
         } => return verify::run(connection, options).await,
+        Plan::Load {
+            connection,
+            options,
+        } => return load::run(connection, options).await,
         Plan::Eras { connection, format } => return drift::eras(connection, format).await,
         Plan::Elsewhere => return exit::ERROR,
         Plan::Connected {

@@ -268,6 +268,39 @@ pub enum Command {
         #[command(flatten)]
         connection: ConnectionArgs,
     },
+    /// Call one tool from concurrent callers and measure it: latency percentiles, calls per
+    /// second, errors and verdict failures under load, a histogram. Exit 1 when any call failed.
+    Load {
+        /// The tool's name.
+        tool: String,
+        /// All arguments as one JSON object.
+        #[arg(long, conflicts_with = "arg")]
+        args: Option<String>,
+        /// One argument as key=value (as with `call`).
+        #[arg(long = "arg", value_name = "KEY=VALUE")]
+        arg: Vec<String>,
+        /// Calls in all (unless --duration).
+        #[arg(short = 'n', long = "calls", default_value_t = 100, value_name = "N")]
+        calls: usize,
+        /// Callers at once.
+        #[arg(
+            short = 'c',
+            long = "concurrency",
+            default_value_t = 4,
+            value_name = "C"
+        )]
+        concurrency: usize,
+        /// Call for this many seconds instead of N calls.
+        #[arg(long, value_name = "SECONDS")]
+        duration: Option<f64>,
+        /// One connection per caller instead of one shared session.
+        #[arg(long)]
+        sessions: bool,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
     /// OAuth tokens kept for servers (in $XDG_STATE_HOME/mcp-inspect/auth): list them, or
     /// forget one server's.
     Auth {

@@ -272,7 +272,7 @@ fn print_text(result: &CallResult, verdict: &Verdict, report: &Report) {
 /// Arguments for `call` from `--args` or repeated `--arg key=value`. A value is read as JSON
 /// when it parses, unless the input schema says the property is a string (so `kind=false` or
 /// `id=007` stay strings where strings are expected).
-fn call_arguments(
+pub(super) fn call_arguments(
     args: Option<&str>,
     pairs: &[String],
     input_schema: Option<&serde_json::Value>,

@@ -3,7 +3,7 @@
 //! matches on [`Command`]; what it hands on has no arm that cannot happen.
 
 use super::output::Report;
-use super::{call, check, drift, inspect, prompts, request, resources, test, tools, verify};
+use super::{call, check, drift, inspect, load, prompts, request, resources, test, tools, verify};
 use crate::cli::{CheckFormat, Command, ConnectionArgs, DiffFormat, Format, TestFormat};
 use crate::mcp::Session;
 use crate::mcp::session::error::exit;
@@ -37,6 +37,11 @@ pub enum Plan<'a> {
     Verify {
         connection: &'a ConnectionArgs,
         options: verify::Options<'a>,
+    },
+    /// `load`: its own connections (one per caller with `--sessions`).
+    Load {
+        connection: &'a ConnectionArgs,
+        options: load::Options<'a>,
     },
     /// Refused before connecting (a test file that does not read), said in `format`.
     Refused { message: String, format: Format },
@@ -152,6 +157,7 @@ pub fn plan(command: &Command) -> Plan<'_> {
         Command::Complete { .. } => complete_plan(command),
         Command::Test { .. } => test_plan(command),
         Command::Verify { .. } => verify_plan(command),
+        Command::Load { .. } => load_plan(command),
         Command::DemoServer { .. }
         | Command::HostileServer { .. }
         | Command::Replay { .. }
@@ -219,6 +225,38 @@ fn verify_plan(command: &Command) -> Plan<'_> {
         format: *format,
     };
     Plan::Verify {
+        connection,
+        options,
+    }
+}
+
+/// `load TOOL`: the call, how many, by how many callers.
+fn load_plan(command: &Command) -> Plan<'_> {
+    let Command::Load {
+        tool,
+        args,
+        arg,
+        calls,
+        concurrency,
+        duration,
+        sessions,
+        format,
+        connection,
+    } = command
+    else {
+        return Plan::Elsewhere;
+    };
+    let options = load::Options {
+        tool,
+        args: args.as_deref(),
+        pairs: arg,
+        calls: *calls,
+        concurrency: *concurrency,
+        duration: duration.map(|s| std::time::Duration::from_secs_f64(s.max(0.0))),
+        sessions: *sessions,
+        format: *format,
+    };
+    Plan::Load {
         connection,
         options,
     }

@@ -116,3 +116,68 @@ fn an_unknown_tool_named_is_refused_before_any_call() {
         r.stderr
     );
 }
+
+#[test]
+fn load_counts_every_call_and_the_verdict_failures_under_load() {
+    let r = run(&[
+        "load", "add", "--arg", "a=1", "--arg", "b=2", "-n", "200", "-c", "8", "--format", "json",
+        "--demo",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let s = r.json();
+    assert_eq!(s["calls"], 200);
+    assert_eq!(s["failed"], 0);
+    let l = &s["latencyMs"];
+    let ms = |k: &str| l[k].as_f64().expect("a number");
+    assert!(
+        ms("p50") <= ms("p90") && ms("p90") <= ms("p99") && ms("p99") <= ms("max"),
+        "{l}"
+    );
+    let counted: u64 = s["histogram"]
+        .as_array()
+        .expect("histogram")
+        .iter()
+        .filter_map(|b| b["count"].as_u64())
+        .sum();
+    assert_eq!(counted, 200);
+    // Every result breaks grade's outputSchema: each is a verdict failure, and the run fails.
+    let r = run(&[
+        "load",
+        "grade",
+        "--arg",
+        "n=700",
+        "-n",
+        "40",
+        "-c",
+        "4",
+        "--sessions",
+        "--format",
+        "json",
+        "--",
+        "python3",
+        &planted(),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let s = r.json();
+    assert_eq!(
+        (s["verdictFailures"].as_u64(), s["sessions"].as_u64()),
+        (Some(40), Some(4))
+    );
+    let r = run(&[
+        "load",
+        "fine",
+        "--duration",
+        "0.3",
+        "-c",
+        "2",
+        "--format",
+        "json",
+        "--",
+        "python3",
+        &planted(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let s = r.json();
+    assert!(s["seconds"].as_f64().is_some_and(|t| t >= 0.3), "{s}");
+    assert!(s["calls"].as_u64().is_some_and(|n| n > 0), "{s}");
+}
