@@ -9,6 +9,39 @@ pub use args::{
     TestFormat, VerifyFormat,
 };
 
+/// Prints `shell`'s completion script for every command and flag; the exit code.
+pub fn completions(shell: clap_complete::Shell) -> i32 {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    clap_complete::generate(shell, &mut command, "mcp-inspect", &mut std::io::stdout());
+    0
+}
+
+/// Prints the manual page (roff), every subcommand's section included; the exit code.
+pub fn man() -> i32 {
+    use clap::CommandFactory;
+    let command = Cli::command();
+    let mut out = Vec::new();
+    if let Err(e) = clap_mangen::Man::new(command.clone()).render(&mut out) {
+        eprintln!("error: cannot render the manual page: {e}");
+        return 1;
+    }
+    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let name = format!("mcp-inspect {}", sub.get_name());
+        let page = clap_mangen::Man::new(sub.clone().bin_name(name));
+        let rendered = (page.render_synopsis_section(&mut out))
+            .and_then(|()| page.render_description_section(&mut out))
+            .and_then(|()| page.render_options_section(&mut out));
+        if let Err(e) = rendered {
+            eprintln!("error: cannot render the manual page: {e}");
+            return 1;
+        }
+    }
+    use std::io::Write;
+    let _ = std::io::stdout().write_all(&out);
+    0
+}
+
 /// A stdio server's command given without `--` before it (`mcp-inspect node index.js`): clap
 /// calls its first word an unexpected argument; this says where it goes. Only the words from
 /// the server's command on are repeated (the flags before may hold secrets).

@@ -63,6 +63,12 @@ pub fn main() -> i32 {
         };
         return crate::hostile::run(&options);
     }
+    if let Some(Command::Completions { shell }) = cli.command {
+        return cli::completions(shell);
+    }
+    if let Some(Command::Man) = cli.command {
+        return cli::man();
+    }
     if let Some(Command::Auth { action }) = &cli.command {
         return crate::headless::auth::run(action);
     }

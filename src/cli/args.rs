@@ -301,6 +301,13 @@ pub enum Command {
         #[command(flatten)]
         connection: ConnectionArgs,
     },
+    /// Print a shell's completion script (bash: `source <(mcp-inspect completions bash)`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff: `mcp-inspect man > mcp-inspect.1; man -l mcp-inspect.1`).
+    Man,
     /// OAuth tokens kept for servers (in $XDG_STATE_HOME/mcp-inspect/auth): list them, or
     /// forget one server's.
     Auth {

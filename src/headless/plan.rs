@@ -159,6 +159,8 @@ pub fn plan(command: &Command) -> Plan<'_> {
         Command::Verify { .. } => verify_plan(command),
         Command::Load { .. } => load_plan(command),
         Command::DemoServer { .. }
+        | Command::Completions { .. }
+        | Command::Man
         | Command::HostileServer { .. }
         | Command::Replay { .. }
         | Command::Auth { .. } => Plan::Elsewhere,
