@@ -257,6 +257,10 @@ pub enum Command {
         /// Stop starting calls after this many seconds.
         #[arg(long, value_name = "SECONDS")]
         time_budget: Option<f64>,
+        /// Cancel a call still running after this many seconds (a timeout; the tool's other
+        /// calls are left).
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        call_timeout: f64,
         /// Also call tools that are not read-only (readOnlyHint not true) but not destructive.
         #[arg(long)]
         allow_writes: bool,

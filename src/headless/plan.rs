@@ -207,6 +207,7 @@ fn verify_plan(command: &Command) -> Plan<'_> {
         calls,
         seed,
         time_budget,
+        call_timeout,
         allow_writes,
         allow_destructive,
         format,
@@ -220,6 +221,7 @@ fn verify_plan(command: &Command) -> Plan<'_> {
         calls: *calls,
         seed: *seed,
         budget: time_budget.map(|s| std::time::Duration::from_secs_f64(s.max(0.0))),
+        call_limit: std::time::Duration::from_secs_f64(call_timeout.clamp(0.001, 86_400.0)),
         allow: crate::verify::plan::Allow {
             writes: *allow_writes,
             destructive: allow_destructive.clone(),

@@ -29,6 +29,8 @@ pub struct Options<'a> {
     pub calls: usize,
     pub seed: Option<u64>,
     pub budget: Option<Duration>,
+    /// A call still running after this is cancelled and counts as a timeout.
+    pub call_limit: Duration,
     pub allow: Allow,
     pub format: VerifyFormat,
 }
@@ -90,6 +92,23 @@ impl Kind {
 }
 
 pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
+    // Listened to beside the connection's own (which watches connecting): any of them ends
+    // the run at once, the server closed.
+    let mut signals = super::Signals::new();
+    let format = options.format;
+    tokio::select! {
+        code = verify_all(connection, options) => code,
+        signal = signals.next() => {
+            let report = Report { format: match format {
+                VerifyFormat::Text => crate::cli::Format::Text,
+                _ => crate::cli::Format::Json,
+            } };
+            report.error(&format!("interrupted by {signal}"), 130)
+        }
+    }
+}
+
+async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
     let report = Report {
         format: match options.format {
             VerifyFormat::Text => crate::cli::Format::Text,
@@ -203,7 +222,9 @@ async fn verify_tool(
     let (mut calls, mut tool_errors, mut unmade) = (0, 0, 0);
     let mut failures: Vec<Value> = Vec::new();
     let mut seen: Vec<Kind> = Vec::new();
-    while calls < options.calls && options.budget.is_none_or(|b| started.elapsed() <= b) {
+    let mut stopped = false;
+    while !stopped && calls < options.calls && options.budget.is_none_or(|b| started.elapsed() <= b)
+    {
         let Some(args) = queue.pop().or_else(|| {
             (0..TRIES)
                 .map(|_| generator.random(&mut rng))
@@ -216,15 +237,21 @@ async fn verify_tool(
             continue;
         };
         calls += 1;
-        let Some((kind, message)) = attempt(link, tool, &args, &mut tool_errors).await? else {
+        let limit = options.call_limit;
+        let Some((kind, message)) = attempt(link, tool, &args, limit, &mut tool_errors).await?
+        else {
             continue;
         };
+        // Each call after a timeout would most likely wait as long: the tool is left.
+        if kind == Kind::Timeout {
+            stopped = true;
+        }
         if seen.contains(&kind) {
             continue;
         }
         seen.push(kind);
         let (smallest, shrink_calls, message) =
-            shrink(link, tool, args.clone(), kind, message, &valid).await?;
+            shrink(link, tool, args.clone(), (kind, message), limit, &valid).await?;
         failures.push(json!({
             "kind": kind.word(),
             "message": message,
@@ -244,6 +271,9 @@ async fn verify_tool(
             "no valid input could be generated from the inputSchema (a pattern or `not` this cannot satisfy?)"
         );
     }
+    if stopped {
+        result["note"] = json!("its calls stopped after a timeout");
+    }
     Ok(result)
 }
 
@@ -253,11 +283,16 @@ async fn attempt(
     link: &mut Link<'_>,
     tool: &Tool,
     args: &Value,
+    limit: Duration,
     tool_errors: &mut usize,
 ) -> Result<Option<(Kind, String)>, i32> {
     let session = link.session().await?;
     let as_task = tool.task_support() == Some("required");
-    let result = match session.call_tool(&tool.name, args.clone(), as_task).await {
+    let answer = match session.start_call(&tool.name, args.clone(), as_task).await {
+        Ok(pending) => pending.result_or_cancel(tokio::time::sleep(limit)).await,
+        Err(e) => Err(e),
+    };
+    let result = match answer {
         Ok(result) => result,
         Err(RequestError::Server { code, message, .. }) => {
             let said = format!("the server answered error {code} to a valid input: {message}");
@@ -265,6 +300,13 @@ async fn attempt(
         }
         Err(e @ (RequestError::Timeout(_) | RequestError::TooLong(_))) => {
             return Ok(Some((Kind::Timeout, e.to_string())));
+        }
+        Err(RequestError::Cancelled) => {
+            let said = format!(
+                "no result within {} s (--call-timeout): cancelled",
+                limit.as_secs_f64()
+            );
+            return Ok(Some((Kind::Timeout, said)));
         }
         Err(e @ RequestError::Closed(_)) => {
             return Ok(Some((Kind::Crash, format!("the server crashed: {e}"))));
@@ -312,8 +354,8 @@ async fn shrink(
     link: &mut Link<'_>,
     tool: &Tool,
     start: Value,
-    kind: Kind,
-    message: String,
+    (kind, message): (Kind, String),
+    limit: Duration,
     valid: &dyn Fn(&Value) -> bool,
 ) -> Result<(Value, usize, String), i32> {
     if kind == Kind::Timeout {
@@ -329,7 +371,7 @@ async fn shrink(
                 continue;
             }
             calls += 1;
-            if let Some((k, m)) = attempt(link, tool, &candidate, &mut ignored).await?
+            if let Some((k, m)) = attempt(link, tool, &candidate, limit, &mut ignored).await?
                 && k == kind
             {
                 (now, said) = (candidate, m);

@@ -256,15 +256,17 @@ fn snapshot_watch_prints_the_judged_diff_after_each_edit() {
     .expect("author server");
     let server = write(&dir.join("server.py"), &source);
     let snapshot = dir.join("snapshot.json");
-    let mut child = std::process::Command::new(BIN)
-        .args(["snapshot", "--watch", &server, "-o"])
-        .arg(&snapshot)
-        .args(["--", &python, &server])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("start");
-    let mut out = crate::hostile::StderrLines::of_stdout(&mut child);
+    let mut child = Killed(
+        std::process::Command::new(BIN)
+            .args(["snapshot", "--watch", &server, "-o"])
+            .arg(&snapshot)
+            .args(["--", &python, &server])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start"),
+    );
+    let mut out = crate::hostile::StderrLines::of_stdout(&mut child.0);
     let within = std::time::Duration::from_secs(20);
     out.wait_for(
         "started: 2 tools, 0 resources, 0 templates, 1 prompt",
@@ -282,9 +284,18 @@ fn snapshot_watch_prints_the_judged_diff_after_each_edit() {
     out.wait_for("1 breaking, 0 unknown, 0 compatible, 0 info", within);
     let written = std::fs::read_to_string(&snapshot).expect("snapshot written");
     assert!(written.contains("\"mcpInspectSnapshot\": 1"), "{written}");
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(child);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A child that runs until killed: killed when dropped, even when an assertion fails first.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 #[test]
