@@ -7,7 +7,7 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -74,28 +74,6 @@ fn run(cmd: &mut Command) -> Run {
     }
 }
 
-/// Spawn to the `initialize` answer of the server itself.
-fn server_startup(node: &str, index: &str) -> Duration {
-    let start = Instant::now();
-    let mut child = Command::new(node)
-        .arg(index)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("server");
-    let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"bench","version":"0"}}}}}}"#).expect("write");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("read");
-    let took = start.elapsed();
-    let _ = child.kill();
-    let _ = child.wait();
-    took
-}
-
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -133,7 +111,7 @@ fn main() {
     let ours = env!("CARGO_BIN_EXE_mcp-inspect");
     let (mut startup, mut us, mut them) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..RUNS {
-        startup.push(server_startup("node", &index));
+        startup.push(support::server_startup(Command::new("node").arg(&*index)));
         us.push(run(
             Command::new(ours).args(["tools", "--format", "json", "--", "node", &index])
         ));

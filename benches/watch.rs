@@ -9,7 +9,9 @@
 //!
 //! Needs `scripts/setup-peers.sh` (the venv with the `mcp` package).
 
-use std::io::{BufRead, BufReader, Write};
+mod support;
+
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -24,29 +26,6 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 fn ms(d: Duration) -> String {
     format!("{:.0} ms", d.as_secs_f64() * 1e3)
-}
-
-/// Spawn to the `initialize` answer of the server itself.
-fn server_startup(python: &str, script: &Path) -> Duration {
-    let start = Instant::now();
-    let mut child = Command::new(python)
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("server");
-    let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"bench","version":"0"}}}}}}"#).expect("write");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("read");
-    let took = start.elapsed();
-    drop(stdin);
-    let _ = child.kill();
-    let _ = child.wait();
-    took
 }
 
 /// Waits for a line of `lines` containing `needle`; the time it arrived.
@@ -82,7 +61,7 @@ fn main() {
     let script = dir.join("server.py");
     std::fs::write(&script, &source).expect("write");
     let alone: Vec<Duration> = (0..ROUNDS)
-        .map(|_| server_startup(&python, &script))
+        .map(|_| support::server_startup(Command::new(&python).arg(&script)))
         .collect();
     let mut child = Command::new(&bin)
         .arg("snapshot")

@@ -131,3 +131,28 @@ pub fn memory_of<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
         mib(PEAK.load(Relaxed).saturating_sub(before)),
     )
 }
+
+/// Spawn to the `initialize` answer of a stdio server started by `command`: the server's own
+/// start-up, the baseline of the benchmarks that start one.
+pub fn server_startup(command: &mut std::process::Command) -> Duration {
+    use std::io::{BufRead, Write};
+    use std::process::Stdio;
+    let start = Instant::now();
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("server");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"bench","version":"0"}}}}}}"#).expect("write");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("read");
+    let took = start.elapsed();
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    took
+}
