@@ -181,3 +181,42 @@ fn load_counts_every_call_and_the_verdict_failures_under_load() {
     assert!(s["seconds"].as_f64().is_some_and(|t| t >= 0.3), "{s}");
     assert!(s["calls"].as_u64().is_some_and(|n| n > 0), "{s}");
 }
+
+#[test]
+fn load_over_streamable_http_prints_the_percentiles_and_the_rate() {
+    let port = crate::cli::free_port();
+    let mut demo = Command::new(crate::cli::BIN);
+    demo.args(["demo-server", "--http", &port.to_string()]);
+    let _server = crate::cli::start_listening(demo, port);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    for sessions in [false, true] {
+        let mut args = vec![
+            "load",
+            "echo",
+            "--arg",
+            "message=hi",
+            "-n",
+            "100",
+            "-c",
+            "4",
+            "--url",
+            &url,
+        ];
+        if sessions {
+            args.push("--sessions");
+        }
+        let r = run(&args);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(
+            r.stdout.contains("100 calls of echo by 4 callers"),
+            "{}",
+            r.stdout
+        );
+        assert!(
+            r.stdout.contains("latency p50 ") && r.stdout.contains(" p99 "),
+            "{}",
+            r.stdout
+        );
+        assert!(r.stdout.contains("calls/s"), "{}", r.stdout);
+    }
+}
