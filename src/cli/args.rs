@@ -261,6 +261,10 @@ pub enum Command {
         /// calls are left).
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
         call_timeout: f64,
+        /// Also send inputs the inputSchema refuses (a property missing, of the wrong type, out
+        /// of bounds): each must get a tool error or -32602, never a success or a crash.
+        #[arg(long)]
+        invalid: bool,
         /// Also call tools that are not read-only (readOnlyHint not true) but not destructive.
         #[arg(long)]
         allow_writes: bool,

@@ -208,6 +208,7 @@ fn verify_plan(command: &Command) -> Plan<'_> {
         seed,
         time_budget,
         call_timeout,
+        invalid,
         allow_writes,
         allow_destructive,
         format,
@@ -222,6 +223,7 @@ fn verify_plan(command: &Command) -> Plan<'_> {
         seed: *seed,
         budget: time_budget.map(|s| std::time::Duration::from_secs_f64(s.max(0.0))),
         call_limit: std::time::Duration::from_secs_f64(call_timeout.clamp(0.001, 86_400.0)),
+        invalid: *invalid,
         allow: crate::verify::plan::Allow {
             writes: *allow_writes,
             destructive: allow_destructive.clone(),

@@ -8,6 +8,7 @@
 use super::output::Report;
 use crate::cli::{ConnectionArgs, VerifyFormat};
 use crate::mcp::session::error::exit;
+use crate::mcp::surface::result::CallResult;
 use crate::mcp::surface::tool::Tool;
 use crate::mcp::{RequestError, Session};
 use crate::schema::{Compiled, Status};
@@ -31,6 +32,8 @@ pub struct Options<'a> {
     pub budget: Option<Duration>,
     /// A call still running after this is cancelled and counts as a timeout.
     pub call_limit: Duration,
+    /// Also send inputs the inputSchema refuses.
+    pub invalid: bool,
     pub allow: Allow,
     pub format: VerifyFormat,
 }
@@ -76,6 +79,8 @@ enum Kind {
     Timeout,
     Crash,
     Malformed,
+    /// `--invalid`: a success to an input the inputSchema refuses.
+    AcceptedInvalid,
 }
 
 impl Kind {
@@ -87,6 +92,7 @@ impl Kind {
             Kind::Timeout => "timeout",
             Kind::Crash => "crash",
             Kind::Malformed => "malformed_answer",
+            Kind::AcceptedInvalid => "accepted_invalid_input",
         }
     }
 }
@@ -260,9 +266,14 @@ async fn verify_tool(
             "shrinkCalls": shrink_calls,
         }));
     }
+    let invalid_calls = match options.invalid {
+        true => invalid_inputs(link, tool, &generator, &input, options, &mut failures).await?,
+        false => 0,
+    };
     let mut result = json!({
         "tool": tool.name,
         "calls": calls,
+        "invalidCalls": invalid_calls,
         "toolErrors": tool_errors,
         "failures": failures,
     });
@@ -277,8 +288,53 @@ async fn verify_tool(
     Ok(result)
 }
 
-/// One call, judged: `None` when it went well (a tool error, `isError`, is a tool's answer,
-/// counted, not a failure).
+/// `--invalid`: the inputs one mistake away that the schema refuses, each sent; a failure of
+/// each kind kept (with why the schema refuses the input). How many were sent.
+async fn invalid_inputs(
+    link: &mut Link<'_>,
+    tool: &Tool,
+    generator: &Gen<'_>,
+    input: &Compiled,
+    options: &Options<'_>,
+    failures: &mut Vec<Value>,
+) -> Result<usize, i32> {
+    let refused = |v: &Value| {
+        let checked = input.check(v).ok()?;
+        let first = checked.violations.first()?;
+        let at = if first.instance_path.is_empty() {
+            "/"
+        } else {
+            &first.instance_path
+        };
+        Some(format!("at {at} ({}): {}", first.keyword, first.message))
+    };
+    let mut seen: Vec<Kind> = Vec::new();
+    let mut sent = 0;
+    for args in generator.invalid().into_iter().take(options.calls) {
+        let Some(why) = refused(&args) else {
+            continue;
+        };
+        sent += 1;
+        let Some((kind, message)) = attempt_invalid(link, tool, &args, options.call_limit).await?
+        else {
+            continue;
+        };
+        if !seen.contains(&kind) {
+            seen.push(kind);
+            failures.push(json!({
+                "kind": kind.word(),
+                "message": format!("{message} (the inputSchema refuses it {why})"),
+                "input": args,
+                "found": args,
+                "shrinkCalls": 0,
+            }));
+        }
+    }
+    Ok(sent)
+}
+
+/// One call with a valid input, judged: `None` when it went well (a tool error, `isError`,
+/// is a tool's answer, counted, not a failure).
 async fn attempt(
     link: &mut Link<'_>,
     tool: &Tool,
@@ -286,35 +342,16 @@ async fn attempt(
     limit: Duration,
     tool_errors: &mut usize,
 ) -> Result<Option<(Kind, String)>, i32> {
-    let session = link.session().await?;
-    let as_task = tool.task_support() == Some("required");
-    let answer = match session.start_call(&tool.name, args.clone(), as_task).await {
-        Ok(pending) => pending.result_or_cancel(tokio::time::sleep(limit)).await,
-        Err(e) => Err(e),
-    };
-    let result = match answer {
+    let result = match send(link, tool, args, limit).await? {
         Ok(result) => result,
         Err(RequestError::Server { code, message, .. }) => {
             let said = format!("the server answered error {code} to a valid input: {message}");
             return Ok(Some((Kind::ServerError(code), said)));
         }
-        Err(e @ (RequestError::Timeout(_) | RequestError::TooLong(_))) => {
-            return Ok(Some((Kind::Timeout, e.to_string())));
-        }
-        Err(RequestError::Cancelled) => {
-            let said = format!(
-                "no result within {} s (--call-timeout): cancelled",
-                limit.as_secs_f64()
-            );
-            return Ok(Some((Kind::Timeout, said)));
-        }
-        Err(e @ RequestError::Closed(_)) => {
-            return Ok(Some((Kind::Crash, format!("the server crashed: {e}"))));
-        }
-        Err(e) => return Ok(Some((Kind::Malformed, e.to_string()))),
+        Err(e) => return Ok(Some(failure(e, limit))),
     };
     let schema = tool.output_schema.clone();
-    let era = session.server.era;
+    let era = link.session().await?.server.era;
     let verdict = tokio::task::spawn_blocking(move || {
         let compiled = schema.as_deref().map(Compiled::new);
         result.verdict(schema.as_deref().zip(compiled.as_ref()), era)
@@ -346,6 +383,63 @@ async fn attempt(
         )),
         _ => None,
     })
+}
+
+/// One call with an input the inputSchema refuses (`--invalid`): it must get a tool error or
+/// the JSON-RPC error for invalid params (-32602); a success, another error, a timeout or a
+/// crash is a failure.
+async fn attempt_invalid(
+    link: &mut Link<'_>,
+    tool: &Tool,
+    args: &Value,
+    limit: Duration,
+) -> Result<Option<(Kind, String)>, i32> {
+    Ok(match send(link, tool, args, limit).await? {
+        Ok(result) if result.is_error => None,
+        Ok(_) => Some((
+            Kind::AcceptedInvalid,
+            "a success to an input its inputSchema refuses".into(),
+        )),
+        Err(RequestError::Server { code: -32602, .. }) => None,
+        Err(RequestError::Server { code, message, .. }) => Some((
+            Kind::ServerError(code),
+            format!(
+                "error {code} to an invalid input (invalid params are -32602, or a tool error): {message}"
+            ),
+        )),
+        Err(e) => Some(failure(e, limit)),
+    })
+}
+
+/// Sends one call; a call still running at `limit` is cancelled.
+async fn send(
+    link: &mut Link<'_>,
+    tool: &Tool,
+    args: &Value,
+    limit: Duration,
+) -> Result<Result<CallResult, RequestError>, i32> {
+    let session = link.session().await?;
+    let as_task = tool.task_support() == Some("required");
+    Ok(
+        match session.start_call(&tool.name, args.clone(), as_task).await {
+            Ok(pending) => pending.result_or_cancel(tokio::time::sleep(limit)).await,
+            Err(e) => Err(e),
+        },
+    )
+}
+
+/// A call that got no result, as a failure.
+fn failure(error: RequestError, limit: Duration) -> (Kind, String) {
+    match error {
+        RequestError::Cancelled => {
+            let limit = limit.as_secs_f64();
+            let said = format!("no result within {limit} s (--call-timeout): cancelled");
+            (Kind::Timeout, said)
+        }
+        e @ (RequestError::Timeout(_) | RequestError::TooLong(_)) => (Kind::Timeout, e.to_string()),
+        e @ RequestError::Closed(_) => (Kind::Crash, format!("the server crashed: {e}")),
+        e => (Kind::Malformed, e.to_string()),
+    }
 }
 
 /// The smallest valid input that still fails the same way, the calls it took, and the
@@ -451,9 +545,13 @@ fn tell_tool(report: &Report, result: &Value) {
         _ => "FAIL",
     };
     report.line(&format!(
-        "{head} {}: {} calls, {} tool errors (isError){}",
+        "{head} {}: {} calls{}, {} tool errors (isError){}",
         line(&result["tool"], 60),
         result["calls"],
+        match result["invalidCalls"].as_u64() {
+            Some(n) if n > 0 => format!(" and {n} with invalid inputs"),
+            _ => String::new(),
+        },
         result["toolErrors"],
         result
             .get("note")
@@ -461,12 +559,15 @@ fn tell_tool(report: &Report, result: &Value) {
     ));
     for f in failures {
         report.line(&format!("  ✗ {}", line(&f["message"], 400)));
-        report.line(&format!(
-            "    smallest input: {}  (shrunk from {} in {} calls)",
-            crate::untrusted::json(&f["input"], false),
-            crate::untrusted::json(&f["found"], false),
-            f["shrinkCalls"]
-        ));
+        let input = crate::untrusted::json(&f["input"], false);
+        report.line(&match f["input"] == f["found"] {
+            true => format!("    input: {input}"),
+            false => format!(
+                "    smallest input: {input}  (shrunk from {} in {} calls)",
+                crate::untrusted::json(&f["found"], false),
+                f["shrinkCalls"]
+            ),
+        });
         report.line(&format!("    reproduce: {}", line(&f["reproduce"], 2_000)));
     }
 }

@@ -57,6 +57,63 @@ impl<'a> Gen<'a> {
         out
     }
 
+    /// Argument objects the schema must refuse, each one mistake away from the typical one: a
+    /// required property left out, a property of the wrong type, a number past its bound, a
+    /// string outside its enum, a property the schema does not allow. The caller keeps those
+    /// the schema does refuse.
+    pub fn invalid(&self) -> Vec<Value> {
+        let schema = self.resolved(self.doc.root());
+        let base = self.typical(schema, 0);
+        let mut out = Vec::new();
+        let Some(map) = base.as_object() else {
+            return vec![json!([]), json!("not an object")];
+        };
+        for name in required_names(schema) {
+            let mut args = map.clone();
+            args.shift_remove(name);
+            out.push(Value::Object(args));
+        }
+        for (name, property) in properties(schema) {
+            for wrong in self.wrongs(property) {
+                let mut args = map.clone();
+                args.insert(name.clone(), wrong);
+                out.push(Value::Object(args));
+            }
+        }
+        let mut extra = map.clone();
+        extra.insert("mcp_inspect_unexpected".into(), json!(true));
+        out.push(Value::Object(extra));
+        out
+    }
+
+    /// Values one property's schema refuses (most of them: the caller checks).
+    fn wrongs(&self, schema: &Value) -> Vec<Value> {
+        let schema = self.resolved(schema);
+        let mut out = match kind(schema) {
+            "integer" => vec![json!("7"), json!(1.5)],
+            "number" => vec![json!("7")],
+            "string" => vec![json!(7), json!(null)],
+            "boolean" => vec![json!("true")],
+            "array" => vec![json!({})],
+            "object" => vec![json!([])],
+            _ => vec![],
+        };
+        let (low, high) = int_bounds(schema);
+        out.extend(low.map(|l| json!(l as i64 - 1)));
+        out.extend(high.map(|h| json!(h as i64 + 1)));
+        if schema.get("enum").is_some() {
+            out.push(json!("mcp-inspect-not-a-choice"));
+        }
+        if let Some(n) = schema
+            .get("maxLength")
+            .and_then(Value::as_u64)
+            .filter(|n| *n < MAX_LEN)
+        {
+            out.push(json!("a".repeat(n as usize + 1)));
+        }
+        out
+    }
+
     /// A random argument object.
     pub fn random(&self, rng: &mut Rng) -> Value {
         self.any(self.doc.root(), rng, 0)
@@ -415,6 +472,38 @@ mod tests {
         ] {
             assert!(all.contains(&expected), "{expected} not in {all:?}");
         }
+    }
+
+    #[test]
+    fn invalid_inputs_are_one_mistake_away_and_refused() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "n": {"type": "integer", "minimum": 1, "maximum": 9},
+                "mode": {"enum": ["a", "b"]},
+                "name": {"type": "string", "maxLength": 3}
+            },
+            "required": ["n"],
+            "additionalProperties": false
+        });
+        let all = Gen::new(&schema).invalid();
+        for expected in [
+            json!({}),
+            json!({"n": "7"}),
+            json!({"n": 0}),
+            json!({"n": 10}),
+            json!({"n": 1, "mode": "mcp-inspect-not-a-choice"}),
+            json!({"n": 1, "name": "aaaa"}),
+            json!({"n": 1, "mcp_inspect_unexpected": true}),
+        ] {
+            assert!(all.contains(&expected), "{expected} not in {all:?}");
+        }
+        let compiled = crate::schema::Compiled::new(&schema);
+        let refused = all
+            .iter()
+            .filter(|v| compiled.check(v).is_ok_and(|c| !c.violations.is_empty()))
+            .count();
+        assert!(refused >= 7, "{refused} of {}", all.len());
     }
 
     #[test]

@@ -220,3 +220,33 @@ fn load_over_streamable_http_prints_the_percentiles_and_the_rate() {
         assert!(r.stdout.contains("calls/s"), "{}", r.stdout);
     }
 }
+
+#[test]
+fn invalid_inputs_must_be_refused_never_accepted_or_crash() {
+    let r = run(&[
+        "verify",
+        "shout",
+        "fine",
+        "--invalid",
+        "--seed",
+        "3",
+        "--",
+        "python3",
+        &planted(),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // The planted server checks nothing: a missing text is a success, a number crashes it
+    // (and it is started again for what remains).
+    assert!(r.stdout.contains("a success to an input its inputSchema refuses (the inputSchema refuses it at / (required)"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("the server crashed") && r.stdout.contains("input: {\"text\":7}"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("FAIL fine: 100 calls and 1 with invalid inputs"),
+        "{}",
+        r.stdout
+    );
+}
