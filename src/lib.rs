@@ -63,17 +63,13 @@ pub fn main() -> i32 {
         };
         return crate::hostile::run(&options);
     }
-    if let Some(Command::Completions { shell }) = cli.command {
-        return cli::completions(shell);
-    }
-    if let Some(Command::Man) = cli.command {
-        return cli::man();
-    }
-    if let Some(Command::Auth { action }) = &cli.command {
-        return crate::headless::auth::run(action);
-    }
-    if let Some(Command::Replay { files }) = &cli.command {
-        return crate::replay::run(files);
+    // What needs no async runtime.
+    match &cli.command {
+        Some(Command::Completions { shell }) => return cli::completions(*shell),
+        Some(Command::Man) => return cli::man(),
+        Some(Command::Auth { action }) => return crate::headless::auth::run(action),
+        Some(Command::Replay { files }) => return crate::replay::run(files),
+        _ => {}
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -277,13 +277,15 @@ async fn verify_tool(
         "toolErrors": tool_errors,
         "failures": failures,
     });
-    if unmade > 3 {
-        result["note"] = json!(
+    let note = match (unmade > 3, stopped) {
+        (true, _) => {
             "no valid input could be generated from the inputSchema (a pattern or `not` this cannot satisfy?)"
-        );
-    }
-    if stopped {
-        result["note"] = json!("its calls stopped after a timeout");
+        }
+        (_, true) => "its calls stopped after a timeout",
+        _ => "",
+    };
+    if !note.is_empty() {
+        result["note"] = json!(note);
     }
     Ok(result)
 }
