@@ -51,6 +51,19 @@ pub fn write(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&temporary, path)
 }
 
+/// Replaces `file` with `text` whole or not at all, keeping its permissions (a new file is
+/// made as any file the user writes).
+pub fn replace(file: &Path, text: &str) -> std::io::Result<()> {
+    let permissions = std::fs::metadata(file).ok().map(|m| m.permissions());
+    let name = file.file_name().unwrap_or_default().to_string_lossy();
+    let temporary = file.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&temporary, text)?;
+    if let Some(permissions) = permissions {
+        std::fs::set_permissions(&temporary, permissions)?;
+    }
+    std::fs::rename(&temporary, file)
+}
+
 /// Reads a file the program chose the path of (a store): not through a symlink (`O_NOFOLLOW`),
 /// never blocking on a FIFO (`O_NONBLOCK`), a regular file only, and at most `max` bytes (a
 /// larger one is an error, not read).

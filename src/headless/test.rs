@@ -86,7 +86,8 @@ fn write_back(file: &Path, cases: &[&Case], ran: &[run::Ran], report: &Report) -
             update::updated(&text, cases, ran).map_err(|e| format!("{shown}: {e}"))
         })
         .and_then(|(text, notes)| {
-            update::replace(file, &text).map_err(|e| format!("cannot write {shown}: {e}"))?;
+            crate::private_files::replace(file, &text)
+                .map_err(|e| format!("cannot write {shown}: {e}"))?;
             Ok(notes)
         });
     let notes = match result {

@@ -105,22 +105,23 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
     tokio::select! {
         code = verify_all(connection, options) => code,
         signal = signals.next() => {
-            let report = Report { format: match format {
-                VerifyFormat::Text => crate::cli::Format::Text,
-                _ => crate::cli::Format::Json,
-            } };
-            report.error(&format!("interrupted by {signal}"), 130)
+            report_for(format).error(&format!("interrupted by {signal}"), 130)
         }
     }
 }
 
-async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
-    let report = Report {
-        format: match options.format {
+/// Errors and notes in text, or as JSON for the JSON and SARIF reports.
+fn report_for(format: VerifyFormat) -> Report {
+    Report {
+        format: match format {
             VerifyFormat::Text => crate::cli::Format::Text,
             _ => crate::cli::Format::Json,
         },
-    };
+    }
+}
+
+async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
+    let report = report_for(options.format);
     let seed = options.seed.unwrap_or_else(fresh_seed);
     let mut link = Link {
         connection,
@@ -130,7 +131,7 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
     };
     let tools = match link.session().await {
         Ok(session) => match session.list_tools().await {
-            Ok(list) => list.tools,
+            Ok(list) => list,
             Err(e) => return report.error(&format!("tools/list failed: {e}"), exit::ERROR),
         },
         Err(code) => return code,
@@ -184,13 +185,10 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
 type Planned<'t> = (Vec<&'t Tool>, Vec<(String, String)>);
 
 /// The tools to call (those named, or all) and those left out with why.
-fn plan<'t>(tools: &'t [Tool], options: &Options<'_>) -> Result<Planned<'t>, String> {
+fn plan<'t>(list: &'t crate::mcp::ToolList, options: &Options<'_>) -> Result<Planned<'t>, String> {
+    let tools = &list.tools;
     for name in options.tools {
         if !tools.iter().any(|t| &t.name == name) {
-            let list = crate::mcp::ToolList {
-                tools: tools.to_vec(),
-                ..Default::default()
-            };
             return Err(list.unknown(name));
         }
     }

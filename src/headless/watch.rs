@@ -101,9 +101,6 @@ fn counts(doc: &Value) -> String {
 
 /// The snapshot written whole or not at all (a reader never sees half of it).
 fn write(path: &Path, doc: &Value) -> std::io::Result<()> {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
     let text = serde_json::to_string_pretty(doc).unwrap_or_default() + "\n";
-    std::fs::write(&temporary, text)?;
-    std::fs::rename(&temporary, path)
+    crate::private_files::replace(path, &text)
 }

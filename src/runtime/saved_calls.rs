@@ -72,7 +72,7 @@ pub fn keep_test(keep: &KeepTest, dir: Option<&Path>) -> Result<String, String> 
     };
     let text = crate::suite::update::appended(&text, &keep.tool, &keep.arguments, &keep.got)
         .map_err(|e| format!("{shown}: {e}"))?;
-    crate::suite::update::replace(&keep.file, &text).map_err(|e| format!("{shown}: {e}"))?;
+    private_files::replace(&keep.file, &text).map_err(|e| format!("{shown}: {e}"))?;
     if let Some(dir) = dir {
         let absolute = std::path::absolute(&keep.file).unwrap_or_else(|_| keep.file.clone());
         let _ = private_files::write(&dir.join(TEST_FILE), &absolute.to_string_lossy());

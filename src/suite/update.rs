@@ -84,19 +84,6 @@ pub fn appended(text: &str, tool: &str, args: &Value, got: &Got) -> Result<Strin
     Ok(out)
 }
 
-/// Replaces `file` with `text` whole or not at all, keeping its permissions (a new file is
-/// made as any file the user writes).
-pub fn replace(file: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let permissions = std::fs::metadata(file).ok().map(|m| m.permissions());
-    let name = file.file_name().unwrap_or_default().to_string_lossy();
-    let temporary = file.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, text)?;
-    if let Some(permissions) = permissions {
-        std::fs::set_permissions(&temporary, permissions)?;
-    }
-    std::fs::rename(&temporary, file)
-}
-
 /// Writes what `got` shows into `expect`; says what was too large to keep.
 fn write(expect: &mut dyn TableLike, action: &Action, got: &Got) -> Option<String> {
     if let Some(verdict) = got.verdict {
