@@ -1,6 +1,7 @@
 //! `mcp-inspect load TOOL`: one tool called by concurrent callers (on one session, or each on
 //! its own with `--sessions`), until a number of calls or a duration: latency percentiles,
-//! calls per second, errors and verdict failures under load, and a histogram.
+//! calls per second, errors and verdict failures under load, and a histogram. Exit 1 when a
+//! call failed, 7 (unknown) when none did but results could not be judged.
 
 use super::output::Report;
 use crate::cli::{ConnectionArgs, Format};
@@ -34,6 +35,8 @@ enum Outcome {
     Ok,
     ToolError,
     VerdictFailure,
+    /// A result its outputSchema could not judge: neither a pass nor a failure.
+    NotChecked,
     ServerError,
     Timeout,
     Closed,
@@ -89,8 +92,13 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         Format::Json => report.json(&summary),
         Format::Text => tell(&report, &summary),
     }
-    let failed = summary["failed"].as_u64().unwrap_or(0);
-    close_all(sessions, if failed > 0 { exit::ERROR } else { exit::OK }).await
+    let code = match (summary["failed"].as_u64(), summary["notChecked"].as_u64()) {
+        (Some(0), Some(0)) => exit::OK,
+        // Nothing failed, but some results could not be judged: unknown, never a pass.
+        (Some(0), _) => exit::UNKNOWN,
+        _ => exit::ERROR,
+    };
+    close_all(sessions, code).await
 }
 
 async fn close_all(sessions: Vec<Session>, code: i32) -> i32 {
@@ -150,6 +158,7 @@ async fn caller(
                     Status::Violations | Status::MissingStructuredContent => {
                         Outcome::VerdictFailure
                     }
+                    _ if verdict.unjudged().is_some() => Outcome::NotChecked,
                     _ => Outcome::Ok,
                 }
             }
@@ -215,6 +224,7 @@ fn summarize(
         },
         "toolErrors": count(Outcome::ToolError),
         "verdictFailures": count(Outcome::VerdictFailure),
+        "notChecked": count(Outcome::NotChecked),
         "failed": errors + count(Outcome::VerdictFailure),
         "histogram": histogram,
     })
@@ -243,8 +253,8 @@ fn tell(report: &Report, s: &Value) {
     ));
     let e = &s["errors"];
     report.line(&format!(
-        "errors: {} server, {} timeouts, {} closed, {} other; {} tool errors (isError); {} verdict failures",
-        e["server"], e["timeout"], e["closed"], e["other"], s["toolErrors"], s["verdictFailures"]
+        "errors: {} server, {} timeouts, {} closed, {} other; {} tool errors (isError); {} verdict failures; {} not checked",
+        e["server"], e["timeout"], e["closed"], e["other"], s["toolErrors"], s["verdictFailures"], s["notChecked"]
     ));
     let rows = s["histogram"].as_array().map_or(&[][..], Vec::as_slice);
     let most = rows

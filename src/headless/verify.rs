@@ -3,7 +3,9 @@
 //! judged: a result that breaks the outputSchema (boxing unwrapped) or leaves out the
 //! structuredContent it declares, a JSON-RPC error to a valid input, a timeout, a crash (the
 //! server is started again for what remains). Each failure is shrunk to its smallest input and
-//! reported with the call that reproduces it. Exit 1 when anything failed.
+//! reported with the call that reproduces it. Exit 1 when anything failed; 7 (unknown) when
+//! nothing failed but a tool could not be verified: results its outputSchema could not judge,
+//! no call made (the time budget spent, no valid input found). Never read as a pass.
 
 use super::output::Report;
 use crate::cli::{ConnectionArgs, VerifyFormat};
@@ -36,6 +38,16 @@ pub struct Options<'a> {
     pub invalid: bool,
     pub allow: Allow,
     pub format: VerifyFormat,
+}
+
+/// What one tool's calls gave besides failures.
+#[derive(Default)]
+struct Tally {
+    tool_errors: usize,
+    /// Results with an outputSchema to answer to that could not be judged.
+    not_checked: usize,
+    /// Why the first of them could not be.
+    not_checked_why: Option<String>,
 }
 
 /// A connection that is made again after the server crashed.
@@ -156,24 +168,23 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
     let mut results = Vec::new();
     for tool in chosen {
         let over = |s: Instant| options.budget.is_some_and(|b| s.elapsed() > b);
-        if over(started) {
-            results.push(json!({"tool": tool.name, "calls": 0, "failures": [], "note": "not called: --time-budget spent"}));
-            continue;
-        }
-        let checked = verify_tool(&mut link, tool, &options, seed, started).await;
-        match checked {
-            Ok(mut result) => {
-                let failures = result["failures"].as_array_mut().into_iter().flatten();
-                for failure in failures {
-                    failure["reproduce"] = json!(reproduce(&tool.name, &failure["input"], &words));
-                }
-                if options.format == VerifyFormat::Text {
-                    tell_tool(&report, &result);
-                }
-                results.push(result);
+        let mut result = match over(started) {
+            true => {
+                json!({"tool": tool.name, "status": "not_checked", "calls": 0, "toolErrors": 0, "failures": [], "note": "not called: --time-budget spent"})
             }
-            Err(code) => return code,
+            false => match verify_tool(&mut link, tool, &options, seed, started).await {
+                Ok(result) => result,
+                Err(code) => return code,
+            },
+        };
+        let failures = result["failures"].as_array_mut().into_iter().flatten();
+        for failure in failures {
+            failure["reproduce"] = json!(reproduce(&tool.name, &failure["input"], &words));
         }
+        if options.format == VerifyFormat::Text {
+            tell_tool(&report, &result);
+        }
+        results.push(result);
     }
     if let Some(session) = link.session.take() {
         session.shutdown().await;
@@ -223,7 +234,7 @@ async fn verify_tool(
     queue.reverse();
     // A stream per tool: naming other tools does not change this one's inputs.
     let mut rng = Rng::new(seed ^ name_hash(&tool.name));
-    let (mut calls, mut tool_errors, mut unmade) = (0, 0, 0);
+    let (mut calls, mut unmade, mut tally) = (0, 0, Tally::default());
     let mut failures: Vec<Value> = Vec::new();
     let mut seen: Vec<Kind> = Vec::new();
     let mut stopped = false;
@@ -242,8 +253,7 @@ async fn verify_tool(
         };
         calls += 1;
         let limit = options.call_limit;
-        let Some((kind, message)) = attempt(link, tool, &args, limit, &mut tool_errors).await?
-        else {
+        let Some((kind, message)) = attempt(link, tool, &args, limit, &mut tally).await? else {
             continue;
         };
         // Each call after a timeout would most likely wait as long: the tool is left.
@@ -268,19 +278,27 @@ async fn verify_tool(
         true => invalid_inputs(link, tool, &generator, &input, options, &mut failures).await?,
         false => 0,
     };
+    let status = match (failures.is_empty(), tally.not_checked > 0 || calls == 0) {
+        (false, _) => "failed",
+        (true, true) => "not_checked",
+        (true, false) => "ok",
+    };
     let mut result = json!({
         "tool": tool.name,
+        "status": status,
         "calls": calls,
         "invalidCalls": invalid_calls,
-        "toolErrors": tool_errors,
+        "toolErrors": tally.tool_errors,
+        "notChecked": tally.not_checked,
         "failures": failures,
     });
-    let note = match (unmade > 3, stopped) {
-        (true, _) => {
-            "no valid input could be generated from the inputSchema (a pattern or `not` this cannot satisfy?)"
+    let note = match (unmade > 3, stopped, tally.not_checked_why) {
+        (true, ..) => {
+            "no valid input could be generated from the inputSchema (a pattern or `not` this cannot satisfy?)".into()
         }
-        (_, true) => "its calls stopped after a timeout",
-        _ => "",
+        (_, true, _) => "its calls stopped after a timeout".into(),
+        (.., Some(why)) => format!("results not checked against the outputSchema: {why}"),
+        _ => String::new(),
     };
     if !note.is_empty() {
         result["note"] = json!(note);
@@ -334,13 +352,14 @@ async fn invalid_inputs(
 }
 
 /// One call with a valid input, judged: `None` when it went well (a tool error, `isError`,
-/// is a tool's answer, counted, not a failure).
+/// is a tool's answer, counted, not a failure; a result that could not be judged is counted
+/// too, never taken for a pass).
 async fn attempt(
     link: &mut Link<'_>,
     tool: &Tool,
     args: &Value,
     limit: Duration,
-    tool_errors: &mut usize,
+    tally: &mut Tally,
 ) -> Result<Option<(Kind, String)>, i32> {
     let result = match send(link, tool, args, limit).await? {
         Ok(result) => result,
@@ -360,7 +379,7 @@ async fn attempt(
     .map_err(|_| exit::ERROR)?;
     Ok(match verdict.status {
         Status::ToolError => {
-            *tool_errors += 1;
+            tally.tool_errors += 1;
             None
         }
         Status::Violations => {
@@ -381,7 +400,13 @@ async fn attempt(
             Kind::NoStructuredContent,
             "the result leaves out the structuredContent its outputSchema declares".into(),
         )),
-        _ => None,
+        _ => {
+            if let Some(why) = verdict.unjudged() {
+                tally.not_checked += 1;
+                tally.not_checked_why.get_or_insert_with(|| why.to_string());
+            }
+            None
+        }
     })
 }
 
@@ -455,7 +480,7 @@ async fn shrink(
     if kind == Kind::Timeout {
         return Ok((start, 0, message));
     }
-    let (mut now, mut said, mut calls, mut ignored) = (start, message, 0, 0);
+    let (mut now, mut said, mut calls, mut ignored) = (start, message, 0, Tally::default());
     'again: loop {
         for candidate in candidates(&now) {
             if calls >= SHRINK_CALLS {
@@ -540,12 +565,13 @@ fn tell_tool(report: &Report, result: &Value) {
     let line =
         |v: &Value, n| crate::untrusted::line(v.as_str().unwrap_or_default(), n).into_owned();
     let failures = result["failures"].as_array().map_or(&[][..], Vec::as_slice);
-    let head = match failures.len() {
-        0 => "ok",
+    let head = match result["status"].as_str() {
+        Some("ok") => "ok",
+        Some("not_checked") => "NOT CHECKED",
         _ => "FAIL",
     };
     report.line(&format!(
-        "{head} {}: {} calls{}, {} tool errors (isError){}",
+        "{head} {}: {} calls{}, {} tool errors (isError){}{}",
         line(&result["tool"], 60),
         result["calls"],
         match result["invalidCalls"].as_u64() {
@@ -553,6 +579,10 @@ fn tell_tool(report: &Report, result: &Value) {
             _ => String::new(),
         },
         result["toolErrors"],
+        match result["notChecked"].as_u64() {
+            Some(n) if n > 0 => format!(", {n} not checked"),
+            _ => String::new(),
+        },
         result
             .get("note")
             .map_or(String::new(), |n| format!("; {}", line(n, 200)))
@@ -580,15 +610,14 @@ fn finish(
     skipped: &[(String, String)],
     results: &[Value],
 ) -> i32 {
-    let failed: Vec<&Value> = results
-        .iter()
-        .filter(|r| r["failures"].as_array().is_some_and(|f| !f.is_empty()))
-        .collect();
+    let with = |status: &str| results.iter().filter(|r| r["status"] == status).count();
+    let (failed, unknown) = (with("failed"), with("not_checked"));
     match format {
         VerifyFormat::Text => report.line(&format!(
-            "{} failed, {} passed, {} skipped (seed {seed})",
-            crate::plural::count(failed.len(), "tool"),
-            results.len() - failed.len(),
+            "{} failed, {} passed, {} not checked, {} skipped (seed {seed})",
+            crate::plural::count(failed, "tool"),
+            with("ok"),
+            unknown,
             skipped.len()
         )),
         VerifyFormat::Json => {
@@ -599,6 +628,19 @@ fn finish(
             report.json(&json!({"seed": seed, "results": results, "skipped": skipped}));
         }
         VerifyFormat::Sarif => {
+            let unverified = results
+                .iter()
+                .filter(|r| r["status"] == "not_checked")
+                .map(|r| crate::sarif::Finding {
+                    rule: "verify/not-checked",
+                    level: "warning",
+                    tool: r["tool"].as_str().unwrap_or_default(),
+                    pointer: "",
+                    message: format!(
+                        "not verified: {}",
+                        r["note"].as_str().unwrap_or("no call made")
+                    ),
+                });
             let findings: Vec<crate::sarif::Finding> = results
                 .iter()
                 .flat_map(|r| {
@@ -617,13 +659,14 @@ fn finish(
                         ),
                     })
                 })
+                .chain(unverified)
                 .collect();
             report.json(&crate::sarif::log(&findings, None));
         }
     }
-    if failed.is_empty() {
-        exit::OK
-    } else {
-        exit::ERROR
+    match (failed, unknown) {
+        (0, 0) => exit::OK,
+        (0, _) => exit::UNKNOWN,
+        _ => exit::ERROR,
     }
 }

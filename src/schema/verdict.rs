@@ -86,6 +86,19 @@ impl Verdict {
         self.value.as_ref().or(structured)
     }
 
+    /// Why a result that has an outputSchema to answer to could not be judged (an unknown
+    /// dialect, a schema that does not compile, a budget that ran out, an answer too costly to
+    /// parse): never to be counted as fine. `None` when it was judged, or there is nothing to
+    /// judge it by (no outputSchema).
+    pub fn unjudged(&self) -> Option<&str> {
+        match (self.status, &self.dialect) {
+            (Status::NotChecked, Some(_)) => {
+                Some(self.reason.as_deref().unwrap_or("unknown reason"))
+            }
+            _ => None,
+        }
+    }
+
     /// One line for a person: `conforms (2020-12)`, `3 violations (draft-07)`, `not checked: …`.
     pub fn headline(&self) -> String {
         let dialect = self

@@ -250,3 +250,68 @@ fn invalid_inputs_must_be_refused_never_accepted_or_crash() {
         r.stdout
     );
 }
+
+/// Invariant 11: results that could not be judged (the demo's `dangling_ref` declares an
+/// outputSchema whose `$ref` points nowhere) are counted as not checked, never as passes, and
+/// the run exits 7 (unknown); so does a tool the time budget left uncalled.
+#[test]
+fn results_that_cannot_be_judged_are_unknown_never_a_pass() {
+    let r = run(&[
+        "verify",
+        "dangling_ref",
+        "--calls",
+        "5",
+        "--allow-writes",
+        "--allow-destructive",
+        "dangling_ref",
+        "--demo",
+    ]);
+    assert_eq!(r.code, 7, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("NOT CHECKED dangling_ref: 5 calls")
+            && r.stdout.contains("5 not checked")
+            && r.stdout
+                .contains("results not checked against the outputSchema:")
+            && r.stdout.contains("0 tools failed, 0 passed, 1 not checked"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&[
+        "verify",
+        "--time-budget",
+        "0",
+        "--format",
+        "json",
+        "--seed",
+        "1",
+        "--demo",
+    ]);
+    assert_eq!(r.code, 7, "{}{}", r.stdout, r.stderr);
+    let report = r.json();
+    let results = report["results"].as_array().expect("results");
+    assert!(
+        !results.is_empty()
+            && results
+                .iter()
+                .all(|t| t["status"] == "not_checked" && t["calls"] == 0),
+        "{report}"
+    );
+    let r = run(&[
+        "load",
+        "dangling_ref",
+        "-n",
+        "30",
+        "-c",
+        "3",
+        "--format",
+        "json",
+        "--demo",
+    ]);
+    assert_eq!(r.code, 7, "{}", r.stderr);
+    let s = r.json();
+    assert_eq!(
+        (s["notChecked"].as_u64(), s["failed"].as_u64()),
+        (Some(30), Some(0)),
+        "{s}"
+    );
+}
