@@ -1,5 +1,6 @@
-//! Files only the user may read (saved calls, OAuth tokens): where they live, a stable name for
-//! what they belong to, and writing one whole or not at all.
+//! Files only the user may read (saved calls, OAuth tokens, and every file written with server
+//! data in it: snapshots, test files, saved resources): where they live, a stable name for what
+//! they belong to, and writing one whole or not at all.
 
 use std::path::{Path, PathBuf};
 
@@ -51,17 +52,39 @@ pub fn write(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&temporary, path)
 }
 
-/// Replaces `file` with `text` whole or not at all, keeping its permissions (a new file is
-/// made as any file the user writes).
+/// Replaces `file` (a path the user named) with `text` whole or not at all, keeping the
+/// permissions of the file it replaces; a new file holds server data, so it is the user's
+/// alone (0600). The temporary beside it is made new (never an existing file or a link).
 pub fn replace(file: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
     let permissions = std::fs::metadata(file).ok().map(|m| m.permissions());
     let name = file.file_name().unwrap_or_default().to_string_lossy();
     let temporary = file.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, text)?;
-    if let Some(permissions) = permissions {
-        std::fs::set_permissions(&temporary, permissions)?;
+    let written = new_private(&temporary).and_then(|mut f| {
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+        match permissions {
+            Some(permissions) => std::fs::set_permissions(&temporary, permissions),
+            None => Ok(()),
+        }
+    });
+    match written.and_then(|()| std::fs::rename(&temporary, file)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&temporary);
+            Err(e)
+        }
     }
-    std::fs::rename(&temporary, file)
+}
+
+/// A new file only the user may read (0600): never an existing file, never through a link.
+pub fn new_private(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
 }
 
 /// Reads a file the program chose the path of (a store): not through a symlink (`O_NOFOLLOW`),
@@ -164,6 +187,30 @@ mod tests {
             1,
             "no temporary left"
         );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_replaced_file_keeps_its_mode_and_a_new_one_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("mcp-inspect-replace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+        let new = dir.join("new.toml");
+        replace(&new, "a").expect("made");
+        assert_eq!(mode(&new), 0o600);
+        let shared = dir.join("shared.toml");
+        std::fs::write(&shared, "old").expect("write");
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+        replace(&shared, "new").expect("replaced");
+        assert_eq!(
+            (
+                mode(&shared),
+                std::fs::read_to_string(&shared).expect("read")
+            ),
+            (0o644, "new".to_string())
+        );
+        assert_eq!(std::fs::read_dir(&dir).expect("listed").count(), 2);
         let _ = std::fs::remove_dir_all(dir);
     }
 }

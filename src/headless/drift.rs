@@ -63,7 +63,7 @@ pub async fn take(session: &Session, out: Option<&Path>, report: &Report) -> i32
         None => report.json(&doc),
         Some(path) => {
             let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
-            if let Err(e) = std::fs::write(path, text) {
+            if let Err(e) = crate::private_files::replace(path, &text) {
                 return report.error(
                     &format!("cannot write {}: {e}", path.display()),
                     exit::ERROR,

@@ -76,10 +76,7 @@ pub async fn read(session: &Session, uri: &str, out: Option<&Path>, report: &Rep
             Ok(b) => b,
             Err(e) => return report.error(&e, exit::ERROR),
         };
-        let written = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(path)
+        let written = crate::private_files::new_private(path)
             .and_then(|mut f| std::io::Write::write_all(&mut f, &bytes));
         if let Err(e) = written {
             return report.error(

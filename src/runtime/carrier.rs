@@ -209,8 +209,10 @@ fn off_the_ui(
 
 /// Writes `bytes` to `path`: a new file, unless `overwrite`. Says what was written where.
 fn write_file(path: &std::path::Path, bytes: &[u8], overwrite: bool) -> Result<String, String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // Server data: the user's alone (0600) when made here.
     let mut options = std::fs::OpenOptions::new();
-    options.write(true);
+    options.write(true).mode(0o600);
     if overwrite {
         options.create(true).truncate(true);
     } else {

@@ -60,9 +60,19 @@ fn external_editor(text: &str) -> Result<String, String> {
     let editor = std::env::var("VISUAL")
         .or_else(|_| std::env::var("EDITOR"))
         .unwrap_or_else(|_| "vi".into());
-    let path =
-        std::env::temp_dir().join(format!("mcp-inspect-arguments-{}.json", std::process::id()));
-    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    // The arguments may hold secrets: a new file (never one planted at a guessable name in a
+    // shared temporary folder, never through a link), the user's alone.
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let name = format!(
+        "mcp-inspect-arguments-{}-{nanos:x}.json",
+        std::process::id()
+    );
+    let path = std::env::temp_dir().join(name);
+    crate::private_files::new_private(&path)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     // The editor may carry arguments (`code --wait`): run it through the shell.
     let status = std::process::Command::new("sh")
         .arg("-c")

@@ -101,6 +101,10 @@ fn a_snapshot_is_the_same_bytes_twice_and_files_diff_without_a_server() {
     assert_eq!(run(&["snapshot", "-o", &b_s, "--demo"]).code, 0);
     let text = std::fs::read_to_string(&a).expect("a");
     assert_eq!(text, std::fs::read_to_string(&b).expect("b"));
+    // Server data: a new snapshot is the user's alone (invariant 10).
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&a).expect("meta").permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
     let doc: Value = serde_json::from_str(&text).expect("json");
     assert_eq!(doc["mcpInspectSnapshot"], 1);
     assert_eq!(doc["tools"].as_array().map(Vec::len), Some(17));
