@@ -79,15 +79,21 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         )
     });
     let work = futures::future::join_all(callers);
-    let results: Vec<(Duration, Outcome)> = tokio::select! {
-        done = work => done.into_iter().flatten().collect(),
+    let done: Vec<Done> = tokio::select! {
+        done = work => done,
         signal = signals.next() => {
             let code = report.error(&format!("interrupted by {signal}"), 130);
             return close_all(sessions, code).await;
         }
     };
     let seconds = started.elapsed().as_secs_f64();
-    let summary = summarize(&options, connections, &results, seconds);
+    let mut said = serde_json::Map::new();
+    for (key, words) in done.iter().flat_map(|d| &d.said) {
+        said.entry(*key).or_insert_with(|| json!(words));
+    }
+    let results: Vec<(Duration, Outcome)> = done.into_iter().flat_map(|d| d.calls).collect();
+    let mut summary = summarize(&options, connections, &results, seconds);
+    summary["said"] = Value::Object(said);
     match options.format {
         Format::Json => report.json(&summary),
         Format::Text => tell(&report, &summary),
@@ -128,6 +134,29 @@ async fn prepare(
     Ok((arguments, output))
 }
 
+impl Outcome {
+    /// Its key in the report's `said` (the first words of each kind that is not a success).
+    fn key(self) -> Option<&'static str> {
+        Some(match self {
+            Outcome::Ok | Outcome::ToolError => return None,
+            Outcome::VerdictFailure => "verdictFailure",
+            Outcome::NotChecked => "notChecked",
+            Outcome::ServerError => "server",
+            Outcome::Timeout => "timeout",
+            Outcome::Closed => "closed",
+            Outcome::Other => "other",
+        })
+    }
+}
+
+/// What one caller's calls gave: each call's time and outcome, and the first words said for
+/// each kind of outcome that is not a success (so "6 other" says what they were).
+#[derive(Default)]
+struct Done {
+    calls: Vec<(Duration, Outcome)>,
+    said: Vec<(&'static str, String)>,
+}
+
 /// One caller: takes the next call until all are taken or the time is up.
 async fn caller(
     session: &Session,
@@ -137,8 +166,8 @@ async fn caller(
     era: crate::schema::Era,
     next: &AtomicUsize,
     started: Instant,
-) -> Vec<(Duration, Outcome)> {
-    let mut done = Vec::new();
+) -> Done {
+    let mut done = Done::default();
     loop {
         match options.duration {
             Some(limit) if started.elapsed() >= limit => break,
@@ -150,29 +179,57 @@ async fn caller(
             .call_tool(options.tool, arguments.clone(), false)
             .await;
         let took = sent.elapsed();
-        let outcome = match answer {
-            Ok(result) => {
-                let verdict = result.verdict(output.map(|(s, c)| (s, c)), era);
-                match verdict.status {
-                    Status::ToolError => Outcome::ToolError,
-                    Status::Violations | Status::MissingStructuredContent => {
-                        Outcome::VerdictFailure
-                    }
-                    _ if verdict.unjudged().is_some() => Outcome::NotChecked,
-                    _ => Outcome::Ok,
-                }
-            }
-            Err(RequestError::Server { .. }) => Outcome::ServerError,
-            Err(RequestError::Timeout(_) | RequestError::TooLong(_)) => Outcome::Timeout,
-            Err(RequestError::Closed(_)) => Outcome::Closed,
-            Err(_) => Outcome::Other,
-        };
-        done.push((took, outcome));
+        let (outcome, words) = judged(answer, output, era);
+        done.calls.push((took, outcome));
+        if let Some(key) = outcome.key()
+            && !done.said.iter().any(|(k, _)| *k == key)
+        {
+            done.said.push((key, words));
+        }
         if outcome == Outcome::Closed {
             break;
         }
     }
     done
+}
+
+/// A call's outcome, and what was wrong in words (empty for a success).
+fn judged(
+    answer: Result<crate::mcp::surface::result::CallResult, RequestError>,
+    output: Option<&(Value, Compiled)>,
+    era: crate::schema::Era,
+) -> (Outcome, String) {
+    let result = match answer {
+        Ok(result) => result,
+        Err(e) => {
+            let outcome = match e {
+                RequestError::Server { .. } => Outcome::ServerError,
+                RequestError::Timeout(_) | RequestError::TooLong(_) => Outcome::Timeout,
+                RequestError::Closed(_) => Outcome::Closed,
+                _ => Outcome::Other,
+            };
+            return (outcome, e.to_string());
+        }
+    };
+    let verdict = result.verdict(output.map(|(s, c)| (s, c)), era);
+    match verdict.status {
+        Status::ToolError => (Outcome::ToolError, String::new()),
+        Status::Violations | Status::MissingStructuredContent => {
+            let first = verdict.violations.first().map_or(String::new(), |v| {
+                let at = if v.instance_path.is_empty() {
+                    "/"
+                } else {
+                    &v.instance_path
+                };
+                format!(", the first at {at} ({}): {}", v.keyword, v.message)
+            });
+            (Outcome::VerdictFailure, verdict.headline() + &first)
+        }
+        _ => match verdict.unjudged() {
+            Some(why) => (Outcome::NotChecked, why.to_string()),
+            None => (Outcome::Ok, String::new()),
+        },
+    }
 }
 
 /// The run in numbers: latency percentiles (of every call), rates, failures by kind, histogram.
@@ -211,6 +268,8 @@ fn summarize(
     json!({
         "tool": options.tool,
         "calls": results.len(),
+        // Calls asked for but never sent (the server closed the connection).
+        "notMade": options.duration.is_none().then(|| options.calls.saturating_sub(results.len())),
         "concurrency": options.concurrency.max(1),
         "sessions": sessions,
         "seconds": seconds,
@@ -274,5 +333,22 @@ fn tell(report: &Report, s: &Value) {
         };
         let bar = "█".repeat(((n * 40).div_ceil(most)) as usize);
         report.line(&format!("  {label} {bar} {n}"));
+    }
+    for (key, words) in s["said"].as_object().into_iter().flatten() {
+        let words = crate::untrusted::line(words.as_str().unwrap_or_default(), 300);
+        let kind = match key.as_str() {
+            "verdictFailure" => "verdict failure",
+            "notChecked" => "not checked",
+            "server" => "server error",
+            "other" => "other error",
+            k => k,
+        };
+        report.line(&format!("first {kind}: {words}"));
+    }
+    if let Some(n) = s["notMade"].as_u64().filter(|n| *n > 0) {
+        report.line(&format!(
+            "{} not made: the connection closed",
+            crate::plural::count(n as usize, "call")
+        ));
     }
 }

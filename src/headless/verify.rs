@@ -226,7 +226,7 @@ async fn verify_tool(
     let valid = |v: &Value| input.check(v).is_ok_and(|c| c.violations.is_empty());
     let generator = Gen::new(&tool.input_schema);
     let mut queue: Vec<Value> = generator
-        .boundaries()
+        .boundaries(options.calls.saturating_mul(4))
         .into_iter()
         .filter(|v| valid(v))
         .collect();
@@ -328,7 +328,7 @@ async fn invalid_inputs(
     };
     let mut seen: Vec<Kind> = Vec::new();
     let mut sent = 0;
-    for args in generator.invalid().into_iter().take(options.calls) {
+    for args in generator.invalid(options.calls) {
         let Some(why) = refused(&args) else {
             continue;
         };

@@ -38,7 +38,9 @@ impl<'a> Gen<'a> {
 
     /// The argument objects at the boundary: the typical one, then each property's every
     /// boundary value (the others typical), then each optional property left out.
-    pub fn boundaries(&self) -> Vec<Value> {
+    /// At most `limit` of them: a schema with 20,000 properties must not cost 80,000 argument
+    /// objects when a hundred calls are made (memory follows what is used, not the structure).
+    pub fn boundaries(&self, limit: usize) -> Vec<Value> {
         let root = self.doc.root();
         let base = self.typical(root, 0);
         let mut out = vec![base.clone()];
@@ -49,6 +51,9 @@ impl<'a> Gen<'a> {
         };
         for (name, property) in properties {
             for edge in self.edges(property, 1) {
+                if out.len() >= limit {
+                    return out;
+                }
                 let mut args = base.clone();
                 args[name.as_str()] = edge;
                 out.push(args);
@@ -60,8 +65,8 @@ impl<'a> Gen<'a> {
     /// Argument objects the schema must refuse, each one mistake away from the typical one: a
     /// required property left out, a property of the wrong type, a number past its bound, a
     /// string outside its enum, a property the schema does not allow. The caller keeps those
-    /// the schema does refuse.
-    pub fn invalid(&self) -> Vec<Value> {
+    /// the schema does refuse. At most `limit` of them.
+    pub fn invalid(&self, limit: usize) -> Vec<Value> {
         let schema = self.resolved(self.doc.root());
         let base = self.typical(schema, 0);
         let mut out = Vec::new();
@@ -75,6 +80,9 @@ impl<'a> Gen<'a> {
         }
         for (name, property) in properties(schema) {
             for wrong in self.wrongs(property) {
+                if out.len() >= limit {
+                    return out;
+                }
                 let mut args = map.clone();
                 args.insert(name.clone(), wrong);
                 out.push(Value::Object(args));
@@ -462,7 +470,7 @@ mod tests {
             "required": ["n"],
             "$defs": {"mode": {"enum": ["fast", "slow"]}}
         });
-        let all = Gen::new(&schema).boundaries();
+        let all = Gen::new(&schema).boundaries(usize::MAX);
         assert_eq!(all[0], json!({"n": 1}));
         for expected in [
             json!({"n": 10000}),
@@ -472,6 +480,22 @@ mod tests {
         ] {
             assert!(all.contains(&expected), "{expected} not in {all:?}");
         }
+    }
+
+    #[test]
+    fn a_wide_schema_costs_the_inputs_used_not_one_per_property() {
+        let properties: serde_json::Map<String, Value> = (0..20_000)
+            .map(|i| {
+                (
+                    format!("p{i}"),
+                    json!({"type": "integer", "minimum": 0, "maximum": 9}),
+                )
+            })
+            .collect();
+        let schema = json!({"type": "object", "properties": properties});
+        let generator = Gen::new(&schema);
+        assert_eq!(generator.boundaries(40).len(), 40);
+        assert_eq!(generator.invalid(25).len(), 25);
     }
 
     #[test]
@@ -486,7 +510,7 @@ mod tests {
             "required": ["n"],
             "additionalProperties": false
         });
-        let all = Gen::new(&schema).invalid();
+        let all = Gen::new(&schema).invalid(usize::MAX);
         for expected in [
             json!({}),
             json!({"n": "7"}),

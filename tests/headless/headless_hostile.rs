@@ -239,3 +239,84 @@ fn no_process_outlives_the_inspector() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `verify` against faults of the built-in hostile server, each allowed by name; its report.
+/// Runs apart, as one slow fault holds the server's single line for the tools after it.
+fn verify_hostile(tools: &[&str], more: &[&str]) -> hostile::Measured {
+    let mut args = vec!["verify", "--allow-writes", "--seed", "3"];
+    for name in tools {
+        args.extend(["--allow-destructive", name]);
+    }
+    args.extend(tools);
+    args.extend(more);
+    args.push("--hostile");
+    let m = hostile::run_measured(BIN, &args, &[]);
+    assert_terminal_safe("verify stdout", &m.stdout);
+    assert_terminal_safe("verify stderr", &m.stderr);
+    assert!(
+        m.peak_kb < 300 * 1024,
+        "{tools:?}: peaked at {} KB",
+        m.peak_kb
+    );
+    assert_eq!(m.code, 1, "{}{}", m.stdout, m.stderr);
+    m
+}
+
+/// `verify` and `load` against every fault of the built-in hostile server: each fault is a
+/// failure named in escaped words (a crash, a timeout, a message over the limit, a malformed
+/// answer, a broken outputSchema), schemas that attack cost bounded memory and no hang, and a
+/// tool no input can be made for reads "not checked", never "ok".
+#[test]
+fn verify_and_load_name_every_fault_in_bounded_memory() {
+    let quick = [
+        "escape_result",
+        "crash_mid_call",
+        "garbage_answer",
+        "lying_output",
+        "wide_schema",
+        "ref_bomb",
+        "regex_bomb",
+    ];
+    let m = verify_hostile(&quick, &["--calls", "4"]);
+    let slow = verify_hostile(
+        &["never_answer", "flood_during_call"],
+        &["--call-timeout", "1"],
+    );
+    let huge = verify_hostile(&["huge_result"], &["--calls", "1"]);
+    let all = format!("{}{}{}", m.stdout, slow.stdout, huge.stdout);
+    for said in [
+        "ok escape_result",
+        "FAIL crash_mid_call",
+        "the server crashed",
+        "FAIL garbage_answer",
+        "malformed answer",
+        "FAIL lying_output",
+        "the result breaks its outputSchema",
+        "ok wide_schema",
+        "NOT CHECKED regex_bomb: 0 calls",
+        "FAIL never_answer: 1 calls",
+        "FAIL flood_during_call: 1 calls",
+        "no result within 1 s (--call-timeout): cancelled",
+        "FAIL huge_result: 1 calls",
+        "over the 16 MiB limit",
+    ] {
+        assert!(all.contains(said), "`{said}` not in:\n{all}");
+    }
+    for (tool, said) in [
+        ("crash_mid_call", "first closed: the connection closed"),
+        ("huge_result", "first other error: the server sent a"),
+        ("garbage_answer", "first other error: malformed answer"),
+        ("lying_output", "first verdict failure: 2 violations"),
+        ("escape_result", "0 verdict failures"),
+    ] {
+        let m = hostile::run_measured(BIN, &["load", tool, "-n", "6", "-c", "2", "--hostile"], &[]);
+        assert_terminal_safe("load stdout", &m.stdout);
+        assert!(
+            m.stdout.contains(said) && m.peak_kb < 300 * 1024,
+            "{tool}: `{said}` in {} KB:\n{}{}",
+            m.peak_kb,
+            m.stdout,
+            m.stderr
+        );
+    }
+}
