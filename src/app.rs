@@ -77,6 +77,12 @@ pub mod server {
 }
 pub mod tabs;
 pub mod theme;
+/// `verify` and `load` on the selected tool (`V`, `M`): the run, its progress and findings.
+pub mod trial {
+    pub mod query;
+    pub mod state;
+    pub mod update;
+}
 /// The tools list and a tool's pane: the entries as listed, the filter, the schema trees as one
 /// outline, their keys, and the marks of drift against a baseline.
 pub mod tools {

@@ -9,6 +9,7 @@ pub mod event_loop;
 mod picker_loop;
 pub mod saved_calls;
 mod session_task;
+mod trials;
 
 use crate::app::{keymap, model, theme};
 use crate::cli::ConnectionArgs;

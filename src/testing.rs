@@ -55,6 +55,14 @@ pub mod app {
     pub mod theme {
         pub use crate::app::theme::Theme;
     }
+    pub mod trial {
+        pub mod state {
+            pub use crate::app::trial::state::Sample;
+        }
+        pub mod update {
+            pub use crate::app::trial::update::Update;
+        }
+    }
     pub mod tools {
         pub mod state {
             pub use crate::app::tools::state::{ToolDetail, Which};

@@ -19,6 +19,7 @@ mod status;
 mod tabs;
 mod tool;
 mod tools;
+mod trial;
 
 use crate::app::model::{Model, Overlay, Pane, Viewport};
 use crate::app::tabs::Tab;
@@ -58,6 +59,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) -> Viewport {
         match (model.view.focus, model.view.tab) {
             (Pane::Call, _) => call::draw(frame, area, model, &mut viewport),
             (Pane::Protocol, _) => protocol::draw(frame, area, model, &mut viewport),
+            (Pane::Trial, _) => trial::draw(frame, area, model, &mut viewport),
             (_, Tab::Library(_)) => library::draw_opened(frame, area, model, &mut viewport),
             (_, Tab::Tools) => tool::draw(frame, area, model, &mut viewport),
         }

@@ -2,6 +2,8 @@
 //! and each failure shrunk to its smallest input; and one tool under concurrent calls.
 
 pub mod generate;
+pub mod load;
 pub mod plan;
 pub mod rng;
+pub mod run;
 pub mod shrink;

@@ -101,6 +101,20 @@ pub enum SessionRequest {
     },
     /// Ask the server for logs at this level and above (kept for later connections too).
     SetLogLevel(&'static str),
+    /// Verify a tool (see [`crate::verify::run`]) from a fresh seed; told by `Msg::Trial`.
+    Verify {
+        tool: Listed,
+        settings: crate::verify::run::Settings,
+    },
+    /// Call a tool from `callers` at once for `seconds`, sampled; told by `Msg::Trial`.
+    Load {
+        tool: Listed,
+        arguments: serde_json::Value,
+        callers: usize,
+        duration: std::time::Duration,
+    },
+    /// End the verify or load run going on.
+    StopTrial,
     Call {
         tool: String,
         id: u64,

@@ -23,6 +23,7 @@ pub const SECTIONS: &[(Layer, &str)] = &[
     ),
     (Layer::Opened, "Beside it: what was read or got"),
     (Layer::Server, "Server pane"),
+    (Layer::Trial, "Trial pane: verify (V) or load (M) on a tool"),
     (Layer::Editor, "Call panel: editing arguments (a opens it)"),
     (Layer::Result, "Call panel: results"),
     (Layer::Asked, "A request from the server (its panel)"),
@@ -48,6 +49,8 @@ pub enum Layer {
     /// What a library tab's item gave, beside its list.
     Opened,
     Server,
+    /// The last verify or load run.
+    Trial,
     /// Typing into the argument editor.
     Editor,
     /// The call panel's results.
@@ -65,7 +68,7 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub const ALL: [Layer; 17] = [
+    pub const ALL: [Layer; 18] = [
         Layer::Authorize,
         Layer::Asked,
         Layer::Editor,
@@ -79,6 +82,7 @@ impl Layer {
         Layer::Library,
         Layer::Opened,
         Layer::Server,
+        Layer::Trial,
         Layer::Copy,
         Layer::Levels,
         Layer::Help,
@@ -112,6 +116,7 @@ impl Layer {
             Layer::Library => "library",
             Layer::Opened => "opened",
             Layer::Server => "server",
+            Layer::Trial => "trial",
             Layer::Editor => "editor",
             Layer::Result => "result",
             Layer::Copy => "copy",

@@ -34,13 +34,16 @@ pub enum Pane {
     Library,
     /// What the last read or prompt gave (in place of the tool pane, beside a library tab).
     Opened,
+    /// The last `verify` or `load` run on a tool (in place of the tool pane).
+    Trial,
 }
 
 impl Pane {
-    pub const ORDER: [Pane; 8] = [
+    pub const ORDER: [Pane; 9] = [
         Pane::Tools,
         Pane::Tool,
         Pane::Call,
+        Pane::Trial,
         Pane::Library,
         Pane::Opened,
         Pane::Server,
@@ -52,7 +55,7 @@ impl Pane {
     /// library's beside its tabs, the rest beside any.
     pub fn beside(self, tab: Tab) -> bool {
         match self {
-            Pane::Tools | Pane::Tool | Pane::Call => tab == Tab::Tools,
+            Pane::Tools | Pane::Tool | Pane::Call | Pane::Trial => tab == Tab::Tools,
             Pane::Library | Pane::Opened => tab != Tab::Tools,
             Pane::Server | Pane::Log | Pane::Protocol => true,
         }
@@ -119,6 +122,9 @@ pub struct Viewport {
     pub library_scroll: usize,
     pub opened_rows: usize,
     pub opened_scroll: usize,
+    /// Rows of the trial pane's findings, and its scroll.
+    pub trial_rows: usize,
+    pub trial_scroll: usize,
     pub protocol_scroll: usize,
     /// The selected tool's call panel scroll, by tool name.
     pub call_scroll: Option<(String, usize)>,
@@ -198,6 +204,8 @@ pub struct Model {
     /// An OAuth authorization under way (its panel is in front once it has a URL).
     pub authorizing: Option<crate::app::authorize::state::Authorizing>,
     pub library: crate::app::library::state::Library,
+    /// The last `verify` or `load` run from the TUI.
+    pub trial: crate::app::trial::state::Trial,
     pub protocol: Protocol,
     pub log: Log,
     pub view: View,
@@ -216,6 +224,7 @@ impl Model {
             asked: VecDeque::new(),
             authorizing: None,
             library: Default::default(),
+            trial: Default::default(),
             protocol: Protocol::default(),
             log: Log::default(),
             view: View {
@@ -275,9 +284,11 @@ impl Model {
             .filter_map(|(name, p)| p.call.as_ref().map(|c| (name, c)))
     }
 
-    /// Whether time passing matters: a call runs, or completions wait for typing to pause.
+    /// Whether time passing matters: a call or a verify/load run goes on, or completions wait
+    /// for typing to pause.
     pub fn busy(&self) -> bool {
         self.calls().any(|(_, c)| c.in_flight.is_some())
+            || self.trial.run.as_ref().is_some_and(|r| r.running())
             || self.asked.front().is_some_and(|p| p.complete_due.is_some())
     }
 
@@ -307,6 +318,7 @@ impl Model {
                 Pane::Library => Layer::Library,
                 Pane::Opened => Layer::Opened,
                 Pane::Server => Layer::Server,
+                Pane::Trial => Layer::Trial,
                 Pane::Call => match self.selected_entry() {
                     // No tool is selected (the filter hides them all): the list has the keys.
                     None => Layer::Tools,
@@ -327,6 +339,7 @@ impl Model {
         self.protocol.scroll = viewport.protocol_scroll;
         self.library.scroll = viewport.library_scroll;
         self.library.opened_scroll = viewport.opened_scroll;
+        self.trial.scroll = viewport.trial_scroll;
         if let Some(json) = self.library.opened.as_mut().and_then(|o| o.json.as_mut()) {
             json.follow = false;
         }

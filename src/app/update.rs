@@ -10,7 +10,7 @@ use crate::app::server::state::Connection;
 use crate::app::tools::entry::ToolEntry;
 use crate::app::tools::state::{ToolDetail, ToolView};
 use crate::app::tools::update::ensure_detail;
-use crate::app::{asked, authorize, call, library, panes, protocol, saved, server};
+use crate::app::{asked, authorize, call, library, panes, protocol, saved, server, trial};
 use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
 use crate::schema::Era;
 use crate::untrusted;
@@ -118,6 +118,8 @@ pub enum Msg {
     Watched(String),
     /// The server's test file, as an earlier session chose it, and the calls it holds.
     TestsLoaded(Option<saved::kept_tests::KeptTests>),
+    /// How a verify or load run goes.
+    Trial(crate::app::trial::update::Update),
     /// A call was kept as a test (said how), or why not.
     TestKept {
         tool: String,
@@ -169,6 +171,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Mouse(_) => {}
         Msg::Connected(summary) => return server::update::connected(model, summary),
         Msg::Watched(what) => return server::watch::changed(model, &what),
+        Msg::Trial(update) => crate::app::trial::update::updated(model, update),
         Msg::TestsLoaded(kept) => saved::kept_tests::loaded(model, kept),
         Msg::TestKept {
             tool,
@@ -463,6 +466,9 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     if model.view.focus == Pane::Call && !command.is_shared() && model.view.overlay.is_none() {
         return call::update::command(model, command);
     }
+    if let Some(effects) = trial::update::route(model, command) {
+        return effects;
+    }
     // The arms' order matters: an open level picker takes the motions, the library its `Open`.
     match command {
         Command::Quit | Command::SwitchServer => end(model, command, quit_asked),
@@ -549,9 +555,9 @@ fn end(model: &mut Model, command: Command, asked_before: bool) {
     if model.busy() && !asked_before {
         model.exit.quit_asked = true;
         model.view.status = Some(if switch {
-            "a call is running: press switch again to end it and pick a server".into()
+            "a call or run is going on: press switch again to end it and pick a server".into()
         } else {
-            "a call is running: press quit again to quit and abandon it".into()
+            "a call or run is going on: press quit again to quit and abandon it".into()
         });
         return;
     }

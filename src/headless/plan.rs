@@ -219,11 +219,13 @@ fn verify_plan(command: &Command) -> Plan<'_> {
     };
     let options = verify::Options {
         tools,
-        calls: *calls,
         seed: *seed,
-        budget: time_budget.map(|s| std::time::Duration::from_secs_f64(s.max(0.0))),
-        call_limit: std::time::Duration::from_secs_f64(call_timeout.clamp(0.001, 86_400.0)),
-        invalid: *invalid,
+        settings: crate::verify::run::Settings {
+            calls: *calls,
+            budget: time_budget.map(|s| std::time::Duration::from_secs_f64(s.max(0.0))),
+            call_limit: std::time::Duration::from_secs_f64(call_timeout.clamp(0.001, 86_400.0)),
+            invalid: *invalid,
+        },
         allow: crate::verify::plan::Allow {
             writes: *allow_writes,
             destructive: allow_destructive.clone(),

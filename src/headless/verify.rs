@@ -9,56 +9,32 @@
 
 use super::output::Report;
 use crate::cli::{ConnectionArgs, VerifyFormat};
+use crate::mcp::Session;
 use crate::mcp::session::error::exit;
-use crate::mcp::surface::result::CallResult;
 use crate::mcp::surface::tool::Tool;
-use crate::mcp::{RequestError, Session};
-use crate::schema::{Compiled, Status};
-use crate::verify::generate::Gen;
 use crate::verify::plan::{Allow, refusal};
-use crate::verify::rng::Rng;
-use crate::verify::shrink::candidates;
+use crate::verify::run::{Link, Settings, Verified, verify_tool};
 use serde_json::{Value, json};
-use std::time::{Duration, Instant};
-
-/// Calls spent shrinking one failure at most.
-const SHRINK_CALLS: usize = 300;
-/// Tries at generating a valid random input before giving up on one.
-const TRIES: usize = 30;
+use std::time::Instant;
 
 /// What `verify` was asked.
 pub struct Options<'a> {
     pub tools: &'a [String],
-    pub calls: usize,
     pub seed: Option<u64>,
-    pub budget: Option<Duration>,
-    /// A call still running after this is cancelled and counts as a timeout.
-    pub call_limit: Duration,
-    /// Also send inputs the inputSchema refuses.
-    pub invalid: bool,
+    pub settings: Settings,
     pub allow: Allow,
     pub format: VerifyFormat,
 }
 
-/// What one tool's calls gave besides failures.
-#[derive(Default)]
-struct Tally {
-    tool_errors: usize,
-    /// Results with an outputSchema to answer to that could not be judged.
-    not_checked: usize,
-    /// Why the first of them could not be.
-    not_checked_why: Option<String>,
-}
-
 /// A connection that is made again after the server crashed.
-struct Link<'a> {
+struct Restarting<'a> {
     connection: &'a ConnectionArgs,
     report: &'a Report,
     signals: super::Signals,
     session: Option<Session>,
 }
 
-impl Link<'_> {
+impl Link for Restarting<'_> {
     /// The session, connected again when the last one closed.
     async fn session(&mut self) -> Result<&Session, i32> {
         if self.session.as_ref().is_some_and(Session::is_closed)
@@ -79,33 +55,6 @@ impl Link<'_> {
             self.session = Some(session);
         }
         self.session.as_ref().ok_or(exit::ERROR)
-    }
-}
-
-/// Why a call failed, as the report names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    BreaksOutputSchema,
-    NoStructuredContent,
-    ServerError(i64),
-    Timeout,
-    Crash,
-    Malformed,
-    /// `--invalid`: a success to an input the inputSchema refuses.
-    AcceptedInvalid,
-}
-
-impl Kind {
-    fn word(self) -> &'static str {
-        match self {
-            Kind::BreaksOutputSchema => "breaks_output_schema",
-            Kind::NoStructuredContent => "missing_structured_content",
-            Kind::ServerError(_) => "server_error",
-            Kind::Timeout => "timeout",
-            Kind::Crash => "crash",
-            Kind::Malformed => "malformed_answer",
-            Kind::AcceptedInvalid => "accepted_invalid_input",
-        }
     }
 }
 
@@ -134,8 +83,8 @@ fn report_for(format: VerifyFormat) -> Report {
 
 async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
     let report = report_for(options.format);
-    let seed = options.seed.unwrap_or_else(fresh_seed);
-    let mut link = Link {
+    let seed = options.seed.unwrap_or_else(crate::verify::rng::fresh_seed);
+    let mut link = Restarting {
         connection,
         report: &report,
         signals: super::Signals::new(),
@@ -158,7 +107,7 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         seed,
         &chosen,
         &skipped,
-        options.calls,
+        options.settings.calls,
     );
     let words = connection
         .options()
@@ -167,15 +116,18 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
     let started = Instant::now();
     let mut results = Vec::new();
     for tool in chosen {
-        let over = |s: Instant| options.budget.is_some_and(|b| s.elapsed() > b);
-        let mut result = match over(started) {
-            true => {
-                json!({"tool": tool.name, "status": "not_checked", "calls": 0, "toolErrors": 0, "failures": [], "note": "not called: --time-budget spent"})
+        let over = |s: Instant| options.settings.budget.is_some_and(|b| s.elapsed() > b);
+        let (mut result, lost) = match over(started) {
+            true => (
+                json!({"tool": tool.name, "status": "not_checked", "calls": 0, "toolErrors": 0, "failures": [], "note": "not called: --time-budget spent"}),
+                None,
+            ),
+            false => {
+                let settings = &options.settings;
+                let run = verify_tool(&mut link, tool, settings, (seed, started), &mut ()).await;
+                let Verified { result, lost } = run;
+                (result, lost)
             }
-            false => match verify_tool(&mut link, tool, &options, seed, started).await {
-                Ok(result) => result,
-                Err(code) => return code,
-            },
         };
         let failures = result["failures"].as_array_mut().into_iter().flatten();
         for failure in failures {
@@ -185,6 +137,10 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
             tell_tool(&report, &result);
         }
         results.push(result);
+        // The server could not be started again: what was found is told, then the reason.
+        if let Some(code) = lost {
+            return code;
+        }
     }
     if let Some(session) = link.session.take() {
         session.shutdown().await;
@@ -214,294 +170,6 @@ fn plan<'t>(list: &'t crate::mcp::ToolList, options: &Options<'_>) -> Result<Pla
     Ok((chosen, skipped))
 }
 
-/// Calls one tool with generated inputs; its result as the report holds it.
-async fn verify_tool(
-    link: &mut Link<'_>,
-    tool: &Tool,
-    options: &Options<'_>,
-    seed: u64,
-    started: Instant,
-) -> Result<Value, i32> {
-    let input = Compiled::new(&tool.input_schema);
-    let valid = |v: &Value| input.check(v).is_ok_and(|c| c.violations.is_empty());
-    let generator = Gen::new(&tool.input_schema);
-    let mut queue: Vec<Value> = generator
-        .boundaries(options.calls.saturating_mul(4))
-        .into_iter()
-        .filter(|v| valid(v))
-        .collect();
-    queue.dedup();
-    queue.reverse();
-    // A stream per tool: naming other tools does not change this one's inputs.
-    let mut rng = Rng::new(seed ^ name_hash(&tool.name));
-    let (mut calls, mut unmade, mut tally) = (0, 0, Tally::default());
-    let mut failures: Vec<Value> = Vec::new();
-    let mut seen: Vec<Kind> = Vec::new();
-    let mut stopped = false;
-    while !stopped && calls < options.calls && options.budget.is_none_or(|b| started.elapsed() <= b)
-    {
-        let Some(args) = queue.pop().or_else(|| {
-            (0..TRIES)
-                .map(|_| generator.random(&mut rng))
-                .find(|v| valid(v))
-        }) else {
-            unmade += 1;
-            if unmade > 3 {
-                break;
-            }
-            continue;
-        };
-        calls += 1;
-        let limit = options.call_limit;
-        let Some((kind, message)) = attempt(link, tool, &args, limit, &mut tally).await? else {
-            continue;
-        };
-        // Each call after a timeout would most likely wait as long: the tool is left.
-        if kind == Kind::Timeout {
-            stopped = true;
-        }
-        if seen.contains(&kind) {
-            continue;
-        }
-        seen.push(kind);
-        let (smallest, shrink_calls, message) =
-            shrink(link, tool, args.clone(), (kind, message), limit, &valid).await?;
-        failures.push(json!({
-            "kind": kind.word(),
-            "message": message,
-            "input": smallest,
-            "found": args,
-            "shrinkCalls": shrink_calls,
-        }));
-    }
-    let invalid_calls = match options.invalid {
-        true => invalid_inputs(link, tool, &generator, &input, options, &mut failures).await?,
-        false => 0,
-    };
-    let status = match (failures.is_empty(), tally.not_checked > 0 || calls == 0) {
-        (false, _) => "failed",
-        (true, true) => "not_checked",
-        (true, false) => "ok",
-    };
-    let mut result = json!({
-        "tool": tool.name,
-        "status": status,
-        "calls": calls,
-        "invalidCalls": invalid_calls,
-        "toolErrors": tally.tool_errors,
-        "notChecked": tally.not_checked,
-        "failures": failures,
-    });
-    let note = match (unmade > 3, stopped, tally.not_checked_why) {
-        (true, ..) => {
-            "no valid input could be generated from the inputSchema (a pattern or `not` this cannot satisfy?)".into()
-        }
-        (_, true, _) => "its calls stopped after a timeout".into(),
-        (.., Some(why)) => format!("results not checked against the outputSchema: {why}"),
-        _ => String::new(),
-    };
-    if !note.is_empty() {
-        result["note"] = json!(note);
-    }
-    Ok(result)
-}
-
-/// `--invalid`: the inputs one mistake away that the schema refuses, each sent; a failure of
-/// each kind kept (with why the schema refuses the input). How many were sent.
-async fn invalid_inputs(
-    link: &mut Link<'_>,
-    tool: &Tool,
-    generator: &Gen<'_>,
-    input: &Compiled,
-    options: &Options<'_>,
-    failures: &mut Vec<Value>,
-) -> Result<usize, i32> {
-    let refused = |v: &Value| {
-        let checked = input.check(v).ok()?;
-        let first = checked.violations.first()?;
-        let at = if first.instance_path.is_empty() {
-            "/"
-        } else {
-            &first.instance_path
-        };
-        Some(format!("at {at} ({}): {}", first.keyword, first.message))
-    };
-    let mut seen: Vec<Kind> = Vec::new();
-    let mut sent = 0;
-    for args in generator.invalid(options.calls) {
-        let Some(why) = refused(&args) else {
-            continue;
-        };
-        sent += 1;
-        let Some((kind, message)) = attempt_invalid(link, tool, &args, options.call_limit).await?
-        else {
-            continue;
-        };
-        if !seen.contains(&kind) {
-            seen.push(kind);
-            failures.push(json!({
-                "kind": kind.word(),
-                "message": format!("{message} (the inputSchema refuses it {why})"),
-                "input": args,
-                "found": args,
-                "shrinkCalls": 0,
-            }));
-        }
-    }
-    Ok(sent)
-}
-
-/// One call with a valid input, judged: `None` when it went well (a tool error, `isError`,
-/// is a tool's answer, counted, not a failure; a result that could not be judged is counted
-/// too, never taken for a pass).
-async fn attempt(
-    link: &mut Link<'_>,
-    tool: &Tool,
-    args: &Value,
-    limit: Duration,
-    tally: &mut Tally,
-) -> Result<Option<(Kind, String)>, i32> {
-    let result = match send(link, tool, args, limit).await? {
-        Ok(result) => result,
-        Err(RequestError::Server { code, message, .. }) => {
-            let said = format!("the server answered error {code} to a valid input: {message}");
-            return Ok(Some((Kind::ServerError(code), said)));
-        }
-        Err(e) => return Ok(Some(failure(e, limit))),
-    };
-    let schema = tool.output_schema.clone();
-    let era = link.session().await?.server.era;
-    let verdict = tokio::task::spawn_blocking(move || {
-        let compiled = schema.as_deref().map(Compiled::new);
-        result.verdict(schema.as_deref().zip(compiled.as_ref()), era)
-    })
-    .await
-    .map_err(|_| exit::ERROR)?;
-    Ok(match verdict.status {
-        Status::ToolError => {
-            tally.tool_errors += 1;
-            None
-        }
-        Status::Violations => {
-            let first = verdict.violations.first().map_or(String::new(), |v| {
-                let at = if v.instance_path.is_empty() {
-                    "/"
-                } else {
-                    &v.instance_path
-                };
-                format!(": at {at} ({}): {}", v.keyword, v.message)
-            });
-            Some((
-                Kind::BreaksOutputSchema,
-                format!("the result breaks its outputSchema{first}"),
-            ))
-        }
-        Status::MissingStructuredContent => Some((
-            Kind::NoStructuredContent,
-            "the result leaves out the structuredContent its outputSchema declares".into(),
-        )),
-        _ => {
-            if let Some(why) = verdict.unjudged() {
-                tally.not_checked += 1;
-                tally.not_checked_why.get_or_insert_with(|| why.to_string());
-            }
-            None
-        }
-    })
-}
-
-/// One call with an input the inputSchema refuses (`--invalid`): it must get a tool error or
-/// the JSON-RPC error for invalid params (-32602); a success, another error, a timeout or a
-/// crash is a failure.
-async fn attempt_invalid(
-    link: &mut Link<'_>,
-    tool: &Tool,
-    args: &Value,
-    limit: Duration,
-) -> Result<Option<(Kind, String)>, i32> {
-    Ok(match send(link, tool, args, limit).await? {
-        Ok(result) if result.is_error => None,
-        Ok(_) => Some((
-            Kind::AcceptedInvalid,
-            "a success to an input its inputSchema refuses".into(),
-        )),
-        Err(RequestError::Server { code: -32602, .. }) => None,
-        Err(RequestError::Server { code, message, .. }) => Some((
-            Kind::ServerError(code),
-            format!(
-                "error {code} to an invalid input (invalid params are -32602, or a tool error): {message}"
-            ),
-        )),
-        Err(e) => Some(failure(e, limit)),
-    })
-}
-
-/// Sends one call; a call still running at `limit` is cancelled.
-async fn send(
-    link: &mut Link<'_>,
-    tool: &Tool,
-    args: &Value,
-    limit: Duration,
-) -> Result<Result<CallResult, RequestError>, i32> {
-    let session = link.session().await?;
-    let as_task = tool.task_support() == Some("required");
-    Ok(
-        match session.start_call(&tool.name, args.clone(), as_task).await {
-            Ok(pending) => pending.result_or_cancel(tokio::time::sleep(limit)).await,
-            Err(e) => Err(e),
-        },
-    )
-}
-
-/// A call that got no result, as a failure.
-fn failure(error: RequestError, limit: Duration) -> (Kind, String) {
-    match error {
-        RequestError::Cancelled => {
-            let limit = limit.as_secs_f64();
-            let said = format!("no result within {limit} s (--call-timeout): cancelled");
-            (Kind::Timeout, said)
-        }
-        e @ (RequestError::Timeout(_) | RequestError::TooLong(_)) => (Kind::Timeout, e.to_string()),
-        e @ RequestError::Closed(_) => (Kind::Crash, format!("the server crashed: {e}")),
-        e => (Kind::Malformed, e.to_string()),
-    }
-}
-
-/// The smallest valid input that still fails the same way, the calls it took, and the
-/// failure's words for it. A timeout is not shrunk: each try would wait for the timeout.
-async fn shrink(
-    link: &mut Link<'_>,
-    tool: &Tool,
-    start: Value,
-    (kind, message): (Kind, String),
-    limit: Duration,
-    valid: &dyn Fn(&Value) -> bool,
-) -> Result<(Value, usize, String), i32> {
-    if kind == Kind::Timeout {
-        return Ok((start, 0, message));
-    }
-    let (mut now, mut said, mut calls, mut ignored) = (start, message, 0, Tally::default());
-    'again: loop {
-        for candidate in candidates(&now) {
-            if calls >= SHRINK_CALLS {
-                break 'again;
-            }
-            if !valid(&candidate) {
-                continue;
-            }
-            calls += 1;
-            if let Some((k, m)) = attempt(link, tool, &candidate, limit, &mut ignored).await?
-                && k == kind
-            {
-                (now, said) = (candidate, m);
-                continue 'again;
-            }
-        }
-        break;
-    }
-    Ok((now, calls, said))
-}
-
 /// `mcp-inspect call TOOL --args '…' <connection>`, quoted for a shell.
 fn reproduce(tool: &str, args: &Value, words: &[String]) -> String {
     let quote = crate::app::copy::shell_quote;
@@ -515,18 +183,6 @@ fn reproduce(tool: &str, args: &Value, words: &[String]) -> String {
         line.push_str(&quote(word));
     }
     line
-}
-
-fn fresh_seed() -> u64 {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-    now.map_or(0, |d| d.as_nanos() as u64) ^ u64::from(std::process::id())
-}
-
-/// FNV-1a of a tool's name.
-fn name_hash(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    })
 }
 
 /// The plan, before the first call: on stdout in text, on stderr otherwise.

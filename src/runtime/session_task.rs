@@ -5,6 +5,7 @@
 use crate::app::call::state::{Judged, OutputCheck};
 use crate::app::effect::SessionRequest;
 use crate::app::library::state::{Item, Kind, Open};
+use crate::app::trial::update::Update;
 use crate::app::update::Msg;
 use crate::mcp::session::client_side::Asking;
 use crate::mcp::session::requests::{Completion, LibraryList};
@@ -291,6 +292,8 @@ struct Work<'s> {
     errands: FuturesUnordered<Errand<'s>>,
     /// How to cancel each call in flight, by id.
     cancels: HashMap<u64, oneshot::Sender<()>>,
+    /// How to stop the verify or load run going on.
+    trial_stop: Option<oneshot::Sender<()>>,
 }
 
 impl<'s> Work<'s> {
@@ -303,6 +306,7 @@ impl<'s> Work<'s> {
             list_again: false,
             errands: FuturesUnordered::new(),
             cancels: HashMap::new(),
+            trial_stop: None,
         }
     }
 
@@ -314,6 +318,37 @@ impl<'s> Work<'s> {
                 Err(e) => Msg::ListFailed(e),
             }
         }));
+    }
+
+    /// A verify or load run started (the one before it, if any, stopped: one at a time), or
+    /// the one going on stopped.
+    fn trial(&mut self, request: SessionRequest) {
+        if let Some(stop) = self.trial_stop.take() {
+            let _ = stop.send(());
+        }
+        let session = self.session;
+        let to_ui = self.to_ui.clone();
+        let (tx, stop) = oneshot::channel();
+        match request {
+            SessionRequest::Verify { tool, settings } => {
+                self.errands.push(Box::pin(async move {
+                    super::trials::verify(session, &tool.0.tool, settings, to_ui, stop).await
+                }));
+            }
+            SessionRequest::Load {
+                tool,
+                arguments,
+                callers,
+                duration,
+            } => {
+                self.errands.push(Box::pin(async move {
+                    let how = (arguments, callers, duration);
+                    super::trials::load(session, &tool.0.tool, how, to_ui, stop).await
+                }));
+            }
+            _ => return,
+        }
+        self.trial_stop = Some(tx);
     }
 
     /// Starts what the UI asks for; the connection's end when it asks to reconnect.
@@ -349,6 +384,9 @@ impl<'s> Work<'s> {
                 }
             }
             SessionRequest::Answer { id, result } => self.asking.answer(id, result),
+            trial @ (SessionRequest::Verify { .. }
+            | SessionRequest::Load { .. }
+            | SessionRequest::StopTrial) => self.trial(trial),
             SessionRequest::Rejudge {
                 tool,
                 output,
@@ -412,6 +450,11 @@ async fn wait_for_reconnect(
                 let _ = to_ui.send(Msg::Answered { method, result }).await;
             }
             Some(SessionRequest::SetLogLevel(level)) => *log_level = Some(level),
+            Some(SessionRequest::Verify { tool, .. } | SessionRequest::Load { tool, .. }) => {
+                let why = "not connected (r reconnects)".into();
+                let tool = tool.0.tool.name.clone();
+                let _ = to_ui.send(Msg::Trial(Update::Ended { tool, why })).await;
+            }
             Some(SessionRequest::Subscribe { uri, on }) => {
                 let outcome = Err(not_connected().to_string());
                 let _ = to_ui.send(Msg::Subscribed { uri, on, outcome }).await;
@@ -427,7 +470,8 @@ async fn wait_for_reconnect(
                 | SessionRequest::Complete(_)
                 | SessionRequest::Cancel { .. }
                 | SessionRequest::Answer { .. }
-                | SessionRequest::Rejudge { .. },
+                | SessionRequest::Rejudge { .. }
+                | SessionRequest::StopTrial,
             ) => {}
         }
     }

@@ -33,7 +33,9 @@ pub fn split(area: Rect, focus: Pane, zoomed: bool, left_percent: u16) -> Areas 
             Pane::Tools | Pane::Library => alone.tools = Some(main),
             Pane::Server => alone.server = Some(main),
             Pane::Log => alone.log = Some(main),
-            Pane::Tool | Pane::Call | Pane::Protocol | Pane::Opened => alone.tool = Some(main),
+            Pane::Tool | Pane::Call | Pane::Protocol | Pane::Opened | Pane::Trial => {
+                alone.tool = Some(main)
+            }
         }
         return alone;
     }

@@ -49,6 +49,12 @@ impl Rng {
     }
 }
 
+/// A seed for a run that was given none: the clock and the process, printed so a run repeats.
+pub fn fresh_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map_or(0, |d| d.as_nanos() as u64) ^ u64::from(std::process::id())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

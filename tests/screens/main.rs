@@ -8,6 +8,7 @@ mod tui_hostile;
 mod tui_oauth;
 mod tui_picker;
 mod tui_screens;
+mod tui_trial;
 mod tui_update;
 
 #[path = "../support/cli.rs"]

@@ -668,7 +668,7 @@ fn quitting_while_a_call_runs_asks_first() {
             .status
             .as_deref()
             .unwrap_or("")
-            .contains("a call is running"),
+            .contains("a call or run is going on"),
         "{:?}",
         m.view.status
     );

@@ -55,6 +55,7 @@ pub fn focus(model: &mut Model, command: Command) {
         Command::FocusLog => model.view.focus = Pane::Log,
         Command::FocusProtocol => model.view.focus = Pane::Protocol,
         Command::Back if model.view.focus == Pane::Opened => model.view.focus = Pane::Library,
+        Command::Back if model.view.focus == Pane::Trial => model.view.focus = Pane::Tool,
         Command::Back => model.view.focus = Pane::Tools,
         _ => {}
     }
@@ -71,7 +72,9 @@ fn cycle(model: &mut Model, forward: bool) {
         .unwrap_or(0);
     loop {
         i = (i + step) % n;
-        if !Pane::ORDER[i].beside(model.view.tab) {
+        // The trial pane only once something ran there.
+        let empty = Pane::ORDER[i] == Pane::Trial && model.trial.run.is_none();
+        if !Pane::ORDER[i].beside(model.view.tab) || empty {
             continue;
         }
         model.view.focus = Pane::ORDER[i];
@@ -110,6 +113,8 @@ pub fn motion(model: &mut Model, motion: Command) {
         }
         Pane::Library => library::update::motion(model, motion),
         Pane::Opened => library::update::in_opened(model, motion),
+        // Its motions are its own (see `trial::update::command`).
+        Pane::Trial => {}
         Pane::Server => {
             let scroll = model.view.server_scroll;
             model.view.server_scroll = match motion {

@@ -1,0 +1,89 @@
+//! What the trial pane holds: the last `verify` or `load` run on a tool from the TUI, its
+//! progress while it runs, and the tool a confirmation was asked for.
+
+use serde_json::Value;
+use std::time::Instant;
+
+/// The two kinds of run the pane shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Generated inputs, each result judged, failures shrunk (`V`).
+    Verify,
+    /// Concurrent calls of the tool's arguments, measured (`M`).
+    Load,
+}
+
+impl Kind {
+    pub fn word(self) -> &'static str {
+        match self {
+            Kind::Verify => "verify",
+            Kind::Load => "load",
+        }
+    }
+}
+
+/// The trial pane's state.
+#[derive(Debug, Default)]
+pub struct Trial {
+    /// The run shown: the one running, or the last one.
+    pub run: Option<Run>,
+    /// A tool that is not read-only, and the run asked for it: the same key again goes ahead.
+    pub confirm: Option<(String, Kind)>,
+    /// The row under the cursor (a verify run's findings).
+    pub cursor: usize,
+    pub scroll: usize,
+}
+
+/// One run on one tool.
+#[derive(Debug)]
+pub struct Run {
+    pub tool: String,
+    pub kind: Kind,
+    pub started: Instant,
+    /// How long it took, once over.
+    pub took: Option<std::time::Duration>,
+    /// Stopped by the user (`x`) before it ended.
+    pub stopped: bool,
+    pub body: Body,
+}
+
+impl Run {
+    pub fn running(&self) -> bool {
+        self.took.is_none()
+    }
+}
+
+/// What a run learned so far.
+#[derive(Debug)]
+pub enum Body {
+    Verify {
+        seed: u64,
+        /// Calls planned at most.
+        planned: usize,
+        calls: usize,
+        /// Failures found so far (as the report holds them: kind, message, input, found).
+        failures: Vec<Value>,
+        /// The tool's result as `verify` reports it, once over.
+        result: Option<Value>,
+    },
+    Load {
+        concurrency: usize,
+        seconds: f64,
+        /// One sample per interval, oldest first.
+        samples: Vec<Sample>,
+        /// The run in numbers, as `load --format json` gives it, once over.
+        summary: Option<Value>,
+    },
+}
+
+/// One interval of a load run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sample {
+    /// Seconds since the run began, at the interval's end.
+    pub at: f64,
+    pub calls_per_second: f64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    /// Calls that failed in the interval (errors, timeouts, verdict failures).
+    pub failed: u64,
+}

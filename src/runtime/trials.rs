@@ -1,0 +1,136 @@
+//! `V` and `M` from the TUI run here, on the connection task's session: a verify run told
+//! after each call (its findings as they are found), a load run sampled twice a second; each
+//! ends with the same report the headless commands give, or at `x` (the run's future dropped).
+
+use crate::app::trial::state::Sample;
+use crate::app::trial::update::Update;
+use crate::app::update::Msg;
+use crate::mcp::Session;
+use crate::mcp::surface::tool::Tool;
+use crate::verify::load::{Outcome, Shape, callers, summarize};
+use crate::verify::run::{Live, Progress, Settings, verify_tool};
+use serde_json::Value;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot};
+
+/// How often a load run is sampled.
+const SAMPLE_EVERY: Duration = Duration::from_millis(500);
+
+/// Tells the UI how a verify run goes; lossy (the last word is the run's result).
+struct Told {
+    to_ui: mpsc::Sender<Msg>,
+    tool: String,
+    seed: u64,
+}
+
+impl Progress for Told {
+    fn called(&mut self, calls: usize, failures: &[Value]) {
+        let _ = self.to_ui.try_send(Msg::Trial(Update::Verifying {
+            tool: self.tool.clone(),
+            seed: self.seed,
+            calls,
+            failures: failures.to_vec(),
+        }));
+    }
+}
+
+/// A verify run of `tool` from a fresh seed, until it ends or `stop` fires.
+pub async fn verify(
+    session: &Session,
+    tool: &Tool,
+    settings: Settings,
+    to_ui: mpsc::Sender<Msg>,
+    stop: oneshot::Receiver<()>,
+) -> Msg {
+    let seed = crate::verify::rng::fresh_seed();
+    let mut told = Told {
+        to_ui,
+        tool: tool.name.clone(),
+        seed,
+    };
+    told.called(0, &[]);
+    let mut link = Live(session);
+    let run = verify_tool(
+        &mut link,
+        tool,
+        &settings,
+        (seed, Instant::now()),
+        &mut told,
+    );
+    tokio::select! {
+        verified = run => Msg::Trial(Update::Verified { tool: tool.name.clone(), result: verified.result }),
+        _ = stop => Msg::Trial(Update::Ended { tool: tool.name.clone(), why: "stopped".into() }),
+    }
+}
+
+/// A load run: `callers` at once for `duration`, sampled as it goes.
+pub async fn load(
+    session: &Session,
+    tool: &Tool,
+    (arguments, callers_at_once, duration): (Value, usize, Duration),
+    to_ui: mpsc::Sender<Msg>,
+    stop: oneshot::Receiver<()>,
+) -> Msg {
+    let output = tool
+        .output_schema
+        .as_deref()
+        .map(|s| (s.clone(), crate::schema::Compiled::new(s)));
+    let shape = Shape {
+        tool: &tool.name,
+        arguments: &arguments,
+        output: output.as_ref(),
+        era: session.server.era,
+        calls: usize::MAX,
+        duration: Some(duration),
+        concurrency: callers_at_once,
+    };
+    let tap = Mutex::new(Vec::new());
+    let started = Instant::now();
+    let run = callers(std::slice::from_ref(session), &shape, started, Some(&tap));
+    tokio::pin!(run);
+    tokio::pin!(stop);
+    let mut every = tokio::time::interval(SAMPLE_EVERY);
+    every.tick().await;
+    let mut last = started;
+    loop {
+        tokio::select! {
+            done = &mut run => {
+                let seconds = started.elapsed().as_secs_f64();
+                let summary = summarize(&shape, 1, done, seconds);
+                return Msg::Trial(Update::Loaded { tool: tool.name.clone(), summary });
+            }
+            _ = &mut stop => {
+                return Msg::Trial(Update::Ended { tool: tool.name.clone(), why: "stopped".into() });
+            }
+            _ = every.tick() => {
+                let now = Instant::now();
+                let calls = tap.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default();
+                let sample = sample(&calls, now - started, now - last);
+                last = now;
+                let _ = to_ui.try_send(Msg::Trial(Update::Sampled { tool: tool.name.clone(), sample }));
+            }
+        }
+    }
+}
+
+/// One interval's calls in numbers.
+fn sample(calls: &[(Duration, Outcome)], at: Duration, interval: Duration) -> Sample {
+    let mut ms: Vec<f64> = calls.iter().map(|(d, _)| d.as_secs_f64() * 1e3).collect();
+    ms.sort_by(f64::total_cmp);
+    let at_q = |q: f64| {
+        let i = ((ms.len() as f64 * q).ceil() as usize).saturating_sub(1);
+        ms.get(i).copied().unwrap_or(0.0)
+    };
+    let failed = calls
+        .iter()
+        .filter(|(_, o)| !matches!(o, Outcome::Ok | Outcome::ToolError | Outcome::NotChecked))
+        .count();
+    Sample {
+        at: at.as_secs_f64(),
+        calls_per_second: calls.len() as f64 / interval.as_secs_f64().max(1e-3),
+        p50_ms: at_q(0.5),
+        p99_ms: at_q(0.99),
+        failed: failed as u64,
+    }
+}

@@ -1,0 +1,230 @@
+//! One tool under load (`mcp-inspect load`, and `M` in the TUI): callers on one or more
+//! sessions take the next call until all are made or the time is up; each call timed and its
+//! result judged; the run summed up in percentiles, rates, failures by kind and a histogram.
+
+use crate::mcp::{RequestError, Session};
+use crate::schema::{Compiled, Status};
+use serde_json::{Value, json};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Histogram bucket bounds, in milliseconds.
+pub const BUCKETS_MS: [f64; 12] = [
+    1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0,
+];
+
+/// What one call gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Ok,
+    ToolError,
+    VerdictFailure,
+    /// A result its outputSchema could not judge: neither a pass nor a failure.
+    NotChecked,
+    ServerError,
+    Timeout,
+    Closed,
+    Other,
+}
+
+impl Outcome {
+    /// Its key in the report's `said` (the first words of each kind that is not a success).
+    pub fn key(self) -> Option<&'static str> {
+        Some(match self {
+            Outcome::Ok | Outcome::ToolError => return None,
+            Outcome::VerdictFailure => "verdictFailure",
+            Outcome::NotChecked => "notChecked",
+            Outcome::ServerError => "server",
+            Outcome::Timeout => "timeout",
+            Outcome::Closed => "closed",
+            Outcome::Other => "other",
+        })
+    }
+}
+
+/// A `said` key in words (`first other error: …`).
+pub fn said_words(key: &str) -> &str {
+    match key {
+        "verdictFailure" => "verdict failure",
+        "notChecked" => "not checked",
+        "server" => "server error",
+        "other" => "other error",
+        k => k,
+    }
+}
+
+/// What one caller's calls gave: each call's time and outcome, and the first words said for
+/// each kind of outcome that is not a success (so "6 other" says what they were).
+#[derive(Default)]
+pub struct Done {
+    pub calls: Vec<(Duration, Outcome)>,
+    pub said: Vec<(&'static str, String)>,
+}
+
+/// What is called, how often and by how many.
+pub struct Shape<'a> {
+    pub tool: &'a str,
+    pub arguments: &'a Value,
+    /// The outputSchema results are judged against, compiled once.
+    pub output: Option<&'a (Value, Compiled)>,
+    pub era: crate::schema::Era,
+    /// Calls in all, unless `duration` is given.
+    pub calls: usize,
+    pub duration: Option<Duration>,
+    pub concurrency: usize,
+}
+
+/// Runs `shape.concurrency` callers over `sessions` (in turn), from `started`; each call's time
+/// and outcome also pushed to `tap` when given (the TUI samples it as the run goes).
+pub async fn callers(
+    sessions: &[Session],
+    shape: &Shape<'_>,
+    started: Instant,
+    tap: Option<&Mutex<Vec<(Duration, Outcome)>>>,
+) -> Vec<Done> {
+    let next = AtomicUsize::new(0);
+    let all = (0..shape.concurrency.max(1)).map(|i| {
+        let session = &sessions[i % sessions.len().max(1)];
+        caller(session, shape, &next, started, tap)
+    });
+    futures::future::join_all(all).await
+}
+
+/// One caller: takes the next call until all are taken or the time is up.
+async fn caller(
+    session: &Session,
+    shape: &Shape<'_>,
+    next: &AtomicUsize,
+    started: Instant,
+    tap: Option<&Mutex<Vec<(Duration, Outcome)>>>,
+) -> Done {
+    let mut done = Done::default();
+    loop {
+        match shape.duration {
+            Some(limit) if started.elapsed() >= limit => break,
+            None if next.fetch_add(1, Ordering::Relaxed) >= shape.calls => break,
+            _ => {}
+        }
+        let sent = Instant::now();
+        let answer = session
+            .call_tool(shape.tool, shape.arguments.clone(), false)
+            .await;
+        let took = sent.elapsed();
+        let (outcome, words) = judged(answer, shape.output, shape.era);
+        done.calls.push((took, outcome));
+        if let Some(tap) = tap
+            && let Ok(mut tap) = tap.lock()
+        {
+            tap.push((took, outcome));
+        }
+        if let Some(key) = outcome.key()
+            && !done.said.iter().any(|(k, _)| *k == key)
+        {
+            done.said.push((key, words));
+        }
+        if outcome == Outcome::Closed {
+            break;
+        }
+    }
+    done
+}
+
+/// A call's outcome, and what was wrong in words (empty for a success).
+pub fn judged(
+    answer: Result<crate::mcp::surface::result::CallResult, RequestError>,
+    output: Option<&(Value, Compiled)>,
+    era: crate::schema::Era,
+) -> (Outcome, String) {
+    let result = match answer {
+        Ok(result) => result,
+        Err(e) => {
+            let outcome = match e {
+                RequestError::Server { .. } => Outcome::ServerError,
+                RequestError::Timeout(_) | RequestError::TooLong(_) => Outcome::Timeout,
+                RequestError::Closed(_) => Outcome::Closed,
+                _ => Outcome::Other,
+            };
+            return (outcome, e.to_string());
+        }
+    };
+    let verdict = result.verdict(output.map(|(s, c)| (s, c)), era);
+    match verdict.status {
+        Status::ToolError => (Outcome::ToolError, String::new()),
+        Status::Violations | Status::MissingStructuredContent => {
+            let first = verdict.violations.first().map_or(String::new(), |v| {
+                let at = if v.instance_path.is_empty() {
+                    "/"
+                } else {
+                    &v.instance_path
+                };
+                format!(", the first at {at} ({}): {}", v.keyword, v.message)
+            });
+            (Outcome::VerdictFailure, verdict.headline() + &first)
+        }
+        _ => match verdict.unjudged() {
+            Some(why) => (Outcome::NotChecked, why.to_string()),
+            None => (Outcome::Ok, String::new()),
+        },
+    }
+}
+
+/// The run in numbers: latency percentiles (of every call), rates, failures by kind, histogram,
+/// and the first words said of each kind of failure.
+pub fn summarize(shape: &Shape<'_>, sessions: usize, done: Vec<Done>, seconds: f64) -> Value {
+    let mut said = serde_json::Map::new();
+    for (key, words) in done.iter().flat_map(|d| &d.said) {
+        said.entry(*key).or_insert_with(|| json!(words));
+    }
+    let results: Vec<(Duration, Outcome)> = done.into_iter().flat_map(|d| d.calls).collect();
+    let results = &results[..];
+    let mut ms: Vec<f64> = results.iter().map(|(d, _)| d.as_secs_f64() * 1e3).collect();
+    ms.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        let i = ((ms.len() as f64 * q).ceil() as usize).saturating_sub(1);
+        ms.get(i.min(ms.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(0.0)
+    };
+    let count = |o: Outcome| results.iter().filter(|(_, x)| *x == o).count();
+    let mut histogram = Vec::new();
+    let mut below = 0;
+    for bound in BUCKETS_MS {
+        let n = ms.iter().filter(|m| **m <= bound).count();
+        histogram.push(json!({"le_ms": bound, "count": n - below}));
+        below = n;
+    }
+    histogram.push(json!({"le_ms": null, "count": ms.len() - below}));
+    let errors = count(Outcome::ServerError)
+        + count(Outcome::Timeout)
+        + count(Outcome::Closed)
+        + count(Outcome::Other);
+    let mean = if ms.is_empty() {
+        0.0
+    } else {
+        ms.iter().sum::<f64>() / ms.len() as f64
+    };
+    json!({
+        "tool": shape.tool,
+        "calls": results.len(),
+        // Calls asked for but never sent (the server closed the connection).
+        "notMade": shape.duration.is_none().then(|| shape.calls.saturating_sub(results.len())),
+        "concurrency": shape.concurrency.max(1),
+        "sessions": sessions,
+        "seconds": seconds,
+        "callsPerSecond": if seconds > 0.0 { results.len() as f64 / seconds } else { 0.0 },
+        "latencyMs": {"p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": at(1.0), "mean": mean},
+        "errors": {
+            "server": count(Outcome::ServerError),
+            "timeout": count(Outcome::Timeout),
+            "closed": count(Outcome::Closed),
+            "other": count(Outcome::Other),
+        },
+        "toolErrors": count(Outcome::ToolError),
+        "verdictFailures": count(Outcome::VerdictFailure),
+        "notChecked": count(Outcome::NotChecked),
+        "failed": errors + count(Outcome::VerdictFailure),
+        "histogram": histogram,
+        "said": said,
+    })
+}

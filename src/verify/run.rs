@@ -1,0 +1,449 @@
+//! One tool verified (`mcp-inspect verify`, and `V` in the TUI): inputs generated from its
+//! inputSchema (boundaries, then random ones from the seed), each call judged (a result that
+//! breaks the outputSchema with boxing unwrapped, or leaves out the structuredContent it
+//! declares, a JSON-RPC error to a valid input, a timeout, a malformed answer, a crash), the
+//! first failure of each kind shrunk to its smallest input. Over any [`Link`]: one that starts
+//! the server again after a crash (headless), or the TUI's live session.
+
+use super::generate::Gen;
+use super::rng::Rng;
+use super::shrink::candidates;
+use crate::mcp::session::error::exit;
+use crate::mcp::surface::result::CallResult;
+use crate::mcp::surface::tool::Tool;
+use crate::mcp::{RequestError, Session};
+use crate::schema::{Compiled, Status};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// Calls spent shrinking one failure at most.
+const SHRINK_CALLS: usize = 300;
+/// Tries at generating a valid random input before giving up on one.
+const TRIES: usize = 30;
+
+/// Where calls go: a session, or why there is none (an exit code).
+pub trait Link: Send {
+    fn session(&mut self) -> impl Future<Output = Result<&Session, i32>> + Send;
+}
+
+/// The TUI's session as it is: once closed, the run ends (the user reconnects).
+pub struct Live<'s>(pub &'s Session);
+
+impl Link for Live<'_> {
+    async fn session(&mut self) -> Result<&Session, i32> {
+        match self.0.is_closed() {
+            true => Err(exit::UNREACHABLE),
+            false => Ok(self.0),
+        }
+    }
+}
+
+/// How one tool is verified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// Calls at most (boundary values first).
+    pub calls: usize,
+    /// No call is started after this much time since the run began.
+    pub budget: Option<Duration>,
+    /// A call still running after this is cancelled and counts as a timeout.
+    pub call_limit: Duration,
+    /// Also send inputs the inputSchema refuses.
+    pub invalid: bool,
+}
+
+/// What one tool's calls gave besides failures.
+#[derive(Default)]
+struct Tally {
+    tool_errors: usize,
+    /// Results with an outputSchema to answer to that could not be judged.
+    not_checked: usize,
+    /// Why the first of them could not be.
+    not_checked_why: Option<String>,
+}
+
+/// Why a call failed, as the report names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    BreaksOutputSchema,
+    NoStructuredContent,
+    ServerError(i64),
+    Timeout,
+    Crash,
+    Malformed,
+    /// `--invalid`: a success to an input the inputSchema refuses.
+    AcceptedInvalid,
+}
+
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::BreaksOutputSchema => "breaks_output_schema",
+            Kind::NoStructuredContent => "missing_structured_content",
+            Kind::ServerError(_) => "server_error",
+            Kind::Timeout => "timeout",
+            Kind::Crash => "crash",
+            Kind::Malformed => "malformed_answer",
+            Kind::AcceptedInvalid => "accepted_invalid_input",
+        }
+    }
+}
+
+/// One tool's run as the report holds it (`tool`, `status`: ok, failed or not_checked, `calls`,
+/// `failures` with each one's `kind`, `message`, smallest `input`, the input `found`), and the
+/// exit code when the connection was lost and could not be had again (the run ends there;
+/// what was found so far is kept).
+pub struct Verified {
+    pub result: Value,
+    pub lost: Option<i32>,
+}
+
+/// What a run has found so far, told after each call.
+pub trait Progress: Send {
+    fn called(&mut self, calls: usize, failures: &[Value]);
+}
+
+impl Progress for () {
+    fn called(&mut self, _: usize, _: &[Value]) {}
+}
+
+/// Calls one tool with generated inputs, from `seed`, until `settings.calls` or the budget
+/// (counted from `started`) is spent.
+pub async fn verify_tool(
+    link: &mut impl Link,
+    tool: &Tool,
+    settings: &Settings,
+    (seed, started): (u64, Instant),
+    progress: &mut impl Progress,
+) -> Verified {
+    let input = Compiled::new(&tool.input_schema);
+    let valid = |v: &Value| input.check(v).is_ok_and(|c| c.violations.is_empty());
+    let generator = Gen::new(&tool.input_schema);
+    let mut queue: Vec<Value> = generator
+        .boundaries(settings.calls.saturating_mul(4))
+        .into_iter()
+        .filter(|v| valid(v))
+        .collect();
+    queue.dedup();
+    queue.reverse();
+    // A stream per tool: naming other tools does not change this one's inputs.
+    let mut rng = Rng::new(seed ^ name_hash(&tool.name));
+    let (mut calls, mut unmade, mut tally) = (0, 0, Tally::default());
+    let (mut failures, mut seen): (Vec<Value>, Vec<Kind>) = (Vec::new(), Vec::new());
+    let (mut timed_out, mut lost) = (false, None);
+    let in_budget = || settings.budget.is_none_or(|b| started.elapsed() <= b);
+    while !timed_out && calls < settings.calls && in_budget() {
+        let Some(args) = queue.pop().or_else(|| {
+            (0..TRIES)
+                .map(|_| generator.random(&mut rng))
+                .find(|v| valid(v))
+        }) else {
+            unmade += 1;
+            if unmade > 3 {
+                break;
+            }
+            continue;
+        };
+        calls += 1;
+        let limit = settings.call_limit;
+        let found = attempt(link, tool, &args, limit, &mut tally).await;
+        progress.called(calls, &failures);
+        let (kind, message) = match found {
+            Ok(None) => continue,
+            Ok(Some(failed)) => failed,
+            Err(code) => {
+                lost = Some(code);
+                break;
+            }
+        };
+        // Each call after a timeout would most likely wait as long: the tool is left.
+        timed_out = kind == Kind::Timeout;
+        if seen.contains(&kind) {
+            continue;
+        }
+        seen.push(kind);
+        let shrunk = shrink(link, tool, args.clone(), (kind, &message), limit, &valid).await;
+        let (smallest, shrink_calls, message) = match shrunk {
+            Ok(shrunk) => shrunk,
+            // The connection went while shrinking: the input as found.
+            Err(code) => {
+                lost = Some(code);
+                (args.clone(), 0, message)
+            }
+        };
+        failures.push(json!({
+            "kind": kind.word(),
+            "message": message,
+            "input": smallest,
+            "found": args,
+            "shrinkCalls": shrink_calls,
+        }));
+        progress.called(calls, &failures);
+        if lost.is_some() {
+            break;
+        }
+    }
+    let mut invalid_calls = 0;
+    if settings.invalid && lost.is_none() {
+        let sent = invalid_inputs(link, tool, &generator, &input, settings, &mut failures).await;
+        invalid_calls = sent.unwrap_or_else(|(sent, code)| {
+            lost = Some(code);
+            sent
+        });
+    }
+    let ended = Ended {
+        calls,
+        invalid_calls,
+        no_input: unmade > 3,
+        timed_out,
+        lost: lost.is_some(),
+    };
+    let result = report(&tool.name, &ended, tally, failures);
+    Verified { result, lost }
+}
+
+/// How a tool's run ended, for its report.
+struct Ended {
+    calls: usize,
+    invalid_calls: usize,
+    /// No valid input could be made.
+    no_input: bool,
+    timed_out: bool,
+    lost: bool,
+}
+
+/// One tool's run as the report holds it: ok, failed or not_checked (never ok when nothing
+/// was called or a result could not be judged), with a note saying why it stopped.
+fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Value>) -> Value {
+    let note = match (ended.no_input, ended.timed_out, ended.lost, tally.not_checked_why) {
+        (true, ..) => "no valid input could be generated from the inputSchema (a pattern or `not` this cannot satisfy?)".into(),
+        (_, true, ..) => "its calls stopped after a timeout".into(),
+        (_, _, true, _) => "the connection was lost: the run ended there".into(),
+        (.., Some(why)) => format!("results not checked against the outputSchema: {why}"),
+        _ => String::new(),
+    };
+    let status = match (
+        failures.is_empty(),
+        tally.not_checked > 0 || ended.calls == 0,
+    ) {
+        (false, _) => "failed",
+        (true, true) => "not_checked",
+        (true, false) => "ok",
+    };
+    let mut result = json!({
+        "tool": tool,
+        "status": status,
+        "calls": ended.calls,
+        "invalidCalls": ended.invalid_calls,
+        "toolErrors": tally.tool_errors,
+        "notChecked": tally.not_checked,
+        "failures": failures,
+    });
+    if !note.is_empty() {
+        result["note"] = json!(note);
+    }
+    result
+}
+
+/// `--invalid`: the inputs one mistake away that the schema refuses, each sent; a failure of
+/// each kind kept (with why the schema refuses the input). How many were sent.
+async fn invalid_inputs(
+    link: &mut impl Link,
+    tool: &Tool,
+    generator: &Gen<'_>,
+    input: &Compiled,
+    settings: &Settings,
+    failures: &mut Vec<Value>,
+) -> Result<usize, (usize, i32)> {
+    let refused = |v: &Value| {
+        let checked = input.check(v).ok()?;
+        let first = checked.violations.first()?;
+        let at = if first.instance_path.is_empty() {
+            "/"
+        } else {
+            &first.instance_path
+        };
+        Some(format!("at {at} ({}): {}", first.keyword, first.message))
+    };
+    let mut seen: Vec<Kind> = Vec::new();
+    let mut sent = 0;
+    for args in generator.invalid(settings.calls) {
+        let Some(why) = refused(&args) else {
+            continue;
+        };
+        sent += 1;
+        let found = attempt_invalid(link, tool, &args, settings.call_limit).await;
+        let Some((kind, message)) = found.map_err(|code| (sent, code))? else {
+            continue;
+        };
+        if !seen.contains(&kind) {
+            seen.push(kind);
+            failures.push(json!({
+                "kind": kind.word(),
+                "message": format!("{message} (the inputSchema refuses it {why})"),
+                "input": args,
+                "found": args,
+                "shrinkCalls": 0,
+            }));
+        }
+    }
+    Ok(sent)
+}
+
+/// One call with a valid input, judged: `None` when it went well (a tool error, `isError`,
+/// is a tool's answer, counted, not a failure; a result that could not be judged is counted
+/// too, never taken for a pass).
+async fn attempt(
+    link: &mut impl Link,
+    tool: &Tool,
+    args: &Value,
+    limit: Duration,
+    tally: &mut Tally,
+) -> Result<Option<(Kind, String)>, i32> {
+    let result = match send(link, tool, args, limit).await? {
+        Ok(result) => result,
+        Err(RequestError::Server { code, message, .. }) => {
+            let said = format!("the server answered error {code} to a valid input: {message}");
+            return Ok(Some((Kind::ServerError(code), said)));
+        }
+        Err(e) => return Ok(Some(failure(e, limit))),
+    };
+    let schema = tool.output_schema.clone();
+    let era = link.session().await?.server.era;
+    let verdict = tokio::task::spawn_blocking(move || {
+        let compiled = schema.as_deref().map(Compiled::new);
+        result.verdict(schema.as_deref().zip(compiled.as_ref()), era)
+    })
+    .await
+    .map_err(|_| exit::ERROR)?;
+    Ok(match verdict.status {
+        Status::ToolError => {
+            tally.tool_errors += 1;
+            None
+        }
+        Status::Violations => {
+            let first = verdict.violations.first().map_or(String::new(), |v| {
+                let at = if v.instance_path.is_empty() {
+                    "/"
+                } else {
+                    &v.instance_path
+                };
+                format!(": at {at} ({}): {}", v.keyword, v.message)
+            });
+            Some((
+                Kind::BreaksOutputSchema,
+                format!("the result breaks its outputSchema{first}"),
+            ))
+        }
+        Status::MissingStructuredContent => Some((
+            Kind::NoStructuredContent,
+            "the result leaves out the structuredContent its outputSchema declares".into(),
+        )),
+        _ => {
+            if let Some(why) = verdict.unjudged() {
+                tally.not_checked += 1;
+                tally.not_checked_why.get_or_insert_with(|| why.to_string());
+            }
+            None
+        }
+    })
+}
+
+/// One call with an input the inputSchema refuses (`--invalid`): it must get a tool error or
+/// the JSON-RPC error for invalid params (-32602); a success, another error, a timeout or a
+/// crash is a failure.
+async fn attempt_invalid(
+    link: &mut impl Link,
+    tool: &Tool,
+    args: &Value,
+    limit: Duration,
+) -> Result<Option<(Kind, String)>, i32> {
+    Ok(match send(link, tool, args, limit).await? {
+        Ok(result) if result.is_error => None,
+        Ok(_) => Some((
+            Kind::AcceptedInvalid,
+            "a success to an input its inputSchema refuses".into(),
+        )),
+        Err(RequestError::Server { code: -32602, .. }) => None,
+        Err(RequestError::Server { code, message, .. }) => Some((
+            Kind::ServerError(code),
+            format!(
+                "error {code} to an invalid input (invalid params are -32602, or a tool error): {message}"
+            ),
+        )),
+        Err(e) => Some(failure(e, limit)),
+    })
+}
+
+/// Sends one call; a call still running at `limit` is cancelled.
+async fn send(
+    link: &mut impl Link,
+    tool: &Tool,
+    args: &Value,
+    limit: Duration,
+) -> Result<Result<CallResult, RequestError>, i32> {
+    let session = link.session().await?;
+    let as_task = tool.task_support() == Some("required");
+    Ok(
+        match session.start_call(&tool.name, args.clone(), as_task).await {
+            Ok(pending) => pending.result_or_cancel(tokio::time::sleep(limit)).await,
+            Err(e) => Err(e),
+        },
+    )
+}
+
+/// A call that got no result, as a failure.
+fn failure(error: RequestError, limit: Duration) -> (Kind, String) {
+    match error {
+        RequestError::Cancelled => {
+            let limit = limit.as_secs_f64();
+            let said = format!("no result within {limit} s: cancelled");
+            (Kind::Timeout, said)
+        }
+        e @ (RequestError::Timeout(_) | RequestError::TooLong(_)) => (Kind::Timeout, e.to_string()),
+        e @ RequestError::Closed(_) => (Kind::Crash, format!("the server crashed: {e}")),
+        e => (Kind::Malformed, e.to_string()),
+    }
+}
+
+/// The smallest valid input that still fails the same way, the calls it took, and the
+/// failure's words for it. A timeout is not shrunk: each try would wait for the timeout.
+async fn shrink(
+    link: &mut impl Link,
+    tool: &Tool,
+    start: Value,
+    (kind, message): (Kind, &str),
+    limit: Duration,
+    valid: &(dyn Fn(&Value) -> bool + Sync),
+) -> Result<(Value, usize, String), i32> {
+    if kind == Kind::Timeout {
+        return Ok((start, 0, message.to_string()));
+    }
+    let (mut now, mut said) = (start, message.to_string());
+    let (mut calls, mut ignored) = (0, Tally::default());
+    'again: loop {
+        for candidate in candidates(&now) {
+            if calls >= SHRINK_CALLS {
+                break 'again;
+            }
+            if !valid(&candidate) {
+                continue;
+            }
+            calls += 1;
+            if let Some((k, m)) = attempt(link, tool, &candidate, limit, &mut ignored).await?
+                && k == kind
+            {
+                (now, said) = (candidate, m);
+                continue 'again;
+            }
+        }
+        break;
+    }
+    Ok((now, calls, said))
+}
+
+/// FNV-1a of a tool's name.
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}

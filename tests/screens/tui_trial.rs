@@ -1,0 +1,223 @@
+//! `V` and `M` in the TUI: verify and load on the selected tool, asked first for a tool that is
+//! not read-only, the findings listed and each one opened as a call, a run stopped by `x`, a
+//! load drawn as it goes; with snapshots at 80×24 and 120×40. And the real connection task
+//! verifying the demo's `bad_output` (its outputSchema broken in three places).
+
+use crate::cli;
+use crate::edge;
+use crate::tui;
+
+use edge::{ScriptedEdge, keys, wait_for};
+use mcp_inspect::testing::app::keymap::Keymap;
+use mcp_inspect::testing::app::model::{Model, Pane};
+use mcp_inspect::testing::app::theme::Theme;
+use mcp_inspect::testing::app::trial::state::Sample;
+use mcp_inspect::testing::app::trial::update::Update;
+use mcp_inspect::testing::app::update::{Effect, Msg, SessionRequest, update};
+use mcp_inspect::testing::mcp::ProtocolChoice;
+use mcp_inspect::testing::runtime::event_loop::{Ended, run_loop};
+use serde_json::json;
+use tui::{demo_model, press, render, text, type_text};
+
+fn select(model: &mut Model, tool: &str) {
+    press(model, &["/"]);
+    type_text(model, tool);
+    press(model, &["enter", "1"]);
+}
+
+fn snapshot(name: &str, model: &mut Model) {
+    for (w, h) in [(80, 24), (120, 40)] {
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), text(&render(model, w, h)));
+    }
+}
+
+/// A verify run of `add` as the connection task tells it: one failure, shrunk.
+fn verified_add() -> Update {
+    Update::Verified {
+        tool: "add".into(),
+        result: json!({
+            "tool": "add", "status": "failed", "calls": 100, "invalidCalls": 0,
+            "toolErrors": 0, "notChecked": 0,
+            "failures": [{
+                "kind": "breaks_output_schema",
+                "message": "the result breaks its outputSchema: at /result (maximum): 1001 is greater than the maximum of 1000",
+                "input": {"a": 1001, "b": 0},
+                "found": {"a": 73_310, "b": -4},
+                "shrinkCalls": 41
+            }]
+        }),
+    }
+}
+
+#[test]
+fn verify_asks_for_a_tool_that_writes_then_lists_findings_that_open_as_calls() {
+    let mut model = demo_model();
+    select(&mut model, "add");
+    assert!(press(&mut model, &["V"]).is_empty(), "asked first");
+    let asked = model.view.status.clone().unwrap_or_default();
+    assert!(
+        asked.contains("add may destroy (no destructiveHint)") && asked.contains("V again"),
+        "{asked}"
+    );
+    let effects = press(&mut model, &["V"]);
+    let Some(Effect::Session(SessionRequest::Verify { tool, settings })) = effects.first() else {
+        panic!("no verify asked for: {effects:?}");
+    };
+    assert_eq!((tool.0.tool.name.as_str(), settings.calls), ("add", 100));
+    assert_eq!(model.view.focus, Pane::Trial);
+    update(
+        &mut model,
+        Msg::Trial(Update::Verifying {
+            tool: "add".into(),
+            seed: 42,
+            calls: 37,
+            failures: vec![],
+        }),
+    );
+    let screen = text(&render(&mut model, 120, 40));
+    assert!(
+        screen.contains("verify add · seed 42 · 37/100 calls") && screen.contains("x stops"),
+        "{screen}"
+    );
+    update(&mut model, Msg::Trial(verified_add()));
+    snapshot("trial_verify_findings", &mut model);
+    assert!(
+        model.log.lines.iter().any(|l| l
+            .text
+            .contains("verify add (seed 42): FAIL: 1 failure in 100 calls")),
+        "the log says how it ended"
+    );
+    // Enter opens the finding as a call: its smallest input in the editor.
+    press(&mut model, &["enter"]);
+    assert_eq!(model.view.focus, Pane::Call);
+    let draft = model.call("add").and_then(|c| c.arguments());
+    assert_eq!(draft, Some(json!({"a": 1001, "b": 0})));
+}
+
+#[test]
+fn a_read_only_tool_is_verified_at_once_and_x_stops_the_run() {
+    let mut model = demo_model();
+    select(&mut model, "echo");
+    let effects = press(&mut model, &["V"]);
+    assert!(
+        matches!(
+            effects.first(),
+            Some(Effect::Session(SessionRequest::Verify { .. }))
+        ),
+        "{effects:?}"
+    );
+    assert!(model.busy(), "a run going on keeps the clock ticking");
+    let effects = press(&mut model, &["x"]);
+    assert_eq!(effects, vec![Effect::Session(SessionRequest::StopTrial)]);
+    assert!(!model.busy());
+    // What the stopped run says later is not heard.
+    update(&mut model, Msg::Trial(verified_add()));
+    let screen = text(&render(&mut model, 120, 40));
+    assert!(
+        screen.contains("stopped: 0 failures found") && screen.contains("· stopped"),
+        "{screen}"
+    );
+    // Not connected: nothing starts, and the status says why.
+    model.session.connection =
+        mcp_inspect::testing::app::server::state::Connection::Lost("gone".into());
+    press(&mut model, &["1"]);
+    assert!(press(&mut model, &["V"]).is_empty());
+    assert_eq!(
+        model.view.status.as_deref(),
+        Some("not connected: r reconnects")
+    );
+}
+
+#[test]
+fn load_sends_the_panels_arguments_and_draws_rate_and_latency() {
+    let mut model = demo_model();
+    select(&mut model, "add");
+    // The schema's skeleton does not fit (a and b are required): refused, said why.
+    assert!(press(&mut model, &["M", "M"]).is_empty());
+    assert!(
+        model.view.status.as_deref().is_some_and(
+            |s| s.contains("do not fit the inputSchema: fix them in the call panel (a) first")
+        ),
+        "{:?}",
+        model.view.status
+    );
+    press(&mut model, &["a"]);
+    type_text(&mut model, "2");
+    press(&mut model, &["down"]);
+    type_text(&mut model, "3");
+    press(&mut model, &["esc", "1"]);
+    assert_eq!(model.view.focus, Pane::Tools);
+    press(&mut model, &["M"]);
+    let effects = press(&mut model, &["M"]);
+    let Some(Effect::Session(SessionRequest::Load {
+        arguments, callers, ..
+    })) = effects.first()
+    else {
+        panic!("no load asked for: {effects:?}");
+    };
+    assert_eq!((arguments, *callers), (&json!({"a": 2, "b": 3}), 4));
+    for i in 1..=12 {
+        let at = f64::from(i) * 0.5;
+        let sample = Sample {
+            at,
+            calls_per_second: 8_000.0 + 400.0 * (at * 3.0).sin(),
+            p50_ms: 0.4 + 0.05 * at,
+            p99_ms: 1.2 + 0.1 * at,
+            failed: 0,
+        };
+        update(
+            &mut model,
+            Msg::Trial(Update::Sampled {
+                tool: "add".into(),
+                sample,
+            }),
+        );
+    }
+    snapshot("trial_load_running", &mut model);
+    update(
+        &mut model,
+        Msg::Trial(Update::Loaded {
+            tool: "add".into(),
+            summary: json!({
+                "tool": "add", "calls": 48_000, "callsPerSecond": 8000.0, "failed": 2,
+                "notChecked": 0, "latencyMs": {"p50": 0.42, "p99": 1.18},
+                "said": {"other": "malformed answer: \u{1b}]0;pwned\u{7}"}
+            }),
+        }),
+    );
+    let screen = text(&render(&mut model, 120, 40));
+    assert!(
+        screen.contains("48000 calls, 8000.0 calls/s, p50 0.42 ms, p99 1.18 ms, 2 failed")
+            && screen.contains("first other error: malformed answer: \\e]0;pwned\\x07"),
+        "{screen}"
+    );
+}
+
+/// The real connection task on the demo: `V` twice on `bad_output`, its finding listed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_connection_task_verifies_the_demo_and_lists_what_breaks() {
+    let script = vec![
+        wait_for("tools listed"),
+        keys(&["/"]),
+        edge::Step::Type("bad_output".into()),
+        keys(&["enter", "1", "V", "V"]),
+        wait_for("FAIL: 1 failure"),
+        keys(&["enter"]),
+        wait_for("call bad_output"),
+        keys(&["q"]),
+    ];
+    let mut edge = ScriptedEdge::new(120, 40, script);
+    let model = Model::new("demo".into(), Keymap::default_map(), Theme { color: true });
+    let options = cli::this_binary(vec!["demo-server".into()], ProtocolChoice::Auto);
+    let ended = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        run_loop(&mut edge, options, model, None),
+    )
+    .await;
+    assert!(
+        matches!(ended, Ok(Ok(Ended::Quit(0)))),
+        "the loop did not end cleanly ({ended:?}), waiting for {:?}:\n{}",
+        edge.waiting_for,
+        edge.screen()
+    );
+}
