@@ -103,11 +103,14 @@ pub enum SessionRequest {
     SetLogLevel(&'static str),
     /// Verify a tool (see [`crate::verify::run`]) from a fresh seed; told by `Msg::Trial`.
     Verify {
+        /// The run's id, carried back by what is told of it.
+        run: u64,
         tool: Listed,
         settings: crate::verify::run::Settings,
     },
     /// Call a tool from `callers` at once for `seconds`, sampled; told by `Msg::Trial`.
     Load {
+        run: u64,
         tool: Listed,
         arguments: serde_json::Value,
         callers: usize,

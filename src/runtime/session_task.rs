@@ -330,12 +330,18 @@ impl<'s> Work<'s> {
         let to_ui = self.to_ui.clone();
         let (tx, stop) = oneshot::channel();
         match request {
-            SessionRequest::Verify { tool, settings } => {
+            SessionRequest::Verify {
+                run,
+                tool,
+                settings,
+            } => {
                 self.errands.push(Box::pin(async move {
-                    super::trials::verify(session, &tool.0.tool, settings, to_ui, stop).await
+                    let on = (run, session);
+                    super::trials::verify(on, &tool.0.tool, settings, to_ui, stop).await
                 }));
             }
             SessionRequest::Load {
+                run,
                 tool,
                 arguments,
                 callers,
@@ -343,7 +349,7 @@ impl<'s> Work<'s> {
             } => {
                 self.errands.push(Box::pin(async move {
                     let how = (arguments, callers, duration);
-                    super::trials::load(session, &tool.0.tool, how, to_ui, stop).await
+                    super::trials::load((run, session), &tool.0.tool, how, to_ui, stop).await
                 }));
             }
             _ => return,
@@ -450,10 +456,9 @@ async fn wait_for_reconnect(
                 let _ = to_ui.send(Msg::Answered { method, result }).await;
             }
             Some(SessionRequest::SetLogLevel(level)) => *log_level = Some(level),
-            Some(SessionRequest::Verify { tool, .. } | SessionRequest::Load { tool, .. }) => {
+            Some(SessionRequest::Verify { run, .. } | SessionRequest::Load { run, .. }) => {
                 let why = "not connected (r reconnects)".into();
-                let tool = tool.0.tool.name.clone();
-                let _ = to_ui.send(Msg::Trial(Update::Ended { tool, why })).await;
+                let _ = to_ui.send(Msg::Trial(Update::Ended { run, why })).await;
             }
             Some(SessionRequest::Subscribe { uri, on }) => {
                 let outcome = Err(not_connected().to_string());

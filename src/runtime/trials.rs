@@ -20,14 +20,14 @@ const SAMPLE_EVERY: Duration = Duration::from_millis(500);
 /// Tells the UI how a verify run goes; lossy (the last word is the run's result).
 struct Told {
     to_ui: mpsc::Sender<Msg>,
-    tool: String,
+    run: u64,
     seed: u64,
 }
 
 impl Progress for Told {
     fn called(&mut self, calls: usize, failures: &[Value]) {
         let _ = self.to_ui.try_send(Msg::Trial(Update::Verifying {
-            tool: self.tool.clone(),
+            run: self.run,
             seed: self.seed,
             calls,
             failures: failures.to_vec(),
@@ -37,7 +37,7 @@ impl Progress for Told {
 
 /// A verify run of `tool` from a fresh seed, until it ends or `stop` fires.
 pub async fn verify(
-    session: &Session,
+    (run_id, session): (u64, &Session),
     tool: &Tool,
     settings: Settings,
     to_ui: mpsc::Sender<Msg>,
@@ -46,11 +46,15 @@ pub async fn verify(
     let seed = crate::verify::rng::fresh_seed();
     let mut told = Told {
         to_ui,
-        tool: tool.name.clone(),
+        run: run_id,
         seed,
     };
     told.called(0, &[]);
-    let mut link = Live(session);
+    let (stopping, stop_seen) = tokio::sync::watch::channel(false);
+    let mut link = Live {
+        session,
+        stop: stop_seen,
+    };
     let run = verify_tool(
         &mut link,
         tool,
@@ -58,15 +62,21 @@ pub async fn verify(
         (seed, Instant::now()),
         &mut told,
     );
+    tokio::pin!(run);
     tokio::select! {
-        verified = run => Msg::Trial(Update::Verified { tool: tool.name.clone(), result: verified.result }),
-        _ = stop => Msg::Trial(Update::Ended { tool: tool.name.clone(), why: "stopped".into() }),
+        verified = &mut run => Msg::Trial(Update::Verified { run: run_id, result: verified.result }),
+        _ = stop => {
+            // The call in flight is cancelled (the server told), and the run ends at its next.
+            let _ = stopping.send(true);
+            let _ = run.await;
+            Msg::Trial(Update::Ended { run: run_id, why: "stopped".into() })
+        }
     }
 }
 
 /// A load run: `callers` at once for `duration`, sampled as it goes.
 pub async fn load(
-    session: &Session,
+    (run_id, session): (u64, &Session),
     tool: &Tool,
     (arguments, callers_at_once, duration): (Value, usize, Duration),
     to_ui: mpsc::Sender<Msg>,
@@ -98,17 +108,17 @@ pub async fn load(
             done = &mut run => {
                 let seconds = started.elapsed().as_secs_f64();
                 let summary = summarize(&shape, 1, done, seconds);
-                return Msg::Trial(Update::Loaded { tool: tool.name.clone(), summary });
+                return Msg::Trial(Update::Loaded { run: run_id, summary });
             }
             _ = &mut stop => {
-                return Msg::Trial(Update::Ended { tool: tool.name.clone(), why: "stopped".into() });
+                return Msg::Trial(Update::Ended { run: run_id, why: "stopped".into() });
             }
             _ = every.tick() => {
                 let now = Instant::now();
                 let calls = tap.lock().map(|mut t| std::mem::take(&mut *t)).unwrap_or_default();
                 let sample = sample(&calls, now - started, now - last);
                 last = now;
-                let _ = to_ui.try_send(Msg::Trial(Update::Sampled { tool: tool.name.clone(), sample }));
+                let _ = to_ui.try_send(Msg::Trial(Update::Sampled { run: run_id, sample }));
             }
         }
     }

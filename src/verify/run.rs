@@ -24,16 +24,31 @@ const TRIES: usize = 30;
 /// Where calls go: a session, or why there is none (an exit code).
 pub trait Link: Send {
     fn session(&mut self) -> impl Future<Output = Result<&Session, i32>> + Send;
+
+    /// Resolves when the run is to stop: a call in flight is then cancelled (the server told).
+    fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
+        std::future::pending()
+    }
 }
 
-/// The TUI's session as it is: once closed, the run ends (the user reconnects).
-pub struct Live<'s>(pub &'s Session);
+/// The TUI's session as it is: once closed, or once `stop` says so, the run ends.
+pub struct Live<'s> {
+    pub session: &'s Session,
+    pub stop: tokio::sync::watch::Receiver<bool>,
+}
 
 impl Link for Live<'_> {
     async fn session(&mut self) -> Result<&Session, i32> {
-        match self.0.is_closed() {
+        match self.session.is_closed() || *self.stop.borrow() {
             true => Err(exit::UNREACHABLE),
-            false => Ok(self.0),
+            false => Ok(self.session),
+        }
+    }
+
+    fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
+        let mut stop = self.stop.clone();
+        async move {
+            let _ = stop.wait_for(|stopped| *stopped).await;
         }
     }
 }
@@ -374,18 +389,25 @@ async fn attempt_invalid(
     })
 }
 
-/// Sends one call; a call still running at `limit` is cancelled.
+/// Sends one call; a call still running at `limit`, or when the run stops, is cancelled.
 async fn send(
     link: &mut impl Link,
     tool: &Tool,
     args: &Value,
     limit: Duration,
 ) -> Result<Result<CallResult, RequestError>, i32> {
+    let stopped = link.stopped();
     let session = link.session().await?;
     let as_task = tool.task_support() == Some("required");
+    let cancel = async {
+        tokio::select! {
+            () = tokio::time::sleep(limit) => {}
+            () = stopped => {}
+        }
+    };
     Ok(
         match session.start_call(&tool.name, args.clone(), as_task).await {
-            Ok(pending) => pending.result_or_cancel(tokio::time::sleep(limit)).await,
+            Ok(pending) => pending.result_or_cancel(cancel).await,
             Err(e) => Err(e),
         },
     )

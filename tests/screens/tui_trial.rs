@@ -34,7 +34,7 @@ fn snapshot(name: &str, model: &mut Model) {
 /// A verify run of `add` as the connection task tells it: one failure, shrunk.
 fn verified_add() -> Update {
     Update::Verified {
-        tool: "add".into(),
+        run: 1,
         result: json!({
             "tool": "add", "status": "failed", "calls": 100, "invalidCalls": 0,
             "toolErrors": 0, "notChecked": 0,
@@ -60,7 +60,8 @@ fn verify_asks_for_a_tool_that_writes_then_lists_findings_that_open_as_calls() {
         "{asked}"
     );
     let effects = press(&mut model, &["V"]);
-    let Some(Effect::Session(SessionRequest::Verify { tool, settings })) = effects.first() else {
+    let Some(Effect::Session(SessionRequest::Verify { tool, settings, .. })) = effects.first()
+    else {
         panic!("no verify asked for: {effects:?}");
     };
     assert_eq!((tool.0.tool.name.as_str(), settings.calls), ("add", 100));
@@ -68,7 +69,7 @@ fn verify_asks_for_a_tool_that_writes_then_lists_findings_that_open_as_calls() {
     update(
         &mut model,
         Msg::Trial(Update::Verifying {
-            tool: "add".into(),
+            run: 1,
             seed: 42,
             calls: 37,
             failures: vec![],
@@ -110,8 +111,33 @@ fn a_read_only_tool_is_verified_at_once_and_x_stops_the_run() {
     let effects = press(&mut model, &["x"]);
     assert_eq!(effects, vec![Effect::Session(SessionRequest::StopTrial)]);
     assert!(!model.busy());
-    // What the stopped run says later is not heard.
+    // What the stopped run says later is not heard, but its end is.
     update(&mut model, Msg::Trial(verified_add()));
+    update(
+        &mut model,
+        Msg::Trial(Update::Ended {
+            run: 1,
+            why: "stopped".into(),
+        }),
+    );
+    assert!(
+        model
+            .log
+            .lines
+            .iter()
+            .any(|l| l.text.ends_with("verify echo ended: stopped")),
+        "{:?}",
+        model.log.lines
+    );
+    // A run before the one shown is not heard at all.
+    update(
+        &mut model,
+        Msg::Trial(Update::Ended {
+            run: 0,
+            why: "gone".into(),
+        }),
+    );
+    assert!(!model.log.lines.iter().any(|l| l.text.contains("gone")));
     let screen = text(&render(&mut model, 120, 40));
     assert!(
         screen.contains("stopped: 0 failures found") && screen.contains("· stopped"),
@@ -165,19 +191,13 @@ fn load_sends_the_panels_arguments_and_draws_rate_and_latency() {
             p99_ms: 1.2 + 0.1 * at,
             failed: 0,
         };
-        update(
-            &mut model,
-            Msg::Trial(Update::Sampled {
-                tool: "add".into(),
-                sample,
-            }),
-        );
+        update(&mut model, Msg::Trial(Update::Sampled { run: 1, sample }));
     }
     snapshot("trial_load_running", &mut model);
     update(
         &mut model,
         Msg::Trial(Update::Loaded {
-            tool: "add".into(),
+            run: 1,
             summary: json!({
                 "tool": "add", "calls": 48_000, "callsPerSecond": 8000.0, "failed": 2,
                 "notChecked": 0, "latencyMs": {"p50": 0.42, "p99": 1.18},
@@ -204,6 +224,37 @@ async fn the_connection_task_verifies_the_demo_and_lists_what_breaks() {
         wait_for("FAIL: 1 failure"),
         keys(&["enter"]),
         wait_for("call bad_output"),
+        keys(&["q"]),
+    ];
+    let mut edge = ScriptedEdge::new(120, 40, script);
+    let model = Model::new("demo".into(), Keymap::default_map(), Theme { color: true });
+    let options = cli::this_binary(vec!["demo-server".into()], ProtocolChoice::Auto);
+    let ended = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        run_loop(&mut edge, options, model, None),
+    )
+    .await;
+    assert!(
+        matches!(ended, Ok(Ok(Ended::Quit(0)))),
+        "the loop did not end cleanly ({ended:?}), waiting for {:?}:\n{}",
+        edge.waiting_for,
+        edge.screen()
+    );
+}
+
+/// `x` during a verify run: the call in flight is cancelled (the demo's `slow` says so on
+/// stderr), the run says it stopped, and the loop ends cleanly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn x_stops_a_verify_run_and_cancels_its_call() {
+    let script = vec![
+        wait_for("tools listed"),
+        keys(&["/"]),
+        edge::Step::Type("slow".into()),
+        keys(&["enter", "1", "V"]),
+        wait_for("x stops"),
+        keys(&["x"]),
+        wait_for("slow cancelled at step"),
+        wait_for("verify slow ended: stopped"),
         keys(&["q"]),
     ];
     let mut edge = ScriptedEdge::new(120, 40, script);

@@ -32,11 +32,14 @@ pub struct Trial {
     /// The row under the cursor (a verify run's findings).
     pub cursor: usize,
     pub scroll: usize,
+    /// Runs started in this session: the last one's id (what its updates carry).
+    pub runs: u64,
 }
 
 /// One run on one tool.
 #[derive(Debug)]
 pub struct Run {
+    pub id: u64,
     pub tool: String,
     pub kind: Kind,
     pub started: Instant,

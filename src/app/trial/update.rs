@@ -26,19 +26,19 @@ pub const LOAD_SECONDS: f64 = 10.0;
 pub enum Update {
     /// A verify run's calls so far, the seed it drew and the failures found.
     Verifying {
-        tool: String,
+        run: u64,
         seed: u64,
         calls: usize,
         failures: Vec<Value>,
     },
     /// A verify run ended: the tool's result as `verify --format json` holds it.
-    Verified { tool: String, result: Value },
+    Verified { run: u64, result: Value },
     /// One interval of a load run.
-    Sampled { tool: String, sample: Sample },
+    Sampled { run: u64, sample: Sample },
     /// A load run ended: its numbers as `load --format json` gives them.
-    Loaded { tool: String, summary: Value },
+    Loaded { run: u64, summary: Value },
     /// A run could not start or go on (no connection, arguments refused), said why.
-    Ended { tool: String, why: String },
+    Ended { run: u64, why: String },
 }
 
 /// `V` or `M` on the selected tool: the run started, or a confirmation asked first.
@@ -75,7 +75,7 @@ pub fn start(model: &mut Model, kind: Kind) -> Vec<Effect> {
         model.trial.confirm = Some((tool.name.clone(), kind));
         return Vec::new();
     }
-    let request = match request(model, &entry, kind) {
+    let request = match request(model, &entry, (kind, model.trial.runs + 1)) {
         Ok(request) => request,
         Err(why) => {
             model.view.status = Some(why);
@@ -97,8 +97,11 @@ pub fn start(model: &mut Model, kind: Kind) -> Vec<Effect> {
             summary: None,
         },
     };
+    let id = model.trial.runs + 1;
     model.trial = Trial {
+        runs: id,
         run: Some(Run {
+            id,
             tool: tool.name.clone(),
             kind,
             started: model.now,
@@ -115,9 +118,14 @@ pub fn start(model: &mut Model, kind: Kind) -> Vec<Effect> {
 
 /// What the connection task is asked for: a verify run, or a load run with the arguments
 /// the call panel holds (refused, said why, when they do not fit).
-fn request(model: &Model, entry: &Arc<ToolEntry>, kind: Kind) -> Result<SessionRequest, String> {
+fn request(
+    model: &Model,
+    entry: &Arc<ToolEntry>,
+    (kind, run): (Kind, u64),
+) -> Result<SessionRequest, String> {
     Ok(match kind {
         Kind::Verify => SessionRequest::Verify {
+            run,
             tool: Listed(entry.clone()),
             settings: Settings {
                 calls: VERIFY_CALLS,
@@ -127,6 +135,7 @@ fn request(model: &Model, entry: &Arc<ToolEntry>, kind: Kind) -> Result<SessionR
             },
         },
         Kind::Load => SessionRequest::Load {
+            run,
             tool: Listed(entry.clone()),
             arguments: load_arguments(model, entry)?,
             callers: LOAD_CALLERS,
@@ -299,15 +308,16 @@ pub fn updated(model: &mut Model, update: Update) {
     let Some(run) = model.trial.run.as_mut() else {
         return;
     };
-    let tool = match &update {
-        Update::Verifying { tool, .. }
-        | Update::Verified { tool, .. }
-        | Update::Sampled { tool, .. }
-        | Update::Loaded { tool, .. }
-        | Update::Ended { tool, .. } => tool,
+    let id = match &update {
+        Update::Verifying { run, .. }
+        | Update::Verified { run, .. }
+        | Update::Sampled { run, .. }
+        | Update::Loaded { run, .. }
+        | Update::Ended { run, .. } => *run,
     };
-    // A run stopped, or one before it, may still report: only the running one is heard.
-    if &run.tool != tool || run.stopped {
+    // A run before this one may still report: not heard. A stopped run says only its end.
+    let ended = matches!(update, Update::Ended { .. });
+    if run.id != id || (run.stopped && !ended) {
         return;
     }
     let took = now.saturating_duration_since(run.started);
@@ -351,7 +361,7 @@ pub fn updated(model: &mut Model, update: Update) {
             ))
         }
         (Update::Ended { why, .. }, _) => {
-            run.took = Some(took);
+            run.took.get_or_insert(took);
             let why = crate::untrusted::label(&why);
             let tool = crate::untrusted::line(&run.tool, 60);
             Some(format!("{} {tool} ended: {why}", run.kind.word()))
