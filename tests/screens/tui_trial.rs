@@ -251,7 +251,8 @@ async fn x_stops_a_verify_run_and_cancels_its_call() {
         keys(&["/"]),
         edge::Step::Type("slow".into()),
         keys(&["enter", "1", "V"]),
-        wait_for("x stops"),
+        // The first input is the schema's defaults: five seconds of work, cancelled by `x`.
+        wait_for("demo: call slow {}"),
         keys(&["x"]),
         wait_for("slow cancelled at step"),
         wait_for("verify slow ended: stopped"),
