@@ -165,8 +165,9 @@ pub async fn verify_tool(
         let (kind, message) = match found {
             Ok(None) => continue,
             Ok(Some(failed)) => failed,
+            // No session to send it on: the call was not made.
             Err(code) => {
-                lost = Some(code);
+                (calls, lost) = (calls - 1, Some(code));
                 break;
             }
         };

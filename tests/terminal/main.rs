@@ -2,6 +2,7 @@
 
 mod tui_oauth;
 mod tui_tmux;
+mod tui_trial;
 mod tui_watch;
 
 #[path = "../support/hostile.rs"]

@@ -1,0 +1,38 @@
+//! `V` and `M` in a real terminal on the release binary: the demo's `bad_output` verified (its
+//! finding listed, then opened as a call), `pi` under load with its rate drawn, and the shell
+//! given back as it was.
+
+use crate::tui_tmux::{Tmux, release_binary};
+
+#[test]
+fn verify_and_load_in_a_real_terminal() {
+    let Some(bin) = release_binary() else { return };
+    let tmux = Tmux::start("trial", 120, 40);
+    tmux.wait_for("$");
+    tmux.type_line(&format!("{bin} --demo"));
+    tmux.wait_for("Tools (17)");
+    tmux.keys(&["/"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "bad_output"]);
+    tmux.keys(&["Enter", "1", "V"]);
+    tmux.wait_for("bad_output may destroy (no destructiveHint)");
+    tmux.keys(&["V"]);
+    let screen = tmux.wait_for("FAIL: 1 failure in 100 calls");
+    assert!(
+        screen.contains("✗ breaks its outputSchema") && screen.contains("smallest input {}"),
+        "{screen}"
+    );
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the finding's input is in the editor: ctrl-s sends it");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("3 violations (2020-12)");
+    // Load on `pi` (no arguments): the rate drawn while it runs, the numbers when it ends.
+    tmux.keys(&["Escape", "Escape", "1", "/", "Escape", "/"]);
+    tmux.run(&["send-keys", "-t", "main", "-l", "pi"]);
+    tmux.keys(&["Enter", "1", "M", "M"]);
+    let screen = tmux.wait_for("calls/s · p50");
+    assert!(screen.contains("load pi · 4 callers"), "{screen}");
+    let screen = tmux.wait_for("0 failed, 0 not checked");
+    assert!(screen.contains("calls/s, p50"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("$ ");
+}
