@@ -3,6 +3,7 @@
 
 mod args;
 mod connection;
+pub mod reference;
 
 pub use args::{
     AuthAction, CheckFormat, Cli, Command, ConnectionArgs, DiffFormat, Format, ProtocolArg,

@@ -75,6 +75,11 @@ pub mod app {
         pub use crate::app::update::{Effect, Listed, Msg, SessionRequest, update};
     }
 }
+pub mod cli {
+    pub mod reference {
+        pub use crate::cli::reference::flags_markdown;
+    }
+}
 pub mod config {
     pub mod client_configs {
         pub use crate::config::client_configs::{Places, discover};
