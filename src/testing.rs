@@ -107,6 +107,9 @@ pub mod mcp {
         ServerEvent, ServerSummary, ToolList, connect,
     };
     pub mod session {
+        pub mod client_side {
+            pub use crate::mcp::session::client_side::{file_uri, root_uris};
+        }
         pub mod requests {
             pub use crate::mcp::session::requests::{Completion, CompletionRef, OpenRequest};
         }

@@ -48,6 +48,7 @@ commands! {
     Verify = "verify",
     Load = "load",
     StopTrial = "stop-trial",
+    EditRoots = "edit-roots",
     SwitchServer = "switch-server",
     Zoom = "zoom",
     NarrowLeft = "narrow-left",

@@ -118,6 +118,9 @@ pub enum SessionRequest {
     },
     /// End the verify or load run going on.
     StopTrial,
+    /// Hand the server these roots (directories or `file://` URIs) and tell it; answered by
+    /// `Msg::RootsSet`.
+    SetRoots(Vec<String>),
     Call {
         tool: String,
         id: u64,

@@ -120,6 +120,8 @@ pub enum Msg {
     TestsLoaded(Option<saved::kept_tests::KeptTests>),
     /// How a verify or load run goes.
     Trial(crate::app::trial::update::Update),
+    /// The roots now handed to the server and how it learns of them, or why not.
+    RootsSet(Result<(Vec<String>, &'static str), String>),
     /// A call was kept as a test (said how), or why not.
     TestKept {
         tool: String,
@@ -172,6 +174,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Connected(summary) => return server::update::connected(model, summary),
         Msg::Watched(what) => return server::watch::changed(model, &what),
         Msg::Trial(update) => crate::app::trial::update::updated(model, update),
+        Msg::RootsSet(outcome) => server::roots::set(model, outcome),
         Msg::TestsLoaded(kept) => saved::kept_tests::loaded(model, kept),
         Msg::TestKept {
             tool,
@@ -479,6 +482,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         | Command::NarrowLeft
         | Command::WidenLeft => panes::update::overlay(model, command),
         Command::Ping => return server::update::ping(model),
+        Command::EditRoots => return server::roots::edit(model),
         Command::ComposeRequest => protocol::update::compose(model),
         Command::LogLevel => server::update::open_levels(model),
         Command::SetLogLevel => return server::update::set_log_level(model),

@@ -5,7 +5,9 @@
 
 use crate::cli::args::{ConnectionArgs, ProtocolArg, TransportArg};
 use crate::config::target::{Header, HttpTransport, Target};
-use crate::mcp::session::client_side::{ClientSide, ElicitationPolicy, SamplingPolicy, file_uri};
+use crate::mcp::session::client_side::{
+    ClientSide, ElicitationPolicy, Roots, SamplingPolicy, file_uri,
+};
 use crate::mcp::transport::record::Recorder;
 use crate::mcp::{ConnectOptions, ProtocolChoice};
 use clap::ValueEnum;
@@ -180,7 +182,7 @@ impl ConnectionArgs {
                     .map_err(|e| format!("--roots {}: {e}", dir.display()))?;
                 uris.push(file_uri(&absolute));
             }
-            side.roots = Some(uris);
+            side.roots = Some(Roots::new(uris));
         }
         side.sampling = match (self.no_sampling, self.on_sampling.as_deref()) {
             (true, _) => None,

@@ -390,6 +390,14 @@ impl<'s> Work<'s> {
                 }
             }
             SessionRequest::Answer { id, result } => self.asking.answer(id, result),
+            SessionRequest::SetRoots(entries) => self.errands.push(Box::pin(async move {
+                let uris = crate::mcp::session::client_side::root_uris(&entries);
+                let outcome = match uris {
+                    Ok(uris) => (session.set_roots(uris.clone()).await).map(|how| (uris, how)),
+                    Err(why) => Err(why),
+                };
+                Msg::RootsSet(outcome)
+            })),
             trial @ (SessionRequest::Verify { .. }
             | SessionRequest::Load { .. }
             | SessionRequest::StopTrial) => self.trial(trial),
@@ -456,6 +464,10 @@ async fn wait_for_reconnect(
                 let _ = to_ui.send(Msg::Answered { method, result }).await;
             }
             Some(SessionRequest::SetLogLevel(level)) => *log_level = Some(level),
+            Some(SessionRequest::SetRoots(_)) => {
+                let why = "not connected (r reconnects)".to_string();
+                let _ = to_ui.send(Msg::RootsSet(Err(why))).await;
+            }
             Some(SessionRequest::Verify { run, .. } | SessionRequest::Load { run, .. }) => {
                 let why = "not connected (r reconnects)".into();
                 let _ = to_ui.send(Msg::Trial(Update::Ended { run, why })).await;

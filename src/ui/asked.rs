@@ -27,6 +27,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         Some(OwnForm::Save(_)) => "before it is written",
         Some(OwnForm::Request) => "before it is sent",
         Some(OwnForm::KeepTest(_)) => "before it is kept",
+        Some(OwnForm::Roots) => "before they are handed over",
         None => "the server asks",
     };
     let title = format!(
@@ -96,6 +97,7 @@ fn filled(panel: &AskPanel) -> &'static str {
         (Some(OwnForm::Save(_)), _) => "where to write it",
         (Some(OwnForm::Request), _) => "the request",
         (Some(OwnForm::KeepTest(_)), _) => "the test file",
+        (Some(OwnForm::Roots), _) => "the roots",
     }
 }
 

@@ -934,3 +934,65 @@ async fn everything_tells_a_subscribed_resource_changed() {
         session.shutdown().await;
     }
 }
+
+/// Roots edited during a session (the TUI's `R`): server-everything is told
+/// (`notifications/roots/list_changed`), asks again, and its `get-roots-list` tool lists the new
+/// root; a directory that does not exist is refused by name.
+#[tokio::test]
+async fn everything_hears_of_roots_changed_during_the_session() {
+    use mcp_inspect::testing::config::target::Target;
+    use mcp_inspect::testing::mcp::session::client_side::{file_uri, root_uris};
+    use mcp_inspect::testing::mcp::{EventSink, ProtocolChoice, ServerEvent};
+    let Some(index) = peers::everything() else {
+        return;
+    };
+    let target = Target::Stdio {
+        command: "node".into(),
+        args: vec![index],
+        env: vec![],
+        cwd: None,
+    };
+    let options = cli::options(target, ProtocolChoice::Auto);
+    let (sink, mut events) = EventSink::new();
+    let session = mcp_inspect::testing::mcp::connect(&options, &sink)
+        .await
+        .expect("connect");
+    let before = session
+        .call_tool("get-roots-list", json!({}), false)
+        .await
+        .expect("roots before");
+    assert!(!before.texts().join(" ").contains("file://"), "{before:?}");
+    let dir = std::env::temp_dir().join(format!("mcp-inspect-roots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let uris = root_uris(&[dir.to_string_lossy().into_owned()]).expect("a directory");
+    assert_eq!(uris, vec![file_uri(&dir)]);
+    let how = session.set_roots(uris.clone()).await.expect("told");
+    assert!(how.contains("notifications/roots/list_changed"), "{how}");
+    tokio::time::timeout(std::time::Duration::from_secs(15), async {
+        loop {
+            match events.recv().await {
+                Some(ServerEvent::Log { data, .. })
+                    if data.to_string().contains("Roots updated: 1 root(s)") =>
+                {
+                    return;
+                }
+                Some(_) => {}
+                None => panic!("events ended"),
+            }
+        }
+    })
+    .await
+    .expect("server-everything never asked for the new roots");
+    let after = session
+        .call_tool("get-roots-list", json!({}), false)
+        .await
+        .expect("roots after");
+    assert!(after.texts().join(" ").contains(&uris[0]), "{after:?}");
+    session.shutdown().await;
+    let missing = root_uris(&["/no/such/dir-mcp-inspect".into()]);
+    assert!(
+        missing.is_err_and(|e| e.starts_with("/no/such/dir-mcp-inspect: ")),
+        "a missing directory is refused by name"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

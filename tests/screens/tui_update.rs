@@ -888,3 +888,56 @@ fn a_request_of_any_method_is_composed_in_the_protocol_pane() {
         Some("not sent: params must be a JSON object")
     );
 }
+
+/// `R` in the server pane: a form of the roots (none to begin with), sent as they were typed,
+/// and once handed over the pane lists them; a refusal is said; `--no-roots` has nothing to edit.
+#[test]
+fn roots_are_edited_from_the_server_pane() {
+    let mut m = demo_model();
+    press(&mut m, &["3", "R"]);
+    assert_eq!(m.asked.len(), 1, "the roots form is open");
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    assert!(
+        screen.contains("the roots handed to the server when it asks"),
+        "{screen}"
+    );
+    // `+` on the list adds a row, which takes the directory as typed.
+    press(&mut m, &["+"]);
+    type_text(&mut m, "/srv/data");
+    let effects = press(&mut m, &["ctrl-s"]);
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    assert!(!effects.is_empty(), "{screen}\n{:?}", m.view.status);
+    assert_eq!(
+        effects,
+        vec![Effect::Session(SessionRequest::SetRoots(vec![
+            "/srv/data".into()
+        ]))]
+    );
+    let how = "the server asks for them within its next request";
+    update(
+        &mut m,
+        Msg::RootsSet(Ok((vec!["file:///srv/data".into()], how))),
+    );
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    assert!(screen.contains("(file:///srv/data)"), "{screen}");
+    assert!(
+        m.log.lines.iter().any(|l| l
+            .text
+            .contains("roots now file:///srv/data; the server asks")),
+        "{:?}",
+        m.log.lines
+    );
+    update(&mut m, Msg::RootsSet(Err("/nope: No such file".into())));
+    assert_eq!(
+        m.view.status.as_deref(),
+        Some("roots not changed: /nope: No such file")
+    );
+    if let Some(server) = m.session.server.as_mut() {
+        server.roots = None;
+    }
+    press(&mut m, &["R"]);
+    assert_eq!(
+        m.view.status.as_deref(),
+        Some("roots are not declared (--no-roots): nothing to edit")
+    );
+}

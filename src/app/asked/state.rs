@@ -90,6 +90,8 @@ pub enum OwnForm {
     Request,
     /// Where to keep a call as a test: the call.
     KeepTest(std::sync::Arc<crate::app::saved::kept_tests::KeepTest>),
+    /// The roots handed to the server (`R` in the server pane).
+    Roots,
 }
 
 /// Completions the server gave for a field of a form.
@@ -219,6 +221,23 @@ impl AskPanel {
         let params = json!({"message": message, "requestedSchema": form});
         let mut panel = AskPanel::new(0, "test file".into(), params);
         panel.own = Some(OwnForm::KeepTest(std::sync::Arc::new(keep)));
+        panel
+    }
+
+    /// A form of the roots handed to the server: directories, or `file://` URIs.
+    pub fn for_roots(roots: &[String]) -> AskPanel {
+        let form = json!({
+            "type": "object",
+            "properties": {
+                "roots": {"type": "array", "items": {"type": "string", "minLength": 1}, "default": roots,
+                          "description": "Directories the server may see (each must exist), or file:// URIs; none hands it nothing"}
+            }
+        });
+        let message =
+            "the roots handed to the server when it asks; ctrl-s hands them over and tells it";
+        let params = json!({"message": message, "requestedSchema": form});
+        let mut panel = AskPanel::new(0, "roots".into(), params);
+        panel.own = Some(OwnForm::Roots);
         panel
     }
 

@@ -77,6 +77,7 @@ pub fn answer(model: &mut Model, reply: Reply) -> Vec<Effect> {
                 Some(OwnForm::KeepTest(keep)) => {
                     crate::app::saved::kept_tests::chosen(model, keep, result)
                 }
+                Some(OwnForm::Roots) => crate::app::server::roots::chosen(model, result),
                 None => vec![Effect::Session(SessionRequest::Answer { id, result })],
             }
         }

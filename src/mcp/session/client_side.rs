@@ -38,11 +38,32 @@ pub enum SamplingPolicy {
 #[derive(Debug, Clone)]
 pub struct ClientSide {
     /// `file://` URIs; `None` when roots are not declared.
-    pub roots: Option<Vec<String>>,
+    pub roots: Option<Roots>,
     pub sampling: Option<SamplingPolicy>,
     pub elicitation: Option<ElicitationPolicy>,
     /// The requests waiting for the user's answer (the `Ask` policies).
     pub asking: Arc<Asking>,
+}
+
+/// The roots handed to the server, shared by every connection made from the same options: the
+/// TUI edits them (and tells the server), and the next `roots/list` answers the new list.
+#[derive(Debug, Clone, Default)]
+pub struct Roots(Arc<Mutex<Vec<String>>>);
+
+impl Roots {
+    pub fn new(uris: Vec<String>) -> Roots {
+        Roots(Arc::new(Mutex::new(uris)))
+    }
+
+    pub fn get(&self) -> Vec<String> {
+        self.0.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    pub fn set(&self, uris: Vec<String>) {
+        if let Ok(mut roots) = self.0.lock() {
+            *roots = uris;
+        }
+    }
 }
 
 /// Requests put to the user, each waiting for its answer by number.
@@ -95,12 +116,32 @@ impl Default for ClientSide {
     /// elicitation declined.
     fn default() -> ClientSide {
         ClientSide {
-            roots: Some(Vec::new()),
+            roots: Some(Roots::default()),
             sampling: Some(SamplingPolicy::Reject),
             elicitation: Some(ElicitationPolicy::Decline),
             asking: Arc::default(),
         }
     }
+}
+
+/// Roots as the user wrote them (directories, or `file://` URIs kept as given) as `file://`
+/// URIs; a directory that does not exist, or is not one, is refused by name.
+pub fn root_uris(entries: &[String]) -> Result<Vec<String>, String> {
+    let mut uris = Vec::new();
+    for entry in entries {
+        if entry.starts_with("file://") {
+            uris.push(entry.clone());
+            continue;
+        }
+        let shown = crate::untrusted::line(entry, 200);
+        let path = std::path::absolute(entry).map_err(|e| format!("{shown}: {e}"))?;
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_dir() => uris.push(file_uri(&path)),
+            Ok(_) => return Err(format!("{shown} is not a directory")),
+            Err(e) => return Err(format!("{shown}: {e}")),
+        }
+    }
+    Ok(uris)
 }
 
 /// A directory as a `file://` URI, each byte outside the unreserved set percent-encoded.
@@ -142,7 +183,7 @@ impl ClientSide {
 
     /// The answer to `roots/list`.
     pub fn list_roots(&self) -> Answer {
-        let roots = self.roots.clone().unwrap_or_default();
+        let roots = self.roots.as_ref().map(Roots::get).unwrap_or_default();
         let told = match roots.as_slice() {
             [] => "roots/list: answered no roots".to_string(),
             list => format!("roots/list: answered {}", list.join(", ")),
@@ -283,7 +324,7 @@ mod tests {
             "file:///srv/my%20dir/%C3%A4"
         );
         let side = ClientSide {
-            roots: Some(vec!["file:///srv".into()]),
+            roots: Some(Roots::new(vec!["file:///srv".into()])),
             ..ClientSide::default()
         };
         let answer = side.list_roots();

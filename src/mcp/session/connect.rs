@@ -157,7 +157,7 @@ async fn attempt(
         .await;
     let mut server = summary(&service, opts.target.transport_name());
     server.client_capabilities = opts.client.capabilities();
-    server.roots = opts.client.roots.clone();
+    server.roots = opts.client.roots.as_ref().map(|r| r.get());
     if let Some(sent) = raw.handshake_result() {
         with_what_was_sent(&mut server, &sent);
     }

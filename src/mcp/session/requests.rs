@@ -118,6 +118,23 @@ pub fn declares(capabilities: &Value, capability: &str) -> bool {
 }
 
 impl Session {
+    /// Hands the server a new list of roots (`file://` URIs; the TUI's roots editor): the next
+    /// `roots/list` answers it, and a server of the sessionful era is told
+    /// (`notifications/roots/list_changed`). The 2026 era has no notifications from the client:
+    /// its server asks again within its next request (`input_required`). Says which.
+    pub async fn set_roots(&self, uris: Vec<String>) -> Result<&'static str, String> {
+        let Some(roots) = &self.service.service().client.roots else {
+            return Err("roots are not declared (--no-roots)".into());
+        };
+        roots.set(uris);
+        if self.server.era == crate::schema::Era::Modern {
+            return Ok("the server asks for them within its next request");
+        }
+        (self.peer().notify_roots_list_changed().await)
+            .map_err(|e| format!("the server could not be told: {e}"))?;
+        Ok("the server was told (notifications/roots/list_changed)")
+    }
+
     /// Every item of one library list, across its pages.
     pub async fn list_library(&self, list: LibraryList) -> Result<Listing, RequestError> {
         self.list_all(list.method(), list.field()).await
