@@ -182,6 +182,15 @@ async fn call(
     (tool, id, judged)
 }
 
+/// The roots the user named, checked and handed to the server (which is told).
+async fn set_roots(session: &Session, entries: Vec<String>) -> Msg {
+    let outcome = match crate::mcp::session::client_side::root_uris(&entries) {
+        Ok(uris) => (session.set_roots(uris.clone()).await).map(|how| (uris, how)),
+        Err(why) => Err(why),
+    };
+    Msg::RootsSet(outcome)
+}
+
 /// A request beside the calls whose answer is one message to the UI.
 type Errand<'s> = std::pin::Pin<Box<dyn std::future::Future<Output = Msg> + Send + 's>>;
 
@@ -390,14 +399,9 @@ impl<'s> Work<'s> {
                 }
             }
             SessionRequest::Answer { id, result } => self.asking.answer(id, result),
-            SessionRequest::SetRoots(entries) => self.errands.push(Box::pin(async move {
-                let uris = crate::mcp::session::client_side::root_uris(&entries);
-                let outcome = match uris {
-                    Ok(uris) => (session.set_roots(uris.clone()).await).map(|how| (uris, how)),
-                    Err(why) => Err(why),
-                };
-                Msg::RootsSet(outcome)
-            })),
+            SessionRequest::SetRoots(entries) => {
+                self.errands.push(Box::pin(set_roots(session, entries)))
+            }
             trial @ (SessionRequest::Verify { .. }
             | SessionRequest::Load { .. }
             | SessionRequest::StopTrial) => self.trial(trial),

@@ -177,22 +177,9 @@ pub async fn verify_tool(
             continue;
         }
         seen.push(kind);
-        let shrunk = shrink(link, tool, args.clone(), (kind, &message), limit, &valid).await;
-        let (smallest, shrink_calls, message) = match shrunk {
-            Ok(shrunk) => shrunk,
-            // The connection went while shrinking: the input as found.
-            Err(code) => {
-                lost = Some(code);
-                (args.clone(), 0, message)
-            }
-        };
-        failures.push(json!({
-            "kind": kind.word(),
-            "message": message,
-            "input": smallest,
-            "found": args,
-            "shrinkCalls": shrink_calls,
-        }));
+        let (failure, gone) = shrunk(link, tool, (args, kind, message), limit, &valid).await;
+        failures.push(failure);
+        lost = gone;
         progress.called(calls, &failures);
         if lost.is_some() {
             break;
@@ -225,6 +212,30 @@ struct Ended {
     no_input: bool,
     timed_out: bool,
     lost: bool,
+}
+
+/// A failure as the report holds it, its input shrunk (as found, when the connection went
+/// while shrinking: then its exit code too).
+async fn shrunk(
+    link: &mut impl Link,
+    tool: &Tool,
+    (args, kind, message): (Value, Kind, String),
+    limit: Duration,
+    valid: &(dyn Fn(&Value) -> bool + Sync),
+) -> (Value, Option<i32>) {
+    let (lost, (smallest, shrink_calls, message)) =
+        match shrink(link, tool, args.clone(), (kind, &message), limit, valid).await {
+            Ok(shrunk) => (None, shrunk),
+            Err(code) => (Some(code), (args.clone(), 0, message)),
+        };
+    let failure = json!({
+        "kind": kind.word(),
+        "message": message,
+        "input": smallest,
+        "found": args,
+        "shrinkCalls": shrink_calls,
+    });
+    (failure, lost)
 }
 
 /// One tool's run as the report holds it: ok, failed or not_checked (never ok when nothing

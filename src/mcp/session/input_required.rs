@@ -118,7 +118,9 @@ mod tests {
 
     fn handler() -> Handler {
         let client = ClientSide {
-            roots: Some(vec!["file:///work".into()]),
+            roots: Some(crate::mcp::session::client_side::Roots::new(vec![
+                "file:///work".into(),
+            ])),
             ..ClientSide::default()
         };
         Handler {
