@@ -156,14 +156,7 @@ async fn off_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static
 fn argument_violations(input_schema: &Value, arguments: &Value) -> (Vec<String>, Vec<String>) {
     match Compiled::new(input_schema).check(arguments) {
         Ok(checked) => {
-            let violations = checked.violations.iter().map(|v| {
-                let at = if v.instance_path.is_empty() {
-                    "/"
-                } else {
-                    &v.instance_path
-                };
-                format!("at {at} ({}): {}", v.keyword, v.message)
-            });
+            let violations = checked.violations.iter().map(|v| v.brief());
             let unchecked = checked.unchecked.into_iter().chain(checked.incomplete);
             (violations.collect(), unchecked.collect())
         }

@@ -61,6 +61,18 @@ pub struct Violation {
     pub format: bool,
 }
 
+impl Violation {
+    /// Where it is and what is wrong, in one line: `at /count (minimum): -3 is less than …`
+    /// (the root is `/`).
+    pub fn brief(&self) -> String {
+        let at = match self.instance_path.as_str() {
+            "" => "/",
+            path => path,
+        };
+        format!("at {at} ({}): {}", self.keyword, self.message)
+    }
+}
+
 /// The outcome of checking one instance.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Checked {

@@ -230,36 +230,19 @@ fn draw_charts(
             .style(theme.dim())
     };
     let rate_top = top(&rate);
-    let rate_chart = Chart::new(vec![
-        Dataset::default()
-            .name("calls/s")
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(theme.kind())
-            .data(&rate),
-    ])
-    .x_axis(x_axis())
-    .y_axis(
-        Axis::default()
-            .bounds([0.0, rate_top])
-            .labels(["0".to_string(), format!("{rate_top:.0}")])
-            .style(theme.dim()),
-    );
+    let rate_chart = Chart::new(vec![series("calls/s", theme.kind(), &rate)])
+        .x_axis(x_axis())
+        .y_axis(
+            Axis::default()
+                .bounds([0.0, rate_top])
+                .labels(["0".to_string(), format!("{rate_top:.0}")])
+                .style(theme.dim()),
+        );
     frame.render_widget(rate_chart, rate_area);
     let latency_top = top(&p99);
     let latency_chart = Chart::new(vec![
-        Dataset::default()
-            .name("p50 ms")
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(theme.kind())
-            .data(&p50),
-        Dataset::default()
-            .name("p99 ms")
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .style(theme.warn())
-            .data(&p99),
+        series("p50 ms", theme.kind(), &p50),
+        series("p99 ms", theme.warn(), &p99),
     ])
     .hidden_legend_constraints((Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)))
     .x_axis(x_axis())
@@ -270,4 +253,14 @@ fn draw_charts(
             .style(theme.dim()),
     );
     frame.render_widget(latency_chart, latency_area);
+}
+
+/// One line of a chart.
+fn series<'a>(name: &'a str, style: ratatui::style::Style, data: &'a [(f64, f64)]) -> Dataset<'a> {
+    Dataset::default()
+        .name(name)
+        .marker(Marker::Braille)
+        .graph_type(GraphType::Line)
+        .style(style)
+        .data(data)
 }

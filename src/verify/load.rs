@@ -152,14 +152,8 @@ pub fn judged(
     match verdict.status {
         Status::ToolError => (Outcome::ToolError, String::new()),
         Status::Violations | Status::MissingStructuredContent => {
-            let first = verdict.violations.first().map_or(String::new(), |v| {
-                let at = if v.instance_path.is_empty() {
-                    "/"
-                } else {
-                    &v.instance_path
-                };
-                format!(", the first at {at} ({}): {}", v.keyword, v.message)
-            });
+            let first = (verdict.violations.first())
+                .map_or(String::new(), |v| format!(", the first {}", v.brief()));
             (Outcome::VerdictFailure, verdict.headline() + &first)
         }
         _ => match verdict.unjudged() {

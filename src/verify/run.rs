@@ -283,13 +283,7 @@ async fn invalid_inputs(
 ) -> Result<usize, (usize, i32)> {
     let refused = |v: &Value| {
         let checked = input.check(v).ok()?;
-        let first = checked.violations.first()?;
-        let at = if first.instance_path.is_empty() {
-            "/"
-        } else {
-            &first.instance_path
-        };
-        Some(format!("at {at} ({}): {}", first.keyword, first.message))
+        Some(checked.violations.first()?.brief())
     };
     let mut seen: Vec<Kind> = Vec::new();
     let mut sent = 0;
@@ -348,14 +342,8 @@ async fn attempt(
             None
         }
         Status::Violations => {
-            let first = verdict.violations.first().map_or(String::new(), |v| {
-                let at = if v.instance_path.is_empty() {
-                    "/"
-                } else {
-                    &v.instance_path
-                };
-                format!(": at {at} ({}): {}", v.keyword, v.message)
-            });
+            let first =
+                (verdict.violations.first()).map_or(String::new(), |v| format!(": {}", v.brief()));
             Some((
                 Kind::BreaksOutputSchema,
                 format!("the result breaks its outputSchema{first}"),

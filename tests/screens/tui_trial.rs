@@ -213,19 +213,8 @@ fn load_sends_the_panels_arguments_and_draws_rate_and_latency() {
     );
 }
 
-/// The real connection task on the demo: `V` twice on `bad_output`, its finding listed.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_connection_task_verifies_the_demo_and_lists_what_breaks() {
-    let script = vec![
-        wait_for("tools listed"),
-        keys(&["/"]),
-        edge::Step::Type("bad_output".into()),
-        keys(&["enter", "1", "V", "V"]),
-        wait_for("FAIL: 1 failure"),
-        keys(&["enter"]),
-        wait_for("call bad_output"),
-        keys(&["q"]),
-    ];
+/// The real event loop and connection task on the demo server, driven by `script` to its `q`.
+async fn run_on_the_demo(script: Vec<edge::Step>) {
     let mut edge = ScriptedEdge::new(120, 40, script);
     let model = Model::new("demo".into(), Keymap::default_map(), Theme { color: true });
     let options = cli::this_binary(vec!["demo-server".into()], ProtocolChoice::Auto);
@@ -240,6 +229,22 @@ async fn the_connection_task_verifies_the_demo_and_lists_what_breaks() {
         edge.waiting_for,
         edge.screen()
     );
+}
+
+/// The real connection task on the demo: `V` twice on `bad_output`, its finding listed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_connection_task_verifies_the_demo_and_lists_what_breaks() {
+    let script = vec![
+        wait_for("tools listed"),
+        keys(&["/"]),
+        edge::Step::Type("bad_output".into()),
+        keys(&["enter", "1", "V", "V"]),
+        wait_for("FAIL: 1 failure"),
+        keys(&["enter"]),
+        wait_for("call bad_output"),
+        keys(&["q"]),
+    ];
+    run_on_the_demo(script).await;
 }
 
 /// `x` during a verify run: the call in flight is cancelled (the demo's `slow` says so on
@@ -258,18 +263,5 @@ async fn x_stops_a_verify_run_and_cancels_its_call() {
         wait_for("verify slow ended: stopped"),
         keys(&["q"]),
     ];
-    let mut edge = ScriptedEdge::new(120, 40, script);
-    let model = Model::new("demo".into(), Keymap::default_map(), Theme { color: true });
-    let options = cli::this_binary(vec!["demo-server".into()], ProtocolChoice::Auto);
-    let ended = tokio::time::timeout(
-        std::time::Duration::from_secs(60),
-        run_loop(&mut edge, options, model, None),
-    )
-    .await;
-    assert!(
-        matches!(ended, Ok(Ok(Ended::Quit(0)))),
-        "the loop did not end cleanly ({ended:?}), waiting for {:?}:\n{}",
-        edge.waiting_for,
-        edge.screen()
-    );
+    run_on_the_demo(script).await;
 }
