@@ -3,7 +3,8 @@
 //! printed, time until exit, peak RSS of the inspector process itself; medians. The server's own
 //! start-up (spawn to `initialize` answer) is measured the same way as the baseline.
 //!
-//! Needs `scripts/setup-peers.sh` and `scripts/setup-bench.sh` (Node 22 and the Inspector).
+//! Needs `scripts/setup-peers.sh` and `scripts/setup-bench.sh` (Node 22 and the Inspector). First,
+//! `--version` and `--help` from spawn to exit (target: under 5 ms).
 
 mod support;
 
@@ -83,7 +84,32 @@ fn ms(d: Duration) -> String {
     format!("{:.0} ms", d.as_secs_f64() * 1e3)
 }
 
+/// `--version` and `--help`, spawn to exit (target: under 5 ms each), before anything needs Node.
+fn startup(ours: &str) {
+    for args in [&["--version"][..], &["--help"], &["verify", "--help"]] {
+        let times: Vec<Duration> = (0..50)
+            .map(|_| {
+                let start = Instant::now();
+                let status = Command::new(ours)
+                    .args(args)
+                    .stdout(Stdio::null())
+                    .status()
+                    .expect("run");
+                assert!(status.success());
+                start.elapsed()
+            })
+            .collect();
+        let median = median(times);
+        println!(
+            "mcp-inspect {:<16} spawn to exit {:.2} ms (median of 50; target 5 ms)",
+            args.join(" "),
+            median.as_secs_f64() * 1e3
+        );
+    }
+}
+
 fn main() {
+    startup(env!("CARGO_BIN_EXE_mcp-inspect"));
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let index =
         root.join(".peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
