@@ -115,6 +115,9 @@ pub mod mcp {
         }
     }
     pub mod surface {
+        pub mod picture {
+            pub use crate::mcp::surface::picture::in_opened;
+        }
         pub mod result {
             pub use crate::mcp::surface::result::CallResult;
         }

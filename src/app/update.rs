@@ -81,6 +81,11 @@ pub enum Msg {
     Opened {
         open: library::state::Open,
         result: Result<serde_json::Value, String>,
+        /// Its images, decoded off the UI thread (see `surface::picture::in_opened`).
+        pictures: Vec<(
+            String,
+            Result<crate::mcp::surface::picture::Picture, String>,
+        )>,
     },
     /// A subscription to a resource started (`on`) or ended, or why not.
     Subscribed {
@@ -199,7 +204,11 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Completed { argument, result } => {
             asked::completions::completed(model, &argument, result)
         }
-        Msg::Opened { open, result } => library::update::opened(model, open, result),
+        Msg::Opened {
+            open,
+            result,
+            pictures,
+        } => library::update::opened(model, open, result, pictures),
         Msg::Restored { tool, records } => saved::update::restored(model, &tool, records),
         Msg::Paste(text) => paste(model, &text),
         Msg::CallStarted {

@@ -220,7 +220,31 @@ async fn list_library(session: &Session) -> Msg {
 /// Reads a resource or gets a prompt.
 async fn open_item(session: &Session, open: Open) -> Msg {
     let result = session.open(&open.request).await.map_err(|e| e.to_string());
-    Msg::Opened { open, result }
+    // Images are decoded here, off the UI thread: a hostile one may take its time to refuse.
+    let Ok(value) = result else {
+        return Msg::Opened {
+            open,
+            result,
+            pictures: Vec::new(),
+        };
+    };
+    let decoded = tokio::task::spawn_blocking(move || {
+        let pictures = crate::mcp::surface::picture::in_opened(&value);
+        (value, pictures)
+    })
+    .await;
+    match decoded {
+        Ok((value, pictures)) => Msg::Opened {
+            open,
+            result: Ok(value),
+            pictures,
+        },
+        Err(e) => Msg::Opened {
+            open,
+            result: Err(format!("decoding its images failed: {e}")),
+            pictures: Vec::new(),
+        },
+    }
 }
 
 /// Completions for a form's field.
@@ -483,7 +507,14 @@ async fn wait_for_reconnect(
             // The request was the lost connection's: nobody waits for its answer now.
             Some(SessionRequest::Open(open)) => {
                 let result = Err("not connected (r reconnects)".to_string());
-                let _ = to_ui.send(Msg::Opened { open, result }).await;
+                let pictures = Vec::new();
+                let _ = to_ui
+                    .send(Msg::Opened {
+                        open,
+                        result,
+                        pictures,
+                    })
+                    .await;
             }
             Some(
                 SessionRequest::ListTools

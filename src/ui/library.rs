@@ -125,7 +125,7 @@ pub fn draw_opened(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &
             Ok(lines) => draw_page(
                 frame,
                 inner,
-                lines,
+                (lines, &opened.pictures),
                 opened.json.as_ref(),
                 focused,
                 model,
@@ -149,7 +149,7 @@ pub fn draw_opened(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &
 fn draw_page(
     frame: &mut Frame<'_>,
     area: Rect,
-    lines: &[String],
+    (lines, pictures): (&[String], &[Shown]),
     json: Option<&JsonContent>,
     focused: bool,
     model: &Model,
@@ -169,7 +169,9 @@ fn draw_page(
     let Some(json) = json else {
         // Only the rows in the window are wrapped out; the rest are only counted.
         let rows_of = |l: &String| l.chars().count().div_ceil(width.max(1)).max(1);
-        let total: usize = lines.iter().map(rows_of).sum();
+        let text_rows: usize = lines.iter().map(rows_of).sum();
+        let pictures = picture_lines(pictures, width, model);
+        let total = text_rows + pictures.len();
         let scroll = model
             .library
             .opened_scroll
@@ -192,6 +194,10 @@ fn draw_page(
                 break;
             }
         }
+        // The images come after the text.
+        let from = scroll.saturating_sub(text_rows);
+        let room = height.saturating_sub(shown.len());
+        shown.extend(pictures.into_iter().skip(from).take(room));
         shown.truncate(height);
         frame.render_widget(Paragraph::new(shown), area);
         return;
@@ -215,4 +221,28 @@ fn draw_page(
     scroll = scroll.min(page_height(&pieces).saturating_sub(height));
     viewport.opened_scroll = scroll;
     super::outline::draw_page(frame, area, &pieces, scroll);
+}
+
+/// An image of what was opened: its caption, and the picture or why it is not drawn.
+type Shown = (
+    String,
+    Result<crate::mcp::surface::picture::Picture, String>,
+);
+
+/// The images of what was opened, each under its caption (half-blocks; in colour only).
+fn picture_lines(pictures: &[Shown], width: usize, model: &Model) -> Vec<Line<'static>> {
+    let theme = model.view.theme;
+    let mut lines = Vec::new();
+    for (caption, picture) in pictures {
+        lines.push(Line::styled(format!("image {caption}"), theme.dim()));
+        match picture {
+            Ok(picture) if theme.color => lines.extend(super::picture::lines(picture, width, 2)),
+            Ok(_) => lines.push(Line::raw("  (not drawn: NO_COLOR)")),
+            Err(why) => lines.push(Line::styled(
+                format!("  {}", crate::untrusted::line(why, 200)),
+                theme.warn(),
+            )),
+        }
+    }
+    lines
 }

@@ -8,6 +8,7 @@ use mcp_inspect::testing::app::model::Model;
 use mcp_inspect::testing::app::theme::Theme;
 use mcp_inspect::testing::app::update::{Msg, update};
 use mcp_inspect::testing::mcp::ServerEvent;
+use mcp_inspect::testing::mcp::surface::picture::in_opened;
 use ratatui::style::{Color, Modifier};
 use serde_json::json;
 use tui::{demo_model, find, form_value, library_model, press, render, text, type_text};
@@ -515,6 +516,7 @@ fn library_pane() {
         &mut m,
         Msg::Opened {
             open,
+            pictures: in_opened(&result),
             result: Ok(result),
         },
     );
@@ -750,7 +752,15 @@ fn a_subscribed_resource_is_marked_until_read_again() {
         title: "read demo://ticker".into(),
     };
     let result = Ok(json!({"contents": [{"uri": "demo://ticker", "text": "tick 3"}]}));
-    update(&mut m, Msg::Opened { open: read, result });
+    let pictures = vec![];
+    update(
+        &mut m,
+        Msg::Opened {
+            open: read,
+            result,
+            pictures,
+        },
+    );
     let screen = text(&render(&mut m, 120, 40));
     assert!(screen.contains("▶ ◉ ticker"), "{screen}");
     assert_eq!(
@@ -807,10 +817,23 @@ fn a_read_blob_is_saved_where_the_form_says() {
     };
     let blob = json!({"uri": "demo://pixel.png", "mimeType": "image/png", "blob": "AAEC/w=="});
     let long = "y".repeat(250);
-    let result = Ok(json!({"contents": [blob, {"uri": "demo://second", "text": long}]}));
-    update(&mut m, Msg::Opened { open: read, result });
+    let value = json!({"contents": [blob, {"uri": "demo://second", "text": long}]});
+    let pictures = in_opened(&value);
+    update(
+        &mut m,
+        Msg::Opened {
+            open: read,
+            result: Ok(value),
+            pictures,
+        },
+    );
     let screen = text(&render(&mut m, 120, 40));
     assert!(screen.contains("blob: 4 bytes (read URI --out FILE"));
+    // Four bytes that are not a PNG: said, not drawn.
+    assert!(
+        screen.contains("image contents[0] (image/png)") && screen.contains("not drawn:"),
+        "{screen}"
+    );
     let rows: Vec<&str> = screen.lines().collect();
     let at = rows
         .iter()
@@ -1064,4 +1087,26 @@ fn the_server_pane_shows_what_the_handshake_also_sent() {
         ),
         "{screen}"
     );
+}
+
+/// The real connection task reads the demo's `pixel.png`: its image is decoded off the UI
+/// thread and drawn after the read's lines, under its caption.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_image_resource_is_drawn_in_the_library() {
+    use crate::edge::{Step, keys, run_on_the_demo, wait_for};
+    run_on_the_demo(vec![
+        wait_for("tools listed"),
+        keys(&["t"]),
+        wait_for("demo://pixel.png"),
+        keys(&["/"]),
+        Step::Type("pixel".into()),
+        wait_for("1 shown /pixel"),
+        keys(&["enter"]),
+        wait_for("enter reads it"),
+        keys(&["enter"]),
+        wait_for("image contents[0] (image/png)"),
+        wait_for("▀"),
+        keys(&["q"]),
+    ])
+    .await;
 }

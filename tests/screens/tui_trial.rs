@@ -3,19 +3,14 @@
 //! load drawn as it goes; with snapshots at 80×24 and 120×40. And the real connection task
 //! verifying the demo's `bad_output` (its outputSchema broken in three places).
 
-use crate::cli;
 use crate::edge;
 use crate::tui;
 
-use edge::{ScriptedEdge, keys, wait_for};
-use mcp_inspect::testing::app::keymap::Keymap;
+use edge::{keys, wait_for};
 use mcp_inspect::testing::app::model::{Model, Pane};
-use mcp_inspect::testing::app::theme::Theme;
 use mcp_inspect::testing::app::trial::state::Sample;
 use mcp_inspect::testing::app::trial::update::Update;
 use mcp_inspect::testing::app::update::{Effect, Msg, SessionRequest, update};
-use mcp_inspect::testing::mcp::ProtocolChoice;
-use mcp_inspect::testing::runtime::event_loop::{Ended, run_loop};
 use serde_json::json;
 use tui::{demo_model, press, render, text, type_text};
 
@@ -213,24 +208,6 @@ fn load_sends_the_panels_arguments_and_draws_rate_and_latency() {
     );
 }
 
-/// The real event loop and connection task on the demo server, driven by `script` to its `q`.
-async fn run_on_the_demo(script: Vec<edge::Step>) {
-    let mut edge = ScriptedEdge::new(120, 40, script);
-    let model = Model::new("demo".into(), Keymap::default_map(), Theme { color: true });
-    let options = cli::this_binary(vec!["demo-server".into()], ProtocolChoice::Auto);
-    let ended = tokio::time::timeout(
-        std::time::Duration::from_secs(60),
-        run_loop(&mut edge, options, model, None),
-    )
-    .await;
-    assert!(
-        matches!(ended, Ok(Ok(Ended::Quit(0)))),
-        "the loop did not end cleanly ({ended:?}), waiting for {:?}:\n{}",
-        edge.waiting_for,
-        edge.screen()
-    );
-}
-
 /// The real connection task on the demo: `V` twice on `bad_output`, its finding listed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_connection_task_verifies_the_demo_and_lists_what_breaks() {
@@ -244,7 +221,7 @@ async fn the_connection_task_verifies_the_demo_and_lists_what_breaks() {
         wait_for("call bad_output"),
         keys(&["q"]),
     ];
-    run_on_the_demo(script).await;
+    edge::run_on_the_demo(script).await;
 }
 
 /// `x` during a verify run: the call in flight is cancelled (the demo's `slow` says so on
@@ -263,5 +240,5 @@ async fn x_stops_a_verify_run_and_cancels_its_call() {
         wait_for("verify slow ended: stopped"),
         keys(&["q"]),
     ];
-    run_on_the_demo(script).await;
+    edge::run_on_the_demo(script).await;
 }

@@ -120,3 +120,26 @@ impl Edge for ScriptedEdge {
 
     fn release(&mut self) {}
 }
+
+/// The real event loop and connection task on the demo server, driven by `script` to its `q`.
+pub async fn run_on_the_demo(script: Vec<Step>) {
+    use mcp_inspect::testing::app::keymap::Keymap;
+    use mcp_inspect::testing::app::model::Model;
+    use mcp_inspect::testing::app::theme::Theme;
+    use mcp_inspect::testing::mcp::ProtocolChoice;
+    use mcp_inspect::testing::runtime::event_loop::{Ended, run_loop};
+    let mut edge = ScriptedEdge::new(120, 40, script);
+    let model = Model::new("demo".into(), Keymap::default_map(), Theme { color: true });
+    let options = crate::cli::this_binary(vec!["demo-server".into()], ProtocolChoice::Auto);
+    let ended = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        run_loop(&mut edge, options, model, None),
+    )
+    .await;
+    assert!(
+        matches!(ended, Ok(Ok(Ended::Quit(0)))),
+        "the loop did not end cleanly ({ended:?}), waiting for {:?}:\n{}",
+        edge.waiting_for,
+        edge.screen()
+    );
+}

@@ -370,6 +370,11 @@ pub struct Opened {
     pub json: Option<JsonContent>,
     /// The result as the server sent it (for a copy).
     pub result: Option<Value>,
+    /// Its images with their captions, drawn after its lines.
+    pub pictures: Vec<(
+        String,
+        Result<crate::mcp::surface::picture::Picture, String>,
+    )>,
 }
 
 #[derive(Debug, Clone)]

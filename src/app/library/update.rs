@@ -132,7 +132,15 @@ fn request(model: &mut Model, item: &Item, values: &Map<String, Value>) -> Vec<E
     }
 }
 
-pub fn opened(model: &mut Model, open: Open, result: Result<Value, String>) {
+pub fn opened(
+    model: &mut Model,
+    open: Open,
+    result: Result<Value, String>,
+    pictures: Vec<(
+        String,
+        Result<crate::mcp::surface::picture::Picture, String>,
+    )>,
+) {
     let library = &mut model.library;
     library.opening = None;
     library.opened_for.get_or_insert(library.selected);
@@ -159,6 +167,7 @@ pub fn opened(model: &mut Model, open: Open, result: Result<Value, String>) {
         lines,
         json,
         result: result.ok(),
+        pictures,
     });
 }
 

@@ -79,6 +79,38 @@ pub fn decode(bytes: &[u8]) -> Result<Picture, String> {
     })
 }
 
+/// The images of what a read or a prompt gave (`resources/read` contents with an `image/*`
+/// blob, `prompts/get` messages with image content), each with a caption and decoded, or why
+/// not. Runs off the UI thread, like the decoding of a call's images.
+pub fn in_opened(result: &serde_json::Value) -> Vec<(String, Result<Picture, String>)> {
+    let mut found = Vec::new();
+    let contents = result.get("contents").and_then(serde_json::Value::as_array);
+    for (i, content) in contents.into_iter().flatten().enumerate() {
+        let mime = content.get("mimeType").and_then(serde_json::Value::as_str);
+        let blob = content.get("blob").and_then(serde_json::Value::as_str);
+        if let (Some(mime), Some(blob)) = (mime, blob)
+            && mime.starts_with("image/")
+        {
+            let caption = format!("contents[{i}] ({})", crate::untrusted::line(mime, 40));
+            found.push((caption, from_base64(blob)));
+        }
+    }
+    let messages = result.get("messages").and_then(serde_json::Value::as_array);
+    for (i, message) in messages.into_iter().flatten().enumerate() {
+        let content = message.get("content");
+        let image = content
+            .and_then(|c| c.get("type"))
+            .and_then(serde_json::Value::as_str);
+        let data = content
+            .and_then(|c| c.get("data"))
+            .and_then(serde_json::Value::as_str);
+        if let (Some("image"), Some(data)) = (image, data) {
+            found.push((format!("messages[{i}]"), from_base64(data)));
+        }
+    }
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,5 +149,31 @@ mod tests {
         assert!(started.elapsed() < std::time::Duration::from_secs(1));
         let huge = "A".repeat(MAX_ENCODED / 3 * 4 + 8);
         assert!(from_base64(&huge).expect_err("refused").contains("MiB"));
+    }
+
+    #[test]
+    fn the_images_of_a_read_and_of_a_prompt_are_found_with_their_place() {
+        let read = serde_json::json!({"contents": [
+            {"uri": "a", "mimeType": "text/plain", "text": "hi"},
+            {"uri": "b", "mimeType": "image/png", "blob": PIXEL},
+            {"uri": "c", "mimeType": "application/octet-stream", "blob": PIXEL}
+        ]});
+        let found = in_opened(&read);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "contents[1] (image/png)");
+        assert!(found[0].1.is_ok());
+        let prompt = serde_json::json!({"messages": [
+            {"role": "user", "content": {"type": "text", "text": "look"}},
+            {"role": "assistant", "content": {"type": "image", "data": "bm90IGFuIGltYWdl", "mimeType": "image/png"}}
+        ]});
+        let found = in_opened(&prompt);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "messages[1]");
+        assert!(
+            found[0]
+                .1
+                .as_ref()
+                .is_err_and(|e| e.starts_with("not drawn"))
+        );
     }
 }
