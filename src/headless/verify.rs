@@ -109,10 +109,13 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         &skipped,
         options.settings.calls,
     );
-    let words = connection
-        .options()
-        .map(|o| o.target.words())
-        .unwrap_or_default();
+    // How the reproducing call connects: as this run was asked to (`--demo` stays `--demo`).
+    let words = match connection.demo {
+        true => vec!["--demo".to_string()],
+        false => (connection.options())
+            .map(|o| o.target.words())
+            .unwrap_or_default(),
+    };
     let started = Instant::now();
     let mut results = Vec::new();
     for tool in chosen {
