@@ -9,13 +9,9 @@ use crate::tui;
 use crate::cli;
 use crate::edge;
 
-use edge::{ScriptedEdge, Step, keys, wait_for};
+use edge::{ScriptedEdge, Step, keys, run_to_the_end, wait_for};
 use hostile::is_unsafe;
-use mcp_inspect::testing::app::keymap::Keymap;
-use mcp_inspect::testing::app::model::Model;
-use mcp_inspect::testing::app::theme::Theme;
 use mcp_inspect::testing::mcp::{ConnectOptions, EventSink, ProtocolChoice};
-use mcp_inspect::testing::runtime::event_loop::{Ended, run_loop};
 use ratatui::buffer::Buffer;
 
 fn hostile(attacks: &[&str], ref_url: &str) -> ConnectOptions {
@@ -74,26 +70,6 @@ async fn walk_every_pane(width: u16, height: u16, tools: usize, url: &str) {
     let mut edge =
         ScriptedEdge::new(width, height, script).checking(move |buffer| assert_safe(buffer, &what));
     run_to_the_end(&mut edge, hostile(&["garbage"], url), 120).await;
-}
-
-/// Runs the real event loop on `edge`'s script to its `q`, within `seconds`.
-async fn run_to_the_end(edge: &mut ScriptedEdge, options: ConnectOptions, seconds: u64) {
-    let model = Model::new(
-        "hostile".into(),
-        Keymap::default_map(),
-        Theme { color: true },
-    );
-    let ended = tokio::time::timeout(
-        std::time::Duration::from_secs(seconds),
-        run_loop(edge, options, model, None),
-    )
-    .await;
-    assert!(
-        matches!(ended, Ok(Ok(Ended::Quit(0)))),
-        "the loop did not end cleanly ({ended:?}), waiting for {:?}:\n{}",
-        edge.waiting_for,
-        edge.screen()
-    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -123,17 +123,26 @@ impl Edge for ScriptedEdge {
 
 /// The real event loop and connection task on the demo server, driven by `script` to its `q`.
 pub async fn run_on_the_demo(script: Vec<Step>) {
+    use mcp_inspect::testing::mcp::ProtocolChoice;
+    let options = crate::cli::this_binary(vec!["demo-server".into()], ProtocolChoice::Auto);
+    run_to_the_end(&mut ScriptedEdge::new(120, 40, script), options, 60).await;
+}
+
+/// Runs the real event loop on `edge`'s script to its `q`, within `seconds`: it must end
+/// cleanly, or the screen and the step waited for are shown.
+pub async fn run_to_the_end(
+    edge: &mut ScriptedEdge,
+    options: mcp_inspect::testing::mcp::ConnectOptions,
+    seconds: u64,
+) {
     use mcp_inspect::testing::app::keymap::Keymap;
     use mcp_inspect::testing::app::model::Model;
     use mcp_inspect::testing::app::theme::Theme;
-    use mcp_inspect::testing::mcp::ProtocolChoice;
     use mcp_inspect::testing::runtime::event_loop::{Ended, run_loop};
-    let mut edge = ScriptedEdge::new(120, 40, script);
-    let model = Model::new("demo".into(), Keymap::default_map(), Theme { color: true });
-    let options = crate::cli::this_binary(vec!["demo-server".into()], ProtocolChoice::Auto);
+    let model = Model::new("test".into(), Keymap::default_map(), Theme { color: true });
     let ended = tokio::time::timeout(
-        std::time::Duration::from_secs(60),
-        run_loop(&mut edge, options, model, None),
+        std::time::Duration::from_secs(seconds),
+        run_loop(edge, options, model, None),
     )
     .await;
     assert!(
