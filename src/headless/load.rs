@@ -52,6 +52,7 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         calls: options.calls,
         duration: options.duration,
         concurrency,
+        stop: None,
     };
     let started = Instant::now();
     let done = tokio::select! {

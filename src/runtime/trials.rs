@@ -86,6 +86,7 @@ pub async fn load(
         .output_schema
         .as_deref()
         .map(|s| (s.clone(), crate::schema::Compiled::new(s)));
+    let (stopping, stop_seen) = tokio::sync::watch::channel(false);
     let shape = Shape {
         tool: &tool.name,
         arguments: &arguments,
@@ -94,6 +95,7 @@ pub async fn load(
         calls: usize::MAX,
         duration: Some(duration),
         concurrency: callers_at_once,
+        stop: Some(stop_seen),
     };
     let tap = Mutex::new(Vec::new());
     let started = Instant::now();
@@ -111,6 +113,9 @@ pub async fn load(
                 return Msg::Trial(Update::Loaded { run: run_id, summary });
             }
             _ = &mut stop => {
+                // The calls in flight are cancelled (the server told); the callers end.
+                let _ = stopping.send(true);
+                let _ = run.await;
                 return Msg::Trial(Update::Ended { run: run_id, why: "stopped".into() });
             }
             _ = every.tick() => {

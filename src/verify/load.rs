@@ -73,6 +73,9 @@ pub struct Shape<'a> {
     pub calls: usize,
     pub duration: Option<Duration>,
     pub concurrency: usize,
+    /// Turns true when the run is to stop: calls in flight are cancelled (the server told) and
+    /// no more are made (the TUI's `x`).
+    pub stop: Option<tokio::sync::watch::Receiver<bool>>,
 }
 
 /// Runs `shape.concurrency` callers over `sessions` (in turn), from `started`; each call's time
@@ -91,6 +94,32 @@ pub async fn callers(
     futures::future::join_all(all).await
 }
 
+/// One call of the tool, cancelled (the server told) if the run stops meanwhile.
+async fn call(
+    session: &Session,
+    shape: &Shape<'_>,
+) -> Result<crate::mcp::surface::result::CallResult, RequestError> {
+    let Some(stop) = &shape.stop else {
+        return session
+            .call_tool(shape.tool, shape.arguments.clone(), false)
+            .await;
+    };
+    let mut stop = stop.clone();
+    let stopped = async move {
+        // A stop that can no longer come never cancels.
+        if stop.wait_for(|stopped| *stopped).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    match session
+        .start_call(shape.tool, shape.arguments.clone(), false)
+        .await
+    {
+        Ok(pending) => pending.result_or_cancel(stopped).await,
+        Err(e) => Err(e),
+    }
+}
+
 /// One caller: takes the next call until all are taken or the time is up.
 async fn caller(
     session: &Session,
@@ -107,9 +136,10 @@ async fn caller(
             _ => {}
         }
         let sent = Instant::now();
-        let answer = session
-            .call_tool(shape.tool, shape.arguments.clone(), false)
-            .await;
+        if shape.stop.as_ref().is_some_and(|s| *s.borrow()) {
+            break;
+        }
+        let answer = call(session, shape).await;
         let took = sent.elapsed();
         let (outcome, words) = judged(answer, shape.output, shape.era);
         done.calls.push((took, outcome));

@@ -242,3 +242,22 @@ async fn x_stops_a_verify_run_and_cancels_its_call() {
     ];
     edge::run_on_the_demo(script).await;
 }
+
+/// `x` during a load run: the calls in flight are cancelled (the demo's `slow` says so on
+/// stderr), the run says it stopped, and the loop ends cleanly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn x_stops_a_load_run_and_cancels_its_calls() {
+    edge::run_on_the_demo(vec![
+        wait_for("tools listed"),
+        keys(&["/"]),
+        edge::Step::Type("slow".into()),
+        keys(&["enter", "1", "M"]),
+        // Four callers, each on five seconds of work (the form's defaults), cancelled by `x`.
+        wait_for("demo: call slow {"),
+        keys(&["x"]),
+        wait_for("slow cancelled at step"),
+        wait_for("load slow ended: stopped"),
+        keys(&["q"]),
+    ])
+    .await;
+}
