@@ -7,7 +7,7 @@ use crate::app::trial::update::Update;
 use crate::app::update::Msg;
 use crate::mcp::Session;
 use crate::mcp::surface::tool::Tool;
-use crate::verify::load::{Outcome, Shape, callers, summarize};
+use crate::verify::load::{Outcome, Shape, callers, quantile, sorted_ms, summarize};
 use crate::verify::run::{Live, Progress, Settings, verify_tool};
 use serde_json::Value;
 use std::sync::Mutex;
@@ -131,21 +131,13 @@ pub async fn load(
 
 /// One interval's calls in numbers.
 fn sample(calls: &[(Duration, Outcome)], at: Duration, interval: Duration) -> Sample {
-    let mut ms: Vec<f64> = calls.iter().map(|(d, _)| d.as_secs_f64() * 1e3).collect();
-    ms.sort_by(f64::total_cmp);
-    let at_q = |q: f64| {
-        let i = ((ms.len() as f64 * q).ceil() as usize).saturating_sub(1);
-        ms.get(i).copied().unwrap_or(0.0)
-    };
-    let failed = calls
-        .iter()
-        .filter(|(_, o)| !matches!(o, Outcome::Ok | Outcome::ToolError | Outcome::NotChecked))
-        .count();
+    let ms = sorted_ms(calls);
+    let failed = calls.iter().filter(|(_, o)| o.failed()).count();
     Sample {
         at: at.as_secs_f64(),
         calls_per_second: calls.len() as f64 / interval.as_secs_f64().max(1e-3),
-        p50_ms: at_q(0.5),
-        p99_ms: at_q(0.99),
+        p50_ms: quantile(&ms, 0.5),
+        p99_ms: quantile(&ms, 0.99),
         failed: failed as u64,
     }
 }

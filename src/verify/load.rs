@@ -28,7 +28,29 @@ pub enum Outcome {
     Other,
 }
 
+/// The calls' latencies in milliseconds, sorted.
+pub fn sorted_ms(calls: &[(Duration, Outcome)]) -> Vec<f64> {
+    let mut ms: Vec<f64> = calls.iter().map(|(d, _)| d.as_secs_f64() * 1e3).collect();
+    ms.sort_by(f64::total_cmp);
+    ms
+}
+
+/// The `q` quantile of sorted values (nearest rank; 0 when there are none).
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let i = ((sorted.len() as f64 * q).ceil() as usize).saturating_sub(1);
+    sorted
+        .get(i.min(sorted.len().saturating_sub(1)))
+        .copied()
+        .unwrap_or(0.0)
+}
+
 impl Outcome {
+    /// Whether the call failed: an error, a timeout, the connection closed, or a result that
+    /// breaks its outputSchema (a tool error is the tool's answer; not checked is neither).
+    pub fn failed(self) -> bool {
+        !matches!(self, Outcome::Ok | Outcome::ToolError | Outcome::NotChecked)
+    }
+
     /// Its key in the report's `said` (the first words of each kind that is not a success).
     pub fn key(self) -> Option<&'static str> {
         Some(match self {
@@ -202,14 +224,8 @@ pub fn summarize(shape: &Shape<'_>, sessions: usize, done: Vec<Done>, seconds: f
     }
     let results: Vec<(Duration, Outcome)> = done.into_iter().flat_map(|d| d.calls).collect();
     let results = &results[..];
-    let mut ms: Vec<f64> = results.iter().map(|(d, _)| d.as_secs_f64() * 1e3).collect();
-    ms.sort_by(f64::total_cmp);
-    let at = |q: f64| {
-        let i = ((ms.len() as f64 * q).ceil() as usize).saturating_sub(1);
-        ms.get(i.min(ms.len().saturating_sub(1)))
-            .copied()
-            .unwrap_or(0.0)
-    };
+    let ms = sorted_ms(results);
+    let at = |q: f64| quantile(&ms, q);
     let count = |o: Outcome| results.iter().filter(|(_, x)| *x == o).count();
     let mut histogram = Vec::new();
     let mut below = 0;
@@ -219,10 +235,7 @@ pub fn summarize(shape: &Shape<'_>, sessions: usize, done: Vec<Done>, seconds: f
         below = n;
     }
     histogram.push(json!({"le_ms": null, "count": ms.len() - below}));
-    let errors = count(Outcome::ServerError)
-        + count(Outcome::Timeout)
-        + count(Outcome::Closed)
-        + count(Outcome::Other);
+    let failed = results.iter().filter(|(_, o)| o.failed()).count();
     let mean = if ms.is_empty() {
         0.0
     } else {
@@ -247,7 +260,7 @@ pub fn summarize(shape: &Shape<'_>, sessions: usize, done: Vec<Done>, seconds: f
         "toolErrors": count(Outcome::ToolError),
         "verdictFailures": count(Outcome::VerdictFailure),
         "notChecked": count(Outcome::NotChecked),
-        "failed": errors + count(Outcome::VerdictFailure),
+        "failed": failed,
         "histogram": histogram,
         "said": said,
     })
