@@ -223,21 +223,25 @@ fn draw_charts(
     let p50 = points(|s| s.p50_ms);
     let p99 = points(|s| s.p99_ms);
     let top = |d: &[(f64, f64)]| d.iter().map(|p| p.1).fold(0.0, f64::max).max(1.0) * 1.1;
-    let x_axis = || {
+    let axis = |(low, high): (f64, f64), labels: [String; 2]| {
         Axis::default()
-            .bounds([start, end])
-            .labels([format!("{start:.0} s"), format!("{end:.0} s")])
+            .bounds([low, high])
+            .labels(labels)
             .style(theme.dim())
+    };
+    let x_axis = || {
+        axis(
+            (start, end),
+            [format!("{start:.0} s"), format!("{end:.0} s")],
+        )
     };
     let rate_top = top(&rate);
     let rate_chart = Chart::new(vec![series("calls/s", theme.kind(), &rate)])
         .x_axis(x_axis())
-        .y_axis(
-            Axis::default()
-                .bounds([0.0, rate_top])
-                .labels(["0".to_string(), format!("{rate_top:.0}")])
-                .style(theme.dim()),
-        );
+        .y_axis(axis(
+            (0.0, rate_top),
+            ["0".into(), format!("{rate_top:.0}")],
+        ));
     frame.render_widget(rate_chart, rate_area);
     let latency_top = top(&p99);
     let latency_chart = Chart::new(vec![
@@ -246,12 +250,10 @@ fn draw_charts(
     ])
     .hidden_legend_constraints((Constraint::Ratio(1, 2), Constraint::Ratio(1, 2)))
     .x_axis(x_axis())
-    .y_axis(
-        Axis::default()
-            .bounds([0.0, latency_top])
-            .labels(["0".to_string(), format!("{latency_top:.1} ms")])
-            .style(theme.dim()),
-    );
+    .y_axis(axis(
+        (0.0, latency_top),
+        ["0".into(), format!("{latency_top:.1} ms")],
+    ));
     frame.render_widget(latency_chart, latency_area);
 }
 
