@@ -157,7 +157,7 @@ impl Authorizer {
         if let Some(store) = authorizer.file_store()
             && store.load().await.ok().flatten().is_some()
         {
-            match AuthorizationManager::new(url).await {
+            match manager_for(url).await {
                 Ok(mut manager) => {
                     manager.set_credential_store(store);
                     match manager.initialize_from_store().await {
@@ -394,4 +394,10 @@ fn words(e: &AuthError) -> String {
         source = s.source();
     }
     crate::untrusted::line(&crate::secrets::redact(&text), 600).into_owned()
+}
+
+/// rmcp's OAuth manager for `url`, once TLS has its crypto (its HTTP client is built inside).
+async fn manager_for(url: &str) -> Result<AuthorizationManager, AuthError> {
+    crate::mcp::transport::http::tls_crypto_installed();
+    AuthorizationManager::new(url).await
 }

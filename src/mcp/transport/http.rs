@@ -51,6 +51,7 @@ pub fn client() -> reqwest::Client {
 /// none (as rmcp's own client): a connection kept to a server that restarted fails the next
 /// POST outright ("connection closed before message completed").
 pub fn client_keeping(idle_connections: usize) -> reqwest::Client {
+    tls_crypto_installed();
     let policy = reqwest::redirect::Policy::custom(|attempt| {
         let keeps_body = matches!(attempt.status().as_u16(), 307 | 308);
         let same_origin = attempt
@@ -70,6 +71,17 @@ pub fn client_keeping(idle_connections: usize) -> reqwest::Client {
         .pool_max_idle_per_host(idle_connections)
         .build()
         .unwrap_or_default()
+}
+
+/// Installs ring as the process's TLS crypto (once): reqwest is built without a provider of its
+/// own (Cargo.toml says why) and panics when it builds a client with none installed. Called
+/// before any client is built, ours or rmcp's OAuth manager's.
+pub fn tls_crypto_installed() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // Err only when another provider is already the default, which serves as well.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
 }
 
 /// Reads at most `max` bytes of a body, for at most `limit`: a body that never ends, or that
@@ -244,6 +256,27 @@ async fn end_session(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The client reaches a TLS handshake with the ring provider (reqwest has none of its own and
+    /// would panic): a local listener that answers garbage fails as a TLS error in words.
+    #[tokio::test]
+    async fn https_uses_the_installed_crypto_and_fails_in_words() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        tokio::spawn(async move {
+            if let Ok((mut socket, _)) = listener.accept().await {
+                use tokio::io::AsyncWriteExt;
+                let _ = socket.write_all(b"HTTP/1.1 200 OK\r\n\r\nnot tls").await;
+            }
+        });
+        let url = format!("https://127.0.0.1:{port}/mcp");
+        let error = client().get(&url).send().await.expect_err("not TLS");
+        assert!(rustls::crypto::CryptoProvider::get_default().is_some());
+        let words = describe(&error).to_lowercase();
+        assert!(words.contains("corrupt message"), "a rustls error: {words}");
+    }
 
     #[test]
     fn an_html_error_page_is_named_by_its_title() {
