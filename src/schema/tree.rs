@@ -63,9 +63,10 @@ impl Edge {
             Edge::OneOf(i) => format!("oneOf[{i}]"),
             Edge::AllOf(i) => format!("allOf[{i}]"),
             Edge::Not => "not".into(),
-            Edge::If => "if".into(),
-            Edge::Then => "then".into(),
-            Edge::Else => "else".into(),
+            // Conditions read as what they are, never like a property named `if`.
+            Edge::If => "(if)".into(),
+            Edge::Then => "(then: when if holds)".into(),
+            Edge::Else => "(else: when if fails)".into(),
             Edge::ContentSchema => "(content schema)".into(),
         }
     }

@@ -75,12 +75,19 @@ fn draw_trees(
     let rows = outline::rows(&parts);
     let at = outline::index_of(&rows, view.cursor.map(|(w, n)| (w.part(), n)));
     let cursor = rows.get(at).map(|r| (Which::of_part(r.part), r.node));
-    // The row's details keep their height as the cursor moves (the trees do not jump).
     let selected = cursor.and_then(|(which, node)| detail.tree(which).map(|t| (which, t, node)));
     let details = row_details(selected, theme);
+    // The row's details keep their height as the cursor moves (the trees do not jump), except
+    // on a short pane, where rows they would leave empty go to the trees.
+    let details_rows = if area.height < 30 {
+        let needed: usize = details.iter().map(|l| rows_of(l, area.width)).sum();
+        details_most.min(needed + 1)
+    } else {
+        details_most
+    };
     let [trees, info] = Layout::vertical([
         Constraint::Min(1),
-        Constraint::Length(u16::try_from(details_most).unwrap_or(3)),
+        Constraint::Length(u16::try_from(details_rows).unwrap_or(3)),
     ])
     .areas(area);
     let cursor_style = if focused {

@@ -84,9 +84,9 @@ fn every_2020_12_applicator_is_a_row() {
             "oneOf[0]",
             "oneOf[1]",
             "not",
-            "if",
-            "then",
-            "else"
+            "(if)",
+            "(then: when if holds)",
+            "(else: when if fails)"
         ]
     );
     assert!(
@@ -101,8 +101,8 @@ fn every_2020_12_applicator_is_a_row() {
     );
     // A subschema of `required` alone says what it requires (it read as a bare `any`).
     for (label, name) in [
-        ("then", "b"),
-        ("else", "c"),
+        ("(then: when if holds)", "b"),
+        ("(else: when if fails)", "c"),
         ("not", "z"),
         ("anyOf[1]", "a"),
     ] {
