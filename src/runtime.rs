@@ -6,6 +6,7 @@ mod clipboard;
 mod crossterm_edge;
 mod edge;
 pub mod event_loop;
+mod layout_file;
 mod picker_loop;
 pub mod saved_calls;
 mod session_task;
@@ -233,6 +234,9 @@ fn session_model(
     };
     model.session.log_level = options.log_level;
     model.saved.saving = true;
+    if let Some(percent) = layout_file::path().and_then(|p| layout_file::left_percent(&p)) {
+        model.view.left_percent = percent;
+    }
     model.session.connection_args = options.target.words();
     if let Some(w) = warning {
         model.view.status = Some(w.clone());

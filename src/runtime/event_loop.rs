@@ -65,6 +65,7 @@ where
     let mut urgent = true;
     let mut last_frame = Instant::now();
     let mut ticker = tokio::time::interval(TICK);
+    let left_at_start = model.view.left_percent;
     while !model.exit.quit {
         if dirty && (urgent || last_frame.elapsed() >= FRAME) {
             take_wire(&mut model, wire.as_ref());
@@ -113,6 +114,9 @@ where
         }
     }
     carrier.finish(&model).await;
+    if model.saved.saving && model.view.left_percent != left_at_start {
+        super::layout_file::keep_chosen(model.view.left_percent);
+    }
     if !model.exit.switch_server {
         edge.release();
     }

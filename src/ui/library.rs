@@ -167,39 +167,7 @@ fn draw_page(
             .collect()
     };
     let Some(json) = json else {
-        // Only the rows in the window are wrapped out; the rest are only counted.
-        let rows_of = |l: &String| l.chars().count().div_ceil(width.max(1)).max(1);
-        let text_rows: usize = lines.iter().map(rows_of).sum();
-        let pictures = picture_lines(pictures, width, model);
-        let total = text_rows + pictures.len();
-        let scroll = model
-            .library
-            .opened_scroll
-            .min(total.saturating_sub(height));
-        viewport.opened_scroll = scroll;
-        let mut skipped = 0;
-        let mut shown: Vec<Line> = Vec::with_capacity(height);
-        for line in lines {
-            let rows = rows_of(line);
-            if skipped + rows <= scroll {
-                skipped += rows;
-                continue;
-            }
-            let pieces = wrap(line, width)
-                .into_iter()
-                .skip(scroll.saturating_sub(skipped));
-            skipped = scroll;
-            shown.extend(pieces.map(Line::raw));
-            if shown.len() >= height {
-                break;
-            }
-        }
-        // The images come after the text.
-        let from = scroll.saturating_sub(text_rows);
-        let room = height.saturating_sub(shown.len());
-        shown.extend(pictures.into_iter().skip(from).take(room));
-        shown.truncate(height);
-        frame.render_widget(Paragraph::new(shown), area);
+        draw_text_page(frame, area, (lines, pictures), model, viewport);
         return;
     };
     let (before, after) = lines.split_at(json.at_line.min(lines.len()));
@@ -221,6 +189,70 @@ fn draw_page(
     scroll = scroll.min(page_height(&pieces).saturating_sub(height));
     viewport.opened_scroll = scroll;
     super::outline::draw_page(frame, area, &pieces, scroll);
+}
+
+/// What was opened, as text: only the rows in the window are wrapped out, the rest only
+/// counted; its images after what is said of the contents, before the result as sent.
+fn draw_text_page(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    (lines, pictures): (&[String], &[Shown]),
+    model: &Model,
+    viewport: &mut Viewport,
+) {
+    let height = usize::from(area.height).max(1);
+    let width = usize::from(area.width);
+    let rows_of = |l: &String| l.chars().count().div_ceil(width.max(1)).max(1);
+    let text_rows: usize = lines.iter().map(rows_of).sum();
+    let pictures = picture_lines(pictures, width, model);
+    let total = text_rows + pictures.len();
+    let at = lines
+        .iter()
+        .rposition(|l| l == crate::app::library::state::AS_SENT)
+        .map_or(lines.len(), |i| i.saturating_sub(1));
+    let rows = lines[..at]
+        .iter()
+        .map(Row::Text)
+        .chain(pictures.into_iter().map(Row::Drawn))
+        .chain(lines[at..].iter().map(Row::Text));
+    let scroll = model
+        .library
+        .opened_scroll
+        .min(total.saturating_sub(height));
+    viewport.opened_scroll = scroll;
+    let mut skipped = 0;
+    let mut shown: Vec<Line> = Vec::with_capacity(height);
+    for row in rows {
+        let taken = match &row {
+            Row::Text(line) => rows_of(line),
+            Row::Drawn(_) => 1,
+        };
+        if skipped + taken <= scroll {
+            skipped += taken;
+            continue;
+        }
+        match row {
+            Row::Text(line) => {
+                let pieces = wrap(line, width)
+                    .into_iter()
+                    .skip(scroll.saturating_sub(skipped));
+                shown.extend(pieces.map(Line::raw));
+            }
+            Row::Drawn(line) => shown.push(line),
+        }
+        skipped = scroll;
+        if shown.len() >= height {
+            break;
+        }
+    }
+    shown.truncate(height);
+    frame.render_widget(Paragraph::new(shown), area);
+}
+
+/// A row of what was opened: a line of text (wrapped when drawn) or a row of a picture.
+enum Row<'a> {
+    Text(&'a String),
+    Drawn(Line<'static>),
 }
 
 /// An image of what was opened: its caption, and the picture or why it is not drawn.

@@ -72,7 +72,7 @@ impl Tmux {
         self.run(&["send-keys", "-t", "main", "Enter"]);
     }
 
-    fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         self.run(&["capture-pane", "-p", "-t", "main"])
     }
 
@@ -95,7 +95,7 @@ impl Tmux {
 impl Tmux {
     /// From a call's results, filters the list down to `tool` and sends it with its skeleton
     /// (Esc in the filter clears it, so the second `/` starts a new one).
-    fn call_from_results(&self, tool: &str) {
+    pub(crate) fn call_from_results(&self, tool: &str) {
         self.keys(&["Escape", "1", "/", "Escape", "/"]);
         self.run(&["send-keys", "-t", "main", "-l", tool]);
         self.keys(&["Enter", "a"]);

@@ -305,7 +305,7 @@ pub fn result_lines(open: &Open, result: &Value) -> (Vec<String>, Option<JsonCon
         lines.push(format!("{} gave nothing to show", open.request.method()));
     }
     lines.push(String::new());
-    lines.push("as sent:".into());
+    lines.push(AS_SENT.into());
     let sent = crate::untrusted::json(result, true);
     let (shown, more) = crate::untrusted::first_lines(&sent, SENT_LINES);
     lines.extend(shown);
@@ -314,6 +314,10 @@ pub fn result_lines(open: &Open, result: &Value) -> (Vec<String>, Option<JsonCon
     }
     (lines, json)
 }
+
+/// The line before the result as the server sent it: what is said of the contents (and their
+/// images) comes above it.
+pub const AS_SENT: &str = "as sent:";
 
 /// A content's text as JSON when it is an object or an array (a JSON MIME type, or text that
 /// reads as one).
@@ -370,7 +374,7 @@ pub struct Opened {
     pub json: Option<JsonContent>,
     /// The result as the server sent it (for a copy).
     pub result: Option<Value>,
-    /// Its images with their captions, drawn after its lines.
+    /// Its images with their captions, drawn after what is said of the contents.
     pub pictures: Vec<(
         String,
         Result<crate::mcp::surface::picture::Picture, String>,
