@@ -6,6 +6,7 @@ use super::help::centered;
 use crate::app::asked::state::{AskPanel, Asked, OwnForm};
 use crate::app::command::Command;
 use crate::app::keymap::Layer;
+use crate::app::library::state::Kind;
 use crate::app::model::Model;
 use crate::untrusted;
 use ratatui::Frame;
@@ -92,7 +93,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
 fn filled(panel: &AskPanel) -> &'static str {
     match (&panel.own, panel.item().map(|i| i.kind)) {
         (None, _) => "your answer: the requested fields",
-        (_, Some(crate::app::library::state::Kind::Prompt)) => "the prompt's arguments",
+        (_, Some(Kind::Prompt)) => "the prompt's arguments",
         (Some(OwnForm::Open(_)), _) => "the template's variables",
         (Some(OwnForm::Save(_)), _) => "where to write it",
         (Some(OwnForm::Request), _) => "the request",
@@ -110,6 +111,26 @@ fn hints(model: &Model, panel: &AskPanel) -> String {
             .key_for(Layer::Asked, c)
             .unwrap_or_default()
     };
+    // Our own forms (a prompt's arguments, the roots…) are not the server's elicitation: the
+    // key does what the form is for, and there is nothing to decline.
+    let own = match &panel.own {
+        Some(OwnForm::Open(_)) if panel.item().is_some_and(|i| i.kind == Kind::Prompt) => {
+            Some("get the prompt")
+        }
+        Some(OwnForm::Open(_)) => Some("read it"),
+        Some(OwnForm::Save(_)) => Some("write it"),
+        Some(OwnForm::Request) => Some("send it"),
+        Some(OwnForm::KeepTest(_)) => Some("keep it"),
+        Some(OwnForm::Roots) => Some("hand them over"),
+        None => None,
+    };
+    if let Some(what) = own {
+        return format!(
+            " {} {what} · {} cancel ",
+            key(Command::AnswerSend),
+            key(Command::AnswerCancel)
+        );
+    }
     let (send, decline, cancel) = match panel.kind {
         Asked::Sampling => ("send the reply", "reject", "reject"),
         Asked::Form | Asked::Url => ("accept", "decline", "cancel"),

@@ -205,3 +205,40 @@ fn a_click_selects_a_form_row() {
         .expect("a form");
     assert_eq!(form.row().map(|r| r.key.as_str()), Some("limit"));
 }
+
+/// The two other forms, at both sizes: the reply to a server's sampling request (the messages
+/// it sent above, the reply a draft to edit) and the roots form of the server pane.
+#[test]
+fn sampling_reply_and_roots_forms_at_both_sizes() {
+    let mut m = demo_model();
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Asked {
+            id: 4,
+            method: "sampling/createMessage".into(),
+            params: json!({
+                "messages": [{"role": "user", "content": {"type": "text",
+                    "text": "Resource sampleLLM context: Please clarify what you're looking for, in a sentence or two, so that the answer can be short."}}],
+                "systemPrompt": "You are a helpful test server.",
+                "maxTokens": 100,
+                "temperature": 0.7
+            }),
+        }),
+    );
+    for (w, h) in [(80, 24), (140, 45)] {
+        insta::assert_snapshot!(
+            format!("sampling_reply_{w}x{h}"),
+            text(&render(&mut m, w, h))
+        );
+    }
+    // What is typed first is the reply's text, not text before the draft's `{`.
+    type_text(&mut m, "Hello");
+    let screen = text(&render(&mut m, 140, 45));
+    assert!(screen.contains(r#""text": "Hello""#), "{screen}");
+    press(&mut m, &["esc"]);
+    assert!(m.asked.is_empty(), "esc declines the request");
+    press(&mut m, &["3", "R", "+"]);
+    for (w, h) in [(80, 24), (140, 45)] {
+        insta::assert_snapshot!(format!("roots_form_{w}x{h}"), text(&render(&mut m, w, h)));
+    }
+}
