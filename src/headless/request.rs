@@ -26,9 +26,23 @@ pub async fn run(session: &Session, method: &str, params: Option<&str>, report: 
             }
             exit::OK
         }
-        Err(e) => super::failed(method, e, report),
+        Err(e) => {
+            if session.server.era == crate::schema::verdict::Era::Modern
+                && REMOVED_IN_2026.contains(&method)
+            {
+                report.note(&format!(
+                    "{method} does not exist in the 2026-07-28 era this server speaks \
+                     (--protocol legacy speaks the older one)"
+                ));
+            }
+            super::failed(method, e, report)
+        }
     }
 }
+
+/// Requests of the sessionful era that the 2026-07-28 era removed: a server of that era
+/// answers them "method not found", which reads like its own fault without this note.
+const REMOVED_IN_2026: [&str; 2] = ["ping", "logging/setLevel"];
 
 /// A method a request can carry: not empty, no control characters, not a notification.
 fn usable_method(method: &str) -> Result<(), String> {

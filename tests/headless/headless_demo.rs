@@ -552,6 +552,22 @@ fn request_sends_any_method_and_prints_its_result_as_sent() {
     let unknown = run(&["request", "no/such", "--demo"]);
     assert_eq!(unknown.code, 5, "{}", unknown.stderr);
     assert!(unknown.stderr.contains("-32601"), "{}", unknown.stderr);
+    // A method the 2026 era removed: its "not found" is explained, and the older era has it.
+    let ping = run(&["request", "ping", "--demo"]);
+    assert_eq!(ping.code, 5, "{}", ping.stderr);
+    assert!(
+        ping.stderr
+            .contains("note: ping does not exist in the 2026-07-28 era"),
+        "{}",
+        ping.stderr
+    );
+    let ping = run(&["request", "ping", "--demo", "--protocol", "legacy"]);
+    assert_eq!(
+        (ping.code, ping.stdout.trim()),
+        (0, "{}"),
+        "{}",
+        ping.stderr
+    );
     let bad = run(&["request", "ping", "--params", "[1]", "--demo"]);
     assert_eq!(bad.code, 1);
     assert!(
