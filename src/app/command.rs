@@ -115,6 +115,8 @@ commands! {
     AuthCancel = "auth-cancel",
     AuthCopyUrl = "auth-copy-url",
     AuthOpen = "auth-open",
+    LinkCopy = "link-copy",
+    LinkOpen = "link-open",
 }
 
 impl Command {

@@ -558,6 +558,9 @@ fn for_the_panel_in_front(model: &mut Model, command: Command) -> Option<Vec<Eff
     ) {
         return Some(authorize::update::run(model, command));
     }
+    if matches!(command, Command::LinkCopy | Command::LinkOpen) {
+        return Some(asked::update::link(model, command));
+    }
     Reply::of(command).map(|reply| asked::update::answer(model, reply))
 }
 

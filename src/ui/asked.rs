@@ -69,7 +69,15 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
             }
             (Asked::Form, false) => format!(" {} as JSON ", filled(panel)),
             (Asked::Url, _) => {
-                " (nothing to fill: accept once you opened the URL yourself) ".into()
+                let key = |c| {
+                    let keymap = &model.view.keymap;
+                    keymap.key_for(Layer::Asked, c).unwrap_or_default()
+                };
+                format!(
+                    " nothing to fill: {} opens the URL, {} copies it; accept once visited ",
+                    key(Command::LinkOpen),
+                    key(Command::LinkCopy)
+                )
             }
             (Asked::Sampling, _) => " your reply, as the model's result ".into(),
         })

@@ -242,3 +242,46 @@ fn sampling_reply_and_roots_forms_at_both_sizes() {
         insta::assert_snapshot!(format!("roots_form_{w}x{h}"), text(&render(&mut m, w, h)));
     }
 }
+
+/// A URL elicitation: the panel says which keys open and copy the URL; only those keys do (never
+/// on arrival), and a URL with control characters is neither copied nor opened.
+#[test]
+fn a_url_the_server_asks_to_visit_is_copied_or_opened_on_its_key_only() {
+    use mcp_inspect::testing::app::effect::Effect;
+    let url = "https://auth.example.com/connect?session=42";
+    let asked = |id, url: &str| {
+        Msg::Server(ServerEvent::Asked {
+            id,
+            method: "elicitation/create".into(),
+            params: json!({"mode": "url", "message": "Connect your account", "url": url, "elicitationId": "e1"}),
+        })
+    };
+    let mut m = demo_model();
+    assert!(
+        update(&mut m, asked(5, url)).is_empty(),
+        "nothing opened on arrival"
+    );
+    let screen = text(&render(&mut m, 140, 45));
+    assert!(
+        screen.contains("nothing to fill: ctrl-o opens the URL, ctrl-l copies it"),
+        "{screen}"
+    );
+    match press(&mut m, &["ctrl-l"]).as_slice() {
+        [Effect::Copy(copy)] => assert_eq!(copy.text, url),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        press(&mut m, &["ctrl-o"]),
+        [Effect::OpenInBrowser(url.into())]
+    );
+    press(&mut m, &["esc"]);
+    update(
+        &mut m,
+        asked(6, "https://x.example/\u{1b}]52;c;cHduZWQ=\u{7}"),
+    );
+    assert!(press(&mut m, &["ctrl-o", "ctrl-l"]).is_empty());
+    assert_eq!(
+        m.view.status.as_deref(),
+        Some("the URL holds control characters: not copied or opened")
+    );
+}

@@ -2,8 +2,9 @@
 //! server's request arriving (refused at once when too many already wait).
 
 use crate::app::asked::completions;
-use crate::app::asked::state::{AskPanel, MAX_WAITING, OwnForm, Reply};
+use crate::app::asked::state::{AskPanel, Asked, MAX_WAITING, OwnForm, Reply};
 use crate::app::command::Command;
+use crate::app::copy::Copy;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::library;
 use crate::app::model::Model;
@@ -53,6 +54,31 @@ pub fn paste(model: &mut Model, text: &str) {
     if let Some(panel) = model.asked.front_mut() {
         panel.draft.paste(text);
         panel.check();
+    }
+}
+
+/// The URL a URL elicitation asks the user to visit: copied, or opened in the browser, on
+/// these keys only; one with control characters neither.
+pub fn link(model: &mut Model, command: Command) -> Vec<Effect> {
+    let url = model
+        .asked
+        .front()
+        .filter(|p| p.kind == Asked::Url)
+        .and_then(|p| p.params.get("url")?.as_str().map(str::to_string));
+    let Some(url) = url else {
+        model.view.status = Some("no URL in this panel".into());
+        return Vec::new();
+    };
+    if url.chars().any(crate::untrusted::is_dangerous) {
+        model.view.status = Some("the URL holds control characters: not copied or opened".into());
+        return Vec::new();
+    }
+    match command {
+        Command::LinkOpen => vec![Effect::OpenInBrowser(url)],
+        _ => vec![Effect::Copy(Copy {
+            label: "the URL the server asks you to visit".into(),
+            text: url,
+        })],
     }
 }
 

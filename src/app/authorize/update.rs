@@ -107,7 +107,7 @@ pub fn run(model: &mut Model, command: Command) -> Vec<Effect> {
 /// The browser was started on the authorization URL, or could not be.
 pub fn browser_opened(model: &mut Model, outcome: Result<String, String>) {
     model.view.status = Some(match outcome {
-        Ok(with) => format!("opened the authorization URL with {with}"),
+        Ok(with) => format!("opened the URL with {with}"),
         Err(why) => why,
     });
 }
