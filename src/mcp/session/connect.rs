@@ -85,8 +85,17 @@ async fn connect_in_era(
                     && Instant::now() < deadline
                     && !auth.is_some_and(|a| a.challenged()) =>
             {
+                // A server of the older era may exit on a method it does not know: it is
+                // started again for `initialize`, and the user told why it starts twice.
+                let again = match (&e, &opts.target) {
+                    (ConnectError::ExitedDuringHandshake { .. }, Target::Stdio { .. }) => {
+                        "starting it again to try initialize (an older server may exit on a \
+                         method it does not know)"
+                    }
+                    _ => "retrying with initialize",
+                };
                 events.send(ServerEvent::Notice(format!(
-                    "server/discover probe failed ({}); retrying with initialize",
+                    "server/discover probe failed ({}); {again}",
                     first_line(&e.to_string())
                 )));
                 attempt(opts, events, auth, Attempt::Initialize, deadline).await
