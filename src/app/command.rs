@@ -117,6 +117,7 @@ commands! {
     AuthOpen = "auth-open",
     LinkCopy = "link-copy",
     LinkOpen = "link-open",
+    ReadLink = "read-link",
 }
 
 impl Command {

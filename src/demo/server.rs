@@ -453,7 +453,10 @@ fn search(args: &serde_json::Map<String, Value>) -> Result<CallToolResponse, Err
         .map(|(i, (title, url))| json!({"title": title, "score": 1.0 / (i as f64 + 1.0), "url": url}))
         .collect();
     let out = json!({"results": results, "total": results.len()});
-    result(json!({"content": [text(out.to_string())], "structuredContent": out}))
+    // A link to one of the demo's resources, as servers point at what they hold.
+    let link = json!({"type": "resource_link", "uri": "demo://readme", "name": "readme",
+        "mimeType": "text/markdown", "description": "About the demo and its corpus"});
+    result(json!({"content": [text(out.to_string()), link], "structuredContent": out}))
 }
 
 fn tree(name: &str, depth: u64) -> Value {

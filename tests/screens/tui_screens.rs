@@ -1110,3 +1110,27 @@ async fn an_image_resource_is_drawn_in_the_library() {
     ])
     .await;
 }
+
+/// A `resource_link` in a result (the demo's `search` links its readme) is read only on `o`:
+/// the Resources tab, the linked resource selected, and what it holds beside it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resource_link_in_a_result_is_read_on_its_key() {
+    use crate::edge::{Step, keys, run_on_the_demo, wait_for};
+    run_on_the_demo(vec![
+        wait_for("tools listed"),
+        keys(&["/"]),
+        Step::Type("search".into()),
+        keys(&["enter", "a"]),
+        wait_for("call search"),
+        Step::Type("json".into()),
+        keys(&["ctrl-s"]),
+        wait_for("resource link demo://readme"),
+        wait_for("conforms"),
+        keys(&["o"]),
+        wait_for("read demo://readme"),
+        wait_for("Try `6` in the TUI"),
+        wait_for("[Resources"),
+        keys(&["q"]),
+    ])
+    .await;
+}

@@ -185,6 +185,8 @@ pub struct CallState {
     /// Show the raw structuredContent instead of the unboxed value.
     pub raw_value: bool,
     pub scroll: usize,
+    /// Resource links of the results read so far with `o` (the next press reads the next).
+    pub links_read: usize,
     /// The editor has the keyboard (else the result view does).
     pub editing: bool,
     pub value: Option<ValueView>,
@@ -214,6 +216,7 @@ impl CallState {
             shown: None,
             raw_value: false,
             scroll: 0,
+            links_read: 0,
             editing: true,
             value: None,
             as_task: tool.task_support() == Some("required"),

@@ -118,6 +118,9 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
     if command == Command::KeepTest {
         return crate::app::saved::kept_tests::keep(model);
     }
+    if command == Command::ReadLink {
+        return read_link(model);
+    }
     let destructive = model
         .selected_entry()
         .is_some_and(|e| e.tool.annotations.destructive == Some(true));
@@ -260,6 +263,32 @@ fn start(model: &mut Model, tool: &str, arguments: serde_json::Value, now: Insta
         state.editing = false;
     }
     id
+}
+
+/// `o` on a result: reads the resource its next `resource_link` names, in the library (only on
+/// this key: a link is the server's word, never followed on arrival).
+fn read_link(model: &mut Model) -> Vec<Effect> {
+    let Some((_, state)) = panel(model) else {
+        return Vec::new();
+    };
+    let links: Vec<String> = match state.shown_record().map(|r| &r.outcome) {
+        Some(Outcome::Result { result, .. }) => result
+            .content
+            .iter()
+            .filter_map(|c| match c {
+                crate::mcp::surface::result::Content::ResourceLink { uri, .. } => Some(uri.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    if links.is_empty() {
+        model.view.status = Some("this result links to no resource".into());
+        return Vec::new();
+    }
+    let uri = links[state.links_read % links.len()].clone();
+    state.links_read += 1;
+    crate::app::library::update::read_link(model, &uri)
 }
 
 /// Moving through the results: pages, the value tree's rows, older and newer results, the raw

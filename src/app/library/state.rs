@@ -219,7 +219,7 @@ pub struct Open {
 }
 
 impl Open {
-    fn read(uri: &str) -> Open {
+    pub fn read(uri: &str) -> Open {
         Open {
             request: OpenRequest::Read {
                 uri: uri.to_string(),

@@ -8,7 +8,7 @@ use crate::app::asked::state::AskPanel;
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::library::query::tabs;
-use crate::app::library::state::{Item, Open, Opened, Selection, result_lines};
+use crate::app::library::state::{Item, Kind, Open, Opened, Selection, result_lines};
 use crate::app::model::{LogKind, Model, Pane};
 use crate::app::outline;
 use crate::app::server::state::Connection;
@@ -107,6 +107,25 @@ pub fn open(model: &mut Model) -> Vec<Effect> {
         }
         None => request(model, &item, &Map::new()),
     }
+}
+
+/// Reads a resource a call's result links to: the Resources tab shown, on the resource when it
+/// is listed, and what the read gives beside it.
+pub fn read_link(model: &mut Model, uri: &str) -> Vec<Effect> {
+    let mut effects = show(model, Tab::Library(Kind::Resource));
+    let library = &mut model.library;
+    if let Some(at) = library.items.iter().position(|i| {
+        i.kind == Kind::Resource && i.json.get("uri").and_then(Value::as_str) == Some(uri)
+    }) && library.shown.contains(&at)
+    {
+        library.selected = at;
+    }
+    let open = Open::read(uri);
+    library.opening = Some(open.title.clone());
+    library.opened_for = Some(library.selected);
+    model.view.focus = Pane::Opened;
+    effects.push(Effect::Session(SessionRequest::Open(open)));
+    effects
 }
 
 /// The form for `item` was answered: opened with its values, or dropped.
