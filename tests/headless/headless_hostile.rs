@@ -190,10 +190,12 @@ fn remote_refs_ids_and_links_are_never_fetched() {
 /// has a grandchild) and returns the inspector with the server's and grandchild's pids.
 fn stubborn_call(dir: &std::path::Path, tool: &str) -> (std::process::Child, [i32; 2]) {
     let pid_file = dir.join(format!("{tool}.pids"));
+    let recording = dir.join(format!("{tool}.jsonl"));
+    let _ = std::fs::remove_file(&recording);
     let child = Command::new(BIN)
+        .args(["call", tool, "--record"])
+        .arg(&recording)
         .args([
-            "call",
-            tool,
             "--",
             BIN,
             "hostile-server",
@@ -222,7 +224,13 @@ fn no_process_outlives_the_inspector() {
     // Interrupted while waiting for an answer.
     for signal in ["INT", "TERM", "HUP"] {
         let (mut child, pids) = stubborn_call(&dir, "never_answer");
-        std::thread::sleep(Duration::from_millis(300));
+        // Signalled once the call is out (the session's recording has it), not before.
+        let recording = dir.join("never_answer.jsonl");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !std::fs::read_to_string(&recording).is_ok_and(|r| r.contains("\"tools/call\"")) {
+            assert!(Instant::now() < deadline, "the call was never sent");
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let sent = Instant::now();
         Command::new("kill")
             .args([&format!("-{signal}"), &child.id().to_string()])
