@@ -109,10 +109,12 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         &skipped,
         options.settings.calls,
     );
-    // How the reproducing call connects: as this run was asked to (`--demo` stays `--demo`).
-    let words = match connection.demo {
-        true => vec!["--demo".to_string()],
-        false => (connection.options())
+    // How the reproducing call connects: as this run was asked to (`--demo` stays `--demo`,
+    // `--hostile=…` stays that, not the command line it stands for).
+    let words = match (connection.demo, &connection.hostile) {
+        (true, _) => vec!["--demo".to_string()],
+        (false, Some(attacks)) => vec![hostile_flag(attacks)],
+        (false, None) => (connection.options())
             .map(|o| o.target.words())
             .unwrap_or_default(),
     };
@@ -171,6 +173,19 @@ fn plan<'t>(list: &'t crate::mcp::ToolList, options: &Options<'_>) -> Result<Pla
         }
     }
     Ok((chosen, skipped))
+}
+
+/// `--hostile` as given: its attacks by name, or none.
+fn hostile_flag(attacks: &[crate::hostile::Attack]) -> String {
+    use clap::ValueEnum;
+    let names: Vec<String> = attacks
+        .iter()
+        .filter_map(|a| a.to_possible_value().map(|v| v.get_name().to_string()))
+        .collect();
+    match names.is_empty() {
+        true => "--hostile".into(),
+        false => format!("--hostile={}", names.join(",")),
+    }
 }
 
 /// `mcp-inspect call TOOL --args '…' <connection>`, quoted for a shell.

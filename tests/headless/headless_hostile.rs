@@ -300,6 +300,8 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
         "malformed answer",
         "FAIL lying_output",
         "the result breaks its outputSchema",
+        // Repeated against the built-in server as it was named, not its command line.
+        "reproduce: mcp-inspect call lying_output --args '{}' --hostile\n",
         "ok wide_schema",
         "NOT CHECKED regex_bomb: 0 calls",
         "FAIL never_answer: 1 calls",
