@@ -81,6 +81,7 @@ pub mod theme;
 /// `verify` and `load` on the selected tool (`V`, `M`): the run, its progress and findings.
 pub mod trial {
     pub mod query;
+    pub mod settings;
     pub mod state;
     pub mod update;
 }

@@ -118,6 +118,7 @@ commands! {
     LinkCopy = "link-copy",
     LinkOpen = "link-open",
     ReadLink = "read-link",
+    TrialSettings = "trial-settings",
 }
 
 impl Command {

@@ -478,6 +478,9 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
     if model.view.focus == Pane::Call && !command.is_shared() && model.view.overlay.is_none() {
         return call::update::command(model, command);
     }
+    if command == Command::TrialSettings && model.view.focus == Pane::Trial {
+        return trial::settings::edit(model);
+    }
     if let Some(effects) = trial::update::route(model, command) {
         return effects;
     }

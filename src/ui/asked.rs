@@ -29,6 +29,7 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         Some(OwnForm::Request) => "before it is sent",
         Some(OwnForm::KeepTest(_)) => "before it is kept",
         Some(OwnForm::Roots) => "before they are handed over",
+        Some(OwnForm::Trial(_)) => "before it runs",
         None => "the server asks",
     };
     let title = format!(
@@ -107,6 +108,7 @@ fn filled(panel: &AskPanel) -> &'static str {
         (Some(OwnForm::Request), _) => "the request",
         (Some(OwnForm::KeepTest(_)), _) => "the test file",
         (Some(OwnForm::Roots), _) => "the roots",
+        (Some(OwnForm::Trial(_)), _) => "the run's settings",
     }
 }
 
@@ -130,6 +132,7 @@ fn hints(model: &Model, panel: &AskPanel) -> String {
         Some(OwnForm::Request) => Some("send it"),
         Some(OwnForm::KeepTest(_)) => Some("keep it"),
         Some(OwnForm::Roots) => Some("hand them over"),
+        Some(OwnForm::Trial(_)) => Some("run it"),
         None => None,
     };
     if let Some(what) = own {

@@ -261,3 +261,98 @@ async fn x_stops_a_load_run_and_cancels_its_calls() {
     ])
     .await;
 }
+
+/// `e` in the trial pane: the shown run's settings as a form (at both sizes); ctrl-s keeps them
+/// and runs again with them, and the next run of that kind starts with them too.
+#[test]
+fn a_run_is_set_up_by_a_form_and_kept_for_the_next() {
+    let mut model = demo_model();
+    select(&mut model, "echo");
+    assert!(
+        !press(&mut model, &["V"]).is_empty(),
+        "echo is read-only: no asking"
+    );
+    let ended = json!({"tool": "echo", "status": "ok", "calls": 100, "failures": []});
+    update(
+        &mut model,
+        Msg::Trial(Update::Verified {
+            run: 1,
+            result: ended,
+        }),
+    );
+    press(&mut model, &["e"]);
+    for (w, h) in [(80, 24), (140, 45)] {
+        insta::assert_snapshot!(
+            format!("trial_settings_form_{w}x{h}"),
+            text(&render(&mut model, w, h))
+        );
+    }
+    let screen = text(&render(&mut model, 140, 45));
+    assert!(screen.contains("ctrl-s run it"), "{screen}");
+    type_text(&mut model, "7");
+    press(&mut model, &["down", "space"]);
+    let effects = press(&mut model, &["ctrl-s"]);
+    let Some(Effect::Session(SessionRequest::Verify { settings, .. })) = effects.first() else {
+        panic!("no verify asked for: {effects:?}");
+    };
+    assert_eq!((settings.calls, settings.invalid), (7, true));
+    let screen = text(&render(&mut model, 120, 40));
+    assert!(screen.contains("0/7 calls"), "{screen}");
+    // A load run's form has its own fields; its answer starts a load with them.
+    // Set while it runs: kept for the next run, this one left alone.
+    press(&mut model, &["e", "ctrl-s"]);
+    let said = model.view.status.clone().unwrap_or_default();
+    assert_eq!(said, "kept: the next verify run goes so (x stops this one)");
+    let ended = json!({"tool": "echo", "status": "ok", "calls": 7, "failures": []});
+    update(
+        &mut model,
+        Msg::Trial(Update::Verified {
+            run: 2,
+            result: ended,
+        }),
+    );
+    // (echo's load would need a message in its call panel: pi needs none, and is asked for.)
+    press(&mut model, &["esc", "1", "esc"]);
+    select(&mut model, "pi");
+    press(&mut model, &["M", "M"]);
+    assert_eq!(
+        model.trial.run.as_ref().map(|r| r.id),
+        Some(3),
+        "{:?}",
+        model.view.status
+    );
+    let ended = json!({"calls": 10});
+    update(
+        &mut model,
+        Msg::Trial(Update::Loaded {
+            run: 3,
+            summary: ended,
+        }),
+    );
+    press(&mut model, &["e"]);
+    let screen = text(&render(&mut model, 140, 45));
+    assert!(
+        screen.contains("Seconds") && screen.contains("Callers"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("pi may destroy (no destructiveHint):")
+            && screen.contains("ctrl-s runs it all the same"),
+        "the form is the one question: {screen}"
+    );
+    type_text(&mut model, "2");
+    press(&mut model, &["down"]);
+    type_text(&mut model, "9");
+    let effects = press(&mut model, &["ctrl-s"]);
+    let Some(Effect::Session(SessionRequest::Load {
+        callers, duration, ..
+    })) = effects.first()
+    else {
+        panic!("no load asked for: {effects:?}");
+    };
+    assert_eq!((*callers, duration.as_secs()), (9, 2));
+    assert_eq!(
+        model.trial.settings.verify_calls, 7,
+        "kept for the next verify run"
+    );
+}

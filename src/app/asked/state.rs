@@ -92,6 +92,8 @@ pub enum OwnForm {
     KeepTest(std::sync::Arc<crate::app::saved::kept_tests::KeepTest>),
     /// The roots handed to the server (`R` in the server pane).
     Roots,
+    /// How a verify or load run from the TUI goes (`e` in the trial pane).
+    Trial(crate::app::trial::state::Kind),
 }
 
 /// Completions the server gave for a field of a form.

@@ -104,6 +104,9 @@ pub fn answer(model: &mut Model, reply: Reply) -> Vec<Effect> {
                     crate::app::saved::kept_tests::chosen(model, keep, result)
                 }
                 Some(OwnForm::Roots) => crate::app::server::roots::chosen(model, result),
+                Some(OwnForm::Trial(kind)) => {
+                    crate::app::trial::settings::chosen(model, kind, result)
+                }
                 None => vec![Effect::Session(SessionRequest::Answer { id, result })],
             }
         }

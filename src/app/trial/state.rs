@@ -34,6 +34,8 @@ pub struct Trial {
     pub scroll: usize,
     /// Runs started in this session: the last one's id (what its updates carry).
     pub runs: u64,
+    /// How the next run of each kind goes (`e`).
+    pub settings: TrialSettings,
 }
 
 /// One run on one tool.
@@ -89,4 +91,29 @@ pub struct Sample {
     pub p99_ms: f64,
     /// Calls that failed in the interval (errors, timeouts, verdict failures).
     pub failed: u64,
+}
+
+/// How the next run of each kind goes (set by `app::trial::settings`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrialSettings {
+    /// Calls a verify run makes at most (`verify --calls`).
+    pub verify_calls: usize,
+    /// A verify run also sends inputs the inputSchema refuses (`verify --invalid`).
+    pub verify_invalid: bool,
+    /// How long a load run lasts, in seconds (`load --seconds`).
+    pub load_seconds: f64,
+    /// Callers of a load run (`load -c`).
+    pub load_callers: usize,
+}
+
+impl Default for TrialSettings {
+    /// `verify`'s and `load`'s defaults on the command line, a load run shortened to 10 s.
+    fn default() -> TrialSettings {
+        TrialSettings {
+            verify_calls: 100,
+            verify_invalid: false,
+            load_seconds: 10.0,
+            load_callers: 4,
+        }
+    }
 }

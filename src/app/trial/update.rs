@@ -13,13 +13,8 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Calls a verify run from the TUI makes at most (as `verify`'s default).
-pub const VERIFY_CALLS: usize = 100;
 /// A call of a verify run still running after this is cancelled (as `verify`'s default).
 pub const CALL_LIMIT: Duration = Duration::from_secs(10);
-/// Callers, and how long a load run from the TUI lasts.
-pub const LOAD_CALLERS: usize = 4;
-pub const LOAD_SECONDS: f64 = 10.0;
 
 /// What the connection task tells of a run.
 #[derive(Debug, Clone)]
@@ -60,9 +55,13 @@ pub fn start(model: &mut Model, kind: Kind) -> Vec<Effect> {
     if let Some(risk) = risk(tool)
         && asked.as_ref() != Some(&(tool.name.clone(), kind))
     {
+        let set = model.trial.settings;
         let what = match kind {
-            Kind::Verify => format!("up to {VERIFY_CALLS} times with generated inputs"),
-            Kind::Load => format!("for {LOAD_SECONDS} s from {LOAD_CALLERS} callers"),
+            Kind::Verify => format!("up to {} times with generated inputs", set.verify_calls),
+            Kind::Load => format!(
+                "for {} s from {} callers",
+                set.load_seconds, set.load_callers
+            ),
         };
         let layer = model.active_layer();
         let key = model.view.keymap.reachable_key(layer, kind_command(kind));
@@ -82,17 +81,18 @@ pub fn start(model: &mut Model, kind: Kind) -> Vec<Effect> {
             return Vec::new();
         }
     };
+    let set = model.trial.settings;
     let body = match kind {
         Kind::Verify => Body::Verify {
             seed: 0,
-            planned: VERIFY_CALLS,
+            planned: set.verify_calls,
             calls: 0,
             failures: Vec::new(),
             result: None,
         },
         Kind::Load => Body::Load {
-            concurrency: LOAD_CALLERS,
-            seconds: LOAD_SECONDS,
+            concurrency: set.load_callers,
+            seconds: set.load_seconds,
             samples: Vec::new(),
             summary: None,
         },
@@ -109,6 +109,7 @@ pub fn start(model: &mut Model, kind: Kind) -> Vec<Effect> {
             stopped: false,
             body,
         }),
+        settings: set,
         ..Trial::default()
     };
     model.view.tab = crate::app::tabs::Tab::Tools;
@@ -123,29 +124,30 @@ fn request(
     entry: &Arc<ToolEntry>,
     (kind, run): (Kind, u64),
 ) -> Result<SessionRequest, String> {
+    let set = model.trial.settings;
     Ok(match kind {
         Kind::Verify => SessionRequest::Verify {
             run,
             tool: Listed(entry.clone()),
             settings: Settings {
-                calls: VERIFY_CALLS,
+                calls: set.verify_calls,
                 budget: None,
                 call_limit: CALL_LIMIT,
-                invalid: false,
+                invalid: set.verify_invalid,
             },
         },
         Kind::Load => SessionRequest::Load {
             run,
             tool: Listed(entry.clone()),
             arguments: load_arguments(model, entry)?,
-            callers: LOAD_CALLERS,
-            duration: Duration::from_secs_f64(LOAD_SECONDS),
+            callers: set.load_callers,
+            duration: Duration::from_secs_f64(set.load_seconds),
         },
     })
 }
 
 /// Why a run on `tool` needs a second press: it is not read-only (and may destroy).
-fn risk(tool: &crate::mcp::surface::tool::Tool) -> Option<&'static str> {
+pub(super) fn risk(tool: &crate::mcp::surface::tool::Tool) -> Option<&'static str> {
     let hints = &tool.annotations;
     match (hints.read_only, hints.destructive) {
         (Some(true), _) => None,
