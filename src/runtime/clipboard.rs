@@ -35,7 +35,7 @@ fn osc52(text: &str) -> Result<(), String> {
 
 fn size(text: &str) -> String {
     match text.len() {
-        n if n < 1024 => format!("{n} bytes"),
+        n if n < 1024 => crate::plural::count(n, "byte"),
         n => format!("{:.1} KB", n as f64 / 1024.0),
     }
 }

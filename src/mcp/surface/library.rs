@@ -106,7 +106,7 @@ pub fn describe_content(content: &Value) -> String {
             let resource = content.get("resource").unwrap_or(&Value::Null);
             let uri = resource.get("uri").and_then(Value::as_str).unwrap_or("?");
             let size = match resource.get("text").and_then(Value::as_str) {
-                Some(t) => format!("text, {} chars", t.chars().count()),
+                Some(t) => format!("text, {}", crate::plural::count(t.chars().count(), "char")),
                 None => "blob".into(),
             };
             format!("resource {} ({size})", untrusted::line(uri, 300))

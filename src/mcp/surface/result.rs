@@ -181,8 +181,9 @@ pub fn describe_block(c: &Content) -> String {
                 .map(|m| format!(" ({m})"))
                 .unwrap_or_default(),
             match (text, blob_bytes) {
-                (Some(t), _) => format!(", text {} chars", t.chars().count()),
-                (None, Some(n)) => format!(", blob {n} bytes"),
+                (Some(t), _) =>
+                    format!(", text {}", crate::plural::count(t.chars().count(), "char")),
+                (None, Some(n)) => format!(", blob {}", crate::plural::count(*n, "byte")),
                 _ => String::new(),
             }
         ),
