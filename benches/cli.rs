@@ -4,7 +4,8 @@
 //! start-up (spawn to `initialize` answer) is measured the same way as the baseline.
 //!
 //! Needs `scripts/setup-peers.sh` and `scripts/setup-bench.sh` (Node 22 and the Inspector). First,
-//! `--version` and `--help` from spawn to exit (target: under 5 ms).
+//! `--version` and `--help` from spawn to exit (target: under 5 ms), and the TUI on `--demo` to
+//! its first frame listing the tools.
 
 mod support;
 
@@ -108,8 +109,71 @@ fn startup(ours: &str) {
     }
 }
 
+/// The TUI on `--demo` in a terminal of 80×24 (util-linux `script` gives it a pty): spawn to
+/// the first frame that lists the demo's tools, then `q`. Skipped without `script`.
+fn first_frame(ours: &str) {
+    let mut times = Vec::new();
+    for _ in 0..15 {
+        let data = std::env::temp_dir().join(format!("mcp-inspect-bench-{}", std::process::id()));
+        let line = format!("stty rows 24 cols 80; exec {ours} --demo");
+        let start = Instant::now();
+        let Ok(mut child) = Command::new("script")
+            .args(["-qfec", &line, "/dev/null"])
+            .env("XDG_DATA_HOME", &data)
+            .env("XDG_STATE_HOME", &data)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+        else {
+            println!("skipped the TUI's first frame: no `script` (util-linux)");
+            return;
+        };
+        let mut stdout = child.stdout.take().expect("stdout");
+        let mut seen = Vec::new();
+        let mut buf = [0u8; 65536];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            seen.extend_from_slice(&buf[..n]);
+            // A tool's name: ratatui writes only the cells that changed, so a count that
+            // went from (0) to (17) is never written whole.
+            if seen.windows(10).any(|w| w == b"build_tree") {
+                times.push(start.elapsed());
+                break;
+            }
+        }
+        if let Some(mut stdin) = child.stdin.take() {
+            use std::io::Write;
+            let _ = stdin.write_all(b"q");
+        }
+        std::thread::spawn(move || {
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+            }
+        });
+        let _ = child.wait();
+        let _ = std::fs::remove_dir_all(&data);
+    }
+    if times.len() < 15 {
+        println!(
+            "the TUI's first frame: only {} of 15 runs drew the tools",
+            times.len()
+        );
+        return;
+    }
+    println!(
+        "mcp-inspect --demo (TUI, 80x24)  spawn to the first frame listing the tools {:.1} ms (median of 15)",
+        median(times).as_secs_f64() * 1e3
+    );
+}
+
 fn main() {
     startup(env!("CARGO_BIN_EXE_mcp-inspect"));
+    first_frame(env!("CARGO_BIN_EXE_mcp-inspect"));
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let index =
         root.join(".peers/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
