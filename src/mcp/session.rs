@@ -201,19 +201,32 @@ impl Session {
             options = options.with_meta(meta);
         }
         let request = ClientRequest::CustomRequest(CustomRequest::new(method, params));
-        self.peer()
-            .send_request_with_option(request, options)
-            .await
-            .map_err(|e| self.request_error(e))
+        match self.peer().send_request_with_option(request, options).await {
+            Ok(handle) => Ok(handle),
+            Err(e) => Err(self.settled_error(e).await),
+        }
     }
 
     async fn finish(&self, handle: RequestHandle<RoleClient>) -> Result<Value, RequestError> {
         let id = serde_json::to_string(&handle.id).unwrap_or_default();
-        let result = handle
-            .await_response()
-            .await
-            .map_err(|e| self.request_error(e))?;
+        let result = match handle.await_response().await {
+            Ok(result) => result,
+            Err(e) => return Err(self.settled_error(e).await),
+        };
         self.raw_result(&id, result)
+    }
+
+    /// [`Session::request_error`], once a closed stdio server's last stderr lines are read (at
+    /// most 300 ms): they say why it went.
+    async fn settled_error(&self, e: ServiceError) -> RequestError {
+        if matches!(
+            e,
+            ServiceError::TransportClosed | ServiceError::TransportSend(_)
+        ) && let Some(process) = &self.process
+        {
+            process.stderr.settled(Duration::from_millis(300)).await;
+        }
+        self.request_error(e)
     }
 
     /// The result as the server sent it, moved out of its message (never copied: it may be

@@ -30,13 +30,32 @@ const GRACE: Duration = Duration::from_millis(100);
 /// How long the guard gets to end every descendant after SIGTERM (it gives them 100 ms).
 const GUARD_GRACE: Duration = Duration::from_millis(1_000);
 
-/// The last lines a server wrote to stderr.
+/// The last lines a server wrote to stderr, and whether its stderr has ended.
 #[derive(Clone, Default)]
-pub struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+pub struct StderrTail {
+    lines: Arc<Mutex<VecDeque<String>>>,
+    ended: Arc<(std::sync::atomic::AtomicBool, tokio::sync::Notify)>,
+}
 
 impl StderrTail {
+    /// Waits at most `within` for the server's stderr to end: a server that crashes writes its
+    /// last words and exits, and its stdout may close before they are read.
+    pub async fn settled(&self, within: Duration) {
+        let (done, notify) = &*self.ended;
+        let notified = notify.notified();
+        if !done.load(std::sync::atomic::Ordering::SeqCst) {
+            let _ = tokio::time::timeout(within, notified).await;
+        }
+    }
+
+    fn end(&self) {
+        let (done, notify) = &*self.ended;
+        done.store(true, std::sync::atomic::Ordering::SeqCst);
+        notify.notify_waiters();
+    }
+
     fn push(&self, line: String) {
-        if let Ok(mut tail) = self.0.lock() {
+        if let Ok(mut tail) = self.lines.lock() {
             if tail.len() >= STDERR_TAIL_LINES {
                 tail.pop_front();
             }
@@ -46,7 +65,7 @@ impl StderrTail {
 
     /// The last `n` lines, oldest first, already escaped for a terminal.
     pub fn last(&self, n: usize) -> Vec<String> {
-        self.0
+        self.lines
             .lock()
             .map(|t| t.iter().skip(t.len().saturating_sub(n)).cloned().collect())
             .unwrap_or_default()
@@ -242,7 +261,7 @@ async fn pump_stderr(
                 untrusted::line(&String::from_utf8_lossy(&head), STDERR_LINE_MAX),
                 total
             ),
-            Ok(Line::Eof) | Err(_) => return,
+            Ok(Line::Eof) | Err(_) => return tail.end(),
         };
         tail.push(text.clone());
         events.send(ServerEvent::Stderr(text));
