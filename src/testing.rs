@@ -116,7 +116,7 @@ pub mod mcp {
     }
     pub mod surface {
         pub mod picture {
-            pub use crate::mcp::surface::picture::in_opened;
+            pub use crate::mcp::surface::picture::{decode, in_opened};
         }
         pub mod result {
             pub use crate::mcp::surface::result::CallResult;
