@@ -117,9 +117,15 @@ impl Form {
                 row.present.then_some(Value::Object(map))
             }
             (Kind::Array(_), _) => {
+                // An element not filled in yet holds its place: an empty string for text
+                // (what it reads as), else null.
+                let unset = |c: usize| match self.rows[c].spec.kind {
+                    Kind::Text { .. } => Value::String(String::new()),
+                    _ => Value::Null,
+                };
                 let items: Vec<Value> = self
                     .children(i)
-                    .map(|c| self.value_of(c).unwrap_or(Value::Null))
+                    .map(|c| self.value_of(c).unwrap_or_else(|| unset(c)))
                     .collect();
                 (row.present || !items.is_empty()).then_some(Value::Array(items))
             }
