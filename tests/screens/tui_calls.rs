@@ -1153,6 +1153,12 @@ fn k_keeps_the_shown_call_as_a_test_asking_for_the_file_once() {
         screen.contains("which test file keeps `add` and its result"),
         "{screen}"
     );
+    for (w, h) in [(80, 24), (140, 45)] {
+        insta::assert_snapshot!(
+            format!("keep_test_form_{w}x{h}"),
+            text(&render(&mut m, w, h))
+        );
+    }
     assert!(screen.contains("mcp-inspect-demo.tests.toml"), "{screen}");
     let effects = press(&mut m, &["ctrl-s"]);
     let [Effect::KeepTest(keep)] = effects.as_slice() else {

@@ -856,6 +856,9 @@ fn a_read_blob_is_saved_where_the_form_says() {
         screen.contains("where to write 4 bytes (the first of 2 contents)"),
         "{screen}"
     );
+    for (w, h) in [(80, 24), (140, 45)] {
+        insta::assert_snapshot!(format!("save_form_{w}x{h}"), text(&render(&mut m, w, h)));
+    }
     assert_eq!(
         form_value(&screen, "path*").as_deref(),
         Some("pixel.png"),

@@ -855,6 +855,10 @@ fn a_request_of_any_method_is_composed_in_the_protocol_pane() {
     press(&mut m, &["5", "n"]);
     let screen = tui::text(&tui::render(&mut m, 120, 40));
     assert!(screen.contains("before it is sent: request"), "{screen}");
+    for (w, h) in [(80, 24), (140, 45)] {
+        let screen = tui::text(&tui::render(&mut m, w, h));
+        insta::assert_snapshot!(format!("request_form_{w}x{h}"), screen);
+    }
     type_text(&mut m, "tools/list");
     press(&mut m, &["down"]);
     type_text(&mut m, r#"{"cursor": "abc"}"#);
