@@ -336,6 +336,10 @@ fn a_run_is_set_up_by_a_form_and_kept_for_the_next() {
         "{screen}"
     );
     assert!(
+        screen.contains("seconds 10 ") && !screen.contains("10.0"),
+        "whole seconds: {screen}"
+    );
+    assert!(
         screen.contains("pi may destroy (no destructiveHint):")
             && screen.contains("ctrl-s runs it all the same"),
         "the form is the one question: {screen}"

@@ -29,7 +29,7 @@ pub fn edit(model: &mut Model) -> Vec<Effect> {
         ),
         Kind::Load => (
             json!({
-                "seconds": {"type": "number", "title": "Seconds", "exclusiveMinimum": 0, "maximum": MOST_SECONDS, "default": now.load_seconds,
+                "seconds": {"type": "integer", "title": "Seconds", "minimum": 1, "maximum": MOST_SECONDS as u64, "default": now.load_seconds.round().max(1.0) as u64,
                             "description": "How long calls are started"},
                 "callers": {"type": "integer", "title": "Callers", "minimum": 1, "maximum": MOST_CALLERS, "default": now.load_callers,
                             "description": "Calls in flight at once"}
