@@ -120,12 +120,16 @@ pub fn read_link(model: &mut Model, uri: &str) -> Vec<Effect> {
     {
         library.selected = at;
     }
-    let open = Open::read(uri);
-    library.opening = Some(open.title.clone());
-    library.opened_for = Some(library.selected);
     model.view.focus = Pane::Opened;
-    effects.push(Effect::Session(SessionRequest::Open(open)));
+    effects.push(opening(model, Open::read(uri)));
     effects
+}
+
+/// `open` asked of the connection task, what it gives to be shown beside the selected item.
+fn opening(model: &mut Model, open: Open) -> Effect {
+    model.library.opening = Some(open.title.clone());
+    model.library.opened_for = Some(model.library.selected);
+    Effect::Session(SessionRequest::Open(open))
 }
 
 /// The form for `item` was answered: opened with its values, or dropped.
@@ -139,11 +143,7 @@ pub fn filled(model: &mut Model, item: &Item, answer: Result<Value, String>) -> 
 
 fn request(model: &mut Model, item: &Item, values: &Map<String, Value>) -> Vec<Effect> {
     match item.request(values) {
-        Ok(open) => {
-            model.library.opening = Some(open.title.clone());
-            model.library.opened_for = Some(model.library.selected);
-            vec![Effect::Session(SessionRequest::Open(open))]
-        }
+        Ok(open) => vec![opening(model, open)],
         Err(why) => {
             model.view.status = Some(why);
             Vec::new()
