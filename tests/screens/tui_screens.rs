@@ -1137,31 +1137,3 @@ async fn a_resource_link_in_a_result_is_read_on_its_key() {
     ])
     .await;
 }
-
-/// A Streamable HTTP server that goes away is noticed when its `subscriptions/listen` stream
-/// ends, not only at the next request: the log says so, and that `r` reconnects.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_dead_http_server_is_noticed_when_its_stream_ends() {
-    use crate::cli::{BIN, free_port, options, start_listening};
-    use crate::edge::{ScriptedEdge, Step, keys, run_to_the_end, wait_for};
-    use mcp_inspect::testing::config::target::{HttpTransport, Target};
-    use mcp_inspect::testing::mcp::ProtocolChoice;
-    let port = free_port();
-    let mut demo = std::process::Command::new(BIN);
-    demo.args(["demo-server", "--http", &port.to_string()]);
-    let mut server = Some(start_listening(demo, port));
-    let target = Target::Http {
-        url: format!("http://127.0.0.1:{port}/mcp"),
-        transport: HttpTransport::Streamable,
-        headers: vec![],
-    };
-    let script = vec![
-        wait_for("tools listed"),
-        Step::Do(Box::new(move || drop(server.take()))),
-        wait_for("the server ended its subscriptions/listen stream"),
-        wait_for("(r reconnects)"),
-        keys(&["q"]),
-    ];
-    let mut edge = ScriptedEdge::new(140, 45, script);
-    run_to_the_end(&mut edge, options(target, ProtocolChoice::Auto), 60).await;
-}

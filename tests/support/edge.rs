@@ -19,8 +19,6 @@ pub enum Step {
     WaitFor(String),
     /// Resizes the terminal.
     Resize(u16, u16),
-    /// Does something outside the terminal (stops a server), then goes on.
-    Do(Box<dyn FnMut()>),
 }
 
 pub fn keys(keys: &[&str]) -> Step {
@@ -99,7 +97,6 @@ impl Edge for ScriptedEdge {
                     }
                     self.waiting_for = None;
                 }
-                Step::Do(action) => action(),
                 Step::Resize(w, h) => {
                     let (w, h) = (*w, *h);
                     self.script.pop_front();

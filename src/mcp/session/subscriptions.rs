@@ -57,13 +57,6 @@ pub async fn listen(
                 _ => {}
             }
         }
-        // Dropping the session aborts this task first, so only the server's side gets here:
-        // over HTTP nothing else tells that a server is gone until the next request.
-        events.send(ServerEvent::Notice(
-            "the server ended its subscriptions/listen stream: list changes are no longer \
-             seen, and the server may be gone (r reconnects)"
-                .into(),
-        ));
     });
     Ok((task, accepted))
 }
