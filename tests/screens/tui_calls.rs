@@ -572,8 +572,11 @@ fn a_result_keeps_the_arguments_that_were_sent() {
     );
 }
 
+/// The live check of a draft is cut at its budget (`LIVE_CHECK_BUDGET`) and says so: a key
+/// never waits for a whole validation. How long a key takes is measured by `cargo bench --bench
+/// tui -- form`, not here (a wall-clock bound in a test measures the machine, not the code).
 #[test]
-fn a_slow_input_schema_never_makes_typing_slow() {
+fn a_slow_input_schema_is_checked_within_its_budget_and_says_so() {
     let choices: Vec<Value> = (0..50_000).map(|i| json!({"k": i})).collect();
     let tool = mcp_inspect::testing::mcp::surface::tool::decode_tool(
         &json!({"name": "slow", "inputSchema": {
@@ -592,16 +595,10 @@ fn a_slow_input_schema_never_makes_typing_slow() {
         }
     }
     // A huge draft pasted as JSON (ctrl-f: the JSON draft); each item matches only the
-    // enum's last entry: a billion comparisons to conform.
+    // enum's last entry: a billion comparisons to conform, far past the budget on any machine.
     press(&mut m, &["ctrl-f"]);
     let draft = json!({"items": vec![json!({"k": 49_999}); 20_000]}).to_string();
-    let started = std::time::Instant::now();
     m.call_mut("slow").expect("panel").set_text(&draft);
-    assert!(
-        started.elapsed() < Duration::from_millis(800),
-        "one key press took {:?}",
-        started.elapsed()
-    );
     let problem = m
         .call("slow")
         .expect("call panel")

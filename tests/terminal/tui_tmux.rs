@@ -984,7 +984,9 @@ fn attacks_written_elsewhere_in_a_real_terminal() {
         .status()
         .expect("kill");
     let took = time_until_gone(inspector);
-    assert!(took < Duration::from_millis(1000), "SIGTERM took {took:?}");
+    // Ended by the signal, not by the work: the validation's own budget is 5 s. (How fast a
+    // signal acts is the machine's business on a loaded CI; this asserts that it wins.)
+    assert!(took < Duration::from_millis(2500), "SIGTERM took {took:?}");
     tmux.wait_gone("Tools (1)");
     assert_eq!(tmux.stty("after"), modes, "terminal modes restored");
 }
