@@ -53,7 +53,7 @@ fn escape_line(text: &str, max_chars: usize) -> Cow<'_, str> {
     if text.len() <= max_chars && !text.chars().any(is_dangerous) {
         return Cow::Borrowed(text);
     }
-    let mut out = String::with_capacity(text.len().min(max_chars * 4) + 16);
+    let mut out = String::with_capacity(text.len().min(max_chars.saturating_mul(4)) + 16);
     let mut kept = 0;
     let mut chars = text.chars();
     for c in chars.by_ref().take(max_chars) {
@@ -93,7 +93,9 @@ pub fn sink(text: &str) -> Cow<'_, str> {
 /// Multi-line untrusted text: newlines kept as line breaks, tabs expanded, everything else
 /// dangerous escaped, each line cut at [`MAX_LINE_CHARS`].
 pub fn lines(text: &str) -> Vec<String> {
-    text.split('\n')
+    // Redacted whole first: a secret that spans lines is one secret.
+    crate::secrets::redact(text)
+        .split('\n')
         .map(|l| {
             let l = l.strip_suffix('\r').unwrap_or(l).replace('\t', "    ");
             line(&l, MAX_LINE_CHARS).into_owned()
@@ -104,6 +106,7 @@ pub fn lines(text: &str) -> Vec<String> {
 /// The first `n` lines of multi-line untrusted text, escaped as [`lines`] does, and how many
 /// lines follow (counted, not escaped): what a pane shows of a long text on every frame.
 pub fn first_lines(text: &str, n: usize) -> (Vec<String>, usize) {
+    let text = crate::secrets::redact(text);
     let mut split = text.split('\n');
     let shown = split.by_ref().take(n).collect::<Vec<_>>().join("\n");
     (lines(&shown), split.count())
@@ -117,21 +120,29 @@ pub fn block(text: &str) -> String {
 /// JSON text safe to print: serde_json escapes C0 controls itself, but leaves DEL, C1 controls
 /// (U+009B is a CSI to some terminals) and bidi overrides raw. Those can only occur inside
 /// strings, where `\uXXXX` means the same, so the result is the same JSON value.
+/// Secrets are redacted in the value before it is encoded (and in the text after, for one
+/// registered as a whole JSON fragment).
 pub fn json(value: &serde_json::Value, pretty: bool) -> String {
+    let value = crate::secrets::redact_value(value);
     let text = if pretty {
-        serde_json::to_string_pretty(value)
+        serde_json::to_string_pretty(&*value)
     } else {
-        serde_json::to_string(value)
+        serde_json::to_string(&*value)
     }
     .unwrap_or_else(|_| "null".into());
-    // serde_json escapes C0 inside strings, so a raw newline is pretty-printing's own.
-    let unsafe_char = |c: char| c != '\n' && is_dangerous(c);
     let text = match crate::secrets::redact(&text) {
         Cow::Owned(redacted) => redacted,
         Cow::Borrowed(_) => text,
     };
+    json_escaped_dangerous(&text)
+}
+
+/// JSON text with every dangerous character but a newline written as `\uXXXX` (serde_json
+/// escapes C0 inside strings, so a raw newline is pretty-printing's own). Not redacted.
+pub fn json_escaped_dangerous(text: &str) -> String {
+    let unsafe_char = |c: char| c != '\n' && is_dangerous(c);
     if !text.chars().any(unsafe_char) {
-        return text;
+        return text.to_string();
     }
     let mut out = String::with_capacity(text.len() + 64);
     for c in text.chars() {
@@ -146,6 +157,39 @@ pub fn json(value: &serde_json::Value, pretty: bool) -> String {
         }
     }
     out
+}
+
+/// Text made safe for XML 1.0, in an attribute or an element: secrets redacted first, markup
+/// escaped, and every character XML cannot hold (most control characters) written as `\u{…}`.
+pub fn xml(text: &str) -> String {
+    xml_unredacted(&crate::secrets::redact(text))
+}
+
+/// [`xml`] without the redaction (what a secret looks like once written as XML).
+pub fn xml_unredacted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' => out.push_str("&#10;"),
+            '\t' => out.push_str("&#9;"),
+            c if c.is_control() || is_dangerous(c) || c == '\u{FFFE}' || c == '\u{FFFF}' => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One line escaped as [`line`] draws it, whole and not redacted (what a secret looks like
+/// once drawn).
+pub fn escape_line_unredacted(text: &str) -> String {
+    escape_line(text, usize::MAX).into_owned()
 }
 
 /// A short single-line form for labels: [`line`] with the default cut.

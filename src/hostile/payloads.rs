@@ -119,3 +119,33 @@ pub fn remote_refs(url: &str) -> Value {
         },
     })
 }
+
+/// `value` as JSON text with every character inside its strings written `\uXXXX`: the same
+/// value to any parser, and no substring of the text is any of those strings.
+pub fn every_char_escaped(value: &Value) -> String {
+    match value {
+        Value::String(text) => {
+            let mut out = String::from("\"");
+            for unit in text.encode_utf16() {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+            out.push('"');
+            out
+        }
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(every_char_escaped).collect();
+            format!("[{}]", items.join(","))
+        }
+        Value::Object(map) => {
+            let members: Vec<String> = map
+                .iter()
+                .map(|(k, v)| {
+                    let key = every_char_escaped(&Value::String(k.clone()));
+                    format!("{key}:{}", every_char_escaped(v))
+                })
+                .collect();
+            format!("{{{}}}", members.join(","))
+        }
+        scalar => scalar.to_string(),
+    }
+}

@@ -170,9 +170,46 @@ impl Catalog {
                 }
                 wire.result(&id, text("stderr written"));
             }
+            "reflect_secrets" => reflect_secrets(wire, &id),
             _ => wire.result(&id, text(&format!("{name} answered{ESCAPES}"))),
         }
     }
+}
+
+/// The values of its environment that look like secrets (what `-e` gave it), reflected every
+/// way a server can: raw in a text block, as JSON text in another, as a structuredContent
+/// value, key and array item (that breaks its outputSchema, so the verdict quotes it), in a
+/// log and on stderr; and the answer written with every character of those strings
+/// `\u`-escaped, which no match on the wire's text sees through.
+fn reflect_secrets(wire: &Wire, id: &Value) {
+    let secrets: Vec<String> = std::env::vars()
+        .filter(|(name, _)| {
+            ["SECRET", "TOKEN", "KEY", "PASS"]
+                .iter()
+                .any(|w| name.contains(w))
+        })
+        .map(|(_, value)| value)
+        .collect();
+    let joined = secrets.join(" | ");
+    eprintln!("hostile stderr reflects: {joined}");
+    wire.notify(
+        "notifications/message",
+        json!({"level": "warning", "logger": "reflect", "data": format!("log reflects: {joined}")}),
+    );
+    let structured = json!({
+        "echo": joined,
+        format!("key {joined}"): secrets,
+        "json": json!({"echo": joined}).to_string(),
+    });
+    let result = json!({
+        "content": [
+            {"type": "text", "text": format!("text reflects: {joined}")},
+            {"type": "text", "text": structured.to_string()},
+        ],
+        "structuredContent": structured,
+    });
+    let message = json!({"jsonrpc": "2.0", "id": id, "result": result});
+    wire.raw(format!("{}\n", payloads::every_char_escaped(&message)).as_bytes());
 }
 
 /// A text result of `megabytes` MiB in one line, its id last (as the TypeScript SDK writes it),
@@ -249,6 +286,13 @@ fn misbehaving_calls() -> Vec<Value> {
             "description": "Declares an outputSchema, then violates it; its text claims something else.",
             "inputSchema": no_arguments(),
             "outputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"], "additionalProperties": false},
+        }),
+        json!({
+            "name": "reflect_secrets",
+            "description": "Reflects every environment value named like a secret (*SECRET*, *TOKEN*, *KEY*, *PASS*: what -e gives it) in text, structuredContent, a log, stderr, all \\u-escaped on the wire.",
+            "inputSchema": no_arguments(),
+            "outputSchema": {"type": "object", "properties": {"echo": {"type": "integer"}}},
+            "annotations": {"readOnlyHint": true},
         }),
         tool(
             "stderr_flood",

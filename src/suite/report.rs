@@ -3,6 +3,7 @@
 
 use super::file::Case;
 use super::run::Ran;
+use crate::untrusted::xml;
 use serde_json::json;
 
 /// Lines of text: `ok`/`FAIL`, the label and time, each failure indented, then the counts.
@@ -90,32 +91,6 @@ pub fn junit(suite: &str, cases: &[&Case], ran: &[Ran], seconds: f64) -> String 
         ));
     }
     out.push_str("  </testsuite>\n</testsuites>");
-    out
-}
-
-/// Text made safe for XML 1.0, in an attribute or an element: markup escaped, and every
-/// character XML cannot hold (most control characters) written as `\u{…}`.
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\t' => out.push_str("&#9;"),
-            c if c.is_control()
-                || crate::untrusted::is_dangerous(c)
-                || c == '\u{FFFE}'
-                || c == '\u{FFFF}' =>
-            {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
     out
 }
 

@@ -53,6 +53,7 @@ pub fn updated(text: &str, cases: &[&Case], ran: &[Ran]) -> Result<(String, Vec<
 pub fn appended(text: &str, tool: &str, args: &Value, got: &Got) -> Result<String, String> {
     let mut entry = toml_edit::Table::new();
     entry.insert("tool", toml_edit::value(tool));
+    let args = &*crate::secrets::redact_value(args);
     match toml_of(args) {
         Some(inline) => entry.insert("args", Item::Value(inline)),
         None => entry.insert("args_json", toml_edit::value(args.to_string())),
@@ -97,7 +98,9 @@ fn write(expect: &mut dyn TableLike, action: &Action, got: &Got) -> Option<Strin
         _ if got.text.is_empty() => got.value.as_ref(),
         _ => None,
     };
-    if let Some(value) = value {
+    // Secrets redacted in the value, before TOML escapes it (a quote in one is `\"` there).
+    if let Some(value) = value.map(crate::secrets::redact_value) {
+        let value = &*value;
         let json = value.to_string();
         if json.len() > MAX_KEPT_BYTES {
             return Some(format!(
@@ -121,7 +124,8 @@ fn write(expect: &mut dyn TableLike, action: &Action, got: &Got) -> Option<Strin
         ));
     }
     if !got.text.is_empty() || matches!(action, Action::Call { .. }) {
-        expect.insert("text", toml_edit::value(got.text.as_str()));
+        let text = crate::secrets::redact(&got.text);
+        expect.insert("text", toml_edit::value(&*text));
     }
     None
 }

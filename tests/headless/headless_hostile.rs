@@ -330,3 +330,58 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
         );
     }
 }
+
+/// Invariant 3 with a secret holding everything an encoder escapes (a quote, an apostrophe, a
+/// backslash, a tab, `&<>`, a bidi override, a non-ASCII letter): the hostile server reflects
+/// it in text, structuredContent (a value, a key, JSON text), a log and stderr, every character
+/// `\u`-escaped on the wire; no command and no format lets it out, and no file written does.
+#[test]
+fn a_secret_with_quotes_and_markup_is_redacted_in_every_command_format_and_file() {
+    let secret = "S3CR3T'q\"u\\ote\t&<>\u{202e}é";
+    let pair = format!("HOSTILE_SECRET={secret}");
+    let dir = std::env::temp_dir().join(format!("mcp-inspect-secret-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    std::fs::write(dir.join("t.toml"), "[[call]]\ntool = \"reflect_secrets\"\n").expect("write");
+    let (tests, kept, record) = (path("t.toml"), path("kept.toml"), path("rec.jsonl"));
+    let leaked = |text: &str| text.contains("S3CR3T");
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["call", "reflect_secrets", "--format", "text"],
+        vec!["call", "reflect_secrets", "--format", "json"],
+        vec!["call", "reflect_secrets", "--record", &record],
+        vec!["test", &tests],
+        vec!["test", &tests, "--format", "json"],
+        vec!["test", &tests, "--format", "junit"],
+        vec!["test", &kept, "--update"],
+        vec!["test", &kept],
+    ];
+    std::fs::write(
+        dir.join("kept.toml"),
+        "[[call]]\ntool = \"reflect_secrets\"\n",
+    )
+    .expect("write");
+    for args in runs {
+        let mut args = args.clone();
+        args.extend(["-e", &pair, "--hostile"]);
+        let r = run(&args);
+        assert!(
+            !leaked(&r.stdout) && !leaked(&r.stderr),
+            "{args:?} printed the secret:\n{}\n{}",
+            r.stdout,
+            r.stderr
+        );
+        assert!(
+            r.stdout.contains("[redacted]") || r.stderr.contains("[redacted]"),
+            "{args:?} reflected nothing:\n{}\n{}",
+            r.stdout,
+            r.stderr
+        );
+    }
+    for file in [&record, &kept] {
+        let text = std::fs::read_to_string(file).expect("written");
+        assert!(!leaked(&text), "{file}: {text}");
+        assert!(text.contains("[redacted]"), "{file}: {text}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -74,10 +74,15 @@ impl Recorder {
             },
         })
         .to_string();
-        let exact = serde_json::from_str::<Value>(text).is_ok_and(|v| v == *message);
+        // Secrets are redacted in the value: the wire text keeps the server's own escapes
+        // (`\u0053` for `S`), which no text match sees through. A message holding one is
+        // written re-encoded, the rest exactly as they came.
+        let redacted = crate::secrets::redact_value(message);
+        let exact = matches!(redacted, std::borrow::Cow::Borrowed(_))
+            && serde_json::from_str::<Value>(text).is_ok_and(|v| v == *message);
         let body = match exact {
             true => safe_to_show(text),
-            false => safe_to_show(&message.to_string()),
+            false => safe_to_show(&redacted.to_string()),
         };
         let line = format!("{},\"message\":{body}}}", &head[..head.len() - 1]);
         let text = crate::secrets::redact(&line).into_owned();
