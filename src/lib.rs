@@ -5,6 +5,7 @@ mod cli;
 mod config;
 mod demo;
 mod drift;
+mod escape;
 mod headless;
 mod hostile;
 mod mcp;

@@ -105,10 +105,10 @@ fn encodings(raw: &str) -> Vec<String> {
     let mut out = Vec::new();
     for level in &levels {
         out.extend([
-            crate::untrusted::json_escaped_dangerous(level),
+            crate::escape::json_escaped_dangerous(level),
             toml_basic(level),
-            crate::untrusted::xml_unredacted(level),
-            crate::untrusted::escape_line_unredacted(level),
+            crate::escape::xml_unredacted(level),
+            crate::escape::escape_line_unredacted(level),
             level.clone(),
         ]);
     }

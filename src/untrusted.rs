@@ -4,40 +4,11 @@
 
 use std::borrow::Cow;
 
+pub use crate::escape::is_dangerous;
+use crate::escape::{escape_line, json_escaped_dangerous, push_escaped, xml_unredacted};
+
 /// Longest single line of server text we draw or print before cutting it.
 pub const MAX_LINE_CHARS: usize = 2_000;
-
-/// True for characters that must never reach a terminal or a clipboard raw:
-/// - C0 and C1 controls and DEL (ESC starts CSI/OSC sequences, which can retitle windows, write
-///   the clipboard or draw links; U+009B is a CSI by itself to some terminals);
-/// - bidi and isolate controls, which reorder what a reader sees;
-/// - zero-width, invisible and filler characters, and the tag block, which hide text or make two
-///   different names look the same;
-/// - U+2028/U+2029, which some terminals and editors take as line breaks.
-pub fn is_dangerous(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{AD}' | '\u{34F}' | '\u{61C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
-            | '\u{180B}'..='\u{180F}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{2028}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}'
-            | '\u{3164}' | '\u{FEFF}' | '\u{FFA0}'
-            | '\u{FFF0}'..='\u{FFFB}'
-            | '\u{1D173}'..='\u{1D17A}'
-            | '\u{E0000}'..='\u{E0FFF}')
-}
-
-fn push_escaped(out: &mut String, c: char) {
-    match c {
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        '\t' => out.push_str("\\t"),
-        '\u{1b}' => out.push_str("\\e"),
-        c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
-        c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-    }
-}
 
 /// One line of untrusted text, safe to draw: secrets redacted, every dangerous character escaped
 /// (newlines too), cut at `max_chars` with a visible note of how much was left out.
@@ -46,28 +17,6 @@ pub fn line(text: &str, max_chars: usize) -> Cow<'_, str> {
         Cow::Borrowed(text) => escape_line(text, max_chars),
         Cow::Owned(text) => Cow::Owned(escape_line(&text, max_chars).into_owned()),
     }
-}
-
-fn escape_line(text: &str, max_chars: usize) -> Cow<'_, str> {
-    // Length first: a 15 MiB line is cut, never scanned whole (it may be drawn every frame).
-    if text.len() <= max_chars && !text.chars().any(is_dangerous) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len().min(max_chars.saturating_mul(4)) + 16);
-    let mut kept = 0;
-    let mut chars = text.chars();
-    for c in chars.by_ref().take(max_chars) {
-        kept += c.len_utf8();
-        if is_dangerous(c) {
-            push_escaped(&mut out, c);
-        } else {
-            out.push(c);
-        }
-    }
-    if kept < text.len() {
-        out.push_str(&format!("… [{} more chars]", text[kept..].chars().count()));
-    }
-    Cow::Owned(out)
 }
 
 /// Text for a sink (stdout, stderr, a clipboard) that keeps its line breaks and tabs: secrets
@@ -137,59 +86,10 @@ pub fn json(value: &serde_json::Value, pretty: bool) -> String {
     json_escaped_dangerous(&text)
 }
 
-/// JSON text with every dangerous character but a newline written as `\uXXXX` (serde_json
-/// escapes C0 inside strings, so a raw newline is pretty-printing's own). Not redacted.
-pub fn json_escaped_dangerous(text: &str) -> String {
-    let unsafe_char = |c: char| c != '\n' && is_dangerous(c);
-    if !text.chars().any(unsafe_char) {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len() + 64);
-    for c in text.chars() {
-        if unsafe_char(c) {
-            // Outside the BMP: a surrogate pair, as JSON requires.
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{:04x}", unit));
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// Text made safe for XML 1.0, in an attribute or an element: secrets redacted first, markup
 /// escaped, and every character XML cannot hold (most control characters) written as `\u{…}`.
 pub fn xml(text: &str) -> String {
     xml_unredacted(&crate::secrets::redact(text))
-}
-
-/// [`xml`] without the redaction (what a secret looks like once written as XML).
-pub fn xml_unredacted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\t' => out.push_str("&#9;"),
-            c if c.is_control() || is_dangerous(c) || c == '\u{FFFE}' || c == '\u{FFFF}' => {
-                out.push_str(&format!("\\u{{{:x}}}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// One line escaped as [`line`] draws it, whole and not redacted (what a secret looks like
-/// once drawn).
-pub fn escape_line_unredacted(text: &str) -> String {
-    escape_line(text, usize::MAX).into_owned()
 }
 
 /// A short single-line form for labels: [`line`] with the default cut.

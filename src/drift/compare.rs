@@ -224,8 +224,11 @@ fn annotations(
         if a == b {
             continue;
         }
+        // Each of these hints is risky when unset (the spec's defaults: not read-only, maybe
+        // destructive, not idempotent), so a hint removed is breaking whatever it said: losing
+        // `destructiveHint: true` takes away the warning a client (and `--rerun`) asked on.
         let verdict = match &riskier {
-            Some(risky) if b.as_ref() == Some(risky) => Verdict::Breaking,
+            Some(risky) if b.is_none() || b.as_ref() == Some(risky) => Verdict::Breaking,
             _ => Verdict::Info,
         };
         let shown = |v: &Option<Value>| {

@@ -336,12 +336,40 @@ fn hostile_schemas(url: &str) -> Vec<Value> {
             "A pattern with nested quantifiers and a default that sets it off.",
             payloads::regex_bomb(),
         ),
+        generator_attack(
+            "self_any_of",
+            "An input that is only ever itself (anyOf and allOf back to the root): no value ends.",
+            json!({"type": "object", "properties": {"x": {"anyOf": [{"$ref": "#/properties/x"}]}, "y": {"allOf": [{"$ref": "#"}]}}, "required": ["x", "y"]}),
+        ),
+        generator_attack(
+            "nested_thousands",
+            "Arrays of at least 1,000 of themselves: 150 bytes asking for 1000^8 values.",
+            json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "required": ["a"], "$defs": {"a": {"type": "array", "items": {"$ref": "#/$defs/a"}, "minItems": 1000}}}),
+        ),
+        generator_attack(
+            "fifty_selves",
+            "Fifty required properties, each the schema again.",
+            {
+                let names: Vec<String> = (0..50).map(|i| format!("p{i}")).collect();
+                let properties: serde_json::Map<String, Value> = names
+                    .iter()
+                    .map(|n| (n.clone(), json!({"$ref": "#"})))
+                    .collect();
+                json!({"type": "object", "properties": properties, "required": names})
+            },
+        ),
         tool(
             "remote_ref",
             &format!("Refs, an $id, a meta-schema and links to {url}, never to be fetched."),
             payloads::remote_refs(url),
         ),
     ]
+}
+
+/// A read-only tool (so `verify` calls it unasked) whose inputSchema attacks the generator.
+fn generator_attack(name: &str, description: &str, input: Value) -> Value {
+    json!({"name": name, "description": description, "inputSchema": input,
+        "annotations": {"readOnlyHint": true}})
 }
 
 /// Entries that are hardly tools: a huge description, a number for a name, no name, schemas

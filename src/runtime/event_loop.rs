@@ -120,10 +120,17 @@ where
     if !model.exit.switch_server {
         edge.release();
     }
-    // The session task closes the server: stdin, a short grace, then the process group.
-    let _ = tokio::time::timeout(Duration::from_secs(2), session).await;
+    closed(from_session, session).await;
     Ok(match model.exit.switch_server {
         true => Ended::SwitchServer,
         false => Ended::Quit(0),
     })
+}
+
+/// Waits (2 s at most) for the session task to close the server: stdin, a short grace, then
+/// the process group. With nothing left to hear it (`from_session` dropped first), a
+/// connection still being made is dropped at once: q wins over a hanging handshake.
+async fn closed(from_session: mpsc::Receiver<Msg>, session: tokio::task::JoinHandle<()>) {
+    drop(from_session);
+    let _ = tokio::time::timeout(Duration::from_secs(2), session).await;
 }

@@ -28,7 +28,16 @@ pub async fn run(
     loop {
         let (events, event_rx) = EventSink::new();
         let forwarder = tokio::spawn(forward(events.clone(), event_rx, to_ui.clone()));
-        let outcome = match crate::mcp::connect(&options, &events).await {
+        let connected = tokio::select! {
+            connected = crate::mcp::connect(&options, &events) => connected,
+            // The UI is gone (q while a handshake or a restart hangs): the half-made
+            // connection is dropped, which ends the server's process group at once.
+            () = to_ui.closed() => {
+                forwarder.abort();
+                return;
+            }
+        };
+        let outcome = match connected {
             Ok(session) => {
                 let asking = &options.client.asking;
                 serve(

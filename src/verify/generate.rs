@@ -7,9 +7,19 @@
 use super::rng::Rng;
 use crate::schema::refs::{Document, RefTarget};
 use serde_json::{Map, Value, json};
+use std::sync::Arc;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering::Relaxed};
 
 /// Nesting generated at most; deeper values are typical ones.
 const MAX_DEPTH: usize = 8;
+/// Nesting reached at all, typical values and `anyOf`/`allOf` branches included: past it a
+/// schema recurses without end (`{"anyOf": [{"$ref": "#"}]}`), and the value is refused.
+const MAX_NESTING: usize = 32;
+/// What one generated value may cost at most, in values (a string counts one per 64 bytes):
+/// a 150-byte schema asking for nested arrays of `minItems: 1000`, or 50 required properties
+/// that are the schema again, runs out here instead of reaching gigabytes.
+const VALUE_BUDGET: usize = 100_000;
 /// The longest string or array generated (a larger `maxLength` is capped).
 const MAX_LEN: u64 = 1_000;
 /// Enum values tried at the boundary at most.
@@ -24,74 +34,181 @@ const PUNCTUATION: &[char] = &[
 ];
 const WIDE: &[char] = &['é', 'ß', 'Ж', '日', '本', '🙂', '\u{200b}', '\u{0301}'];
 
-/// Generates inputs for one input schema.
+/// Why a value could not be generated: the schema asks for more than a value may cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spent {
+    /// It recurses past [`MAX_NESTING`] without reaching a value.
+    TooDeep = 1,
+    /// Its smallest value costs more than [`VALUE_BUDGET`].
+    TooLarge = 2,
+}
+
+impl Spent {
+    fn of(code: u8) -> Option<Spent> {
+        match code {
+            1 => Some(Spent::TooDeep),
+            2 => Some(Spent::TooLarge),
+            _ => None,
+        }
+    }
+
+    /// The words a report uses.
+    pub fn words(self) -> String {
+        match self {
+            Spent::TooDeep => format!(
+                "the inputSchema recurses past {MAX_NESTING} levels without reaching a value (too deep to generate)"
+            ),
+            Spent::TooLarge => format!(
+                "an input of the inputSchema costs more than {VALUE_BUDGET} values (too large to generate)"
+            ),
+        }
+    }
+}
+
+/// Generates inputs for one input schema, each value within [`VALUE_BUDGET`] and
+/// [`MAX_NESTING`] by construction: what runs out is refused (and remembered, see
+/// [`Gen::spent`]), never finished. Inputs come one at a time, as they are used: a schema
+/// with 30,000 properties costs one input at a time, not one per property and call.
 pub struct Gen<'a> {
     doc: Document<'a>,
+    /// What the value being generated may still cost.
+    left: AtomicUsize,
+    /// Why the value being generated is refused, once it is ([`Spent::code`]; 0: not).
+    cut: AtomicU8,
+    /// Why the first refused value was (the same code).
+    spent: AtomicU8,
+    /// Whether the smallest value fits the budget (when it does not, no value does).
+    fits: OnceLock<bool>,
+    /// Set once a random value ran out: the next ones are made small (fewest items, few
+    /// optional properties), so a schema whose random values outgrow the budget costs one
+    /// refusal, not one per try.
+    small: AtomicBool,
 }
 
 impl<'a> Gen<'a> {
     pub fn new(schema: &'a Value) -> Gen<'a> {
         Gen {
             doc: Document::new(schema),
+            left: AtomicUsize::new(0),
+            cut: AtomicU8::new(0),
+            spent: AtomicU8::new(0),
+            fits: OnceLock::new(),
+            small: AtomicBool::new(false),
         }
     }
 
-    /// The argument objects at the boundary: the typical one, then each property's every
-    /// boundary value (the others typical), then each optional property left out.
-    /// At most `limit` of them: a schema with 20,000 properties must not cost 80,000 argument
-    /// objects when a hundred calls are made (memory follows what is used, not the structure).
-    pub fn boundaries(&self, limit: usize) -> Vec<Value> {
-        let root = self.doc.root();
-        let base = self.typical(root, 0);
-        let mut out = vec![base.clone()];
-        let schema = self.resolved(root);
-        let Some(Value::Object(properties)) = schema.get("properties") else {
-            out.extend(self.edges(schema, 0));
-            return out;
-        };
-        for (name, property) in properties {
-            for edge in self.edges(property, 1) {
-                if out.len() >= limit {
-                    return out;
-                }
-                let mut args = base.clone();
-                args[name.as_str()] = edge;
-                out.push(args);
+    /// Why a value this generator was asked for could not be made, if one could not.
+    pub fn spent(&self) -> Option<Spent> {
+        Spent::of(self.spent.load(Relaxed))
+    }
+
+    /// Whether the value being generated was refused.
+    fn is_cut(&self) -> bool {
+        self.cut.load(Relaxed) != 0
+    }
+
+    fn cut_for(&self, why: Spent) {
+        self.cut.store(why as u8, Relaxed);
+    }
+
+    /// One value made by `make` within a fresh budget; `None` when it ran out.
+    fn fresh<T>(&self, make: impl FnOnce(&Self) -> T) -> Option<T> {
+        self.left.store(VALUE_BUDGET, Relaxed);
+        self.cut.store(0, Relaxed);
+        let value = make(self);
+        match self.cut.load(Relaxed) {
+            0 => Some(value),
+            why => {
+                let _ = self.spent.compare_exchange(0, why, Relaxed, Relaxed);
+                None
             }
         }
-        out
+    }
+
+    /// Takes `cost` from the budget; false (the value refused) when it is not there or
+    /// `depth` is past [`MAX_NESTING`].
+    fn afford(&self, cost: usize, depth: usize) -> bool {
+        if self.is_cut() {
+            return false;
+        }
+        if depth > MAX_NESTING {
+            self.cut_for(Spent::TooDeep);
+            return false;
+        }
+        match self.left.load(Relaxed).checked_sub(cost) {
+            Some(left) => {
+                self.left.store(left, Relaxed);
+                true
+            }
+            None => {
+                self.cut_for(Spent::TooLarge);
+                false
+            }
+        }
+    }
+
+    /// The argument objects at the boundary, made as they are taken: the typical one, then
+    /// each property's every boundary value (the others typical).
+    pub fn boundaries(&self) -> impl Iterator<Item = Value> + '_ {
+        let root = self.resolved(self.doc.root());
+        let base = self.fresh(|g| g.typical(root, 0)).map(Arc::new);
+        let top = base.as_deref().cloned();
+        let root_edges = match root.get("properties") {
+            Some(Value::Object(_)) => Vec::new(),
+            _ => self.fresh(|g| g.edges(root, 0)).unwrap_or_default(),
+        };
+        let per_property = base.into_iter().flat_map(move |base| {
+            properties(root).flat_map(move |(name, property)| {
+                let base = Arc::clone(&base);
+                let edges = self.fresh(|g| g.edges(property, 1)).unwrap_or_default();
+                edges.into_iter().map(move |edge| {
+                    let mut args = (*base).clone();
+                    args[name.as_str()] = edge;
+                    args
+                })
+            })
+        });
+        top.into_iter().chain(root_edges).chain(per_property)
     }
 
     /// Argument objects the schema must refuse, each one mistake away from the typical one: a
     /// required property left out, a property of the wrong type, a number past its bound, a
     /// string outside its enum, a property the schema does not allow. The caller keeps those
-    /// the schema does refuse. At most `limit` of them.
-    pub fn invalid(&self, limit: usize) -> Vec<Value> {
+    /// the schema does refuse. Made as they are taken.
+    pub fn invalid(&self) -> Box<dyn Iterator<Item = Value> + Send + '_> {
         let schema = self.resolved(self.doc.root());
-        let base = self.typical(schema, 0);
-        let mut out = Vec::new();
-        let Some(map) = base.as_object() else {
-            return vec![json!([]), json!("not an object")];
+        let Some(base) = self.fresh(|g| g.typical(schema, 0)) else {
+            return Box::new(std::iter::empty());
         };
-        for name in required_names(schema) {
-            let mut args = map.clone();
-            args.shift_remove(name);
-            out.push(Value::Object(args));
-        }
-        for (name, property) in properties(schema) {
-            for wrong in self.wrongs(property) {
-                if out.len() >= limit {
-                    return out;
-                }
-                let mut args = map.clone();
-                args.insert(name.clone(), wrong);
-                out.push(Value::Object(args));
-            }
-        }
-        let mut extra = map.clone();
-        extra.insert("mcp_inspect_unexpected".into(), json!(true));
-        out.push(Value::Object(extra));
-        out
+        let Value::Object(map) = base else {
+            return Box::new([json!([]), json!("not an object")].into_iter());
+        };
+        let map = Arc::new(map);
+        let missing = {
+            let map = Arc::clone(&map);
+            required_names(schema).into_iter().map(move |name| {
+                let mut args = (*map).clone();
+                args.shift_remove(name);
+                Value::Object(args)
+            })
+        };
+        let wrong = {
+            let map = Arc::clone(&map);
+            properties(schema).flat_map(move |(name, property)| {
+                let map = Arc::clone(&map);
+                self.wrongs(property).into_iter().map(move |wrong| {
+                    let mut args = (*map).clone();
+                    args.insert(name.clone(), wrong);
+                    Value::Object(args)
+                })
+            })
+        };
+        let extra = std::iter::once_with(move || {
+            let mut extra = (*map).clone();
+            extra.insert("mcp_inspect_unexpected".into(), json!(true));
+            Value::Object(extra)
+        });
+        Box::new(missing.chain(wrong).chain(extra))
     }
 
     /// Values one property's schema refuses (most of them: the caller checks).
@@ -122,9 +239,20 @@ impl<'a> Gen<'a> {
         out
     }
 
-    /// A random argument object.
-    pub fn random(&self, rng: &mut Rng) -> Value {
-        self.any(self.doc.root(), rng, 0)
+    /// A random argument object; `None` when it ran out of budget (see [`Gen::spent`]).
+    pub fn random(&self, rng: &mut Rng) -> Option<Value> {
+        let fits = self.fits.get_or_init(|| {
+            let root = self.doc.root();
+            self.fresh(|g| g.typical(root, 0)).is_some()
+        });
+        if !fits {
+            return None;
+        }
+        let made = self.fresh(|g| g.any(g.doc.root(), rng, 0));
+        if made.is_none() {
+            self.small.store(true, Relaxed);
+        }
+        made
     }
 
     /// `schema` with `$ref`s followed (a chain of at most 16).
@@ -145,6 +273,9 @@ impl<'a> Gen<'a> {
     /// A typical value: the default, the first enum value, required properties only.
     fn typical(&self, schema: &Value, depth: usize) -> Value {
         let schema = self.resolved(schema);
+        if !self.afford(1, depth) {
+            return Value::Null;
+        }
         if let Some(v) = schema.get("const").or_else(|| schema.get("default")) {
             return v.clone();
         }
@@ -163,15 +294,18 @@ impl<'a> Gen<'a> {
             "number" => json!(clamp_int(0, schema)),
             "boolean" => json!(false),
             "null" => Value::Null,
-            "string" => json!("a".repeat(min_len(schema, "minLength") as usize)),
+            "string" => self.string("a".repeat(min_len(schema, "minLength") as usize)),
             "array" if depth < MAX_DEPTH => {
                 let item = schema.get("items").unwrap_or(&Value::Null);
                 let n = min_len(schema, "minItems");
-                Value::Array((0..n).map(|_| self.typical(item, depth + 1)).collect())
+                self.repeated(n, |g| g.typical(item, depth + 1))
             }
             "object" if depth < MAX_DEPTH => {
                 let mut map = Map::new();
                 for (name, property) in required_properties(schema) {
+                    if self.is_cut() {
+                        break;
+                    }
                     map.insert(name, self.typical(property, depth + 1));
                 }
                 Value::Object(map)
@@ -185,6 +319,9 @@ impl<'a> Gen<'a> {
     /// The boundary values of one schema.
     fn edges(&self, schema: &Value, depth: usize) -> Vec<Value> {
         let schema = self.resolved(schema);
+        if !self.afford(1, depth) {
+            return Vec::new();
+        }
         if let Some(values) = schema.get("enum").and_then(Value::as_array) {
             return values.iter().take(MAX_ENUM).cloned().collect();
         }
@@ -212,16 +349,21 @@ impl<'a> Gen<'a> {
             "string" => {
                 let (low, high) = (min_len(schema, "minLength"), max_len(schema, "maxLength"));
                 out.extend([
-                    json!("a".repeat(low as usize)),
-                    json!("a".repeat(high as usize)),
+                    self.string("a".repeat(low as usize)),
+                    self.string("a".repeat(high as usize)),
                 ]);
                 out.extend(format_examples(schema));
             }
             "array" => {
                 let item = schema.get("items").unwrap_or(&Value::Null);
                 let high = max_len(schema, "maxItems").min(100);
+                let before = self.left.load(Relaxed);
                 let one = self.typical(item, depth + 1);
-                out.extend([json!([]), Value::Array(vec![one.clone(); high as usize])]);
+                // Each copy costs what the first did.
+                let each = before.saturating_sub(self.left.load(Relaxed)).max(1);
+                if self.afford(each.saturating_mul(high as usize), depth) {
+                    out.extend([json!([]), Value::Array(vec![one; high as usize])]);
+                }
             }
             _ => {}
         }
@@ -231,6 +373,9 @@ impl<'a> Gen<'a> {
     /// A random value of `schema`.
     fn any(&self, schema: &Value, rng: &mut Rng, depth: usize) -> Value {
         let schema = self.resolved(schema);
+        if !self.afford(1, depth) {
+            return Value::Null;
+        }
         if depth >= MAX_DEPTH {
             return self.typical(schema, depth);
         }
@@ -250,6 +395,9 @@ impl<'a> Gen<'a> {
         if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
             let mut merged = Map::new();
             for part in parts {
+                if self.is_cut() {
+                    break;
+                }
                 if let Value::Object(o) = self.any(part, rng, depth + 1) {
                     merged.extend(o);
                 }
@@ -262,19 +410,26 @@ impl<'a> Gen<'a> {
             "number" => random_float(schema, rng),
             "boolean" => json!(rng.chance(50)),
             "null" => Value::Null,
-            "string" => json!(random_string(schema, rng)),
+            "string" => self.string(random_string(schema, rng)),
             "array" => {
                 let item = schema.get("items").unwrap_or(&Value::Null);
                 let low = min_len(schema, "minItems");
-                let high = max_len(schema, "maxItems").min(low + 5);
+                let high = match self.small.load(Relaxed) {
+                    true => low,
+                    false => max_len(schema, "maxItems").min(low + 5),
+                };
                 let n = rng.between(low as i128, high as i128);
-                Value::Array((0..n).map(|_| self.any(item, rng, depth + 1)).collect())
+                self.repeated(n as u64, |g| g.any(item, rng, depth + 1))
             }
             "object" => {
                 let mut map = Map::new();
                 let required = required_names(schema);
                 for (name, property) in properties(schema) {
-                    if required.contains(&name.as_str()) || rng.chance(50) {
+                    if self.is_cut() {
+                        break;
+                    }
+                    let chance = if self.small.load(Relaxed) { 10 } else { 50 };
+                    if required.contains(&name.as_str()) || rng.chance(chance) {
                         map.insert(name.clone(), self.any(property, rng, depth + 1));
                     }
                 }
@@ -287,6 +442,28 @@ impl<'a> Gen<'a> {
                 _ => json!(random_string(schema, rng)),
             },
         }
+    }
+}
+
+impl Gen<'_> {
+    /// A string value, its bytes taken from the budget.
+    fn string(&self, text: String) -> Value {
+        match self.afford(text.len() / 64, 0) {
+            true => Value::String(text),
+            false => Value::Null,
+        }
+    }
+
+    /// An array of `n` values made by `make`, stopped once the budget is gone.
+    fn repeated(&self, n: u64, mut make: impl FnMut(&Self) -> Value) -> Value {
+        let mut items = Vec::new();
+        for _ in 0..n {
+            if self.is_cut() {
+                break;
+            }
+            items.push(make(self));
+        }
+        Value::Array(items)
     }
 }
 
@@ -470,7 +647,7 @@ mod tests {
             "required": ["n"],
             "$defs": {"mode": {"enum": ["fast", "slow"]}}
         });
-        let all = Gen::new(&schema).boundaries(usize::MAX);
+        let all: Vec<Value> = Gen::new(&schema).boundaries().collect();
         assert_eq!(all[0], json!({"n": 1}));
         for expected in [
             json!({"n": 10000}),
@@ -494,8 +671,9 @@ mod tests {
             .collect();
         let schema = json!({"type": "object", "properties": properties});
         let generator = Gen::new(&schema);
-        assert_eq!(generator.boundaries(40).len(), 40);
-        assert_eq!(generator.invalid(25).len(), 25);
+        // Taken one at a time: forty of them cost forty, not one per property.
+        assert_eq!(generator.boundaries().take(40).count(), 40);
+        assert_eq!(generator.invalid().take(25).count(), 25);
     }
 
     #[test]
@@ -510,7 +688,7 @@ mod tests {
             "required": ["n"],
             "additionalProperties": false
         });
-        let all = Gen::new(&schema).invalid(usize::MAX);
+        let all: Vec<Value> = Gen::new(&schema).invalid().collect();
         for expected in [
             json!({}),
             json!({"n": "7"}),
@@ -543,10 +721,14 @@ mod tests {
         });
         let generator = Gen::new(&schema);
         let mut rng = Rng::new(42);
-        let values: Vec<Value> = (0..200).map(|_| generator.random(&mut rng)).collect();
+        let values: Vec<Value> = (0..200)
+            .filter_map(|_| generator.random(&mut rng))
+            .collect();
         let again: Vec<Value> = {
             let mut rng = Rng::new(42);
-            (0..200).map(|_| generator.random(&mut rng)).collect()
+            (0..200)
+                .filter_map(|_| generator.random(&mut rng))
+                .collect()
         };
         assert_eq!(values, again);
         let compiled = crate::schema::Compiled::new(&schema);
@@ -562,5 +744,41 @@ mod tests {
                     .is_some_and(|s| s.chars().any(|c| PUNCTUATION.contains(&c)))
             });
         assert!(some_punctuation);
+    }
+
+    /// Schemas a server controls cannot make generation spin or take gigabytes: each value is
+    /// refused once it recurses too deep or costs too much, and the generator says which.
+    #[test]
+    fn self_referencing_and_exponential_schemas_are_refused_with_a_reason() {
+        let cases = [
+            (json!({"anyOf": [{"$ref": "#"}]}), Spent::TooDeep),
+            (
+                json!({"allOf": [{"$ref": "#"}], "type": "object"}),
+                Spent::TooDeep,
+            ),
+            (
+                json!({"type": "array", "items": {"$ref": "#"}, "minItems": 1000}),
+                Spent::TooLarge,
+            ),
+            (
+                {
+                    let names: Vec<String> = (0..50).map(|i| format!("p{i}")).collect();
+                    let props: Map<String, Value> = names
+                        .iter()
+                        .map(|n| (n.clone(), json!({"$ref": "#"})))
+                        .collect();
+                    json!({"type": "object", "properties": props, "required": names})
+                },
+                Spent::TooLarge,
+            ),
+        ];
+        for (schema, why) in cases {
+            let generator = Gen::new(&schema);
+            let mut rng = Rng::new(7);
+            let made: Vec<Value> = generator.boundaries().take(100).collect();
+            let random = (0..3).filter_map(|_| generator.random(&mut rng)).count();
+            assert!(made.is_empty() && random == 0, "{schema}: {made:?}");
+            assert_eq!(generator.spent(), Some(why), "{schema}");
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! first failure of each kind shrunk to its smallest input. Over any [`Link`]: one that starts
 //! the server again after a crash (headless), or the TUI's live session.
 
-use super::generate::Gen;
+use super::generate::{Gen, Spent};
 use super::rng::Rng;
 use super::shrink::candidates;
 use crate::mcp::session::error::exit;
@@ -133,25 +133,18 @@ pub async fn verify_tool(
     let input = Compiled::new(&tool.input_schema);
     let valid = |v: &Value| input.check(v).is_ok_and(|c| c.violations.is_empty());
     let generator = Gen::new(&tool.input_schema);
-    let mut queue: Vec<Value> = generator
-        .boundaries(settings.calls.saturating_mul(4))
-        .into_iter()
-        .filter(|v| valid(v))
-        .collect();
-    queue.dedup();
-    queue.reverse();
-    // A stream per tool: naming other tools does not change this one's inputs.
-    let mut rng = Rng::new(seed ^ name_hash(&tool.name));
+    let mut inputs = Inputs {
+        boundary: Box::new(generator.boundaries()),
+        last: None,
+        // A stream per tool: naming other tools does not change this one's inputs.
+        rng: Rng::new(seed ^ name_hash(&tool.name)),
+    };
     let (mut calls, mut unmade, mut tally) = (0, 0, Tally::default());
     let (mut failures, mut seen): (Vec<Value>, Vec<Kind>) = (Vec::new(), Vec::new());
     let (mut timed_out, mut lost) = (false, None);
     let in_budget = || settings.budget.is_none_or(|b| started.elapsed() <= b);
     while !timed_out && calls < settings.calls && in_budget() {
-        let Some(args) = queue.pop().or_else(|| {
-            (0..TRIES)
-                .map(|_| generator.random(&mut rng))
-                .find(|v| valid(v))
-        }) else {
+        let Some(args) = inputs.next(&generator, &valid).await else {
             unmade += 1;
             if unmade > 3 {
                 break;
@@ -195,8 +188,10 @@ pub async fn verify_tool(
     }
     let ended = Ended {
         calls,
+        planned: settings.calls,
         invalid_calls,
         no_input: unmade > 3,
+        spent: generator.spent(),
         timed_out,
         lost: lost.is_some(),
     };
@@ -204,12 +199,47 @@ pub async fn verify_tool(
     Verified { result, lost }
 }
 
+/// The inputs of one tool's run: boundary values first, made one at a time as they are used
+/// (a consecutive repeat skipped), then random ones. Each value is bounded; between two, a
+/// signal, a stop or the time budget wins.
+struct Inputs<'g> {
+    boundary: Box<dyn Iterator<Item = Value> + Send + 'g>,
+    last: Option<Value>,
+    rng: Rng,
+}
+
+impl Inputs<'_> {
+    /// The next valid input, in a few tries of random ones; `None` when none came.
+    async fn next(
+        &mut self,
+        generator: &Gen<'_>,
+        valid: &(dyn Fn(&Value) -> bool + Sync),
+    ) -> Option<Value> {
+        tokio::task::yield_now().await;
+        let last = &self.last;
+        let mut next = self.boundary.find(|v| valid(v) && last.as_ref() != Some(v));
+        for _ in 0..TRIES {
+            if next.is_some() {
+                break;
+            }
+            tokio::task::yield_now().await;
+            next = generator.random(&mut self.rng).filter(|v| valid(v));
+        }
+        self.last.clone_from(&next);
+        next
+    }
+}
+
 /// How a tool's run ended, for its report.
 struct Ended {
     calls: usize,
+    /// The calls the run was to make.
+    planned: usize,
     invalid_calls: usize,
     /// No valid input could be made.
     no_input: bool,
+    /// Why the generator refused a value, if it did.
+    spent: Option<Spent>,
     timed_out: bool,
     lost: bool,
 }
@@ -240,17 +270,32 @@ async fn shrunk(
 
 /// One tool's run as the report holds it: ok, failed or not_checked (never ok when nothing
 /// was called or a result could not be judged), with a note saying why it stopped.
+/// A run that made fewer calls than planned, with no failure to show for it, is not a pass
+/// (invariant 11): "2 of 100 calls: the time budget was spent".
 fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Value>) -> Value {
-    let note = match (ended.no_input, ended.timed_out, ended.lost, tally.not_checked_why) {
-        (true, ..) => "no valid input could be generated from the inputSchema (a pattern or `not` this cannot satisfy?)".into(),
+    let of = format!("{} of {} calls", ended.calls, ended.planned);
+    let note = match (
+        ended.no_input,
+        ended.timed_out,
+        ended.lost,
+        tally.not_checked_why,
+    ) {
+        (true, ..) => match ended.spent {
+            Some(spent) => format!("{of}: {}", spent.words()),
+            None => format!(
+                "{of}: no valid input could be generated from the inputSchema (a pattern or `not` this cannot satisfy?)"
+            ),
+        },
         (_, true, ..) => "its calls stopped after a timeout".into(),
-        (_, _, true, _) => "the connection was lost: the run ended there".into(),
+        (_, _, true, _) => format!("{of}: the connection was lost, the run ended there"),
         (.., Some(why)) => format!("results not checked against the outputSchema: {why}"),
+        _ if ended.calls < ended.planned => format!("{of}: the time budget was spent"),
         _ => String::new(),
     };
+    let short = ended.calls < ended.planned && !ended.timed_out;
     let status = match (
         failures.is_empty(),
-        tally.not_checked > 0 || ended.calls == 0,
+        tally.not_checked > 0 || ended.calls == 0 || short,
     ) {
         (false, _) => "failed",
         (true, true) => "not_checked",
@@ -287,7 +332,8 @@ async fn invalid_inputs(
     };
     let mut seen: Vec<Kind> = Vec::new();
     let mut sent = 0;
-    for args in generator.invalid(settings.calls) {
+    for args in generator.invalid().take(settings.calls) {
+        tokio::task::yield_now().await;
         let Some(why) = refused(&args) else {
             continue;
         };
@@ -468,4 +514,56 @@ fn name_hash(name: &str) -> u64 {
     name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ended(calls: usize, planned: usize) -> Ended {
+        Ended {
+            calls,
+            planned,
+            invalid_calls: 0,
+            no_input: false,
+            spent: None,
+            timed_out: false,
+            lost: false,
+        }
+    }
+
+    /// Invariant 11: a run cut short by its budget, by inputs that could not be made or by a
+    /// lost connection is NOT CHECKED with how far it got, never ok.
+    #[test]
+    fn fewer_calls_than_planned_is_never_a_pass() {
+        let r = report("t", &ended(2, 100), Tally::default(), Vec::new());
+        assert_eq!(r["status"], "not_checked");
+        assert_eq!(r["note"], "2 of 100 calls: the time budget was spent");
+        let short = Ended {
+            no_input: true,
+            ..ended(2, 20)
+        };
+        let r = report("t", &short, Tally::default(), Vec::new());
+        assert_eq!(r["status"], "not_checked");
+        assert!(
+            r["note"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("2 of 20 calls: no valid input"))
+        );
+        let spent = Ended {
+            no_input: true,
+            spent: Some(Spent::TooLarge),
+            ..ended(0, 20)
+        };
+        let r = report("t", &spent, Tally::default(), Vec::new());
+        assert!(
+            r["note"]
+                .as_str()
+                .is_some_and(|n| n.contains("too large to generate"))
+        );
+        assert_eq!(
+            report("t", &ended(100, 100), Tally::default(), Vec::new())["status"],
+            "ok"
+        );
+    }
 }

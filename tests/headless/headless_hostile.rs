@@ -128,7 +128,7 @@ fn each_fault_ends_promptly_with_a_message_that_names_it() {
 fn a_server_that_floods_lies_and_lists_ten_thousand_tools_is_still_served() {
     let r = run(&["tools", "--hostile=flood,garbage,many-tools"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(r.stdout.lines().count(), 17 + 10_000);
+    assert_eq!(r.stdout.lines().count(), 21 + 10_000);
     let r = run(&[
         "call",
         "flood_during_call",
@@ -384,4 +384,38 @@ fn a_secret_with_quotes_and_markup_is_redacted_in_every_command_format_and_file(
         assert!(text.contains("[redacted]"), "{file}: {text}");
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Invariants 5 and 11 on `verify`'s generator: schemas that recurse without end or ask for
+/// exponentially many values are refused per value (never spun on, never gigabytes), and each
+/// such tool is NOT CHECKED with the reason, exit 7.
+#[test]
+fn schemas_that_attack_the_generator_are_not_checked_with_their_reason() {
+    let r = run(&[
+        "verify",
+        "self_any_of",
+        "nested_thousands",
+        "fifty_selves",
+        "--calls",
+        "5",
+        "--format",
+        "json",
+        "--hostile",
+    ]);
+    assert_eq!(r.code, 7, "{}{}", r.stdout, r.stderr);
+    let report: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let results = report["results"].as_array().expect("results");
+    assert_eq!(results.len(), 3, "{}", r.stdout);
+    for (result, why) in results.iter().zip([
+        "too deep to generate",
+        "too large to generate",
+        "too large to generate",
+    ]) {
+        assert_eq!(result["status"], "not_checked", "{result}");
+        let note = result["note"].as_str().unwrap_or_default();
+        assert!(
+            note.starts_with("0 of 5 calls: ") && note.contains(why),
+            "{result}"
+        );
+    }
 }

@@ -276,7 +276,18 @@ fn tools_removed_renamed_added_and_annotations() {
     );
     assert_eq!(verdicts(&changes), [B, I], "{changes:#?}");
     assert_eq!(changes[0].pointer, "/annotations/destructiveHint");
-    let changes = compare::tools(&snapshot(vec![destructive]), &snapshot(vec![a]));
+    // Losing `destructiveHint: true` is breaking (invariant 12): the warning a client asked
+    // the user on is gone, though the spec's default means the same.
+    let changes = compare::tools(&snapshot(vec![destructive]), &snapshot(vec![a.clone()]));
+    assert_eq!(verdicts(&changes), [B, I], "{changes:#?}");
+    assert_eq!(changes[0].what, "`destructiveHint` true → unset");
+    // Unset is risky by the spec's defaults: a hint removed is breaking whatever it said, a
+    // hint that makes the tool safer is only said.
+    let mut safe = a.clone();
+    safe["annotations"] = json!({"destructiveHint": false, "readOnlyHint": true});
+    let changes = compare::tools(&snapshot(vec![safe.clone()]), &snapshot(vec![a.clone()]));
+    assert_eq!(verdicts(&changes), [B, B], "{changes:#?}");
+    let changes = compare::tools(&snapshot(vec![a]), &snapshot(vec![safe]));
     assert_eq!(verdicts(&changes), [I, I], "{changes:#?}");
 }
 

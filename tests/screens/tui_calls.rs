@@ -1199,22 +1199,21 @@ fn k_keeps_the_shown_call_as_a_test_asking_for_the_file_once() {
     );
 }
 
-/// `--watch --rerun`: after a restart each tool's last call is made again (its draft left as
-/// it was) and what changed in its result is said; a destructive tool's is not made again.
+/// `--watch --rerun`: after a restart each read-only tool's last call is made again (its draft
+/// left as it was) and what changed in its result is said.
 #[test]
 fn a_restart_makes_the_last_calls_again_and_says_what_changed() {
     let mut m = demo_model();
     m.session.watch.on = true;
     m.session.watch.rerun = true;
-    open_call(&mut m, "add");
-    fill(&mut m, &["1", "2"]);
+    open_call(&mut m, "echo");
+    fill(&mut m, &["hi"]);
     let (id, arguments) = send(&mut m);
-    let three =
-        json!({"content": [{"type": "text", "text": "3"}], "structuredContent": {"result": 3}});
-    finish(&mut m, "add", id, three);
+    let three = json!({"content": [{"type": "text", "text": "3"}], "structuredContent": {"n": 3}});
+    finish(&mut m, "echo", id, three);
     press(&mut m, &["a"]);
     type_text(&mut m, "9");
-    let edited = draft(&m, "add");
+    let edited = draft(&m, "echo");
     assert_ne!(edited, arguments);
     update(&mut m, Msg::Watched("server.py".into()));
     update(&mut m, Msg::Connected(tui::server()));
@@ -1236,13 +1235,57 @@ fn a_restart_makes_the_last_calls_again_and_says_what_changed() {
             .iter()
             .any(|e| matches!(e, Effect::Session(SessionRequest::Call { .. })))
     );
-    let four =
-        json!({"content": [{"type": "text", "text": "4"}], "structuredContent": {"result": 4}});
-    finish(&mut m, "add", rerun, four);
+    let four = json!({"content": [{"type": "text", "text": "4"}], "structuredContent": {"n": 4}});
+    finish(&mut m, "echo", rerun, four);
     let screen = text(&render(&mut m, 120, 40));
     assert!(
-        screen.contains(r#"made again: add {"a":1,"b":2}: value at /: expected 3, got 4"#),
+        screen.contains(r#"made again: echo {"message":"hi"}: value at /n: expected 3, got 4"#),
         "{screen}"
     );
-    assert_eq!(draft(&m, "add"), edited, "the draft stays as it was left");
+    assert_eq!(draft(&m, "echo"), edited, "the draft stays as it was left");
+}
+
+/// Invariant 12: a call the user confirmed to a destructive tool, or made to one that does
+/// not say it is safe to repeat, is never made again by `--rerun`, even when the restarted
+/// server drops or flips the hint; the log says so.
+#[test]
+fn a_restart_never_repeats_a_call_to_a_tool_that_is_was_or_may_be_destructive() {
+    let mut m = demo_model();
+    m.session.watch.on = true;
+    m.session.watch.rerun = true;
+    open_call(&mut m, "delete_everything");
+    let (id, _) = send(&mut m);
+    let done = json!({"content": [{"type": "text", "text": "deleted"}]});
+    finish(&mut m, "delete_everything", id, done.clone());
+    press(&mut m, &["esc", "esc", "1"]);
+    open_call(&mut m, "add");
+    fill(&mut m, &["1", "2"]);
+    let (id, _) = send(&mut m);
+    finish(&mut m, "add", id, done);
+    // The restarted server says delete_everything is harmless now.
+    let flipped: Vec<_> = mcp_inspect::testing::demo::catalog::tools(true, false)
+        .into_iter()
+        .map(|mut t| {
+            if t["name"] == "delete_everything" {
+                t["annotations"] = json!({"destructiveHint": false, "readOnlyHint": true});
+            }
+            decode_tool(&t).expect("tool")
+        })
+        .collect();
+    update(&mut m, Msg::Watched("server.py".into()));
+    update(&mut m, Msg::Connected(tui::server()));
+    let effects = update(&mut m, Msg::ToolsListed(tui::listing(flipped)));
+    assert!(
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::Session(SessionRequest::Call { .. }))),
+        "{effects:?}"
+    );
+    let screen = text(&render(&mut m, 160, 50));
+    for tool in ["add", "delete_everything"] {
+        assert!(
+            screen.contains(&format!("not made again: `{tool}` is or was destructive")),
+            "{screen}"
+        );
+    }
 }

@@ -745,7 +745,7 @@ fn start_hostile(tmux: &Tmux, bin: &str, tag: &str, attacks: &str, env: &str) ->
         "{env} {bin} --timeout 5 -- {bin} hostile-server --attack stubborn{attacks} --pid-file {}",
         pid_file.display()
     ));
-    tmux.wait_for("Tools (17)");
+    tmux.wait_for("Tools (21)");
     hostile::read_pids(&pid_file)
 }
 
@@ -768,7 +768,7 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
     );
     let screen = tmux.screen();
     assert!(screen.contains("evil\\e]0;pwned-title\\x07"), "{screen}");
-    for _ in 0..17 {
+    for _ in 0..21 {
         tmux.keys(&["j"]);
     }
     for tool in ["escape_result", "lying_output"] {
@@ -790,7 +790,7 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
         "the server wrote the clipboard"
     );
     tmux.keys(&["q"]);
-    tmux.wait_gone("Tools (17)");
+    tmux.wait_gone("Tools (21)");
     hostile::assert_gone(&pids, "quit");
     assert_eq!(tmux.stty("after-quit"), modes, "terminal modes after quit");
 
@@ -802,12 +802,12 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
     tmux.wait_for("connection lost");
     hostile::assert_gone(&pids, "server crash");
     tmux.keys(&["q"]);
-    tmux.wait_gone("Tools (17)");
+    tmux.wait_gone("Tools (21)");
 
     // Ten thousand tools, schema bombs and a 100 MB answer: each bomb opens, the answer is
     // refused with its size, and the keys still answer.
     tmux.type_line(&format!("{bin} --timeout 5 --hostile=many-tools"));
-    tmux.wait_for("Tools (10017)");
+    tmux.wait_for("Tools (10021)");
     for tool in [
         "ref_bomb",
         "wide_schema",
@@ -856,7 +856,7 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
                 .status()
                 .expect("kill");
         }
-        tmux.wait_gone("Tools (17)");
+        tmux.wait_gone("Tools (21)");
         hostile::assert_gone(&pids, how);
         assert_eq!(
             tmux.stty(&format!("after-{how}")),
@@ -865,7 +865,7 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
         );
         let screen = tmux.screen();
         assert!(
-            !screen.contains("Tools (17)"),
+            !screen.contains("Tools (21)"),
             "{how}: still on the alternate screen:\n{screen}"
         );
         tmux.type_line("clear");

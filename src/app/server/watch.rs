@@ -32,6 +32,10 @@ pub struct Watch {
     rerun_due: bool,
     /// The calls made again, by call id: their tool, arguments and what they gave before.
     pub reruns: std::collections::HashMap<u64, (String, Value, Got)>,
+    /// Tools listed at any start this session without saying a call is safe to repeat
+    /// (destructive, or hints missing): `--rerun` never calls them again, whatever a later
+    /// start says (invariant 12: the most cautious annotations seen win).
+    pub unsafe_seen: std::collections::HashSet<String>,
 }
 
 /// The listings a restart is compared with.
@@ -106,6 +110,10 @@ fn restart(model: &mut Model) -> Vec<Effect> {
 
 /// The restarted server listed its tools: they are compared with the last start's.
 pub fn tools_listed(model: &mut Model) {
+    let unsafe_now = model.tools.list.iter().map(|e| &e.tool);
+    let unsafe_now = unsafe_now.filter(|t| !t.annotations.safe_to_repeat());
+    let names: Vec<String> = unsafe_now.map(|t| t.name.clone()).collect();
+    model.session.watch.unsafe_seen.extend(names);
     let Some(before) = model.session.watch.before.as_mut() else {
         return;
     };
@@ -120,7 +128,8 @@ pub fn tools_listed(model: &mut Model) {
 }
 
 /// `--rerun`, once the restarted server listed its tools: the last call of each tool this
-/// session, made again (never one the server marks destructive).
+/// session, made again (never one that any start this session listed as destructive or
+/// without saying it is safe to repeat).
 pub fn rerun(model: &mut Model) -> Vec<Effect> {
     if !std::mem::take(&mut model.session.watch.rerun_due) {
         return Vec::new();
@@ -145,18 +154,17 @@ pub fn rerun(model: &mut Model) -> Vec<Effect> {
     again.sort_by(|a, b| a.0.cmp(&b.0));
     let mut effects = Vec::new();
     for (tool, arguments, got) in again {
-        let entry = model.tools.list.iter().find(|e| e.tool.name == tool);
-        let Some(entry) = entry else {
+        if !model.tools.list.iter().any(|e| e.tool.name == tool) {
             let said = format!(
                 "not made again: `{}` is gone",
                 crate::untrusted::line(&tool, 80)
             );
             model.push_log(LogKind::Event, said);
             continue;
-        };
-        if entry.tool.annotations.destructive == Some(true) {
+        }
+        if model.session.watch.unsafe_seen.contains(&tool) {
             let said = format!(
-                "not made again: `{}` is destructive",
+                "not made again: `{}` is or was destructive, or does not say it is not (ctrl-s in its panel makes it)",
                 crate::untrusted::line(&tool, 80)
             );
             model.push_log(LogKind::Event, said);

@@ -22,6 +22,12 @@ pub struct Annotations {
 }
 
 impl Annotations {
+    /// Whether the tool says a call can be made again without harm: read-only, or explicitly
+    /// not destructive (the spec's default for `destructiveHint` is true).
+    pub fn safe_to_repeat(&self) -> bool {
+        self.read_only == Some(true) || self.destructive == Some(false)
+    }
+
     /// The hints in words, e.g. `["read-only", "idempotent"]`; unset hints are left out.
     pub fn words(&self) -> Vec<&'static str> {
         let mut out = Vec::new();
