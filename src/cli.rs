@@ -14,7 +14,12 @@ pub use args::{
 pub fn completions(shell: clap_complete::Shell) -> i32 {
     use clap::CommandFactory;
     let mut command = Cli::command();
-    clap_complete::generate(shell, &mut command, "mcp-inspect", &mut std::io::stdout());
+    // Made whole first: clap_complete panics on a failed write, and a reader that stops early
+    // (`| head`) closes the pipe. A closed pipe ends the command quietly.
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut command, "mcp-inspect", &mut out);
+    use std::io::Write;
+    let _ = std::io::stdout().write_all(&out);
     0
 }
 

@@ -80,3 +80,31 @@ fn the_manual_page_renders_with_every_command() {
         assert!(text.contains(command), "{command} not in the page");
     }
 }
+
+/// `completions bash | head -1` and `man | head -1`: a reader that stops early closes the pipe,
+/// and the command ends quietly (it once panicked on the failed write).
+#[test]
+fn a_closed_pipe_ends_completions_and_man_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    // Both print over 64 KiB, more than a pipe holds unread.
+    for args in [&["completions", "bash"][..], &["man"][..]] {
+        let mut child = Command::new(crate::cli::BIN)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut first = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut first)
+            .expect("a line");
+        // The reader is gone: the rest is written into a closed pipe.
+        let out = child.wait_with_output().expect("wait");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!first.is_empty(), "{args:?}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
