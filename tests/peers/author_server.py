@@ -6,6 +6,7 @@ Usage: author_server.py   (stdio)
 from pydantic import BaseModel
 
 from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
 
 mcp = MCPServer("author")
 
@@ -15,7 +16,8 @@ class Total(BaseModel):
     items: int
 
 
-@mcp.tool()
+# Read-only: `--watch --rerun` makes only such calls again.
+@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True))
 def add(a: int, b: int) -> int:
     """Add two integers."""
     return a + b
