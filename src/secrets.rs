@@ -218,6 +218,20 @@ pub fn redact_value(value: &Value) -> Cow<'_, Value> {
     Cow::Owned(owned)
 }
 
+/// The JSON text `text` parsed and redacted, when it holds a secret once parsed (a server's own
+/// escapes, `\u0053`, can hide one from a text match); `None` otherwise, without parsing when
+/// no secret is registered.
+pub fn redacted_json(text: &str) -> Option<Value> {
+    if SECRETS.read().is_ok_and(|secrets| secrets.is_empty()) {
+        return None;
+    }
+    let parsed: Value = serde_json::from_str(text).ok()?;
+    match redact_value(&parsed) {
+        Cow::Owned(redacted) => Some(redacted),
+        Cow::Borrowed(_) => None,
+    }
+}
+
 /// Whether any string or key in `value` holds one of `secrets`.
 fn holds_secret(value: &Value, secrets: &[String]) -> bool {
     let found = |text: &str| secrets.iter().any(|s| text.contains(s.as_str()));

@@ -215,9 +215,14 @@ impl Inputs<'_> {
         generator: &Gen<'_>,
         valid: &(dyn Fn(&Value) -> bool + Sync),
     ) -> Option<Value> {
-        tokio::task::yield_now().await;
-        let last = &self.last;
-        let mut next = self.boundary.find(|v| valid(v) && last.as_ref() != Some(v));
+        let mut next = None;
+        for v in self.boundary.by_ref() {
+            tokio::task::yield_now().await;
+            if valid(&v) && self.last.as_ref() != Some(&v) {
+                next = Some(v);
+                break;
+            }
+        }
         for _ in 0..TRIES {
             if next.is_some() {
                 break;

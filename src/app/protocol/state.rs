@@ -250,11 +250,12 @@ impl Protocol {
             // Read as written: a repeated key or a number's own spelling is what the pane is for;
             // unless a secret is in it, which the server's own escapes (`\u0053`) may hide
             // from a text match: then the parsed message, redacted.
-            let message = serde_json::from_str(text).unwrap_or(serde_json::Value::Null);
-            let tree = match crate::secrets::redact_value(&message) {
-                std::borrow::Cow::Owned(redacted) => ValueTree::build_rooted(&redacted, "", "."),
-                std::borrow::Cow::Borrowed(_) => ValueTree::build_written(text, "", ".")
-                    .unwrap_or_else(|| ValueTree::build_rooted(&message, "", ".")),
+            let tree = match crate::secrets::redacted_json(text) {
+                Some(redacted) => ValueTree::build_rooted(&redacted, "", "."),
+                None => ValueTree::build_written(text, "", ".").unwrap_or_else(|| {
+                    let message = serde_json::from_str(text).unwrap_or(serde_json::Value::Null);
+                    ValueTree::build_rooted(&message, "", ".")
+                }),
             };
             let open = tree.default_open();
             Detail { number, tree, open }

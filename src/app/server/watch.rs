@@ -110,10 +110,9 @@ fn restart(model: &mut Model) -> Vec<Effect> {
 
 /// The restarted server listed its tools: they are compared with the last start's.
 pub fn tools_listed(model: &mut Model) {
-    let unsafe_now = model.tools.list.iter().map(|e| &e.tool);
-    let unsafe_now = unsafe_now.filter(|t| !t.annotations.safe_to_repeat());
-    let names: Vec<String> = unsafe_now.map(|t| t.name.clone()).collect();
-    model.session.watch.unsafe_seen.extend(names);
+    let tools = model.tools.list.iter().map(|e| &e.tool);
+    let unsafe_now = tools.filter(|t| !t.annotations.safe_to_repeat());
+    (model.session.watch.unsafe_seen).extend(unsafe_now.map(|t| t.name.clone()));
     let Some(before) = model.session.watch.before.as_mut() else {
         return;
     };
