@@ -55,8 +55,16 @@ pub fn write(path: &Path, text: &str) -> std::io::Result<()> {
 /// Replaces `file` (a path the user named) with `text` whole or not at all, keeping the
 /// permissions of the file it replaces; a new file holds server data, so it is the user's
 /// alone (0600). The temporary beside it is made new (never an existing file or a link).
+/// A symbolic link is refused: the rename would replace the link, not the file it names.
 pub fn replace(file: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
+    if std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink()) {
+        let target = std::fs::read_link(file).unwrap_or_default();
+        return Err(std::io::Error::other(format!(
+            "it is a symbolic link to {}: not replaced (name that file to update it)",
+            crate::untrusted::line(&target.to_string_lossy(), 200)
+        )));
+    }
     let permissions = std::fs::metadata(file).ok().map(|m| m.permissions());
     let name = file.file_name().unwrap_or_default().to_string_lossy();
     let temporary = file.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
@@ -211,6 +219,18 @@ mod tests {
             (0o644, "new".to_string())
         );
         assert_eq!(std::fs::read_dir(&dir).expect("listed").count(), 2);
+        // A link is refused with where it points, the link and its target left as they were.
+        let link = dir.join("link.toml");
+        std::os::unix::fs::symlink(&shared, &link).expect("link");
+        let refused = replace(&link, "other").expect_err("refused").to_string();
+        assert!(refused.contains("symbolic link to"), "{refused}");
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .expect("meta")
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&shared).expect("read"), "new");
         let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -255,11 +255,11 @@ pub enum Command {
         #[arg(long, value_name = "S")]
         seed: Option<u64>,
         /// Stop starting calls after this many seconds.
-        #[arg(long, value_name = "SECONDS")]
+        #[arg(long, value_name = "SECONDS", value_parser = seconds)]
         time_budget: Option<f64>,
         /// Cancel a call still running after this many seconds (a timeout; the tool's other
         /// calls are left).
-        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = seconds)]
         call_timeout: f64,
         /// Also send inputs the inputSchema refuses (a property missing, of the wrong type, out
         /// of bounds): each must get a tool error or -32602, never a success or a crash.
@@ -290,16 +290,17 @@ pub enum Command {
         /// Calls in all (unless --duration).
         #[arg(short = 'n', long = "calls", default_value_t = 100, value_name = "N")]
         calls: usize,
-        /// Callers at once.
+        /// Callers at once (at most 10,000; never more than the calls to make).
         #[arg(
             short = 'c',
             long = "concurrency",
             default_value_t = 4,
-            value_name = "C"
+            value_name = "C",
+            value_parser = callers
         )]
         concurrency: usize,
-        /// Call for this many seconds instead of N calls.
-        #[arg(long, value_name = "SECONDS")]
+        /// Call for this many seconds instead of N calls (at most a day).
+        #[arg(long, value_name = "SECONDS", value_parser = seconds)]
         duration: Option<f64>,
         /// One connection per caller instead of one shared session.
         #[arg(long)]
@@ -524,6 +525,23 @@ pub struct ConnectionArgs {
     /// The stdio server's command and arguments, after `--`.
     #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
+}
+
+/// Seconds for a run's length or budget: a finite number from 0 to a day (a `Duration` of
+/// `1e30` seconds would panic, and no run is meant to last longer).
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..=86_400.0).contains(&s) => Ok(s),
+        _ => Err("a number of seconds from 0 to 86400 (a day)".into()),
+    }
+}
+
+/// Callers at once: 1 to 10,000 (each holds a task and its buffers: a million is gigabytes).
+fn callers(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=10_000).contains(&n) => Ok(n),
+        _ => Err("a number of callers from 1 to 10000".into()),
+    }
 }
 
 fn log_level(text: &str) -> Result<&'static str, String> {

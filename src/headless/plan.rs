@@ -259,7 +259,11 @@ fn load_plan(command: &Command) -> Plan<'_> {
         args: args.as_deref(),
         pairs: arg,
         calls: *calls,
-        concurrency: *concurrency,
+        // More callers than calls would only wait: capped by the calls (not with --duration).
+        concurrency: match duration {
+            Some(_) => *concurrency,
+            None => (*concurrency).min((*calls).max(1)),
+        },
         duration: duration.map(|s| std::time::Duration::from_secs_f64(s.max(0.0))),
         sessions: *sessions,
         format: *format,

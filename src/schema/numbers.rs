@@ -78,6 +78,15 @@ fn significant_digits(text: &str) -> usize {
         .count()
 }
 
+/// Whether two JSON numbers are the same value however written (`1`, `1.0`, `1e0`; `1e400`,
+/// `10e399`), decided on their decimals, never on a rounded copy: `1.00000000000000000002` is
+/// not `1.00000000000000000001`. A number whose exponent is past 64 bits is equal only to the
+/// same text.
+pub fn same_value(a: &Number, b: &Number) -> bool {
+    let (x, y) = (a.to_string(), b.to_string());
+    x == y || Decimal::parse(&x).is_some_and(|d| Decimal::parse(&y) == Some(d))
+}
+
 /// A JSON number exactly: sign, significant digits (no leading or trailing zeros) and the
 /// power of ten of the last one. Zero has no digits.
 #[derive(Debug, Clone, PartialEq, Eq)]

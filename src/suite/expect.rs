@@ -2,7 +2,7 @@
 //! was expected and what came. Pure.
 
 use super::file::Expect;
-use serde_json::{Number, Value};
+use serde_json::Value;
 
 /// Differences named at most per value comparison.
 const MAX_DIFFERENCES: usize = 10;
@@ -164,26 +164,8 @@ fn walk(expected: &Value, got: &Value, at: &mut String, found: &mut Found) {
     }
 }
 
-/// Whether two numbers are the same value however written (`1`, `1.0`, `1e0`); integers
-/// past 64 bits are compared digit for digit, not rounded.
-pub fn same_number(a: &Number, b: &Number) -> bool {
-    let (x, y) = (a.to_string(), b.to_string());
-    if x == y {
-        return true;
-    }
-    if let (Ok(x), Ok(y)) = (x.parse::<i128>(), y.parse::<i128>()) {
-        return x == y;
-    }
-    let integral = |s: &str| !s.contains(['.', 'e', 'E']);
-    if integral(&x) && integral(&y) {
-        // Both integers past 128 bits, written differently: different.
-        return false;
-    }
-    match (x.parse::<f64>(), y.parse::<f64>()) {
-        (Ok(x), Ok(y)) if x.is_finite() && y.is_finite() => x == y,
-        _ => false,
-    }
-}
+/// Whether two numbers are the same value however written: the verdict's exact number model.
+pub use crate::schema::numbers::same_value as same_number;
 
 /// Removes what `segments` point at (`*` any key or index) from `value`.
 fn forget(value: &mut Value, segments: &[String]) {
@@ -340,5 +322,13 @@ mod tests {
             &n("12345678901234567890123456789")
         ));
         assert!(!same_number(&n("0.1"), &n("0.2")));
+        // Decided on the decimals, never a rounded copy (invariant 11).
+        assert!(!same_number(
+            &n("1.00000000000000000002"),
+            &n("1.00000000000000000001")
+        ));
+        assert!(same_number(&n("10e399"), &n("1e400")));
+        assert!(same_number(&n("-0.5e-3"), &n("-0.0005")));
+        assert!(!same_number(&n("1e400"), &n("1e401")));
     }
 }

@@ -375,3 +375,32 @@ fn the_tui_without_a_terminal_says_so_and_names_the_headless_commands() {
         r.stderr
     );
 }
+
+/// Flags that would exhaust memory or panic are refused with their range, before any
+/// server is started (exit 1, as any flag error): a million callers, 1e30 s, a NaN budget.
+#[test]
+fn run_lengths_and_callers_out_of_range_are_refused_with_their_range() {
+    for (args, says) in [
+        (
+            vec!["load", "add", "-c", "1000000", "--demo"],
+            "from 1 to 10000",
+        ),
+        (
+            vec!["load", "add", "--duration", "1e30", "--demo"],
+            "from 0 to 86400",
+        ),
+        (
+            vec!["verify", "--time-budget", "NaN", "--demo"],
+            "from 0 to 86400",
+        ),
+        (
+            vec!["verify", "--call-timeout", "inf", "--demo"],
+            "from 0 to 86400",
+        ),
+    ] {
+        let r = run(&args);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
+    }
+}
