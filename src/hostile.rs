@@ -97,6 +97,14 @@ fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Va
         "ping" => wire.result(&id, json!({})),
         "tools/list" => wire.result(&id, catalog.page(params.get("cursor"))),
         "tools/call" => catalog.call(wire, id, &params),
+        // An error code past 64 bits (and a float one), written by hand: serializers refuse.
+        "hostile/huge_error_code" => wire.raw(
+            format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":1180591620717411303424,\"message\":{},\"data\":{{\"also\":-1.5e400}}}}}}\n",
+                json!(format!("a code of 2^70{}", payloads::ESCAPES))
+            )
+            .as_bytes(),
+        ),
         other => wire.error(&id, -32601, &format!("method not found: {other}")),
     }
 }

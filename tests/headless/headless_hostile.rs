@@ -419,3 +419,25 @@ fn schemas_that_attack_the_generator_are_not_checked_with_their_reason() {
         );
     }
 }
+
+/// An error whose code no 32-bit type holds (2^70) is reported at once, quoting the error as
+/// sent, escaped; not dropped by the typed reader and waited out until the timeout.
+#[test]
+fn an_error_code_past_64_bits_is_reported_as_sent() {
+    let r = run(&[
+        "request",
+        "hostile/huge_error_code",
+        "--timeout",
+        "60",
+        "--hostile",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "whose code is not a 32-bit integer, as sent: {\"code\":1180591620717411303424,"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert_terminal_safe("stderr", &r.stderr);
+}

@@ -350,6 +350,7 @@ impl RawResponses {
                 false => Pass::Drop,
             };
         }
+        let untypable = untypable_error(&message);
         match self.record(message, text.len()) {
             Answer::Late(id) => events.send(ServerEvent::Notice(format!(
                 "a response to cancelled request {id} arrived late: ignored"
@@ -364,7 +365,10 @@ impl RawResponses {
             Answer::Held(stub) => return Pass::Instead(stub),
             Answer::Expected | Answer::NotAResponse => {}
         }
-        Pass::AsSent
+        match untypable {
+            Some(line) => Pass::Instead(line),
+            None => Pass::AsSent,
+        }
     }
 
     /// The handshake's result as the server sent it (`initialize`, or the 2026 era's
@@ -408,6 +412,28 @@ impl RawResponses {
             cancelled.push_back(id_json.to_string());
         }
     }
+}
+
+/// An error response whose `code` is not the 32-bit integer JSON-RPC's typed readers take
+/// (`2^70`, `1.5`, `"x"`): rmcp would drop it and its request wait for the timeout. Its request
+/// is answered instead with an error that quotes the server's error object as sent.
+fn untypable_error(message: &Value) -> Option<String> {
+    let error = message.get("error")?;
+    let code = error.get("code");
+    let typable = code
+        .and_then(Value::as_i64)
+        .is_some_and(|c| i32::try_from(c).is_ok());
+    if typable {
+        return None;
+    }
+    let id = message.get("id")?;
+    let sent = crate::untrusted::json(error, false);
+    let why = format!(
+        "the server answered with an error whose code is not a 32-bit integer, as sent: {}",
+        crate::untrusted::line(&sent, 2_000)
+    );
+    let line = crate::mcp::transport::salvage::error_line(id, &why);
+    Some(String::from_utf8_lossy(&line).trim_end().to_string())
 }
 
 #[cfg(test)]
