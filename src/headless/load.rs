@@ -39,6 +39,7 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
             Err(code) => return close_all(sessions, code).await,
         }
     }
+    let (stop, stop_rx) = tokio::sync::watch::channel(false);
     let prepared = prepare(&sessions[0], &options).await;
     let (arguments, output) = match prepared {
         Ok(p) => p,
@@ -52,21 +53,45 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         calls: options.calls,
         duration: options.duration,
         concurrency,
-        stop: None,
+        stop: Some(stop_rx),
     };
     let started = Instant::now();
-    let done = tokio::select! {
-        done = callers(&sessions, &shape, started, None) => done,
-        signal = signals.next() => {
-            let code = report.error(&format!("interrupted by {signal}"), 130);
+    // A signal stops the run: calls in flight are cancelled and what was measured is reported
+    // (exit 130); a second signal ends it at once.
+    let outcome = {
+        let run = callers(&sessions, &shape, started, None);
+        tokio::pin!(run);
+        tokio::select! {
+            done = &mut run => Ok((done, None)),
+            signal = signals.next() => {
+                let _ = stop.send(true);
+                tokio::select! {
+                    done = &mut run => Ok((done, Some(signal))),
+                    again = signals.next() => Err(again),
+                }
+            }
+        }
+    };
+    let (done, interrupted) = match outcome {
+        Ok(ran) => ran,
+        Err(again) => {
+            let code = report.error(&format!("interrupted by {again}"), 130);
             return close_all(sessions, code).await;
         }
     };
     let seconds = started.elapsed().as_secs_f64();
-    let summary = summarize(&shape, connections, done, seconds);
+    let mut summary = summarize(&shape, connections, done, seconds);
+    if let Some(signal) = interrupted {
+        summary["interrupted"] = serde_json::json!(signal);
+    }
     match options.format {
         Format::Json => report.json(&summary),
         Format::Text => tell(&report, &summary),
+    }
+    if let Some(signal) = interrupted {
+        let said =
+            format!("interrupted by {signal}: the report holds what was measured until then");
+        return close_all(sessions, report.error(&said, 130)).await;
     }
     let code = match (summary["failed"].as_u64(), summary["notChecked"].as_u64()) {
         (Some(0), Some(0)) => exit::OK,

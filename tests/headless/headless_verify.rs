@@ -315,3 +315,55 @@ fn results_that_cannot_be_judged_are_unknown_never_a_pass() {
         "{s}"
     );
 }
+
+/// Ctrl-C during `load` stops the run and still prints what was measured (calls, rate,
+/// latency), then exits 130; once, the measurement was lost.
+#[test]
+fn an_interrupted_load_reports_what_it_measured() {
+    let record =
+        std::env::temp_dir().join(format!("mcp-inspect-load-int-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&record);
+    let child = Command::new(crate::cli::BIN)
+        .args([
+            "load",
+            "echo",
+            "--arg",
+            "message=hi",
+            "--duration",
+            "600",
+            "--record",
+        ])
+        .arg(&record)
+        .arg("--demo")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run");
+    // Calls are flowing once the recording holds one.
+    let waiting = std::time::Instant::now();
+    while !std::fs::read_to_string(&record).is_ok_and(|t| t.contains("tools/call")) {
+        assert!(
+            waiting.elapsed() < std::time::Duration::from_secs(60),
+            "no call"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .expect("kill");
+    let out = child.wait_with_output().expect("wait");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(130), "{stdout}{stderr}");
+    assert!(stdout.contains(" calls of echo by 4 callers"), "{stdout}");
+    assert!(stdout.contains("latency p50"), "{stdout}");
+    assert!(
+        stderr.contains("interrupted by Ctrl-C: the report holds what was measured"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_file(record);
+}
