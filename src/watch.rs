@@ -98,6 +98,11 @@ impl Watcher {
             if real.is_dir() {
                 watcher.trees.push(real.clone());
                 watcher.add_tree(&real);
+                // Its parent too (only for it): a folder replaced whole (`mv src src.old; mkdir
+                // src`, a checkout) is seen made again.
+                if let Some(parent) = real.parent() {
+                    watcher.add_folder(parent);
+                }
             } else {
                 let folder = real.parent().unwrap_or(Path::new("/")).to_path_buf();
                 watcher.files.insert(real);
@@ -139,6 +144,7 @@ impl Watcher {
                     continue;
                 }
                 if matches!(event.kind, EventKind::Create(_)) && path.is_dir() {
+                    self.forget_tree(&path);
                     self.add_tree(&path);
                 }
                 self.quiet_at = tokio::time::Instant::now() + SETTLE;
@@ -206,6 +212,19 @@ impl Watcher {
                     stack.push(path);
                 }
             }
+        }
+    }
+
+    /// Forgets the watches at and under `root`, a folder just made where one may have been:
+    /// those watches followed the old folder (moved away or deleted), so they are made again.
+    fn forget_tree(&mut self, root: &Path) {
+        let stale: Vec<PathBuf> = (self.folders.iter())
+            .filter(|f| f.starts_with(root))
+            .cloned()
+            .collect();
+        for folder in stale {
+            let _ = self.inner.unwatch(&folder);
+            self.folders.remove(&folder);
         }
     }
 
@@ -308,6 +327,27 @@ mod tests {
             .await
             .expect("told");
         assert_eq!(changes.paths, ["lib/new.py"]);
+        // A folder replaced whole (what `git checkout` and some editors do) is watched again,
+        // and so is the watched folder itself.
+        std::fs::rename(dir.join("src"), dir.join("src.old")).expect("move");
+        std::fs::create_dir_all(dir.join("src")).expect("dir");
+        let _ = tokio::time::timeout(Duration::from_secs(10), watcher.next()).await;
+        std::fs::write(dir.join("src/server.py"), "d").expect("write");
+        let changes = tokio::time::timeout(Duration::from_secs(10), watcher.next())
+            .await
+            .expect("told");
+        assert_eq!(changes.paths, ["src/server.py"]);
+        let moved = dir.with_extension("old");
+        let _ = std::fs::remove_dir_all(&moved);
+        std::fs::rename(&dir, &moved).expect("move");
+        std::fs::create_dir_all(&dir).expect("dir");
+        let _ = tokio::time::timeout(Duration::from_secs(10), watcher.next()).await;
+        std::fs::write(dir.join("again.py"), "e").expect("write");
+        let changes = tokio::time::timeout(Duration::from_secs(10), watcher.next())
+            .await
+            .expect("told");
+        assert_eq!(changes.paths, ["again.py"]);
+        let _ = std::fs::remove_dir_all(moved);
         assert!(Watcher::start(&[dir.join("missing")]).is_err());
         let _ = std::fs::remove_dir_all(dir);
     }
