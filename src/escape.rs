@@ -80,6 +80,28 @@ pub fn json_escaped_dangerous(text: &str) -> String {
     out
 }
 
+/// `raw` as the contents of a one-line TOML basic string, every dangerous character (bidi,
+/// zero-width, C1, U+2028) written as `\uXXXX` so a test file reviewed as a diff shows it. Not
+/// redacted.
+pub fn toml_basic_visible(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len() + 16);
+    for c in raw.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if is_dangerous(c) && (c as u32) <= 0xffff => {
+                out.push_str(&format!("\\u{:04X}", c as u32))
+            }
+            c if is_dangerous(c) => out.push_str(&format!("\\U{:08X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// [`crate::untrusted::xml`] without the redaction (what a secret looks like once written as XML).
 pub fn xml_unredacted(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

@@ -52,9 +52,10 @@ pub fn write(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&temporary, path)
 }
 
-/// Replaces `file` (a path the user named) with `text` whole or not at all, keeping the
-/// permissions of the file it replaces; a new file holds server data, so it is the user's
-/// alone (0600). The temporary beside it is made new (never an existing file or a link).
+/// Replaces `file` (a path the user named) with `text` whole or not at all. What is written
+/// holds server data, so the file is the user's alone (0600) whether new or replacing one that
+/// others could read (git keeps only the executable bit, so a committed file loses nothing).
+/// The temporary beside it is made new (never an existing file or a link).
 /// A symbolic link is refused: the rename would replace the link, not the file it names.
 pub fn replace(file: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
@@ -65,16 +66,11 @@ pub fn replace(file: &Path, text: &str) -> std::io::Result<()> {
             crate::untrusted::line(&target.to_string_lossy(), 200)
         )));
     }
-    let permissions = std::fs::metadata(file).ok().map(|m| m.permissions());
     let name = file.file_name().unwrap_or_default().to_string_lossy();
     let temporary = file.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
     let written = new_private(&temporary).and_then(|mut f| {
         f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        match permissions {
-            Some(permissions) => std::fs::set_permissions(&temporary, permissions),
-            None => Ok(()),
-        }
+        f.sync_all()
     });
     match written.and_then(|()| std::fs::rename(&temporary, file)) {
         Ok(()) => Ok(()),
@@ -199,7 +195,7 @@ mod tests {
     }
 
     #[test]
-    fn a_replaced_file_keeps_its_mode_and_a_new_one_is_private() {
+    fn a_file_replaced_or_new_is_private() {
         use std::os::unix::fs::PermissionsExt;
         let dir = std::env::temp_dir().join(format!("mcp-inspect-replace-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("dir");
@@ -216,7 +212,7 @@ mod tests {
                 mode(&shared),
                 std::fs::read_to_string(&shared).expect("read")
             ),
-            (0o644, "new".to_string())
+            (0o600, "new".to_string())
         );
         assert_eq!(std::fs::read_dir(&dir).expect("listed").count(), 2);
         // A link is refused with where it points, the link and its target left as they were.

@@ -107,6 +107,7 @@ fn encodings(raw: &str) -> Vec<String> {
         out.extend([
             crate::escape::json_escaped_dangerous(level),
             toml_basic(level),
+            crate::escape::toml_basic_visible(level),
             crate::escape::xml_unredacted(level),
             crate::escape::escape_line_unredacted(level),
             level.clone(),

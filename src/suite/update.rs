@@ -52,11 +52,11 @@ pub fn updated(text: &str, cases: &[&Case], ran: &[Ran]) -> Result<(String, Vec<
 /// what `got` shows; registered secrets never reach it. Refused when the result would not read.
 pub fn appended(text: &str, tool: &str, args: &Value, got: &Got) -> Result<String, String> {
     let mut entry = toml_edit::Table::new();
-    entry.insert("tool", toml_edit::value(tool));
+    entry.insert("tool", Item::Value(string(tool)));
     let args = &*crate::secrets::redact_value(args);
     match toml_of(args) {
         Some(inline) => entry.insert("args", Item::Value(inline)),
-        None => entry.insert("args_json", toml_edit::value(args.to_string())),
+        None => entry.insert("args_json", Item::Value(string(&args.to_string()))),
     };
     let mut expect = toml_edit::Table::new();
     let action = Action::Call {
@@ -112,7 +112,9 @@ fn write(expect: &mut dyn TableLike, action: &Action, got: &Got) -> Option<Strin
             Some(inline) => expect.insert("value", Item::Value(inline)),
             None => expect.insert(
                 "value_json",
-                toml_edit::value(serde_json::to_string_pretty(value).unwrap_or(json)),
+                Item::Value(string(
+                    &serde_json::to_string_pretty(value).unwrap_or(json),
+                )),
             ),
         };
         return None;
@@ -125,7 +127,7 @@ fn write(expect: &mut dyn TableLike, action: &Action, got: &Got) -> Option<Strin
     }
     if !got.text.is_empty() || matches!(action, Action::Call { .. }) {
         let text = crate::secrets::redact(&got.text);
-        expect.insert("text", toml_edit::value(&*text));
+        expect.insert("text", Item::Value(string(&text)));
     }
     None
 }
@@ -136,7 +138,7 @@ fn toml_of(value: &Value) -> Option<toml_edit::Value> {
     Some(match value {
         Value::Null => return None,
         Value::Bool(b) => (*b).into(),
-        Value::String(s) => s.as_str().into(),
+        Value::String(s) => string(s),
         Value::Number(n) => match n.as_i64() {
             Some(i) => i.into(),
             None if n.to_string().contains(['.', 'e', 'E']) => {
@@ -159,11 +161,36 @@ fn toml_of(value: &Value) -> Option<toml_edit::Value> {
         Value::Object(map) => {
             let mut table = toml_edit::InlineTable::new();
             for (key, item) in map {
-                table.insert(key, toml_of(item)?);
+                table.insert_formatted(&table_key(key), toml_of(item)?);
             }
             table.into()
         }
     })
+}
+
+/// A TOML string of `text`, written so a reviewer sees every character: bidi controls,
+/// zero-width characters, C1 controls and line separators as `\uXXXX` escapes (toml_edit would
+/// write them raw, where a diff shows nothing or reorders the line).
+fn string(text: &str) -> toml_edit::Value {
+    if !text.chars().any(hidden_in_toml) {
+        return text.into();
+    }
+    let written = format!("\"{}\"", crate::escape::toml_basic_visible(text));
+    written.parse().unwrap_or_else(|_| text.into())
+}
+
+/// A key of an inline table, escaped as [`string`] escapes values.
+fn table_key(name: &str) -> toml_edit::Key {
+    if !name.chars().any(hidden_in_toml) {
+        return toml_edit::Key::new(name);
+    }
+    let written = format!("\"{}\"", crate::escape::toml_basic_visible(name));
+    written.parse().unwrap_or_else(|_| toml_edit::Key::new(name))
+}
+
+/// A character TOML may hold raw that a reader would not see (C0 controls toml_edit escapes).
+fn hidden_in_toml(c: char) -> bool {
+    crate::escape::is_dangerous(c) && !c.is_ascii_control()
 }
 
 #[cfg(test)]
@@ -254,6 +281,35 @@ mod tests {
             }
         );
         assert!(appended("[[call]\n", "add", &json!({}), &got).is_err());
+    }
+
+    #[test]
+    fn hidden_characters_are_written_escaped_and_read_back_the_same() {
+        let tricky = "a\u{202e}b\u{2028}c\u{200b}d\u{9b}e \"q\" \\ \u{e0041}";
+        let got = Got {
+            is_error: false,
+            verdict: None,
+            value: Some(json!({ "k\u{202e}": tricky })),
+            text: tricky.into(),
+            ms: 1,
+        };
+        let written = appended("", "t\u{200b}ool", &json!({ "x": tricky }), &got).expect("appends");
+        assert!(
+            !written.chars().any(|c| c != '\n' && crate::escape::is_dangerous(c)),
+            "{written:?}"
+        );
+        for escape in ["\\u202E", "\\u2028", "\\u200B", "\\u009B", "\\U000E0041"] {
+            assert!(written.contains(escape), "{escape} in {written}");
+        }
+        let cases = parse(&written).expect("reads");
+        assert_eq!(
+            cases[0].action,
+            Action::Call {
+                tool: "t\u{200b}ool".into(),
+                args: json!({ "x": tricky })
+            }
+        );
+        assert_eq!(cases[0].expect.value, Some(json!({ "k\u{202e}": tricky })));
     }
 
     #[test]
