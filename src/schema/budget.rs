@@ -255,7 +255,7 @@ pub fn guarded(schema: &Value) -> Value {
             with_guard.extend(std::mem::take(map));
             *map = with_guard;
         }
-        if numbers::WATCHED_AT.iter().any(|k| map.contains_key(*k)) {
+        if numbers::watches(map) {
             map.insert(numbers::WATCH.into(), Value::Bool(true));
         }
         for (key, value) in map.iter_mut() {

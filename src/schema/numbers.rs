@@ -23,6 +23,8 @@ pub const WATCHED_AT: &[&str] = &[
     "multipleOf",
     "const",
     "enum",
+    "type",
+    "uniqueItems",
 ];
 
 /// Numbers named in one verdict at most.
@@ -30,8 +32,8 @@ const MAX_NAMED: usize = 20;
 
 thread_local! {
     static MET: Cell<bool> = const { Cell::new(false) };
-    /// Instances (by address) a watched keyword judged exactly to pass: the validator's own
-    /// rounded verdict on them for that keyword is dropped.
+    /// Instances (by address) a watched keyword judged exactly (to pass, or failing with the
+    /// watch's own error): the validator's rounded verdict on them for that keyword is dropped.
     static SETTLED: RefCell<Vec<(usize, &'static str)>> = const { RefCell::new(Vec::new()) };
     /// Keywords that met a number 64 bits cannot hold and could not be compared exactly.
     static UNJUDGED: RefCell<Vec<(usize, &'static str)>> = const { RefCell::new(Vec::new()) };
@@ -150,6 +152,43 @@ impl Decimal {
         }
     }
 
+    /// Whether it is an integer (no digit after the decimal point, however written).
+    fn is_integer(&self) -> bool {
+        self.exponent >= 0 || self.digits.is_empty()
+    }
+
+    /// Whether it is a multiple of `divisor`, exactly; `None` when that takes too much
+    /// arithmetic (a divisor past 36 digits, exponents far apart) or the divisor is zero.
+    fn is_multiple_of(&self, divisor: &Decimal) -> Option<bool> {
+        if divisor.digits.is_empty() {
+            return None;
+        }
+        if self.digits.is_empty() {
+            return Some(true);
+        }
+        // Both scaled to integers by the smaller exponent: digits · 10^(exponent - least).
+        let least = self.exponent.min(divisor.exponent);
+        let widen = |d: &Decimal| usize::try_from(d.exponent - least).ok();
+        let (own_zeros, divisor_zeros) = (widen(self)?, widen(divisor)?);
+        if divisor.digits.len() + divisor_zeros > 36 || self.digits.len() + own_zeros > 100_000 {
+            return None;
+        }
+        let digits = |d: &Decimal, zeros: usize| {
+            d.digits
+                .iter()
+                .map(|b| u128::from(b - b'0'))
+                .chain(std::iter::repeat_n(0, zeros))
+                .collect::<Vec<u128>>()
+        };
+        let by = digits(divisor, divisor_zeros)
+            .into_iter()
+            .fold(0u128, |acc, d| acc * 10 + d);
+        let rest = digits(self, own_zeros)
+            .into_iter()
+            .fold(0u128, |rest, d| (rest * 10 + d) % by);
+        Some(rest == 0)
+    }
+
     /// Order of the absolute values (both non-zero).
     fn magnitude(&self, other: &Decimal) -> std::cmp::Ordering {
         // The power of ten of the leading digit decides first, then the digits in turn.
@@ -193,15 +232,13 @@ pub fn rounded_verdict(keyword: &str, at: usize) -> bool {
     SETTLED.with(found) || UNJUDGED.with(found)
 }
 
-/// A validator error of a numeric keyword on a number: the keyword and the number's address
+/// A validator error of a watched keyword: the keyword and its instance's address
 /// (matched against what the watch judged once all errors came).
 pub fn watched_number(error: &jsonschema::ValidationError<'_>) -> Option<(&'static str, usize)> {
     let keyword = WATCHED_AT.iter().find(|k| **k == error.kind().keyword())?;
     match error.instance() {
-        std::borrow::Cow::Borrowed(instance @ Value::Number(_)) => {
-            Some((keyword, *instance as *const Value as usize))
-        }
-        _ => None,
+        std::borrow::Cow::Borrowed(instance) => Some((keyword, *instance as *const Value as usize)),
+        std::borrow::Cow::Owned(_) => None,
     }
 }
 
@@ -232,13 +269,38 @@ struct Bound {
 #[derive(Debug, Default)]
 struct Watch {
     bounds: Vec<Bound>,
-    multiple_of: bool,
-    /// The numbers of `const`/`enum` (`None`: neither is there); `const` first when both.
-    values: Option<(&'static str, Vec<Number>)>,
-    /// Whether one of those numbers is one 64 bits cannot hold.
+    /// `multipleOf`'s divisor, when it is a number.
+    multiple_of: Option<Number>,
+    /// The values of `const`/`enum` (`None`: neither is there); `const` first when both.
+    values: Option<(&'static str, Vec<Value>)>,
+    /// Whether one of those values holds a number 64 bits cannot hold (at any depth).
     values_lossy: bool,
+    /// Whether `type` makes a number an integer (`integer` named, `number` not).
+    integer: bool,
+    /// `uniqueItems: true`.
+    unique: bool,
     /// Whether any number of the schema here (a bound, a value) is one 64 bits cannot hold.
     schema_lossy: bool,
+}
+
+/// Whether the keywords of `map` need the watch beside them: a bound, `multipleOf`, `const`,
+/// `enum`, `uniqueItems: true`, or a `type` that names `integer`.
+pub fn watches(map: &serde_json::Map<String, Value>) -> bool {
+    // The seven keywords that hold a number themselves (`type` and `uniqueItems` only watch
+    // for some values).
+    WATCHED_AT[..7].iter().any(|k| map.contains_key(*k))
+        || map.get("uniqueItems") == Some(&Value::Bool(true))
+        || integer_type(map)
+}
+
+/// Whether `type` asks a number to be an integer: it names `integer` and not `number`.
+fn integer_type(map: &serde_json::Map<String, Value>) -> bool {
+    let names = |name: &str| match map.get("type") {
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(list)) => list.iter().any(|t| t == name),
+        _ => false,
+    };
+    names("integer") && !names("number")
 }
 
 impl Watch {
@@ -265,50 +327,109 @@ impl Watch {
                 });
             }
         }
-        let numbers = |v: &Value| match v {
-            Value::Number(n) => vec![n.clone()],
-            _ => Vec::new(),
-        };
         let values = match (parent.get("const"), parent.get("enum")) {
-            (Some(c), _) => Some(("const", numbers(c))),
-            (None, Some(Value::Array(list))) => {
-                Some(("enum", list.iter().flat_map(numbers).collect()))
-            }
+            (Some(c), _) => Some(("const", vec![c.clone()])),
+            (None, Some(Value::Array(list))) => Some(("enum", list.clone())),
             _ => None,
         };
         let values_lossy = values
             .as_ref()
-            .is_some_and(|(_, list)| list.iter().any(|v| lossy(v).is_some()));
+            .is_some_and(|(_, list)| list.iter().any(holds_lossy));
+        let multiple_of = number("multipleOf");
         Watch {
-            schema_lossy: values_lossy || bounds.iter().any(|b| b.lossy),
+            schema_lossy: values_lossy
+                || bounds.iter().any(|b| b.lossy)
+                || multiple_of.as_ref().is_some_and(|m| lossy(m).is_some()),
             bounds,
-            multiple_of: parent.contains_key("multipleOf"),
+            multiple_of,
             values,
             values_lossy,
+            integer: integer_type(parent),
+            unique: flag("uniqueItems"),
         }
     }
 
     /// The exact failure of `instance`, if any; what was judged exactly is noted.
     fn judge(&self, instance: &Value) -> Option<String> {
-        let Value::Number(n) = instance else {
-            return None;
-        };
         let at = instance as *const Value as usize;
-        let instance_lossy = lossy(n).is_some();
+        let instance_lossy = match instance {
+            Value::Number(n) => lossy(n).is_some(),
+            Value::Array(_) | Value::Object(_) if self.values.is_some() || self.unique => {
+                holds_lossy(instance)
+            }
+            _ => false,
+        };
         if instance_lossy {
             MET.with(|m| m.set(true));
         }
         if !instance_lossy && !self.schema_lossy {
             return None;
         }
-        let exact = Decimal::parse(&n.to_string())?;
+        let settled = |keyword: &'static str| SETTLED.with(|s| s.borrow_mut().push((at, keyword)));
+        let mut failure = None;
+        if let Value::Number(n) = instance {
+            failure = self.judge_number(at, n, instance_lossy);
+        }
+        if let Some((keyword, values)) = &self.values
+            && (instance_lossy || self.values_lossy)
+        {
+            MET.with(|m| m.set(true));
+            let exact = canonical(instance);
+            if values.iter().any(|v| canonical(v) == exact) {
+                settled(keyword);
+            } else if failure.is_none() {
+                settled(keyword);
+                let what = match instance {
+                    Value::Number(n) => n.to_string(),
+                    _ => "the value".into(),
+                };
+                failure = Some(format!(
+                    "{keyword}|{} is not one of the allowed values (compared exactly)",
+                    crate::untrusted::line(&what, 200)
+                ));
+            }
+        }
+        if let (true, true, Value::Array(items)) = (self.unique, instance_lossy, instance) {
+            let mut seen = std::collections::HashMap::with_capacity(items.len());
+            let repeated = items
+                .iter()
+                .enumerate()
+                .find_map(|(i, item)| seen.insert(canonical(item), i).map(|first| (first, i)));
+            match repeated {
+                None => settled("uniqueItems"),
+                Some((first, second)) if failure.is_none() => {
+                    settled("uniqueItems");
+                    failure = Some(format!(
+                        "uniqueItems|items {first} and {second} are equal (compared exactly)"
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        failure
+    }
+
+    /// The bounds, `multipleOf` and integer-ness of the number `n` (at address `at`), exactly.
+    fn judge_number(&self, at: usize, n: &Number, instance_lossy: bool) -> Option<String> {
+        let settled = |keyword: &'static str| SETTLED.with(|s| s.borrow_mut().push((at, keyword)));
+        let unjudged = |keyword: &'static str| UNJUDGED.with(|u| u.borrow_mut().push((at, keyword)));
+        let Some(exact) = Decimal::parse(&n.to_string()) else {
+            // An exponent past 64 bits: nothing numeric about it can be judged.
+            for bound in &self.bounds {
+                unjudged(bound.keyword);
+            }
+            return None;
+        };
         let mut failure = None;
         for bound in &self.bounds {
             if !instance_lossy && !bound.lossy {
                 continue;
             }
             MET.with(|m| m.set(true));
-            let limit = Decimal::parse(&bound.limit.to_string())?;
+            let Some(limit) = Decimal::parse(&bound.limit.to_string()) else {
+                unjudged(bound.keyword);
+                continue;
+            };
             let order = exact.cmp(&limit);
             let passes = match (bound.lower, bound.exclusive) {
                 (true, false) => order.is_ge(),
@@ -317,8 +438,9 @@ impl Watch {
                 (false, true) => order.is_lt(),
             };
             if passes {
-                SETTLED.with(|s| s.borrow_mut().push((at, bound.keyword)));
+                settled(bound.keyword);
             } else if failure.is_none() {
+                settled(bound.keyword);
                 let relation = match (bound.lower, bound.exclusive) {
                     (true, false) => "less than the minimum of",
                     (true, true) => "less than or equal to the exclusive minimum of",
@@ -331,26 +453,105 @@ impl Watch {
                 ));
             }
         }
-        if self.multiple_of && instance_lossy {
-            UNJUDGED.with(|u| u.borrow_mut().push((at, "multipleOf")));
-        }
-        if let Some((keyword, values)) = &self.values
-            && (instance_lossy || self.values_lossy)
+        if let Some(divisor) = &self.multiple_of
+            && (instance_lossy || lossy(divisor).is_some())
         {
-            if values
-                .iter()
-                .filter_map(|v| Decimal::parse(&v.to_string()))
-                .any(|v| v.cmp(&exact).is_eq())
-            {
-                SETTLED.with(|s| s.borrow_mut().push((at, keyword)));
+            match Decimal::parse(&divisor.to_string()).and_then(|d| exact.is_multiple_of(&d)) {
+                Some(true) => settled("multipleOf"),
+                Some(false) if failure.is_none() => {
+                    settled("multipleOf");
+                    failure = Some(format!(
+                        "multipleOf|{n} is not a multiple of {divisor} (compared exactly)"
+                    ));
+                }
+                Some(false) => {}
+                None => unjudged("multipleOf"),
+            }
+        }
+        if self.integer && instance_lossy {
+            if exact.is_integer() {
+                settled("type");
             } else if failure.is_none() {
-                failure = Some(format!(
-                    "{keyword}|{n} is not one of the allowed values (compared exactly)"
-                ));
+                settled("type");
+                failure = Some(format!("type|{n} is not an integer (judged exactly)"));
             }
         }
         failure
     }
+}
+
+/// Whether `value` holds a number 64 bits cannot hold, at any depth. Iterative.
+fn holds_lossy(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) if lossy(n).is_some() => return true,
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `value` written so that two values are equal exactly when their texts are: numbers by
+/// their exact decimal (`1`, `1.0` and `10e-1` alike; `2^64` and `2^64+1` not), object keys
+/// sorted. Iterative.
+pub fn canonical(value: &Value) -> String {
+    enum Step<'a> {
+        Value(&'a Value),
+        Text(&'static str),
+        Key(&'a str),
+    }
+    let mut out = String::new();
+    let mut steps = vec![Step::Value(value)];
+    while let Some(step) = steps.pop() {
+        match step {
+            Step::Text(t) => out.push_str(t),
+            Step::Key(k) => {
+                out.push_str(&serde_json::to_string(k).unwrap_or_default());
+                out.push(':');
+            }
+            Step::Value(Value::Number(n)) => {
+                let text = n.to_string();
+                match Decimal::parse(&text) {
+                    Some(d) => {
+                        if d.negative {
+                            out.push('-');
+                        }
+                        out.push_str(std::str::from_utf8(&d.digits).unwrap_or("?"));
+                        out.push_str(&format!("e{}", d.exponent));
+                    }
+                    None => out.push_str(&text),
+                }
+            }
+            Step::Value(Value::Array(items)) => {
+                out.push('[');
+                steps.push(Step::Text("]"));
+                for (i, item) in items.iter().enumerate().rev() {
+                    steps.push(Step::Value(item));
+                    if i > 0 {
+                        steps.push(Step::Text(","));
+                    }
+                }
+            }
+            Step::Value(Value::Object(map)) => {
+                out.push('{');
+                steps.push(Step::Text("}"));
+                let mut keys: Vec<(&String, &Value)> = map.iter().collect();
+                keys.sort_by(|a, b| a.0.cmp(b.0));
+                for (i, (key, item)) in keys.into_iter().enumerate().rev() {
+                    steps.push(Step::Value(item));
+                    steps.push(Step::Key(key));
+                    if i > 0 {
+                        steps.push(Step::Text(","));
+                    }
+                }
+            }
+            Step::Value(other) => out.push_str(&other.to_string()),
+        }
+    }
+    out
 }
 
 impl<'i> jsonschema::Keyword<'i> for Watch {

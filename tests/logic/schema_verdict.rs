@@ -510,13 +510,67 @@ fn numbers_64_bits_cannot_hold_are_compared_exactly_or_not_judged() {
         r#"{"n": 100000000000000000000000000000}"#,
     );
     assert_eq!(v.status, Status::Violations, "{v:?}");
+    // `multipleOf` exactly too: 10^29 + 3 leaves 1 divided by 7; 10^29 + 2 is a multiple.
     let v = status(
         schema("multipleOf", "7"),
         r#"{"n": 100000000000000000000000000003}"#,
     );
-    assert_eq!(v.status, Status::NotChecked, "{v:?}");
+    assert_eq!(v.status, Status::Violations, "{v:?}");
+    assert_eq!(v.violations.len(), 1, "the exact verdict replaces the rounded one: {v:?}");
+    let v = status(
+        schema("multipleOf", "7"),
+        r#"{"n": 100000000000000000000000000002}"#,
+    );
+    assert_eq!(v.status, Status::Conforms, "{v:?}");
+    let v = status(schema("multipleOf", "0.01"), r#"{"n": 1.00000000000000000001}"#);
+    assert_eq!(v.status, Status::Violations, "{v:?}");
     // Ordinary numbers are judged as before.
     let v = status(schema("minimum", "10"), r#"{"n": 3}"#);
     assert_eq!(v.status, Status::Violations, "{v:?}");
     assert_eq!(v.violations[0].message, "3 is less than the minimum of 10");
+}
+
+#[test]
+fn integers_equality_and_uniqueness_are_decided_on_the_numbers_as_written_at_any_depth() {
+    let status = |schema: &str, instance: &str| {
+        judge(Some(parsed(schema)), Some(parsed(instance)), false, Era::Modern).status
+    };
+    let integer = r#"{"type": "object", "properties": {"n": {"type": "integer"}}}"#;
+    for (instance, expected) in [
+        (r#"{"n": 1.00000000000000000001}"#, Status::Violations),
+        (r#"{"n": 9007199254740993.5}"#, Status::Violations),
+        (r#"{"n": 1e-400}"#, Status::Violations),
+        (r#"{"n": 1e400}"#, Status::Conforms),
+        (r#"{"n": 18446744073709551617}"#, Status::Conforms),
+        (r#"{"n": 1.0}"#, Status::Conforms),
+        (r#"{"n": 2.5}"#, Status::Violations),
+    ] {
+        assert_eq!(status(integer, instance), expected, "{instance}");
+    }
+    let unique = r#"{"type": "object", "properties": {"xs": {"type": "array", "uniqueItems": true}}}"#;
+    for (instance, expected) in [
+        (r#"{"xs": [18446744073709551616, 18446744073709551617]}"#, Status::Conforms),
+        (r#"{"xs": [1.00000000000000000001, 1]}"#, Status::Conforms),
+        (r#"{"xs": [[18446744073709551616], [18446744073709551617]]}"#, Status::Conforms),
+        (r#"{"xs": [1e400, 10e399]}"#, Status::Violations),
+        (r#"{"xs": [{"a": 1, "b": 1e400}, {"b": 10e399, "a": 1.0}]}"#, Status::Violations),
+        (r#"{"xs": [1, 1.0]}"#, Status::Violations),
+    ] {
+        assert_eq!(status(unique, instance), expected, "{instance}");
+    }
+    let nested_const = r#"{"type": "object", "properties": {"v": {"const": {"x": 18446744073709551617}}}}"#;
+    assert_eq!(
+        status(nested_const, r#"{"v": {"x": 18446744073709551616}}"#),
+        Status::Violations
+    );
+    assert_eq!(
+        status(nested_const, r#"{"v": {"x": 18446744073709551617.0}}"#),
+        Status::Conforms
+    );
+    let nested_enum = r#"{"type": "object", "properties": {"v": {"enum": [[1, 1.00000000000000000001], "a"]}}}"#;
+    assert_eq!(status(nested_enum, r#"{"v": [1, 1]}"#), Status::Violations);
+    assert_eq!(
+        status(nested_enum, r#"{"v": [1.0, 1.000000000000000000010]}"#),
+        Status::Conforms
+    );
 }
