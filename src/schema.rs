@@ -13,6 +13,7 @@ pub mod refs;
 pub mod signature;
 pub mod skeleton;
 pub mod tree;
+pub mod unknown;
 pub mod validate;
 pub mod verdict;
 

@@ -189,7 +189,7 @@ pub fn with_guard(options: jsonschema::ValidationOptions) -> jsonschema::Validat
 }
 
 /// Keywords whose value is an object of subschemas.
-const SCHEMA_MAPS: &[&str] = &[
+pub(crate) const SCHEMA_MAPS: &[&str] = &[
     "properties",
     "patternProperties",
     "$defs",
@@ -198,7 +198,7 @@ const SCHEMA_MAPS: &[&str] = &[
     "dependencies",
 ];
 /// Keywords whose value is data, never a subschema.
-const DATA: &[&str] = &[
+pub(crate) const DATA: &[&str] = &[
     "const",
     "enum",
     "default",

@@ -412,7 +412,8 @@ impl Watch {
     /// The bounds, `multipleOf` and integer-ness of the number `n` (at address `at`), exactly.
     fn judge_number(&self, at: usize, n: &Number, instance_lossy: bool) -> Option<String> {
         let settled = |keyword: &'static str| SETTLED.with(|s| s.borrow_mut().push((at, keyword)));
-        let unjudged = |keyword: &'static str| UNJUDGED.with(|u| u.borrow_mut().push((at, keyword)));
+        let unjudged =
+            |keyword: &'static str| UNJUDGED.with(|u| u.borrow_mut().push((at, keyword)));
         let Some(exact) = Decimal::parse(&n.to_string()) else {
             // An exponent past 64 bits: nothing numeric about it can be judged.
             for bound in &self.bounds {

@@ -6,7 +6,6 @@
 use super::budget::{self, Stop};
 use super::dialect::Dialect;
 use super::numbers;
-use super::refs::{Document, RefTarget, all_refs};
 use serde::Serialize;
 use serde_json::Value;
 use std::time::Duration;
@@ -92,7 +91,13 @@ pub struct Checked {
 /// A schema compiled once in its dialect, or the reason it cannot be.
 pub struct Compiled {
     pub dialect: Dialect,
+    /// The schema, its unknown parts (see [`super::unknown`]) taken as passing.
     validator: Result<jsonschema::Validator, Unusable>,
+    /// The same with the unknown parts taken as failing, when there are any: a violation
+    /// stands only when both find it.
+    if_unknown_fails: Option<jsonschema::Validator>,
+    /// Where the unknown parts are (see [`super::unknown::may_decide`]).
+    unknown_places: Vec<String>,
     /// Validation may recurse deep (a `$ref` cycle, or deep nesting): it runs on a thread of
     /// its own with a large stack. Otherwise on the caller's, which saves a thread a check.
     large_stack: bool,
@@ -132,15 +137,29 @@ impl Compiled {
     pub fn new(schema: &Value) -> Compiled {
         let dialect = Dialect::of(schema);
         let shape = budget::shape(schema, budget::MAX_SCHEMA_DEPTH);
-        let (unchecked, patched) = without_unresolved_refs(schema);
+        let super::unknown::Marked {
+            said: unchecked,
+            places: unknown_places,
+            copy: patched,
+        } = super::unknown::marked(schema);
         let schema = patched.as_ref().unwrap_or(schema);
-        let validator =
-            budget::on_large_stack(|| compile(schema, &dialect, shape)).unwrap_or_else(|| {
-                Err(Unusable::DoesNotCompile(
-                    "the validator failed while compiling it".into(),
-                ))
-            });
+        let compiled = |passes| {
+            budget::on_large_stack(|| compile(schema, &dialect, shape, passes)).unwrap_or_else(
+                || {
+                    Err(Unusable::DoesNotCompile(
+                        "the validator failed while compiling it".into(),
+                    ))
+                },
+            )
+        };
+        let validator = compiled(true);
+        let if_unknown_fails = match (&validator, patched.is_some()) {
+            (Ok(_), true) => compiled(false).ok(),
+            _ => None,
+        };
         Compiled {
+            if_unknown_fails,
+            unknown_places,
             asserts_formats: asserts_formats(schema, &dialect),
             dialect,
             validator,
@@ -168,7 +187,29 @@ impl Compiled {
         // The watch flag is per thread: it is read on the thread that validated.
         let judge = || {
             numbers::reset();
-            let outcome = judge_here(validator, instance, deadline, limit);
+            let mut outcome = judge_here(validator, instance, deadline, limit);
+            if let (Some(other), Ok((found, _))) = (&self.if_unknown_fails, &mut outcome)
+                && !found.is_empty()
+            {
+                // Unknown never decides: a violation stands only when it is found whether the
+                // unknown parts pass or fail (and is not the unknown part itself).
+                let with_failing = judge_here(other, instance, deadline, limit);
+                let key = |v: &Violation| {
+                    (
+                        v.instance_path.clone(),
+                        v.schema_path.clone(),
+                        v.keyword.clone(),
+                    )
+                };
+                let both: std::collections::HashSet<_> = match &with_failing {
+                    Ok((list, _)) => list.iter().map(key).collect(),
+                    Err(_) => Default::default(),
+                };
+                found.retain(|v| {
+                    both.contains(&key(v))
+                        && !super::unknown::may_decide(&v.schema_path, &self.unknown_places)
+                });
+            }
             let lossy = if numbers::met() {
                 numbers::notes(instance)
             } else {
@@ -215,39 +256,6 @@ impl Compiled {
         }
         Ok(out)
     }
-}
-
-/// A `$ref` that resolves nowhere would stop the whole schema from compiling, and nothing
-/// would be checked. Instead the `$ref` is left out of a copy (its subschema keeps its other
-/// keywords) and said: violations elsewhere are still found. Returns what was left out and
-/// the copy, if one was needed.
-fn without_unresolved_refs(schema: &Value) -> (Vec<String>, Option<Value>) {
-    let doc = Document::new(schema);
-    let unresolved: Vec<(String, String)> = all_refs(schema)
-        .into_iter()
-        .filter(|(_, r)| !matches!(doc.resolve(r), RefTarget::Found { .. }))
-        .collect();
-    if unresolved.is_empty() {
-        return (Vec::new(), None);
-    }
-    let mut copy = schema.clone();
-    let mut said = Vec::new();
-    for (at, reference) in unresolved {
-        if let Some(map) = copy.pointer_mut(&at).and_then(Value::as_object_mut) {
-            map.remove("$ref");
-        }
-        let why = match doc.resolve(&reference) {
-            RefTarget::NotFetched => Unusable::NonLocalRef(reference),
-            _ => Unusable::DanglingRef(reference),
-        };
-        let at = if at.is_empty() { "/" } else { &at };
-        said.push(format!(
-            "the schema at {} was not checked: {}",
-            crate::untrusted::line(at, 200),
-            why.describe()
-        ));
-    }
-    (said, Some(copy))
 }
 
 /// One judgement on the calling thread: a yes/no pass, then (when the instance does not
@@ -392,10 +400,12 @@ fn message(error: &jsonschema::ValidationError<'_>) -> String {
     crate::untrusted::line(&text, MAX_MESSAGE_CHARS).into_owned()
 }
 
+/// The validator of `schema` in its dialect, the unknown parts passing or failing.
 fn compile(
     schema: &Value,
     dialect: &Dialect,
     shape: budget::Shape,
+    unknown_passes: bool,
 ) -> Result<jsonschema::Validator, Unusable> {
     let Some(draft) = dialect.draft() else {
         return Err(Unusable::UnknownDialect(match dialect {
@@ -415,7 +425,8 @@ fn compile(
             budget::MAX_SCHEMA_DEPTH
         )));
     }
-    numbers::with_watch(budget::with_guard(jsonschema::options()))
+    let options = budget::with_guard(jsonschema::options());
+    super::unknown::with_unknown(numbers::with_watch(options), unknown_passes)
         .with_draft(draft)
         .offline()
         .should_validate_formats(true)

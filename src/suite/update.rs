@@ -112,9 +112,7 @@ fn write(expect: &mut dyn TableLike, action: &Action, got: &Got) -> Option<Strin
             Some(inline) => expect.insert("value", Item::Value(inline)),
             None => expect.insert(
                 "value_json",
-                Item::Value(string(
-                    &serde_json::to_string_pretty(value).unwrap_or(json),
-                )),
+                Item::Value(string(&serde_json::to_string_pretty(value).unwrap_or(json))),
             ),
         };
         return None;
@@ -185,7 +183,9 @@ fn table_key(name: &str) -> toml_edit::Key {
         return toml_edit::Key::new(name);
     }
     let written = format!("\"{}\"", crate::escape::toml_basic_visible(name));
-    written.parse().unwrap_or_else(|_| toml_edit::Key::new(name))
+    written
+        .parse()
+        .unwrap_or_else(|_| toml_edit::Key::new(name))
 }
 
 /// A character TOML may hold raw that a reader would not see (C0 controls toml_edit escapes).
@@ -295,7 +295,9 @@ mod tests {
         };
         let written = appended("", "t\u{200b}ool", &json!({ "x": tricky }), &got).expect("appends");
         assert!(
-            !written.chars().any(|c| c != '\n' && crate::escape::is_dangerous(c)),
+            !written
+                .chars()
+                .any(|c| c != '\n' && crate::escape::is_dangerous(c)),
             "{written:?}"
         );
         for escape in ["\\u202E", "\\u2028", "\\u200B", "\\u009B", "\\U000E0041"] {

@@ -516,13 +516,20 @@ fn numbers_64_bits_cannot_hold_are_compared_exactly_or_not_judged() {
         r#"{"n": 100000000000000000000000000003}"#,
     );
     assert_eq!(v.status, Status::Violations, "{v:?}");
-    assert_eq!(v.violations.len(), 1, "the exact verdict replaces the rounded one: {v:?}");
+    assert_eq!(
+        v.violations.len(),
+        1,
+        "the exact verdict replaces the rounded one: {v:?}"
+    );
     let v = status(
         schema("multipleOf", "7"),
         r#"{"n": 100000000000000000000000000002}"#,
     );
     assert_eq!(v.status, Status::Conforms, "{v:?}");
-    let v = status(schema("multipleOf", "0.01"), r#"{"n": 1.00000000000000000001}"#);
+    let v = status(
+        schema("multipleOf", "0.01"),
+        r#"{"n": 1.00000000000000000001}"#,
+    );
     assert_eq!(v.status, Status::Violations, "{v:?}");
     // Ordinary numbers are judged as before.
     let v = status(schema("minimum", "10"), r#"{"n": 3}"#);
@@ -533,7 +540,13 @@ fn numbers_64_bits_cannot_hold_are_compared_exactly_or_not_judged() {
 #[test]
 fn integers_equality_and_uniqueness_are_decided_on_the_numbers_as_written_at_any_depth() {
     let status = |schema: &str, instance: &str| {
-        judge(Some(parsed(schema)), Some(parsed(instance)), false, Era::Modern).status
+        judge(
+            Some(parsed(schema)),
+            Some(parsed(instance)),
+            false,
+            Era::Modern,
+        )
+        .status
     };
     let integer = r#"{"type": "object", "properties": {"n": {"type": "integer"}}}"#;
     for (instance, expected) in [
@@ -547,18 +560,29 @@ fn integers_equality_and_uniqueness_are_decided_on_the_numbers_as_written_at_any
     ] {
         assert_eq!(status(integer, instance), expected, "{instance}");
     }
-    let unique = r#"{"type": "object", "properties": {"xs": {"type": "array", "uniqueItems": true}}}"#;
+    let unique =
+        r#"{"type": "object", "properties": {"xs": {"type": "array", "uniqueItems": true}}}"#;
     for (instance, expected) in [
-        (r#"{"xs": [18446744073709551616, 18446744073709551617]}"#, Status::Conforms),
+        (
+            r#"{"xs": [18446744073709551616, 18446744073709551617]}"#,
+            Status::Conforms,
+        ),
         (r#"{"xs": [1.00000000000000000001, 1]}"#, Status::Conforms),
-        (r#"{"xs": [[18446744073709551616], [18446744073709551617]]}"#, Status::Conforms),
+        (
+            r#"{"xs": [[18446744073709551616], [18446744073709551617]]}"#,
+            Status::Conforms,
+        ),
         (r#"{"xs": [1e400, 10e399]}"#, Status::Violations),
-        (r#"{"xs": [{"a": 1, "b": 1e400}, {"b": 10e399, "a": 1.0}]}"#, Status::Violations),
+        (
+            r#"{"xs": [{"a": 1, "b": 1e400}, {"b": 10e399, "a": 1.0}]}"#,
+            Status::Violations,
+        ),
         (r#"{"xs": [1, 1.0]}"#, Status::Violations),
     ] {
         assert_eq!(status(unique, instance), expected, "{instance}");
     }
-    let nested_const = r#"{"type": "object", "properties": {"v": {"const": {"x": 18446744073709551617}}}}"#;
+    let nested_const =
+        r#"{"type": "object", "properties": {"v": {"const": {"x": 18446744073709551617}}}}"#;
     assert_eq!(
         status(nested_const, r#"{"v": {"x": 18446744073709551616}}"#),
         Status::Violations
@@ -567,10 +591,81 @@ fn integers_equality_and_uniqueness_are_decided_on_the_numbers_as_written_at_any
         status(nested_const, r#"{"v": {"x": 18446744073709551617.0}}"#),
         Status::Conforms
     );
-    let nested_enum = r#"{"type": "object", "properties": {"v": {"enum": [[1, 1.00000000000000000001], "a"]}}}"#;
+    let nested_enum =
+        r#"{"type": "object", "properties": {"v": {"enum": [[1, 1.00000000000000000001], "a"]}}}"#;
     assert_eq!(status(nested_enum, r#"{"v": [1, 1]}"#), Status::Violations);
     assert_eq!(
         status(nested_enum, r#"{"v": [1.0, 1.000000000000000000010]}"#),
         Status::Conforms
     );
+}
+
+#[test]
+fn an_unknown_part_never_decides_a_verdict() {
+    let status =
+        |schema: Value, instance: Value| judge(Some(schema), Some(instance), false, Era::Modern);
+    let gone = json!({"$ref": "#/$defs/gone"});
+    // Each of these "fails" only if the dangling part is taken as `{}`: never a violation.
+    for (schema, instance) in [
+        (json!({"not": gone}), json!({})),
+        (json!({"oneOf": [gone, {"type": "object"}]}), json!({})),
+        (json!({"if": gone, "then": {"required": ["a"]}}), json!({})),
+        (
+            json!({"type": "object", "properties": {"xs": {"contains": gone, "maxContains": 1}}}),
+            json!({"xs": [1, 2]}),
+        ),
+        (json!({"propertyNames": {"not": gone}}), json!({"a": 1})),
+        (
+            json!({"allOf": [{"properties": {"a": gone}}], "unevaluatedProperties": false}),
+            json!({"b": 1}),
+        ),
+    ] {
+        let v = status(schema.clone(), instance);
+        assert_eq!(v.status, Status::NotChecked, "{schema}: {v:?}");
+        assert!(
+            v.reason
+                .as_deref()
+                .is_some_and(|r| r.contains("dangling $ref #/$defs/gone")),
+            "{v:?}"
+        );
+    }
+    // A violation that holds whatever the unknown part is still stands, and says what was left.
+    let v = status(
+        json!({"type": "object", "properties": {"n": {"type": "integer"}, "x": {"not": gone}}}),
+        json!({"n": "three", "x": 1}),
+    );
+    assert_eq!(v.status, Status::Violations, "{v:?}");
+    assert_eq!(v.violations.len(), 1, "{v:?}");
+    assert_eq!(v.violations[0].instance_path, "/n");
+    assert!(v.notes.iter().any(|n| n.contains("dangling")), "{v:?}");
+    // Cycles that never move into the value decide nothing either.
+    for schema in [
+        json!({"$ref": "#"}),
+        json!({"type": "object", "properties": {"x": {"$ref": "#/properties/x"}}}),
+        json!({"allOf": [{"$ref": "#"}]}),
+    ] {
+        let v = status(schema.clone(), json!({"x": 1}));
+        assert_eq!(v.status, Status::NotChecked, "{schema}: {v:?}");
+        assert!(
+            v.reason
+                .as_deref()
+                .is_some_and(|r| r.contains("comes back to itself")),
+            "{v:?}"
+        );
+    }
+    // A pattern outside ECMA-262 is not read as another dialect.
+    let v = status(
+        json!({"type": "object", "properties": {"s": {"type": "string", "pattern": "\\Aabc\\z"}}}),
+        json!({"s": "abc"}),
+    );
+    assert_eq!(v.status, Status::NotChecked, "{v:?}");
+    assert!(
+        v.reason.as_deref().is_some_and(|r| r.contains("ECMA-262")),
+        "{v:?}"
+    );
+    let v = status(
+        json!({"type": "object", "properties": {"s": {"type": "string", "pattern": "^a+$"}}}),
+        json!({"s": "b"}),
+    );
+    assert_eq!(v.status, Status::Violations, "{v:?}");
 }
