@@ -271,6 +271,11 @@ pub enum Command {
         /// Also call this destructive tool (destructiveHint true, or unsaid); repeat for more.
         #[arg(long, value_name = "TOOL", requires = "allow_writes")]
         allow_destructive: Vec<String>,
+        /// Call every tool, destructive ones too: for a throwaway server whose state does not
+        /// matter (a fresh fastmcp server has no annotations, so every tool is "maybe
+        /// destructive").
+        #[arg(long, conflicts_with_all = ["allow_writes", "allow_destructive"])]
+        allow_all: bool,
         #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
         format: VerifyFormat,
         #[command(flatten)]

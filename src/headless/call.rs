@@ -13,7 +13,7 @@ use crate::untrusted;
 use serde_json::{Value, json};
 
 /// Exit code for `--strict` when the result breaks its outputSchema.
-pub const STRICT_VIOLATION: i32 = 3;
+pub const STRICT_VIOLATION: i32 = exit::VIOLATION;
 
 /// How the call is made and judged.
 #[derive(Debug, Clone, Copy)]

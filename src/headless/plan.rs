@@ -211,6 +211,7 @@ fn verify_plan(command: &Command) -> Plan<'_> {
         invalid,
         allow_writes,
         allow_destructive,
+        allow_all,
         format,
         connection,
     } = command
@@ -229,6 +230,7 @@ fn verify_plan(command: &Command) -> Plan<'_> {
         allow: crate::verify::plan::Allow {
             writes: *allow_writes,
             destructive: allow_destructive.clone(),
+            all: *allow_all,
         },
         format: *format,
     };

@@ -101,6 +101,18 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         Ok(plan) => plan,
         Err(unknown) => return report.error(&unknown, exit::ERROR),
     };
+    if chosen.is_empty() && !skipped.is_empty() {
+        // Nothing checked is not a pass.
+        tell_plan(&report, options.format, seed, &[], &skipped, 0);
+        return report.error(
+            &format!(
+                "nothing verified: all {} were skipped ({})",
+                crate::plural::count(skipped.len(), "tool"),
+                crate::verify::plan::HOW_TO_ALLOW
+            ),
+            exit::UNKNOWN,
+        );
+    }
     tell_plan(
         &report,
         options.format,
@@ -169,6 +181,13 @@ fn plan<'t>(list: &'t crate::mcp::ToolList, options: &Options<'_>) -> Result<Pla
     for tool in tools.iter().filter(|t| named(t)) {
         match refusal(tool, &options.allow) {
             None => chosen.push(tool),
+            // A tool the user named is not quietly left out: the run is refused with why.
+            Some(why) if !options.tools.is_empty() => {
+                return Err(format!(
+                    "{} is not called: {why}",
+                    crate::untrusted::line(&tool.name, 80)
+                ));
+            }
             Some(why) => skipped.push((tool.name.clone(), why)),
         }
     }

@@ -168,18 +168,12 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
         let unboxed = v.boxing.as_ref().and(v.value.as_ref());
         mirror(sc, unboxed, result.texts)
     });
-    if era == Era::Legacy {
-        if let Some(sc) = result.structured.filter(|s| !s.is_object()) {
-            v.notes.push(format!(
-                "legacy protocol requires structuredContent to be an object; got {}",
-                kind_of(sc)
-            ));
-        }
-        if schema.is_some_and(|(raw, _)| raw.get("type") != Some(&Value::from("object"))) {
-            v.notes
-                .push("legacy protocol requires the outputSchema root to be `type: object`".into());
-        }
-    }
+    let era_violation = era_rules(
+        era,
+        schema.map(|(raw, _)| raw),
+        result.structured,
+        &mut v.notes,
+    );
     if result.is_error {
         v.status = Status::ToolError;
         if let (Some((_, c)), Some(sc)) = (schema, result.structured)
@@ -201,7 +195,46 @@ pub fn verdict(schema: Option<(&Value, &Compiled)>, result: ResultView<'_>, era:
         (Some(_), None) => v.status = Status::MissingStructuredContent,
         (Some((_, compiled)), Some(sc)) => judge(&mut v, compiled, sc),
     }
+    if let Some(violation) = era_violation
+        && matches!(
+            v.status,
+            Status::Conforms | Status::Violations | Status::NotChecked
+        )
+    {
+        v.status = Status::Violations;
+        v.reason = None;
+        v.violations.insert(0, violation);
+    }
     v
+}
+
+/// The legacy era's rules: structuredContent is an object (a violation of the result when it
+/// is not, under `--strict` too) and so is the outputSchema's root (a note: the schema's fault).
+fn era_rules(
+    era: Era,
+    schema: Option<&Value>,
+    structured: Option<&Value>,
+    notes: &mut Vec<String>,
+) -> Option<Violation> {
+    if era != Era::Legacy {
+        return None;
+    }
+    if schema.is_some_and(|raw| raw.get("type") != Some(&Value::from("object"))) {
+        notes.push("legacy protocol requires the outputSchema root to be `type: object`".into());
+    }
+    let sc = structured.filter(|s| !s.is_object())?;
+    Some(Violation {
+        instance_path: String::new(),
+        keyword: "structuredContent".into(),
+        schema_path: String::new(),
+        evaluation_path: String::new(),
+        message: format!(
+            "the protocol (2025-11-25 and before) requires structuredContent to be an object; \
+             got {}",
+            kind_of(sc)
+        ),
+        format: false,
+    })
 }
 
 /// A boxed schema's value taken out of its box; a box the schema is sure of but the result
@@ -212,6 +245,23 @@ fn unbox(v: &mut Verdict, raw: &Value, sc: &Value, meta: Option<&Value>) {
         match sc.as_object().and_then(|o| o.get(&b.field)) {
             Some(inner) if sc.as_object().is_some_and(|o| o.len() == 1) => {
                 v.value = Some(inner.clone())
+            }
+            // The wrap marker says the box is `field`: a value beside it does not unbox it.
+            Some(inner) if b.certain => {
+                v.value = Some(inner.clone());
+                let others: Vec<String> = sc
+                    .as_object()
+                    .into_iter()
+                    .flat_map(|o| o.keys())
+                    .filter(|k| **k != b.field)
+                    .take(5)
+                    .map(|k| format!("`{}`", crate::untrusted::line(k, 60)))
+                    .collect();
+                v.notes.push(format!(
+                    "boxed in `{}`, with other keys beside the box: {}",
+                    b.field,
+                    others.join(", ")
+                ));
             }
             _ if b.certain => v.notes.push(format!(
                 "the schema boxes the value in `{}` but structuredContent is not boxed",

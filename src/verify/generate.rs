@@ -83,18 +83,82 @@ pub struct Gen<'a> {
     /// optional properties), so a schema whose random values outgrow the budget costs one
     /// refusal, not one per try.
     small: AtomicBool,
+    /// The root with its `allOf` folded in (see [`Gen::folded`]), when it has one.
+    folded_root: Option<Value>,
 }
 
 impl<'a> Gen<'a> {
     pub fn new(schema: &'a Value) -> Gen<'a> {
-        Gen {
+        let mut made = Gen {
             doc: Document::new(schema),
             left: AtomicUsize::new(0),
             cut: AtomicU8::new(0),
             spent: AtomicU8::new(0),
             fits: OnceLock::new(),
             small: AtomicBool::new(false),
+            folded_root: None,
+        };
+        made.folded_root = made.folded(made.resolved(schema), 0);
+        made
+    }
+
+    /// The root schema as generation reads it: `$ref`s followed, `allOf` folded in.
+    fn root(&self) -> &Value {
+        self.folded_root
+            .as_ref()
+            .unwrap_or_else(|| self.resolved(self.doc.root()))
+    }
+
+    /// `schema` with its `allOf` parts folded into one schema (properties joined, a property
+    /// in two parts held to both, `required` the union, other keywords the first said), so an
+    /// input is made for all of them at once (`allOf: [{required: [...]}]` is how many
+    /// generators write "these are required"). `None` when there is no `allOf`, or the parts
+    /// nest or refer back deeper than [`MAX_NESTING`] (then generation meets the cycle itself
+    /// and refuses it as too deep).
+    fn folded(&self, schema: &Value, depth: usize) -> Option<Value> {
+        let parts = schema.get("allOf")?.as_array()?;
+        if depth > MAX_NESTING {
+            return None;
         }
+        let mut out = schema.as_object()?.clone();
+        out.remove("allOf");
+        for part in parts {
+            let part = self.resolved(part);
+            let part = match self.folded(part, depth + 1) {
+                Some(folded) => folded,
+                None if part.get("allOf").is_some() => return None,
+                None => part.clone(),
+            };
+            let Value::Object(part) = part else {
+                continue;
+            };
+            for (key, value) in part {
+                match (key.as_str(), out.get_mut(&key)) {
+                    ("$ref" | "$defs" | "definitions", _) => {}
+                    ("properties", Some(Value::Object(mine))) => {
+                        for (name, property) in value.as_object().into_iter().flatten() {
+                            let joined = match mine.remove(name) {
+                                Some(before) => json!({"allOf": [before, property]}),
+                                None => property.clone(),
+                            };
+                            mine.insert(name.clone(), joined);
+                        }
+                    }
+                    ("required", Some(Value::Array(mine))) => {
+                        for name in value.as_array().into_iter().flatten() {
+                            if !mine.contains(name) {
+                                mine.push(name.clone());
+                            }
+                        }
+                    }
+                    (_, Some(_)) => {}
+                    (_, None) => {
+                        out.insert(key, value);
+                    }
+                }
+            }
+        }
+        Some(Value::Object(out))
     }
 
     /// Why a value this generator was asked for could not be made, if one could not.
@@ -150,7 +214,7 @@ impl<'a> Gen<'a> {
     /// The argument objects at the boundary, made as they are taken: the typical one, then
     /// each property's every boundary value (the others typical).
     pub fn boundaries(&self) -> impl Iterator<Item = Value> + '_ {
-        let root = self.resolved(self.doc.root());
+        let root = self.root();
         let base = self.fresh(|g| g.typical(root, 0)).map(Arc::new);
         let top = base.as_deref().cloned();
         let root_edges = match root.get("properties") {
@@ -161,10 +225,10 @@ impl<'a> Gen<'a> {
             properties(root).flat_map(move |(name, property)| {
                 let base = Arc::clone(&base);
                 let edges = self.fresh(|g| g.edges(property, 1)).unwrap_or_default();
-                edges.into_iter().map(move |edge| {
+                edges.into_iter().filter_map(move |edge| {
                     let mut args = (*base).clone();
-                    args[name.as_str()] = edge;
-                    args
+                    args.as_object_mut()?.insert(name.clone(), edge);
+                    Some(args)
                 })
             })
         });
@@ -176,7 +240,7 @@ impl<'a> Gen<'a> {
     /// string outside its enum, a property the schema does not allow. The caller keeps those
     /// the schema does refuse. Made as they are taken.
     pub fn invalid(&self) -> Box<dyn Iterator<Item = Value> + Send + '_> {
-        let schema = self.resolved(self.doc.root());
+        let schema = self.root();
         let Some(base) = self.fresh(|g| g.typical(schema, 0)) else {
             return Box::new(std::iter::empty());
         };
@@ -242,13 +306,13 @@ impl<'a> Gen<'a> {
     /// A random argument object; `None` when it ran out of budget (see [`Gen::spent`]).
     pub fn random(&self, rng: &mut Rng) -> Option<Value> {
         let fits = self.fits.get_or_init(|| {
-            let root = self.doc.root();
+            let root = self.root();
             self.fresh(|g| g.typical(root, 0)).is_some()
         });
         if !fits {
             return None;
         }
-        let made = self.fresh(|g| g.any(g.doc.root(), rng, 0));
+        let made = self.fresh(|g| g.any(g.root(), rng, 0));
         if made.is_none() {
             self.small.store(true, Relaxed);
         }
@@ -275,6 +339,13 @@ impl<'a> Gen<'a> {
         let schema = self.resolved(schema);
         if !self.afford(1, depth) {
             return Value::Null;
+        }
+        if let Some(folded) = self.folded(schema, depth) {
+            return self.typical(&folded, depth + 1);
+        }
+        if let Some(part) = first_part(schema) {
+            // Parts that refer back to themselves: followed until they are too deep.
+            return self.typical(part, depth + 1);
         }
         if let Some(v) = schema.get("const").or_else(|| schema.get("default")) {
             return v.clone();
@@ -321,6 +392,9 @@ impl<'a> Gen<'a> {
         let schema = self.resolved(schema);
         if !self.afford(1, depth) {
             return Vec::new();
+        }
+        if let Some(folded) = self.folded(schema, depth) {
+            return self.edges(&folded, depth + 1);
         }
         if let Some(values) = schema.get("enum").and_then(Value::as_array) {
             return values.iter().take(MAX_ENUM).cloned().collect();
@@ -392,17 +466,11 @@ impl<'a> Gen<'a> {
                 return self.any(branch, rng, depth + 1);
             }
         }
-        if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
-            let mut merged = Map::new();
-            for part in parts {
-                if self.is_cut() {
-                    break;
-                }
-                if let Value::Object(o) = self.any(part, rng, depth + 1) {
-                    merged.extend(o);
-                }
-            }
-            return Value::Object(merged);
+        if let Some(folded) = self.folded(schema, depth) {
+            return self.any(&folded, rng, depth + 1);
+        }
+        if let Some(part) = first_part(schema) {
+            return self.any(part, rng, depth + 1);
         }
         match kind(schema) {
             "integer" => json!(random_int(schema, rng)),
@@ -482,8 +550,13 @@ fn kind(schema: &Value) -> &str {
     }
 }
 
+/// The first `allOf` part of a schema whose parts could not be folded.
+fn first_part(schema: &Value) -> Option<&Value> {
+    schema.get("allOf")?.as_array()?.first()
+}
+
 fn first_branch(schema: &Value) -> Option<&Value> {
-    ["anyOf", "oneOf", "allOf"].iter().find_map(|k| {
+    ["anyOf", "oneOf"].iter().find_map(|k| {
         schema
             .get(*k)
             .and_then(Value::as_array)
@@ -744,6 +817,47 @@ mod tests {
                     .is_some_and(|s| s.chars().any(|c| PUNCTUATION.contains(&c)))
             });
         assert!(some_punctuation);
+    }
+
+    /// `allOf` parts are generated for at once (required names in one part, properties in
+    /// another), and no shape of schema makes the generator panic.
+    #[test]
+    fn all_of_parts_are_folded_and_odd_schemas_never_panic() {
+        let schema = json!({"type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "integer", "minimum": 3}},
+            "allOf": [{"required": ["a", "b"]}, {"properties": {"b": {"maximum": 5}}}]});
+        let generator = Gen::new(&schema);
+        let compiled = crate::schema::Compiled::new(&schema);
+        let made: Vec<Value> = generator.boundaries().take(20).collect();
+        assert!(!made.is_empty());
+        let valid = made
+            .iter()
+            .filter(|v| compiled.check(v).is_ok_and(|c| c.violations.is_empty()))
+            .count();
+        assert!(valid * 2 >= made.len(), "{made:?}");
+        assert!(
+            made.iter()
+                .all(|v| v.get("a").is_some() && v.get("b").is_some()),
+            "{made:?}"
+        );
+        for odd in [
+            json!({"allOf": [{"required": ["a"]}]}),
+            json!({"if": {"required": ["a"]}, "then": {"required": ["b"]}}),
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "if": {"required": ["a"]}, "then": {"required": ["a"]}}),
+            json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 5, "maxLength": 2}}}),
+            json!({"type": "object", "properties": {"a": {"type": "array", "minItems": 5, "maxItems": 2}}}),
+            json!({"type": "object", "properties": {"a": {"type": "integer", "minimum": 5, "maximum": 2}}}),
+            json!({"allOf": [true, false, 3, {"type": "object"}]}),
+            json!("a string"),
+        ] {
+            let g = Gen::new(&odd);
+            let mut rng = Rng::new(1);
+            let _: Vec<Value> = g.boundaries().take(50).collect();
+            let _: Vec<Value> = g.invalid().take(50).collect();
+            for _ in 0..20 {
+                let _ = g.random(&mut rng);
+            }
+        }
     }
 
     /// Schemas a server controls cannot make generation spin or take gigabytes: each value is

@@ -1,7 +1,7 @@
 //! Which tools `verify` may call, from their annotations: a read-only tool always; one that
 //! writes only with `--allow-writes`; one that may destroy (`destructiveHint` true, or left out:
 //! the spec's default for a tool that is not read-only) only when named with
-//! `--allow-destructive`. Pure.
+//! `--allow-destructive`; every tool with `--allow-all` (a throwaway server). Pure.
 
 use crate::mcp::surface::tool::Tool;
 
@@ -11,12 +11,18 @@ pub struct Allow {
     pub writes: bool,
     /// Tools allowed although destructive, by name.
     pub destructive: Vec<String>,
+    /// `--allow-all`: every tool, destructive ones too (a server whose state does not matter).
+    pub all: bool,
 }
+
+/// What to add to the command line to call tools that were skipped, in one line.
+pub const HOW_TO_ALLOW: &str = "--allow-writes calls tools that write, --allow-destructive TOOL \
+     a destructive one, --allow-all every tool (for a throwaway server)";
 
 /// Why a tool is not called, or `None` when it may be.
 pub fn refusal(tool: &Tool, allow: &Allow) -> Option<String> {
     let hints = &tool.annotations;
-    if hints.read_only == Some(true) {
+    if hints.read_only == Some(true) || allow.all {
         return None;
     }
     if !allow.writes {
@@ -55,11 +61,16 @@ mod tests {
         let none = Allow::default();
         let writes = Allow {
             writes: true,
-            destructive: vec![],
+            ..Allow::default()
         };
         let named = Allow {
             writes: true,
             destructive: vec!["t".into()],
+            all: false,
+        };
+        let all = Allow {
+            all: true,
+            ..Allow::default()
         };
         let read_only = tool(json!({"readOnlyHint": true}));
         let safe_write = tool(json!({"readOnlyHint": false, "destructiveHint": false}));
@@ -74,5 +85,7 @@ mod tests {
         assert!(refusal(&unsaid, &writes).is_some_and(|r| r.contains("default is true")));
         assert_eq!(refusal(&destructive, &named), None);
         assert_eq!(refusal(&unsaid, &named), None);
+        assert_eq!(refusal(&destructive, &all), None);
+        assert_eq!(refusal(&unsaid, &all), None);
     }
 }

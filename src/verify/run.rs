@@ -20,6 +20,9 @@ use std::time::{Duration, Instant};
 const SHRINK_CALLS: usize = 300;
 /// Tries at generating a valid random input before giving up on one.
 const TRIES: usize = 30;
+/// Calls to a tool that takes no arguments: the same `{}` a hundred times finds nothing a
+/// handful does not (a flaky or stateful tool shows by then).
+const NO_ARGUMENT_CALLS: usize = 5;
 
 /// Where calls go: a session, or why there is none (an exit code).
 pub trait Link: Send {
@@ -143,7 +146,11 @@ pub async fn verify_tool(
     let (mut failures, mut seen): (Vec<Value>, Vec<Kind>) = (Vec::new(), Vec::new());
     let (mut timed_out, mut lost) = (false, None);
     let in_budget = || settings.budget.is_none_or(|b| started.elapsed() <= b);
-    while !timed_out && calls < settings.calls && in_budget() {
+    let planned = match takes_no_arguments(&tool.input_schema) {
+        true => settings.calls.min(NO_ARGUMENT_CALLS),
+        false => settings.calls,
+    };
+    while !timed_out && calls < planned && in_budget() {
         let Some(args) = inputs.next(&generator, &valid).await else {
             unmade += 1;
             if unmade > 3 {
@@ -188,7 +195,7 @@ pub async fn verify_tool(
     }
     let ended = Ended {
         calls,
-        planned: settings.calls,
+        planned,
         invalid_calls,
         no_input: unmade > 3,
         spent: generator.spent(),
@@ -197,6 +204,20 @@ pub async fn verify_tool(
     };
     let result = report(&tool.name, &ended, tally, failures);
     Verified { result, lost }
+}
+
+/// Whether the only input is `{}`: no properties and nothing that could add one.
+fn takes_no_arguments(schema: &Value) -> bool {
+    let empty = |key: &str| {
+        schema
+            .get(key)
+            .is_none_or(|v| v.as_object().is_some_and(serde_json::Map::is_empty))
+    };
+    empty("properties")
+        && empty("patternProperties")
+        && ["allOf", "anyOf", "oneOf", "$ref", "if"]
+            .iter()
+            .all(|k| schema.get(*k).is_none())
 }
 
 /// The inputs of one tool's run: boundary values first, made one at a time as they are used

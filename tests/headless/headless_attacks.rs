@@ -317,7 +317,7 @@ fn format_mismatches_are_findings_unless_asserted() {
         &["call", "contact", "--strict", "--assert-formats"],
         "format",
     );
-    assert_eq!(asserted.code, 3, "{}", asserted.stdout);
+    assert_eq!(asserted.code, 8, "{}", asserted.stdout);
     let v: serde_json::Value = serde_json::from_str(&asserted.stdout).expect("json");
     assert_eq!(v["verdict"]["status"], "violations");
     let text = attack(&["call", "contact", "--format", "text"], "format");
@@ -615,7 +615,7 @@ fn strict_calls_fail_when_the_declared_structured_content_is_left_out() {
         lenient.stdout
     );
     let strict = attack(&["call", "report", "--strict"], "no-structured");
-    assert_eq!(strict.code, 3, "{}", strict.stderr);
+    assert_eq!(strict.code, 8, "{}", strict.stderr);
 }
 
 #[test]

@@ -996,3 +996,41 @@ async fn everything_hears_of_roots_changed_during_the_session() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A fresh fastmcp server declares no annotations: `verify` skips every tool and says so with
+/// exit 7 (never a pass), and `--allow-all` verifies every one with no false positive.
+#[test]
+fn verify_on_an_unannotated_fastmcp_server_is_never_a_silent_pass() {
+    let Some(python) = peers::python() else {
+        return;
+    };
+    let script = peers::fastmcp_script();
+    let skipped = run(&["verify", "--", &python, &script]);
+    assert_eq!(skipped.code, 7, "{}", skipped.stderr);
+    assert!(
+        skipped
+            .stderr
+            .contains("nothing verified: all 7 tools were skipped")
+            && skipped.stderr.contains("--allow-all"),
+        "{}",
+        skipped.stderr
+    );
+    let all = run(&[
+        "verify",
+        "--allow-all",
+        "--calls",
+        "20",
+        "--seed",
+        "3",
+        "--",
+        &python,
+        &script,
+    ]);
+    assert_eq!(all.code, 0, "{}{}", all.stdout, all.stderr);
+    assert!(
+        all.stdout
+            .contains("0 tools failed, 7 passed, 0 not checked, 0 skipped"),
+        "{}",
+        all.stdout
+    );
+}

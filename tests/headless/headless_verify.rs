@@ -367,3 +367,30 @@ fn an_interrupted_load_reports_what_it_measured() {
     );
     let _ = std::fs::remove_file(record);
 }
+
+/// Nothing checked is not a pass: a run that skips every tool exits 7 naming the flags, a
+/// named tool the annotations keep back is an error, `--allow-all` calls every tool, and a
+/// tool that takes no arguments is called a handful of times, not 100.
+#[test]
+fn a_run_that_checks_nothing_never_passes() {
+    let dir = std::env::temp_dir().join(format!("mcp-inspect-skipall-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let marker = dir.join("wiped");
+    // Every tool of the demo but four is unannotated: asked for those alone, nothing runs.
+    let r = run(&["verify", "add", "--demo"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("add is not called: not read-only"),
+        "{}",
+        r.stderr
+    );
+    let (code, _, stderr) = verify(&["wipe", "--allow-writes"], &marker);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("--allow-destructive wipe"), "{stderr}");
+    assert!(!marker.exists(), "the refused tool was not called");
+    let (code, stdout, _) = verify(&["wipe", "--allow-all", "--calls", "50"], &marker);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(marker.exists(), "--allow-all calls the destructive tool");
+    assert!(stdout.contains("ok wipe: 5 calls"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

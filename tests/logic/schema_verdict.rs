@@ -303,10 +303,30 @@ fn tool_errors_keep_mismatches_as_information() {
 #[test]
 fn boxing_schema_with_unboxed_value_is_called_out() {
     let schema = json!({"type": "object", "properties": {"result": {"type": "integer"}}, "required": ["result"], "x-fastmcp-wrap-result": true});
-    let v = judge(Some(schema), Some(json!(42)), false, Era::Modern);
+    let v = judge(Some(schema.clone()), Some(json!(42)), false, Era::Modern);
     assert_eq!(v.status, Status::Violations);
     assert!(
         v.notes.iter().any(|n| n.contains("not boxed")),
+        "{:?}",
+        v.notes
+    );
+    // A key beside the box does not unbox it: the value is still the box's, the key named.
+    let v = judge(
+        Some(schema),
+        Some(json!({"result": 1, "result2": 2})),
+        false,
+        Era::Modern,
+    );
+    assert_eq!(v.value, Some(json!(1)), "{v:?}");
+    assert!(
+        v.notes
+            .iter()
+            .any(|n| n.contains("other keys beside the box: `result2`")),
+        "{:?}",
+        v.notes
+    );
+    assert!(
+        !v.notes.iter().any(|n| n.contains("not boxed")),
         "{:?}",
         v.notes
     );
@@ -320,8 +340,17 @@ fn legacy_era_requires_objects() {
         false,
         Era::Legacy,
     );
-    assert_eq!(v.status, Status::Conforms);
-    assert_eq!(v.notes.len(), 2, "{:?}", v.notes);
+    // The protocol's rule is part of the verdict: a violation, not a note.
+    assert_eq!(v.status, Status::Violations, "{v:?}");
+    assert_eq!(v.violations.len(), 1, "{v:?}");
+    assert_eq!(v.violations[0].keyword, "structuredContent");
+    assert!(v.violations[0].message.contains("got an array"), "{v:?}");
+    assert_eq!(
+        v.notes.len(),
+        1,
+        "the schema's root is named: {:?}",
+        v.notes
+    );
     let modern = judge(
         Some(json!({"type": "array"})),
         Some(json!([1])),

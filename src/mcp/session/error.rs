@@ -10,7 +10,7 @@ pub mod exit {
     /// Usage error or any other failure.
     pub const ERROR: i32 = 1;
     /// The server wants OAuth authorization this command may not ask for, or the flow failed
-    /// (the official Inspector CLI's code for it). Also `call --strict`'s schema violation.
+    /// (the official Inspector CLI's code for it).
     pub const AUTH: i32 = 3;
     /// The server could not be reached or did not complete the handshake.
     pub const UNREACHABLE: i32 = 4;
@@ -21,6 +21,9 @@ pub mod exit {
     /// `diff` found no breaking change, but one it could not judge (two different patterns, a
     /// ref that cannot be followed, a budget that ran out): never read as "nothing breaks".
     pub const UNKNOWN: i32 = 7;
+    /// `call --strict`: the result breaks its outputSchema or the protocol's rule for it
+    /// (never 3, which says authorization is needed).
+    pub const VIOLATION: i32 = 8;
 }
 
 #[derive(Debug, Error)]
