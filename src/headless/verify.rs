@@ -102,16 +102,7 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         Err(unknown) => return report.error(&unknown, exit::ERROR),
     };
     if chosen.is_empty() && !skipped.is_empty() {
-        // Nothing checked is not a pass.
-        tell_plan(&report, options.format, seed, &[], &skipped, 0);
-        return report.error(
-            &format!(
-                "nothing verified: all {} were skipped ({})",
-                crate::plural::count(skipped.len(), "tool"),
-                crate::verify::plan::HOW_TO_ALLOW
-            ),
-            exit::UNKNOWN,
-        );
+        return all_skipped(&report, options.format, seed, &skipped);
     }
     tell_plan(
         &report,
@@ -192,6 +183,25 @@ fn plan<'t>(list: &'t crate::mcp::ToolList, options: &Options<'_>) -> Result<Pla
         }
     }
     Ok((chosen, skipped))
+}
+
+/// Nothing checked is not a pass: every tool skipped is said, with the flags that call them
+/// (exit 7).
+fn all_skipped(
+    report: &Report,
+    format: VerifyFormat,
+    seed: u64,
+    skipped: &[(String, String)],
+) -> i32 {
+    tell_plan(report, format, seed, &[], skipped, 0);
+    report.error(
+        &format!(
+            "nothing verified: all {} were skipped ({})",
+            crate::plural::count(skipped.len(), "tool"),
+            crate::verify::plan::HOW_TO_ALLOW
+        ),
+        exit::UNKNOWN,
+    )
 }
 
 /// `--hostile` as given: its attacks by name, or none.
