@@ -3,6 +3,7 @@
 
 pub mod generate;
 pub mod load;
+pub mod pattern;
 pub mod plan;
 pub mod rng;
 pub mod run;

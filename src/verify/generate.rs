@@ -24,6 +24,8 @@ const VALUE_BUDGET: usize = 100_000;
 const MAX_LEN: u64 = 1_000;
 /// Enum values tried at the boundary at most.
 const MAX_ENUM: usize = 50;
+/// Keys added to reach `minProperties` at most (the budget bounds them too).
+const MAX_EXTRA_KEYS: usize = 1_000;
 /// Characters random strings are made of: mostly plain, some punctuation, some beyond ASCII.
 const PLAIN: &[char] = &[
     'a', 'b', 'c', 'x', 'y', 'z', 'A', 'Q', '0', '1', '7', '9', ' ', '-', '_',
@@ -365,11 +367,10 @@ impl<'a> Gen<'a> {
             "number" => json!(clamp_int(0, schema)),
             "boolean" => json!(false),
             "null" => Value::Null,
-            "string" => self.string("a".repeat(min_len(schema, "minLength") as usize)),
+            "string" => self.string(typical_string(schema)),
             "array" if depth < MAX_DEPTH => {
-                let item = schema.get("items").unwrap_or(&Value::Null);
                 let n = min_len(schema, "minItems");
-                self.repeated(n, |g| g.typical(item, depth + 1))
+                self.repeated(n, |g, i| g.typical(item_schema(schema, i), depth + 1))
             }
             "object" if depth < MAX_DEPTH => {
                 let mut map = Map::new();
@@ -379,6 +380,9 @@ impl<'a> Gen<'a> {
                     }
                     map.insert(name, self.typical(property, depth + 1));
                 }
+                self.completed(schema, &mut map, &mut Rng::new(0), |g, s| {
+                    g.typical(s, depth + 1)
+                });
                 Value::Object(map)
             }
             "array" => json!([]),
@@ -422,10 +426,18 @@ impl<'a> Gen<'a> {
             "boolean" => out.extend([json!(true), json!(false)]),
             "string" => {
                 let (low, high) = (min_len(schema, "minLength"), max_len(schema, "maxLength"));
-                out.extend([
-                    self.string("a".repeat(low as usize)),
-                    self.string("a".repeat(high as usize)),
-                ]);
+                match schema.get("pattern").and_then(Value::as_str) {
+                    // Samples of the pattern (lengths of a's would not match it).
+                    Some(pattern) => {
+                        let mut rng = Rng::new(low ^ high);
+                        let made = (0..3).filter_map(|_| super::pattern::sample(pattern, &mut rng));
+                        out.extend(made.map(|s| self.string(s)));
+                    }
+                    None => out.extend([
+                        self.string("a".repeat(low as usize)),
+                        self.string("a".repeat(high as usize)),
+                    ]),
+                }
                 out.extend(format_examples(schema));
             }
             "array" => {
@@ -480,14 +492,16 @@ impl<'a> Gen<'a> {
             "null" => Value::Null,
             "string" => self.string(random_string(schema, rng)),
             "array" => {
-                let item = schema.get("items").unwrap_or(&Value::Null);
                 let low = min_len(schema, "minItems");
                 let high = match self.small.load(Relaxed) {
                     true => low,
                     false => max_len(schema, "maxItems").min(low + 5),
                 };
                 let n = rng.between(low as i128, high as i128);
-                self.repeated(n as u64, |g| g.any(item, rng, depth + 1))
+                let mut own = Rng::new(rng.next_u64());
+                self.repeated(n as u64, |g, i| {
+                    g.any(item_schema(schema, i), &mut own, depth + 1)
+                })
             }
             "object" => {
                 let mut map = Map::new();
@@ -501,6 +515,8 @@ impl<'a> Gen<'a> {
                         map.insert(name.clone(), self.any(property, rng, depth + 1));
                     }
                 }
+                let mut own = Rng::new(rng.next_u64());
+                self.completed(schema, &mut map, rng, |g, s| g.any(s, &mut own, depth + 1));
                 Value::Object(map)
             }
             _ => match rng.below(4) {
@@ -522,16 +538,83 @@ impl Gen<'_> {
         }
     }
 
-    /// An array of `n` values made by `make`, stopped once the budget is gone.
-    fn repeated(&self, n: u64, mut make: impl FnMut(&Self) -> Value) -> Value {
+    /// An array of `n` values made by `make` (given each one's index), stopped once the budget
+    /// is gone.
+    fn repeated(&self, n: u64, mut make: impl FnMut(&Self, u64) -> Value) -> Value {
         let mut items = Vec::new();
-        for _ in 0..n {
+        for i in 0..n {
             if self.is_cut() {
                 break;
             }
-            items.push(make(self));
+            items.push(make(self, i));
         }
         Value::Array(items)
+    }
+
+    /// `map` given what its schema asks beyond `required`: each property a present one names in
+    /// `dependentRequired`, then keys until `minProperties` (optional properties first, then
+    /// names `propertyNames` allows with `additionalProperties`' values), each value by `make`.
+    fn completed(
+        &self,
+        schema: &Value,
+        map: &mut Map<String, Value>,
+        rng: &mut Rng,
+        mut make: impl FnMut(&Self, &Value) -> Value,
+    ) {
+        let any = Value::Bool(true);
+        let property = |name: &str| {
+            properties(schema)
+                .find(|(n, _)| *n == name)
+                .map_or(&any, |(_, s)| s)
+        };
+        if let Some(Value::Object(dependents)) = schema.get("dependentRequired") {
+            for (key, names) in dependents {
+                if !map.contains_key(key) {
+                    continue;
+                }
+                for name in names
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                {
+                    if !map.contains_key(name) && !self.is_cut() {
+                        let value = make(self, property(name));
+                        map.insert(name.to_string(), value);
+                    }
+                }
+            }
+        }
+        let least = (min_len(schema, "minProperties") as usize).min(MAX_EXTRA_KEYS);
+        let optional: Vec<(&String, &Value)> = properties(schema)
+            .filter(|(n, _)| !map.contains_key(*n))
+            .collect();
+        for (name, property) in optional {
+            if map.len() >= least || self.is_cut() {
+                return;
+            }
+            let value = make(self, property);
+            map.insert(name.clone(), value);
+        }
+        let extra = match schema.get("additionalProperties") {
+            Some(Value::Bool(false)) => return,
+            Some(s) => s,
+            None => &any,
+        };
+        let names = schema.get("propertyNames");
+        let mut tries = 0;
+        while map.len() < least && !self.is_cut() && tries < least * 4 + 8 {
+            tries += 1;
+            let name = names
+                .and_then(|n| n.get("pattern"))
+                .and_then(Value::as_str)
+                .and_then(|p| super::pattern::sample(p, rng))
+                .unwrap_or_else(|| format!("key{}", map.len() + tries));
+            if !map.contains_key(&name) && self.afford(1, 0) {
+                let value = make(self, extra);
+                map.insert(name, value);
+            }
+        }
     }
 }
 
@@ -548,6 +631,16 @@ fn kind(schema: &Value) -> &str {
         _ if schema.get("items").is_some() => "array",
         _ => "",
     }
+}
+
+/// The schema of an array's `i`th item: its `prefixItems` entry, else `items`.
+fn item_schema(schema: &Value, i: u64) -> &Value {
+    let prefix = schema.get("prefixItems").and_then(Value::as_array);
+    usize::try_from(i)
+        .ok()
+        .and_then(|i| prefix.and_then(|p| p.get(i)))
+        .or_else(|| schema.get("items"))
+        .unwrap_or(&Value::Null)
 }
 
 /// The first `allOf` part of a schema whose parts could not be folded.
@@ -665,9 +758,29 @@ fn random_float(schema: &Value, rng: &mut Rng) -> Value {
     serde_json::Number::from_f64(n).map_or(json!(0), Value::Number)
 }
 
+/// The first string a schema would take: a format's example, a string its pattern matches, or
+/// `minLength` a's.
+fn typical_string(schema: &Value) -> String {
+    if let Some(Value::String(example)) = format_examples(schema).first() {
+        return example.clone();
+    }
+    schema
+        .get("pattern")
+        .and_then(Value::as_str)
+        .and_then(|p| super::pattern::sample(p, &mut Rng::new(0)))
+        .unwrap_or_else(|| "a".repeat(min_len(schema, "minLength") as usize))
+}
+
 fn random_string(schema: &Value, rng: &mut Rng) -> String {
     if let Some(example) = rng.pick(&format_examples(schema)) {
         return example.as_str().unwrap_or_default().to_string();
+    }
+    if let Some(made) = schema
+        .get("pattern")
+        .and_then(Value::as_str)
+        .and_then(|p| super::pattern::sample(p, rng))
+    {
+        return made;
     }
     let low = min_len(schema, "minLength");
     let high = max_len(schema, "maxLength").min(low + 24);
@@ -699,6 +812,16 @@ fn format_examples(schema: &Value) -> Vec<Value> {
         Some("ipv4") => &["127.0.0.1", "255.255.255.255"],
         Some("ipv6") => &["::1", "2001:db8::8a2e:370:7334"],
         Some("hostname") => &["example.com", "a-b.c"],
+        Some("idn-hostname") => &["例え.jp", "bücher.example"],
+        Some("idn-email") => &["用户@例子.广告", "a@bücher.example"],
+        Some("iri") => &["https://例え.jp/パス?q=1", "urn:isbn:0451450523"],
+        Some("iri-reference") => &["/パス/a?b", "#frag"],
+        Some("uri-reference") => &["/a/b?c=d", "#frag"],
+        Some("uri-template") => &["https://example.com/{id}", "/users/{user}/items{?page}"],
+        Some("duration") => &["P3DT4H5M", "PT0S"],
+        Some("json-pointer") => &["/a/0", ""],
+        Some("relative-json-pointer") => &["0", "1/a"],
+        Some("regex") => &["^[a-z]+$", "a|b"],
         _ => &[],
     };
     examples.iter().map(|e| json!(e)).collect()
@@ -817,6 +940,52 @@ mod tests {
                     .is_some_and(|s| s.chars().any(|c| PUNCTUATION.contains(&c)))
             });
         assert!(some_punctuation);
+    }
+
+    /// The keywords real schemas use get valid inputs for at least 90 of 100 planned calls, as
+    /// `verify` draws them (boundaries first, then up to 30 random tries per call).
+    #[test]
+    fn real_schema_keywords_get_their_planned_calls() {
+        let object = |properties: Value, required: Value| json!({"type": "object", "properties": properties, "required": required});
+        let cases = [
+            object(
+                json!({"code": {"type": "string", "pattern": "^[A-Z]{3}-\\d{4}$"}}),
+                json!(["code"]),
+            ),
+            object(
+                json!({"s": {"type": "string", "pattern": "abc"}}),
+                json!(["s"]),
+            ),
+            object(
+                json!({"point": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "string", "enum": ["x", "y"]}], "minItems": 2, "items": false}}),
+                json!(["point"]),
+            ),
+            object(
+                json!({"at": {"type": "string", "format": "json-pointer"}, "took": {"type": "string", "format": "duration"}, "home": {"type": "string", "format": "iri"}}),
+                json!(["at", "took", "home"]),
+            ),
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"], "allOf": [{"properties": {"n": {"minimum": 10, "maximum": 20}}}]}),
+            object(
+                json!({"labels": {"type": "object", "minProperties": 2, "additionalProperties": {"type": "string"}, "propertyNames": {"pattern": "^[a-z]+$"}}}),
+                json!(["labels"]),
+            ),
+            json!({"type": "object", "properties": {"card": {"type": "string"}, "billing": {"type": "string"}}, "dependentRequired": {"card": ["billing"]}}),
+            json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "allOf": [{"required": ["a", "b"]}]}),
+        ];
+        for schema in cases {
+            let compiled = crate::schema::Compiled::new(&schema);
+            let valid = |v: &Value| compiled.check(v).is_ok_and(|c| c.violations.is_empty());
+            let generator = Gen::new(&schema);
+            let mut boundary = generator.boundaries();
+            let mut rng = Rng::new(11);
+            let made = (0..100)
+                .filter(|_| {
+                    boundary.by_ref().any(|v| valid(&v))
+                        || (0..30).any(|_| generator.random(&mut rng).is_some_and(|v| valid(&v)))
+                })
+                .count();
+            assert!(made >= 90, "{made} of 100 for {schema}");
+        }
     }
 
     /// `allOf` parts are generated for at once (required names in one part, properties in
