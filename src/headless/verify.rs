@@ -293,10 +293,16 @@ fn tell_tool(report: &Report, result: &Value) {
     for f in failures {
         report.line(&format!("  ✗ {}", line(&f["message"], 400)));
         let input = crate::untrusted::json(&f["input"], false);
+        // "smallest" only where no pass found a smaller failing input.
+        let what = match f["smallest"].as_bool() {
+            Some(true) => "smallest input",
+            Some(false) => "input (shrinking cut short)",
+            None => "input",
+        };
         report.line(&match f["input"] == f["found"] {
             true => format!("    input: {input}"),
             false => format!(
-                "    smallest input: {input}  (shrunk from {} in {} calls)",
+                "    {what}: {input}  (shrunk from {} in {} calls)",
                 crate::untrusted::json(&f["found"], false),
                 f["shrinkCalls"]
             ),
@@ -355,7 +361,7 @@ fn finish(
                         tool,
                         pointer: "",
                         message: format!(
-                            "{} (smallest input {}; {})",
+                            "{} (input {}; {})",
                             f["message"].as_str().unwrap_or_default(),
                             f["input"],
                             f["reproduce"].as_str().unwrap_or_default()

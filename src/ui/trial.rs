@@ -163,7 +163,13 @@ fn finding<'a>(f: &Value, width: usize, model: &Model) -> ListItem<'a> {
         )));
     }
     lines.push(Line::from(vec![
-        Span::styled("  smallest input ", theme.dim()),
+        Span::styled(
+            match f["smallest"] == true {
+                true => "  smallest input ",
+                false => "  input ",
+            },
+            theme.dim(),
+        ),
         Span::raw(input),
         Span::styled(found, theme.dim()),
     ]));

@@ -7,7 +7,7 @@
 
 use super::generate::{Gen, Spent};
 use super::rng::Rng;
-use super::shrink::candidates;
+use super::shrink::{candidates, pairs};
 use crate::mcp::session::error::exit;
 use crate::mcp::surface::result::CallResult;
 use crate::mcp::surface::tool::Tool;
@@ -279,17 +279,28 @@ async fn shrunk(
     limit: Duration,
     valid: &(dyn Fn(&Value) -> bool + Sync),
 ) -> (Value, Option<i32>) {
-    let (lost, (smallest, shrink_calls, message)) =
+    let (lost, shrunk) =
         match shrink(link, tool, args.clone(), (kind, &message), limit, valid).await {
             Ok(shrunk) => (None, shrunk),
-            Err(code) => (Some(code), (args.clone(), 0, message)),
+            Err(code) => {
+                let input = args.clone();
+                let cut = Shrunk {
+                    input,
+                    calls: 0,
+                    message,
+                    smallest: false,
+                };
+                (Some(code), cut)
+            }
         };
     let failure = json!({
         "kind": kind.word(),
-        "message": message,
-        "input": smallest,
+        "message": shrunk.message,
+        "input": shrunk.input,
         "found": args,
-        "shrinkCalls": shrink_calls,
+        "shrinkCalls": shrunk.calls,
+        // Whether no pass found a smaller failing input (false: shrinking was cut short).
+        "smallest": shrunk.smallest,
     });
     (failure, lost)
 }
@@ -499,8 +510,17 @@ fn failure(error: RequestError, limit: Duration) -> (Kind, String) {
     }
 }
 
-/// The smallest valid input that still fails the same way, the calls it took, and the
-/// failure's words for it. A timeout is not shrunk: each try would wait for the timeout.
+/// A failure's input shrunk: the input, the calls it took, the failure's words for it, and
+/// whether it is the smallest the passes reach (false when the call budget ended it first).
+struct Shrunk {
+    input: Value,
+    calls: usize,
+    message: String,
+    smallest: bool,
+}
+
+/// The failing input shrunk in passes (see [`super::shrink`]) while it stays valid and fails
+/// the same way. A timeout is not shrunk: each try would wait for the timeout.
 async fn shrink(
     link: &mut impl Link,
     tool: &Tool,
@@ -508,31 +528,39 @@ async fn shrink(
     (kind, message): (Kind, &str),
     limit: Duration,
     valid: &(dyn Fn(&Value) -> bool + Sync),
-) -> Result<(Value, usize, String), i32> {
+) -> Result<Shrunk, i32> {
+    let mut out = Shrunk {
+        input: start,
+        calls: 0,
+        message: message.to_string(),
+        smallest: kind != Kind::Timeout,
+    };
     if kind == Kind::Timeout {
-        return Ok((start, 0, message.to_string()));
+        return Ok(out);
     }
-    let (mut now, mut said) = (start, message.to_string());
-    let (mut calls, mut ignored) = (0, Tally::default());
+    let mut ignored = Tally::default();
     'again: loop {
-        for candidate in candidates(&now) {
-            if calls >= SHRINK_CALLS {
-                break 'again;
-            }
-            if !valid(&candidate) {
-                continue;
-            }
-            calls += 1;
-            if let Some((k, m)) = attempt(link, tool, &candidate, limit, &mut ignored).await?
-                && k == kind
-            {
-                (now, said) = (candidate, m);
-                continue 'again;
+        for pass in [candidates, pairs] {
+            for candidate in pass(&out.input) {
+                if out.calls >= SHRINK_CALLS {
+                    out.smallest = false;
+                    break 'again;
+                }
+                if !valid(&candidate) {
+                    continue;
+                }
+                out.calls += 1;
+                if let Some((k, m)) = attempt(link, tool, &candidate, limit, &mut ignored).await?
+                    && k == kind
+                {
+                    (out.input, out.message) = (candidate, m);
+                    continue 'again;
+                }
             }
         }
         break;
     }
-    Ok((now, calls, said))
+    Ok(out)
 }
 
 /// FNV-1a of a tool's name.

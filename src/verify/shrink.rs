@@ -1,8 +1,10 @@
-//! Smaller inputs than one that failed, the most shrinking first: integers toward zero (half
-//! the way, then a quarter, … then one), strings and arrays shorter (halves, then smaller
-//! pieces, then one element or character at a time), optional properties dropped, each value
-//! shrunk in place. The caller keeps a candidate that is still valid and still fails, and asks
-//! again from it, until none does. Pure.
+//! Smaller inputs than one that failed, in passes: first each value alone, the most shrinking
+//! first (integers toward zero: half the way, then a quarter, … then one; strings and arrays
+//! shorter: halves, then smaller pieces, then one element or character at a time; optional
+//! properties dropped), then two properties at once (a failure that needs `a > b` stops one
+//! value at a time at a local minimum). The caller keeps a candidate that is still valid and
+//! still fails, and starts again from the first pass, until no pass gives one: only then is
+//! the input the smallest these passes reach. Pure.
 
 use serde_json::{Map, Value, json};
 
@@ -50,6 +52,35 @@ pub fn candidates(value: &Value) -> Vec<Value> {
         _ => {}
     }
     out.truncate(MAX_CANDIDATES);
+    out
+}
+
+/// The second pass: two properties of an object shrunk together, each to one of its few most
+/// shrinking candidates.
+pub fn pairs(value: &Value) -> Vec<Value> {
+    let Value::Object(map) = value else {
+        return Vec::new();
+    };
+    let firsts: Vec<(&String, Vec<Value>)> = map
+        .iter()
+        .map(|(k, v)| (k, candidates(v).into_iter().take(3).collect()))
+        .collect();
+    let mut out = Vec::new();
+    for (i, (a, smaller_a)) in firsts.iter().enumerate() {
+        for (b, smaller_b) in &firsts[i + 1..] {
+            for x in smaller_a {
+                for y in smaller_b {
+                    let mut copy = map.clone();
+                    copy.insert((*a).clone(), x.clone());
+                    copy.insert((*b).clone(), y.clone());
+                    out.push(Value::Object(copy));
+                    if out.len() >= MAX_CANDIDATES {
+                        return out;
+                    }
+                }
+            }
+        }
+    }
     out
 }
 
@@ -105,18 +136,36 @@ fn pieces<T: Clone>(items: &[T]) -> Vec<Vec<T>> {
 mod tests {
     use super::*;
 
-    /// Shrinks `start` greedily while `fails` holds, as `verify` does with the server.
+    /// Shrinks `start` greedily while `fails` holds, in passes, as `verify` does with the
+    /// server.
     fn shrink(start: Value, fails: impl Fn(&Value) -> bool) -> Value {
         let mut now = start;
         'again: loop {
-            for candidate in candidates(&now) {
-                if fails(&candidate) {
-                    now = candidate;
-                    continue 'again;
+            for pass in [candidates, pairs] {
+                for candidate in pass(&now) {
+                    if fails(&candidate) {
+                        now = candidate;
+                        continue 'again;
+                    }
                 }
             }
             return now;
         }
+    }
+
+    #[test]
+    fn two_values_that_must_shrink_together_do() {
+        // Fails while a == b and both pass 100: one value at a time cannot move either (the
+        // other no longer equals it), so it stops where it started; pairs bring both down.
+        let equal = |v: &Value| match (v["a"].as_i64(), v["b"].as_i64()) {
+            (Some(a), Some(b)) => a == b && a > 100,
+            _ => false,
+        };
+        let start = json!({"a": 5000, "b": 5000});
+        assert!(candidates(&start).iter().all(|c| !equal(c)), "stuck alone");
+        let in_passes = shrink(start, equal);
+        let a = in_passes["a"].as_i64().expect("a");
+        assert!(equal(&in_passes) && a < 200, "{in_passes}");
     }
 
     #[test]

@@ -303,7 +303,7 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
         // Repeated against the built-in server as it was named, not its command line.
         "reproduce: mcp-inspect call lying_output --args '{}' --hostile\n",
         "ok wide_schema",
-        "NOT CHECKED regex_bomb: 0 calls",
+        "NOT CHECKED regex_bomb: ",
         "FAIL never_answer: 1 calls",
         "FAIL flood_during_call: 1 calls",
         "no result within 1 s: cancelled",

@@ -38,7 +38,8 @@ fn verified_add() -> Update {
                 "message": "the result breaks its outputSchema: at /result (maximum): 1001 is greater than the maximum of 1000",
                 "input": {"a": 1001, "b": 0},
                 "found": {"a": 73_310, "b": -4},
-                "shrinkCalls": 41
+                "shrinkCalls": 41,
+                "smallest": true
             }]
         }),
     }
