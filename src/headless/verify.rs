@@ -137,10 +137,7 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
                 (result, lost)
             }
         };
-        let failures = result["failures"].as_array_mut().into_iter().flatten();
-        for failure in failures {
-            failure["reproduce"] = json!(reproduce(&tool.name, &failure["input"], &words));
-        }
+        with_reproduce(&mut result, &tool.name, &words, &options.settings);
         if options.format == VerifyFormat::Text {
             tell_tool(&report, &result);
         }
@@ -202,6 +199,27 @@ fn all_skipped(
         ),
         exit::UNKNOWN,
     )
+}
+
+/// Each failure given the command line that repeats it: a timeout with the wait it ran out of.
+fn with_reproduce(result: &mut Value, tool: &str, words: &[String], settings: &Settings) {
+    let failures = result["failures"].as_array_mut().into_iter().flatten();
+    for failure in failures {
+        let mut words = words.to_vec();
+        if failure["kind"] == "timeout" {
+            // The call is repeated with the wait it timed out under, not `call`'s own.
+            let limit = settings.call_limit;
+            let most = limit * crate::verify::run::PROGRESS_EXTENDS;
+            let flags = [
+                "--timeout".to_string(),
+                limit.as_secs_f64().to_string(),
+                "--max-time".to_string(),
+                most.as_secs_f64().to_string(),
+            ];
+            words.splice(0..0, flags);
+        }
+        failure["reproduce"] = json!(reproduce(tool, &failure["input"], &words));
+    }
 }
 
 /// `--hostile` as given: its attacks by name, or none.

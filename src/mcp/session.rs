@@ -381,7 +381,20 @@ impl Session {
         arguments: Value,
         as_task: bool,
     ) -> Result<PendingCall<'_>, RequestError> {
-        let options = PeerRequestOptions::with_timeout(self.timeout).reset_timeout_on_progress();
+        self.start_call_waiting(name, arguments, as_task, self.timeout)
+            .await
+    }
+
+    /// [`Session::start_call`] with its own wait for an answer (`verify --call-timeout`): a
+    /// progress notification restarts it, up to the call's time limit in all (`--max-time`).
+    pub async fn start_call_waiting(
+        &self,
+        name: &str,
+        arguments: Value,
+        as_task: bool,
+        wait: Duration,
+    ) -> Result<PendingCall<'_>, RequestError> {
+        let options = PeerRequestOptions::with_timeout(wait).reset_timeout_on_progress();
         let mut params = json!({"name": name, "arguments": arguments});
         if as_task {
             params["task"] = json!({});

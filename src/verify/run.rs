@@ -14,6 +14,7 @@ use crate::mcp::surface::tool::Tool;
 use crate::mcp::{RequestError, Session};
 use crate::schema::{Compiled, Status};
 use serde_json::{Value, json};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Calls spent shrinking one failure at most.
@@ -67,6 +68,26 @@ pub struct Settings {
     pub call_limit: Duration,
     /// Also send inputs the inputSchema refuses.
     pub invalid: bool,
+}
+
+/// How each call of one tool is made and judged: its wait, and its output schema compiled
+/// once for the run (shrinking alone may judge hundreds of results).
+struct Calling {
+    limit: Duration,
+    output: Arc<Option<(crate::mcp::surface::tool::Schema, Compiled)>>,
+}
+
+impl Calling {
+    fn new(tool: &Tool, settings: &Settings) -> Calling {
+        let output = tool.output_schema.clone();
+        Calling {
+            limit: settings.call_limit,
+            output: Arc::new(output.map(|schema| {
+                let compiled = Compiled::new(&schema);
+                (schema, compiled)
+            })),
+        }
+    }
 }
 
 /// What one tool's calls gave besides failures.
@@ -143,6 +164,7 @@ pub async fn verify_tool(
         rng: Rng::new(seed ^ name_hash(&tool.name)),
     };
     let (mut calls, mut unmade, mut tally) = (0, 0, Tally::default());
+    let calling = Calling::new(tool, settings);
     let (mut failures, mut seen): (Vec<Value>, Vec<Kind>) = (Vec::new(), Vec::new());
     let (mut timed_out, mut lost) = (false, None);
     let in_budget = || settings.budget.is_none_or(|b| started.elapsed() <= b);
@@ -159,8 +181,7 @@ pub async fn verify_tool(
             continue;
         };
         calls += 1;
-        let limit = settings.call_limit;
-        let found = attempt(link, tool, &args, limit, &mut tally).await;
+        let found = attempt(link, tool, &args, &calling, &mut tally).await;
         progress.called(calls, &failures);
         let (kind, message) = match found {
             Ok(None) => continue,
@@ -177,7 +198,7 @@ pub async fn verify_tool(
             continue;
         }
         seen.push(kind);
-        let (failure, gone) = shrunk(link, tool, (args, kind, message), limit, &valid).await;
+        let (failure, gone) = shrunk(link, tool, (args, kind, message), &calling, &valid).await;
         failures.push(failure);
         lost = gone;
         progress.called(calls, &failures);
@@ -276,11 +297,11 @@ async fn shrunk(
     link: &mut impl Link,
     tool: &Tool,
     (args, kind, message): (Value, Kind, String),
-    limit: Duration,
+    calling: &Calling,
     valid: &(dyn Fn(&Value) -> bool + Sync),
 ) -> (Value, Option<i32>) {
     let (lost, shrunk) =
-        match shrink(link, tool, args.clone(), (kind, &message), limit, valid).await {
+        match shrink(link, tool, args.clone(), (kind, &message), calling, valid).await {
             Ok(shrunk) => (None, shrunk),
             Err(code) => {
                 let input = args.clone();
@@ -400,9 +421,10 @@ async fn attempt(
     link: &mut impl Link,
     tool: &Tool,
     args: &Value,
-    limit: Duration,
+    calling: &Calling,
     tally: &mut Tally,
 ) -> Result<Option<(Kind, String)>, i32> {
+    let limit = calling.limit;
     let result = match send(link, tool, args, limit).await? {
         Ok(result) => result,
         Err(RequestError::Server { code, message, .. }) => {
@@ -411,11 +433,11 @@ async fn attempt(
         }
         Err(e) => return Ok(Some(failure(e, limit))),
     };
-    let schema = tool.output_schema.clone();
+    let output = Arc::clone(&calling.output);
     let era = link.session().await?.server.era;
     let verdict = tokio::task::spawn_blocking(move || {
-        let compiled = schema.as_deref().map(Compiled::new);
-        result.verdict(schema.as_deref().zip(compiled.as_ref()), era)
+        let judged = output.as_ref().as_ref().map(|(schema, c)| (&**schema, c));
+        result.verdict(judged, era)
     })
     .await
     .map_err(|_| exit::ERROR)?;
@@ -472,7 +494,13 @@ async fn attempt_invalid(
     })
 }
 
-/// Sends one call; a call still running at `limit`, or when the run stops, is cancelled.
+/// Progress extends a call's wait up to this many times `--call-timeout` in all: a server that
+/// reports progress for ever (or floods it) is still cut.
+pub const PROGRESS_EXTENDS: u32 = 10;
+
+/// Sends one call; a call silent for `limit` (a progress notification restarts the wait, as
+/// the spec allows, up to [`PROGRESS_EXTENDS`] times `limit` in all), or still running when
+/// the run stops, is cancelled.
 async fn send(
     link: &mut impl Link,
     tool: &Tool,
@@ -482,29 +510,36 @@ async fn send(
     let stopped = link.stopped();
     let session = link.session().await?;
     let as_task = tool.task_support() == Some("required");
+    let started = session
+        .start_call_waiting(&tool.name, args.clone(), as_task, limit)
+        .await;
     let cancel = async {
         tokio::select! {
-            () = tokio::time::sleep(limit) => {}
+            () = tokio::time::sleep(limit.saturating_mul(PROGRESS_EXTENDS)) => {}
             () = stopped => {}
         }
     };
-    Ok(
-        match session.start_call(&tool.name, args.clone(), as_task).await {
-            Ok(pending) => pending.result_or_cancel(cancel).await,
-            Err(e) => Err(e),
-        },
-    )
+    Ok(match started {
+        Ok(pending) => pending.result_or_cancel(cancel).await,
+        Err(e) => Err(e),
+    })
 }
 
 /// A call that got no result, as a failure.
 fn failure(error: RequestError, limit: Duration) -> (Kind, String) {
     match error {
-        RequestError::Cancelled => {
+        // The wait ran out with no answer and no progress since (the server told).
+        RequestError::Timeout(_) => {
             let limit = limit.as_secs_f64();
-            let said = format!("no result within {limit} s: cancelled");
+            let said = format!("no result within {limit} s (nor progress): cancelled");
             (Kind::Timeout, said)
         }
-        e @ (RequestError::Timeout(_) | RequestError::TooLong(_)) => (Kind::Timeout, e.to_string()),
+        RequestError::Cancelled => {
+            let most = (limit * PROGRESS_EXTENDS).as_secs_f64();
+            let said = format!("no result within {most} s, progress or not: cancelled");
+            (Kind::Timeout, said)
+        }
+        e @ RequestError::TooLong(_) => (Kind::Timeout, e.to_string()),
         e @ RequestError::Closed(_) => (Kind::Crash, format!("the server crashed: {e}")),
         e => (Kind::Malformed, e.to_string()),
     }
@@ -526,7 +561,7 @@ async fn shrink(
     tool: &Tool,
     start: Value,
     (kind, message): (Kind, &str),
-    limit: Duration,
+    calling: &Calling,
     valid: &(dyn Fn(&Value) -> bool + Sync),
 ) -> Result<Shrunk, i32> {
     let mut out = Shrunk {
@@ -550,7 +585,7 @@ async fn shrink(
                     continue;
                 }
                 out.calls += 1;
-                if let Some((k, m)) = attempt(link, tool, &candidate, limit, &mut ignored).await?
+                if let Some((k, m)) = attempt(link, tool, &candidate, calling, &mut ignored).await?
                     && k == kind
                 {
                     (out.input, out.message) = (candidate, m);
