@@ -31,8 +31,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             LogKind::Problem => ("⚠ ".to_string(), theme.warn()),
         };
         let indent = tag.chars().count();
-        let text = crate::untrusted::label(&l.text);
-        let pieces = super::wrap_words(&text, width.saturating_sub(indent).max(10));
+        // An entry of several lines (a failed start with the server's last stderr lines) is
+        // shown as its lines, each escaped, never as one line with `\n` in it.
+        let pieces: Vec<String> = l
+            .text
+            .split('\n')
+            .flat_map(|part| {
+                let text = crate::untrusted::label(part);
+                super::wrap_words(&text, width.saturating_sub(indent).max(10))
+            })
+            .collect();
         let mut wrapped: Vec<Line> = pieces
             .into_iter()
             .enumerate()

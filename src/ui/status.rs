@@ -9,6 +9,20 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+/// The first line of why a connection ended; when it announces lines below it (`server stderr
+/// (last lines):`), the last of them too, so the status line never ends on an empty heading.
+fn headline(reason: &str) -> String {
+    let mut lines = reason.lines();
+    let first = lines.next().unwrap_or_default();
+    match (
+        first.trim_end().ends_with(':'),
+        lines.filter(|l| !l.trim().is_empty()).last(),
+    ) {
+        (true, Some(last)) => format!("{} {}", first.trim_end(), last.trim()),
+        _ => first.to_string(),
+    }
+}
+
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let theme = model.view.theme;
     let mut spans = Vec::new();
@@ -20,7 +34,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
                     Connection::Failed(_) => "could not connect",
                     _ => "connection lost",
                 },
-                crate::untrusted::label(reason.lines().next().unwrap_or_default()),
+                crate::untrusted::label(&headline(reason)),
                 model
                     .view
                     .keymap
@@ -71,4 +85,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         }
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_heading_for_lines_below_is_never_shown_alone() {
+        let reason = "the server exited (exit status: 1); server stderr (last lines):\n  Traceback\n  NameError: x\n";
+        assert_eq!(
+            super::headline(reason),
+            "the server exited (exit status: 1); server stderr (last lines): NameError: x"
+        );
+        assert_eq!(super::headline("refused"), "refused");
+    }
 }
