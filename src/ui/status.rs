@@ -16,7 +16,7 @@ fn headline(reason: &str) -> String {
     let first = lines.next().unwrap_or_default();
     match (
         first.trim_end().ends_with(':'),
-        lines.filter(|l| !l.trim().is_empty()).last(),
+        lines.rfind(|l| !l.trim().is_empty()),
     ) {
         (true, Some(last)) => format!("{} {}", first.trim_end(), last.trim()),
         _ => first.to_string(),
