@@ -28,7 +28,7 @@ fn serve() {
         let result = if line.contains("\"initialize\"") {
             r#"{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"instant","version":"1"}}"#
         } else if line.contains("\"tools/list\"") {
-            r#"{"tools":[{"name":"echo","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}]}"#
+            r#"{"tools":[{"name":"echo","annotations":{"readOnlyHint":true},"inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}]}"#
         } else if line.contains("\"tools/call\"") {
             r#"{"content":[{"type":"text","text":"{\"ok\":true}"}],"structuredContent":{"ok":true}}"#
         } else if line.contains("\"method\"") && !line.contains("notifications/") {

@@ -310,6 +310,15 @@ pub enum Command {
         /// One connection per caller instead of one shared session.
         #[arg(long)]
         sessions: bool,
+        /// Also load a tool that is not read-only (readOnlyHint not true) but not destructive.
+        #[arg(long)]
+        allow_writes: bool,
+        /// Also load this destructive tool (destructiveHint true, or unsaid): name it again.
+        #[arg(long, value_name = "TOOL", requires = "allow_writes")]
+        allow_destructive: Vec<String>,
+        /// Send arguments the tool's inputSchema refuses (a load test of its refusals).
+        #[arg(long)]
+        allow_invalid: bool,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         #[command(flatten)]

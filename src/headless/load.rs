@@ -22,6 +22,10 @@ pub struct Options<'a> {
     pub duration: Option<Duration>,
     pub sessions: bool,
     pub format: Format,
+    /// What the annotations must allow (verify's rules).
+    pub allow: crate::verify::plan::Allow,
+    /// `--allow-invalid`: arguments the inputSchema refuses are sent anyway.
+    pub allow_invalid: bool,
 }
 
 pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
@@ -120,8 +124,26 @@ async fn prepare(
     let Some(tool) = tool else {
         return Err(list.unknown(options.tool));
     };
+    // The same rules as verify: only what the annotations say is safe, unless allowed.
+    if let Some(why) = crate::verify::plan::refusal(tool, &options.allow) {
+        return Err(format!(
+            "{} is not called: {why}",
+            crate::untrusted::line(&tool.name, 80)
+        ));
+    }
     let schema = Some(tool.input_schema.value());
     let arguments = super::call::call_arguments(options.args, options.pairs, schema)?;
+    if !options.allow_invalid {
+        let input = Compiled::new(tool.input_schema.value());
+        if let Ok(checked) = input.check(&arguments)
+            && let Some(first) = checked.violations.first()
+        {
+            return Err(format!(
+                "the arguments break the inputSchema {} (--allow-invalid sends them anyway)",
+                first.brief()
+            ));
+        }
+    }
     let output = tool
         .output_schema
         .as_deref()
@@ -141,9 +163,19 @@ fn tell(report: &Report, s: &Value) {
         f(&s["seconds"]),
         f(&s["callsPerSecond"])
     ));
+    let ok = &s["successLatencyMs"];
+    report.line(&format!(
+        "{} succeeded: {:.1}/s, latency p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  max {:.2} ms",
+        s["succeeded"],
+        f(&s["successesPerSecond"]),
+        f(&ok["p50"]),
+        f(&ok["p90"]),
+        f(&ok["p99"]),
+        f(&ok["max"])
+    ));
     let l = &s["latencyMs"];
     report.line(&format!(
-        "latency p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  max {:.2} ms  mean {:.2} ms",
+        "every call, failures too: latency p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  max {:.2} ms  mean {:.2} ms",
         f(&l["p50"]),
         f(&l["p90"]),
         f(&l["p99"]),

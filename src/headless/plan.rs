@@ -250,6 +250,9 @@ fn load_plan(command: &Command) -> Plan<'_> {
         concurrency,
         duration,
         sessions,
+        allow_writes,
+        allow_destructive,
+        allow_invalid,
         format,
         connection,
     } = command
@@ -269,6 +272,12 @@ fn load_plan(command: &Command) -> Plan<'_> {
         duration: duration.map(|s| std::time::Duration::from_secs_f64(s.max(0.0))),
         sessions: *sessions,
         format: *format,
+        allow: crate::verify::plan::Allow {
+            writes: *allow_writes,
+            destructive: allow_destructive.clone(),
+            all: false,
+        },
+        allow_invalid: *allow_invalid,
     };
     Plan::Load {
         connection,

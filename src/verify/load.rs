@@ -236,6 +236,14 @@ pub fn summarize(shape: &Shape<'_>, sessions: usize, done: Vec<Done>, seconds: f
     }
     histogram.push(json!({"le_ms": null, "count": ms.len() - below}));
     let failed = results.iter().filter(|(_, o)| o.failed()).count();
+    // Successes measured apart: a server failing fast is not a fast server.
+    let succeeded: Vec<(Duration, Outcome)> = results
+        .iter()
+        .filter(|(_, o)| !o.failed())
+        .copied()
+        .collect();
+    let ok_ms = sorted_ms(&succeeded);
+    let ok_at = |q: f64| quantile(&ok_ms, q);
     let mean = if ms.is_empty() {
         0.0
     } else {
@@ -251,6 +259,9 @@ pub fn summarize(shape: &Shape<'_>, sessions: usize, done: Vec<Done>, seconds: f
         "seconds": seconds,
         "callsPerSecond": if seconds > 0.0 { results.len() as f64 / seconds } else { 0.0 },
         "latencyMs": {"p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": at(1.0), "mean": mean},
+        "succeeded": succeeded.len(),
+        "successesPerSecond": if seconds > 0.0 { succeeded.len() as f64 / seconds } else { 0.0 },
+        "successLatencyMs": {"p50": ok_at(0.5), "p90": ok_at(0.9), "p99": ok_at(0.99), "max": ok_at(1.0)},
         "errors": {
             "server": count(Outcome::ServerError),
             "timeout": count(Outcome::Timeout),

@@ -323,7 +323,19 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
         ("lying_output", "first verdict failure: 2 violations"),
         ("escape_result", "0 verdict failures"),
     ] {
-        let m = hostile::run_measured(BIN, &["load", tool, "-n", "6", "-c", "2", "--hostile"], &[]);
+        let args = [
+            "load",
+            tool,
+            "--allow-writes",
+            "--allow-destructive",
+            tool,
+            "-n",
+            "6",
+            "-c",
+            "2",
+            "--hostile",
+        ];
+        let m = hostile::run_measured(BIN, &args, &[]);
         assert_terminal_safe("load stdout", &m.stdout);
         assert!(
             m.stdout.contains(said) && m.peak_kb < 300 * 1024,

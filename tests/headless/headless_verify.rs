@@ -120,7 +120,21 @@ fn an_unknown_tool_named_is_refused_before_any_call() {
 #[test]
 fn load_counts_every_call_and_the_verdict_failures_under_load() {
     let r = run(&[
-        "load", "add", "--arg", "a=1", "--arg", "b=2", "-n", "200", "-c", "8", "--format", "json",
+        "load",
+        "add",
+        "--allow-writes",
+        "--allow-destructive",
+        "add",
+        "--arg",
+        "a=1",
+        "--arg",
+        "b=2",
+        "-n",
+        "200",
+        "-c",
+        "8",
+        "--format",
+        "json",
         "--demo",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -299,6 +313,9 @@ fn results_that_cannot_be_judged_are_unknown_never_a_pass() {
     let r = run(&[
         "load",
         "dangling_ref",
+        "--allow-writes",
+        "--allow-destructive",
+        "dangling_ref",
         "-n",
         "30",
         "-c",
@@ -393,4 +410,44 @@ fn a_run_that_checks_nothing_never_passes() {
     assert!(marker.exists(), "--allow-all calls the destructive tool");
     assert!(stdout.contains("ok wipe: 5 calls"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `load` keeps verify's safety rules and the inputSchema: a tool that is not read-only is
+/// refused without the flags that allow it, and arguments the schema refuses are not sent.
+#[test]
+fn load_follows_the_annotations_and_the_input_schema() {
+    let refused = run(&["load", "add", "--arg", "a=1", "--arg", "b=2", "--demo"]);
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("add is not called: not read-only")
+            && refused.stderr.contains("--allow-writes"),
+        "{}",
+        refused.stderr
+    );
+    let invalid = run(&["load", "echo", "--args", "{}", "-n", "3", "--demo"]);
+    assert_eq!(invalid.code, 1, "{}", invalid.stderr);
+    assert!(
+        invalid
+            .stderr
+            .contains("the arguments break the inputSchema")
+            && invalid.stderr.contains("--allow-invalid"),
+        "{}",
+        invalid.stderr
+    );
+    let sent = run(&[
+        "load",
+        "echo",
+        "--args",
+        "{}",
+        "-n",
+        "3",
+        "--allow-invalid",
+        "--demo",
+    ]);
+    assert!(
+        sent.stdout.contains("3 calls of echo"),
+        "{}{}",
+        sent.stdout,
+        sent.stderr
+    );
 }
