@@ -231,6 +231,9 @@ impl<'a> Builder<'a> {
             (Kind::Choice(c), _) if c.len() == 1 && inner.contains_key("const") => {
                 Some(c[0].value.clone())
             }
+            // `Optional[Model] = None`: a null default is the row left out, not a value that
+            // turns the model's rows into one JSON row.
+            _ if nullable && inner.get("default") == Some(&Value::Null) => None,
             _ => inner.get("default").cloned(),
         };
         let given = match start {
@@ -370,7 +373,15 @@ impl<'a> Builder<'a> {
             };
             let branches = branches.clone();
             let is_null = |b: &Value| self.resolve(b).get("type") == Some(&Value::from("null"));
-            if branches.len() == 2 && branches.iter().filter(|b| is_null(b)).count() == 1 {
+            let nulls = branches.iter().filter(|b| is_null(b)).count();
+            if nulls > 0 && branches.len() - nulls > 1 {
+                // `Union[Cat, Dog, None]`: the shapes without the null, null allowed beside.
+                let mut inner = schema.clone();
+                let rest: Vec<Value> = branches.into_iter().filter(|b| !is_null(b)).collect();
+                inner.insert(key.to_string(), Value::Array(rest));
+                return (inner, true);
+            }
+            if branches.len() == 2 && nulls == 1 {
                 let other = branches
                     .iter()
                     .find(|b| !is_null(b))

@@ -350,3 +350,40 @@ fn a_long_text_scrolls_to_its_cursor() {
             .is_some_and(|t| t.ends_with("xEND"))
     );
 }
+
+/// Pydantic's `Optional[Address] = None` and `Union[Cat, Dog, None] = None` (an `anyOf` of
+/// `$ref`s and `null`, defaulting to null) are rows of the model and a shape chooser, left out
+/// until filled in, never one "any JSON" row.
+#[test]
+fn optional_models_and_nullable_unions_are_rows_and_a_chooser() {
+    let schema = json!({
+        "$defs": {
+            "Address": {"type": "object", "title": "Address", "properties": {"street": {"type": "string"}}, "required": ["street"]},
+            "Cat": {"type": "object", "title": "Cat", "properties": {"meow": {"type": "boolean"}}},
+            "Dog": {"type": "object", "title": "Dog", "properties": {"bark": {"type": "integer"}}}
+        },
+        "type": "object",
+        "properties": {
+            "home": {"anyOf": [{"$ref": "#/$defs/Address"}, {"type": "null"}], "default": null},
+            "pet2": {"anyOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}, {"type": "null"}], "default": null}
+        }
+    });
+    let form = Form::new(&schema, None).expect("form");
+    let row = |pointer: &str| {
+        form.rows
+            .iter()
+            .find(|r| r.pointer == pointer)
+            .unwrap_or_else(|| panic!("{pointer} in {:?}", form.rows))
+    };
+    assert_eq!(row("/home").spec.kind, Kind::Object);
+    assert!(row("/home").spec.nullable && !row("/home").present);
+    assert!(matches!(row("/home/street").spec.kind, Kind::Text { .. }));
+    let Kind::Variants(shapes) = &row("/pet2").spec.kind else {
+        panic!("{:?}", row("/pet2").spec.kind);
+    };
+    let names: Vec<&str> = shapes.options.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["Cat", "Dog"]);
+    assert!(row("/pet2").spec.nullable && !row("/pet2").present);
+    // Left out, the value holds neither: the server's default (None) applies.
+    assert_eq!(form.value(), json!({}));
+}
