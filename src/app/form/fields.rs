@@ -506,7 +506,10 @@ impl<'a> Builder<'a> {
             if !objectish {
                 return None;
             }
-            named.push((variant_name(branch, &resolved, i), branch.clone()));
+            // Kept resolved: choosing a shape by its properties needs them (refs inside it
+            // still resolve from the root).
+            let name = variant_name(branch, &resolved, i);
+            named.push((name, Value::Object(resolved)));
         }
         (!named.is_empty()).then_some(named)
     }

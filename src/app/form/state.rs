@@ -170,7 +170,12 @@ impl Form {
         for i in 0..self.rows.len() {
             self.rows[i].problem = self.own_problem(i);
         }
+        let mut said_by_shape = Vec::new();
         for v in violations {
+            if let Some(found) = self.shape_problems(v) {
+                said_by_shape.extend(found);
+                continue;
+            }
             let pointer = match missing_name(v) {
                 Some(name) => format!("{}/{}", v.instance_path, escape_segment(&name)),
                 None => v.instance_path.clone(),
@@ -186,6 +191,11 @@ impl Form {
                 None => self.problems.push(message),
             }
         }
+        for (i, message) in said_by_shape {
+            if self.rows[i].problem.is_none() {
+                self.rows[i].problem = Some(message);
+            }
+        }
         for i in 0..self.rows.len() {
             if self.rows[i].folded && self.rows[i].problem.is_none() {
                 let inside = (i + 1..self.end_of(i))
@@ -199,6 +209,48 @@ impl Form {
                 }
             }
         }
+    }
+
+    /// For an `anyOf`/`oneOf` violation on a shape chooser ("not valid under any of the
+    /// schemas"), what is wrong with the shape chosen: its value checked against that shape
+    /// alone, each violation on its row and the chooser naming the shape. `None` when the
+    /// violation is not of that kind or the chosen shape finds nothing.
+    fn shape_problems(&self, v: &Violation) -> Option<Vec<(usize, String)>> {
+        if !matches!(v.keyword.as_str(), "anyOf" | "oneOf") {
+            return None;
+        }
+        let i = self
+            .rows
+            .iter()
+            .position(|r| r.pointer == v.instance_path)?;
+        let (Kind::Variants(shapes), Input::Chosen(chosen)) =
+            (&self.rows[i].spec.kind, &self.rows[i].input)
+        else {
+            return None;
+        };
+        let shape = crate::schema::refs::bundled(&self.schema, &shapes.shape(*chosen));
+        let value = self.value_of(i)?;
+        let checked = crate::schema::Compiled::new(&shape).check(&value).ok()?;
+        let name = shapes.options.get(*chosen).map_or("", |(n, _)| n.as_str());
+        let first = checked.violations.first()?;
+        let mut out = vec![(
+            i,
+            format!(
+                "not a valid {}: {}",
+                crate::untrusted::line(name, 60),
+                crate::untrusted::line(&first.brief(), 200)
+            ),
+        )];
+        for inner in &checked.violations {
+            let pointer = format!("{}{}", v.instance_path, inner.instance_path);
+            if let Some(row) = self.row_at(&pointer).filter(|r| *r != i) {
+                out.push((
+                    row,
+                    crate::untrusted::line(&inner.message, 200).into_owned(),
+                ));
+            }
+        }
+        Some(out)
     }
 
     /// The row whose value is at `pointer`, or the nearest row holding it.

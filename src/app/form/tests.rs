@@ -359,8 +359,8 @@ fn optional_models_and_nullable_unions_are_rows_and_a_chooser() {
     let schema = json!({
         "$defs": {
             "Address": {"type": "object", "title": "Address", "properties": {"street": {"type": "string"}}, "required": ["street"]},
-            "Cat": {"type": "object", "title": "Cat", "properties": {"meow": {"type": "boolean"}}},
-            "Dog": {"type": "object", "title": "Dog", "properties": {"bark": {"type": "integer"}}}
+            "Cat": {"type": "object", "title": "Cat", "properties": {"meow": {"type": "boolean"}}, "required": ["meow"]},
+            "Dog": {"type": "object", "title": "Dog", "properties": {"bark": {"type": "integer", "minimum": 0}}, "required": ["bark"], "additionalProperties": false}
         },
         "type": "object",
         "properties": {
@@ -386,4 +386,29 @@ fn optional_models_and_nullable_unions_are_rows_and_a_chooser() {
     assert!(row("/pet2").spec.nullable && !row("/pet2").present);
     // Left out, the value holds neither: the server's default (None) applies.
     assert_eq!(form.value(), json!({}));
+    // A Dog with a bark below its minimum: the chooser says which shape failed and why, and
+    // the row of the bark says it too (not only "not valid under any of the schemas").
+    let given = json!({"pet2": {"bark": -3}});
+    let mut form = Form::new(&schema, Some(&given)).expect("form");
+    let checked = Compiled::new(&schema)
+        .check(&form.value())
+        .expect("checked");
+    form.mark(&checked.violations);
+    let problem = |pointer: &str| {
+        form.rows
+            .iter()
+            .find(|r| r.pointer == pointer)
+            .and_then(|r| r.problem.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        problem("/pet2").starts_with("not a valid Dog: at /bark (minimum)"),
+        "{}",
+        problem("/pet2")
+    );
+    assert!(
+        problem("/pet2/bark").contains("less than the minimum of 0"),
+        "{}",
+        problem("/pet2/bark")
+    );
 }
