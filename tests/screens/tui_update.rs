@@ -905,17 +905,37 @@ fn roots_are_edited_from_the_server_pane() {
         screen.contains("the roots handed to the server when it asks"),
         "{screen}"
     );
-    // `+` on the list adds a row, which takes the directory as typed.
+    // `+` on the list adds a row, which takes the directory as typed. A path that is not a
+    // directory is caught before anything is sent, and the form comes back with every entry.
+    let dir = std::env::temp_dir().to_string_lossy().into_owned();
     press(&mut m, &["+"]);
-    type_text(&mut m, "/srv/data");
+    type_text(&mut m, &dir);
+    press(&mut m, &["up", "+"]);
+    type_text(&mut m, "/definitely/not/here");
+    let effects = press(&mut m, &["ctrl-s"]);
+    assert!(effects.is_empty(), "{effects:?}");
+    assert!(
+        m.view
+            .status
+            .as_deref()
+            .is_some_and(|s| s.contains("not a directory: /definitely/not/here")),
+        "{:?}",
+        m.view.status
+    );
+    assert_eq!(m.asked.len(), 1, "the roots form is open again");
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    assert!(
+        screen.contains(&dir) && screen.contains("/definitely/not/here"),
+        "{screen}"
+    );
+    // The missing entry removed, the rest is sent.
+    press(&mut m, &["down", "down", "ctrl-k"]);
     let effects = press(&mut m, &["ctrl-s"]);
     let screen = tui::text(&tui::render(&mut m, 120, 40));
-    assert!(!effects.is_empty(), "{screen}\n{:?}", m.view.status);
     assert_eq!(
         effects,
-        vec![Effect::Session(SessionRequest::SetRoots(vec![
-            "/srv/data".into()
-        ]))]
+        vec![Effect::Session(SessionRequest::SetRoots(vec![dir.clone()]))],
+        "{screen}"
     );
     let how = "the server asks for them within its next request";
     update(

@@ -1,6 +1,8 @@
 //! The roots handed to the server, edited in the TUI (`R` in the server pane): a form of the
 //! directories (or `file://` URIs) given, sent to the connection task, which checks each is a
-//! directory and tells the server. Empty unless the user names some. Pure.
+//! directory and tells the server. Empty unless the user names some. A path that is not a
+//! directory is caught before sending (one `stat` each: roots are few), the form opened again
+//! with every entry the user typed: nothing typed is lost.
 
 use crate::app::asked::state::AskPanel;
 use crate::app::effect::{Effect, SessionRequest};
@@ -37,8 +39,24 @@ pub fn chosen(model: &mut Model, result: Result<Value, String>) -> Vec<Effect> {
         .filter(|e| !e.is_empty())
         .map(String::from)
         .collect();
+    if let Some(missing) = entries.iter().find(|e| !is_usable(e)) {
+        let why = format!(
+            "not a directory: {} (nothing handed; fix or remove it)",
+            crate::untrusted::line(missing, 200)
+        );
+        model.push_log(LogKind::Problem, format!("roots not changed: {why}"));
+        model.view.status = Some(format!("roots not changed: {why}"));
+        model.asked.push_front(AskPanel::for_roots(&entries));
+        return Vec::new();
+    }
     model.view.status = Some("handing the roots to the server…".into());
     vec![Effect::Session(SessionRequest::SetRoots(entries))]
+}
+
+/// Whether an entry can be handed: a `file://` URI (the connection task reads it), or a path
+/// that is a directory now.
+fn is_usable(entry: &str) -> bool {
+    entry.starts_with("file://") || std::path::Path::new(entry).is_dir()
 }
 
 /// What the connection task did with them: the roots now handed and how the server learns
