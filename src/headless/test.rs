@@ -52,7 +52,8 @@ pub async fn run(session: &Session, suite: Suite<'_>, report: &Report) -> i32 {
     let ran = run::run(session, &tools, &cases).await;
     let seconds = started.elapsed().as_secs_f64();
     if suite.update {
-        return write_back(suite.file, &cases, &ran, report);
+        let listed = |name: &str| tools.tools.iter().any(|t| t.name == name);
+        return write_back(suite.file, &cases, &ran, &listed, report);
     }
     let name = suite.file.file_name().unwrap_or_default().to_string_lossy();
     match suite.format {
@@ -73,7 +74,13 @@ pub async fn run(session: &Session, suite: Suite<'_>, report: &Report) -> i32 {
 
 /// `--update`: the file rewritten with each answer as its case's expectations (the file as
 /// it is now, read again: it may have been edited while the cases ran).
-fn write_back(file: &Path, cases: &[&Case], ran: &[run::Ran], report: &Report) -> i32 {
+fn write_back(
+    file: &Path,
+    cases: &[&Case],
+    ran: &[run::Ran],
+    listed: &dyn Fn(&str) -> bool,
+    report: &Report,
+) -> i32 {
     let shown = file.display();
     let result = crate::private_files::read_named(file, crate::suite::file::MAX_FILE_BYTES)
         .map_err(|e| format!("{shown}: {e}"))
@@ -83,7 +90,7 @@ fn write_back(file: &Path, cases: &[&Case], ran: &[run::Ran], report: &Report) -
                     "{shown} changed while its cases ran: not updated (run --update again)"
                 ));
             }
-            update::updated(&text, cases, ran).map_err(|e| format!("{shown}: {e}"))
+            update::updated(&text, cases, ran, listed).map_err(|e| format!("{shown}: {e}"))
         })
         .and_then(|(text, notes)| {
             crate::private_files::replace(file, &text)

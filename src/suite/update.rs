@@ -16,13 +16,29 @@ const INLINE_CHARS: usize = 100;
 const WRITTEN: [&str; 5] = ["verdict", "is_error", "value", "value_json", "text"];
 
 /// The file's `text` with each case that got an answer given its answer as expectations, and
-/// a note for each case left as it was.
-pub fn updated(text: &str, cases: &[&Case], ran: &[Ran]) -> Result<(String, Vec<String>), String> {
+/// a note for each case left as it was. A call of a tool the server does not list (`listed`
+/// says) is left as it was: its answer is an error about the name, not an expectation.
+pub fn updated(
+    text: &str,
+    cases: &[&Case],
+    ran: &[Ran],
+    listed: &dyn Fn(&str) -> bool,
+) -> Result<(String, Vec<String>), String> {
     let mut doc: DocumentMut = text
         .parse()
         .map_err(|e: toml_edit::TomlError| e.to_string())?;
     let mut notes = Vec::new();
     for (case, ran) in cases.iter().zip(ran) {
+        if let Action::Call { tool, .. } = &case.action
+            && !listed(tool)
+        {
+            let tool = crate::untrusted::line(tool, 80);
+            notes.push(format!(
+                "{}: not updated (the server does not list `{tool}`)",
+                case.label
+            ));
+            continue;
+        }
         let Some(got) = &ran.got else {
             notes.push(format!("{}: not updated (no answer)", case.label));
             continue;
@@ -228,7 +244,7 @@ mod tests {
                 ms: 1,
             },
         ];
-        let (written, notes) = updated(text, &cases, &ran).expect("updates");
+        let (written, notes) = updated(text, &cases, &ran, &|t| t != "gone").expect("updates");
         assert!(
             written.starts_with("# adds\n[[call]]\ntool = \"add\" # the tool\n"),
             "{written}"
@@ -248,8 +264,23 @@ mod tests {
         assert_eq!(again[2].expect.value, None);
         // Run twice, the file does not change.
         let cases: Vec<&Case> = again.iter().collect();
-        let (twice, _) = updated(&written, &cases, &ran).expect("updates");
+        let (twice, _) = updated(&written, &cases, &ran, &|t| t != "gone").expect("updates");
         assert_eq!(twice, written);
+    }
+
+    #[test]
+    fn a_call_of_a_tool_the_server_does_not_list_is_left_as_it_was() {
+        let text =
+            "[[call]]\ntool = \"gone\" # renamed?\n\n[call.expect]\nverdict = \"conforms\"\n";
+        let cases = parse(text).expect("reads");
+        let cases: Vec<&Case> = cases.iter().collect();
+        let ran = [got(None, "unknown tool: gone")];
+        let (written, notes) = updated(text, &cases, &ran, &|t| t != "gone").expect("updates");
+        assert_eq!(written, text);
+        assert_eq!(
+            notes,
+            ["gone {}: not updated (the server does not list `gone`)"]
+        );
     }
 
     #[test]
