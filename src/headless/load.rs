@@ -208,15 +208,8 @@ fn tell(report: &Report, s: &Value) {
     }
     for (key, words) in s["said"].as_object().into_iter().flatten() {
         let kind = crate::verify::load::said_words(key);
-        // A crash's words hold the server's last stderr lines: shown as lines, each escaped.
-        let words = crate::untrusted::lines(words.as_str().unwrap_or_default());
-        for (i, said) in words.iter().take(8).enumerate() {
-            let said = crate::untrusted::line(said, 300);
-            report.line(&match i {
-                0 => format!("first {kind}: {said}"),
-                _ => format!("  {said}"),
-            });
-        }
+        let first = format!("first {kind}: ");
+        report.lines_under((&first, "  "), words.as_str().unwrap_or_default(), 8);
     }
     if let Some(n) = s["notMade"].as_u64().filter(|n| *n > 0) {
         report.line(&format!(

@@ -18,6 +18,14 @@ impl Report {
         let _ = writeln!(out, "{}", crate::untrusted::sink(text));
     }
 
+    /// Untrusted text of several lines (a crash's words hold the server's last stderr lines)
+    /// as lines, each escaped: the first after `first`, the others after `rest`, `max` at most.
+    pub fn lines_under(&self, (first, rest): (&str, &str), text: &str, max: usize) {
+        for (i, said) in crate::untrusted::lines(text).iter().take(max).enumerate() {
+            self.line(&format!("{}{said}", if i == 0 { first } else { rest }));
+        }
+    }
+
     /// Prints a JSON value to stdout, pretty, every control character escaped.
     pub fn json(&self, value: &serde_json::Value) {
         self.line(&crate::untrusted::json(value, true));

@@ -309,12 +309,8 @@ fn tell_tool(report: &Report, result: &Value) {
             .map_or(String::new(), |n| format!("; {}", line(n, 200)))
     ));
     for f in failures {
-        // A crash's words hold the server's last stderr lines: shown as lines, each escaped.
-        let message = crate::untrusted::lines(f["message"].as_str().unwrap_or_default());
-        for (i, said) in message.iter().take(8).enumerate() {
-            let mark = if i == 0 { "  ✗ " } else { "    " };
-            report.line(&format!("{mark}{}", crate::untrusted::line(said, 400)));
-        }
+        let message = f["message"].as_str().unwrap_or_default();
+        report.lines_under(("  ✗ ", "    "), message, 8);
         let input = crate::untrusted::json(&f["input"], false);
         // "smallest" only where no pass found a smaller failing input.
         let what = match f["smallest"].as_bool() {

@@ -186,22 +186,23 @@ fn toml_of(value: &Value) -> Option<toml_edit::Value> {
 /// zero-width characters, C1 controls and line separators as `\uXXXX` escapes (toml_edit would
 /// write them raw, where a diff shows nothing or reorders the line).
 fn string(text: &str) -> toml_edit::Value {
-    if !text.chars().any(hidden_in_toml) {
-        return text.into();
-    }
-    let written = format!("\"{}\"", crate::escape::toml_basic_visible(text));
-    written.parse().unwrap_or_else(|_| text.into())
+    visible(text).unwrap_or_else(|| text.into())
 }
 
 /// A key of an inline table, escaped as [`string`] escapes values.
 fn table_key(name: &str) -> toml_edit::Key {
-    if !name.chars().any(hidden_in_toml) {
-        return toml_edit::Key::new(name);
+    visible(name).unwrap_or_else(|| toml_edit::Key::new(name))
+}
+
+/// `text` as a basic string with its hidden characters escaped, parsed back so toml_edit keeps
+/// it as written; `None` when it has none (toml_edit's own form is fine).
+fn visible<T: std::str::FromStr>(text: &str) -> Option<T> {
+    if !text.chars().any(hidden_in_toml) {
+        return None;
     }
-    let written = format!("\"{}\"", crate::escape::toml_basic_visible(name));
-    written
+    format!("\"{}\"", crate::escape::toml_basic_visible(text))
         .parse()
-        .unwrap_or_else(|_| toml_edit::Key::new(name))
+        .ok()
 }
 
 /// A character TOML may hold raw that a reader would not see (C0 controls toml_edit escapes).
