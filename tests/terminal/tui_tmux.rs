@@ -680,7 +680,9 @@ impl Tmux {
     }
 
     /// Waits until the pane's foreground process is the shell again: the inspector may still be
-    /// stopping its server after its screen is gone, and keys typed meanwhile are not the shell's.
+    /// stopping its server after its screen is gone (a dead one's process group is named by the
+    /// pane's own command line until the shell takes the terminal back), and keys typed
+    /// meanwhile are not the shell's.
     fn wait_for_shell(&self) {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
@@ -691,7 +693,7 @@ impl Tmux {
                 "main",
                 "#{pane_current_command}",
             ]);
-            if !foreground.trim().starts_with("mcp-inspect") {
+            if foreground.trim() == "bash" {
                 return;
             }
             assert!(
@@ -973,9 +975,25 @@ fn attacks_written_elsewhere_in_a_real_terminal() {
     tmux.wait_gone("Tools (1)");
 
     // A validation that runs for seconds: SIGTERM still ends the inspector at once.
-    tmux.type_line(&format!("{bin} -- python3 {ATTACKER} slow-enum"));
+    let answered =
+        std::env::temp_dir().join(format!("mcp-inspect-answered-{}", std::process::id()));
+    let _ = std::fs::remove_file(&answered);
+    tmux.type_line(&format!(
+        "ATTACKER_ANSWERED={} {bin} -- python3 {ATTACKER} slow-enum",
+        answered.display()
+    ));
     tmux.wait_for("Tools (1)");
     tmux.keys(&["a", "C-s"]);
+    // The server answered, so the inspector read the ctrl-s: none is left in the terminal's
+    // input for the shell (where it would start a search that eats the next typed line).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !answered.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the call never reached the server"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let inspector = newest(&format!("{bin} -- python3"));
     // The validation runs once the inspector burns CPU on it.
     hostile::wait_busy(inspector, 20, Duration::from_secs(30));
