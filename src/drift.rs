@@ -2,6 +2,7 @@
 //! change is judged for the clients it can break (`snapshot`, `diff`). Pure.
 
 pub mod compare;
+pub mod library;
 pub mod report;
 pub mod schema_diff;
 pub mod snapshot;

@@ -3,6 +3,7 @@
 //! logically at `tool` + JSON Pointer, and physically in a snapshot file when there is one (at
 //! the line of the tool's name). Pure.
 
+use crate::drift::compare::Kind;
 use serde_json::{Value, json};
 
 /// One finding to report.
@@ -11,7 +12,10 @@ pub struct Finding<'a> {
     pub rule: &'a str,
     /// `error`, `warning` or `note`.
     pub level: &'a str,
+    /// The item's name (a tool's, a prompt's, a resource's URI …).
     pub tool: &'a str,
+    /// What the item is: where its line is looked for in a snapshot.
+    pub kind: Kind,
     pub pointer: &'a str,
     pub message: String,
 }
@@ -37,7 +41,7 @@ pub fn log(findings: &[Finding<'_>], artifact: Option<&Artifact<'_>>) -> Value {
             }]});
             if let Some(a) = artifact {
                 let mut physical = json!({"artifactLocation": {"uri": a.uri}});
-                if let Some(line) = line_of(a.text, f.tool) {
+                if let Some(line) = line_of(a.text, f.kind, f.tool) {
                     physical["region"] = json!({"startLine": line});
                 }
                 location["physicalLocation"] = physical;
@@ -64,12 +68,23 @@ pub fn log(findings: &[Finding<'_>], artifact: Option<&Artifact<'_>>) -> Value {
     })
 }
 
-/// The 1-based line where `"name": "<tool>"` stands in a pretty-printed snapshot.
-fn line_of(text: &str, tool: &str) -> Option<usize> {
-    let needle = format!("\"name\": {}", serde_json::to_string(tool).ok()?);
-    text.lines()
-        .position(|l| l.trim_start().starts_with(&needle))
-        .map(|i| i + 1)
+/// The 1-based line where `"<key>": "<name>"` stands in a pretty-printed snapshot, within the
+/// list of `kind` (a prompt and a tool may share a name).
+fn line_of(text: &str, kind: Kind, name: &str) -> Option<usize> {
+    let (list, key) = kind.list_and_key();
+    let start = format!("\"{list}\": [");
+    let needle = format!("\"{key}\": {}", serde_json::to_string(name).ok()?);
+    let mut lines = text.lines().enumerate();
+    // Lists stand one level into the document, items one level further: the list's line is
+    // at two spaces and the item's key at six.
+    lines.find(|(_, l)| l.strip_prefix("  ").is_some_and(|l| l.starts_with(&start)))?;
+    lines
+        .take_while(|(_, l)| !l.starts_with("  ]"))
+        .find(|(_, l)| {
+            l.strip_prefix("      ")
+                .is_some_and(|l| l.starts_with(&needle))
+        })
+        .map(|(i, _)| i + 1)
 }
 
 #[cfg(test)]
@@ -83,6 +98,7 @@ mod tests {
             rule: "drift/breaking",
             level: "error",
             tool: "add",
+            kind: Kind::Tool,
             pointer: "/inputSchema/properties/c",
             message: "property `c` added (required)".into(),
         }];
@@ -108,5 +124,32 @@ mod tests {
             log["runs"][0]["tool"]["driver"]["rules"][0]["id"],
             "drift/breaking"
         );
+    }
+
+    #[test]
+    fn an_item_is_found_in_its_own_list() {
+        // A prompt and a tool share a name; a resource is named by its URI (its `name` is
+        // the tool's name too). Each finding points at its own item's line.
+        let doc = serde_json::json!({
+            "prompts": [{"name": "add"}],
+            "resources": [{"name": "add", "uri": "file:///add"}],
+            "tools": [{"name": "add", "inputSchema": {"default": {"name": "add"}}}],
+        });
+        let text = serde_json::to_string_pretty(&doc).expect("text");
+        let line = |kind, name| line_of(&text, kind, name).map(|n| text.lines().nth(n - 1));
+        assert_eq!(
+            line(Kind::Prompt, "add"),
+            Some(Some("      \"name\": \"add\""))
+        );
+        assert_eq!(
+            line(Kind::Resource, "file:///add"),
+            Some(Some("      \"uri\": \"file:///add\""))
+        );
+        let tool = line_of(&text, Kind::Tool, "add").expect("tool");
+        assert!(
+            text.lines().take(tool).any(|l| l.contains("\"tools\"")),
+            "{text}"
+        );
+        assert_eq!(line_of(&text, Kind::ResourceTemplate, "add"), None);
     }
 }

@@ -40,9 +40,42 @@ impl Verdict {
     }
 }
 
+/// What a change is about: the lists a snapshot holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Kind {
+    Tool,
+    Prompt,
+    Resource,
+    ResourceTemplate,
+}
+
+impl Kind {
+    /// The snapshot's list of this kind, and the key that names an item in it.
+    pub fn list_and_key(self) -> (&'static str, &'static str) {
+        match self {
+            Kind::Tool => ("tools", "name"),
+            Kind::Prompt => ("prompts", "name"),
+            Kind::Resource => ("resources", "uri"),
+            Kind::ResourceTemplate => ("resourceTemplates", "uriTemplate"),
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Kind::Tool => "tool",
+            Kind::Prompt => "prompt",
+            Kind::Resource => "resource",
+            Kind::ResourceTemplate => "resource template",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Change {
-    pub tool: String,
+    pub kind: Kind,
+    /// The item's name (a resource's URI, a template's URI template).
+    pub name: String,
     pub audience: Audience,
     /// Where: `/inputSchema/properties/limit`, `/annotations/destructiveHint`, or `/` for the tool.
     pub pointer: String,
@@ -50,10 +83,18 @@ pub struct Change {
     pub what: String,
 }
 
+/// Every change from the `old` snapshot to the `new` one: tools, then prompts, resources and
+/// templates.
+pub fn surface(old: &Value, new: &Value) -> Vec<Change> {
+    let mut out = tools(old, new);
+    out.extend(super::library::changes(old, new));
+    out
+}
+
 /// Every change from the `old` snapshot's tools to the `new` one's, sorted by tool, then by
 /// verdict (breaking first).
 pub fn tools(old: &Value, new: &Value) -> Vec<Change> {
-    let (a, b) = (by_name(old), by_name(new));
+    let (a, b) = (by_key(old, Kind::Tool), by_key(new, Kind::Tool));
     // The added tools by their input schema's text: a removed tool whose schema reappears
     // under a new name was most likely renamed (found once each, not by comparing all pairs).
     let added: HashMap<String, &String> = b
@@ -92,27 +133,35 @@ pub fn tools(old: &Value, new: &Value) -> Vec<Change> {
             "tool added".into(),
         ));
     }
-    out.sort_by(|x, y| (&x.tool, x.verdict).cmp(&(&y.tool, y.verdict)));
+    sorted(&mut out);
     out
 }
 
-fn by_name(snapshot: &Value) -> BTreeMap<String, &Map<String, Value>> {
+/// By item, then verdict (breaking first).
+pub(super) fn sorted(changes: &mut [Change]) {
+    changes.sort_by(|x, y| (&x.name, x.verdict).cmp(&(&y.name, y.verdict)));
+}
+
+/// A snapshot's items of `kind` by the key that names them.
+pub(super) fn by_key(snapshot: &Value, kind: Kind) -> BTreeMap<String, &Map<String, Value>> {
+    let (list, key) = kind.list_and_key();
     snapshot
-        .get("tools")
+        .get(list)
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter_map(|t| Some((t.get("name")?.as_str()?.to_string(), t.as_object()?)))
+        .filter_map(|t| Some((t.get(key)?.as_str()?.to_string(), t.as_object()?)))
         .collect()
 }
 
-fn shown(text: &str) -> String {
+pub(super) fn shown(text: &str) -> String {
     crate::untrusted::line(text, 120).into_owned()
 }
 
 fn change(tool: &str, audience: Audience, pointer: &str, verdict: Verdict, what: String) -> Change {
     Change {
-        tool: tool.to_string(),
+        kind: Kind::Tool,
+        name: tool.to_string(),
         audience,
         pointer: pointer.to_string(),
         verdict,

@@ -1,7 +1,7 @@
-//! A diff's changes as text (grouped by tool) or as Markdown for a pull-request comment, and
+//! A diff's changes as text (grouped by item) or as Markdown for a pull-request comment, and
 //! their counts. Every server string escaped. Pure.
 
-use super::compare::{Change, Verdict};
+use super::compare::{Change, Kind, Verdict};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -34,14 +34,23 @@ impl Summary {
     }
 }
 
-/// The changes grouped by tool, one line each: verdict, audience, pointer, what.
+/// How a group of changes is headed: a tool by its name, anything else by its kind too.
+fn heading(c: &Change) -> String {
+    let name = crate::untrusted::line(&c.name, 120);
+    match c.kind {
+        Kind::Tool => name.into_owned(),
+        kind => format!("{} {name}", kind.word()),
+    }
+}
+
+/// The changes grouped by item, one line each: verdict, audience, pointer, what.
 pub fn text(changes: &[Change]) -> Vec<String> {
     let mut lines = Vec::new();
-    let mut tool: Option<&str> = None;
+    let mut item: Option<(Kind, &str)> = None;
     for c in changes {
-        if tool != Some(c.tool.as_str()) {
-            tool = Some(c.tool.as_str());
-            lines.push(format!("{}:", crate::untrusted::line(&c.tool, 120)));
+        if item != Some((c.kind, c.name.as_str())) {
+            item = Some((c.kind, c.name.as_str()));
+            lines.push(format!("{}:", heading(c)));
         }
         lines.push(format!(
             "  {:<10} {:<9} {}  {}",
@@ -66,20 +75,24 @@ fn audience(c: &Change) -> &'static str {
     }
 }
 
-/// A Markdown report: the summary, then a table per tool with changes.
+/// A Markdown report: the summary, then a table per item with changes.
 pub fn markdown(changes: &[Change]) -> String {
     let summary = Summary::of(changes);
     let mut out = format!("### mcp-inspect diff: {}\n", summary.line());
     if summary.breaking > 0 {
         out.push_str("\n**Breaking changes found.**\n");
     }
-    let mut tool: Option<&str> = None;
+    let mut item: Option<(Kind, &str)> = None;
     for c in changes {
-        if tool != Some(c.tool.as_str()) {
-            tool = Some(c.tool.as_str());
+        if item != Some((c.kind, c.name.as_str())) {
+            item = Some((c.kind, c.name.as_str()));
+            let kind = match c.kind {
+                Kind::Tool => String::new(),
+                kind => format!("{} ", kind.word()),
+            };
             out.push_str(&format!(
-                "\n#### `{}`\n\n| verdict | for | where | change |\n| --- | --- | --- | --- |\n",
-                cell(&c.tool)
+                "\n#### {kind}`{}`\n\n| verdict | for | where | change |\n| --- | --- | --- | --- |\n",
+                cell(&c.name)
             ));
         }
         out.push_str(&format!(

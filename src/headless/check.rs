@@ -42,6 +42,7 @@ pub async fn run(session: &Session, report: &Report, format: CheckFormat) -> i32
                         _ => "warning",
                     },
                     tool: &f.tool,
+                    kind: crate::drift::compare::Kind::Tool,
                     pointer: &f.pointer,
                     message: f.message.clone(),
                 })

@@ -127,7 +127,7 @@ pub fn show(
     report: &Report,
     file: Option<&Path>,
 ) -> i32 {
-    let changes = compare::tools(old, new);
+    let changes = compare::surface(old, new);
     let summary = report::Summary::of(&changes);
     match format {
         DiffFormat::Sarif => {
@@ -145,7 +145,8 @@ pub fn show(
                         compare::Verdict::Unknown => "warning",
                         _ => "note",
                     },
-                    tool: &c.tool,
+                    tool: &c.name,
+                    kind: c.kind,
                     pointer: &c.pointer,
                     message: c.what.clone(),
                 })

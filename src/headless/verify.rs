@@ -363,6 +363,7 @@ fn finish(
                     rule: "verify/not-checked",
                     level: "warning",
                     tool: r["tool"].as_str().unwrap_or_default(),
+                    kind: crate::drift::compare::Kind::Tool,
                     pointer: "",
                     message: format!(
                         "not verified: {}",
@@ -378,6 +379,7 @@ fn finish(
                         rule: "verify/failure",
                         level: "error",
                         tool,
+                        kind: crate::drift::compare::Kind::Tool,
                         pointer: "",
                         message: format!(
                             "{} (input {}; {})",

@@ -50,7 +50,7 @@ fn two_fastmcp_versions_diffed_live_find_the_breaking_change() {
             .as_array()
             .expect("changes")
             .iter()
-            .any(|c| c["tool"] == tool && c["pointer"] == pointer && c["verdict"] == verdict)
+            .any(|c| c["name"] == tool && c["pointer"] == pointer && c["verdict"] == verdict)
     };
     assert!(
         found("search", "/inputSchema/properties/limit", "breaking"),
@@ -61,7 +61,10 @@ fn two_fastmcp_versions_diffed_live_find_the_breaking_change() {
         "{report:#}"
     );
     assert!(found("stats", "/", "compatible"), "{report:#}");
-    assert_eq!(report["summary"]["breaking"], 2, "{report:#}");
+    // Beyond tools: a prompt that asks a new required argument, a resource of another type.
+    assert!(found("summarize", "/arguments/1", "breaking"), "{report:#}");
+    assert!(found("notes://all", "/mimeType", "breaking"), "{report:#}");
+    assert_eq!(report["summary"]["breaking"], 4, "{report:#}");
     let markdown = run(&[
         "diff", &v1s, "--format", "markdown", "--", &python, &script, "--v2",
     ]);
@@ -75,6 +78,14 @@ fn two_fastmcp_versions_diffed_live_find_the_breaking_change() {
         markdown
             .stdout
             .contains("| breaking | callers | `/inputSchema/properties/limit` |"),
+        "{}",
+        markdown.stdout
+    );
+    assert!(
+        markdown.stdout.contains("#### prompt `summarize`")
+            && markdown.stdout.contains(
+                "| breaking | callers | `/arguments/1` | argument 'style' added (required) |"
+            ),
         "{}",
         markdown.stdout
     );
@@ -203,7 +214,7 @@ fn the_same_server_in_both_eras_shows_its_projected_schemas() {
         .as_array()
         .expect("changes")
         .iter()
-        .filter(|c| c["tool"] == "pi")
+        .filter(|c| c["name"] == "pi")
         .collect();
     assert!(
         pi.iter().any(|c| c["what"]

@@ -1,5 +1,6 @@
 """Two versions of one small fastmcp server, for `mcp-inspect diff`: version 2 makes `limit`
-required, changes what `count` returns and adds a tool.
+required, changes what `count` returns and adds a tool; its `summarize` prompt gains a required
+argument and its `notes://all` resource changes its MIME type.
 
 Usage: fastmcp_versions.py [--v2]   (stdio)
 """
@@ -27,6 +28,15 @@ if V2:
         """New in version 2."""
         return {}
 
+    @mcp.prompt
+    def summarize(text: str, style: str) -> str:
+        """Summarize a text."""
+        return f"Summarize in a {style} style: {text}"
+
+    @mcp.resource("notes://all", mime_type="application/json")
+    def notes() -> str:
+        return "[]"
+
 else:
 
     @mcp.tool
@@ -38,6 +48,15 @@ else:
     def count(text: str) -> int:
         """Count the words."""
         return len(text.split())
+
+    @mcp.prompt
+    def summarize(text: str) -> str:
+        """Summarize a text."""
+        return f"Summarize: {text}"
+
+    @mcp.resource("notes://all", mime_type="text/plain")
+    def notes() -> str:
+        return ""
 
 
 if __name__ == "__main__":

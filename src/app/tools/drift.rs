@@ -21,7 +21,7 @@ pub fn compare(model: &mut Model) {
         model
             .tools
             .drift
-            .entry(change.tool.clone())
+            .entry(change.name.clone())
             .or_default()
             .push(change);
     }
@@ -50,7 +50,7 @@ fn names(changes: &[compare::Change]) -> String {
             ("/", Verdict::Compatible) => 1,
             _ => 2,
         };
-        let name = crate::untrusted::line(&change.tool, 80).into_owned();
+        let name = crate::untrusted::line(&change.name, 80).into_owned();
         let names = &mut groups[group].1;
         // Changes come sorted by tool: a tool's several changes are named once.
         if names.last() != Some(&name) && names.len() < 20 {
