@@ -83,14 +83,6 @@ pub struct Change {
     pub what: String,
 }
 
-/// Every change from the `old` snapshot to the `new` one: tools, then prompts, resources and
-/// templates.
-pub fn surface(old: &Value, new: &Value) -> Vec<Change> {
-    let mut out = tools(old, new);
-    out.extend(super::library::changes(old, new));
-    out
-}
-
 /// Every change from the `old` snapshot's tools to the `new` one's, sorted by tool, then by
 /// verdict (breaking first).
 pub fn tools(old: &Value, new: &Value) -> Vec<Change> {

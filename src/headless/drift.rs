@@ -127,7 +127,7 @@ pub fn show(
     report: &Report,
     file: Option<&Path>,
 ) -> i32 {
-    let changes = compare::surface(old, new);
+    let changes = crate::drift::changes(old, new);
     let summary = report::Summary::of(&changes);
     match format {
         DiffFormat::Sarif => {
