@@ -63,7 +63,15 @@ pub async fn run(session: &Session, suite: Suite<'_>, report: &Report) -> i32 {
             }
         }
         TestFormat::Json => report.json(&report::json(&cases, &ran, seconds)),
-        TestFormat::Junit => report.line(&report::junit(&name, &cases, &ran, seconds)),
+        TestFormat::Junit => {
+            let file = suite.file.to_string_lossy();
+            let run = report::Run {
+                suite: &name,
+                file: &file,
+                seconds,
+            };
+            report.line(&report::junit(&run, &cases, &ran))
+        }
     }
     if ran.iter().all(run::Ran::passed) {
         exit::OK

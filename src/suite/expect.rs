@@ -16,6 +16,9 @@ pub struct Got {
     pub is_error: bool,
     /// A call's verdict word (see [`super::file::VERDICTS`]).
     pub verdict: Option<&'static str>,
+    /// Why the verdict is what it is: each violation (`at /pointer: message`), or why nothing
+    /// was checked. Said when a `verdict` expectation fails.
+    pub why: Vec<String>,
     /// A call's unboxed structuredContent, a prompt's messages, a read's contents.
     pub value: Option<Value>,
     /// The text blocks joined by newlines (an error's message when the server answered one).
@@ -29,7 +32,11 @@ pub fn failures(expect: &Expect, got: &Got) -> Vec<String> {
     if let Some(word) = &expect.verdict {
         let came = got.verdict.unwrap_or("none");
         if came != word {
-            failed.push(format!("verdict: expected {word}, got {came}"));
+            let because = match got.why.as_slice() {
+                [] => String::new(),
+                why => format!(" ({})", why.join("; ")),
+            };
+            failed.push(format!("verdict: expected {word}, got {came}{because}"));
         }
     }
     if let Some(is_error) = expect.is_error
@@ -239,6 +246,7 @@ mod tests {
 
     fn got(value: Value) -> Got {
         Got {
+            why: Vec::new(),
             is_error: false,
             verdict: Some("conforms"),
             value: Some(value),
@@ -268,6 +276,25 @@ mod tests {
                 r#"text: expected "The sum is 4", got "The sum is 3""#,
                 r#"text_contains: "total" not in "The sum is 3""#,
                 "max_ms: took 12 ms, more than 10",
+            ]
+        );
+        // Why a verdict is not the expected one is said with it.
+        let broke = Got {
+            verdict: Some("violations"),
+            why: vec![
+                "at /sum: \"3\" is not of type \"integer\"".into(),
+                "2 more".into(),
+            ],
+            ..got(json!({"sum": "3"}))
+        };
+        let conforms = Expect {
+            verdict: Some("conforms".into()),
+            ..Expect::default()
+        };
+        assert_eq!(
+            failures(&conforms, &broke),
+            [
+                r#"verdict: expected conforms, got violations (at /sum: "3" is not of type "integer"; 2 more)"#
             ]
         );
         let holds = Expect {

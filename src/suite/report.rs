@@ -59,11 +59,19 @@ pub fn json(cases: &[&Case], ran: &[Ran], seconds: f64) -> serde_json::Value {
     })
 }
 
-/// A JUnit XML report: one `<testsuite>` named after the file, a `<testcase>` per case with a
-/// `<failure>` holding what failed.
-pub fn junit(suite: &str, cases: &[&Case], ran: &[Ran], seconds: f64) -> String {
+/// What a JUnit report is about: the suite's name, the test file as given (for each case's
+/// `file` and `line`, which CI systems use to annotate the file), and how long it took.
+pub struct Run<'a> {
+    pub suite: &'a str,
+    pub file: &'a str,
+    pub seconds: f64,
+}
+
+/// A JUnit XML report: one `<testsuite>` named after the file, a `<testcase>` per case (with
+/// the file and line it stands at) with a `<failure>` holding what failed.
+pub fn junit(run: &Run<'_>, cases: &[&Case], ran: &[Ran]) -> String {
     let failed = ran.iter().filter(|r| !r.passed()).count();
-    let suite = xml(suite);
+    let (suite, file, seconds) = (xml(run.suite), xml(run.file), run.seconds);
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     out.push_str(&format!(
         "<testsuites name=\"mcp-inspect\" tests=\"{}\" failures=\"{failed}\" time=\"{seconds:.3}\">\n",
@@ -77,8 +85,9 @@ pub fn junit(suite: &str, cases: &[&Case], ran: &[Ran], seconds: f64) -> String 
         let name = xml(&case.label);
         let time = ran.ms as f64 / 1e3;
         let open = format!(
-            "    <testcase name=\"{name}\" classname=\"{suite}.{}\" time=\"{time:.3}\"",
-            case.action.table()
+            "    <testcase name=\"{name}\" classname=\"{suite}.{}\" time=\"{time:.3}\" file=\"{file}\" line=\"{}\"",
+            case.action.table(),
+            case.line
         );
         if ran.passed() {
             out.push_str(&format!("{open}/>\n"));
@@ -117,13 +126,18 @@ mod tests {
                 ms: 1500,
             },
         ];
-        let xml = junit("demo.toml", &cases, &ran, 1.5);
+        let run = Run {
+            suite: "demo.toml",
+            file: "tests/demo.toml",
+            seconds: 1.5,
+        };
+        let xml = junit(&run, &cases, &ran);
         assert!(
             xml.contains("<testsuite name=\"demo.toml\" tests=\"2\" failures=\"1\""),
             "{xml}"
         );
         assert!(
-            xml.contains("<testcase name=\"a {}\" classname=\"demo.toml.call\" time=\"0.005\"/>"),
+            xml.contains("<testcase name=\"a {}\" classname=\"demo.toml.call\" time=\"0.005\" file=\"tests/demo.toml\" line=\"1\"/>"),
             "{xml}"
         );
         assert!(

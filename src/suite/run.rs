@@ -128,6 +128,7 @@ async fn answer(session: &Session, tools: &ToolList, action: &Action) -> Result<
     Ok(Got {
         is_error: false,
         verdict: None,
+        why: Vec::new(),
         text: texts.join("\n"),
         value: items,
         ms: 0,
@@ -160,10 +161,32 @@ pub fn got(result: &CallResult, verdict: &Verdict, ms: u64) -> Got {
     Got {
         is_error: result.is_error,
         verdict: Some(word(verdict.status)),
+        why: why(verdict),
         value: verdict.natural_value(result.structured.as_ref()).cloned(),
         text: result.texts().join("\n"),
         ms,
     }
+}
+
+/// Violations said at most when a verdict expectation fails (then how many more).
+const WHY_SHOWN: usize = 5;
+
+/// What made `verdict` what it is, in a few words each.
+fn why(verdict: &Verdict) -> Vec<String> {
+    let mut why: Vec<String> = verdict.reason.iter().cloned().collect();
+    for v in verdict.violations.iter().take(WHY_SHOWN) {
+        let at = if v.instance_path.is_empty() {
+            "/"
+        } else {
+            &v.instance_path
+        };
+        why.push(format!("at {at}: {}", v.message));
+    }
+    let more = verdict.violations.len().saturating_sub(WHY_SHOWN) + verdict.more_violations;
+    if more > 0 {
+        why.push(format!("{more} more"));
+    }
+    why
 }
 
 /// A status as the file writes it.
@@ -181,6 +204,7 @@ pub fn word(status: Status) -> &'static str {
 fn server_error(error: RequestError) -> Failed {
     match error {
         RequestError::Server { code, message, .. } => Failed::Server(Got {
+            why: Vec::new(),
             is_error: true,
             verdict: None,
             value: None,

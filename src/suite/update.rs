@@ -219,6 +219,7 @@ mod tests {
     fn got(value: Option<Value>, text: &str) -> Ran {
         Ran {
             got: Some(Got {
+                why: Vec::new(),
                 is_error: false,
                 verdict: Some("conforms"),
                 value,
@@ -288,6 +289,7 @@ mod tests {
     fn a_kept_call_is_appended_as_one_more_entry_without_secrets() {
         crate::secrets::register("sk-live-kept-in-test");
         let got = Got {
+            why: Vec::new(),
             is_error: false,
             verdict: Some("conforms"),
             value: Some(json!(3)),
@@ -319,6 +321,7 @@ mod tests {
     fn hidden_characters_are_written_escaped_and_read_back_the_same() {
         let tricky = "a\u{202e}b\u{2028}c\u{200b}d\u{9b}e \"q\" \\ \u{e0041}";
         let got = Got {
+            why: Vec::new(),
             is_error: false,
             verdict: None,
             value: Some(json!({ "k\u{202e}": tricky })),

@@ -50,7 +50,11 @@ fn update_then_test_passes_on_the_demo_and_a_broken_expectation_fails_in_every_f
     // An expectation the server does not meet fails, named.
     write(
         &dir.join("demo.toml"),
-        &text.replacen("value = 3", "value = 4", 1),
+        &text.replacen("value = 3", "value = 4", 1).replacen(
+            "verdict = \"violations\"",
+            "verdict = \"conforms\"",
+            1,
+        ),
     );
     let failed = run(&["test", &file, "--demo"]);
     assert_eq!(failed.code, 1, "{}{}", failed.stdout, failed.stderr);
@@ -60,12 +64,28 @@ fn update_then_test_passes_on_the_demo_and_a_broken_expectation_fails_in_every_f
         "{}",
         failed.stdout
     );
+    // A verdict not as expected is said with the violations that made it.
+    assert!(
+        failed
+            .stdout
+            .contains("verdict: expected conforms, got violations (at /"),
+        "{}",
+        failed.stdout
+    );
     let junit = run(&["test", &file, "--format", "junit", "--demo"]);
     assert_eq!(junit.code, 1);
     assert!(junit.stdout.starts_with("<?xml"), "{}", junit.stdout);
+    // Each case where it stands, for CI annotations: `add` is the file's first case.
+    assert!(
+        junit
+            .stdout
+            .contains(&format!("file=\"{file}\" line=\"2\">")),
+        "{}",
+        junit.stdout
+    );
     assert_eq!(
         junit.stdout.matches("<failure ").count(),
-        1,
+        2,
         "{}",
         junit.stdout
     );
