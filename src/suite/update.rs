@@ -53,15 +53,51 @@ pub fn updated(
             .or_insert_with(|| Item::Table(toml_edit::Table::new()))
             .as_table_like_mut()
             .ok_or_else(|| format!("{}: its `expect` is not a table", case.label))?;
+        let comments = Comments::taken_from(expect);
         for key in WRITTEN {
             expect.remove(key);
         }
         if let Some(note) = write(expect, &case.action, got) {
             notes.push(format!("{}: {note}", case.label));
         }
+        comments.put_back(expect);
     }
     // A server that echoes a secret given on the command line never gets it into the file.
     Ok((crate::secrets::redact(&doc.to_string()).into_owned(), notes))
+}
+
+/// The comments around the lines `--update` rewrites (above a key, after its value), put
+/// back on the rewritten lines: `value` and `value_json` are one line whichever is written.
+struct Comments(Vec<(&'static str, toml_edit::Decor, toml_edit::Decor)>);
+
+impl Comments {
+    fn slot(key: &str) -> &str {
+        if key == "value_json" { "value" } else { key }
+    }
+
+    fn taken_from(expect: &dyn TableLike) -> Comments {
+        let kept = WRITTEN.iter().filter_map(|&key| {
+            let above = expect.key(key)?.leaf_decor().clone();
+            let after = expect.get(key)?.as_value()?.decor().clone();
+            Some((key, above, after))
+        });
+        Comments(kept.collect())
+    }
+
+    fn put_back(self, expect: &mut dyn TableLike) {
+        for (key, above, after) in self.0 {
+            let written = WRITTEN
+                .into_iter()
+                .find(|&k| Self::slot(k) == Self::slot(key) && expect.contains_key(k));
+            let Some(written) = written else { continue };
+            if let Some(mut k) = expect.key_mut(written) {
+                *k.leaf_decor_mut() = above;
+            }
+            if let Some(value) = expect.get_mut(written).and_then(Item::as_value_mut) {
+                *value.decor_mut() = after;
+            }
+        }
+    }
 }
 
 /// `text` (a test file, maybe empty) with one more `[[call]]` of `tool` with `args`, expecting
@@ -268,6 +304,23 @@ mod tests {
         let cases: Vec<&Case> = again.iter().collect();
         let (twice, _) = updated(&written, &cases, &ran, &|t| t != "gone").expect("updates");
         assert_eq!(twice, written);
+    }
+
+    #[test]
+    fn comments_on_a_rewritten_line_stay() {
+        let text = "[[call]]\ntool = \"add\"\n[call.expect]\n# why 3\nvalue = 2 # hand note\nverdict = \"violations\" # was red\n";
+        let cases = parse(text).expect("reads");
+        let cases: Vec<&Case> = cases.iter().collect();
+        let ran = [got(Some(json!({"long": "x".repeat(120)})), "3")];
+        let (written, _) = updated(text, &cases, &ran, &|_| true).expect("updates");
+        assert!(
+            written.contains("verdict = \"conforms\" # was red\n"),
+            "{written}"
+        );
+        // The value grew into `value_json`: the comments of `value` go with it.
+        assert!(written.contains("# why 3\nvalue_json = "), "{written}");
+        assert!(written.ends_with("}\"\"\" # hand note\n"), "{written}");
+        assert!(parse(&written).is_ok(), "{written}");
     }
 
     #[test]
