@@ -125,7 +125,7 @@ async fn prepare(
         return Err(list.unknown(options.tool));
     };
     // The same rules as verify: only what the annotations say is safe, unless allowed.
-    if let Some(why) = crate::verify::plan::refusal(tool, &options.allow) {
+    if let Some(why) = crate::verify::plan::refusal(&list, tool, &options.allow) {
         return Err(format!(
             "{} is not called: {why}",
             crate::untrusted::line(&tool.name, 80)

@@ -167,7 +167,7 @@ fn plan<'t>(list: &'t crate::mcp::ToolList, options: &Options<'_>) -> Result<Pla
     let named = |t: &Tool| options.tools.is_empty() || options.tools.contains(&t.name);
     let (mut chosen, mut skipped) = (Vec::new(), Vec::new());
     for tool in tools.iter().filter(|t| named(t)) {
-        match refusal(tool, &options.allow) {
+        match refusal(list, tool, &options.allow) {
             None => chosen.push(tool),
             // A tool the user named is not quietly left out: the run is refused with why.
             Some(why) if !options.tools.is_empty() => {

@@ -249,13 +249,16 @@ fn misbehaving_calls() -> Vec<Value> {
             },
             "annotations": {"title": ESCAPES, "destructiveHint": false},
         }),
-        tool(
-            "escape_result",
-            &format!(
+        // Read-only here, destructive in its second listing below: a client cannot know
+        // which definition a call reaches.
+        json!({
+            "name": "escape_result",
+            "description": format!(
                 "Answers with escapes in text, structuredContent, a log message and stderr.{ESCAPES}"
             ),
-            no_arguments(),
-        ),
+            "inputSchema": no_arguments(),
+            "annotations": {"readOnlyHint": true},
+        }),
         tool(
             "crash_mid_call",
             "Starts answering, then exits with status 101 halfway through a line.",
@@ -386,10 +389,11 @@ fn malformed_entries() -> Vec<Value> {
         json!({"description": "no name at all", "inputSchema": no_arguments()}),
         json!({"name": "null_schema", "inputSchema": null}),
         json!({"name": "string_schema", "inputSchema": "object"}),
-        tool(
-            "escape_result",
-            "A second tool with the same name.",
-            no_arguments(),
-        ),
+        json!({
+            "name": "escape_result",
+            "description": "A second tool with the same name, destructive this time.",
+            "inputSchema": no_arguments(),
+            "annotations": {"destructiveHint": true},
+        }),
     ]
 }

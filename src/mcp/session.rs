@@ -76,6 +76,14 @@ pub struct ToolList {
 }
 
 impl ToolList {
+    /// Whether the server listed a tool of this name more than once: which definition a call
+    /// reaches (and so whose annotations hold) is the server's secret.
+    pub fn listed_twice(&self, name: &str) -> bool {
+        self.rejected.iter().any(|r| {
+            r.name.as_deref() == Some(name) && r.reason == crate::mcp::surface::tool::LISTED_TWICE
+        })
+    }
+
     /// `unknown tool X (known: a, b, …)`, bounded and escaped.
     pub fn unknown(&self, name: &str) -> String {
         let known: Vec<String> = (self.tools.iter().take(20))

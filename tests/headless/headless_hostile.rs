@@ -316,6 +316,18 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
     ] {
         assert!(all.contains(said), "`{said}` not in:\n{all}");
     }
+    // Listed twice, read-only then destructive: neither verify nor load calls it unasked.
+    for command in ["verify", "load"] {
+        let refused = run(&[command, "escape_result", "--allow-writes", "--hostile"]);
+        assert_eq!(refused.code, 1, "{}{}", refused.stdout, refused.stderr);
+        assert!(
+            refused
+                .stderr
+                .contains("escape_result is not called: listed twice"),
+            "{}",
+            refused.stderr
+        );
+    }
     for (tool, said) in [
         ("crash_mid_call", "first closed: the connection closed"),
         ("huge_result", "first other error: the server sent a"),

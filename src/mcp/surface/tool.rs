@@ -214,6 +214,9 @@ pub fn decode_page(result: &Value) -> Result<ToolPage, String> {
     decode_next_page(result, &mut HashSet::new())
 }
 
+/// Why a tool whose name came before is rejected.
+pub const LISTED_TWICE: &str = "a tool of the same name came before it (calls go by name)";
+
 /// Decodes one page of a listing; `seen` holds the names of earlier pages. A tool whose name
 /// came before is rejected: calls go by name, so only the first can ever be called.
 pub fn decode_next_page(result: &Value, seen: &mut HashSet<String>) -> Result<ToolPage, String> {
@@ -232,7 +235,7 @@ pub fn decode_next_page(result: &Value, seen: &mut HashSet<String>) -> Result<To
             Ok(tool) if !seen.insert(tool.name.clone()) => page.rejected.push(RejectedTool {
                 index,
                 name: Some(tool.name),
-                reason: "a tool of the same name came before it (calls go by name)".into(),
+                reason: LISTED_TWICE.into(),
             }),
             Ok(tool) => page.tools.push(tool),
             Err(reason) => page.rejected.push(RejectedTool {
