@@ -59,6 +59,13 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         concurrency,
         stop: Some(stop_rx),
     };
+    let unclaimed = || {
+        sessions
+            .iter()
+            .map(Session::unclaimed_answers)
+            .fold((0, 0), |(s, l), u| (s + u.stray, l + u.late))
+    };
+    let before = unclaimed();
     let started = Instant::now();
     // A signal stops the run: calls in flight are cancelled and what was measured is reported
     // (exit 130); a second signal ends it at once.
@@ -85,6 +92,12 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
     };
     let seconds = started.elapsed().as_secs_f64();
     let mut summary = summarize(&shape, connections, done, seconds);
+    // Answers nothing awaited: one request answered twice, or an id never sent, breaks
+    // JSON-RPC (and a client that believes the second answer); late ones follow cancels.
+    let after = unclaimed();
+    let stray = after.0 - before.0;
+    summary["strayAnswers"] = serde_json::json!(stray);
+    summary["lateAnswers"] = serde_json::json!(after.1 - before.1);
     if let Some(signal) = interrupted {
         summary["interrupted"] = serde_json::json!(signal);
     }
@@ -98,6 +111,7 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         return close_all(sessions, report.error(&said, 130)).await;
     }
     let code = match (summary["failed"].as_u64(), summary["notChecked"].as_u64()) {
+        _ if stray > 0 => exit::ERROR,
         (Some(0), Some(0)) => exit::OK,
         // Nothing failed, but some results could not be judged: unknown, never a pass.
         (Some(0), _) => exit::UNKNOWN,
@@ -210,6 +224,12 @@ fn tell(report: &Report, s: &Value) {
         let kind = crate::verify::load::said_words(key);
         let first = format!("first {kind}: ");
         report.lines_under((&first, "  "), words.as_str().unwrap_or_default(), 8);
+    }
+    let (stray, late) = (&s["strayAnswers"], &s["lateAnswers"]);
+    if stray.as_u64().unwrap_or(0) + late.as_u64().unwrap_or(0) > 0 {
+        report.line(&format!(
+            "answers nothing awaited: {stray} stray (a request answered twice, or an id never sent: a protocol error), {late} late (after a cancel)"
+        ));
     }
     if let Some(n) = s["notMade"].as_u64().filter(|n| *n > 0) {
         report.line(&format!(

@@ -145,6 +145,11 @@ impl Session {
         self.service.peer()
     }
 
+    /// The answers the server sent that nothing claimed (duplicates, unknown ids, late).
+    pub fn unclaimed_answers(&self) -> crate::mcp::transport::raw::Unclaimed {
+        self.raw.unclaimed()
+    }
+
     /// The last lines the server wrote to stderr (stdio only).
     pub fn stderr_tail(&self, n: usize) -> Vec<String> {
         self.process

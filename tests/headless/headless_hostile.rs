@@ -316,6 +316,26 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
     ] {
         assert!(all.contains(said), "`{said}` not in:\n{all}");
     }
+    // Answers to ids nothing awaits (the garbage attack sends one before every message):
+    // counted, and a protocol error that fails the run.
+    let stray = run(&[
+        "load",
+        "escape_result",
+        "--allow-writes",
+        "--allow-destructive",
+        "escape_result",
+        "-n",
+        "4",
+        "--format",
+        "json",
+        "--hostile=garbage",
+    ]);
+    assert_eq!(stray.code, 1, "{}{}", stray.stdout, stray.stderr);
+    let summary: serde_json::Value = serde_json::from_str(&stray.stdout).expect("json");
+    assert!(
+        summary["strayAnswers"].as_u64() >= Some(4) && summary["failed"] == 0,
+        "{summary:#}"
+    );
     // Listed twice, read-only then destructive: neither verify nor load calls it unasked.
     for command in ["verify", "load"] {
         let refused = run(&[command, "escape_result", "--allow-writes", "--hostile"]);

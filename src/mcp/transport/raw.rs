@@ -79,6 +79,22 @@ pub struct RawResponses {
     tap: Tap,
     /// Whether rmcp reads `tools/list` answers too (see [`Self::tool_lists_read_typed`]).
     tool_lists_typed: bool,
+    /// Answers nothing claimed, counted for `load`'s report.
+    unclaimed: Arc<UnclaimedCounts>,
+}
+
+#[derive(Default)]
+struct UnclaimedCounts {
+    stray: std::sync::atomic::AtomicU64,
+    late: std::sync::atomic::AtomicU64,
+}
+
+/// Answers nothing claimed so far: `stray` ones to an id nothing awaits (a second answer to
+/// one request, or an id never sent), `late` ones to a request cancelled before.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unclaimed {
+    pub stray: u64,
+    pub late: u64,
 }
 
 /// A request of ours awaiting its answer.
@@ -351,11 +367,18 @@ impl RawResponses {
             };
         }
         let untypable = untypable_error(&message);
+        let count = |counter: &std::sync::atomic::AtomicU64| {
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        };
         match self.record(message, text.len()) {
-            Answer::Late(id) => events.send(ServerEvent::Notice(format!(
-                "a response to cancelled request {id} arrived late: ignored"
-            ))),
+            Answer::Late(id) => {
+                count(&self.unclaimed.late);
+                events.send(ServerEvent::Notice(format!(
+                    "a response to cancelled request {id} arrived late: ignored"
+                )))
+            }
             Answer::Unknown(id) => {
+                count(&self.unclaimed.stray);
                 events.send(ServerEvent::Notice(format!(
                     "the server answered request {}, which nothing is waiting for: ignored",
                     crate::untrusted::line(&id, 80)
@@ -368,6 +391,15 @@ impl RawResponses {
         match untypable {
             Some(line) => Pass::Instead(line),
             None => Pass::AsSent,
+        }
+    }
+
+    /// The answers nothing claimed so far.
+    pub fn unclaimed(&self) -> Unclaimed {
+        let read = |c: &std::sync::atomic::AtomicU64| c.load(std::sync::atomic::Ordering::Relaxed);
+        Unclaimed {
+            stray: read(&self.unclaimed.stray),
+            late: read(&self.unclaimed.late),
         }
     }
 
