@@ -146,3 +146,28 @@ pub enum SessionRequest {
         result: Result<serde_json::Value, String>,
     },
 }
+
+impl SessionRequest {
+    /// What the request is, in a word or two (for a log line).
+    pub fn name(&self) -> &'static str {
+        match self {
+            SessionRequest::ListTools => "the tools' listing",
+            SessionRequest::ListLibrary => "the library's listing",
+            SessionRequest::Open(_) => "an open",
+            SessionRequest::Complete(_) => "a completion",
+            SessionRequest::Reconnect => "a reconnect",
+            SessionRequest::Subscribe { .. } => "a subscription",
+            SessionRequest::Ping => "a ping",
+            SessionRequest::Any { .. } => "a request",
+            SessionRequest::SetLogLevel(_) => "the log level",
+            SessionRequest::Verify { .. } => "a verify run",
+            SessionRequest::Load { .. } => "a load run",
+            SessionRequest::StopTrial => "a stop",
+            SessionRequest::SetRoots(_) => "the roots",
+            SessionRequest::Call { .. } => "a call",
+            SessionRequest::Cancel { .. } => "a cancel",
+            SessionRequest::Rejudge { .. } => "a re-judgement",
+            SessionRequest::Answer { .. } => "an answer to the server",
+        }
+    }
+}

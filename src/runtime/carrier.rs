@@ -10,7 +10,7 @@ use crate::app::update::Msg;
 use crate::mcp::ConnectOptions;
 use crate::runtime::edge::Edge;
 use std::path::PathBuf;
-use tokio::sync::mpsc::Sender;
+use tokio::sync::mpsc::{Sender, UnboundedSender};
 use tokio::task::JoinHandle;
 
 /// What carrying out an effect gave at once.
@@ -33,7 +33,10 @@ impl Carried {
 }
 
 pub struct Carrier {
-    requests: Sender<SessionRequest>,
+    /// To the connection task. Unbounded: what the UI asks (a call, an answer to the server, a
+    /// cancel, a re-judgement per restored tool) is never lost to a full queue; the UI makes
+    /// at most one request per key or message it handles, so this grows only as fast as it.
+    requests: UnboundedSender<SessionRequest>,
     to_ui: Sender<Msg>,
     /// Where a redirect address pasted into the authorization panel goes.
     pasted: Option<crate::mcp::oauth::Pasted>,
@@ -44,13 +47,29 @@ pub struct Carrier {
     saving: Vec<JoinHandle<()>>,
 }
 
+/// What the UI is told of a request the ended connection task could not take: a call
+/// finishes with the reason; anything else is said in the log.
+fn refusal(request: SessionRequest) -> Msg {
+    const ENDED: &str = "the connection task has ended";
+    match request {
+        SessionRequest::Call { tool, id, .. } => {
+            let outcome = Err(crate::mcp::RequestError::Closed(vec![ENDED.into()]));
+            Msg::CallFinished { tool, id, outcome }
+        }
+        other => Msg::Server(crate::mcp::ServerEvent::Notice(format!(
+            "{ENDED}: {} not sent",
+            other.name()
+        ))),
+    }
+}
+
 impl Carrier {
     /// Ready to carry effects; what earlier sessions with this server kept is read off the UI
     /// thread and arrives as a message.
     pub fn new(
         options: &ConnectOptions,
         saving: bool,
-        requests: Sender<SessionRequest>,
+        requests: UnboundedSender<SessionRequest>,
         to_ui: Sender<Msg>,
     ) -> Carrier {
         let saved_dir = saving
@@ -73,6 +92,15 @@ impl Carrier {
         }
     }
 
+    /// Hands `request` to the connection task; refused only once that task has ended, and
+    /// then said (never silent).
+    fn request(&self, request: SessionRequest) -> Option<Msg> {
+        self.requests
+            .send(request)
+            .err()
+            .map(|refused| refusal(refused.0))
+    }
+
     /// Carries out one effect: what it answers at once, for `update`.
     pub async fn carry<E: Edge>(
         &mut self,
@@ -81,13 +109,8 @@ impl Carrier {
     ) -> std::io::Result<Carried> {
         match effect {
             Effect::Session(request) => {
-                if let Err(refused) = self.requests.try_send(request)
-                    && let SessionRequest::Call { tool, id, .. } = refused.into_inner()
-                {
-                    let outcome = Err(crate::mcp::RequestError::Closed(vec![
-                        "the connection task is busy".into(),
-                    ]));
-                    return Ok(Carried::now(Msg::CallFinished { tool, id, outcome }));
+                if let Some(refused) = self.request(request) {
+                    return Ok(Carried::now(refused));
                 }
             }
             Effect::Copy(copy) => {
@@ -232,5 +255,87 @@ fn write_file(path: &std::path::Path, bytes: &[u8], overwrite: bool) -> Result<S
                 )
             })
             .map_err(|e| format!("cannot write {shown}: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn carrier() -> (
+        Carrier,
+        tokio::sync::mpsc::UnboundedReceiver<SessionRequest>,
+    ) {
+        let (requests, received) = tokio::sync::mpsc::unbounded_channel();
+        let (to_ui, _) = tokio::sync::mpsc::channel(1);
+        let carrier = Carrier {
+            requests,
+            to_ui,
+            pasted: None,
+            saved_dir: None,
+            saving: Vec::new(),
+        };
+        (carrier, received)
+    }
+
+    #[test]
+    fn every_request_arrives_however_many_come_at_once() {
+        // More re-judgements than any queue of the old size held, with answers and cancels
+        // between them, while the connection task reads none: each arrives, in order.
+        let (carrier, mut received) = carrier();
+        let mut sent = Vec::new();
+        for i in 0..1_000u64 {
+            let request = match i % 3 {
+                0 => SessionRequest::Rejudge {
+                    tool: format!("tool_{i}"),
+                    output: None,
+                    calls: Vec::new(),
+                },
+                1 => SessionRequest::Answer {
+                    id: i,
+                    result: Ok(serde_json::json!({"action": "accept"})),
+                },
+                _ => SessionRequest::Cancel { id: i },
+            };
+            assert!(carrier.request(request.clone()).is_none());
+            sent.push(request);
+        }
+        let mut arrived = Vec::new();
+        while let Ok(request) = received.try_recv() {
+            arrived.push(request);
+        }
+        assert_eq!(arrived, sent);
+    }
+
+    #[test]
+    fn a_request_the_ended_task_cannot_take_is_said() {
+        let (carrier, received) = carrier();
+        drop(received);
+        let call = SessionRequest::Call {
+            tool: "add".into(),
+            id: 7,
+            arguments: serde_json::json!({}),
+            output: None,
+            as_task: false,
+        };
+        match carrier.request(call) {
+            Some(Msg::CallFinished { id: 7, outcome, .. }) => {
+                assert!(outcome.is_err_and(|e| e.to_string().contains("has ended")));
+            }
+            other => panic!("{other:?}"),
+        }
+        let answer = SessionRequest::Answer {
+            id: 1,
+            result: Err("declined".into()),
+        };
+        match carrier.request(answer) {
+            Some(Msg::Server(crate::mcp::ServerEvent::Notice(text))) => {
+                assert_eq!(
+                    text,
+                    "the connection task has ended: an answer to the server not sent"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -58,7 +58,7 @@ where
 {
     let wire = options.wire.clone();
     let (to_ui, mut from_session) = mpsc::channel(4_096);
-    let (requests, request_rx) = mpsc::channel(16);
+    let (requests, request_rx) = mpsc::unbounded_channel();
     let mut carrier = Carrier::new(&options, model.saved.saving, requests, to_ui.clone());
     let session = tokio::spawn(session_task::run(options, request_rx, to_ui));
     let mut dirty = true;

@@ -22,7 +22,7 @@ const LIVENESS: Duration = Duration::from_millis(250);
 
 pub async fn run(
     mut options: ConnectOptions,
-    mut commands: mpsc::Receiver<SessionRequest>,
+    mut commands: mpsc::UnboundedReceiver<SessionRequest>,
     to_ui: mpsc::Sender<Msg>,
 ) {
     loop {
@@ -268,7 +268,7 @@ async fn complete(session: &Session, completion: Completion) -> Msg {
 
 async fn serve(
     mut session: Session,
-    commands: &mut mpsc::Receiver<SessionRequest>,
+    commands: &mut mpsc::UnboundedReceiver<SessionRequest>,
     to_ui: &mpsc::Sender<Msg>,
     asking: &Asking,
     log_level: &mut Option<&'static str>,
@@ -480,7 +480,7 @@ impl<'s> Work<'s> {
 }
 
 async fn wait_for_reconnect(
-    commands: &mut mpsc::Receiver<SessionRequest>,
+    commands: &mut mpsc::UnboundedReceiver<SessionRequest>,
     to_ui: &mpsc::Sender<Msg>,
     log_level: &mut Option<&'static str>,
 ) -> Next {
