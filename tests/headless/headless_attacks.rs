@@ -210,10 +210,10 @@ fn sigterm_during_a_runaway_validation_is_honoured_at_once() {
     .expect("kill");
     let status = child.wait().expect("wait");
     assert_eq!(status.code(), Some(130), "interrupted, not finished");
-    // Measured at 140 ms on an idle machine; the bound leaves room for a loaded one and still
-    // sits far below the validation's five seconds.
+    // Exit 130 says the signal ended it, not the validation's end (measured at 140 ms on an
+    // idle machine); the bound only keeps a hang from passing.
     assert!(
-        sent.elapsed() < Duration::from_secs(2),
+        sent.elapsed() < Duration::from_secs(10),
         "SIGTERM took {:?}",
         sent.elapsed()
     );
@@ -625,7 +625,7 @@ fn a_silent_server_costs_the_timeout_once() {
         &[
             "tools",
             "--timeout",
-            "2",
+            "5",
             "--",
             "python3",
             "-c",
@@ -634,7 +634,8 @@ fn a_silent_server_costs_the_timeout_once() {
         &[],
     );
     assert_eq!(m.code, 4, "{}", m.stderr);
-    assert!(m.took < Duration::from_secs(4), "took {:?}", m.took);
+    // Once, not twice (10 s) nor the server's minute.
+    assert!(m.took < Duration::from_secs(9), "took {:?}", m.took);
 }
 
 #[test]
@@ -667,7 +668,8 @@ fn grandchildren_in_their_own_session_do_not_outlive_the_inspector() {
 fn a_server_that_exits_while_a_grandchild_holds_its_stdout_is_reported_as_gone() {
     let m = attack(&["call", "echo", "--timeout", "20"], "exit-with-grandchild");
     assert_eq!(m.code, 1, "{}", m.stderr);
-    assert!(m.took < Duration::from_secs(3), "took {:?}", m.took);
+    // Not the 20 s timeout: the exit was seen.
+    assert!(m.took < Duration::from_secs(10), "took {:?}", m.took);
     assert!(!m.stderr.contains("no answer within"), "{}", m.stderr);
 }
 

@@ -332,8 +332,9 @@ fn ctrl_c_during_a_call_exits_promptly_and_ends_the_server() {
         .status()
         .expect("kill");
     let status = child.wait().expect("wait");
+    // Exit 130 says the signal ended it (the call runs 30 s); the bound keeps a hang out.
     assert!(
-        started.elapsed() < Duration::from_secs(3),
+        started.elapsed() < Duration::from_secs(10),
         "took {:?}",
         started.elapsed()
     );

@@ -237,8 +237,10 @@ fn no_process_outlives_the_inspector() {
             .status()
             .expect("kill");
         let status = child.wait().expect("wait");
+        // Exit 130 says the signal ended it (the call never answers); the bound only keeps
+        // a hang from passing, far from any machine's speed.
         assert!(
-            sent.elapsed() < Duration::from_secs(3),
+            sent.elapsed() < Duration::from_secs(10),
             "SIG{signal}: {:?}",
             sent.elapsed()
         );
