@@ -18,9 +18,21 @@ pub fn completions(shell: clap_complete::Shell) -> i32 {
     // (`| head`) closes the pipe. A closed pipe ends the command quietly.
     let mut out = Vec::new();
     clap_complete::generate(shell, &mut command, "mcp-inspect", &mut out);
+    if shell == clap_complete::Shell::Bash {
+        out = bash_labels_matched(&out);
+    }
     use std::io::Write;
     let _ = std::io::stdout().write_all(&out);
     0
+}
+
+/// clap_complete's bash script (4.6) names a subcommand's branch `mcp__subcmd__inspect__…`
+/// but sets `cmd` to `mcp__inspect__…` for a binary with a hyphen in its name, so no
+/// subcommand's flags ever complete: the labels are made to match what `cmd` is set to.
+fn bash_labels_matched(script: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(script)
+        .replace("mcp__subcmd__inspect", "mcp__inspect")
+        .into_bytes()
 }
 
 /// Prints the manual page (roff), every subcommand's section included; the exit code.

@@ -3,8 +3,30 @@
 
 use crate::cli::run;
 
+/// What bash completes for `words` (the last one being typed), as the shell calls the
+/// completion function: the command, the word under the cursor, the word before it.
+fn bash_completes(script: &std::path::Path, words: &[&str]) -> String {
+    let (current, before) = (words[words.len() - 1], words[words.len() - 2]);
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "source {}; COMP_WORDS=({}); COMP_CWORD={}; _mcp__inspect mcp-inspect {current} {before}; echo \"${{COMPREPLY[@]}}\"",
+            script.display(),
+            words.join(" "),
+            words.len() - 1
+        ))
+        .output()
+        .expect("bash");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
 #[test]
-fn the_bash_completion_loads_and_completes_a_subcommand() {
+fn the_bash_completion_loads_and_completes_a_subcommand_and_its_flags() {
     let script = run(&["completions", "bash"]);
     assert_eq!(script.code, 0, "{}", script.stderr);
     let path = std::env::temp_dir().join(format!(
@@ -12,21 +34,15 @@ fn the_bash_completion_loads_and_completes_a_subcommand() {
         std::process::id()
     ));
     std::fs::write(&path, &script.stdout).expect("write");
-    let out = std::process::Command::new("bash")
-        .arg("-c")
-        .arg(format!(
-            "source {}; COMP_WORDS=(mcp-inspect ve); COMP_CWORD=1; _mcp__inspect mcp-inspect ve mcp-inspect; echo \"${{COMPREPLY[@]}}\"",
-            path.display()
-        ))
-        .output()
-        .expect("bash");
+    let subcommand = bash_completes(&path, &["mcp-inspect", "ve"]);
+    // A subcommand's own flags (clap_complete's labels once never matched them), and a
+    // nested subcommand.
+    let flag = bash_completes(&path, &["mcp-inspect", "verify", "--allow-w"]);
+    let nested = bash_completes(&path, &["mcp-inspect", "auth", "lo"]);
     let _ = std::fs::remove_file(&path);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).trim(),
-        "verify",
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(subcommand, "verify");
+    assert_eq!(flag, "--allow-writes");
+    assert_eq!(nested, "logout");
     for shell in ["zsh", "fish", "powershell", "elvish"] {
         let r = run(&["completions", shell]);
         assert!(
