@@ -521,7 +521,8 @@ pub struct ConnectionArgs {
     #[arg(long, conflicts_with = "on_elicitation")]
     pub no_elicitation: bool,
     /// How to answer the server's elicitation/create: decline (default), cancel, defaults
-    /// (accept with each requested field's default), or a file holding the JSON result.
+    /// (accept with each requested field's default; declined when a required field has
+    /// none), or a file holding the JSON result.
     #[arg(long, value_name = "decline|cancel|defaults|FILE")]
     pub on_elicitation: Option<String>,
     /// How to answer the server's sampling/createMessage: reject (default), or a file holding

@@ -200,6 +200,8 @@ fn a_task_tool_runs_as_a_task_with_its_input() {
         "progress 1 task working: Gathering sources...",
         "task input_required: Found multiple interpretations",
         "the server asked elicitation/create",
+        // Its one required field has no default: defaults cannot answer the form.
+        "declined: required field has no default (`interpretation`)",
     ] {
         assert!(out.stderr.contains(said), "{said}:\n{}", out.stderr);
     }
@@ -208,7 +210,7 @@ fn a_task_tool_runs_as_a_task_with_its_input() {
         .unwrap_or_default()
         .to_string();
     assert!(
-        text.starts_with("# Research Report: rust (User accepted without selection)"),
+        text.starts_with("# Research Report: rust (User declined - using default interpretation)"),
         "{text}"
     );
 }
@@ -300,22 +302,37 @@ fn everything_sees_a_client_with_roots_sampling_and_elicitation() {
         ],
         &server,
     ));
+    // Its form requires `name`, which has no default: defaults cannot answer it.
     assert!(
         elicited
+            .stderr
+            .contains("declined: required field has no default (`name`)"),
+        "{}",
+        elicited.stderr
+    );
+    assert!(
+        elicited.stdout.contains("User declined"),
+        "{}",
+        elicited.stdout
+    );
+    let form = std::env::temp_dir().join(format!("mcp-inspect-form-{}.json", std::process::id()));
+    std::fs::write(&form, r#"{"action": "accept", "content": {"name": "Ada"}}"#).expect("write");
+    let filled = run(&with(
+        &[
+            "call",
+            "trigger-elicitation-request",
+            "--on-elicitation",
+            form.to_str().unwrap_or_default(),
+        ],
+        &server,
+    ));
+    let _ = std::fs::remove_file(&form);
+    assert!(
+        filled
             .stdout
             .contains("User provided the requested information"),
         "{}",
-        elicited.stdout
-    );
-    assert!(
-        elicited.stdout.contains("Favorite Integer: 42"),
-        "{}",
-        elicited.stdout
-    );
-    assert!(
-        elicited.stderr.contains("accepted with the defaults"),
-        "{}",
-        elicited.stderr
+        filled.stdout
     );
 
     let declined = run(&with(&["call", "trigger-elicitation-request"], &server));

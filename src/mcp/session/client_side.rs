@@ -225,12 +225,29 @@ impl ClientSide {
                 (Ok(json!({"action": "cancel"})), "cancelled".to_string())
             }
             Some(ElicitationPolicy::Defaults) => {
-                let content = defaults_of(params.get("requestedSchema"));
-                let how = format!(
-                    "accepted with the defaults {}",
-                    crate::untrusted::json(&content, false)
-                );
-                (Ok(json!({"action": "accept", "content": content})), how)
+                let schema = params.get("requestedSchema");
+                let content = defaults_of(schema);
+                // A required field with no default cannot be answered by defaults: accepting
+                // without it would send a form the server's own schema refuses.
+                let missing = required_without_default(schema, &content);
+                if missing.is_empty() {
+                    let how = format!(
+                        "accepted with the defaults {}",
+                        crate::untrusted::json(&content, false)
+                    );
+                    (Ok(json!({"action": "accept", "content": content})), how)
+                } else {
+                    let how = format!(
+                        "declined: required {} no default ({})",
+                        if missing.len() == 1 {
+                            "field has"
+                        } else {
+                            "fields have"
+                        },
+                        missing.join(", ")
+                    );
+                    (Ok(json!({"action": "decline"})), how)
+                }
             }
             Some(ElicitationPolicy::File(path)) => from_file(path),
         };
@@ -281,6 +298,27 @@ fn defaults_of(schema: Option<&Value>) -> Value {
         }
     }
     Value::Object(content)
+}
+
+/// The required fields of a requested schema that `content` (its defaults) leaves out, named
+/// escaped and in backticks; at most ten, then how many more.
+fn required_without_default(schema: Option<&Value>, content: &Value) -> Vec<String> {
+    let required = schema
+        .and_then(|s| s.get("required"))
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let missing: Vec<&str> = required
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|name| content.get(name).is_none())
+        .collect();
+    let mut named: Vec<String> = (missing.iter().take(10))
+        .map(|name| format!("`{}`", crate::untrusted::line(name, 60)))
+        .collect();
+    if missing.len() > 10 {
+        named.push(format!("{} more", missing.len() - 10));
+    }
+    named
 }
 
 /// A result read from the user's file, or why not.
@@ -352,6 +390,15 @@ mod tests {
         assert_eq!(
             side.elicit(&params).result,
             Ok(json!({"action": "accept", "content": {"name": "Ada", "ok": true}}))
+        );
+        // A required field with no default: declined, and said.
+        let required = json!({"message": "Who?", "requestedSchema": {"type": "object", "properties": {
+            "name": {"type": "string", "default": "Ada"}, "age": {"type": "integer"}}, "required": ["name", "age"]}});
+        let answered = side.elicit(&required);
+        assert_eq!(answered.result, Ok(json!({"action": "decline"})));
+        assert_eq!(
+            answered.told,
+            "elicitation/create (form) Who?: declined: required field has no default (`age`)"
         );
         let url = json!({"mode": "url", "message": "Sign in", "url": "https://example.com/auth?x=\u{1b}[2J", "elicitationId": "e1"});
         let answered = side.elicit(&url);
