@@ -59,13 +59,7 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         concurrency,
         stop: Some(stop_rx),
     };
-    let unclaimed = || {
-        sessions
-            .iter()
-            .map(Session::unclaimed_answers)
-            .fold((0, 0), |(s, l), u| (s + u.stray, l + u.late))
-    };
-    let before = unclaimed();
+    let before = unclaimed(&sessions);
     let started = Instant::now();
     // A signal stops the run: calls in flight are cancelled and what was measured is reported
     // (exit 130); a second signal ends it at once.
@@ -94,10 +88,11 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
     let mut summary = summarize(&shape, connections, done, seconds);
     // Answers nothing awaited: one request answered twice, or an id never sent, breaks
     // JSON-RPC (and a client that believes the second answer); late ones follow cancels.
-    let after = unclaimed();
+    let after = unclaimed(&sessions);
     let stray = after.0 - before.0;
     summary["strayAnswers"] = serde_json::json!(stray);
     summary["lateAnswers"] = serde_json::json!(after.1 - before.1);
+    let code = exit_code(&summary, stray);
     if let Some(signal) = interrupted {
         summary["interrupted"] = serde_json::json!(signal);
     }
@@ -110,14 +105,24 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
             format!("interrupted by {signal}: the report holds what was measured until then");
         return close_all(sessions, report.error(&said, 130)).await;
     }
-    let code = match (summary["failed"].as_u64(), summary["notChecked"].as_u64()) {
+    close_all(sessions, code).await
+}
+
+/// The answers nothing claimed on all `sessions` so far: (stray, late).
+fn unclaimed(sessions: &[Session]) -> (u64, u64) {
+    (sessions.iter().map(Session::unclaimed_answers))
+        .fold((0, 0), |(s, l), u| (s + u.stray, l + u.late))
+}
+
+/// Failed calls or stray answers fail the run; results that could not be judged make it
+/// unknown, never a pass.
+fn exit_code(summary: &Value, stray: u64) -> i32 {
+    match (summary["failed"].as_u64(), summary["notChecked"].as_u64()) {
         _ if stray > 0 => exit::ERROR,
         (Some(0), Some(0)) => exit::OK,
-        // Nothing failed, but some results could not be judged: unknown, never a pass.
         (Some(0), _) => exit::UNKNOWN,
         _ => exit::ERROR,
-    };
-    close_all(sessions, code).await
+    }
 }
 
 async fn close_all(sessions: Vec<Session>, code: i32) -> i32 {

@@ -311,6 +311,12 @@ fn tell_tool(report: &Report, result: &Value) {
     for f in failures {
         let message = f["message"].as_str().unwrap_or_default();
         report.lines_under(("  ✗ ", "    "), message, 8);
+        if let Some(n) = f["hits"].as_u64() {
+            report.line(&format!(
+                "    hit by {}",
+                crate::plural::count(n as usize, "call")
+            ));
+        }
         let input = crate::untrusted::json(&f["input"], false);
         // "smallest" only where no pass found a smaller failing input.
         let what = match f["smallest"].as_bool() {
@@ -327,6 +333,13 @@ fn tell_tool(report: &Report, result: &Value) {
             ),
         });
         report.line(&format!("    reproduce: {}", line(&f["reproduce"], 2_000)));
+    }
+    if let Some(n) = result["unkeptFailures"].as_u64() {
+        report.line(&format!(
+            "  and {} hitting failures past the {} kept",
+            crate::plural::count(n as usize, "call"),
+            failures.len()
+        ));
     }
 }
 

@@ -144,12 +144,17 @@ fn finding<'a>(f: &Value, width: usize, model: &Model) -> ListItem<'a> {
             f["shrinkCalls"]
         ),
     };
+    let hits = match f["hits"].as_u64() {
+        Some(n) => format!("  ({})", crate::plural::count(n as usize, "call")),
+        None => String::new(),
+    };
     let mut lines = vec![Line::from(vec![
         Span::styled("✗ ", theme.error()),
         Span::styled(
             kind_words(f["kind"].as_str().unwrap_or_default()),
             theme.error(),
         ),
+        Span::styled(hits, theme.dim()),
     ])];
     // The failure's words wrapped (a list row does not wrap), four lines at most.
     let words: Vec<char> = text(&f["message"]).chars().collect();

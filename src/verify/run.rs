@@ -127,6 +127,70 @@ impl Kind {
     }
 }
 
+/// A failed call: how it failed, where in the outputSchema (the first violation's schema
+/// location, for a schema break), and in words. Two failures are the same bug when kind and
+/// place agree: each such bug is reported once, with how many calls hit it.
+struct Failed {
+    kind: Kind,
+    at: Option<String>,
+    message: String,
+}
+
+impl Failed {
+    fn new(kind: Kind, message: String) -> Failed {
+        Failed {
+            kind,
+            at: None,
+            message,
+        }
+    }
+
+    fn key(&self) -> (Kind, Option<&str>) {
+        (self.kind, self.at.as_deref())
+    }
+}
+
+/// The distinct failures of one tool so far: each one's key and the calls that hit it, and
+/// the calls that hit one past those kept.
+#[derive(Default)]
+struct Distinct {
+    seen: Vec<(Kind, Option<String>)>,
+    hits: Vec<usize>,
+    unkept: usize,
+}
+
+impl Distinct {
+    /// Counts a failed call: `None` when its bug is known (or past those kept), else whether
+    /// the new one is to be shrunk.
+    fn count(&mut self, failed: &Failed) -> Option<bool> {
+        let key = (failed.kind, failed.at.clone());
+        if let Some(i) = self.seen.iter().position(|k| *k == key) {
+            self.hits[i] += 1;
+            return None;
+        }
+        if self.seen.len() >= KEPT_DISTINCT {
+            self.unkept += 1;
+            return None;
+        }
+        self.seen.push(key);
+        self.hits.push(1);
+        Some(self.seen.len() <= SHRUNK_DISTINCT)
+    }
+
+    /// Writes each failure's calls (`hits`) into its entry (the first entries, in order).
+    fn tell(&self, failures: &mut [Value]) {
+        for (failure, n) in failures.iter_mut().zip(&self.hits) {
+            failure["hits"] = json!(n);
+        }
+    }
+}
+
+/// Distinct failures of one tool shrunk at most (each shrink costs up to [`SHRINK_CALLS`]);
+/// more are reported as found.
+const SHRUNK_DISTINCT: usize = 5;
+/// Distinct failures of one tool kept at most; the calls that hit others are counted.
+const KEPT_DISTINCT: usize = 20;
+
 /// One tool's run as the report holds it (`tool`, `status`: ok, failed or not_checked, `calls`,
 /// `failures` with each one's `kind`, `message`, smallest `input`, the input `found`), and the
 /// exit code when the connection was lost and could not be had again (the run ends there;
@@ -157,15 +221,10 @@ pub async fn verify_tool(
     let input = Compiled::new(&tool.input_schema);
     let valid = |v: &Value| input.check(v).is_ok_and(|c| c.violations.is_empty());
     let generator = Gen::new(&tool.input_schema);
-    let mut inputs = Inputs {
-        boundary: Box::new(generator.boundaries()),
-        last: None,
-        // A stream per tool: naming other tools does not change this one's inputs.
-        rng: Rng::new(seed ^ name_hash(&tool.name)),
-    };
+    let mut inputs = Inputs::new(&generator, seed, &tool.name);
     let (mut calls, mut unmade, mut tally) = (0, 0, Tally::default());
     let calling = Calling::new(tool, settings);
-    let (mut failures, mut seen): (Vec<Value>, Vec<Kind>) = (Vec::new(), Vec::new());
+    let (mut failures, mut distinct) = (Vec::new(), Distinct::default());
     let (mut timed_out, mut lost) = (false, None);
     let in_budget = || settings.budget.is_none_or(|b| started.elapsed() <= b);
     let planned = match takes_no_arguments(&tool.input_schema) {
@@ -183,7 +242,7 @@ pub async fn verify_tool(
         calls += 1;
         let found = attempt(link, tool, &args, &calling, &mut tally).await;
         progress.called(calls, &failures);
-        let (kind, message) = match found {
+        let failed = match found {
             Ok(None) => continue,
             Ok(Some(failed)) => failed,
             // No session to send it on: the call was not made.
@@ -193,12 +252,12 @@ pub async fn verify_tool(
             }
         };
         // Each call after a timeout would most likely wait as long: the tool is left.
-        timed_out = kind == Kind::Timeout;
-        if seen.contains(&kind) {
-            continue;
-        }
-        seen.push(kind);
-        let (failure, gone) = shrunk(link, tool, (args, kind, message), &calling, &valid).await;
+        timed_out = failed.kind == Kind::Timeout;
+        let (failure, gone) = match distinct.count(&failed) {
+            None => continue,
+            Some(true) => shrunk(link, tool, (args, failed), &calling, &valid).await,
+            Some(false) => (as_found(args, failed), None),
+        };
         failures.push(failure);
         lost = gone;
         progress.called(calls, &failures);
@@ -206,6 +265,7 @@ pub async fn verify_tool(
             break;
         }
     }
+    distinct.tell(&mut failures);
     let mut invalid_calls = 0;
     if settings.invalid && lost.is_none() {
         let sent = invalid_inputs(link, tool, &generator, &input, settings, &mut failures).await;
@@ -222,6 +282,7 @@ pub async fn verify_tool(
         spent: generator.spent(),
         timed_out,
         lost: lost.is_some(),
+        unkept: distinct.unkept,
     };
     let result = report(&tool.name, &ended, tally, failures);
     Verified { result, lost }
@@ -250,7 +311,17 @@ struct Inputs<'g> {
     rng: Rng,
 }
 
-impl Inputs<'_> {
+impl<'g> Inputs<'g> {
+    /// Boundary values first, then random ones from `seed`.
+    fn new(generator: &'g Gen<'g>, seed: u64, tool: &str) -> Inputs<'g> {
+        Inputs {
+            boundary: Box::new(generator.boundaries()),
+            last: None,
+            // A stream per tool: naming other tools does not change this one's inputs.
+            rng: Rng::new(seed ^ name_hash(tool)),
+        }
+    }
+
     /// The next valid input, in a few tries of random ones; `None` when none came.
     async fn next(
         &mut self,
@@ -289,6 +360,8 @@ struct Ended {
     spent: Option<Spent>,
     timed_out: bool,
     lost: bool,
+    /// Calls that hit a failure past the distinct ones kept.
+    unkept: usize,
 }
 
 /// A failure as the report holds it, its input shrunk (as found, when the connection went
@@ -296,34 +369,44 @@ struct Ended {
 async fn shrunk(
     link: &mut impl Link,
     tool: &Tool,
-    (args, kind, message): (Value, Kind, String),
+    (args, failed): (Value, Failed),
     calling: &Calling,
     valid: &(dyn Fn(&Value) -> bool + Sync),
 ) -> (Value, Option<i32>) {
-    let (lost, shrunk) =
-        match shrink(link, tool, args.clone(), (kind, &message), calling, valid).await {
-            Ok(shrunk) => (None, shrunk),
-            Err(code) => {
-                let input = args.clone();
-                let cut = Shrunk {
-                    input,
-                    calls: 0,
-                    message,
-                    smallest: false,
-                };
-                (Some(code), cut)
-            }
-        };
-    let failure = json!({
-        "kind": kind.word(),
+    let (lost, shrunk) = match shrink(link, tool, args.clone(), &failed, calling, valid).await {
+        Ok(shrunk) => (None, shrunk),
+        Err(code) => (Some(code), unshrunk(&args, &failed)),
+    };
+    (entry(args, &failed, shrunk), lost)
+}
+
+/// A failure left as found (past the distinct failures shrunk).
+fn as_found(args: Value, failed: Failed) -> Value {
+    let shrunk = unshrunk(&args, &failed);
+    entry(args, &failed, shrunk)
+}
+
+fn unshrunk(args: &Value, failed: &Failed) -> Shrunk {
+    Shrunk {
+        input: args.clone(),
+        calls: 0,
+        message: failed.message.clone(),
+        smallest: false,
+    }
+}
+
+/// A failure's entry in the report.
+fn entry(args: Value, failed: &Failed, shrunk: Shrunk) -> Value {
+    json!({
+        "kind": failed.kind.word(),
+        "at": failed.at,
         "message": shrunk.message,
         "input": shrunk.input,
         "found": args,
         "shrinkCalls": shrunk.calls,
         // Whether no pass found a smaller failing input (false: shrinking was cut short).
         "smallest": shrunk.smallest,
-    });
-    (failure, lost)
+    })
 }
 
 /// One tool's run as the report holds it: ok, failed or not_checked (never ok when nothing
@@ -370,6 +453,9 @@ fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Value>) -> Valu
     });
     if !note.is_empty() {
         result["note"] = json!(note);
+    }
+    if ended.unkept > 0 {
+        result["unkeptFailures"] = json!(ended.unkept);
     }
     result
 }
@@ -423,15 +509,18 @@ async fn attempt(
     args: &Value,
     calling: &Calling,
     tally: &mut Tally,
-) -> Result<Option<(Kind, String)>, i32> {
+) -> Result<Option<Failed>, i32> {
     let limit = calling.limit;
     let result = match send(link, tool, args, limit).await? {
         Ok(result) => result,
         Err(RequestError::Server { code, message, .. }) => {
             let said = format!("the server answered error {code} to a valid input: {message}");
-            return Ok(Some((Kind::ServerError(code), said)));
+            return Ok(Some(Failed::new(Kind::ServerError(code), said)));
         }
-        Err(e) => return Ok(Some(failure(e, limit))),
+        Err(e) => {
+            let (kind, said) = failure(e, limit);
+            return Ok(Some(Failed::new(kind, said)));
+        }
     };
     let output = Arc::clone(&calling.output);
     let era = link.session().await?.server.era;
@@ -447,14 +536,15 @@ async fn attempt(
             None
         }
         Status::Violations => {
-            let first =
-                (verdict.violations.first()).map_or(String::new(), |v| format!(": {}", v.brief()));
-            Some((
-                Kind::BreaksOutputSchema,
-                format!("the result breaks its outputSchema{first}"),
-            ))
+            let first = verdict.violations.first();
+            let brief = first.map_or(String::new(), |v| format!(": {}", v.brief()));
+            Some(Failed {
+                kind: Kind::BreaksOutputSchema,
+                at: first.map(|v| v.schema_path.clone()),
+                message: format!("the result breaks its outputSchema{brief}"),
+            })
         }
-        Status::MissingStructuredContent => Some((
+        Status::MissingStructuredContent => Some(Failed::new(
             Kind::NoStructuredContent,
             "the result leaves out the structuredContent its outputSchema declares".into(),
         )),
@@ -560,14 +650,15 @@ async fn shrink(
     link: &mut impl Link,
     tool: &Tool,
     start: Value,
-    (kind, message): (Kind, &str),
+    failed: &Failed,
     calling: &Calling,
     valid: &(dyn Fn(&Value) -> bool + Sync),
 ) -> Result<Shrunk, i32> {
+    let kind = failed.kind;
     let mut out = Shrunk {
         input: start,
         calls: 0,
-        message: message.to_string(),
+        message: failed.message.clone(),
         smallest: kind != Kind::Timeout,
     };
     if kind == Kind::Timeout {
@@ -585,10 +676,11 @@ async fn shrink(
                     continue;
                 }
                 out.calls += 1;
-                if let Some((k, m)) = attempt(link, tool, &candidate, calling, &mut ignored).await?
-                    && k == kind
+                // Smaller, and still the same bug: the same kind at the same place.
+                if let Some(f) = attempt(link, tool, &candidate, calling, &mut ignored).await?
+                    && f.key() == failed.key()
                 {
-                    (out.input, out.message) = (candidate, m);
+                    (out.input, out.message) = (candidate, f.message);
                     continue 'again;
                 }
             }
@@ -618,6 +710,7 @@ mod tests {
             spent: None,
             timed_out: false,
             lost: false,
+            unkept: 0,
         }
     }
 

@@ -38,6 +38,11 @@ fn planted_bugs_are_found_shrunk_and_reported_the_same_for_a_seed() {
     assert!(text.contains("skipped wipe: not read-only"), "{text}");
     assert!(text.contains("smallest input: {\"n\":501}"), "{text}");
     assert!(text.contains("at /grade (maximum)"), "{text}");
+    // A second bug of the same tool, elsewhere in its schema: reported on its own, shrunk on
+    // its own, each with the calls that hit it.
+    assert!(text.contains("at /label (maxLength)"), "{text}");
+    assert!(text.contains("input: {\"n\":0}"), "{text}");
+    assert_eq!(text.matches("    hit by ").count(), 3, "{text}");
     assert!(text.contains("smallest input: {\"text\":\"~\"}"), "{text}");
     assert!(
         text.contains("the server answered error -32603 to a valid input"),
@@ -100,7 +105,7 @@ fn planted_bugs_are_found_shrunk_and_reported_the_same_for_a_seed() {
     let sarif = sarif.json();
     assert_eq!(
         sarif["runs"][0]["results"].as_array().map(Vec::len),
-        Some(1),
+        Some(2),
         "{sarif}"
     );
 }

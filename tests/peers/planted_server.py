@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """An MCP server with planted bugs for `mcp-inspect verify` (stdlib Python, stdio):
 
-- grade(n: 0..10000) -> {grade}: its outputSchema says grade <= 500, broken for every n > 500;
+- grade(n: 0..10000) -> {grade, label}: its outputSchema says grade <= 500, broken for every
+  n > 500, and a label of at most 3 characters, broken (a second, distinct bug) for every even
+  n under 100;
 - shout(text): a JSON-RPC error whenever the text holds a `~`;
 - wipe(): destructive; it writes the file named by $PLANTED_MARKER, proof that it was called;
 - fine(flag): read-only and always right.
@@ -22,7 +24,10 @@ TOOLS = [
         },
         "outputSchema": {
             "type": "object",
-            "properties": {"grade": {"type": "integer", "maximum": 500}},
+            "properties": {
+                "grade": {"type": "integer", "maximum": 500},
+                "label": {"type": "string", "maxLength": 3},
+            },
             "required": ["grade"],
         },
     },
@@ -67,7 +72,8 @@ def error(id, code, message):
 def call(id, name, args):
     if name == "grade":
         n = args.get("n", 0)
-        return result(id, {"content": [{"type": "text", "text": str(n)}], "structuredContent": {"grade": n}})
+        label = "small" if n < 100 and n % 2 == 0 else "ok"
+        return result(id, {"content": [{"type": "text", "text": str(n)}], "structuredContent": {"grade": n, "label": label}})
     if name == "shout":
         text = args.get("text", "")
         if "~" in text:

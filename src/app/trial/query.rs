@@ -19,8 +19,18 @@ pub fn verdict_line(result: &Value) -> String {
         Some("not_checked") => "NOT CHECKED",
         _ => "FAIL",
     };
+    // How many calls failed, not only how many distinct failures: half the calls breaking
+    // the schema is not "1 failure".
+    let hit: u64 = (result["failures"].as_array().into_iter().flatten())
+        .filter_map(|f| f["hits"].as_u64())
+        .sum::<u64>()
+        + result["unkeptFailures"].as_u64().unwrap_or(0);
+    let failed = match hit {
+        0 => String::new(),
+        n => format!(" ({n} failed)"),
+    };
     let mut line = format!(
-        "{head}: {} in {}, {} (isError)",
+        "{head}: {} in {}{failed}, {} (isError)",
         crate::plural::count(failures, "failure"),
         crate::plural::count(result["calls"].as_u64().unwrap_or(0) as usize, "call"),
         crate::plural::count(
