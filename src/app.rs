@@ -71,6 +71,7 @@ pub mod saved {
 /// The session and the server pane: the connection's state, ping and its round trip, the log level.
 pub mod server {
     pub mod query;
+    pub mod reconnect;
     pub mod roots;
     pub mod state;
     pub mod update;

@@ -518,7 +518,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         | Command::FocusLog
         | Command::FocusProtocol
         | Command::Back => panes::update::focus(model, command),
-        Command::Reconnect => return server::update::reconnect(model),
+        Command::Reconnect => return server::reconnect::reconnect(model),
         Command::Filter
         | Command::FilterAccept
         | Command::FilterCancel

@@ -1,7 +1,8 @@
 //! The connection and what the server said of itself: the target and how it was reached, the
 //! connection's state, the summary from the handshake, the log level asked, the last ping, and
-//! the call limits and ids. Plain data.
+//! the call limits and ids, and what `--watch` keeps between starts. Plain data.
 
+use crate::app::library::state::Kind;
 use crate::mcp::ServerSummary;
 use std::time::Duration;
 
@@ -21,7 +22,7 @@ pub struct Session {
     pub limits: CallLimits,
     pub next_call_id: u64,
     /// `--watch`: restarts on change and what they are compared with.
-    pub watch: crate::app::server::watch::Watch,
+    pub watch: Watch,
 }
 
 impl Session {
@@ -59,4 +60,37 @@ pub enum Connection {
 pub struct CallLimits {
     pub timeout: Duration,
     pub max_time: Duration,
+}
+
+/// What `--watch` keeps between starts.
+#[derive(Debug, Default)]
+pub struct Watch {
+    /// Files are watched (the log and the status say restarts are automatic).
+    pub on: bool,
+    /// A change came while connecting: restart again once the handshake is over.
+    pub pending: bool,
+    /// The listings of the last start that listed, until the restarted server lists again.
+    pub before: Option<Before>,
+    /// Restarts so far.
+    pub restarts: u32,
+    /// `--rerun`: each tool's last call of the session is made again after a restart.
+    pub rerun: bool,
+    /// A restart's calls are yet to be made again (once its tools are listed).
+    pub(super) rerun_due: bool,
+    /// The calls made again, by call id: their tool, arguments and what they gave before.
+    pub reruns:
+        std::collections::HashMap<u64, (String, serde_json::Value, crate::suite::expect::Got)>,
+    /// Tools listed at any start this session without saying a call is safe to repeat
+    /// (destructive, or hints missing): `--rerun` never calls them again, whatever a later
+    /// start says (invariant 12: the most cautious annotations seen win).
+    pub unsafe_seen: std::collections::HashSet<String>,
+}
+
+/// The listings a restart is compared with.
+#[derive(Debug)]
+pub struct Before {
+    /// The tools in a snapshot's form.
+    pub tools: Option<std::sync::Arc<serde_json::Value>>,
+    /// The library's items by kind and key, when it was listed.
+    pub library: Option<std::collections::BTreeMap<(Kind, String), serde_json::Value>>,
 }

@@ -9,43 +9,11 @@ use crate::app::call::state::{Outcome, Record};
 use crate::app::effect::Effect;
 use crate::app::library::state::{Item, Kind};
 use crate::app::model::{LogKind, Model};
-use crate::app::server::state::Connection;
+use crate::app::server::state::{Before, Connection};
 use crate::suite::expect::Got;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// What `--watch` keeps between starts.
-#[derive(Debug, Default)]
-pub struct Watch {
-    /// Files are watched (the log and the status say restarts are automatic).
-    pub on: bool,
-    /// A change came while connecting: restart again once the handshake is over.
-    pub pending: bool,
-    /// The listings of the last start that listed, until the restarted server lists again.
-    pub before: Option<Before>,
-    /// Restarts so far.
-    pub restarts: u32,
-    /// `--rerun`: each tool's last call of the session is made again after a restart.
-    pub rerun: bool,
-    /// A restart's calls are yet to be made again (once its tools are listed).
-    rerun_due: bool,
-    /// The calls made again, by call id: their tool, arguments and what they gave before.
-    pub reruns: std::collections::HashMap<u64, (String, Value, Got)>,
-    /// Tools listed at any start this session without saying a call is safe to repeat
-    /// (destructive, or hints missing): `--rerun` never calls them again, whatever a later
-    /// start says (invariant 12: the most cautious annotations seen win).
-    pub unsafe_seen: std::collections::HashSet<String>,
-}
-
-/// The listings a restart is compared with.
-#[derive(Debug)]
-pub struct Before {
-    /// The tools in a snapshot's form.
-    pub tools: Option<Arc<Value>>,
-    /// The library's items by kind and key, when it was listed.
-    pub library: Option<BTreeMap<(Kind, String), Value>>,
-}
 
 /// Files changed (`what`, described): the server is restarted, or once the handshake under
 /// way is over.
@@ -105,7 +73,7 @@ fn restart(model: &mut Model) -> Vec<Effect> {
     }
     model.session.watch.restarts += 1;
     model.session.watch.rerun_due = model.session.watch.rerun;
-    crate::app::server::update::reconnect(model)
+    crate::app::server::reconnect::reconnect(model)
 }
 
 /// The restarted server listed its tools: they are compared with the last start's.
