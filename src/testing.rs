@@ -41,7 +41,7 @@ pub mod app {
     }
     pub mod saved {
         pub mod kept_tests {
-            pub use crate::app::saved::kept_tests::KeptTests;
+            pub use crate::app::saved::state::KeptTests;
         }
         pub mod state {
             pub use crate::app::saved::state::SavedTool;

@@ -31,7 +31,7 @@ pub enum Effect {
     /// Keep a tool's draft and last results for the next session with this server.
     SaveCalls(crate::app::saved::state::SavedTool),
     /// Add a call and its result to a test file; answered by `Msg::TestKept`.
-    KeepTest(crate::app::saved::kept_tests::KeepTest),
+    KeepTest(crate::app::saved::state::KeepTest),
     /// Start the browser on an authorization URL; answered by `Msg::BrowserOpened`.
     OpenInBrowser(String),
     /// The address the browser ended at, pasted for the OAuth flow (empty: cancel it).

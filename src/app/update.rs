@@ -122,7 +122,7 @@ pub enum Msg {
     /// `--watch`: the server's files changed (which, described).
     Watched(String),
     /// The server's test file, as an earlier session chose it, and the calls it holds.
-    TestsLoaded(Option<saved::kept_tests::KeptTests>),
+    TestsLoaded(Option<saved::state::KeptTests>),
     /// How a verify or load run goes.
     Trial(crate::app::trial::update::Update),
     /// The roots now handed to the server and how it learns of them, or why not.

@@ -3,7 +3,7 @@
 //! keyed by its command line or URL (never its environment or headers), files readable by the
 //! user alone, written whole or not at all.
 
-use crate::app::saved::kept_tests::{self, KeepTest, KeptTests};
+use crate::app::saved::state::{self as kept_tests, KeepTest, KeptTests};
 use crate::app::saved::state::{KEEP, MAX_RESULT_BYTES, SavedTool};
 use crate::config::target::Target;
 use crate::private_files::{self, key};

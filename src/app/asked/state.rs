@@ -89,7 +89,7 @@ pub enum OwnForm {
     /// A request to send, composed in the protocol pane.
     Request,
     /// Where to keep a call as a test: the call.
-    KeepTest(std::sync::Arc<crate::app::saved::kept_tests::KeepTest>),
+    KeepTest(std::sync::Arc<crate::app::saved::state::KeepTest>),
     /// The roots handed to the server (`R` in the server pane).
     Roots,
     /// How a verify or load run from the TUI goes (`e` in the trial pane).
@@ -204,10 +204,7 @@ impl AskPanel {
     }
 
     /// A form asking which test file keeps `keep` (and this server's later ones).
-    pub fn for_test_file(
-        keep: crate::app::saved::kept_tests::KeepTest,
-        suggested: &str,
-    ) -> AskPanel {
+    pub fn for_test_file(keep: crate::app::saved::state::KeepTest, suggested: &str) -> AskPanel {
         let form = json!({
             "type": "object",
             "properties": {

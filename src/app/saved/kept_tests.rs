@@ -6,33 +6,11 @@ use crate::app::asked::state::AskPanel;
 use crate::app::call::state::Outcome;
 use crate::app::effect::Effect;
 use crate::app::model::{LogKind, Model};
-use crate::suite::expect::Got;
+use crate::app::saved::state::{KeepTest, KeptTests, key};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// The server's test file and the calls it holds (by [`key`]).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct KeptTests {
-    pub file: PathBuf,
-    pub cases: HashSet<String>,
-}
-
-/// A call to keep as a test: where, what was called, what it gave.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeepTest {
-    pub file: PathBuf,
-    pub tool: String,
-    pub arguments: Value,
-    pub got: Got,
-}
-
-/// A call's key among the kept ones: its tool and its arguments (keys in order).
-pub fn key(tool: &str, arguments: &Value) -> String {
-    let canonical = crate::drift::snapshot::canonical(arguments.clone());
-    format!("{tool}\n{canonical}")
-}
 
 /// Keeps the shown result's call as a test; asks for the file the first time.
 pub fn keep(model: &mut Model) -> Vec<Effect> {

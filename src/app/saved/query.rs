@@ -1,7 +1,7 @@
 //! What the drawing asks of the saved calls without changing them.
 
 use crate::app::model::Model;
-use crate::app::saved::kept_tests::key;
+use crate::app::saved::state::key;
 use serde_json::Value;
 
 /// Whether the call of `tool` with `arguments` is in the server's test file.

@@ -1,6 +1,7 @@
 //! Saved calls: what is kept of a tool's call panel between sessions with the same server (its
 //! draft, and its last results with the arguments that produced them), as JSON, bounded, and
-//! with every registered secret replaced before it is written. Pure.
+//! with every registered secret replaced before it is written; and the server's test file with
+//! the calls kept in it as tests (`K`). Pure.
 
 use crate::app::call::state::{CallState, Outcome};
 use serde_json::{Value, json};
@@ -127,7 +128,7 @@ pub struct Saved {
     /// What earlier sessions kept, until the tools are listed (see `saved::update`).
     pub to_restore: Option<Vec<SavedTool>>,
     /// The server's test file, once chosen, and the calls kept in it.
-    pub tests: Option<crate::app::saved::kept_tests::KeptTests>,
+    pub tests: Option<KeptTests>,
 }
 
 #[cfg(test)]
@@ -159,4 +160,26 @@ mod tests {
         assert_eq!(SavedTool::from_text("{\"version\": 2}"), None);
         assert_eq!(SavedTool::from_text("not json"), None);
     }
+}
+
+/// The server's test file and the calls it holds (by [`key`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KeptTests {
+    pub file: std::path::PathBuf,
+    pub cases: std::collections::HashSet<String>,
+}
+
+/// A call to keep as a test: where, what was called, what it gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeepTest {
+    pub file: std::path::PathBuf,
+    pub tool: String,
+    pub arguments: serde_json::Value,
+    pub got: crate::suite::expect::Got,
+}
+
+/// A call's key among the kept ones: its tool and its arguments (keys in order).
+pub fn key(tool: &str, arguments: &serde_json::Value) -> String {
+    let canonical = crate::drift::snapshot::canonical(arguments.clone());
+    format!("{tool}\n{canonical}")
 }
