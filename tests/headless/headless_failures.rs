@@ -405,3 +405,25 @@ fn run_lengths_and_callers_out_of_range_are_refused_with_their_range() {
         assert!(!r.stderr.contains("panicked"), "{args:?}: {}", r.stderr);
     }
 }
+
+/// A stdio server that exits at once is started twice (an older server may exit on the 2026
+/// probe), and what happened is said once: the error with its stderr, no warning beside it.
+#[test]
+fn a_server_that_cannot_start_is_told_once() {
+    let r = run(&[
+        "tools",
+        "--",
+        "python3",
+        "-c",
+        "import sys; print('no config file', file=sys.stderr); sys.exit(3)",
+    ]);
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("exited during the handshake (exit status: 3)")
+            && r.stderr.contains("no config file"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("warning"), "{}", r.stderr);
+}

@@ -94,11 +94,21 @@ async fn connect_in_era(
                     }
                     _ => "retrying with initialize",
                 };
-                events.send(ServerEvent::Notice(format!(
-                    "server/discover probe failed ({}); {again}",
-                    first_line(&e.to_string())
-                )));
-                attempt(opts, events, auth, Attempt::Initialize, deadline).await
+                let retried = attempt(opts, events, auth, Attempt::Initialize, deadline).await;
+                // Said after the second try: a server that fails the same way twice is told
+                // once, by the error (not a warning that reads like a second problem).
+                let told = match &retried {
+                    Err(second) if second.to_string() == e.to_string() => None,
+                    Ok(_) => Some(format!("{again}: initialize was answered")),
+                    Err(_) => Some(again.to_string()),
+                };
+                if let Some(told) = told {
+                    events.send(ServerEvent::Notice(format!(
+                        "server/discover probe failed ({}); {told}",
+                        first_line(&e.to_string())
+                    )));
+                }
+                retried
             }
             other => other,
         },
