@@ -116,9 +116,12 @@ impl Verdict {
                 "not checked: {}",
                 self.reason.as_deref().unwrap_or("unknown reason")
             ),
-            Status::ToolError => {
-                "tool error (isError): the success schema is not held against it".into()
-            }
+            // The outputSchema describes successes: a tool error is not judged by it (and a
+            // tool without one has nothing to say of it).
+            Status::ToolError => match self.dialect {
+                Some(_) => "tool error (isError): not judged by the outputSchema".into(),
+                None => "tool error (isError)".into(),
+            },
             Status::MissingStructuredContent => {
                 "outputSchema declared but no structuredContent".into()
             }
