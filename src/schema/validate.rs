@@ -395,7 +395,13 @@ fn owned(error: jsonschema::ValidationError<'_>) -> Violation {
 fn message(error: &jsonschema::ValidationError<'_>) -> String {
     let text = match error.instance().as_ref() {
         Value::Object(_) | Value::Array(_) => error.masked_with("the value").to_string(),
-        _ => error.to_string(),
+        // `"x" is not a "email"` reads better as `"x" is not a valid "email"`.
+        instance => match error.kind() {
+            jsonschema::error::ValidationErrorKind::Format { format } => {
+                format!("{instance} is not a valid {format:?}")
+            }
+            _ => error.to_string(),
+        },
     };
     crate::untrusted::line(&text, MAX_MESSAGE_CHARS).into_owned()
 }

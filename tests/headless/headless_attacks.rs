@@ -320,6 +320,10 @@ fn format_mismatches_are_findings_unless_asserted() {
     assert_eq!(asserted.code, 8, "{}", asserted.stdout);
     let v: serde_json::Value = serde_json::from_str(&asserted.stdout).expect("json");
     assert_eq!(v["verdict"]["status"], "violations");
+    let message = v["verdict"]["violations"][0]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(message.ends_with(" is not a valid \"email\""), "{message}");
     let text = attack(&["call", "contact", "--format", "text"], "format");
     assert!(
         text.stdout.contains("format findings (an annotation"),
