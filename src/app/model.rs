@@ -276,6 +276,16 @@ impl Model {
         self.tools.per_tool.get_mut(tool)?.call.as_mut()
     }
 
+    /// `tool`'s call panel, created with the skeleton on first use.
+    pub fn panel_of(&mut self, tool: &crate::mcp::surface::tool::Tool) -> &mut CallState {
+        self.tools
+            .per_tool
+            .entry(tool.name.clone())
+            .or_default()
+            .call
+            .get_or_insert_with(|| CallState::new(tool))
+    }
+
     /// Every open call panel, with its tool's name.
     pub fn calls(&self) -> impl Iterator<Item = (&String, &CallState)> {
         self.tools

@@ -23,7 +23,7 @@ fn panel(model: &mut Model) -> Option<(std::sync::Arc<ToolEntry>, &mut CallState
         model.view.status = Some(BUILDING.into());
         return None;
     }
-    let state = panel_of(model, &entry.tool);
+    let state = model.panel_of(&entry.tool);
     Some((entry, state))
 }
 
@@ -66,20 +66,6 @@ pub fn built(model: &mut Model, entry: &std::sync::Arc<ToolEntry>, state: Option
     if model.view.status.as_deref() == Some(BUILDING) {
         model.view.status = None;
     }
-}
-
-/// `tool`'s call panel, created with the skeleton on first use.
-pub fn panel_of<'m>(
-    model: &'m mut Model,
-    tool: &crate::mcp::surface::tool::Tool,
-) -> &'m mut CallState {
-    model
-        .tools
-        .per_tool
-        .entry(tool.name.clone())
-        .or_default()
-        .call
-        .get_or_insert_with(|| CallState::new(tool))
 }
 
 /// A key the editor layer does not bind goes into the text (or moves its cursor).

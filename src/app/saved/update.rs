@@ -35,7 +35,7 @@ pub fn restore(model: &mut Model) -> Vec<Effect> {
             continue;
         };
         let tool = entry.tool.clone();
-        let state = crate::app::call::update::panel_of(model, &tool);
+        let state = model.panel_of(&tool);
         state.set_text(&saved.draft);
         tools += 1;
         results += saved.calls.len();

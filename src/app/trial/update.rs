@@ -277,7 +277,7 @@ fn open_finding(model: &mut Model) -> Vec<Effect> {
         model.view.status = Some("the form is being built: Enter on the finding again".into());
         return Vec::new();
     }
-    let state = crate::app::call::update::panel_of(model, &entry.tool);
+    let state = model.panel_of(&entry.tool);
     state.set_text(&crate::untrusted::json(&input, true));
     state.editing = true;
     model.view.status = Some("the finding's input is in the editor: ctrl-s sends it".into());
