@@ -69,11 +69,21 @@ pub async fn take(session: &Session, out: Option<&Path>, report: &Report) -> i32
                     exit::ERROR,
                 );
             }
-            let tools = doc["tools"].as_array().map_or(0, Vec::len);
-            report.note(&format!(
-                "snapshot of {tools} tools written to {}",
-                path.display()
-            ));
+            let count = |list: &str, what: &str| {
+                let n = doc[list].as_array().map_or(0, Vec::len);
+                crate::plural::count(n, what)
+            };
+            let mut what = count("tools", "tool");
+            for (list, word) in [
+                ("prompts", "prompt"),
+                ("resources", "resource"),
+                ("resourceTemplates", "template"),
+            ] {
+                if doc.get(list).is_some() {
+                    what.push_str(&format!(", {}", count(list, word)));
+                }
+            }
+            report.note(&format!("snapshot of {what} written to {}", path.display()));
         }
     }
     exit::OK
