@@ -39,11 +39,24 @@ fn bash_labels_matched(script: &[u8]) -> Vec<u8> {
 pub fn man() -> i32 {
     use clap::CommandFactory;
     let command = Cli::command();
-    let mut out = Vec::new();
-    if let Err(e) = clap_mangen::Man::new(command.clone()).render(&mut out) {
+    let mut main = Vec::new();
+    if let Err(e) = clap_mangen::Man::new(command.clone()).render(&mut main) {
         eprintln!("error: cannot render the manual page: {e}");
         return 1;
     }
+    // clap_mangen names each subcommand's own page (`mcp-inspect-tools(1)`); here they are
+    // sections of this one page, named as typed.
+    let mut page = String::from_utf8_lossy(&main).into_owned();
+    for sub in command.get_subcommands() {
+        let name = sub.get_name().replace('-', "\\-");
+        page = page.replace(
+            &format!("mcp\\-inspect\\-{name}(1)"),
+            &format!("\\fBmcp\\-inspect {name}\\fR (below)"),
+        );
+    }
+    // clap's own `help` subcommand has no section.
+    page = page.replace("mcp\\-inspect\\-help(1)", "\\fBmcp\\-inspect help\\fR");
+    let mut out = page.into_bytes();
     for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
         let name = format!("mcp-inspect {}", sub.get_name());
         let page = clap_mangen::Man::new(sub.clone().bin_name(name));

@@ -63,6 +63,12 @@ fn the_manual_page_renders_with_every_command() {
         "{}",
         &page.stdout[..200.min(page.stdout.len())]
     );
+    // One page: subcommands are its sections, never pages of their own (`mcp-inspect-tools(1)`).
+    assert!(
+        !page.stdout.contains("(1)"),
+        "a page that does not exist is named"
+    );
+    assert!(page.stdout.contains("\\fBmcp\\-inspect tools\\fR (below)"));
     let path = std::env::temp_dir().join(format!("mcp-inspect-{}.1", std::process::id()));
     std::fs::write(&path, &page.stdout).expect("write");
     let Ok(out) = std::process::Command::new("man")
