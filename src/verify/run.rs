@@ -192,7 +192,8 @@ const SHRUNK_DISTINCT: usize = 5;
 const KEPT_DISTINCT: usize = 20;
 
 /// One tool's run as the report holds it (`tool`, `status`: ok, failed or not_checked, `calls`,
-/// `failures` with each one's `kind`, `message`, smallest `input`, the input `found`), and the
+/// `failures` with each one's `kind`, schema location `at`, `message`, smallest `input`, the
+/// input `found` and the calls that hit it, `hits`), and the
 /// exit code when the connection was lost and could not be had again (the run ends there;
 /// what was found so far is kept).
 pub struct Verified {
