@@ -99,7 +99,8 @@ fn item(out: &mut Out<'_>, old: &Map<String, Value>, new: &Map<String, Value>) {
     } else {
         mime_type(out, old, new);
     }
-    // What people read, not what programs rely on.
+    // What people read, not what programs rely on. (A prompt is keyed by its name, so its
+    // name never differs here.)
     for key in [
         "name",
         "title",
@@ -108,7 +109,7 @@ fn item(out: &mut Out<'_>, old: &Map<String, Value>, new: &Map<String, Value>) {
         "annotations",
         "icons",
     ] {
-        if old.get(key) != new.get(key) && !(out.kind == Kind::Prompt && key == "name") {
+        if old.get(key) != new.get(key) {
             out.push(&format!("/{key}"), Verdict::Info, format!("{key} changed"));
         }
     }
