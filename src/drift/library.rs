@@ -353,3 +353,33 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod hostile {
+    use super::*;
+    use serde_json::json;
+
+    /// Names and arguments written to attack a terminal or a Markdown table reach no report
+    /// raw.
+    #[test]
+    fn escapes_in_names_are_shown_escaped_in_every_report() {
+        let evil = "p\u{1b}[2J\u{202e}|`x`\n";
+        let old = json!({"prompts": [{"name": evil, "arguments": []}],
+            "resources": [{"uri": evil, "mimeType": "a"}]});
+        let new = json!({"prompts": [{"name": evil, "arguments": [{"name": evil, "required": true}]}],
+            "resources": [{"uri": evil, "mimeType": evil}]});
+        let changes = changes(&old, &new);
+        assert_eq!(changes.len(), 2);
+        let text = crate::drift::report::text(&changes).join("\n");
+        let markdown = crate::drift::report::markdown(&changes);
+        for line in text.lines().chain(markdown.lines()) {
+            assert!(
+                !line.chars().any(crate::untrusted::is_dangerous),
+                "{line:?}"
+            );
+        }
+        // The item's name and the argument's stay on their own lines.
+        assert_eq!(text.lines().count(), 5, "{text}");
+        assert!(!markdown.contains("|`x`"), "{markdown}");
+    }
+}
