@@ -36,6 +36,9 @@ pub enum Effect {
     OpenInBrowser(String),
     /// The address the browser ended at, pasted for the OAuth flow (empty: cancel it).
     PasteRedirect(String),
+    /// Whether each of the roots form's entries is a directory (a `stat` each, off the UI
+    /// thread: a path on a hung mount may take its time); answered by `Msg::RootsChecked`.
+    CheckRoots(Vec<String>),
 }
 
 /// A value built off the UI thread, handed over once (a message may be cloned; the value not).

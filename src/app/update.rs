@@ -125,8 +125,17 @@ pub enum Msg {
     TestsLoaded(Option<saved::state::KeptTests>),
     /// How a verify or load run goes.
     Trial(crate::app::trial::update::Update),
-    /// The roots now handed to the server and how it learns of them, or why not.
-    RootsSet(Result<(Vec<String>, &'static str), String>),
+    /// The roots now handed to the server and how it learns of them, or why not (the form
+    /// opens again with the entries the user sent).
+    RootsSet {
+        entries: Vec<String>,
+        outcome: Result<(Vec<String>, &'static str), String>,
+    },
+    /// Whether the roots form's entries are directories: why not, if one is not.
+    RootsChecked {
+        entries: Vec<String>,
+        problem: Option<String>,
+    },
     /// A call was kept as a test (said how), or why not.
     TestKept {
         tool: String,
@@ -179,7 +188,8 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Connected(summary) => return server::update::connected(model, summary),
         Msg::Watched(what) => return server::watch::changed(model, &what),
         Msg::Trial(update) => crate::app::trial::update::updated(model, update),
-        Msg::RootsSet(outcome) => server::roots::set(model, outcome),
+        Msg::RootsSet { entries, outcome } => return server::roots::set(model, entries, outcome),
+        Msg::RootsChecked { entries, problem } => server::roots::checked(model, entries, problem),
         Msg::TestsLoaded(kept) => saved::kept_tests::loaded(model, kept),
         Msg::TestKept {
             tool,
@@ -210,7 +220,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             pictures,
         } => library::update::opened(model, open, result, pictures),
         Msg::Restored { tool, records } => saved::update::restored(model, &tool, records),
-        Msg::Paste(text) => paste(model, &text),
+        Msg::Paste(text) => return paste(model, &text),
         Msg::CallStarted {
             tool,
             id,
@@ -243,14 +253,16 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
 
 /// Pasted text goes where typing would: the authorization panel, a request's form, or the
 /// call panel's editor.
-fn paste(model: &mut Model, text: &str) {
+fn paste(model: &mut Model, text: &str) -> Vec<Effect> {
     if model.active_layer() == Layer::Authorize {
         authorize::update::type_text(model, text);
     } else if !model.asked.is_empty() {
         asked::update::paste(model, text);
+        return server::roots::recheck(model);
     } else {
         call::update::paste(model, text);
     }
+    Vec::new()
 }
 
 /// The tools were listed: compared with a baseline or the last start, then the library and
@@ -439,7 +451,7 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
                 return run_command(model, Command::Quit);
             }
             asked::update::type_into_form(model, event);
-            return Vec::new();
+            return server::roots::recheck(model);
         }
         (None, Layer::Editor) => {
             if key == Key::parse("ctrl-c").unwrap_or(key) {
@@ -553,7 +565,7 @@ fn for_the_panel_in_front(model: &mut Model, command: Command) -> Option<Vec<Eff
         && model.active_layer() == Layer::Asked
     {
         asked::update::edit(model, command);
-        return Some(Vec::new());
+        return Some(server::roots::recheck(model));
     }
     if matches!(
         command,

@@ -162,6 +162,14 @@ impl Carrier {
                 move || Msg::BrowserOpened(crate::mcp::oauth::open_in_browser(&url)),
                 |e| Some(Msg::BrowserOpened(Err(format!("the opener failed: {e}")))),
             ),
+            Effect::CheckRoots(entries) => off_the_ui(
+                &self.to_ui,
+                move || {
+                    let problem = crate::mcp::session::client_side::root_uris(&entries).err();
+                    Msg::RootsChecked { entries, problem }
+                },
+                |_| None,
+            ),
             Effect::PasteRedirect(address) => {
                 if let Some(pasted) = &self.pasted {
                     pasted.paste(address);

@@ -197,7 +197,7 @@ async fn set_roots(session: &Session, entries: Vec<String>) -> Msg {
         Ok(uris) => (session.set_roots(uris.clone()).await).map(|how| (uris, how)),
         Err(why) => Err(why),
     };
-    Msg::RootsSet(outcome)
+    Msg::RootsSet { entries, outcome }
 }
 
 /// A request beside the calls whose answer is one message to the UI.
@@ -501,9 +501,9 @@ async fn wait_for_reconnect(
                 let _ = to_ui.send(Msg::Answered { method, result }).await;
             }
             Some(SessionRequest::SetLogLevel(level)) => *log_level = Some(level),
-            Some(SessionRequest::SetRoots(_)) => {
-                let why = "not connected (r reconnects)".to_string();
-                let _ = to_ui.send(Msg::RootsSet(Err(why))).await;
+            Some(SessionRequest::SetRoots(entries)) => {
+                let outcome = Err("not connected (r reconnects)".to_string());
+                let _ = to_ui.send(Msg::RootsSet { entries, outcome }).await;
             }
             Some(SessionRequest::Verify { run, .. } | SessionRequest::Load { run, .. }) => {
                 let why = "not connected (r reconnects)".into();

@@ -893,43 +893,80 @@ fn a_request_of_any_method_is_composed_in_the_protocol_pane() {
     );
 }
 
-/// `R` in the server pane: a form of the roots (none to begin with), sent as they were typed,
-/// and once handed over the pane lists them; a refusal is said; `--no-roots` has nothing to edit.
+/// The roots form's checks carried out as the runtime carries them (off the UI thread there):
+/// each `CheckRoots` answered with what `root_uris` finds. The other effects are returned.
+fn carry_root_checks(m: &mut Model, effects: Vec<Effect>) -> Vec<Effect> {
+    use mcp_inspect::testing::mcp::session::client_side::root_uris;
+    let mut rest = Vec::new();
+    for effect in effects {
+        match effect {
+            Effect::CheckRoots(entries) => {
+                let problem = root_uris(&entries).err();
+                let more = update(m, Msg::RootsChecked { entries, problem });
+                rest.extend(carry_root_checks(m, more));
+            }
+            other => rest.push(other),
+        }
+    }
+    rest
+}
+
+/// `R` in the server pane: a form of the roots (none to begin with). Each entry is checked as
+/// it is typed: a path that is not a directory is named before anything is sent, and ctrl-s
+/// sends nothing then. Once handed over the pane lists them; a refusal opens the form again
+/// with every entry sent; `--no-roots` has nothing to edit.
 #[test]
 fn roots_are_edited_from_the_server_pane() {
     let mut m = demo_model();
-    press(&mut m, &["3", "R"]);
+    let effects = press(&mut m, &["3", "R"]);
+    assert!(carry_root_checks(&mut m, effects).is_empty());
     assert_eq!(m.asked.len(), 1, "the roots form is open");
     let screen = tui::text(&tui::render(&mut m, 120, 40));
     assert!(
-        screen.contains("the roots handed to the server when it asks"),
+        screen.contains("the roots handed to the server when it asks")
+            && screen.contains("✓ ready to send"),
         "{screen}"
     );
-    // `+` on the list adds a row, which takes the directory as typed. A path that is not a
-    // directory is caught before anything is sent, and the form comes back with every entry.
+    // `+` on the list adds a row, which takes the directory as typed.
     let dir = std::env::temp_dir().to_string_lossy().into_owned();
-    press(&mut m, &["+"]);
-    type_text(&mut m, &dir);
-    press(&mut m, &["up", "+"]);
-    type_text(&mut m, "/definitely/not/here");
+    let typed = |m: &mut Model, keys: &[&str], text: &str| {
+        let mut effects = press(m, keys);
+        for c in text.chars() {
+            effects.extend(press(m, &[&c.to_string()]));
+        }
+        carry_root_checks(m, effects)
+    };
+    assert!(typed(&mut m, &["+"], &dir).is_empty());
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    assert!(screen.contains("✓ ready to send"), "{screen}");
+    assert!(typed(&mut m, &["up", "+"], "/definitely/not/here").is_empty());
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    assert!(
+        screen.contains("✗ /definitely/not/here: No such file or directory")
+            && !screen.contains("ready to send"),
+        "said live, before sending: {screen}"
+    );
     let effects = press(&mut m, &["ctrl-s"]);
     assert!(effects.is_empty(), "{effects:?}");
     assert!(
         m.view
             .status
             .as_deref()
-            .is_some_and(|s| s.contains("not a directory: /definitely/not/here")),
+            .is_some_and(|s| s.contains("not sent: /definitely/not/here")),
         "{:?}",
         m.view.status
     );
-    assert_eq!(m.asked.len(), 1, "the roots form is open again");
+    assert_eq!(m.asked.len(), 1, "the roots form stays open");
     let screen = tui::text(&tui::render(&mut m, 120, 40));
     assert!(
         screen.contains(&dir) && screen.contains("/definitely/not/here"),
         "{screen}"
     );
-    // The missing entry removed, the rest is sent.
-    press(&mut m, &["down", "down", "ctrl-k"]);
+    // The missing entry removed: ready again, and the rest is sent.
+    let effects = press(&mut m, &["down", "down", "ctrl-k"]);
+    assert!(carry_root_checks(&mut m, effects).is_empty());
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    assert!(screen.contains("✓ ready to send"), "{screen}");
     let effects = press(&mut m, &["ctrl-s"]);
     let screen = tui::text(&tui::render(&mut m, 120, 40));
     assert_eq!(
@@ -938,10 +975,9 @@ fn roots_are_edited_from_the_server_pane() {
         "{screen}"
     );
     let how = "the server asks for them within its next request";
-    update(
-        &mut m,
-        Msg::RootsSet(Ok((vec!["file:///srv/data".into()], how))),
-    );
+    let entries = vec![dir.clone()];
+    let outcome = Ok((vec!["file:///srv/data".into()], how));
+    assert!(update(&mut m, Msg::RootsSet { entries, outcome }).is_empty());
     let screen = tui::text(&tui::render(&mut m, 120, 40));
     assert!(screen.contains("(file:///srv/data)"), "{screen}");
     assert!(
@@ -951,11 +987,29 @@ fn roots_are_edited_from_the_server_pane() {
         "{:?}",
         m.log.lines
     );
-    update(&mut m, Msg::RootsSet(Err("/nope: No such file".into())));
+    // A directory gone between the check and the send: said, and the form comes back with
+    // every entry the user sent, checked again.
+    let entries = vec![dir.clone(), "/gone".to_string()];
+    let outcome = Err("/gone: No such file".into());
+    let effects = update(&mut m, Msg::RootsSet { entries, outcome });
+    assert_eq!(
+        effects,
+        vec![Effect::CheckRoots(vec![dir.clone(), "/gone".into()])]
+    );
     assert_eq!(
         m.view.status.as_deref(),
-        Some("roots not changed: /nope: No such file")
+        Some(
+            "roots not changed: /gone: No such file (nothing handed; the form keeps what you typed)"
+        )
     );
+    assert!(carry_root_checks(&mut m, effects).is_empty());
+    let screen = tui::text(&tui::render(&mut m, 120, 40));
+    assert!(
+        screen.contains(&dir) && screen.contains("✗ /gone: No such file or directory"),
+        "{screen}"
+    );
+    press(&mut m, &["esc"]);
+    assert!(m.asked.is_empty());
     if let Some(server) = m.session.server.as_mut() {
         server.roots = None;
     }

@@ -77,6 +77,9 @@ pub struct AskPanel {
     pub asked_for: Option<(String, String, bool)>,
     /// For a template's form: what its values expand to (`read URI`), or why they do not.
     pub preview: Option<String>,
+    /// For the roots form: the entries last checked off the UI thread, and why one is not a
+    /// directory (see `server::roots`). A problem only while the entries are still these.
+    pub roots_checked: Option<(Vec<String>, Option<String>)>,
 }
 
 /// A form of our own in the request panel, and what its answer is for.
@@ -148,6 +151,7 @@ impl AskPanel {
             oversized,
             params,
             own: None,
+            roots_checked: None,
             completions: None,
             complete_due: None,
             asked_for: None,
@@ -353,6 +357,17 @@ impl AskPanel {
                 }
             }),
         };
+        if self.problem.is_none() {
+            self.problem = self.roots_problem();
+        }
+    }
+
+    /// For the roots form: why an entry is not a directory, as the last check of exactly
+    /// these entries found.
+    fn roots_problem(&self) -> Option<String> {
+        let (entries, problem) = self.roots_checked.as_ref()?;
+        let now = crate::app::server::roots::entries(&self.draft.value().ok()?);
+        (&now == entries).then(|| problem.clone()).flatten()
     }
 
     /// The result to send for `reply`, or why it cannot be sent yet.
