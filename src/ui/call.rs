@@ -21,7 +21,7 @@ use crate::schema::verdict::Mirror;
 use crate::schema::{Status, Verdict};
 use crate::untrusted;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
@@ -59,14 +59,12 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     frame.render_widget(block, area);
     let complete_key = hint(Command::Complete);
     let problems = problem_lines(state, &complete_key, theme);
-    let editor_height = draft_height(state, inner);
-    let [editor_area, checks, status, result] = Layout::vertical([
-        Constraint::Length(editor_height),
-        Constraint::Length(problems.len().min(4) as u16),
-        Constraint::Length(1),
-        Constraint::Min(1),
-    ])
-    .areas(inner);
+    let [editor_area, checks, status, result] = rows(
+        inner,
+        draft_height(state, inner),
+        problems.len().min(4) as u16,
+        state.editing,
+    );
     (viewport.form_area, viewport.form_top) = draw_draft(frame, editor_area, model, state);
     frame.render_widget(Paragraph::new(problems), checks);
     frame.render_widget(Paragraph::new(status_line(model, &name, state)), status);
@@ -100,6 +98,27 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
     viewport.call_value_line = value_top;
     viewport.call_scroll = Some((name, scroll));
     draw_page(frame, result, &pieces, scroll);
+}
+
+/// The panel's rows, top to bottom: the arguments, their problems, the status line and the
+/// result. Each gets what it asks while there is room; when there is not, the status line
+/// comes first, then the arguments (the result keeps a row unless they have the keys), then
+/// the problems, and the result has what is left. Arguments with no room for a row inside
+/// their box are left out rather than drawn over.
+fn rows(inner: Rect, arguments: u16, problems: u16, editing: bool) -> [Rect; 4] {
+    let status = inner.height.min(1);
+    let room = inner.height - status;
+    let arguments = arguments.min(room.saturating_sub(u16::from(!editing)));
+    let arguments = if arguments < 3 { 0 } else { arguments };
+    let problems = problems.min(room - arguments);
+    let result = room - arguments - problems;
+    let mut y = inner.y;
+    let mut next = |height: u16| {
+        let area = Rect { y, height, ..inner };
+        y += height;
+        area
+    };
+    [next(arguments), next(problems), next(status), next(result)]
 }
 
 /// What the panel says before it exists: how to open it, or that a large one is being built.

@@ -31,6 +31,9 @@ pub fn draw(
 ) -> (Rect, usize) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    if inner.height == 0 {
+        return (Rect::default(), 0);
+    }
     if form.rows.is_empty() {
         let none = if form.extra.is_empty() {
             "no arguments: the schema names no properties"
@@ -60,7 +63,7 @@ pub fn draw(
     };
     let detail_area = Rect {
         y: inner.y + rows_height,
-        height: inner.height - rows_height,
+        height: inner.height.saturating_sub(rows_height),
         ..inner
     };
     let height = rows_area.height as usize;

@@ -39,7 +39,13 @@ pub fn split(area: Rect, focus: Pane, zoomed: bool, left_percent: u16) -> Areas 
         }
         return alone;
     }
-    let log_height = if main.height >= 30 { 8 } else { 5 };
+    // Below 20 rows (a split terminal) the log and an unfocused list shrink to leave the
+    // focused pane room for more than its border.
+    let log_height = match main.height {
+        30.. => 8,
+        20.. => 5,
+        _ => 3,
+    };
     let [main, log] =
         Layout::vertical([Constraint::Min(3), Constraint::Length(log_height)]).areas(main);
     if area.width >= WIDE {
@@ -63,6 +69,8 @@ pub fn split(area: Rect, focus: Pane, zoomed: bool, left_percent: u16) -> Areas 
         // The focused pane gets the room: a short list while reading a tool, a long one while choosing.
         let list = if matches!(focus, Pane::Tools | Pane::Library) {
             Constraint::Percentage(50)
+        } else if main.height < 16 {
+            Constraint::Length(4)
         } else {
             Constraint::Length(5)
         };

@@ -1289,3 +1289,49 @@ fn a_restart_never_repeats_a_call_to_a_tool_that_is_was_or_may_be_destructive() 
         );
     }
 }
+
+/// Newcomer bug 5: in a small terminal (a split pane, 50×14, 60×16) the call panel drew the
+/// result's `verdict` over the form's last row and left the arguments box without its bottom
+/// border; a form in a box with no room inside panicked on an overflow. At every size from
+/// 40×8 up, in each state of the panel, nothing is drawn over: the arguments box is whole or
+/// absent, and the verdict heading has its own line.
+#[test]
+fn the_call_panel_is_never_drawn_over_in_a_small_terminal() {
+    let result = json!({"content": [{"type": "text", "text": "look closely"}], "structuredContent": {"count": -3, "status": "unknown", "items": ["a", 2]}});
+    for tool in ["bad_output", "lookup_user", "configure", "search"] {
+        let mut m = demo_model();
+        open_call(&mut m, tool);
+        let mut states = vec![("editing", whole_screens(&mut m))];
+        let (id, _) = send(&mut m);
+        finish(&mut m, tool, id, result.clone());
+        states.push(("the result", whole_screens(&mut m)));
+        press(&mut m, &["a"]);
+        states.push(("editing after a result", whole_screens(&mut m)));
+        for (state, screens) in states {
+            for screen in screens {
+                let lines: Vec<&str> = screen.lines().collect();
+                let tops = lines.iter().filter(|l| l.contains("┌ arguments")).count();
+                let bottoms = lines.iter().filter(|l| l.starts_with("│└")).count();
+                assert_eq!(tops, bottoms, "{tool}, {state}: the box is cut\n{screen}");
+                for line in lines.iter().filter(|l| l.contains("verdict")) {
+                    assert_eq!(
+                        line.trim_matches(|c: char| c == '│' || c == ' '),
+                        "verdict",
+                        "{tool}, {state}: drawn over\n{screen}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The screen at each size from 40×8 to 80×24, in steps.
+fn whole_screens(m: &mut Model) -> Vec<String> {
+    let mut screens = Vec::new();
+    for width in [40, 50, 60, 80] {
+        for height in 8..=24 {
+            screens.push(text(&render(m, width, height)));
+        }
+    }
+    screens
+}
