@@ -461,6 +461,16 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
             }
             return Vec::new();
         }
+        // Backspace or a letter no key binds, typed while reading a result: the user is in
+        // the "change a value, send again" loop and means the arguments.
+        (None, Layer::Result)
+            if edits_text(&event) && model.view.keymap.command(Layer::Global, key).is_none() =>
+        {
+            let effects = run_command(model, Command::Edit);
+            call::update::type_into_editor(model, event);
+            model.view.status = Some("back in the arguments (esc: the result)".into());
+            return effects;
+        }
         (None, Layer::Copy | Layer::Levels | Layer::Help) => {
             if key == Key::parse("ctrl-c").unwrap_or(key) {
                 return run_command(model, Command::Quit);
@@ -473,6 +483,17 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
         },
     };
     run_command(model, command)
+}
+
+/// Whether `event` edits text: Backspace, Delete, or a character typed without ctrl or alt.
+fn edits_text(event: &KeyEvent) -> bool {
+    match event.code {
+        KeyCode::Backspace | KeyCode::Delete => true,
+        KeyCode::Char(_) => !event
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT),
+        _ => false,
+    }
 }
 
 fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {

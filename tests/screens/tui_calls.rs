@@ -1335,3 +1335,38 @@ fn whole_screens(m: &mut Model) -> Vec<String> {
     }
     screens
 }
+
+/// Newcomer friction 3: after ctrl-s the result has the keys; the "change a value, send again"
+/// loop then typed into nothing. Backspace or an unbound letter takes the user back to the
+/// form, where the key is typed, and ctrl-s sends the changed arguments.
+#[test]
+fn an_edit_key_on_the_result_goes_back_to_the_form() {
+    let mut m = demo_model();
+    open_call(&mut m, "search");
+    type_text(&mut m, "rust");
+    let (id, arguments) = send(&mut m);
+    assert_eq!(arguments["query"], "rust");
+    finish(
+        &mut m,
+        "search",
+        id,
+        json!({"content": [{"type": "text", "text": "none"}], "structuredContent": {"results": []}}),
+    );
+    assert!(
+        !m.call("search").expect("panel").editing,
+        "the result has the keys"
+    );
+    press(&mut m, &["backspace"]);
+    assert!(m.call("search").expect("panel").editing, "back in the form");
+    assert_eq!(
+        m.view.status.as_deref(),
+        Some("back in the arguments (esc: the result)")
+    );
+    press(&mut m, &["esc"]);
+    press(&mut m, &["c"]);
+    let (_, arguments) = send(&mut m);
+    assert_eq!(
+        arguments["query"], "rusc",
+        "both keys typed into the query row"
+    );
+}
