@@ -162,14 +162,7 @@ impl Carrier {
                 move || Msg::BrowserOpened(crate::mcp::oauth::open_in_browser(&url)),
                 |e| Some(Msg::BrowserOpened(Err(format!("the opener failed: {e}")))),
             ),
-            Effect::CheckRoots(entries) => off_the_ui(
-                &self.to_ui,
-                move || {
-                    let problem = crate::mcp::session::client_side::root_uris(&entries).err();
-                    Msg::RootsChecked { entries, problem }
-                },
-                |_| None,
-            ),
+            Effect::CheckRoots(entries) => off_the_ui(&self.to_ui, check_roots(entries), |_| None),
             Effect::PasteRedirect(address) => {
                 if let Some(pasted) = &self.pasted {
                     pasted.paste(address);
@@ -236,6 +229,14 @@ fn off_the_ui(
             let _ = to_ui.send(msg).await;
         }
     });
+}
+
+/// The work of checking the roots form's entries: why one is not a directory, if one is not.
+fn check_roots(entries: Vec<String>) -> impl FnOnce() -> Msg + Send + 'static {
+    move || {
+        let problem = crate::mcp::session::client_side::root_uris(&entries).err();
+        Msg::RootsChecked { entries, problem }
+    }
 }
 
 /// Writes `bytes` to `path`: a new file, unless `overwrite`. Says what was written where.

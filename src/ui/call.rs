@@ -121,6 +121,18 @@ fn rows(inner: Rect, arguments: u16, problems: u16, editing: bool) -> [Rect; 4] 
     [next(arguments), next(problems), next(status), next(result)]
 }
 
+/// `text` wrapped at words to `width`, two columns in, its later lines four.
+fn hanging(text: &str, width: usize, style: Style) -> Vec<Line<'static>> {
+    super::wrap_words(text, width.saturating_sub(4).max(20))
+        .into_iter()
+        .enumerate()
+        .map(|(i, piece)| {
+            let indent = if i == 0 { "  " } else { "    " };
+            Line::styled(format!("{indent}{piece}"), style)
+        })
+        .collect()
+}
+
 /// What the panel says before it exists: how to open it, or that a large one is being built.
 fn no_panel_yet(model: &Model, tool: &str) -> &'static str {
     if model
@@ -501,7 +513,7 @@ fn result_pieces<'a>(
     };
     let mut pieces = Vec::new();
     let mut lines = sent;
-    lines.extend(verdict_lines(verdict, theme));
+    lines.extend(verdict_lines(verdict, width, theme));
     lines.push(Line::raw(""));
     let (label, value) = match (
         state.raw_value,
@@ -601,7 +613,9 @@ fn content_lines(
     lines
 }
 
-fn verdict_lines(verdict: &Verdict, theme: Theme) -> Vec<Line<'static>> {
+/// The verdict: each violation where it is and what is wrong first, the schema keyword and
+/// location after, wrapped at `width` (the useful part is never cut at the pane's edge).
+fn verdict_lines(verdict: &Verdict, width: usize, theme: Theme) -> Vec<Line<'static>> {
     let mut lines = vec![Line::styled("verdict", theme.heading())];
     for v in &verdict.violations {
         let at = if v.instance_path.is_empty() {
@@ -610,16 +624,14 @@ fn verdict_lines(verdict: &Verdict, theme: Theme) -> Vec<Line<'static>> {
             &v.instance_path
         };
         let format = if v.format { ", format" } else { "" };
-        lines.push(Line::styled(
-            format!(
-                "  ✗ {} ({}{format}; schema {}): {}",
-                crate::untrusted::label(at),
-                v.keyword,
-                crate::untrusted::label(&v.schema_path),
-                v.message
-            ),
-            theme.error(),
-        ));
+        let said = format!(
+            "✗ {}: {} ({}{format}; schema {})",
+            crate::untrusted::label(at),
+            v.message,
+            v.keyword,
+            crate::untrusted::label(&v.schema_path),
+        );
+        lines.extend(hanging(&said, width, theme.error()));
     }
     if verdict.more_violations > 0 {
         lines.push(Line::styled(
@@ -638,15 +650,13 @@ fn verdict_lines(verdict: &Verdict, theme: Theme) -> Vec<Line<'static>> {
             } else {
                 &v.instance_path
             };
-            lines.push(Line::styled(
-                format!(
-                    "  ~ {} (schema {}): {}",
-                    crate::untrusted::label(at),
-                    crate::untrusted::label(&v.schema_path),
-                    v.message
-                ),
-                theme.warn(),
-            ));
+            let said = format!(
+                "~ {}: {} (schema {})",
+                crate::untrusted::label(at),
+                v.message,
+                crate::untrusted::label(&v.schema_path),
+            );
+            lines.extend(hanging(&said, width, theme.warn()));
         }
     }
     match verdict.text_mirror {

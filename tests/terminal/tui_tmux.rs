@@ -434,7 +434,7 @@ fn calls_in_a_real_terminal_boxed_violating_and_cancelled() {
         "{screen}"
     );
     assert!(
-        screen.contains("✗ /items/1 (type; schema /properties/items/items/type)"),
+        screen.contains("✗ /items/1: 2 is not of type \"string\""),
         "{screen}"
     );
     // The slow tool: progress, then cancel, recorded.

@@ -366,7 +366,7 @@ impl AskPanel {
     /// these entries found.
     fn roots_problem(&self) -> Option<String> {
         let (entries, problem) = self.roots_checked.as_ref()?;
-        let now = crate::app::server::roots::entries(&self.draft.value().ok()?);
+        let now = root_entries(&self.draft.value().ok()?);
         (&now == entries).then(|| problem.clone()).flatten()
     }
 
@@ -390,6 +390,20 @@ impl AskPanel {
             (_, Reply::Cancel) => Ok(json!({"action": "cancel"})),
         })
     }
+}
+
+/// The entries of a roots form's value: trimmed, empty ones left out.
+pub fn root_entries(value: &Value) -> Vec<String> {
+    value
+        .get("roots")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .map(String::from)
+        .collect()
 }
 
 /// A form's first problem, at its row (`/name: required`), or of the whole.

@@ -5,7 +5,7 @@
 //! says which is not a directory before it is sent; if sending fails all the same, the form
 //! opens again with every entry the user typed: nothing typed is lost.
 
-use crate::app::asked::state::{AskPanel, OwnForm};
+use crate::app::asked::state::{AskPanel, OwnForm, root_entries as entries};
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::model::{LogKind, Model};
 use serde_json::Value;
@@ -33,20 +33,6 @@ fn open(model: &mut Model, entries: &[String], again: bool) -> Vec<Effect> {
         false => model.asked.push_back(panel),
     }
     vec![Effect::CheckRoots(entries.to_vec())]
-}
-
-/// The entries of a roots form's value: trimmed, empty ones left out.
-pub fn entries(value: &Value) -> Vec<String> {
-    value
-        .get("roots")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::trim)
-        .filter(|e| !e.is_empty())
-        .map(String::from)
-        .collect()
 }
 
 /// After an edit of the front panel: if it is the roots form and its entries are not the
