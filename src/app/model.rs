@@ -163,6 +163,9 @@ pub struct View {
     pub zoomed: bool,
     /// Lines the help overlay is scrolled down.
     pub help_scroll: usize,
+    /// What the help overlay is narrowed to (`/` there), and whether it is being typed.
+    pub help_search: String,
+    pub help_searching: bool,
     /// Lines the server pane is scrolled down (clamped when drawn).
     pub server_scroll: usize,
     pub status: Option<String>,
@@ -233,6 +236,8 @@ impl Model {
                 overlay: None,
                 zoomed: false,
                 help_scroll: 0,
+                help_search: String::new(),
+                help_searching: false,
                 server_scroll: 0,
                 status: None,
                 keymap,
@@ -311,6 +316,7 @@ impl Model {
             return Layer::Asked;
         }
         match self.view.overlay {
+            Some(Overlay::Help) if self.view.help_searching => Layer::Filter,
             Some(Overlay::Help) => Layer::Help,
             Some(Overlay::CopyMenu) => Layer::Copy,
             Some(Overlay::LogLevel(_)) => Layer::Levels,

@@ -27,6 +27,15 @@ fn binding_lines(model: &Model, layer: Layer, width: usize) -> Vec<Line<'static>
     lines_of(model, model.view.keymap.bindings(layer), width)
 }
 
+/// Whether a binding's keys or description hold `wanted` (already lowercase).
+fn matches(binding: &crate::app::keymap::Binding, wanted: &str) -> bool {
+    binding.desc.to_lowercase().contains(wanted)
+        || binding
+            .keys
+            .iter()
+            .any(|k| k.label().to_lowercase() == wanted)
+}
+
 /// Width of the keys' column.
 const KEYS: usize = 20;
 
@@ -55,10 +64,30 @@ fn lines_of(
 
 pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) {
     let width = usize::from(frame.area().width.min(HELP_WIDTH).saturating_sub(2));
+    let view = &model.view;
+    let wanted = view.help_search.to_lowercase();
     let mut lines = Vec::new();
+    if view.help_searching || !wanted.is_empty() {
+        let cursor = if view.help_searching { "▏" } else { "" };
+        lines.push(Line::styled(
+            format!("/ {}{cursor}", view.help_search),
+            view.theme.heading(),
+        ));
+    }
     for &(layer, title) in crate::app::keymap::SECTIONS {
-        lines.push(Line::styled(title, model.view.theme.name()));
-        lines.extend(binding_lines(model, layer, width));
+        // A search keeps the keys whose names or words hold it, under their section's title.
+        let bindings: Vec<_> = (view.keymap.bindings(layer).iter())
+            .filter(|b| wanted.is_empty() || matches(b, &wanted))
+            .cloned()
+            .collect();
+        if bindings.is_empty() {
+            continue;
+        }
+        lines.push(Line::styled(title, view.theme.name()));
+        lines.extend(lines_of(model, &bindings, width));
+    }
+    if lines.len() == 1 {
+        lines.push(Line::styled("no key does that", view.theme.dim()));
     }
     let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
     let area = centered(frame.area(), HELP_WIDTH, height);
@@ -71,13 +100,13 @@ pub fn draw_help(frame: &mut Frame<'_>, model: &Model, viewport: &mut Viewport) 
     viewport.help_scroll = scroll;
     let title = if lines.len() > visible {
         format!(
-            " Help: keys ({}-{} of {}; j/k scroll, esc closes) ",
+            " Help: keys ({}-{} of {}; j/k scroll, / search, esc closes) ",
             scroll + 1,
             (scroll + visible).min(lines.len()),
             lines.len()
         )
     } else {
-        " Help: keys (? or esc closes) ".to_string()
+        " Help: keys (/ search, ? or esc closes) ".to_string()
     };
     let block = model.view.theme.pane(title, true);
     frame.render_widget(Clear, area);

@@ -88,6 +88,50 @@ fn help_screen() {
     );
 }
 
+/// Newcomer friction 1: help lists every key (over 200 lines) and `/` searches it: the keys
+/// whose words or names hold the text stay, under their sections; enter keeps the search and
+/// j/k scroll again; esc clears it, and esc again closes help.
+#[test]
+fn help_is_searched_with_slash() {
+    let mut m = demo_model();
+    press(&mut m, &["?", "/"]);
+    type_text(&mut m, "violation");
+    let screen = text(&render(&mut m, 100, 30));
+    assert!(screen.contains("/ violation▏"), "{screen}");
+    assert!(
+        screen.contains("Next violation") && screen.contains("Previous violation"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("Call panel: results"),
+        "the section is named: {screen}"
+    );
+    assert!(
+        !screen.contains("Close help") && !screen.contains("Tools list"),
+        "{screen}"
+    );
+    press(&mut m, &["enter"]);
+    assert!(!m.view.help_searching, "kept, no longer typed");
+    let screen = text(&render(&mut m, 100, 30));
+    assert!(
+        screen.contains("/ violation") && !screen.contains("▏"),
+        "{screen}"
+    );
+    // A key's name finds it too; nothing found is said.
+    press(&mut m, &["/"]);
+    type_text(&mut m, "zzz");
+    let screen = text(&render(&mut m, 100, 30));
+    assert!(screen.contains("no key does that"), "{screen}");
+    press(&mut m, &["esc"]);
+    assert!(m.view.help_search.is_empty() && m.view.overlay.is_some());
+    press(&mut m, &["/"]);
+    type_text(&mut m, "ctrl-s");
+    let screen = text(&render(&mut m, 100, 30));
+    assert!(screen.contains("Send the call again"), "{screen}");
+    press(&mut m, &["esc", "esc"]);
+    assert_eq!(m.view.overlay, None, "the second esc closes help");
+}
+
 #[test]
 fn copy_menu_screen() {
     let mut m = demo_model();

@@ -1,13 +1,17 @@
-//! The filter line of the tools list, the protocol pane and the library: which one a key types
-//! into, and applying it (typing selects the best match; clearing keeps the selection).
+//! The filter line of the tools list, the protocol pane, the library and the help overlay:
+//! which one a key types into, and applying it (typing selects the best match; clearing keeps
+//! the selection).
 
 use crate::app::command::Command;
-use crate::app::model::{Model, Pane};
+use crate::app::model::{Model, Overlay, Pane};
 
 /// Starts, accepts, cancels or edits the filter of the focused pane. Started again on text
 /// typed before, the filter shows it, and the first character typed replaces it.
 pub fn command(model: &mut Model, command: Command) {
     model.view.filter_fresh = command == Command::Filter;
+    if model.view.overlay == Some(Overlay::Help) {
+        return help_search(model, command);
+    }
     match command {
         Command::Filter if model.view.focus == Pane::Protocol => {
             model.protocol.filter.editing = true
@@ -26,6 +30,24 @@ pub fn command(model: &mut Model, command: Command) {
     }
 }
 
+/// The help overlay's search: `/` types it, enter keeps it, esc clears it.
+fn help_search(model: &mut Model, command: Command) {
+    model.view.help_scroll = 0;
+    let view = &mut model.view;
+    match command {
+        Command::Filter => view.help_searching = true,
+        Command::FilterAccept => view.help_searching = false,
+        Command::FilterCancel | Command::FilterClear => {
+            view.help_search.clear();
+            view.help_searching = false;
+        }
+        Command::FilterDelete => {
+            view.help_search.pop();
+        }
+        _ => {}
+    }
+}
+
 fn stop_editing(model: &mut Model) {
     model.tools.filter.editing = false;
     model.protocol.filter.editing = false;
@@ -35,6 +57,11 @@ fn stop_editing(model: &mut Model) {
 /// A character typed into the filter line: after the text typed before, or in its place when
 /// the line was just opened on it.
 pub fn type_char(model: &mut Model, c: char) {
+    if model.view.overlay == Some(Overlay::Help) {
+        model.view.help_search.push(c);
+        model.view.help_scroll = 0;
+        return;
+    }
     if std::mem::take(&mut model.view.filter_fresh) {
         edit(model, String::clear);
     }

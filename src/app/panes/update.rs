@@ -23,6 +23,8 @@ pub fn overlay(model: &mut Model, command: Command) {
     match command {
         Command::Help => {
             model.view.help_scroll = 0;
+            model.view.help_search.clear();
+            model.view.help_searching = false;
             model.view.overlay = if model.view.overlay == Some(Overlay::Help) {
                 None
             } else {
