@@ -157,6 +157,11 @@ pub fn not_yet(model: &Model, command: Command) -> Option<&'static str> {
             Some("nothing read yet")
         }
         Command::CopyResult | Command::CopyValue if !library && !result() => Some("no result yet"),
+        // A jq path is a value's: the call panel's result, or a library tab's JSON.
+        Command::CopyJq if !library && model.view.focus != Pane::Call => {
+            Some("of a result's value: in the call panel")
+        }
+        Command::CopyJq if !library && !result() => Some("no result yet"),
         Command::CopyOutput | Command::CopyOutputUnboxed
             if entry.is_some_and(|e| e.tool.output_schema.is_none()) =>
         {

@@ -160,19 +160,37 @@ pub fn draw_copy_menu(frame: &mut Frame<'_>, model: &Model) {
         .cloned()
         .collect();
     // What has nothing to copy yet is greyed, with why.
-    let lines: Vec<Line> = lines_of(model, &offered, usize::MAX)
+    let entries: Vec<_> = offered
         .into_iter()
-        .zip(&offered)
-        .map(|(line, b)| match crate::app::copy::not_yet(model, b.run) {
+        .map(|mut b| match crate::app::copy::not_yet(model, b.run) {
             Some(why) => {
-                let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-                Line::styled(format!("{text} ({why})"), model.view.theme.dim())
+                b.desc = format!("{} ({why})", b.desc);
+                (b, true)
             }
-            None => line,
+            None => (b, false),
         })
         .collect();
-    let width = lines.iter().map(Line::width).max().unwrap_or(40) as u16 + 2;
-    let area = centered(frame.area(), width.clamp(52, 100), lines.len() as u16 + 2);
+    let widest = entries.iter().map(|(b, _)| KEYS + b.desc.chars().count());
+    let width = (widest.max().unwrap_or(40) as u16 + 2)
+        .clamp(52, 100)
+        .min(frame.area().width);
+    // Descriptions wrap at words under the overlay's width, never cut.
+    let mut lines = Vec::new();
+    for (binding, greyed) in &entries {
+        let wrapped = lines_of(
+            model,
+            std::slice::from_ref(binding),
+            usize::from(width.saturating_sub(2)),
+        );
+        lines.extend(wrapped.into_iter().map(|line| match greyed {
+            true => {
+                let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+                Line::styled(text, model.view.theme.dim())
+            }
+            false => line,
+        }));
+    }
+    let area = centered(frame.area(), width, lines.len() as u16 + 2);
     let block = model.view.theme.pane(" Copy ", true);
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);

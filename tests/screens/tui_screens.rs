@@ -137,6 +137,17 @@ fn copy_menu_screen() {
     let mut m = demo_model();
     press(&mut m, &["y"]);
     snapshot("copy_menu", &mut m);
+    // Newcomer friction 2: at 80 columns a description wraps at a word, never cut, and what
+    // needs a result says so before there is one.
+    let screen = text(&render(&mut m, 80, 24));
+    assert!(
+        screen.contains("a value: in       │\n│                    structuredContent)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("(of a result's value: in the call panel)"),
+        "{screen}"
+    );
 }
 
 #[test]
