@@ -13,6 +13,7 @@ mod log;
 mod outline;
 mod picker;
 mod picture;
+mod prose;
 mod protocol;
 mod server;
 mod status;
@@ -122,54 +123,6 @@ pub(super) fn wrapped_height(lines: &[ratatui::text::Line<'_>], width: u16) -> u
     u16::try_from(total).unwrap_or(u16::MAX)
 }
 
-/// Splits a line into pieces of at most `width` characters (text content is wrapped, not cut).
-fn wrap(line: &str, width: usize) -> Vec<String> {
-    let chars: Vec<char> = line.chars().collect();
-    if chars.is_empty() {
-        return vec![String::new()];
-    }
-    chars
-        .chunks(width.max(1))
-        .map(|c| c.iter().collect())
-        .collect()
-}
-
-/// Splits a line into pieces of at most `width` characters at spaces where it can (a word
-/// longer than a piece is cut), for prose.
-fn wrap_words(line: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut out = Vec::new();
-    let mut piece = String::new();
-    let mut length = 0;
-    for word in line.split(' ') {
-        let size = word.chars().count();
-        if length > 0 && length + 1 + size > width {
-            out.push(std::mem::take(&mut piece));
-            length = 0;
-        }
-        if length > 0 {
-            piece.push(' ');
-            length += 1;
-        }
-        if size > width {
-            // Too long for any piece: cut, the rest starting the next.
-            let mut chunks = wrap(word, width);
-            let last = chunks.pop().unwrap_or_default();
-            if length > 0 {
-                out.push(std::mem::take(&mut piece));
-            }
-            out.extend(chunks);
-            length = last.chars().count();
-            piece = last;
-            continue;
-        }
-        piece.push_str(word);
-        length += size;
-    }
-    out.push(piece);
-    out
-}
-
 /// The last guard before the terminal: a cell that still holds a control, bidi or invisible
 /// character (text that reached a widget unescaped) is drawn as `�` instead. Every server
 /// string is escaped before it gets here, so this only ever catches a mistake.
@@ -178,18 +131,5 @@ fn sanitize(buffer: &mut ratatui::buffer::Buffer) {
         if cell.symbol().chars().any(crate::untrusted::is_dangerous) {
             cell.set_symbol("\u{FFFD}");
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn prose_wraps_at_spaces_and_cuts_only_a_word_too_long() {
-        assert_eq!(super::wrap_words("aa bb cc", 5), ["aa bb", "cc"]);
-        assert_eq!(
-            super::wrap_words("abcdefgh ij", 3),
-            ["abc", "def", "gh", "ij"]
-        );
-        assert_eq!(super::wrap_words("", 4), [""]);
     }
 }

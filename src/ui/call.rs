@@ -2,8 +2,9 @@
 //! progress, timeout countdown), and the shown result: verdict, value with violations marked in
 //! place, content blocks and the raw JSON-RPC result.
 
+use super::keep_in_view;
 use super::outline::{Label, Piece, draw_page, page_height};
-use super::{keep_in_view, wrap, wrap_words};
+use super::prose::wrap;
 use crate::app::call::draft_lines::{line_of, value_lines};
 use crate::app::call::query::remaining;
 use crate::app::call::result_text::ResultText;
@@ -123,7 +124,7 @@ fn rows(inner: Rect, arguments: u16, problems: u16, editing: bool) -> [Rect; 4] 
 
 /// `text` wrapped at words to `width`, two columns in, its later lines four.
 fn hanging(text: &str, width: usize, style: Style) -> Vec<Line<'static>> {
-    super::wrap_words(text, width.saturating_sub(4).max(20))
+    wrap(text, width.saturating_sub(4).max(20))
         .into_iter()
         .enumerate()
         .map(|(i, piece)| {
@@ -430,7 +431,7 @@ fn whole_string(
     lines.extend(
         shown
             .iter()
-            .flat_map(|l| wrap_words(l, width.saturating_sub(4).max(20)))
+            .flat_map(|l| wrap(l, width.saturating_sub(4).max(20)))
             .map(|l| Line::raw(format!("    {l}"))),
     );
     if more > 0 {

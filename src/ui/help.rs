@@ -49,7 +49,7 @@ fn lines_of(
     for b in bindings {
         let keys: Vec<String> = b.keys.iter().map(|k| k.label()).collect();
         let keys = format!("  {:<w$}", keys.join(" "), w = KEYS - 2);
-        let desc = super::wrap_words(&b.desc, width.saturating_sub(KEYS).max(20));
+        let desc = super::prose::wrap(&b.desc, width.saturating_sub(KEYS).max(20));
         for (i, part) in desc.into_iter().enumerate() {
             let lead = if i == 0 {
                 Span::styled(keys.clone(), model.view.theme.heading())

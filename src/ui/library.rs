@@ -3,7 +3,8 @@
 //! server string escaped (the lines come escaped from the pure layer).
 
 use super::outline::{Piece, page_height};
-use super::{filter_note, keep_in_view, wrap};
+use super::prose::{rows as rows_wrapped, wrap};
+use super::{filter_note, keep_in_view};
 use crate::app::library::state::JsonContent;
 use crate::app::model::{Model, Pane, Viewport};
 use crate::app::outline::{self, NodeId};
@@ -191,8 +192,8 @@ fn draw_page(
     super::outline::draw_page(frame, area, &pieces, scroll);
 }
 
-/// What was opened, as text: only the rows in the window are wrapped out, the rest only
-/// counted; its images after what is said of the contents, before the result as sent.
+/// What was opened, as text (wrapped at words, later rows under a line's indent): only the
+/// rows in the window are wrapped out, the rest only counted; its images after what is said of the contents, before the result as sent.
 fn draw_text_page(
     frame: &mut Frame<'_>,
     area: Rect,
@@ -202,7 +203,7 @@ fn draw_text_page(
 ) {
     let height = usize::from(area.height).max(1);
     let width = usize::from(area.width);
-    let rows_of = |l: &String| l.chars().count().div_ceil(width.max(1)).max(1);
+    let rows_of = |l: &String| rows_wrapped(l, width);
     let text_rows: usize = lines.iter().map(rows_of).sum();
     let pictures = picture_lines(pictures, width, model);
     let total = text_rows + pictures.len();

@@ -38,7 +38,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
             .split('\n')
             .flat_map(|part| {
                 let text = crate::untrusted::label(part);
-                super::wrap_words(&text, width.saturating_sub(indent).max(10))
+                super::prose::wrap(&text, width.saturating_sub(indent).max(10))
             })
             .collect();
         let mut wrapped: Vec<Line> = pieces

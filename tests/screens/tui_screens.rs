@@ -900,11 +900,12 @@ fn a_read_blob_is_saved_where_the_form_says() {
         .sum();
     assert_eq!(wrapped, 250, "a long text line wraps, not cut: {screen}");
     // Scrolled by rows, not lines: six rows down (in a pane too short for the page), the
-    // window starts on the wrapped text's last row.
+    // window starts on the wrapped text's last row, under the line's indent (newcomer
+    // friction 7).
     press(&mut m, &["tab", "j", "j", "j", "j", "j", "j"]);
     let screen = text(&render(&mut m, 120, 20));
     let top = screen.lines().nth(1).expect("a row");
-    assert!(top.contains("│yyyyyyyyyyyy "), "{screen}");
+    assert!(top.contains("│  yyyyyyyyyyyyyyyy "), "{screen}");
     press(&mut m, &["w"]);
     let screen = text(&render(&mut m, 120, 40));
     assert!(
