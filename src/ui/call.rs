@@ -148,8 +148,10 @@ fn no_panel_yet(model: &Model, tool: &str) -> &'static str {
     }
 }
 
-/// The lines the arguments take: a form's rows, the selected row's words and the border, in at
-/// most 3/5 of the panel (before the first result, all but the status line); JSON text in half.
+/// The lines the arguments take: a form's rows, the selected row's words and the border. While
+/// the form has the keys it may take all but the status line (and, once there are results, the
+/// result's first two lines: the form being edited matters more than the last result); while
+/// the result has them, a third. JSON text takes half.
 fn draft_height(state: &CallState, inner: Rect) -> u16 {
     match state.draft.shown_form() {
         Some(form) => {
@@ -159,7 +161,7 @@ fn draft_height(state: &CallState, inner: Rect) -> u16 {
             } else if state.history.is_empty() && state.in_flight.is_none() {
                 inner.height.saturating_sub(2)
             } else {
-                inner.height * 3 / 5
+                inner.height.saturating_sub(3)
             };
             super::form::height(form, inner.width, state.editing).clamp(3, most.max(3))
         }

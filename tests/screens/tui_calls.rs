@@ -1370,3 +1370,41 @@ fn an_edit_key_on_the_result_goes_back_to_the_form() {
         "both keys typed into the query row"
     );
 }
+
+/// Newcomer friction 12: at 80×24, editing a nested tool's arguments after a result gave the
+/// form two rows while the old result filled the panel. The form being edited now takes all
+/// but the status line and the result's first two lines.
+#[test]
+fn the_form_being_edited_has_the_room_at_80x24() {
+    let mut m = demo_model();
+    open_call(&mut m, "configure");
+    let (id, _) = send(&mut m);
+    finish(
+        &mut m,
+        "configure",
+        id,
+        json!({"content": [{"type": "text", "text": "ok"}]}),
+    );
+    press(&mut m, &["a"]);
+    let screen = text(&render(&mut m, 80, 24));
+    let top = screen
+        .lines()
+        .position(|l| l.contains("┌ arguments"))
+        .expect("the box");
+    let bottom = screen
+        .lines()
+        .position(|l| l.starts_with("│└"))
+        .expect("its bottom");
+    assert!(
+        bottom - top - 1 >= 6,
+        "{} rows inside:\n{screen}",
+        bottom - top - 1
+    );
+    for row in ["target*", "kind*", "path*", "retry"] {
+        assert!(screen.contains(row), "every row shown: {screen}");
+    }
+    assert!(
+        screen.contains("call #1"),
+        "the result's line is still there: {screen}"
+    );
+}
