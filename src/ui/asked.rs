@@ -21,7 +21,9 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         return;
     };
     let theme = model.view.theme;
-    let area = centered(frame.area(), 100, frame.area().height.saturating_sub(2));
+    let asked = asked_lines(panel, theme);
+    let screen = frame.area();
+    let area = centered(screen, 100, dialog_height(panel, &asked, screen));
     let waiting = model.asked.len();
     let asker = match panel.own {
         Some(OwnForm::Open(_)) => "before it opens",
@@ -46,7 +48,6 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     let inner = block.inner(area);
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
-    let asked = asked_lines(panel, theme);
     // The message wrapped, not cut: its height counted at the panel's width.
     let asked_height = super::wrapped_height(&asked, inner.width);
     let [top, editor_area, problem] = Layout::vertical([
@@ -96,6 +97,25 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
         frame.render_widget(&editor, editor_area);
     }
     frame.render_widget(Paragraph::new(status_line(model, panel)), problem);
+}
+
+/// The dialog's height: what the server asks, the draft and the status line under it, so that
+/// completions and problems are said right below the field being typed, not at the foot of
+/// the screen; at most the screen less two rows.
+fn dialog_height(panel: &AskPanel, asked: &[Line<'_>], screen: ratatui::layout::Rect) -> u16 {
+    let most = screen.height.saturating_sub(2);
+    let inner_width = screen.width.min(100).saturating_sub(2);
+    let asked = super::wrapped_height(asked, inner_width).clamp(1, most / 2);
+    let draft = match panel.draft.shown_form() {
+        Some(form) => super::form::height(form, inner_width, true),
+        None => u16::try_from(panel.draft.editor.lines().len())
+            .unwrap_or(u16::MAX)
+            .saturating_add(2),
+    };
+    asked
+        .saturating_add(draft.max(3))
+        .saturating_add(3)
+        .min(most)
 }
 
 /// What the form is filled with: the server's requested fields, or our own form's values.

@@ -1073,6 +1073,13 @@ fn completions_come_as_you_type() {
     };
     update(&mut m, answer(&["rust", "ruby"]));
     let screen = text(&render(&mut m, 120, 40));
+    // Newcomer friction 6: the values are said right under the form, not at the screen's foot.
+    let row_of = |needle: &str| screen.lines().position(|l| l.contains(needle));
+    let (field, said) = (row_of("›  language"), row_of("language: rust · ruby"));
+    assert!(
+        matches!((field, said), (Some(f), Some(s)) if s > f && s - f <= 4),
+        "{field:?} {said:?}: {screen}"
+    );
     assert_eq!(
         form_value(&screen, "language").as_deref(),
         Some("ru"),

@@ -162,21 +162,24 @@ pub fn find(buffer: &Buffer, needle: &str) -> Option<(u16, u16)> {
 }
 
 /// What a form's row named `key` shows on `screen`: the text after its name (and `*`), up to
-/// the first double space.
+/// the first double space. A row that shows something is preferred: a dialog is drawn over
+/// panes that may name the same key with nothing after it.
 pub fn form_value(screen: &str, key: &str) -> Option<String> {
-    screen.lines().find_map(|line| {
-        let at = line.find(&format!(" {key}"))?;
-        let rest = line[at + 1 + key.len()..].trim_start_matches('*');
-        if !rest.starts_with(' ') {
-            return None;
-        }
-        let rest = rest.trim_start();
-        Some(
-            rest.split("  ")
-                .next()
-                .unwrap_or("")
-                .trim_end_matches('│')
-                .to_string(),
-        )
-    })
+    let found: Vec<String> = screen
+        .lines()
+        .flat_map(|line| {
+            let named = format!(" {key}");
+            let mut values = Vec::new();
+            for (at, _) in line.match_indices(&named) {
+                let rest = line[at + named.len()..].trim_start_matches('*');
+                if rest.starts_with(' ') {
+                    let first = rest.trim_start().split("  ").next().unwrap_or("");
+                    values.push(first.trim_end_matches('│').to_string());
+                }
+            }
+            values
+        })
+        .collect();
+    let shown = found.iter().find(|v| !v.is_empty());
+    shown.or(found.first()).cloned()
 }
