@@ -1395,11 +1395,8 @@ fn the_form_being_edited_has_the_room_at_80x24() {
         .lines()
         .position(|l| l.starts_with("│└"))
         .expect("its bottom");
-    assert!(
-        bottom - top - 1 >= 6,
-        "{} rows inside:\n{screen}",
-        bottom - top - 1
-    );
+    let inside = bottom - top - 1;
+    assert!(inside >= 6, "{inside} rows inside:\n{screen}");
     for row in ["target*", "kind*", "path*", "retry"] {
         assert!(screen.contains(row), "every row shown: {screen}");
     }
