@@ -50,7 +50,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         (Connection::Connecting, None) => spans.push(Span::styled("connecting…  ", theme.dim())),
         (Connection::Connected, None) => {}
     }
-    // Only keys that work where the focus is: `/` filters in the tools list, not in a tree;
+    // Only keys that work where the focus is: `/` is named where it filters the pane itself;
     // what the focused pane does first, then what works everywhere.
     let layer = model.active_layer();
     let hints = [
@@ -77,6 +77,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let tabs = crate::app::library::query::tabs(model).len();
     for (command, word) in hints {
         if command == Command::NextTab && tabs < 2 {
+            continue;
+        }
+        // `/` is named where it filters the pane itself; elsewhere it is the list's (help says so).
+        if command == Command::Filter && model.view.keymap.key_for(layer, command).is_none() {
             continue;
         }
         if let Some(key) = model.view.keymap.reachable_key(layer, command) {

@@ -1019,3 +1019,17 @@ fn roots_are_edited_from_the_server_pane() {
         Some("roots are not declared (--no-roots): nothing to edit")
     );
 }
+
+/// Newcomer friction 15: typing in a pane with no filter of its own ran single-key commands
+/// (`q` quit at once). `/` there opens the list's filter: what follows is typed into it.
+#[test]
+fn slash_in_any_pane_opens_the_list_filter() {
+    for pane in ["3", "4", "2"] {
+        let mut m = demo_model();
+        press(&mut m, &[pane, "/"]);
+        assert_eq!(m.view.focus, Pane::Tools, "from pane {pane}");
+        type_text(&mut m, "quiet");
+        assert!(!m.exit.quit, "q was typed, not run");
+        assert_eq!(m.tools.filter.text, "quiet");
+    }
+}

@@ -12,6 +12,18 @@ pub fn command(model: &mut Model, command: Command) {
     if model.view.overlay == Some(Overlay::Help) {
         return help_search(model, command);
     }
+    // A pane with no filter of its own hands `/` to the list beside it.
+    if command == Command::Filter
+        && !matches!(
+            model.view.focus,
+            Pane::Tools | Pane::Library | Pane::Protocol
+        )
+    {
+        model.view.focus = match model.view.tab {
+            crate::app::tabs::Tab::Tools => Pane::Tools,
+            crate::app::tabs::Tab::Library(_) => Pane::Library,
+        };
+    }
     match command {
         Command::Filter if model.view.focus == Pane::Protocol => {
             model.protocol.filter.editing = true
