@@ -119,6 +119,7 @@ pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
             }
         };
         let mut model = session_model(&options, keymap.clone(), warning.clone());
+        model.session.servers_to_pick = servers_to_pick(&mut picker, &connection, &keymap);
         model.tools.baseline = baseline.clone();
         if let Some(watcher) = &watcher {
             watching(&mut model, watch, watcher, rerun);
@@ -187,6 +188,16 @@ fn start_watch(paths: &[std::path::PathBuf]) -> Result<Option<crate::watch::Watc
         true => Ok(None),
         false => crate::watch::Watcher::start(paths).map(Some),
     }
+}
+
+/// How many servers the picker `S` goes back to offers (read once, then kept for it).
+fn servers_to_pick(
+    picker: &mut Option<crate::app::picker::Picker>,
+    connection: &ConnectionArgs,
+    keymap: &keymap::Keymap,
+) -> usize {
+    let picker = picker.get_or_insert_with(|| new_picker(connection, keymap));
+    picker.found.servers.len()
 }
 
 /// The picker over `--config`'s file, or over the user's client configs.

@@ -601,9 +601,25 @@ fn for_the_panel_in_front(model: &mut Model, command: Command) -> Option<Vec<Eff
 }
 
 /// Quit, or end the session to pick another server; a running call would be lost without a
-/// word, so the first press asks.
+/// word, so the first press asks. Switching always asks (one key ends the session), and is
+/// refused with a word when the picker would have no server to offer.
 fn end(model: &mut Model, command: Command, asked_before: bool) {
     let switch = command == Command::SwitchServer;
+    if switch && model.session.servers_to_pick == 0 {
+        model.view.status = Some(
+            "no other server to pick: none in your client configs (or --config); quit and start mcp-inspect with another".into(),
+        );
+        return;
+    }
+    if switch && !model.busy() && !asked_before {
+        model.exit.quit_asked = true;
+        let key = model.view.keymap.key_for(Layer::Global, command);
+        model.view.status = Some(format!(
+            "{} again ends this session to pick another server (any other key stays)",
+            key.unwrap_or_default()
+        ));
+        return;
+    }
     if model.busy() && !asked_before {
         model.exit.quit_asked = true;
         model.view.status = Some(if switch {

@@ -1033,3 +1033,27 @@ fn slash_in_any_pane_opens_the_list_filter() {
         assert_eq!(m.tools.filter.text, "quiet");
     }
 }
+
+/// Newcomer friction 16: `S` ended the session on one key, into a picker that could be empty.
+/// Now the first press asks and any other key stays; with nothing to pick it says so and stays.
+#[test]
+fn switching_server_asks_first_and_never_leads_to_an_empty_picker() {
+    let mut m = demo_model();
+    press(&mut m, &["S"]);
+    assert!(!m.exit.quit, "nothing to pick: stays");
+    assert!(
+        m.view
+            .status
+            .as_deref()
+            .is_some_and(|s| s.starts_with("no other server to pick")),
+        "{:?}",
+        m.view.status
+    );
+    m.session.servers_to_pick = 2;
+    press(&mut m, &["S"]);
+    assert!(!m.exit.quit, "the first press asks");
+    press(&mut m, &["j", "S"]);
+    assert!(!m.exit.quit, "another key in between: asked again");
+    press(&mut m, &["S"]);
+    assert!(m.exit.quit && m.exit.switch_server);
+}

@@ -548,6 +548,9 @@ fn the_server_picker_connects_and_s_switches() {
     tmux.wait_for("client: Claude Desktop");
     tmux.keys(&["Enter"]);
     tmux.wait_for("Tools (17)");
+    // One key never ends a session: the first S asks, the second switches.
+    tmux.keys(&["S"]);
+    tmux.wait_for("S again ends this session");
     tmux.keys(&["S"]);
     tmux.wait_for("Pick a server: 2 servers");
     let left = Command::new("pgrep")

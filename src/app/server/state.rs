@@ -23,6 +23,8 @@ pub struct Session {
     pub next_call_id: u64,
     /// `--watch`: restarts on change and what they are compared with.
     pub watch: Watch,
+    /// How many servers the picker (`S`) would offer: none makes `S` say so and stay.
+    pub servers_to_pick: usize,
 }
 
 impl Session {
@@ -39,6 +41,7 @@ impl Session {
                 max_time: Duration::from_secs(600),
             },
             next_call_id: 1,
+            servers_to_pick: 0,
             watch: Default::default(),
         }
     }
