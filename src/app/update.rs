@@ -418,11 +418,7 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
     let command = match (own, layer) {
         (Some(c), _) => c,
         (None, Layer::Filter) => {
-            if let KeyCode::Char(c) = event.code
-                && !event
-                    .modifiers
-                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-            {
+            if let Some(c) = typed_char(&event) {
                 panes::filter::type_char(model, c);
             } else if key == Key::parse("ctrl-c").unwrap_or(key) {
                 return run_command(model, Command::Quit);
@@ -433,15 +429,9 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
             if key == Key::parse("ctrl-c").unwrap_or(key) {
                 return run_command(model, Command::Quit);
             }
-            match event.code {
-                KeyCode::Backspace => authorize::update::backspace(model),
-                KeyCode::Char(c)
-                    if !event
-                        .modifiers
-                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-                {
-                    authorize::update::type_text(model, &c.to_string())
-                }
+            match (event.code, typed_char(&event)) {
+                (KeyCode::Backspace, _) => authorize::update::backspace(model),
+                (_, Some(c)) => authorize::update::type_text(model, &c.to_string()),
                 _ => {}
             }
             return Vec::new();
@@ -485,15 +475,23 @@ fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
     run_command(model, command)
 }
 
-/// Whether `event` edits text: Backspace, Delete, or a character typed without ctrl or alt.
-fn edits_text(event: &KeyEvent) -> bool {
+/// The character `event` types: a character key without ctrl or alt.
+fn typed_char(event: &KeyEvent) -> Option<char> {
     match event.code {
-        KeyCode::Backspace | KeyCode::Delete => true,
-        KeyCode::Char(_) => !event
-            .modifiers
-            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT),
-        _ => false,
+        KeyCode::Char(c)
+            if !event
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            Some(c)
+        }
+        _ => None,
     }
+}
+
+/// Whether `event` edits text: Backspace, Delete, or a typed character.
+fn edits_text(event: &KeyEvent) -> bool {
+    matches!(event.code, KeyCode::Backspace | KeyCode::Delete) || typed_char(event).is_some()
 }
 
 fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {

@@ -50,8 +50,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
         (Connection::Connecting, None) => spans.push(Span::styled("connecting…  ", theme.dim())),
         (Connection::Connected, None) => {}
     }
-    // Only keys that work where the focus is: `/` is named where it filters the pane itself;
-    // what the focused pane does first, then what works everywhere.
+    // Only keys that work where the focus is: what the focused pane does first, then what
+    // works everywhere.
     let layer = model.active_layer();
     let hints = [
         (Command::Open, "open"),
