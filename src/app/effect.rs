@@ -6,7 +6,7 @@ use super::copy::Copy;
 use super::tools::entry::ToolEntry;
 use std::sync::Arc;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     /// For the task that owns the connection.
     Session(SessionRequest),
@@ -39,6 +39,21 @@ pub enum Effect {
     /// Whether each of the roots form's entries is a directory (a `stat` each, off the UI
     /// thread: a path on a hung mount may take its time); answered by `Msg::RootsChecked`.
     CheckRoots(Vec<String>),
+    /// A feature's word for another feature. `update` routes every handoff before it returns,
+    /// so the runtime never sees one and no feature calls another's `update`.
+    Handoff(Handoff),
+}
+
+/// What one feature hands to another, through `update`'s router.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Handoff {
+    /// Read the resource a call's result links to (the call panel to the library).
+    ReadLink(String),
+    /// The TUI's own form was answered (the request panel to the feature that opened it).
+    OwnFormAnswered {
+        form: crate::app::asked::state::OwnForm,
+        answer: Result<serde_json::Value, String>,
+    },
 }
 
 /// A value built off the UI thread, handed over once (a message may be cloned; the value not).

@@ -3,7 +3,7 @@
 
 use crate::app::command::Command;
 use crate::app::copy;
-pub use crate::app::effect::{Effect, Listed, SessionRequest};
+pub use crate::app::effect::{Effect, Handoff, Listed, SessionRequest};
 use crate::app::keymap::{Key, Layer};
 use crate::app::model::{LogKind, Model, Overlay, Pane};
 use crate::app::server::state::Connection;
@@ -14,7 +14,7 @@ use crate::app::{asked, authorize, call, library, panes, protocol, saved, server
 use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
 use crate::schema::Era;
 use crate::untrusted;
-use asked::state::Reply;
+use asked::state::{OwnForm, Reply};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -146,6 +146,7 @@ pub enum Msg {
 
 pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
     let mut effects = apply(model, msg);
+    route_handoffs(model, &mut effects);
     // The selected tool's trees: built here when small, asked for off the UI thread when large.
     ensure_detail(model);
     if let Some(entry) = model.selected_entry().filter(|e| e.large).cloned()
@@ -176,6 +177,39 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
     effects
 }
 
+/// Hands each feature's word for another to it, until none is left: the runtime never sees a
+/// handoff, and features never import each other's `update`.
+fn route_handoffs(model: &mut Model, effects: &mut Vec<Effect>) {
+    loop {
+        let (handoffs, rest): (Vec<Effect>, Vec<Effect>) = std::mem::take(effects)
+            .into_iter()
+            .partition(|e| matches!(e, Effect::Handoff(_)));
+        *effects = rest;
+        if handoffs.is_empty() {
+            return;
+        }
+        for handoff in handoffs {
+            if let Effect::Handoff(handoff) = handoff {
+                effects.extend(hand_over(model, handoff));
+            }
+        }
+    }
+}
+
+fn hand_over(model: &mut Model, handoff: Handoff) -> Vec<Effect> {
+    match handoff {
+        Handoff::ReadLink(uri) => library::update::read_link(model, &uri),
+        Handoff::OwnFormAnswered { form, answer } => match form {
+            OwnForm::Open(item) => library::update::filled(model, &item, answer),
+            OwnForm::Save(bytes) => library::update::save_to(model, bytes, answer),
+            OwnForm::Request => protocol::update::send(model, answer),
+            OwnForm::KeepTest(keep) => saved::kept_tests::chosen(model, keep, answer),
+            OwnForm::Roots => server::roots::chosen(model, answer),
+            OwnForm::Trial(kind) => crate::app::trial::settings::chosen(model, kind, answer),
+        },
+    }
+}
+
 fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
     // Messages that ask for effects return them; the others change the model only.
     match msg {
@@ -185,7 +219,12 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             return crate::app::mouse::mouse(model, event);
         }
         Msg::Mouse(_) => {}
-        Msg::Connected(summary) => return server::update::connected(model, summary),
+        Msg::Connected(summary) => {
+            let effects = server::update::connected(model, summary);
+            // A new connection's library is listed afresh once its tools are.
+            library::update::connected(model);
+            return effects;
+        }
         Msg::Watched(what) => return server::watch::changed(model, &what),
         Msg::Trial(update) => crate::app::trial::update::updated(model, update),
         Msg::RootsSet { entries, outcome } => return server::roots::set(model, entries, outcome),
@@ -565,9 +604,27 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
                 }
             };
         }
-        motion => panes::update::motion(model, motion),
+        motion => self::motion(model, motion),
     }
     Vec::new()
+}
+
+/// A motion goes to the help overlay when it is open, else to the focused pane's feature.
+fn motion(model: &mut Model, motion: Command) {
+    use crate::app::tools::update::{move_in_list, move_in_log, tool_command};
+    if model.view.overlay == Some(Overlay::Help) {
+        return panes::update::help_motion(model, motion);
+    }
+    match model.view.focus {
+        Pane::Tools => move_in_list(model, motion),
+        Pane::Tool => tool_command(model, motion),
+        Pane::Log => move_in_log(model, motion),
+        Pane::Library => library::update::motion(model, motion),
+        Pane::Opened => library::update::in_opened(model, motion),
+        Pane::Protocol | Pane::Server => panes::update::scroll(model, motion),
+        // Their motions are their own (`trial::update::command`, the call panel's keys).
+        Pane::Trial | Pane::Call => {}
+    }
 }
 
 /// A command for the completion list, the authorization panel or a request's panel, if one

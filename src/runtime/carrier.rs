@@ -108,6 +108,8 @@ impl Carrier {
         effect: Effect,
     ) -> std::io::Result<Carried> {
         match effect {
+            // `update` routes every handoff before it returns its effects.
+            Effect::Handoff(_) => {}
             Effect::Session(request) => {
                 if let Some(refused) = self.request(request) {
                     return Ok(Carried::now(refused));

@@ -2,11 +2,10 @@
 //! server's request arriving (refused at once when too many already wait).
 
 use crate::app::asked::completions;
-use crate::app::asked::state::{AskPanel, Asked, MAX_WAITING, OwnForm, Reply};
+use crate::app::asked::state::{AskPanel, Asked, MAX_WAITING, Reply};
 use crate::app::command::Command;
 use crate::app::copy::Copy;
-use crate::app::effect::{Effect, SessionRequest};
-use crate::app::library;
+use crate::app::effect::{Effect, Handoff, SessionRequest};
 use crate::app::model::Model;
 use crossterm::event::KeyEvent;
 use serde_json::Value;
@@ -97,16 +96,10 @@ pub fn answer(model: &mut Model, reply: Reply) -> Vec<Effect> {
             let own = panel.own.clone();
             model.asked.pop_front();
             match own {
-                Some(OwnForm::Open(item)) => library::update::filled(model, &item, result),
-                Some(OwnForm::Save(bytes)) => library::update::save_to(model, bytes, result),
-                Some(OwnForm::Request) => crate::app::protocol::update::send(model, result),
-                Some(OwnForm::KeepTest(keep)) => {
-                    crate::app::saved::kept_tests::chosen(model, keep, result)
-                }
-                Some(OwnForm::Roots) => crate::app::server::roots::chosen(model, result),
-                Some(OwnForm::Trial(kind)) => {
-                    crate::app::trial::settings::chosen(model, kind, result)
-                }
+                Some(form) => vec![Effect::Handoff(Handoff::OwnFormAnswered {
+                    form,
+                    answer: result,
+                })],
                 None => vec![Effect::Session(SessionRequest::Answer { id, result })],
             }
         }

@@ -274,7 +274,7 @@ fn read_link(model: &mut Model) -> Vec<Effect> {
     }
     let uri = links[state.links_read % links.len()].clone();
     state.links_read += 1;
-    crate::app::library::update::read_link(model, &uri)
+    vec![Effect::Handoff(crate::app::effect::Handoff::ReadLink(uri))]
 }
 
 /// Moving through the results: pages, the value tree's rows, older and newer results, the raw

@@ -2,10 +2,8 @@
 //! (help, copy menu) and zoom, and motions sent to the focused pane.
 
 use crate::app::command::Command;
-use crate::app::library;
 use crate::app::model::{Model, Overlay, Pane};
 use crate::app::tabs::Tab;
-use crate::app::tools::update::{move_in_list, move_in_log, tool_command};
 
 /// Help, close, the copy menu and zoom.
 /// The left pane's share changed by `by` percent, within its bounds.
@@ -91,32 +89,27 @@ fn cycle(model: &mut Model, forward: bool) {
     }
 }
 
-/// A motion: the help overlay's when it is open, else the focused pane's.
-pub fn motion(model: &mut Model, motion: Command) {
-    if model.view.overlay == Some(Overlay::Help) {
-        let page = model.view.viewport.help_rows.max(1);
-        let scroll = model.view.help_scroll;
-        model.view.help_scroll = match motion {
-            Command::Down => scroll + 1,
-            Command::Up => scroll.saturating_sub(1),
-            Command::PageDown => scroll + page,
-            Command::PageUp => scroll.saturating_sub(page),
-            _ => scroll,
-        };
-        return;
-    }
+/// A motion in the help overlay: its scroll.
+pub fn help_motion(model: &mut Model, motion: Command) {
+    let page = model.view.viewport.help_rows.max(1);
+    let scroll = model.view.help_scroll;
+    model.view.help_scroll = match motion {
+        Command::Down => scroll + 1,
+        Command::Up => scroll.saturating_sub(1),
+        Command::PageDown => scroll + page,
+        Command::PageUp => scroll.saturating_sub(page),
+        _ => scroll,
+    };
+}
+
+/// A motion in the protocol or the server pane: their scroll (other panes' motions are their
+/// features', routed by `update`).
+pub fn scroll(model: &mut Model, motion: Command) {
     match model.view.focus {
-        Pane::Tools => move_in_list(model, motion),
-        Pane::Tool => tool_command(model, motion),
-        Pane::Log => move_in_log(model, motion),
         Pane::Protocol => {
             let page = model.view.viewport.protocol_rows;
             model.protocol.motion(motion, page);
         }
-        Pane::Library => library::update::motion(model, motion),
-        Pane::Opened => library::update::in_opened(model, motion),
-        // Its motions are its own (see `trial::update::command`).
-        Pane::Trial => {}
         Pane::Server => {
             let scroll = model.view.server_scroll;
             model.view.server_scroll = match motion {
@@ -127,6 +120,6 @@ pub fn motion(model: &mut Model, motion: Command) {
                 _ => scroll,
             }
         }
-        Pane::Call => {}
+        _ => {}
     }
 }

@@ -24,8 +24,6 @@ pub fn connected(model: &mut Model, server: ServerSummary) -> Vec<Effect> {
     );
     model.session.server = Some(server);
     model.session.connection = Connection::Connected;
-    // A new connection's library is listed afresh once its tools are.
-    crate::app::library::update::connected(model);
     let mut effects = vec![Effect::Session(SessionRequest::ListTools)];
     effects.extend(crate::app::server::watch::settled(model));
     effects
