@@ -97,6 +97,15 @@ fn main() {
         );
         return;
     }
+    if std::env::args().any(|a| a == "editor") {
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+        let frame = big_draft_frame(&mut terminal, budget);
+        println!(
+            "target: a frame of a 1 MB JSON draft with 2,000 edits to undo {:.2} ms (16 ms)",
+            frame.median.as_secs_f64() * 1e3
+        );
+        return;
+    }
     if std::env::args().any(|a| a == "tap") {
         // Alone, it takes its time: a 5% target wants more than nine runs a side.
         let tap = protocol_tap_cost(Duration::from_secs(15));
@@ -211,6 +220,7 @@ fn main() {
         },
     );
     let result_key = ten_megabyte_result_key(&mut terminal, budget);
+    let big_draft = big_draft_frame(&mut terminal, budget);
     form_benches(&mut terminal, budget);
     library_benches(&mut terminal, budget);
     // A key behind a full batch of flood events: the runtime handles at most 512 server
@@ -276,6 +286,69 @@ fn main() {
         "target: a key while an image decodes beside it {:.2} ms (5 ms)",
         key_while_decoding.as_secs_f64() * 1e3
     );
+    println!(
+        "target: a frame of a 1 MB JSON draft with 2,000 edits to undo {:.2} ms (16 ms)",
+        big_draft.median.as_secs_f64() * 1e3
+    );
+}
+
+/// The call panel of a tool whose JSON draft is 1 MB with 2,000 edits to undo, beside a
+/// result and the draft's violations (`cargo bench --bench tui -- editor`): what one frame
+/// costs when nothing changed (the editor is drawn where it is, never copied).
+fn big_draft_frame(terminal: &mut Terminal<TestBackend>, budget: Duration) -> support::Measured {
+    let tool = decode_tool(&json!({"name": "draft", "inputSchema": {"type": "object",
+        "properties": {"items": {"type": "array", "maxItems": 1}}}}))
+    .expect("tool");
+    let mut m = model();
+    update(
+        &mut m,
+        Msg::ToolsListed(ToolList {
+            tools: vec![tool],
+            pages: 1,
+            ..ToolList::default()
+        }),
+    );
+    let mut id = None;
+    update(&mut m, key('a'));
+    let send = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    for effect in update(&mut m, Msg::Key(send)) {
+        if let Effect::Session(SessionRequest::Call { id: sent, .. }) = effect {
+            id = Some(sent);
+        }
+    }
+    let raw = json!({"content": [{"type": "text", "text": "done"}]});
+    let judged = Judged::new(CallResult::decode(raw), None, Era::Legacy);
+    update(
+        &mut m,
+        Msg::CallFinished {
+            tool: "draft".into(),
+            id: id.expect("a call was sent"),
+            outcome: Ok(Box::new(judged)),
+        },
+    );
+    let state = m.call_mut("draft").expect("call panel");
+    if state.draft.in_form {
+        state.draft.toggle().expect("to JSON");
+    }
+    let items: Vec<serde_json::Value> = (0..20_000)
+        .map(|i| json!({"id": i, "name": format!("item {i}"), "note": "x".repeat(20)}))
+        .collect();
+    let text = serde_json::to_string_pretty(&json!({"items": items})).expect("json");
+    assert!(text.len() > 1_000_000, "{}", text.len());
+    state.set_text(&text);
+    for _ in 0..2_000 {
+        state.draft.editor.insert_char(' ');
+    }
+    state.check();
+    update(&mut m, Msg::Tick);
+    mcp_inspect::testing::runtime::frame(terminal, &mut m).expect("draw");
+    let state = m.call("draft").expect("call panel");
+    assert!(!state.violations.is_empty() && !state.history.is_empty());
+    measure(
+        "tui: a frame of a 1 MB JSON draft with 2,000 edits to undo, a result beside it",
+        budget,
+        || mcp_inspect::testing::runtime::frame(terminal, &mut m).expect("draw"),
+    )
 }
 
 /// A tool whose arguments are a 10,000-row form (`cargo bench --bench tui -- form`): from `a`

@@ -169,10 +169,15 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
     if model.view.focus == Pane::Protocol {
         model.protocol.refresh_detail();
     }
+    let numbers = model.view.theme.dim();
     if let Some(entry) = model.selected_entry().cloned()
         && let Some(state) = model.call_mut(&entry.tool.name)
     {
         let _ = state.value_view();
+        state.draft.set_look(Some(numbers));
+    }
+    if let Some(panel) = model.asked.front_mut() {
+        panel.draft.set_look(None);
     }
     effects
 }

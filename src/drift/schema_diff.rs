@@ -269,6 +269,19 @@ impl<'a> Walk<'a> {
             "uniqueItems",
         ];
         self.pattern_and_format(old, new, at);
+        self.other_keywords(old, new, at, &handled);
+        self.unique_items(old, new, at);
+    }
+
+    /// Keywords no rule above judges: words (`description`, `title`…) as information, the
+    /// rest as changes whose effect is not judged; `x-` extensions and equal values left out.
+    fn other_keywords(
+        &mut self,
+        old: &Map<String, Value>,
+        new: &Map<String, Value>,
+        at: &str,
+        handled: &[&str],
+    ) {
         let keys: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
         for key in keys {
             let k = key.as_str();
@@ -296,6 +309,9 @@ impl<'a> Walk<'a> {
             };
             self.say(at, effect, what);
         }
+    }
+
+    fn unique_items(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
         if old.get("uniqueItems") != new.get("uniqueItems") {
             let now = new.get("uniqueItems") == Some(&Value::Bool(true));
             let effect = if now { Effect::Narrows } else { Effect::Widens };

@@ -11,7 +11,6 @@ use crate::app::model::Model;
 use crate::untrusted;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use serde_json::Value;
@@ -24,27 +23,8 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     let asked = asked_lines(panel, theme);
     let screen = frame.area();
     let area = centered(screen, 100, dialog_height(panel, &asked, screen));
-    let waiting = model.asked.len();
-    let asker = match panel.own {
-        Some(OwnForm::Open(_)) => "before it opens",
-        Some(OwnForm::Save(_)) => "before it is written",
-        Some(OwnForm::Request) => "before it is sent",
-        Some(OwnForm::KeepTest(_)) => "before it is kept",
-        Some(OwnForm::Roots) => "before they are handed over",
-        Some(OwnForm::Trial(_)) => "before it runs",
-        None => "the server asks",
-    };
-    let title = format!(
-        " {asker}: {}{} ",
-        untrusted::line(&panel.method, 40),
-        if waiting > 1 {
-            format!(" (1 of {waiting})")
-        } else {
-            String::new()
-        }
-    );
     let hints = hints(model, panel);
-    let block = theme.pane(title, true).title_bottom(hints);
+    let block = theme.pane(title(model, panel), true).title_bottom(hints);
     let inner = block.inner(area);
     frame.render_widget(Clear, area);
     frame.render_widget(block, area);
@@ -57,12 +37,49 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
     ])
     .areas(inner);
     frame.render_widget(Paragraph::new(asked).wrap(Wrap { trim: false }), top);
-    let toggle = model
-        .view
-        .keymap
-        .key_for(Layer::Asked, Command::ToggleForm)
-        .unwrap_or_default();
-    let mut block = Block::default()
+    let block = draft_block(model, panel);
+    if let Some(form) = panel.draft.shown_form() {
+        let _ = super::form::draw(frame, editor_area, block, form, true, theme);
+    } else {
+        // The editor's look was set by `update` (`Draft::set_look`): drawn where it is.
+        let inner = block.inner(editor_area);
+        frame.render_widget(block, editor_area);
+        frame.render_widget(&panel.draft.editor, inner);
+    }
+    frame.render_widget(Paragraph::new(status_line(model, panel)), problem);
+}
+
+/// Who asks (the server, or the TUI before it does something) and how many wait.
+fn title(model: &Model, panel: &AskPanel) -> String {
+    let waiting = model.asked.len();
+    let asker = match panel.own {
+        Some(OwnForm::Open(_)) => "before it opens",
+        Some(OwnForm::Save(_)) => "before it is written",
+        Some(OwnForm::Request) => "before it is sent",
+        Some(OwnForm::KeepTest(_)) => "before it is kept",
+        Some(OwnForm::Roots) => "before they are handed over",
+        Some(OwnForm::Trial(_)) => "before it runs",
+        None => "the server asks",
+    };
+    format!(
+        " {asker}: {}{} ",
+        untrusted::line(&panel.method, 40),
+        if waiting > 1 {
+            format!(" (1 of {waiting})")
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// The box around the answer: what it holds and how to switch, the preview under it.
+fn draft_block<'a>(model: &Model, panel: &AskPanel) -> Block<'a> {
+    let key = |c| {
+        let keymap = &model.view.keymap;
+        keymap.key_for(Layer::Asked, c).unwrap_or_default()
+    };
+    let toggle = key(Command::ToggleForm);
+    let block = Block::default()
         .borders(Borders::ALL)
         .title(match (panel.kind, panel.draft.in_form) {
             (Asked::Form, true) => format!(" {} · {toggle} JSON ", filled(panel)),
@@ -70,33 +87,18 @@ pub fn draw(frame: &mut Frame<'_>, model: &Model) {
                 format!(" {} as JSON · {toggle} the form ", filled(panel))
             }
             (Asked::Form, false) => format!(" {} as JSON ", filled(panel)),
-            (Asked::Url, _) => {
-                let key = |c| {
-                    let keymap = &model.view.keymap;
-                    keymap.key_for(Layer::Asked, c).unwrap_or_default()
-                };
-                format!(
-                    " nothing to fill: {} opens the URL, {} copies it; accept once visited ",
-                    key(Command::LinkOpen),
-                    key(Command::LinkCopy)
-                )
-            }
+            (Asked::Url, _) => format!(
+                " nothing to fill: {} opens the URL, {} copies it; accept once visited ",
+                key(Command::LinkOpen),
+                key(Command::LinkCopy)
+            ),
             (Asked::Sampling, _) => " your reply, as the model's result ".into(),
         })
-        .border_style(theme.border(true));
-    if let Some(preview) = &panel.preview {
-        block = block.title_bottom(format!(" {} ", untrusted::line(preview, 300)));
+        .border_style(model.view.theme.border(true));
+    match &panel.preview {
+        Some(preview) => block.title_bottom(format!(" {} ", untrusted::line(preview, 300))),
+        None => block,
     }
-    if let Some(form) = panel.draft.shown_form() {
-        let _ = super::form::draw(frame, editor_area, block, form, true, theme);
-    } else {
-        // The draft's look belongs to this frame: a copy is styled (an answer is small text).
-        let mut editor = panel.draft.editor.clone();
-        editor.set_block(block);
-        editor.set_cursor_line_style(Style::default());
-        frame.render_widget(&editor, editor_area);
-    }
-    frame.render_widget(Paragraph::new(status_line(model, panel)), problem);
 }
 
 /// The dialog's height: what the server asks, the draft and the status line under it, so that

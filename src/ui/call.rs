@@ -5,7 +5,6 @@
 use super::keep_in_view;
 use super::outline::{Label, Piece, draw_page, page_height};
 use super::prose::wrap;
-use crate::app::call::draft_lines::{line_of, value_lines};
 use crate::app::call::query::remaining;
 use crate::app::call::result_text::ResultText;
 use crate::app::call::state::{CallState, InFlight, Outcome, Record};
@@ -211,11 +210,10 @@ fn draw_draft(
     if let Some(form) = state.draft.shown_form() {
         return super::form::draw(frame, area, block, form, state.editing, theme);
     }
-    let mut editor = state.draft.editor.clone();
-    editor.set_block(block);
-    editor.set_cursor_line_style(Style::default());
-    editor.set_line_number_style(theme.dim());
-    frame.render_widget(&editor, area);
+    // The editor's look was set by `update` (`Draft::set_look`): drawn where it is.
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    frame.render_widget(&state.draft.editor, inner);
     (Rect::default(), 0)
 }
 
@@ -247,16 +245,18 @@ fn problem_lines(state: &CallState, complete_key: &str, theme: Theme) -> Vec<Lin
         // The form marks each violation on its row.
         return lines;
     }
-    let map = value_lines(&state.text());
-    lines.extend(state.violations.iter().map(|v| {
+    let at_lines = state
+        .violation_lines
+        .iter()
+        .copied()
+        .chain(std::iter::repeat(None));
+    lines.extend(state.violations.iter().zip(at_lines).map(|(v, line)| {
         let at = if v.instance_path.is_empty() {
             "/"
         } else {
             &v.instance_path
         };
-        let line = line_of(&map, &v.instance_path)
-            .map(|l| format!("line {l} "))
-            .unwrap_or_default();
+        let line = line.map(|l| format!("line {l} ")).unwrap_or_default();
         // Paths hold the server's property names: escaped here, matched raw above.
         let at = crate::untrusted::label(at);
         Line::styled(format!("✗ {line}{at}: {}", v.message), theme.error())
@@ -491,16 +491,7 @@ fn result_pieces<'a>(
     let Some(record) = state.shown_record() else {
         return Vec::new();
     };
-    // A result beside a draft that has changed since: what produced it is said first.
-    let draft = serde_json::from_str::<serde_json::Value>(&state.text()).ok();
-    let sent: Vec<Line<'static>> = (draft.as_ref() != Some(&record.arguments))
-        .then(|| {
-            let sent = untrusted::json(&record.arguments, false);
-            let shown = untrusted::line(&sent, width.saturating_sub(30).max(20));
-            Line::styled(format!("sent (not the draft above): {shown}"), theme.dim())
-        })
-        .into_iter()
-        .collect();
+    let sent = sent_line(state, record, width, theme);
     let (result, verdict, text) = match &record.outcome {
         Outcome::Result {
             result,
@@ -560,6 +551,18 @@ fn result_pieces<'a>(
     lines.extend(content_lines(result, text, width, theme));
     pieces.push(Piece::Lines(lines));
     pieces
+}
+
+/// A result beside a draft that has changed since: what produced it, said first.
+fn sent_line(state: &CallState, record: &Record, width: usize, theme: Theme) -> Vec<Line<'static>> {
+    (state.draft_value.as_ref() != Some(&record.arguments))
+        .then(|| {
+            let sent = untrusted::json(&record.arguments, false);
+            let shown = untrusted::line(&sent, width.saturating_sub(30).max(20));
+            Line::styled(format!("sent (not the draft above): {shown}"), theme.dim())
+        })
+        .into_iter()
+        .collect()
 }
 
 /// The result's content blocks (each described, its text wrapped) and the raw result.

@@ -177,6 +177,11 @@ pub struct CallState {
     /// The draft's JSON error, or its schema violations.
     pub parse_error: Option<String>,
     pub violations: Vec<Violation>,
+    /// The JSON text's line of each violation, in order (none in the form, which marks rows).
+    pub violation_lines: Vec<Option<usize>>,
+    /// The draft's value at its last check, when it parsed: what a frame compares with the
+    /// shown result's arguments without parsing the draft again.
+    pub draft_value: Option<Value>,
     pub confirm: Option<Confirm>,
     pub in_flight: Option<InFlight>,
     pub history: Vec<Record>,
@@ -210,6 +215,8 @@ impl CallState {
                 .map(|s| Arc::new(OutputCheck::new(s))),
             parse_error: None,
             violations: Vec::new(),
+            violation_lines: Vec::new(),
+            draft_value: None,
             confirm: None,
             in_flight: None,
             history: Vec::new(),
@@ -317,6 +324,7 @@ impl CallState {
     pub fn check(&mut self) {
         self.confirm = None;
         self.violations.clear();
+        self.draft_value = None;
         match self.draft.value() {
             Err(e) => self.parse_error = Some(format!("not JSON: {e}")),
             Ok(v) if !v.is_object() => {
@@ -340,10 +348,20 @@ impl CallState {
                             Some(format!("input schema unusable: {}", unusable.describe()))
                     }
                 }
+                self.draft_value = Some(v);
             }
         }
         let violations = std::mem::take(&mut self.violations);
         self.draft.mark(&violations);
+        self.violation_lines = if self.draft.in_form || violations.is_empty() {
+            Vec::new()
+        } else {
+            let map = crate::app::call::draft_lines::value_lines(&self.draft.text());
+            violations
+                .iter()
+                .map(|v| crate::app::call::draft_lines::line_of(&map, &v.instance_path))
+                .collect()
+        };
         self.violations = violations;
     }
 

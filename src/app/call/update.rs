@@ -9,6 +9,7 @@ use crate::app::model::{LogKind, Model, Pane};
 use crate::app::outline;
 use crate::app::tools::entry::ToolEntry;
 use crate::mcp::RequestError;
+use crate::mcp::surface::tool::Tool;
 use crossterm::event::KeyEvent;
 use std::time::Instant;
 
@@ -123,17 +124,9 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
         return effects;
     };
     let tool = &entry.tool;
-    // A past call again: its arguments become the draft, sent as a draft is.
-    let command = match (command, state.shown_record().map(|r| r.arguments.clone())) {
-        (Command::Rerun, Some(arguments)) => {
-            state.set_text(&crate::untrusted::json(&arguments, true));
-            Command::Send
-        }
-        (Command::Rerun, None) => {
-            model.view.status = Some("no past call to run again".into());
-            return effects;
-        }
-        (command, _) => command,
+    let Some(command) = rerun_as_send(state, command) else {
+        model.view.status = Some("no past call to run again".into());
+        return effects;
     };
     match command {
         Command::Call | Command::Edit => state.editing = true,
@@ -143,33 +136,12 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
             Some("required") => status = Some("this tool always runs as a task".into()),
             _ => status = Some("this tool does not run as a task (execution.taskSupport)".into()),
         },
-        Command::Undo | Command::Redo => {
-            if !state.draft.undo(command == Command::Redo) {
-                status = Some("nothing to undo".into());
-            }
-            state.check();
-            state.refresh_choices();
-        }
-        Command::ToggleForm => {
-            if let Err(why) = state.draft.toggle() {
-                status = Some(why);
-            }
-            state.check();
-            state.refresh_choices();
-        }
-        Command::ResetArguments => state.reset(tool),
-        Command::ClearArguments => {
-            state.set_text("{}");
-            // Typing goes between the braces.
-            let jump = ratatui_textarea::CursorMove::Jump(0, 1);
-            state.draft.editor.move_cursor(jump);
-        }
-        Command::FormatArguments => {
-            match serde_json::from_str::<serde_json::Value>(&state.text()) {
-                Ok(draft) => state.set_text(&crate::untrusted::json(&draft, true)),
-                Err(e) => status = Some(format!("not formatted: not JSON ({e})")),
-            }
-        }
+        Command::Undo
+        | Command::Redo
+        | Command::ToggleForm
+        | Command::ResetArguments
+        | Command::ClearArguments
+        | Command::FormatArguments => status = edit_draft(state, tool, command),
         Command::ExternalEditor => effects.push(Effect::EditExternally {
             tool: tool.name.clone(),
             text: state.text(),
@@ -203,6 +175,54 @@ pub fn command(model: &mut Model, command: Command) -> Vec<Effect> {
         model.view.status = status;
     }
     effects
+}
+
+/// A past call again (`Rerun`): its arguments become the draft, sent as a draft is; `None`
+/// when no past call is shown. Other commands as they are.
+fn rerun_as_send(state: &mut CallState, command: Command) -> Option<Command> {
+    if command != Command::Rerun {
+        return Some(command);
+    }
+    let arguments = state.shown_record()?.arguments.clone();
+    state.set_text(&crate::untrusted::json(&arguments, true));
+    Some(Command::Send)
+}
+
+/// The commands that change the draft as a whole: undo and redo, form or JSON, reset, clear,
+/// format. What to say, if anything.
+fn edit_draft(state: &mut CallState, tool: &Tool, command: Command) -> Option<String> {
+    let mut status = None;
+    match command {
+        Command::Undo | Command::Redo => {
+            if !state.draft.undo(command == Command::Redo) {
+                status = Some("nothing to undo".into());
+            }
+            state.check();
+            state.refresh_choices();
+        }
+        Command::ToggleForm => {
+            if let Err(why) = state.draft.toggle() {
+                status = Some(why);
+            }
+            state.check();
+            state.refresh_choices();
+        }
+        Command::ResetArguments => state.reset(tool),
+        Command::ClearArguments => {
+            state.set_text("{}");
+            // Typing goes between the braces.
+            let jump = ratatui_textarea::CursorMove::Jump(0, 1);
+            state.draft.editor.move_cursor(jump);
+        }
+        Command::FormatArguments => {
+            match serde_json::from_str::<serde_json::Value>(&state.text()) {
+                Ok(draft) => state.set_text(&crate::untrusted::json(&draft, true)),
+                Err(e) => status = Some(format!("not formatted: not JSON ({e})")),
+            }
+        }
+        _ => {}
+    }
+    status
 }
 
 /// A call of `tool` goes out: it gets the next id (returned), and the panel shows it in flight.

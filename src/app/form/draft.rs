@@ -78,6 +78,17 @@ impl Draft {
         }
     }
 
+    /// The editor's look, set where the model changes so that a frame draws the editor where
+    /// it is (a copy per frame would cost a large draft's text and undo history): no cursor
+    /// line, and line numbers in `numbers` when given.
+    pub fn set_look(&mut self, numbers: Option<ratatui::style::Style>) {
+        self.editor
+            .set_cursor_line_style(ratatui::style::Style::default());
+        if let Some(style) = numbers {
+            self.editor.set_line_number_style(style);
+        }
+    }
+
     /// The form, when it is the one shown.
     pub fn shown_form(&self) -> Option<&Form> {
         self.form.as_ref().filter(|_| self.in_form)

@@ -237,29 +237,22 @@ impl WireClient {
         auth_token: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, Error> {
+        let posted = PostedTo {
+            uri: uri.clone(),
+            session_id,
+            auth_token,
+            headers: custom_headers,
+        };
         if let Ok(mut last) = self.last_post.lock() {
-            *last = Some(PostedTo {
-                uri: uri.clone(),
-                session_id: session_id.clone(),
-                auth_token: auth_token.clone(),
-                headers: custom_headers.clone(),
-            });
+            *last = Some(posted.clone());
         }
         let body = serde_json::to_string(message).map_err(Error::Deserialize)?;
         let sent: Option<Value> = serde_json::from_str(&body).ok();
         if let Some(sent) = &sent {
             self.raw.expect(sent);
         }
-        let session_was_attached = session_id.is_some();
-        let request = self
-            .http
-            .post(uri.as_ref())
-            .header("accept", format!("{EVENT_STREAM}, {JSON}"))
-            .header("content-type", JSON);
-        let request = with_session(request, session_id, auth_token, custom_headers)
-            .body(body.clone())
-            .build()
-            .map_err(Error::Client)?;
+        let session_was_attached = posted.session_id.is_some();
+        let request = self.post_request(posted, body.clone())?;
         let mut exchange = HttpExchange {
             method: "POST",
             sent: HttpExchange::headers(request.headers()),
@@ -314,6 +307,19 @@ impl WireClient {
         note(exchange);
         self.accepted(response, awaits_nothing, session, content_type)
             .await
+    }
+
+    /// The POST of `body` with the session's, the credential's and the user's headers.
+    fn post_request(&self, to: PostedTo, body: String) -> Result<reqwest::Request, Error> {
+        let request = self
+            .http
+            .post(to.uri.as_ref())
+            .header("accept", format!("{EVENT_STREAM}, {JSON}"))
+            .header("content-type", JSON);
+        with_session(request, to.session_id, to.auth_token, to.headers)
+            .body(body)
+            .build()
+            .map_err(Error::Client)
     }
 
     /// A POST that reached no server: said in the log (rmcp ends the session on this; the log
