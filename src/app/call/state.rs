@@ -469,7 +469,7 @@ impl CallState {
         self.shown = None;
         self.scroll = 0;
         let size = |r: &Record| match &r.outcome {
-            Outcome::Result { result, .. } => crate::mcp::session::events::json_bytes(&result.raw),
+            Outcome::Result { result, .. } => result.bytes,
             _ => 0,
         };
         let mut total: usize = self.history.iter().map(size).sum();

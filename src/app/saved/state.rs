@@ -36,13 +36,13 @@ impl SavedTool {
     /// calls, results restored from an earlier session and not shown again, and results over
     /// [`MAX_RESULT_BYTES`] are left out).
     pub fn of(tool: &str, state: &CallState) -> SavedTool {
+        // From the newest back: only the kept ones are copied.
         let mut calls: Vec<SavedCall> = state
             .history
             .iter()
+            .rev()
             .filter_map(|record| match &record.outcome {
-                Outcome::Result { result, .. }
-                    if crate::mcp::session::events::json_bytes(&result.raw) <= MAX_RESULT_BYTES =>
-                {
+                Outcome::Result { result, .. } if result.bytes <= MAX_RESULT_BYTES => {
                     Some(SavedCall {
                         arguments: record.arguments.clone(),
                         result: result.raw.clone(),
@@ -51,9 +51,9 @@ impl SavedTool {
                 }
                 _ => None,
             })
+            .take(KEEP)
             .collect();
-        let first = calls.len().saturating_sub(KEEP);
-        calls.drain(..first);
+        calls.reverse();
         SavedTool {
             tool: tool.to_string(),
             draft: state.text(),
@@ -159,6 +159,51 @@ mod tests {
         assert_eq!(back.draft, "{\n  \"token\": \"[redacted]\"\n}");
         assert_eq!(SavedTool::from_text("{\"version\": 2}"), None);
         assert_eq!(SavedTool::from_text("not json"), None);
+    }
+
+    /// The newest [`KEEP`] results under [`MAX_RESULT_BYTES`], oldest first; a failed call and
+    /// a result over the cap left out (its size as counted when it was decoded).
+    #[test]
+    fn the_newest_results_under_the_cap_are_kept_in_order() {
+        use crate::app::call::state::{Judged, Outcome, Record};
+        use crate::mcp::surface::result::CallResult;
+        let tool = crate::mcp::surface::tool::decode_tool(
+            &json!({"name": "t", "inputSchema": {"type": "object"}}),
+        )
+        .expect("tool");
+        let mut state = CallState::new(&tool);
+        let text = |n: usize| json!({"content": [{"type": "text", "text": "x".repeat(n)}]});
+        let outcome = |raw: Value| {
+            let judged = Judged::new(CallResult::decode(raw), None, crate::schema::Era::Legacy);
+            Outcome::Result {
+                result: Box::new(judged.result),
+                verdict: Box::new(judged.verdict),
+                text: Box::new(judged.text),
+            }
+        };
+        for i in 0..(KEEP + 3) as u64 {
+            let outcome = match i {
+                4 => Outcome::Cancelled,
+                7 => outcome(text(MAX_RESULT_BYTES)),
+                _ => outcome(text(1)),
+            };
+            let arguments = json!({"i": i});
+            let (elapsed, restored) = (std::time::Duration::ZERO, false);
+            let record = Record {
+                id: i,
+                arguments,
+                elapsed,
+                outcome,
+                restored,
+            };
+            state.record(record);
+        }
+        let kept: Vec<u64> = SavedTool::of("t", &state)
+            .calls
+            .iter()
+            .map(|c| c.arguments["i"].as_u64().expect("i"))
+            .collect();
+        assert_eq!(kept, [1, 2, 3, 5, 6, 8, 9, 10, 11, 12]);
     }
 }
 

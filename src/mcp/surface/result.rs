@@ -42,6 +42,9 @@ pub struct CallResult {
     pub annotations: Vec<Option<Value>>,
     pub meta: Option<Value>,
     pub raw: Value,
+    /// `raw`'s size as JSON text, counted once where it is decoded (off the UI thread): what
+    /// the history's and the saved calls' byte caps read.
+    pub bytes: usize,
 }
 
 impl CallResult {
@@ -79,6 +82,7 @@ impl CallResult {
                 .map(|b| b.get("annotations").cloned())
                 .collect(),
             meta: raw.get("_meta").cloned(),
+            bytes: crate::mcp::session::events::json_bytes(&raw),
             raw,
         }
     }
