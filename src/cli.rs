@@ -56,12 +56,13 @@ pub fn man() -> i32 {
     }
     // clap's own `help` subcommand has no section.
     page = page.replace("mcp\\-inspect\\-help(1)", "\\fBmcp\\-inspect help\\fR");
+    let page = with_synopsis(&page, MAIN_SYNOPSIS);
     let mut out = page.into_bytes();
     for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
         let name = format!("mcp-inspect {}", sub.get_name());
+        out.extend(short_synopsis(sub, &name).into_bytes());
         let page = clap_mangen::Man::new(sub.clone().bin_name(name));
-        let rendered = (page.render_synopsis_section(&mut out))
-            .and_then(|()| page.render_description_section(&mut out))
+        let rendered = (page.render_description_section(&mut out))
             .and_then(|()| page.render_options_section(&mut out));
         if let Err(e) = rendered {
             eprintln!("error: cannot render the manual page: {e}");
@@ -71,6 +72,62 @@ pub fn man() -> i32 {
     use std::io::Write;
     let _ = std::io::stdout().write_all(&out);
     0
+}
+
+/// The ways to start the TUI, in roff: the flags are listed under OPTIONS, not in a wall here.
+const MAIN_SYNOPSIS: &str = "\\fBmcp\\-inspect\\fR [\\fIOPTIONS\\fR] \\fB\\-\\-\\fR \\fISERVER\\-COMMAND\\fR [\\fIARGS\\fR]...
+.br
+\\fBmcp\\-inspect\\fR [\\fIOPTIONS\\fR] \\fB\\-\\-url\\fR \\fIURL\\fR
+.br
+\\fBmcp\\-inspect\\fR [\\fIOPTIONS\\fR] \\fB\\-\\-server\\fR \\fINAME\\fR | \\fB\\-\\-demo\\fR
+.br
+\\fBmcp\\-inspect\\fR \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fB\\-\\-\\fR \\fISERVER\\-COMMAND\\fR...]
+";
+
+/// `page` with its SYNOPSIS section's body replaced by `synopsis`.
+fn with_synopsis(page: &str, synopsis: &str) -> String {
+    let head = ".SH SYNOPSIS\n";
+    let Some(start) = page.find(head).map(|i| i + head.len()) else {
+        return page.to_string();
+    };
+    let end = page[start..]
+        .find("\n.SH ")
+        .and_then(|i| page[start..start + i].rfind("\n.ie ").or(Some(i)))
+        .map_or(page.len(), |i| start + i + 1);
+    format!("{}{synopsis}{}", &page[..start], &page[end..])
+}
+
+/// A subcommand's synopsis, in roff: its name, `[OPTIONS]` and its own arguments (its flags
+/// are listed under its OPTIONS).
+fn short_synopsis(sub: &clap::Command, name: &str) -> String {
+    let escape = |s: &str| s.replace('-', "\\-");
+    let mut line = format!(".SH SYNOPSIS\n\\fB{}\\fR [\\fIOPTIONS\\fR]", escape(name));
+    for arg in sub.get_positionals() {
+        let value = arg
+            .get_value_names()
+            .and_then(|names| names.first())
+            .map_or_else(
+                || arg.get_id().to_string().to_uppercase(),
+                |n| n.to_string(),
+            );
+        let many = matches!(arg.get_num_args(), Some(range) if range.max_values() > 1);
+        let value = format!(
+            "\\fI{}\\fR{}",
+            escape(&value),
+            if many { "..." } else { "" }
+        );
+        let value = if arg.is_last_set() {
+            format!("\\fB\\-\\-\\fR {value}")
+        } else {
+            value
+        };
+        line.push_str(&match arg.is_required_set() {
+            true => format!(" {value}"),
+            false => format!(" [{value}]"),
+        });
+    }
+    line.push('\n');
+    line
 }
 
 /// A stdio server's command given without `--` before it (`mcp-inspect node index.js`): clap

@@ -140,7 +140,12 @@ pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
 fn in_a_terminal(connection: &ConnectionArgs) -> Result<(), &'static str> {
     use std::io::IsTerminal;
     if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
-        return Ok(());
+        return match in_the_foreground() {
+            true => Ok(()),
+            false => Err(
+                "the TUI is not in the terminal's foreground (started with `&`, or under `timeout` without --foreground): it would be stopped (SIGTTOU) when it takes the terminal; run it in the foreground (`timeout --foreground …`)",
+            ),
+        };
     }
     Err(match connection.is_empty() {
         true => {
@@ -150,6 +155,15 @@ fn in_a_terminal(connection: &ConnectionArgs) -> Result<(), &'static str> {
             "the TUI needs a terminal (stdin and stdout); without one, use a headless command: mcp-inspect tools | inspect TOOL | call TOOL | check (see --help)"
         }
     })
+}
+
+/// Whether this process's group has the terminal: else taking it (raw mode) stops the process
+/// with SIGTTOU and leaves a blank screen. Unknown counts as yes.
+fn in_the_foreground() -> bool {
+    match nix::unistd::tcgetpgrp(std::io::stdin()) {
+        Ok(group) => group == nix::unistd::getpgrp(),
+        Err(_) => true,
+    }
 }
 
 /// Says in the log what `--watch` watches, and what it could not; `rerun`: calls are made

@@ -5,6 +5,7 @@ pub mod generate;
 pub mod load;
 pub mod pattern;
 pub mod plan;
+pub mod report;
 pub mod rng;
 pub mod run;
 pub mod shrink;

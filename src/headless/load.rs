@@ -9,6 +9,7 @@ use crate::mcp::Session;
 use crate::mcp::session::error::exit;
 use crate::schema::Compiled;
 use crate::verify::load::{Shape, callers, summarize};
+use crate::verify::report::LoadSummary;
 use serde_json::Value;
 use std::time::{Duration, Instant};
 
@@ -90,14 +91,14 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
     // JSON-RPC (and a client that believes the second answer); late ones follow cancels.
     let after = unclaimed(&sessions);
     let stray = after.0 - before.0;
-    summary["strayAnswers"] = serde_json::json!(stray);
-    summary["lateAnswers"] = serde_json::json!(after.1 - before.1);
+    summary.stray_answers = Some(stray);
+    summary.late_answers = Some(after.1 - before.1);
     let code = exit_code(&summary, stray);
     if let Some(signal) = interrupted {
-        summary["interrupted"] = serde_json::json!(signal);
+        summary.interrupted = Some(signal.to_string());
     }
     match options.format {
-        Format::Json => report.json(&summary),
+        Format::Json => report.serialized(&summary),
         Format::Text => tell(&report, &summary),
     }
     if let Some(signal) = interrupted {
@@ -116,11 +117,11 @@ fn unclaimed(sessions: &[Session]) -> (u64, u64) {
 
 /// Failed calls or stray answers fail the run; results that could not be judged make it
 /// unknown, never a pass.
-fn exit_code(summary: &Value, stray: u64) -> i32 {
-    match (summary["failed"].as_u64(), summary["notChecked"].as_u64()) {
+fn exit_code(summary: &LoadSummary, stray: u64) -> i32 {
+    match (summary.failed, summary.not_checked) {
         _ if stray > 0 => exit::ERROR,
-        (Some(0), Some(0)) => exit::OK,
-        (Some(0), _) => exit::UNKNOWN,
+        (0, 0) => exit::OK,
+        (0, _) => exit::UNKNOWN,
         _ => exit::ERROR,
     }
 }
@@ -171,75 +172,65 @@ async fn prepare(
 }
 
 /// The summary in words, with the histogram as bars.
-fn tell(report: &Report, s: &Value) {
-    let f = |v: &Value| v.as_f64().unwrap_or(0.0);
+fn tell(report: &Report, s: &LoadSummary) {
     report.line(&format!(
         "{} calls of {} by {} callers on {} in {:.2} s: {:.1} calls/s",
-        s["calls"],
-        crate::untrusted::line(s["tool"].as_str().unwrap_or_default(), 80),
-        s["concurrency"],
-        crate::plural::count(s["sessions"].as_u64().unwrap_or(1) as usize, "session"),
-        f(&s["seconds"]),
-        f(&s["callsPerSecond"])
+        s.calls,
+        crate::untrusted::line(&s.tool, 80),
+        s.concurrency,
+        crate::plural::count(s.sessions, "session"),
+        s.seconds,
+        s.calls_per_second
     ));
-    let ok = &s["successLatencyMs"];
+    let ok = &s.success_latency_ms;
     report.line(&format!(
         "{} succeeded: {:.1}/s, latency p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  max {:.2} ms",
-        s["succeeded"],
-        f(&s["successesPerSecond"]),
-        f(&ok["p50"]),
-        f(&ok["p90"]),
-        f(&ok["p99"]),
-        f(&ok["max"])
+        s.succeeded, s.successes_per_second, ok.p50, ok.p90, ok.p99, ok.max
     ));
-    let l = &s["latencyMs"];
+    let l = &s.latency_ms;
     report.line(&format!(
         "every call, failures too: latency p50 {:.2} ms  p90 {:.2} ms  p99 {:.2} ms  max {:.2} ms  mean {:.2} ms",
-        f(&l["p50"]),
-        f(&l["p90"]),
-        f(&l["p99"]),
-        f(&l["max"]),
-        f(&l["mean"])
+        l.p50,
+        l.p90,
+        l.p99,
+        l.max,
+        l.mean.unwrap_or(0.0)
     ));
-    let e = &s["errors"];
+    let e = &s.errors;
     report.line(&format!(
         "errors: {} server, {} timeouts, {} closed, {} other; {} tool errors (isError); {} verdict failures; {} not checked",
-        e["server"], e["timeout"], e["closed"], e["other"], s["toolErrors"], s["verdictFailures"], s["notChecked"]
+        e.server, e.timeout, e.closed, e.other, s.tool_errors, s.verdict_failures, s.not_checked
     ));
-    let rows = s["histogram"].as_array().map_or(&[][..], Vec::as_slice);
-    let most = rows
+    let most = s
+        .histogram
         .iter()
-        .filter_map(|r| r["count"].as_u64())
+        .map(|r| r.count)
         .max()
         .unwrap_or(0)
         .max(1);
-    for row in rows {
-        let n = row["count"].as_u64().unwrap_or(0);
-        if n == 0 {
-            continue;
-        }
-        let label = match row["le_ms"].as_f64() {
+    for row in s.histogram.iter().filter(|r| r.count > 0) {
+        let label = match row.le_ms {
             Some(b) => format!("≤ {b:>5} ms"),
             None => "  more     ".to_string(),
         };
-        let bar = "█".repeat(((n * 40).div_ceil(most)) as usize);
-        report.line(&format!("  {label} {bar} {n}"));
+        let bar = "█".repeat((row.count * 40).div_ceil(most));
+        report.line(&format!("  {label} {bar} {}", row.count));
     }
-    for (key, words) in s["said"].as_object().into_iter().flatten() {
+    for (key, words) in &s.said {
         let kind = crate::verify::load::said_words(key);
         let first = format!("first {kind}: ");
-        report.lines_under((&first, "  "), words.as_str().unwrap_or_default(), 8);
+        report.lines_under((&first, "  "), words, 8);
     }
-    let (stray, late) = (&s["strayAnswers"], &s["lateAnswers"]);
-    if stray.as_u64().unwrap_or(0) + late.as_u64().unwrap_or(0) > 0 {
+    let (stray, late) = (s.stray_answers.unwrap_or(0), s.late_answers.unwrap_or(0));
+    if stray + late > 0 {
         report.line(&format!(
             "answers nothing awaited: {stray} stray (a request answered twice, or an id never sent: a protocol error), {late} late (after a cancel)"
         ));
     }
-    if let Some(n) = s["notMade"].as_u64().filter(|n| *n > 0) {
+    if let Some(n) = s.not_made.filter(|n| *n > 0) {
         report.line(&format!(
             "{} not made: the connection closed",
-            crate::plural::count(n as usize, "call")
+            crate::plural::count(n, "call")
         ));
     }
 }

@@ -31,6 +31,15 @@ impl Report {
         self.line(&crate::untrusted::json(value, true));
     }
 
+    /// A typed report as JSON: made a value first, so that secrets are redacted in it before
+    /// it is encoded.
+    pub fn serialized(&self, report: &impl serde::Serialize) {
+        match serde_json::to_value(report) {
+            Ok(value) => self.json(&value),
+            Err(e) => self.line(&format!("the report could not be written as JSON: {e}")),
+        }
+    }
+
     /// Reports an error on stderr and returns its exit code.
     pub fn error(&self, message: &str, code: i32) -> i32 {
         let mut err = std::io::stderr().lock();

@@ -13,6 +13,7 @@ use crate::mcp::Session;
 use crate::mcp::session::error::exit;
 use crate::mcp::surface::tool::Tool;
 use crate::verify::plan::{Allow, refusal};
+use crate::verify::report::{FailureKind, Status, ToolReport};
 use crate::verify::run::{Link, Settings, Verified, verify_tool};
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -127,7 +128,11 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         let over = |s: Instant| options.settings.budget.is_some_and(|b| s.elapsed() > b);
         let (mut result, lost) = match over(started) {
             true => (
-                json!({"tool": tool.name, "status": "not_checked", "calls": 0, "toolErrors": 0, "failures": [], "note": "not called: --time-budget spent"}),
+                ToolReport {
+                    tool: tool.name.clone(),
+                    note: Some("not called: --time-budget spent".into()),
+                    ..ToolReport::default()
+                },
                 None,
             ),
             false => {
@@ -202,11 +207,10 @@ fn all_skipped(
 }
 
 /// Each failure given the command line that repeats it: a timeout with the wait it ran out of.
-fn with_reproduce(result: &mut Value, tool: &str, words: &[String], settings: &Settings) {
-    let failures = result["failures"].as_array_mut().into_iter().flatten();
-    for failure in failures {
+fn with_reproduce(result: &mut ToolReport, tool: &str, words: &[String], settings: &Settings) {
+    for failure in &mut result.failures {
         let mut words = words.to_vec();
-        if failure["kind"] == "timeout" {
+        if failure.kind == FailureKind::Timeout {
             // The call is repeated with the wait it timed out under, not `call`'s own.
             let limit = settings.call_limit;
             let most = limit * crate::verify::run::PROGRESS_EXTENDS;
@@ -218,7 +222,7 @@ fn with_reproduce(result: &mut Value, tool: &str, words: &[String], settings: &S
             ];
             words.splice(0..0, flags);
         }
-        failure["reproduce"] = json!(reproduce(tool, &failure["input"], &words));
+        failure.reproduce = Some(reproduce(tool, &failure.input, &words));
     }
 }
 
@@ -282,65 +286,62 @@ fn tell_plan(
 }
 
 /// One tool's outcome in words.
-fn tell_tool(report: &Report, result: &Value) {
-    let line =
-        |v: &Value, n| crate::untrusted::line(v.as_str().unwrap_or_default(), n).into_owned();
-    let failures = result["failures"].as_array().map_or(&[][..], Vec::as_slice);
-    let head = match result["status"].as_str() {
-        Some("ok") => "ok",
-        Some("not_checked") => "NOT CHECKED",
-        _ => "FAIL",
-    };
+fn tell_tool(report: &Report, result: &ToolReport) {
+    let line = |s: &str, n| crate::untrusted::line(s, n).into_owned();
     report.line(&format!(
-        "{head} {}: {} calls{}, {} tool errors (isError){}{}",
-        line(&result["tool"], 60),
-        result["calls"],
-        match result["invalidCalls"].as_u64() {
-            Some(n) if n > 0 => format!(" and {n} with invalid inputs"),
-            _ => String::new(),
+        "{} {}: {} calls{}, {} tool errors (isError){}{}",
+        result.status.head(),
+        line(&result.tool, 60),
+        result.calls,
+        match result.invalid_calls {
+            0 => String::new(),
+            n => format!(" and {n} with invalid inputs"),
         },
-        result["toolErrors"],
-        match result["notChecked"].as_u64() {
-            Some(n) if n > 0 => format!(", {n} not checked"),
-            _ => String::new(),
+        result.tool_errors,
+        match result.not_checked {
+            0 => String::new(),
+            n => format!(", {n} not checked"),
         },
-        result
-            .get("note")
-            .map_or(String::new(), |n| format!("; {}", line(n, 200)))
+        (result.note.as_deref()).map_or(String::new(), |n| format!("; {}", line(n, 200)))
     ));
-    for f in failures {
-        let message = f["message"].as_str().unwrap_or_default();
-        report.lines_under(("  ✗ ", "    "), message, 8);
-        if let Some(n) = f["hits"].as_u64() {
-            report.line(&format!(
-                "    hit by {}",
-                crate::plural::count(n as usize, "call")
-            ));
+    for f in &result.failures {
+        report.lines_under(("  ✗ ", "    "), &f.message, 8);
+        if let Some(n) = f.hits {
+            report.line(&format!("    hit by {}", crate::plural::count(n, "call")));
         }
-        let input = crate::untrusted::json(&f["input"], false);
+        let input = crate::untrusted::json(&f.input, false);
         // "smallest" only where no pass found a smaller failing input.
-        let what = match f["smallest"].as_bool() {
+        let what = match f.smallest {
             Some(true) => "smallest input",
             Some(false) => "input (shrinking cut short)",
             None => "input",
         };
-        report.line(&match f["input"] == f["found"] {
+        report.line(&match f.input == f.found {
             true => format!("    input: {input}"),
             false => format!(
                 "    {what}: {input}  (shrunk from {} in {} calls)",
-                crate::untrusted::json(&f["found"], false),
-                f["shrinkCalls"]
+                crate::untrusted::json(&f.found, false),
+                f.shrink_calls
             ),
         });
-        report.line(&format!("    reproduce: {}", line(&f["reproduce"], 2_000)));
+        let again = f.reproduce.as_deref().unwrap_or_default();
+        report.line(&format!("    reproduce: {}", line(again, 2_000)));
     }
-    if let Some(n) = result["unkeptFailures"].as_u64() {
+    if let Some(n) = result.unkept_failures {
         report.line(&format!(
             "  and {} hitting failures past the {} kept",
-            crate::plural::count(n as usize, "call"),
-            failures.len()
+            crate::plural::count(n, "call"),
+            result.failures.len()
         ));
     }
+}
+
+/// `verify --format json`: the seed, each tool's report, the tools left out and why.
+#[derive(serde::Serialize)]
+struct Whole<'r> {
+    seed: u64,
+    results: &'r [ToolReport],
+    skipped: Vec<Value>,
 }
 
 /// The summary (text), the whole report (JSON) or the findings (SARIF); the exit code.
@@ -349,15 +350,15 @@ fn finish(
     format: VerifyFormat,
     seed: u64,
     skipped: &[(String, String)],
-    results: &[Value],
+    results: &[ToolReport],
 ) -> i32 {
-    let with = |status: &str| results.iter().filter(|r| r["status"] == status).count();
-    let (failed, unknown) = (with("failed"), with("not_checked"));
+    let with = |status: Status| results.iter().filter(|r| r.status == status).count();
+    let (failed, unknown) = (with(Status::Failed), with(Status::NotChecked));
     match format {
         VerifyFormat::Text => report.line(&format!(
             "{} failed, {} passed, {} not checked, {} skipped (seed {seed})",
             crate::plural::count(failed, "tool"),
-            with("ok"),
+            with(Status::Ok),
             unknown,
             skipped.len()
         )),
@@ -366,39 +367,41 @@ fn finish(
                 .iter()
                 .map(|(t, w)| json!({"tool": t, "why": w}))
                 .collect();
-            report.json(&json!({"seed": seed, "results": results, "skipped": skipped}));
+            report.serialized(&Whole {
+                seed,
+                results,
+                skipped,
+            });
         }
         VerifyFormat::Sarif => {
             let unverified = results
                 .iter()
-                .filter(|r| r["status"] == "not_checked")
+                .filter(|r| r.status == Status::NotChecked)
                 .map(|r| crate::sarif::Finding {
                     rule: "verify/not-checked",
                     level: "warning",
-                    tool: r["tool"].as_str().unwrap_or_default(),
+                    tool: &r.tool,
                     kind: crate::drift::compare::Kind::Tool,
                     pointer: "",
                     message: format!(
                         "not verified: {}",
-                        r["note"].as_str().unwrap_or("no call made")
+                        r.note.as_deref().unwrap_or("no call made")
                     ),
                 });
             let findings: Vec<crate::sarif::Finding> = results
                 .iter()
                 .flat_map(|r| {
-                    let tool = r["tool"].as_str().unwrap_or_default();
-                    let failures = r["failures"].as_array().map_or(&[][..], Vec::as_slice);
-                    failures.iter().map(move |f| crate::sarif::Finding {
+                    r.failures.iter().map(|f| crate::sarif::Finding {
                         rule: "verify/failure",
                         level: "error",
-                        tool,
+                        tool: &r.tool,
                         kind: crate::drift::compare::Kind::Tool,
                         pointer: "",
                         message: format!(
                             "{} (input {}; {})",
-                            f["message"].as_str().unwrap_or_default(),
-                            f["input"],
-                            f["reproduce"].as_str().unwrap_or_default()
+                            f.message,
+                            f.input,
+                            f.reproduce.as_deref().unwrap_or_default()
                         ),
                     })
                 })

@@ -8,6 +8,7 @@ use crate::app::update::Msg;
 use crate::mcp::Session;
 use crate::mcp::surface::tool::Tool;
 use crate::verify::load::{Outcome, Shape, callers, quantile, sorted_ms, summarize};
+use crate::verify::report::Failure;
 use crate::verify::run::{Live, Progress, Settings, verify_tool};
 use serde_json::Value;
 use std::sync::Mutex;
@@ -25,7 +26,7 @@ struct Told {
 }
 
 impl Progress for Told {
-    fn called(&mut self, calls: usize, failures: &[Value]) {
+    fn called(&mut self, calls: usize, failures: &[Failure]) {
         let _ = self.to_ui.try_send(Msg::Trial(Update::Verifying {
             run: self.run,
             seed: self.seed,

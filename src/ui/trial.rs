@@ -2,9 +2,10 @@
 //! run's rate and latency drawn as they go, then its numbers.
 
 use crate::app::model::{Model, Pane, Viewport};
-use crate::app::trial::query::{kind_words, load_line, verdict_line};
+use crate::app::trial::query::{load_line, verdict_line};
 use crate::app::trial::state::{Body, Run, Sample};
 use crate::untrusted;
+use crate::verify::report::{Failure, LoadSummary, Status, ToolReport};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::symbols::Marker;
@@ -12,7 +13,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{
     Axis, Chart, Dataset, GraphType, List, ListItem, ListState, Paragraph, Wrap,
 };
-use serde_json::Value;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Viewport) {
     let theme = model.view.theme;
@@ -74,16 +74,16 @@ fn draw_verify(
     frame: &mut Frame<'_>,
     area: Rect,
     model: &Model,
-    (failures, result): (&[Value], Option<&Value>),
+    (failures, result): (&[Failure], Option<&ToolReport>),
     viewport: &mut Viewport,
 ) {
     let theme = model.view.theme;
     let head = match result {
         Some(r) => {
-            let style = match r["status"].as_str() {
-                Some("ok") => theme.kind(),
-                Some("not_checked") => theme.warn(),
-                _ => theme.error(),
+            let style = match r.status {
+                Status::Ok => theme.kind(),
+                Status::NotChecked => theme.warn(),
+                Status::Failed => theme.error(),
             };
             Line::styled(verdict_line(r), style)
         }
@@ -131,33 +131,29 @@ fn draw_verify(
 }
 
 /// A finding in three lines: its kind and words, the smallest input, where it was found.
-fn finding<'a>(f: &Value, width: usize, model: &Model) -> ListItem<'a> {
+fn finding<'a>(f: &Failure, width: usize, model: &Model) -> ListItem<'a> {
     let theme = model.view.theme;
-    let text = |v: &Value| untrusted::line(v.as_str().unwrap_or_default(), 4 * width).into_owned();
-    let input = untrusted::json(&f["input"], false);
+    let input = untrusted::json(&f.input, false);
     let input = untrusted::line(&input, width.saturating_sub(16)).into_owned();
-    let found = match f["input"] == f["found"] {
+    let found = match f.input == f.found {
         true => String::new(),
         false => format!(
             "  (shrunk from {} in {} calls)",
-            untrusted::line(&untrusted::json(&f["found"], false), 60),
-            f["shrinkCalls"]
+            untrusted::line(&untrusted::json(&f.found, false), 60),
+            f.shrink_calls
         ),
     };
-    let hits = match f["hits"].as_u64() {
-        Some(n) => format!("  ({})", crate::plural::count(n as usize, "call")),
+    let hits = match f.hits {
+        Some(n) => format!("  ({})", crate::plural::count(n, "call")),
         None => String::new(),
     };
     let mut lines = vec![Line::from(vec![
         Span::styled("✗ ", theme.error()),
-        Span::styled(
-            kind_words(f["kind"].as_str().unwrap_or_default()),
-            theme.error(),
-        ),
+        Span::styled(f.kind.words(), theme.error()),
         Span::styled(hits, theme.dim()),
     ])];
     // The failure's words wrapped (a list row does not wrap), four lines at most.
-    let words: Vec<char> = text(&f["message"]).chars().collect();
+    let words: Vec<char> = untrusted::line(&f.message, 4 * width).chars().collect();
     let chunks = words.chunks(width.max(1));
     let more = chunks.len() > 4;
     for (i, chunk) in chunks.take(4).enumerate() {
@@ -169,9 +165,9 @@ fn finding<'a>(f: &Value, width: usize, model: &Model) -> ListItem<'a> {
     }
     lines.push(Line::from(vec![
         Span::styled(
-            match f["smallest"] == true {
-                true => "  smallest input ",
-                false => "  input ",
+            match f.smallest {
+                Some(true) => "  smallest input ",
+                _ => "  input ",
             },
             theme.dim(),
         ),
@@ -185,15 +181,15 @@ fn draw_load(
     frame: &mut Frame<'_>,
     area: Rect,
     model: &Model,
-    (samples, summary): (&[Sample], Option<&Value>),
+    (samples, summary): (&[Sample], Option<&LoadSummary>),
 ) {
     let theme = model.view.theme;
     let mut head = Vec::new();
     match (summary, samples.last()) {
         (Some(s), _) => {
             head.push(Line::styled(load_line(s), theme.heading()));
-            for (key, words) in s["said"].as_object().into_iter().flatten() {
-                let words = untrusted::line(words.as_str().unwrap_or_default(), 200);
+            for (key, words) in &s.said {
+                let words = untrusted::line(words, 200);
                 let kind = crate::verify::load::said_words(key);
                 head.push(Line::styled(
                     format!("first {kind}: {words}"),

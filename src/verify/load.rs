@@ -2,9 +2,10 @@
 //! sessions take the next call until all are made or the time is up; each call timed and its
 //! result judged; the run summed up in percentiles, rates, failures by kind and a histogram.
 
+use super::report::{Bucket, Errors, Latency, LoadSummary};
 use crate::mcp::{RequestError, Session};
 use crate::schema::{Compiled, Status};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -217,62 +218,90 @@ pub fn judged(
 
 /// The run in numbers: latency percentiles (of every call), rates, failures by kind, histogram,
 /// and the first words said of each kind of failure.
-pub fn summarize(shape: &Shape<'_>, sessions: usize, done: Vec<Done>, seconds: f64) -> Value {
-    let mut said = serde_json::Map::new();
+pub fn summarize(shape: &Shape<'_>, sessions: usize, done: Vec<Done>, seconds: f64) -> LoadSummary {
+    let mut said: Vec<(String, String)> = Vec::new();
     for (key, words) in done.iter().flat_map(|d| &d.said) {
-        said.entry(*key).or_insert_with(|| json!(words));
+        if !said.iter().any(|(k, _)| k == key) {
+            said.push((key.to_string(), words.clone()));
+        }
     }
     let results: Vec<(Duration, Outcome)> = done.into_iter().flat_map(|d| d.calls).collect();
     let results = &results[..];
     let ms = sorted_ms(results);
-    let at = |q: f64| quantile(&ms, q);
     let count = |o: Outcome| results.iter().filter(|(_, x)| *x == o).count();
     let mut histogram = Vec::new();
     let mut below = 0;
     for bound in BUCKETS_MS {
         let n = ms.iter().filter(|m| **m <= bound).count();
-        histogram.push(json!({"le_ms": bound, "count": n - below}));
+        histogram.push(Bucket {
+            le_ms: Some(bound),
+            count: n - below,
+        });
         below = n;
     }
-    histogram.push(json!({"le_ms": null, "count": ms.len() - below}));
-    let failed = results.iter().filter(|(_, o)| o.failed()).count();
+    histogram.push(Bucket {
+        le_ms: None,
+        count: ms.len() - below,
+    });
     // Successes measured apart: a server failing fast is not a fast server.
     let succeeded: Vec<(Duration, Outcome)> = results
         .iter()
         .filter(|(_, o)| !o.failed())
         .copied()
         .collect();
-    let ok_ms = sorted_ms(&succeeded);
-    let ok_at = |q: f64| quantile(&ok_ms, q);
     let mean = if ms.is_empty() {
         0.0
     } else {
         ms.iter().sum::<f64>() / ms.len() as f64
     };
-    json!({
-        "tool": shape.tool,
-        "calls": results.len(),
-        // Calls asked for but never sent (the server closed the connection).
-        "notMade": shape.duration.is_none().then(|| shape.calls.saturating_sub(results.len())),
-        "concurrency": shape.concurrency.max(1),
-        "sessions": sessions,
-        "seconds": seconds,
-        "callsPerSecond": if seconds > 0.0 { results.len() as f64 / seconds } else { 0.0 },
-        "latencyMs": {"p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": at(1.0), "mean": mean},
-        "succeeded": succeeded.len(),
-        "successesPerSecond": if seconds > 0.0 { succeeded.len() as f64 / seconds } else { 0.0 },
-        "successLatencyMs": {"p50": ok_at(0.5), "p90": ok_at(0.9), "p99": ok_at(0.99), "max": ok_at(1.0)},
-        "errors": {
-            "server": count(Outcome::ServerError),
-            "timeout": count(Outcome::Timeout),
-            "closed": count(Outcome::Closed),
-            "other": count(Outcome::Other),
+    let per_second = |n: usize| {
+        if seconds > 0.0 {
+            n as f64 / seconds
+        } else {
+            0.0
+        }
+    };
+    LoadSummary {
+        tool: shape.tool.to_string(),
+        calls: results.len(),
+        not_made: shape
+            .duration
+            .is_none()
+            .then(|| shape.calls.saturating_sub(results.len())),
+        concurrency: shape.concurrency.max(1),
+        sessions,
+        seconds,
+        calls_per_second: per_second(results.len()),
+        latency_ms: Latency {
+            mean: Some(mean),
+            ..latency(&ms)
         },
-        "toolErrors": count(Outcome::ToolError),
-        "verdictFailures": count(Outcome::VerdictFailure),
-        "notChecked": count(Outcome::NotChecked),
-        "failed": failed,
-        "histogram": histogram,
-        "said": said,
-    })
+        succeeded: succeeded.len(),
+        successes_per_second: per_second(succeeded.len()),
+        success_latency_ms: latency(&sorted_ms(&succeeded)),
+        errors: Errors {
+            server: count(Outcome::ServerError),
+            timeout: count(Outcome::Timeout),
+            closed: count(Outcome::Closed),
+            other: count(Outcome::Other),
+        },
+        tool_errors: count(Outcome::ToolError),
+        verdict_failures: count(Outcome::VerdictFailure),
+        not_checked: count(Outcome::NotChecked),
+        failed: results.iter().filter(|(_, o)| o.failed()).count(),
+        histogram,
+        said,
+        ..LoadSummary::default()
+    }
+}
+
+/// The percentiles of sorted latencies.
+fn latency(ms: &[f64]) -> Latency {
+    Latency {
+        p50: quantile(ms, 0.5),
+        p90: quantile(ms, 0.9),
+        p99: quantile(ms, 0.99),
+        max: quantile(ms, 1.0),
+        mean: None,
+    }
 }

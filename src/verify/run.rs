@@ -6,6 +6,7 @@
 //! the server again after a crash (headless), or the TUI's live session.
 
 use super::generate::{Gen, Spent};
+use super::report::{Failure, FailureKind, Status as Reported, ToolReport};
 use super::rng::Rng;
 use super::shrink::{candidates, pairs};
 use crate::mcp::session::error::exit;
@@ -13,7 +14,7 @@ use crate::mcp::surface::result::CallResult;
 use crate::mcp::surface::tool::Tool;
 use crate::mcp::{RequestError, Session};
 use crate::schema::{Compiled, Status};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -114,15 +115,16 @@ enum Kind {
 }
 
 impl Kind {
-    fn word(self) -> &'static str {
+    /// As the report names it (a server error's code is in its message).
+    fn reported(self) -> FailureKind {
         match self {
-            Kind::BreaksOutputSchema => "breaks_output_schema",
-            Kind::NoStructuredContent => "missing_structured_content",
-            Kind::ServerError(_) => "server_error",
-            Kind::Timeout => "timeout",
-            Kind::Crash => "crash",
-            Kind::Malformed => "malformed_answer",
-            Kind::AcceptedInvalid => "accepted_invalid_input",
+            Kind::BreaksOutputSchema => FailureKind::BreaksOutputSchema,
+            Kind::NoStructuredContent => FailureKind::MissingStructuredContent,
+            Kind::ServerError(_) => FailureKind::ServerError,
+            Kind::Timeout => FailureKind::Timeout,
+            Kind::Crash => FailureKind::Crash,
+            Kind::Malformed => FailureKind::MalformedAnswer,
+            Kind::AcceptedInvalid => FailureKind::AcceptedInvalidInput,
         }
     }
 }
@@ -178,9 +180,9 @@ impl Distinct {
     }
 
     /// Writes each failure's calls (`hits`) into its entry (the first entries, in order).
-    fn tell(&self, failures: &mut [Value]) {
+    fn tell(&self, failures: &mut [Failure]) {
         for (failure, n) in failures.iter_mut().zip(&self.hits) {
-            failure["hits"] = json!(n);
+            failure.hits = Some(*n);
         }
     }
 }
@@ -191,23 +193,20 @@ const SHRUNK_DISTINCT: usize = 5;
 /// Distinct failures of one tool kept at most; the calls that hit others are counted.
 const KEPT_DISTINCT: usize = 20;
 
-/// One tool's run as the report holds it (`tool`, `status`: ok, failed or not_checked, `calls`,
-/// `failures` with each one's `kind`, schema location `at`, `message`, smallest `input`, the
-/// input `found` and the calls that hit it, `hits`), and the
-/// exit code when the connection was lost and could not be had again (the run ends there;
-/// what was found so far is kept).
+/// One tool's run as the report holds it, and the exit code when the connection was lost
+/// and could not be had again (the run ends there; what was found so far is kept).
 pub struct Verified {
-    pub result: Value,
+    pub result: ToolReport,
     pub lost: Option<i32>,
 }
 
 /// What a run has found so far, told after each call.
 pub trait Progress: Send {
-    fn called(&mut self, calls: usize, failures: &[Value]);
+    fn called(&mut self, calls: usize, failures: &[Failure]);
 }
 
 impl Progress for () {
-    fn called(&mut self, _: usize, _: &[Value]) {}
+    fn called(&mut self, _: usize, _: &[Failure]) {}
 }
 
 /// Calls one tool with generated inputs, from `seed`, until `settings.calls` or the budget
@@ -373,7 +372,7 @@ async fn shrunk(
     (args, failed): (Value, Failed),
     calling: &Calling,
     valid: &(dyn Fn(&Value) -> bool + Sync),
-) -> (Value, Option<i32>) {
+) -> (Failure, Option<i32>) {
     let (lost, shrunk) = match shrink(link, tool, args.clone(), &failed, calling, valid).await {
         Ok(shrunk) => (None, shrunk),
         Err(code) => (Some(code), unshrunk(&args, &failed)),
@@ -382,7 +381,7 @@ async fn shrunk(
 }
 
 /// A failure left as found (past the distinct failures shrunk).
-fn as_found(args: Value, failed: Failed) -> Value {
+fn as_found(args: Value, failed: Failed) -> Failure {
     let shrunk = unshrunk(&args, &failed);
     entry(args, &failed, shrunk)
 }
@@ -397,24 +396,25 @@ fn unshrunk(args: &Value, failed: &Failed) -> Shrunk {
 }
 
 /// A failure's entry in the report.
-fn entry(args: Value, failed: &Failed, shrunk: Shrunk) -> Value {
-    json!({
-        "kind": failed.kind.word(),
-        "at": failed.at,
-        "message": shrunk.message,
-        "input": shrunk.input,
-        "found": args,
-        "shrinkCalls": shrunk.calls,
-        // Whether no pass found a smaller failing input (false: shrinking was cut short).
-        "smallest": shrunk.smallest,
-    })
+fn entry(args: Value, failed: &Failed, shrunk: Shrunk) -> Failure {
+    Failure {
+        kind: failed.kind.reported(),
+        at: failed.at.clone(),
+        message: shrunk.message,
+        input: shrunk.input,
+        found: args,
+        shrink_calls: shrunk.calls,
+        smallest: Some(shrunk.smallest),
+        hits: None,
+        reproduce: None,
+    }
 }
 
 /// One tool's run as the report holds it: ok, failed or not_checked (never ok when nothing
 /// was called or a result could not be judged), with a note saying why it stopped.
 /// A run that made fewer calls than planned, with no failure to show for it, is not a pass
 /// (invariant 11): "2 of 100 calls: the time budget was spent".
-fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Value>) -> Value {
+fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Failure>) -> ToolReport {
     let of = format!("{} of {} calls", ended.calls, ended.planned);
     let note = match (
         ended.no_input,
@@ -439,26 +439,21 @@ fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Value>) -> Valu
         failures.is_empty(),
         tally.not_checked > 0 || ended.calls == 0 || short,
     ) {
-        (false, _) => "failed",
-        (true, true) => "not_checked",
-        (true, false) => "ok",
+        (false, _) => Reported::Failed,
+        (true, true) => Reported::NotChecked,
+        (true, false) => Reported::Ok,
     };
-    let mut result = json!({
-        "tool": tool,
-        "status": status,
-        "calls": ended.calls,
-        "invalidCalls": ended.invalid_calls,
-        "toolErrors": tally.tool_errors,
-        "notChecked": tally.not_checked,
-        "failures": failures,
-    });
-    if !note.is_empty() {
-        result["note"] = json!(note);
+    ToolReport {
+        tool: tool.to_string(),
+        status,
+        calls: ended.calls,
+        invalid_calls: ended.invalid_calls,
+        tool_errors: tally.tool_errors,
+        not_checked: tally.not_checked,
+        failures,
+        note: (!note.is_empty()).then_some(note),
+        unkept_failures: (ended.unkept > 0).then_some(ended.unkept),
     }
-    if ended.unkept > 0 {
-        result["unkeptFailures"] = json!(ended.unkept);
-    }
-    result
 }
 
 /// `--invalid`: the inputs one mistake away that the schema refuses, each sent; a failure of
@@ -469,7 +464,7 @@ async fn invalid_inputs(
     generator: &Gen<'_>,
     input: &Compiled,
     settings: &Settings,
-    failures: &mut Vec<Value>,
+    failures: &mut Vec<Failure>,
 ) -> Result<usize, (usize, i32)> {
     let refused = |v: &Value| {
         let checked = input.check(v).ok()?;
@@ -489,13 +484,17 @@ async fn invalid_inputs(
         };
         if !seen.contains(&kind) {
             seen.push(kind);
-            failures.push(json!({
-                "kind": kind.word(),
-                "message": format!("{message} (the inputSchema refuses it {why})"),
-                "input": args,
-                "found": args,
-                "shrinkCalls": 0,
-            }));
+            failures.push(Failure {
+                kind: kind.reported(),
+                at: None,
+                message: format!("{message} (the inputSchema refuses it {why})"),
+                input: args.clone(),
+                found: args,
+                shrink_calls: 0,
+                smallest: None,
+                hits: None,
+                reproduce: None,
+            });
         }
     }
     Ok(sent)
@@ -720,17 +719,20 @@ mod tests {
     #[test]
     fn fewer_calls_than_planned_is_never_a_pass() {
         let r = report("t", &ended(2, 100), Tally::default(), Vec::new());
-        assert_eq!(r["status"], "not_checked");
-        assert_eq!(r["note"], "2 of 100 calls: the time budget was spent");
+        assert_eq!(r.status, Reported::NotChecked);
+        assert_eq!(
+            r.note.as_deref(),
+            Some("2 of 100 calls: the time budget was spent")
+        );
         let short = Ended {
             no_input: true,
             ..ended(2, 20)
         };
         let r = report("t", &short, Tally::default(), Vec::new());
-        assert_eq!(r["status"], "not_checked");
+        assert_eq!(r.status, Reported::NotChecked);
         assert!(
-            r["note"]
-                .as_str()
+            r.note
+                .as_deref()
                 .is_some_and(|n| n.starts_with("2 of 20 calls: no valid input"))
         );
         let spent = Ended {
@@ -740,13 +742,13 @@ mod tests {
         };
         let r = report("t", &spent, Tally::default(), Vec::new());
         assert!(
-            r["note"]
-                .as_str()
+            r.note
+                .as_deref()
                 .is_some_and(|n| n.contains("too large to generate"))
         );
         assert_eq!(
-            report("t", &ended(100, 100), Tally::default(), Vec::new())["status"],
-            "ok"
+            report("t", &ended(100, 100), Tally::default(), Vec::new()).status,
+            Reported::Ok
         );
     }
 }

@@ -93,6 +93,20 @@ fn the_manual_page_renders_with_every_command() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The synopsis says how to start it; the forty flags are under OPTIONS, not a wall here.
+    let synopsis = (text.split("SYNOPSIS").nth(1))
+        .and_then(|s| s.split("DESCRIPTION").next())
+        .unwrap_or_default();
+    assert!(
+        synopsis.contains("mcp-inspect [OPTIONS] -- SERVER-COMMAND [ARGS]...")
+            && synopsis.contains("--url URL")
+            && !synopsis.contains("--bearer-env"),
+        "{synopsis}"
+    );
+    assert!(
+        text.contains("mcp-inspect verify [OPTIONS] [-- COMMAND...]"),
+        "a command's synopsis is short"
+    );
     for command in [
         "mcp-inspect verify",
         "mcp-inspect test",

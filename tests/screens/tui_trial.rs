@@ -20,6 +20,11 @@ fn select(model: &mut Model, tool: &str) {
     press(model, &["enter", "1"]);
 }
 
+/// A report as the engine makes it, written as the JSON it serialises to.
+fn typed<T: serde::de::DeserializeOwned>(json: serde_json::Value) -> T {
+    serde_json::from_value(json).expect("a report")
+}
+
 fn snapshot(name: &str, model: &mut Model) {
     for (w, h) in [(80, 24), (120, 40)] {
         insta::assert_snapshot!(format!("{name}_{w}x{h}"), text(&render(model, w, h)));
@@ -30,7 +35,7 @@ fn snapshot(name: &str, model: &mut Model) {
 fn verified_add() -> Update {
     Update::Verified {
         run: 1,
-        result: json!({
+        result: typed(json!({
             "tool": "add", "status": "failed", "calls": 100, "invalidCalls": 0,
             "toolErrors": 0, "notChecked": 0,
             "failures": [{
@@ -41,7 +46,7 @@ fn verified_add() -> Update {
                 "shrinkCalls": 41,
                 "smallest": true
             }]
-        }),
+        })),
     }
 }
 
@@ -194,11 +199,11 @@ fn load_sends_the_panels_arguments_and_draws_rate_and_latency() {
         &mut model,
         Msg::Trial(Update::Loaded {
             run: 1,
-            summary: json!({
+            summary: typed(json!({
                 "tool": "add", "calls": 48_000, "callsPerSecond": 8000.0, "failed": 2,
                 "notChecked": 0, "latencyMs": {"p50": 0.42, "p99": 1.18},
                 "said": {"other": "malformed answer: \u{1b}]0;pwned\u{7}"}
-            }),
+            })),
         }),
     );
     let screen = text(&render(&mut model, 120, 40));
@@ -278,7 +283,7 @@ fn a_run_is_set_up_by_a_form_and_kept_for_the_next() {
         &mut model,
         Msg::Trial(Update::Verified {
             run: 1,
-            result: ended,
+            result: typed(ended),
         }),
     );
     press(&mut model, &["e"]);
@@ -309,7 +314,7 @@ fn a_run_is_set_up_by_a_form_and_kept_for_the_next() {
         &mut model,
         Msg::Trial(Update::Verified {
             run: 2,
-            result: ended,
+            result: typed(ended),
         }),
     );
     // (echo's load would need a message in its call panel: pi needs none, and is asked for.)
@@ -327,7 +332,7 @@ fn a_run_is_set_up_by_a_form_and_kept_for_the_next() {
         &mut model,
         Msg::Trial(Update::Loaded {
             run: 3,
-            summary: ended,
+            summary: typed(ended),
         }),
     );
     press(&mut model, &["e"]);

@@ -179,6 +179,28 @@ fn filter_expand_copy_help_quit_in_a_real_terminal() {
 
 /// A click as a terminal sends it (SGR mouse report) selects the tool under it; the mouse is
 /// captured while the TUI runs and given back when it quits.
+/// Under `timeout` from a script (not `--foreground`) the TUI's process group does not have
+/// the terminal: it says so on stderr and exits 1, never a blank screen stopped by SIGTTOU.
+#[test]
+fn outside_the_terminals_foreground_it_says_so_instead_of_stopping() {
+    let Some(bin) = release_binary() else {
+        return;
+    };
+    let tmux = Tmux::start("background", 200, 20);
+    // `bash -c` with two commands: bash does not exec `timeout`, which then makes a group of
+    // its own, not the terminal's.
+    tmux.type_line(&format!(
+        "bash -c 'timeout 20 {bin} --demo; echo exit-$((40+2))-$?'"
+    ));
+    let screen = tmux.wait_for("exit-42-");
+    assert!(
+        screen.contains("the TUI is not in the terminal's foreground")
+            && screen.contains("timeout --foreground")
+            && screen.contains("exit-42-1"),
+        "{screen}"
+    );
+}
+
 #[test]
 fn a_click_in_a_real_terminal_and_the_mouse_given_back() {
     let Some(bin) = release_binary() else { return };

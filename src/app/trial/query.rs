@@ -1,10 +1,10 @@
 //! What the trial pane and the log say of a run, in words. Pure.
 
 use super::state::{Body, Trial};
-use serde_json::Value;
+use crate::verify::report::{Failure, LoadSummary, ToolReport};
 
 /// The verify run's findings (failures) so far; none for a load run.
-pub fn findings(trial: &Trial) -> &[Value] {
+pub fn findings(trial: &Trial) -> &[Failure] {
     match trial.run.as_ref().map(|r| &r.body) {
         Some(Body::Verify { failures, .. }) => failures,
         _ => &[],
@@ -12,36 +12,22 @@ pub fn findings(trial: &Trial) -> &[Value] {
 }
 
 /// A verify result in one line: `FAIL: 2 failures in 100 calls`, `ok: …`, `NOT CHECKED: …`.
-pub fn verdict_line(result: &Value) -> String {
-    let failures = result["failures"].as_array().map_or(0, Vec::len);
-    let head = match result["status"].as_str() {
-        Some("ok") => "ok",
-        Some("not_checked") => "NOT CHECKED",
-        _ => "FAIL",
-    };
-    // How many calls failed, not only how many distinct failures: half the calls breaking
-    // the schema is not "1 failure".
-    let hit: u64 = (result["failures"].as_array().into_iter().flatten())
-        .filter_map(|f| f["hits"].as_u64())
-        .sum::<u64>()
-        + result["unkeptFailures"].as_u64().unwrap_or(0);
-    let failed = match hit {
+pub fn verdict_line(result: &ToolReport) -> String {
+    let failed = match result.failed_calls() {
         0 => String::new(),
         n => format!(" ({n} failed)"),
     };
+    let head = result.status.head();
     let mut line = format!(
         "{head}: {} in {}{failed}, {} (isError)",
-        crate::plural::count(failures, "failure"),
-        crate::plural::count(result["calls"].as_u64().unwrap_or(0) as usize, "call"),
-        crate::plural::count(
-            result["toolErrors"].as_u64().unwrap_or(0) as usize,
-            "tool error"
-        ),
+        crate::plural::count(result.failures.len(), "failure"),
+        crate::plural::count(result.calls, "call"),
+        crate::plural::count(result.tool_errors, "tool error"),
     );
-    if let Some(n) = result["notChecked"].as_u64().filter(|n| *n > 0) {
-        line.push_str(&format!(", {n} not checked"));
+    if result.not_checked > 0 {
+        line.push_str(&format!(", {} not checked", result.not_checked));
     }
-    if let Some(note) = result["note"].as_str() {
+    if let Some(note) = &result.note {
         line.push_str("; ");
         line.push_str(&crate::untrusted::line(note, 200));
     }
@@ -49,30 +35,10 @@ pub fn verdict_line(result: &Value) -> String {
 }
 
 /// A load summary in one line: rate, latency, failures.
-pub fn load_line(summary: &Value) -> String {
-    let f = |v: &Value| v.as_f64().unwrap_or(0.0);
-    let l = &summary["latencyMs"];
+pub fn load_line(summary: &LoadSummary) -> String {
+    let l = &summary.latency_ms;
     format!(
         "{} calls, {:.1} calls/s, p50 {:.2} ms, p99 {:.2} ms, {} failed, {} not checked",
-        summary["calls"],
-        f(&summary["callsPerSecond"]),
-        f(&l["p50"]),
-        f(&l["p99"]),
-        summary["failed"],
-        summary["notChecked"]
+        summary.calls, summary.calls_per_second, l.p50, l.p99, summary.failed, summary.not_checked
     )
-}
-
-/// A finding's kind in words.
-pub fn kind_words(kind: &str) -> &'static str {
-    match kind {
-        "breaks_output_schema" => "breaks its outputSchema",
-        "missing_structured_content" => "leaves out structuredContent",
-        "server_error" => "JSON-RPC error to a valid input",
-        "timeout" => "timeout",
-        "crash" => "crash",
-        "malformed_answer" => "malformed answer",
-        "accepted_invalid_input" => "accepted an invalid input",
-        _ => "failure",
-    }
 }

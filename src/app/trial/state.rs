@@ -1,7 +1,7 @@
 //! What the trial pane holds: the last `verify` or `load` run on a tool from the TUI, its
 //! progress while it runs, and the tool a confirmation was asked for.
 
-use serde_json::Value;
+use crate::verify::report::{Failure, LoadSummary, ToolReport};
 use std::time::Instant;
 
 /// The two kinds of run the pane shows.
@@ -66,18 +66,18 @@ pub enum Body {
         /// Calls planned at most.
         planned: usize,
         calls: usize,
-        /// Failures found so far (as the report holds them: kind, message, input, found).
-        failures: Vec<Value>,
-        /// The tool's result as `verify` reports it, once over.
-        result: Option<Value>,
+        /// Failures found so far.
+        failures: Vec<Failure>,
+        /// The tool's report, once over.
+        result: Option<ToolReport>,
     },
     Load {
         concurrency: usize,
         seconds: f64,
         /// One sample per interval, oldest first.
         samples: Vec<Sample>,
-        /// The run in numbers, as `load --format json` gives it, once over.
-        summary: Option<Value>,
+        /// The run in numbers, once over.
+        summary: Option<LoadSummary>,
     },
 }
 

@@ -8,6 +8,7 @@ use crate::app::command::Command;
 use crate::app::effect::{Effect, Listed, SessionRequest};
 use crate::app::model::{LogKind, Model, Pane};
 use crate::app::tools::entry::ToolEntry;
+use crate::verify::report::{Failure, LoadSummary, ToolReport};
 use crate::verify::run::Settings;
 use serde_json::Value;
 use std::sync::Arc;
@@ -24,14 +25,14 @@ pub enum Update {
         run: u64,
         seed: u64,
         calls: usize,
-        failures: Vec<Value>,
+        failures: Vec<Failure>,
     },
-    /// A verify run ended: the tool's result as `verify --format json` holds it.
-    Verified { run: u64, result: Value },
+    /// A verify run ended: the tool's report, as `verify` gives it.
+    Verified { run: u64, result: ToolReport },
     /// One interval of a load run.
     Sampled { run: u64, sample: Sample },
-    /// A load run ended: its numbers as `load --format json` gives them.
-    Loaded { run: u64, summary: Value },
+    /// A load run ended: its numbers, as `load` gives them.
+    Loaded { run: u64, summary: LoadSummary },
     /// A run could not start or go on (no connection, arguments refused), said why.
     Ended { run: u64, why: String },
 }
@@ -251,7 +252,7 @@ fn open_finding(model: &mut Model) -> Vec<Effect> {
     };
     let Some(input) = super::query::findings(&model.trial)
         .get(model.trial.cursor)
-        .map(|f| f["input"].clone())
+        .map(|f| f.input.clone())
     else {
         model.view.status = Some("no finding to open".into());
         return Vec::new();
@@ -285,7 +286,7 @@ fn open_finding(model: &mut Model) -> Vec<Effect> {
 }
 
 /// A verify run's end: its result kept, said in the log's words.
-fn verified(run: &mut Run, r: Value) -> String {
+fn verified(run: &mut Run, r: ToolReport) -> String {
     let tool = crate::untrusted::line(&run.tool, 60).into_owned();
     let Body::Verify {
         calls,
@@ -297,8 +298,8 @@ fn verified(run: &mut Run, r: Value) -> String {
     else {
         return String::new();
     };
-    *calls = r["calls"].as_u64().unwrap_or(0) as usize;
-    *failures = r["failures"].as_array().cloned().unwrap_or_default();
+    *calls = r.calls;
+    failures.clone_from(&r.failures);
     let said = super::query::verdict_line(&r);
     *result = Some(r);
     format!("verify {tool} (seed {seed}): {said}")
