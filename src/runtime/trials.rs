@@ -110,7 +110,7 @@ pub async fn load(
         tokio::select! {
             done = &mut run => {
                 let seconds = started.elapsed().as_secs_f64();
-                let summary = summarize(&shape, 1, done, seconds);
+                let summary = Box::new(summarize(&shape, 1, done, seconds));
                 return Msg::Trial(Update::Loaded { run: run_id, summary });
             }
             _ = &mut stop => {

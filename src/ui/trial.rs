@@ -38,7 +38,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         } => draw_verify(frame, inner, model, (failures, result.as_ref()), viewport),
         Body::Load {
             samples, summary, ..
-        } => draw_load(frame, inner, model, (samples, summary.as_ref())),
+        } => draw_load(frame, inner, model, (samples, summary.as_deref())),
     }
 }
 

@@ -199,11 +199,11 @@ fn load_sends_the_panels_arguments_and_draws_rate_and_latency() {
         &mut model,
         Msg::Trial(Update::Loaded {
             run: 1,
-            summary: typed(json!({
+            summary: Box::new(typed(json!({
                 "tool": "add", "calls": 48_000, "callsPerSecond": 8000.0, "failed": 2,
                 "notChecked": 0, "latencyMs": {"p50": 0.42, "p99": 1.18},
                 "said": {"other": "malformed answer: \u{1b}]0;pwned\u{7}"}
-            })),
+            }))),
         }),
     );
     let screen = text(&render(&mut model, 120, 40));
@@ -332,7 +332,7 @@ fn a_run_is_set_up_by_a_form_and_kept_for_the_next() {
         &mut model,
         Msg::Trial(Update::Loaded {
             run: 3,
-            summary: typed(ended),
+            summary: Box::new(typed(ended)),
         }),
     );
     press(&mut model, &["e"]);

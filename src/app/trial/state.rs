@@ -77,7 +77,7 @@ pub enum Body {
         /// One sample per interval, oldest first.
         samples: Vec<Sample>,
         /// The run in numbers, once over.
-        summary: Option<LoadSummary>,
+        summary: Option<Box<LoadSummary>>,
     },
 }
 

@@ -32,7 +32,7 @@ pub enum Update {
     /// One interval of a load run.
     Sampled { run: u64, sample: Sample },
     /// A load run ended: its numbers, as `load` gives them.
-    Loaded { run: u64, summary: LoadSummary },
+    Loaded { run: u64, summary: Box<LoadSummary> },
     /// A run could not start or go on (no connection, arguments refused), said why.
     Ended { run: u64, why: String },
 }
