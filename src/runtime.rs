@@ -259,6 +259,9 @@ fn session_model(
     };
     model.session.log_level = options.log_level;
     model.saved.saving = true;
+    model.saved.kept_for =
+        crate::untrusted::label(&crate::runtime::saved_calls::kept_for(&options.target))
+            .into_owned();
     if let Some(percent) = layout_file::path().and_then(|p| layout_file::left_percent(&p)) {
         model.view.left_percent = percent;
     }

@@ -75,11 +75,13 @@ impl Carrier {
         let saved_dir = saving
             .then(|| super::saved_calls::dir(&options.target))
             .flatten();
-        if let Some(dir) = saved_dir.clone() {
+        let read_from =
+            (saved_dir.as_deref()).map(|dir| super::saved_calls::read_dir_of(&options.target, dir));
+        if let Some(dir) = read_from.clone() {
             let load = move || Msg::SavedLoaded(super::saved_calls::load(&dir));
             off_the_ui(&to_ui, load, |_| None);
         }
-        if let Some(dir) = saved_dir.clone() {
+        if let Some(dir) = read_from {
             let load = move || Msg::TestsLoaded(super::saved_calls::load_tests(&dir));
             off_the_ui(&to_ui, load, |_| None);
         }

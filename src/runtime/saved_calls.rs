@@ -15,11 +15,41 @@ const MAX_FILES: usize = 1_000;
 /// A file larger than this is not read.
 const MAX_FILE_BYTES: u64 = (KEEP as u64 + 1) * MAX_RESULT_BYTES as u64 * 2;
 
-/// The directory of `target`'s saved calls, when a data directory is known.
+/// The directory of `target`'s saved calls, when a data directory is known: keyed by
+/// [`kept_for`]. One kept before calls were keyed by directory (by the server alone) is read
+/// while the new one does not exist yet; what is saved goes to the new one.
 pub fn dir(target: &Target) -> Option<PathBuf> {
+    let base = private_files::base_dir("XDG_DATA_HOME", ".local/share", "calls")?;
     // A password in the URL never becomes part of a name on disk.
-    let server = crate::secrets::redact(&target.describe()).into_owned();
-    Some(private_files::base_dir("XDG_DATA_HOME", ".local/share", "calls")?.join(key(&server)))
+    let named = |what: &str| base.join(key(&crate::secrets::redact(what)));
+    Some(named(&kept_for(target)))
+}
+
+/// Where to read what earlier sessions kept: `dir`, or the directory kept by the server alone
+/// before calls were keyed by directory, while `dir` does not exist yet.
+pub fn read_dir_of(target: &Target, dir: &Path) -> PathBuf {
+    let older = private_files::base_dir("XDG_DATA_HOME", ".local/share", "calls")
+        .map(|base| base.join(key(&crate::secrets::redact(&target.describe()))));
+    match older {
+        Some(older) if !dir.exists() && older.is_dir() => older,
+        _ => dir.to_path_buf(),
+    }
+}
+
+/// What calls are kept for: the server as given and, for a command, the directory it starts
+/// in (every project's `python server.py` is another server).
+pub fn kept_for(target: &Target) -> String {
+    match target {
+        Target::Stdio { cwd, .. } => {
+            let dir = cwd.clone().or_else(|| std::env::current_dir().ok());
+            let dir = dir.map(|d| std::fs::canonicalize(&d).unwrap_or(d));
+            match dir {
+                Some(dir) => format!("{} in {}", target.describe(), dir.display()),
+                None => target.describe(),
+            }
+        }
+        Target::Http { .. } => target.describe(),
+    }
 }
 
 /// Every tool file kept for the server in `dir` (none when it does not exist).
@@ -89,6 +119,30 @@ pub fn keep_test(keep: &KeepTest, dir: Option<&Path>) -> Result<String, String> 
 mod tests {
     use super::*;
     use crate::app::saved::state::SavedCall;
+
+    /// A command's calls are kept per directory it starts in (`--cwd`, else this one): every
+    /// project's `python server.py` is another server; a URL is the same server anywhere.
+    #[test]
+    fn a_commands_calls_are_kept_per_directory() {
+        let stdio = |cwd: Option<&str>| Target::Stdio {
+            command: "python".into(),
+            args: vec!["server.py".into()],
+            env: Vec::new(),
+            cwd: cwd.map(PathBuf::from),
+        };
+        let here = std::fs::canonicalize(std::env::current_dir().expect("cwd")).expect("real");
+        assert_eq!(
+            kept_for(&stdio(None)),
+            format!("python server.py in {}", here.display())
+        );
+        assert_eq!(kept_for(&stdio(Some("/"))), "python server.py in /");
+        let http = Target::Http {
+            url: "http://localhost:3000/mcp".into(),
+            transport: crate::config::target::HttpTransport::Streamable,
+            headers: Vec::new(),
+        };
+        assert_eq!(kept_for(&http), "http://localhost:3000/mcp");
+    }
 
     #[test]
     fn a_written_tool_loads_back_and_a_broken_file_is_skipped() {

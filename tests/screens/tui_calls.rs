@@ -901,7 +901,7 @@ fn calls_are_kept_and_come_back_in_the_next_session() {
     assert_eq!(draft(&next, "add"), json!({"a": 40, "b": 2}));
     let screen = text(&render(&mut next, 120, 40));
     assert!(
-        screen.contains("kept from earlier sessions with this server: 1 draft and 1 result"),
+        screen.contains("1 draft and 1 result kept from earlier sessions with this server"),
         "{screen}"
     );
     let judged = judged(&next, "add", calls[0].result.clone());

@@ -641,7 +641,9 @@ fn calls_are_kept_for_the_next_session_with_the_server() {
     tmux.type_line("echo first-$((1+1))");
     tmux.wait_for("first-2");
     tmux.type_line(&format!("{bin} --demo"));
-    tmux.wait_for("kept from earlier sessions with this server: 1 draft and 1 result");
+    // Kept for the server and the directory it was started in, which the log names.
+    let screen = tmux.wait_for("1 draft and 1 result kept from earlier sessions with");
+    assert!(screen.contains(" in /"), "{screen}");
     open_add();
     tmux.keys(&["Escape"]);
     tmux.wait_for("an earlier session's call · ");

@@ -125,6 +125,9 @@ fn redact(value: &mut Value) {
 pub struct Saved {
     /// Call panels are kept between sessions with this server (the real TUI, not tests).
     pub saving: bool,
+    /// What they are kept for, as the log says it: the server, and the directory a command
+    /// starts in.
+    pub kept_for: String,
     /// What earlier sessions kept, until the tools are listed (see `saved::update`).
     pub to_restore: Option<Vec<SavedTool>>,
     /// The server's test file, once chosen, and the calls kept in it.

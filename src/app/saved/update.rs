@@ -51,9 +51,13 @@ pub fn restore(model: &mut Model) -> Vec<Effect> {
         model.push_log(
             LogKind::Event,
             format!(
-                "kept from earlier sessions with this server: {} and {} ([ and ] in a call panel)",
+                "{} and {} kept from earlier sessions with {} ([ and ] in a call panel)",
                 crate::plural::count(tools, "draft"),
-                crate::plural::count(results, "result")
+                crate::plural::count(results, "result"),
+                match model.saved.kept_for.as_str() {
+                    "" => "this server",
+                    kept_for => kept_for,
+                }
             ),
         );
     }
