@@ -214,16 +214,30 @@ fn servers_to_pick(
     picker.found.servers.len()
 }
 
-/// The picker over `--config`'s file, or over the user's client configs.
+/// The picker over `--config`'s file, or over the user's client configs; the server given
+/// on the command line first, when one was (`S` can always go back to it).
 fn new_picker(connection: &ConnectionArgs, keymap: &keymap::Keymap) -> crate::app::picker::Picker {
     use crate::config::client_configs;
-    let (found, source) = match (&connection.config, &connection.server) {
+    let (mut found, mut source) = match (&connection.config, &connection.server) {
         (Some(file), None) => (client_configs::in_file(file), file.display().to_string()),
         _ => (
             client_configs::discover(&client_configs::Places::from_env()),
             "your client configs".to_string(),
         ),
     };
+    if !connection.picks()
+        && let Ok(options) = connection.options()
+    {
+        let given = client_configs::Found {
+            name: options.target.describe(),
+            client: "the command line".into(),
+            file: std::path::PathBuf::from("(given on the command line)"),
+            target: Ok(options.target),
+            warnings: Vec::new(),
+        };
+        found.servers.insert(0, given);
+        source = format!("the command line and {source}");
+    }
     crate::app::picker::Picker::new(found, source, keymap.clone(), theme::Theme::from_env())
 }
 

@@ -583,6 +583,21 @@ fn the_server_picker_connects_and_s_switches() {
     tmux.keys(&["q"]);
     tmux.type_line("echo picked-$((3+4))");
     tmux.wait_for("picked-7");
+    // With no client configs, `S` still offers the server given on the command line.
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).expect("home");
+    tmux.type_line(&format!("HOME={} {bin} --demo", home.display()));
+    tmux.wait_for("Tools (17)");
+    tmux.keys(&["S"]);
+    tmux.wait_for("S again ends this session");
+    tmux.keys(&["S"]);
+    tmux.wait_for("Pick a server: 1 server in the command line and your client configs");
+    tmux.wait_for("the command line");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Tools (17)");
+    tmux.keys(&["q"]);
+    tmux.type_line("echo given-$((4+4))");
+    tmux.wait_for("given-8");
     let _ = std::fs::remove_dir_all(&home);
 }
 
