@@ -17,6 +17,7 @@ mod sarif;
 mod schema;
 mod secrets;
 mod suite;
+mod tap;
 pub mod testing;
 mod ui;
 mod untrusted;
@@ -64,13 +65,8 @@ pub fn main() -> i32 {
         };
         return crate::hostile::run(&options);
     }
-    // What needs no async runtime.
-    match &cli.command {
-        Some(Command::Completions { shell }) => return cli::completions(*shell),
-        Some(Command::Man) => return cli::man(),
-        Some(Command::Auth { action }) => return crate::headless::auth::run(action),
-        Some(Command::Replay { files }) => return crate::replay::run(files),
-        _ => {}
+    if let Some(code) = cli.command.as_ref().and_then(without_runtime) {
+        return code;
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -105,4 +101,20 @@ pub fn main() -> i32 {
     });
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     code
+}
+
+/// The commands that need no async runtime, run; `None` for the others.
+fn without_runtime(command: &Command) -> Option<i32> {
+    Some(match command {
+        Command::Completions { shell } => cli::completions(*shell),
+        Command::Man => cli::man(),
+        Command::Auth { action } => crate::headless::auth::run(action),
+        Command::Replay { files } => crate::replay::run(files),
+        Command::Tap { keep, env, command } => crate::tap::run(&crate::tap::Options {
+            command,
+            env,
+            keep: usize::from(*keep),
+        }),
+        _ => return None,
+    })
 }

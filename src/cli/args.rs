@@ -337,6 +337,20 @@ pub enum Command {
         #[command(subcommand)]
         action: AuthAction,
     },
+    /// Sit between a host and a stdio server (put `mcp-inspect tap -- COMMAND ARGS…` in the
+    /// host's config in place of the server's command): every byte forwarded unchanged both
+    /// ways, each session recorded in $XDG_STATE_HOME/mcp-inspect/taps/.
+    Tap {
+        /// Sessions kept at most; the oldest are deleted.
+        #[arg(long, default_value_t = 50, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        keep: u16,
+        /// Environment for the server (repeatable); the values are never recorded.
+        #[arg(short = 'e', long = "env", value_name = "KEY=VALUE")]
+        env: Vec<String>,
+        /// The server's command and its arguments.
+        #[arg(last = true, required = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
     /// Serve recordings made with --record as a stdio MCP server: each request gets the
     /// recorded answer to the same method and params.
     Replay {

@@ -163,6 +163,7 @@ pub fn plan(command: &Command) -> Plan<'_> {
         | Command::Man
         | Command::HostileServer { .. }
         | Command::Replay { .. }
+        | Command::Tap { .. }
         | Command::Auth { .. } => Plan::Elsewhere,
     }
 }

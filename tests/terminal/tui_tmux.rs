@@ -331,6 +331,59 @@ fn a_newcomer_reads_every_filesystem_tool_at_both_sizes() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The README's tour, as a new user takes it, at 80×24 and 140×45: the demo's list, a call
+/// from the form with its verdict, `V` verifying a tool and `x` stopping a long run, the
+/// protocol pane, the library's tabs, help, and the shell given back.
+#[test]
+fn the_readmes_tour_at_both_sizes() {
+    let Some(bin) = release_binary() else { return };
+    for (width, height) in [(80, 24), (140, 45)] {
+        let tmux = Tmux::start(&format!("tour-{width}"), width, height);
+        tmux.wait_for("$");
+        tmux.type_line(&format!("{bin} --demo"));
+        tmux.wait_for("Tools (17)");
+        let select = |tool: &str| {
+            tmux.keys(&["Escape", "1", "/"]);
+            tmux.run(&["send-keys", "-t", "main", "-l", tool]);
+            tmux.keys(&["Enter"]);
+            tmux.wait_for(&format!("┌ {tool} "));
+        };
+        // `a` calls from a form built from the schema; the verdict comes with the result.
+        select("add");
+        tmux.keys(&["a"]);
+        tmux.wait_for("call add");
+        tmux.run(&["send-keys", "-t", "main", "-l", "1"]);
+        tmux.keys(&["Down"]);
+        tmux.run(&["send-keys", "-t", "main", "-l", "2"]);
+        tmux.keys(&["C-s"]);
+        tmux.wait_for("call #1 · ");
+        tmux.wait_for("conforms");
+        // `V` verifies a read-only tool at once; its verdict is said in the trial pane.
+        select("echo");
+        tmux.keys(&["V"]);
+        tmux.wait_for("ok: 0 failures");
+        // A long run (its calls set with `e`) is stopped by `x`.
+        tmux.keys(&["e"]);
+        tmux.wait_for("ctrl-s run it");
+        tmux.run(&["send-keys", "-t", "main", "-l", "99999"]);
+        tmux.keys(&["C-s"]);
+        tmux.wait_for("running:");
+        tmux.keys(&["x"]);
+        tmux.wait_for("stopped:");
+        // `5` shows every JSON-RPC message; `t` moves to the library's tabs; `?` every key.
+        tmux.keys(&["5"]);
+        tmux.wait_for("tools/call");
+        tmux.keys(&["Escape", "1", "t"]);
+        tmux.wait_for("[Resources 4]");
+        tmux.keys(&["?"]);
+        tmux.wait_for("Call panel");
+        tmux.keys(&["Escape"]);
+        tmux.keys(&["q"]);
+        tmux.type_line("echo tour-$((5+5))");
+        tmux.wait_for("tour-10");
+    }
+}
+
 #[test]
 fn tui_against_server_everything() {
     let Some(bin) = release_binary() else { return };

@@ -23,6 +23,16 @@ pub enum Direction {
     In,
 }
 
+impl Direction {
+    /// As a recording names it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Direction::Out => "out",
+            Direction::In => "in",
+        }
+    }
+}
+
 /// Where the session's messages are written; shared by the transport's tasks.
 pub struct Recorder {
     started: Instant,
@@ -68,10 +78,7 @@ impl Recorder {
     pub fn note(&self, direction: Direction, message: &Value, text: &str) {
         let head = json!({
             "t": self.started.elapsed().as_millis() as u64,
-            "dir": match direction {
-                Direction::Out => "out",
-                Direction::In => "in",
-            },
+            "dir": direction.word(),
         })
         .to_string();
         // Secrets are redacted in the value: the wire text keeps the server's own escapes
@@ -85,7 +92,24 @@ impl Recorder {
             false => safe_to_show(&redacted.to_string()),
         };
         let line = format!("{},\"message\":{body}}}", &head[..head.len() - 1]);
-        let text = crate::secrets::redact(&line).into_owned();
+        self.write(&crate::secrets::redact(&line));
+    }
+
+    /// Writes a line of the stream that is not a JSON-RPC message (a server's banner or log
+    /// line on stdout), redacted and escaped, with what a strict host makes of it.
+    pub fn note_stray(&self, direction: Direction, text: &str) {
+        let redacted = crate::secrets::redact(text);
+        let line = json!({
+            "t": self.started.elapsed().as_millis() as u64,
+            "dir": direction.word(),
+            "notJsonRpc": redacted,
+            "note": "not a JSON-RPC message: a strict host drops the connection or fails to parse it",
+        });
+        self.write(&safe_to_show(&line.to_string()));
+    }
+
+    /// One line to the file, unless it is over [`MAX_BYTES`] (then a last line says so).
+    fn write(&self, text: &str) {
         let Ok(mut w) = self.file.lock() else {
             return;
         };

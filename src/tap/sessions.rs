@@ -1,0 +1,307 @@
+//! Where a tap keeps its sessions: one recording per session (the `--record` format, so
+//! `replay`, `test` and the TUI read it) under `$XDG_STATE_HOME/mcp-inspect/taps/` (0700),
+//! named by server and time, each file 0600 and capped like any recording, the oldest
+//! sessions deleted past `--keep`. Lines reach the recording through a bounded queue on a
+//! thread of its own: a full queue drops the line (counted, said at the end), never waits.
+
+use crate::mcp::transport::record::{Direction, Recorder};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::time::Duration;
+
+/// Lines waiting for the recording at most; past it they are dropped, not waited for.
+const QUEUED: usize = 4_096;
+/// A line longer than this is not recorded (it is forwarded whole all the same).
+const MAX_LINE: usize = 16 << 20;
+/// How long the end of a session waits for the recording to catch up.
+const DRAIN: Duration = Duration::from_secs(1);
+
+/// The directory sessions are kept in, when a state directory is known.
+pub fn dir() -> Option<PathBuf> {
+    crate::private_files::base_dir("XDG_STATE_HOME", ".local/state", "taps")
+}
+
+/// The recording of one session, written on a thread of its own.
+pub struct Tapped {
+    sender: Option<SyncSender<(Direction, Vec<u8>)>>,
+    dropped: Arc<AtomicU64>,
+    done: Option<Receiver<()>>,
+    path: Option<PathBuf>,
+}
+
+/// Where a forwarding thread hands its lines.
+pub struct Sink {
+    sender: Option<SyncSender<(Direction, Vec<u8>)>>,
+    dropped: Arc<AtomicU64>,
+}
+
+impl Sink {
+    /// Hands a line to the recording, or drops it (counted) when the recording lags.
+    pub fn offer(&self, direction: Direction, line: Vec<u8>) {
+        let Some(sender) = &self.sender else {
+            return;
+        };
+        if let Err(TrySendError::Full(_)) = sender.try_send((direction, line)) {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+impl Tapped {
+    /// Starts the recording of a session of `command`; when it cannot be made, says why on
+    /// stderr (the host shows it as the server's) and forwards all the same.
+    pub fn start(command: &[String], keep: usize) -> Tapped {
+        let dropped = Arc::new(AtomicU64::new(0));
+        let made = dir()
+            .ok_or_else(|| "no state directory ($XDG_STATE_HOME or $HOME)".to_string())
+            .and_then(|dir| new_session(&dir, command, keep).map_err(|e| e.to_string()));
+        let (path, recorder) = match made {
+            Ok(made) => made,
+            Err(why) => {
+                eprintln!("mcp-inspect tap: not recording this session: {why}");
+                return Tapped {
+                    sender: None,
+                    dropped,
+                    done: None,
+                    path: None,
+                };
+            }
+        };
+        let (sender, lines) = std::sync::mpsc::sync_channel::<(Direction, Vec<u8>)>(QUEUED);
+        let (finished, done) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for (direction, line) in lines {
+                record(&recorder, direction, &line);
+            }
+            let _ = finished.send(());
+        });
+        Tapped {
+            sender: Some(sender),
+            dropped,
+            done: Some(done),
+            path: Some(path),
+        }
+    }
+
+    pub fn sink(&self) -> Sink {
+        Sink {
+            sender: self.sender.clone(),
+            dropped: Arc::clone(&self.dropped),
+        }
+    }
+
+    /// The session is over: the recording gets a moment to catch up; lines dropped are said.
+    pub fn finish(mut self) {
+        self.sender = None;
+        if let Some(done) = self.done.take() {
+            let _ = done.recv_timeout(DRAIN);
+        }
+        let dropped = self.dropped.load(Ordering::Relaxed);
+        if let (true, Some(path)) = (dropped > 0, &self.path) {
+            eprintln!(
+                "mcp-inspect tap: {dropped} lines were not recorded in {} (the recording fell behind)",
+                path.display()
+            );
+        }
+    }
+}
+
+/// One line as the recording holds it: a JSON-RPC message as it was on the wire, or a line
+/// that is not one (a banner, a log line on stdout), flagged.
+fn record(recorder: &Recorder, direction: Direction, line: &[u8]) {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim_end_matches('\r');
+    if text.trim().is_empty() {
+        return;
+    }
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(message) if message.is_object() || message.is_array() => {
+            recorder.note(direction, &message, text);
+        }
+        _ => recorder.note_stray(direction, text),
+    }
+}
+
+/// A new session's file in `dir` (made 0700), the oldest sessions past `keep` deleted first.
+fn new_session(
+    dir: &Path,
+    command: &[String],
+    keep: usize,
+) -> std::io::Result<(PathBuf, Arc<Recorder>)> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    prune(dir, keep.saturating_sub(1));
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let name = format!(
+        "{}-{seconds}-{}.jsonl",
+        server_name(command),
+        std::process::id()
+    );
+    let path = dir.join(name);
+    let recorder = Recorder::create(&path)?;
+    Ok((path, recorder))
+}
+
+/// Deletes the oldest sessions in `dir` so that at most `keep` remain.
+fn prune(dir: &Path, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut sessions: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    sessions.sort();
+    let over = sessions.len().saturating_sub(keep);
+    for (_, path) in sessions.into_iter().take(over) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// A file-name-safe name for the server: its script for an interpreter or a runner
+/// (`python server.py` → `server`, `npx -y @scope/pkg` → `pkg`), else its program.
+pub fn server_name(command: &[String]) -> String {
+    const RUNNERS: [&str; 9] = [
+        "python", "python3", "node", "npx", "uv", "uvx", "bun", "deno", "pipx",
+    ];
+    let stem = |word: &str| {
+        let last = word.rsplit(['/', '\\']).next().unwrap_or(word);
+        last.split('.').next().unwrap_or(last).to_string()
+    };
+    let program = command.first().map_or(String::new(), |p| stem(p));
+    let named = match RUNNERS.contains(&program.as_str()) {
+        true => command[1..]
+            .iter()
+            .find(|w| !w.starts_with('-') && !["run", "x", "exec"].contains(&w.as_str()))
+            .map_or(program, |w| stem(w)),
+        false => program,
+    };
+    let safe: String = named
+        .chars()
+        .map(
+            |c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                true => c,
+                false => '_',
+            },
+        )
+        .take(60)
+        .collect();
+    match safe.is_empty() {
+        true => "server".into(),
+        false => safe,
+    }
+}
+
+/// Whole lines out of a stream read in chunks; a line over [`MAX_LINE`] is dropped (the
+/// stream is forwarded all the same).
+#[derive(Default)]
+pub struct Lines {
+    partial: Vec<u8>,
+    overlong: bool,
+}
+
+impl Lines {
+    /// The lines `chunk` completes.
+    pub fn push(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
+        let mut done = Vec::new();
+        let mut rest = chunk;
+        while let Some(at) = rest.iter().position(|b| *b == b'\n') {
+            if !self.overlong {
+                self.partial.extend_from_slice(&rest[..at]);
+                done.push(std::mem::take(&mut self.partial));
+            }
+            self.partial.clear();
+            self.overlong = false;
+            rest = &rest[at + 1..];
+        }
+        if !self.overlong {
+            self.partial.extend_from_slice(rest);
+            if self.partial.len() > MAX_LINE {
+                self.partial = Vec::new();
+                self.overlong = true;
+            }
+        }
+        done
+    }
+
+    /// What was left without a line break at the end of the stream.
+    pub fn rest(self) -> Option<Vec<u8>> {
+        (!self.partial.is_empty() && !self.overlong).then_some(self.partial)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_split_across_chunks_and_an_overlong_one_is_skipped() {
+        let mut lines = Lines::default();
+        assert!(lines.push(b"{\"a\":").is_empty());
+        assert_eq!(
+            lines.push(b"1}\n{\"b\":2}\n{"),
+            [b"{\"a\":1}".to_vec(), b"{\"b\":2}".to_vec()]
+        );
+        let huge = vec![b'x'; MAX_LINE + 1];
+        assert!(lines.push(&huge).is_empty());
+        assert_eq!(lines.push(b"yz\nok\n"), [b"ok".to_vec()]);
+        assert_eq!(lines.push(b"tail").len(), 0);
+        assert_eq!(lines.rest(), Some(b"tail".to_vec()));
+    }
+
+    #[test]
+    fn sessions_are_named_by_their_server() {
+        let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            server_name(&words("python /srv/weather/server.py --x")),
+            "server"
+        );
+        assert_eq!(
+            server_name(&words("npx -y @modelcontextprotocol/server-everything")),
+            "server-everything"
+        );
+        assert_eq!(server_name(&words("uv run main.py")), "main");
+        assert_eq!(
+            server_name(&words("/usr/bin/my-server --flag")),
+            "my-server"
+        );
+        assert_eq!(server_name(&words("../weird name$")), "weird");
+        assert_eq!(server_name(&[]), "server");
+    }
+
+    #[test]
+    fn the_oldest_sessions_go_past_the_cap() {
+        let dir = std::env::temp_dir().join(format!("mcp-inspect-taps-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        for i in 0..5 {
+            let path = dir.join(format!("s-{i}.jsonl"));
+            std::fs::write(&path, "{}").expect("write");
+            let at = std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1_000 + i);
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .and_then(|f| f.set_modified(at))
+                .expect("time");
+        }
+        std::fs::write(dir.join("notes.txt"), "kept").expect("write");
+        prune(&dir, 2);
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .expect("read")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["notes.txt", "s-3.jsonl", "s-4.jsonl"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

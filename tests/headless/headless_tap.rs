@@ -1,0 +1,218 @@
+//! `tap` between a host (this test) and real servers: the demo server's bytes forwarded
+//! unchanged both ways and the session recorded (private); a server's exit code,
+//! a banner on stdout flagged, a reflected secret forwarded but never recorded; a signal to
+//! the tap ends the server's whole tree.
+
+use crate::cli::BIN;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"host","version":"1"}}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+const LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+
+fn state_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mcp-inspect-tap-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn start(args: &[&str], state: &Path) -> Child {
+    Command::new(BIN)
+        .args(args)
+        .env("XDG_STATE_HOME", state)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start")
+}
+
+/// What a host sees: the lines of `requests` sent, the answers to ids 1 and 2 awaited, stdin
+/// closed, then everything the server wrote until it exits; and its exit code.
+fn converse(mut child: Child) -> (Vec<u8>, i32) {
+    let mut stdin = child.stdin.take().expect("stdin");
+    for line in [INITIALIZE, INITIALIZED, LIST] {
+        writeln!(stdin, "{line}").expect("write");
+    }
+    let stdout = child.stdout.take().expect("stdout");
+    let (lines, seen) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(stdout);
+        let mut all = Vec::new();
+        let mut answered = 0;
+        loop {
+            let mut line = Vec::new();
+            match reader.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let text = String::from_utf8_lossy(&line).into_owned();
+            all.extend_from_slice(&line);
+            if text.contains("\"id\":1,\"result\"") || text.contains("\"id\":2,\"result\"") {
+                answered += 1;
+                if answered == 2 {
+                    let _ = lines.send(None);
+                }
+            }
+        }
+        let _ = lines.send(Some(all));
+    });
+    let first = seen
+        .recv_timeout(Duration::from_secs(20))
+        .expect("answered");
+    assert!(first.is_none(), "both answers came before the end");
+    drop(stdin);
+    let all = seen
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the end")
+        .expect("bytes");
+    let code = child.wait().expect("wait").code().unwrap_or(-1);
+    (all, code)
+}
+
+fn sessions(state: &Path) -> Vec<PathBuf> {
+    let dir = state.join("mcp-inspect/taps");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).expect("meta").permissions().mode() & 0o777
+}
+
+#[test]
+fn a_tap_forwards_every_byte_and_records_the_session() {
+    let state = state_dir("demo");
+    let (direct, code) = converse(start(&["demo-server"], &state));
+    assert_eq!(code, 0);
+    let (tapped, code) = converse(start(&["tap", "--", BIN, "demo-server"], &state));
+    assert_eq!(code, 0);
+    assert_eq!(
+        String::from_utf8_lossy(&tapped),
+        String::from_utf8_lossy(&direct),
+        "the host sees the server's bytes, unchanged"
+    );
+    let files = sessions(&state);
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert_eq!(mode(&state.join("mcp-inspect/taps")), 0o700);
+    assert_eq!(mode(&files[0]), 0o600);
+    let name = files[0]
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        name.starts_with("mcp-inspect-") && name.ends_with(".jsonl"),
+        "{name}"
+    );
+    let recorded = std::fs::read_to_string(&files[0]).expect("read");
+    let entries: Vec<Value> = recorded
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let sent: Vec<&Value> = (entries.iter().filter(|e| e["dir"] == "out"))
+        .map(|e| &e["message"])
+        .collect();
+    let methods: Vec<&str> = sent.iter().filter_map(|m| m["method"].as_str()).collect();
+    assert_eq!(
+        methods,
+        ["initialize", "notifications/initialized", "tools/list"]
+    );
+    let answers: Vec<Value> = String::from_utf8_lossy(&tapped)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let received: Vec<Value> = (entries.iter().filter(|e| e["dir"] == "in"))
+        .map(|e| e["message"].clone())
+        .collect();
+    assert_eq!(received, answers, "every answer recorded as forwarded");
+    let _ = std::fs::remove_dir_all(&state);
+}
+
+#[test]
+fn a_tap_passes_on_exit_codes_and_banners_and_never_records_a_secret() {
+    let state = state_dir("sh");
+    let secret = "S3CR3T'q<u>&x";
+    let script = r#"echo "starting up, token $TOKEN"; read line; printf '{"jsonrpc":"2.0","id":1,"result":{"t":"%s"}}\n' "$TOKEN"; exit 3"#;
+    let env = format!("TOKEN={secret}");
+    let mut child = start(&["tap", "-e", &env, "--", "sh", "-c", script], &state);
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"ping"}}"#).expect("write");
+    drop(stdin);
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut out)
+        .expect("read");
+    assert_eq!(
+        child.wait().expect("wait").code(),
+        Some(3),
+        "the server's exit code"
+    );
+    assert_eq!(
+        out,
+        format!(
+            "starting up, token {secret}\n{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{\"t\":\"{secret}\"}}}}\n"
+        ),
+        "forwarded as the server wrote it"
+    );
+    let files = sessions(&state);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let recorded = std::fs::read_to_string(&files[0]).expect("read");
+    assert!(!recorded.contains("S3CR3T"), "{recorded}");
+    let banner: Value = recorded
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json"))
+        .find(|e| e.get("notJsonRpc").is_some())
+        .expect("the banner is flagged");
+    assert_eq!(banner["notJsonRpc"], "starting up, token [redacted]");
+    assert!(
+        banner["note"]
+            .as_str()
+            .is_some_and(|n| n.contains("strict host"))
+    );
+    let _ = std::fs::remove_dir_all(&state);
+}
+
+#[test]
+fn a_signal_to_the_tap_ends_the_whole_server_tree() {
+    let state = state_dir("signal");
+    let mut child = start(
+        &["tap", "--", "sh", "-c", "sleep 300 & echo $!; wait"],
+        &state,
+    );
+    let mut reader = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    reader.read_line(&mut line).expect("the grandchild's pid");
+    let grandchild: i32 = line.trim().parse().expect("a pid");
+    let tap = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(tap, nix::sys::signal::Signal::SIGTERM).expect("kill");
+    assert_eq!(
+        child.wait().expect("wait").code(),
+        Some(143),
+        "128 + SIGTERM"
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Path::new(&format!("/proc/{grandchild}")).exists() {
+        let stat = std::fs::read_to_string(format!("/proc/{grandchild}/stat")).unwrap_or_default();
+        if stat.contains(") Z ") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server's child was left running"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = std::fs::remove_dir_all(&state);
+}
