@@ -110,6 +110,9 @@ fn without_runtime(command: &Command) -> Option<i32> {
         Command::Man => cli::man(),
         Command::Auth { action } => crate::headless::auth::run(action),
         Command::Replay { files } => crate::replay::run(files),
+        Command::Taps { session, format } => {
+            crate::tap::show::run(session.as_deref(), *format == cli::Format::Json)
+        }
         Command::Tap { keep, env, command } => crate::tap::run(&crate::tap::Options {
             command,
             env,

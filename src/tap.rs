@@ -6,7 +6,9 @@
 //! [`sessions`]); forwarding never waits on the recording: a full disk or a slow one drops
 //! recorded lines, never bytes between the host and the server.
 
+pub mod judged;
 pub mod sessions;
+pub mod show;
 
 use crate::mcp::transport::record::Direction;
 use nix::sys::signal::{SigSet, Signal};

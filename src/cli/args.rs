@@ -351,6 +351,15 @@ pub enum Command {
         #[arg(last = true, required = true, value_name = "COMMAND")]
         command: Vec<String>,
     },
+    /// The sessions taps kept, newest first; or one session: each host call with its verdict
+    /// against the outputSchema listed in it (exit 1 when a result breaks it).
+    Taps {
+        /// A session: its file name in the taps folder, or a path.
+        #[arg(value_name = "SESSION")]
+        session: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Serve recordings made with --record as a stdio MCP server: each request gets the
     /// recorded answer to the same method and params.
     Replay {

@@ -164,6 +164,7 @@ pub fn plan(command: &Command) -> Plan<'_> {
         | Command::HostileServer { .. }
         | Command::Replay { .. }
         | Command::Tap { .. }
+        | Command::Taps { .. }
         | Command::Auth { .. } => Plan::Elsewhere,
     }
 }

@@ -32,11 +32,16 @@ fn start(args: &[&str], state: &Path) -> Child {
         .expect("start")
 }
 
-/// What a host sees: the lines of `requests` sent, the answers to ids 1 and 2 awaited, stdin
-/// closed, then everything the server wrote until it exits; and its exit code.
-fn converse(mut child: Child) -> (Vec<u8>, i32) {
+/// What a host sees: the handshake and a listing sent, their answers awaited, stdin closed,
+/// then everything the server wrote until it exits; and its exit code.
+fn converse(child: Child) -> (Vec<u8>, i32) {
+    converse_with(child, &[INITIALIZE, INITIALIZED, LIST], 2)
+}
+
+/// `lines` sent, `answers` answers awaited, then as [`converse`].
+fn converse_with(mut child: Child, lines: &[&str], answers: usize) -> (Vec<u8>, i32) {
     let mut stdin = child.stdin.take().expect("stdin");
-    for line in [INITIALIZE, INITIALIZED, LIST] {
+    for line in lines {
         writeln!(stdin, "{line}").expect("write");
     }
     let stdout = child.stdout.take().expect("stdout");
@@ -53,9 +58,11 @@ fn converse(mut child: Child) -> (Vec<u8>, i32) {
             }
             let text = String::from_utf8_lossy(&line).into_owned();
             all.extend_from_slice(&line);
-            if text.contains("\"id\":1,\"result\"") || text.contains("\"id\":2,\"result\"") {
+            let answer = serde_json::from_str::<Value>(&text)
+                .is_ok_and(|m| m.get("id").is_some() && m.get("method").is_none());
+            if answer {
                 answered += 1;
-                if answered == 2 {
+                if answered == answers {
                     let _ = lines.send(None);
                 }
             }
@@ -214,5 +221,57 @@ fn a_signal_to_the_tap_ends_the_whole_server_tree() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+    let _ = std::fs::remove_dir_all(&state);
+}
+
+/// `taps` reads a tapped session back: each host call with its verdict against the schema the
+/// server listed in that session, and says which break it (exit 1).
+#[test]
+fn taps_judges_every_call_of_a_tapped_session() {
+    let state = state_dir("judged");
+    let call = |id: u32, tool: &str, args: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{args}}}}}"#
+        )
+    };
+    let calls = [
+        call(3, "bad_output", "{}"),
+        call(4, "add", r#"{"a":1,"b":2}"#),
+    ];
+    let lines = [INITIALIZE, INITIALIZED, LIST, &calls[0], &calls[1]];
+    let (_, code) = converse_with(start(&["tap", "--", BIN, "demo-server"], &state), &lines, 4);
+    assert_eq!(code, 0);
+    let files = sessions(&state);
+    let name = files[0]
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    let taps = |args: &[&str]| {
+        Command::new(BIN)
+            .arg("taps")
+            .args(args)
+            .env("XDG_STATE_HOME", &state)
+            .output()
+            .expect("taps")
+    };
+    let shown = taps(&[&name]);
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert_eq!(
+        shown.status.code(),
+        Some(1),
+        "a result breaks its schema: {text}"
+    );
+    assert!(
+        text.contains("2 calls · 1 violating")
+            && text.contains("bad_output {} → 3 violations")
+            && text.contains("✗ at /count (minimum): -3 is less than the minimum of 0")
+            && text.contains(r#"add {"a":1,"b":2} → conforms"#),
+        "{text}"
+    );
+    let listed = taps(&["--format", "json"]);
+    let json: Value = serde_json::from_slice(&listed.stdout).expect("json");
+    assert_eq!(json["sessions"][0]["session"], name.as_str());
+    assert_eq!(json["sessions"][0]["violating"], 1);
     let _ = std::fs::remove_dir_all(&state);
 }

@@ -1,0 +1,170 @@
+//! `mcp-inspect taps [SESSION]`: the sessions taps kept, newest first; or one session, each
+//! host call with its verdict (see [`super::judged`]). Everything from the server is escaped
+//! for the terminal.
+
+use super::judged::{Call, Outcome, Session, judge};
+use crate::schema::verdict::Status;
+use serde_json::json;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// A session file is read up to this (a recording stops at 256 MiB, plus its last line).
+const MAX_BYTES: u64 = (256 << 20) + 4096;
+
+/// Lists the sessions, or shows one (a path, or a file name in the taps folder); the exit
+/// code: 1 when a call's result breaks its outputSchema or the session cannot be read.
+pub fn run(session: Option<&Path>, json: bool) -> i32 {
+    let Some(dir) = super::sessions::dir() else {
+        eprintln!("error: no state directory ($XDG_STATE_HOME or $HOME)");
+        return 1;
+    };
+    match session {
+        None => list(&dir, json),
+        Some(named) => {
+            let path = match named.exists() || named.components().count() > 1 {
+                true => named.to_path_buf(),
+                false => dir.join(named),
+            };
+            show(&path, json)
+        }
+    }
+}
+
+fn out(text: &str) {
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+}
+
+/// The sessions, newest first: name, messages and calls.
+fn list(dir: &Path, json: bool) -> i32 {
+    let mut sessions: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+                .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+                .collect()
+        })
+        .unwrap_or_default();
+    sessions.sort_by(|a, b| b.cmp(a));
+    if sessions.is_empty() && !json {
+        out(&format!(
+            "no sessions in {} (put `mcp-inspect tap -- COMMAND ARGS…` in a host's config)",
+            dir.display()
+        ));
+        return 0;
+    }
+    let mut listed = Vec::new();
+    for (_, path) in sessions {
+        let name = path
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let session = read(&path).map(|text| judge(&text)).unwrap_or_default();
+        let broken = broken(&session);
+        match json {
+            true => listed.push(json!({"session": name, "messages": session.messages, "calls": session.calls.len(), "violating": broken})),
+            false => out(&format!(
+                "{}  {} · {} · {} violating",
+                crate::untrusted::line(&name, 120),
+                crate::plural::count(session.messages, "message"),
+                crate::plural::count(session.calls.len(), "call"),
+                broken
+            )),
+        }
+    }
+    if json {
+        out(&crate::untrusted::json(&json!({"sessions": listed}), true));
+    }
+    0
+}
+
+fn read(path: &Path) -> std::io::Result<String> {
+    crate::private_files::read_named(path, MAX_BYTES)
+}
+
+/// Calls whose result breaks its outputSchema.
+fn broken(session: &Session) -> usize {
+    (session.calls.iter())
+        .filter(|c| matches!(&c.outcome, Outcome::Judged { status, .. } if *status == Status::Violations))
+        .count()
+}
+
+fn show(path: &Path, json: bool) -> i32 {
+    let text = match read(path) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            return 1;
+        }
+    };
+    let session = judge(&text);
+    match json {
+        true => out(&crate::untrusted::json(&as_json(&session), true)),
+        false => tell(&session),
+    }
+    match broken(&session) {
+        0 => 0,
+        _ => 1,
+    }
+}
+
+fn tell(session: &Session) {
+    out(&format!(
+        "{} · {} · {} violating",
+        crate::plural::count(session.messages, "message"),
+        crate::plural::count(session.calls.len(), "call"),
+        broken(session)
+    ));
+    for call in &session.calls {
+        out(&call_line(call));
+        if let Outcome::Judged { violations, .. } = &call.outcome {
+            for v in violations {
+                out(&format!("    ✗ {}", crate::untrusted::line(v, 300)));
+            }
+        }
+    }
+    for (at, line) in &session.stray {
+        out(&format!(
+            "{at:>7} ms  not JSON-RPC on stdout (a strict host fails here): {}",
+            crate::untrusted::line(line, 200)
+        ));
+    }
+}
+
+/// `   120 ms  add {"a":1} → conforms (2020-12), 3 ms`.
+fn call_line(call: &Call) -> String {
+    let what = match &call.outcome {
+        Outcome::Judged { headline, .. } => headline.clone(),
+        Outcome::Error { code, message } => format!("error {code}: {message}"),
+        Outcome::Unanswered => "never answered".into(),
+    };
+    let took = call.took.map_or(String::new(), |ms| format!(", {ms} ms"));
+    format!(
+        "{:>7} ms  {} {} → {}{took}",
+        call.at,
+        crate::untrusted::line(&call.tool, 80),
+        crate::untrusted::line(&crate::untrusted::json(&call.arguments, false), 120),
+        crate::untrusted::line(&what, 200)
+    )
+}
+
+fn as_json(session: &Session) -> serde_json::Value {
+    let calls: Vec<serde_json::Value> = (session.calls.iter())
+        .map(|c| {
+            let outcome = match &c.outcome {
+                Outcome::Judged {
+                    status,
+                    headline,
+                    violations,
+                } => json!({"status": status, "verdict": headline, "violations": violations}),
+                Outcome::Error { code, message } => {
+                    json!({"status": "error", "code": code, "message": message})
+                }
+                Outcome::Unanswered => json!({"status": "unanswered"}),
+            };
+            json!({"atMs": c.at, "tool": c.tool, "arguments": c.arguments, "tookMs": c.took, "outcome": outcome})
+        })
+        .collect();
+    let stray: Vec<serde_json::Value> = (session.stray.iter())
+        .map(|(at, line)| json!({"atMs": at, "line": line}))
+        .collect();
+    json!({"messages": session.messages, "calls": calls, "notJsonRpc": stray})
+}
