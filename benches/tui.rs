@@ -51,6 +51,20 @@ fn model() -> Model {
     m
 }
 
+/// A model whose server lists `tool` alone.
+fn listing(tool: mcp_inspect::testing::mcp::surface::tool::Tool) -> Model {
+    let mut m = model();
+    update(
+        &mut m,
+        Msg::ToolsListed(ToolList {
+            tools: vec![tool],
+            pages: 1,
+            ..ToolList::default()
+        }),
+    );
+    m
+}
+
 /// One tool of a gateway's listing, as JSON.
 fn tool_json(i: usize) -> serde_json::Value {
     json!({"name": format!("service_{}_action_{i}", i % 97), "description": format!("Does thing number {i} for the gateway"),
@@ -299,15 +313,7 @@ fn big_draft_frame(terminal: &mut Terminal<TestBackend>, budget: Duration) -> su
     let tool = decode_tool(&json!({"name": "draft", "inputSchema": {"type": "object",
         "properties": {"items": {"type": "array", "maxItems": 1}}}}))
     .expect("tool");
-    let mut m = model();
-    update(
-        &mut m,
-        Msg::ToolsListed(ToolList {
-            tools: vec![tool],
-            pages: 1,
-            ..ToolList::default()
-        }),
-    );
+    let mut m = listing(tool);
     let mut id = None;
     update(&mut m, key('a'));
     let send = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
@@ -648,15 +654,7 @@ fn ten_megabyte_result_key(
 ) -> support::Measured {
     let tool =
         decode_tool(&json!({"name": "big", "inputSchema": {"type": "object"}})).expect("tool");
-    let mut m = model();
-    update(
-        &mut m,
-        Msg::ToolsListed(ToolList {
-            tools: vec![tool],
-            pages: 1,
-            ..ToolList::default()
-        }),
-    );
+    let mut m = listing(tool);
     let mut id = None;
     for k in ["a", "s"] {
         let code = if k == "s" { 's' } else { 'a' };
