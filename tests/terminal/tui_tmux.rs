@@ -195,7 +195,7 @@ fn outside_the_terminals_foreground_it_says_so_instead_of_stopping() {
     let screen = tmux.wait_for("exit-42-");
     assert!(
         screen.contains("the TUI is not in the terminal's foreground")
-            && screen.contains("timeout --foreground")
+            && screen.contains("SIGTTOU")
             && screen.contains("exit-42-1"),
         "{screen}"
     );
@@ -376,7 +376,8 @@ fn the_readmes_tour_at_both_sizes() {
         tmux.keys(&["Escape", "1", "t"]);
         tmux.wait_for("[Resources 4]");
         tmux.keys(&["?"]);
-        tmux.wait_for("Call panel");
+        tmux.wait_for("Help: keys");
+        tmux.wait_for("Everywhere");
         tmux.keys(&["Escape"]);
         tmux.keys(&["q"]);
         tmux.type_line("echo tour-$((5+5))");
