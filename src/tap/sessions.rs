@@ -23,9 +23,16 @@ pub fn dir() -> Option<PathBuf> {
     crate::private_files::base_dir("XDG_STATE_HOME", ".local/state", "taps")
 }
 
+/// What the recording thread is handed: a line, or the end of the session (answered once
+/// every line before it is written).
+enum Item {
+    Line(Direction, Vec<u8>),
+    End,
+}
+
 /// The recording of one session, written on a thread of its own.
 pub struct Tapped {
-    sender: Option<SyncSender<(Direction, Vec<u8>)>>,
+    sender: Option<SyncSender<Item>>,
     dropped: Arc<AtomicU64>,
     done: Option<Receiver<()>>,
     path: Option<PathBuf>,
@@ -33,7 +40,7 @@ pub struct Tapped {
 
 /// Where a forwarding thread hands its lines.
 pub struct Sink {
-    sender: Option<SyncSender<(Direction, Vec<u8>)>>,
+    sender: Option<SyncSender<Item>>,
     dropped: Arc<AtomicU64>,
 }
 
@@ -43,7 +50,7 @@ impl Sink {
         let Some(sender) = &self.sender else {
             return;
         };
-        if let Err(TrySendError::Full(_)) = sender.try_send((direction, line)) {
+        if let Err(TrySendError::Full(_)) = sender.try_send(Item::Line(direction, line)) {
             self.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -69,13 +76,17 @@ impl Tapped {
                 };
             }
         };
-        let (sender, lines) = std::sync::mpsc::sync_channel::<(Direction, Vec<u8>)>(QUEUED);
+        let (sender, items) = std::sync::mpsc::sync_channel::<Item>(QUEUED);
         let (finished, done) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            for (direction, line) in lines {
-                record(&recorder, direction, &line);
+            for item in items {
+                match item {
+                    Item::Line(direction, line) => record(&recorder, direction, &line),
+                    Item::End => {
+                        let _ = finished.send(());
+                    }
+                }
             }
-            let _ = finished.send(());
         });
         Tapped {
             sender: Some(sender),
@@ -92,11 +103,21 @@ impl Tapped {
         }
     }
 
-    /// The session is over: the recording gets a moment to catch up; lines dropped are said.
+    /// The session is over: the recording gets a moment to catch up (the host's side may
+    /// still be open, so the end is a message of its own); lines dropped are said.
     pub fn finish(mut self) {
-        self.sender = None;
-        if let Some(done) = self.done.take() {
-            let _ = done.recv_timeout(DRAIN);
+        let deadline = std::time::Instant::now() + DRAIN;
+        if let (Some(sender), Some(done)) = (self.sender.take(), self.done.take()) {
+            let mut end = Item::End;
+            while let Err(TrySendError::Full(again)) = sender.try_send(end) {
+                if std::time::Instant::now() >= deadline {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+                end = again;
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let _ = done.recv_timeout(left);
         }
         let dropped = self.dropped.load(Ordering::Relaxed);
         if let (true, Some(path)) = (dropped > 0, &self.path) {
