@@ -168,3 +168,37 @@ fn as_json(session: &Session) -> serde_json::Value {
         .collect();
     json!({"messages": session.messages, "calls": calls, "notJsonRpc": stray})
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A recording is a file the user is handed: what the server put in it never reaches the
+    /// terminal raw.
+    #[test]
+    fn a_hostile_session_is_shown_escaped() {
+        let call = Call {
+            at: 1,
+            tool: "x\u{1b}]0;pwned\u{7}".into(),
+            arguments: json!({"s": "\u{9b}2J\u{202e}"}),
+            took: None,
+            outcome: Outcome::Error {
+                code: serde_json::from_str("1e400").expect("a number"),
+                message: "\u{1b}[2Jgone".into(),
+            },
+        };
+        let line = call_line(&call);
+        assert!(
+            !line.chars().any(crate::untrusted::is_dangerous),
+            "{line:?}"
+        );
+        assert!(line.contains("error 1e+400: \\e[2Jgone"), "{line:?}");
+        let session = judge(&format!(
+            "{}\n{}",
+            json!({"t": 1, "dir": "in", "notJsonRpc": "\u{1b}]52;c;cHduZWQ=\u{7}"}),
+            "[".repeat(100_000)
+        ));
+        assert_eq!(session.stray.len(), 1);
+        assert_eq!(session.messages, 0, "a line too deep to parse is skipped");
+    }
+}
