@@ -107,3 +107,52 @@ fn conditions_images_widths_and_a_replay_at_80x24_and_140x45() {
         let _ = std::fs::remove_file(recording.to_string());
     }
 }
+
+/// Every box on the screen is whole: as many top-left corners as bottom-left ones.
+fn boxes_closed(screen: &str) -> bool {
+    let count = |c: char| screen.chars().filter(|x| *x == c).count();
+    count('┌') == count('└') && count('┐') == count('┘')
+}
+
+/// In a small terminal (50×14, 60×16) the call panel is laid out by need: the arguments box
+/// whole or absent, the result's `verdict` heading on a line of its own, nothing drawn over.
+#[test]
+fn a_call_in_a_small_terminal_is_never_drawn_over() {
+    let Some(bin) = release_binary() else { return };
+    for (width, height) in [(50u16, 14u16), (60, 16)] {
+        let tmux = Tmux::start(&format!("small{width}"), width, height);
+        tmux.wait_for("$");
+        tmux.type_line(&format!("{bin} --demo"));
+        tmux.wait_for("Tools (17)");
+        tmux.keys(&["/"]);
+        tmux.run(&["send-keys", "-t", "main", "-l", "bad_output"]);
+        tmux.keys(&["Enter", "a"]);
+        let screen = tmux.wait_for("call bad_output");
+        assert!(
+            boxes_closed(&screen),
+            "{width}×{height}, the form:\n{screen}"
+        );
+        tmux.keys(&["C-s"]);
+        let screen = tmux.wait_for("call #1");
+        let screen = match screen.contains("verdict") {
+            true => screen,
+            false => tmux.wait_for("verdict"),
+        };
+        assert!(
+            boxes_closed(&screen),
+            "{width}×{height}, the result:\n{screen}"
+        );
+        let heading = screen
+            .lines()
+            .find(|l| l.contains("verdict"))
+            .expect("a verdict line");
+        assert_eq!(
+            heading.trim_matches(|c: char| c == '│' || c.is_whitespace()),
+            "verdict",
+            "{width}×{height}:\n{screen}"
+        );
+        tmux.keys(&["q"]);
+        tmux.type_line("echo small-$((6+6))");
+        tmux.wait_for("small-12");
+    }
+}
