@@ -275,3 +275,42 @@ fn taps_judges_every_call_of_a_tapped_session() {
     assert_eq!(json["sessions"][0]["violating"], 1);
     let _ = std::fs::remove_dir_all(&state);
 }
+
+/// A server that floods and writes a line over the recording's cap: every byte still reaches
+/// the host, the overlong line is left out of the recording, and what the recording could
+/// not keep up with is dropped from it (and said), never from the conversation.
+#[test]
+fn a_flood_and_an_overlong_line_pass_through_whole() {
+    let state = state_dir("flood");
+    let flood = r#"head -c 20000000 /dev/zero | tr '\0' x; echo; yes '{"jsonrpc":"2.0","method":"m"}' | head -n 200000"#;
+    let child = Command::new(BIN)
+        .args(["tap", "--", "sh", "-c", flood])
+        .env("XDG_STATE_HOME", &state)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0));
+    let line = r#"{"jsonrpc":"2.0","method":"m"}"#;
+    assert_eq!(out.stdout.len(), 20_000_001 + 200_000 * (line.len() + 1));
+    assert!(out.stdout[..20_000_000].iter().all(|b| *b == b'x'));
+    assert!(out.stdout.ends_with(format!("{line}\n").as_bytes()));
+    let files = sessions(&state);
+    let recorded = std::fs::read_to_string(&files[0]).expect("read");
+    assert!(
+        !recorded.contains("xxxxxxxxxx"),
+        "the overlong line is not recorded"
+    );
+    let kept = recorded.lines().count();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    match kept {
+        200_000 => assert!(!stderr.contains("not recorded"), "{stderr}"),
+        n => assert!(
+            stderr.contains(&format!("{} lines were not recorded", 200_000 - n)),
+            "{n} kept: {stderr}"
+        ),
+    }
+    let _ = std::fs::remove_dir_all(&state);
+}
