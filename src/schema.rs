@@ -7,6 +7,7 @@ pub mod choices;
 pub mod describe;
 pub mod dialect;
 pub mod headers;
+pub mod judge;
 pub mod lint;
 pub mod numbers;
 pub mod refs;

@@ -1,9 +1,9 @@
 //! What `update` asks the outside world to do, as data: the runtime carries each effect out and
 //! answers with a message. Requests for the connection pass to its task unchanged. Pure.
 
-use super::call::state::OutputCheck;
 use super::copy::Copy;
 use super::tools::entry::ToolEntry;
+use crate::schema::judge::Judge;
 use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -144,7 +144,7 @@ pub enum SessionRequest {
         id: u64,
         arguments: serde_json::Value,
         /// What the result is judged against, by the connection task.
-        output: Option<Arc<OutputCheck>>,
+        output: Option<Arc<Judge>>,
         /// Called as a task (the tool's `execution.taskSupport` is `required`).
         as_task: bool,
     },
@@ -155,7 +155,7 @@ pub enum SessionRequest {
     /// answered by `Msg::Restored`.
     Rejudge {
         tool: String,
-        output: Option<Arc<OutputCheck>>,
+        output: Option<Arc<Judge>>,
         calls: Vec<crate::app::saved::state::SavedCall>,
     },
     /// The user's answer to request `id` the server put to them (see `ServerEvent::Asked`).

@@ -74,8 +74,8 @@ pub async fn run(
     let schema = tool.and_then(|t| t.output_schema.clone());
     let era = session.server.era;
     let (result, mut verdict) = off_thread(move || {
-        let compiled = schema.as_deref().map(Compiled::new);
-        let verdict = result.verdict(schema.as_deref().zip(compiled.as_ref()), era);
+        let judge = schema.as_deref().map(crate::schema::judge::Judge::new);
+        let verdict = result.verdict(judge.as_ref().map(|j| j.parts()), era);
         (result, verdict)
     })
     .await;

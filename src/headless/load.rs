@@ -8,6 +8,7 @@ use crate::cli::{ConnectionArgs, Format};
 use crate::mcp::Session;
 use crate::mcp::session::error::exit;
 use crate::schema::Compiled;
+use crate::schema::judge::Judge;
 use crate::verify::load::{Shape, callers, summarize};
 use crate::verify::report::LoadSummary;
 use serde_json::Value;
@@ -135,7 +136,7 @@ async fn close_all(sessions: Vec<Session>, code: i32) -> i32 {
 async fn prepare(
     session: &Session,
     options: &Options<'_>,
-) -> Result<(Value, Option<(Value, Compiled)>), String> {
+) -> Result<(Value, Option<Judge>), String> {
     let list = session
         .list_tools()
         .await
@@ -164,10 +165,7 @@ async fn prepare(
             ));
         }
     }
-    let output = tool
-        .output_schema
-        .as_deref()
-        .map(|s| (s.clone(), Compiled::new(s)));
+    let output = tool.output_schema.as_deref().map(Judge::new);
     Ok((arguments, output))
 }
 

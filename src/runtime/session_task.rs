@@ -2,7 +2,7 @@
 //! concurrently (each cancellable) and forwards server events, all as messages to the UI loop.
 //! The UI never awaits the server.
 
-use crate::app::call::state::{Judged, OutputCheck};
+use crate::app::call::state::Judged;
 use crate::app::effect::SessionRequest;
 use crate::app::library::state::{Item, Kind, Open};
 use crate::app::trial::update::Update;
@@ -10,6 +10,7 @@ use crate::app::update::Msg;
 use crate::mcp::session::client_side::Asking;
 use crate::mcp::session::requests::{Completion, LibraryList};
 use crate::mcp::{ConnectOptions, EventSink, RequestError, ServerEvent, Session};
+use crate::schema::judge::Judge;
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use std::collections::HashMap;
@@ -101,19 +102,13 @@ enum Next {
 
 /// A call as the connection task gets it: tool, call number, arguments, what the result is
 /// judged against, and whether it goes as a task.
-type CallRequest = (
-    String,
-    u64,
-    serde_json::Value,
-    Option<Arc<OutputCheck>>,
-    bool,
-);
+type CallRequest = (String, u64, serde_json::Value, Option<Arc<Judge>>, bool);
 
 /// Results kept from an earlier session, judged again on a blocking thread against the
 /// output schema listed now; a result that is no longer a tool result is left out.
 async fn rejudge(
     tool: String,
-    output: Option<Arc<OutputCheck>>,
+    output: Option<Arc<Judge>>,
     calls: Vec<crate::app::saved::state::SavedCall>,
     era: crate::schema::Era,
     to_ui: mpsc::Sender<Msg>,

@@ -83,10 +83,7 @@ pub async fn load(
     to_ui: mpsc::Sender<Msg>,
     stop: oneshot::Receiver<()>,
 ) -> Msg {
-    let output = tool
-        .output_schema
-        .as_deref()
-        .map(|s| (s.clone(), crate::schema::Compiled::new(s)));
+    let output = (tool.output_schema.as_deref()).map(crate::schema::judge::Judge::new);
     let (stopping, stop_seen) = tokio::sync::watch::channel(false);
     let shape = Shape {
         tool: &tool.name,

@@ -7,8 +7,10 @@ use super::file::{Action, Case};
 use crate::mcp::session::requests::OpenRequest;
 use crate::mcp::surface::result::CallResult;
 use crate::mcp::{RequestError, Session, ToolList};
-use crate::schema::{Compiled, Era, Status, Verdict};
+use crate::schema::judge::{Judge, Judges};
+use crate::schema::{Status, Verdict};
 use serde_json::Value;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// A case as it ran.
@@ -32,6 +34,8 @@ impl Ran {
 pub async fn run(session: &Session, tools: &ToolList, cases: &[&Case]) -> Vec<Ran> {
     let mut ran = Vec::with_capacity(cases.len());
     let mut closed: Option<String> = None;
+    // Each tool's output schema compiled once for the whole file.
+    let mut judges = Judges::default();
     for case in cases {
         if let Some(why) = &closed {
             ran.push(Ran {
@@ -42,7 +46,7 @@ pub async fn run(session: &Session, tools: &ToolList, cases: &[&Case]) -> Vec<Ra
             continue;
         }
         let started = Instant::now();
-        let answer = answer(session, tools, &case.action).await;
+        let answer = answer(session, tools, &case.action, &mut judges).await;
         let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let one = match answer {
             Ok(mut got) => {
@@ -97,9 +101,18 @@ enum Failed {
     Other(RequestError),
 }
 
-async fn answer(session: &Session, tools: &ToolList, action: &Action) -> Result<Got, Failed> {
+async fn answer(
+    session: &Session,
+    tools: &ToolList,
+    action: &Action,
+    judges: &mut Judges,
+) -> Result<Got, Failed> {
     let answered = match action {
-        Action::Call { tool, args } => return call(session, tools, tool, args.clone()).await,
+        Action::Call { tool, args } => {
+            let judge = (tools.tools.iter().find(|t| t.name == *tool))
+                .and_then(|t| judges.of(tool, t.output_schema.as_deref()));
+            return call(session, tools, tool, args.clone(), judge).await;
+        }
         Action::Prompt { name, args } => {
             let request = OpenRequest::GetPrompt {
                 name: name.clone(),
@@ -135,25 +148,27 @@ async fn answer(session: &Session, tools: &ToolList, action: &Action) -> Result<
     })
 }
 
-async fn call(session: &Session, tools: &ToolList, name: &str, args: Value) -> Result<Got, Failed> {
+async fn call(
+    session: &Session,
+    tools: &ToolList,
+    name: &str,
+    args: Value,
+    judge: Option<Arc<Judge>>,
+) -> Result<Got, Failed> {
     let tool = tools.tools.iter().find(|t| t.name == name);
     let as_task = tool.and_then(|t| t.task_support()) == Some("required");
     let result = session
         .call_tool(name, args, as_task)
         .await
         .map_err(server_error)?;
-    let schema = tool.and_then(|t| t.output_schema.clone());
     let era = session.server.era;
     // Judged on a blocking thread: a hostile result may be large.
-    let judged = tokio::task::spawn_blocking(move || judge(&result, schema.as_deref(), era)).await;
+    let judged = tokio::task::spawn_blocking(move || {
+        let verdict = result.verdict(judge.as_deref().map(Judge::parts), era);
+        got(&result, &verdict, 0)
+    })
+    .await;
     judged.map_err(|e| Failed::Other(RequestError::Malformed(format!("judging failed: {e}"))))
-}
-
-/// What a call gave, judged against its tool's output schema.
-fn judge(result: &CallResult, schema: Option<&Value>, era: Era) -> Got {
-    let compiled = schema.map(Compiled::new);
-    let verdict = result.verdict(schema.zip(compiled.as_ref()), era);
-    got(result, &verdict, 0)
 }
 
 /// What a judged call gave: its verdict's word, the natural (unboxed) value, its text blocks.

@@ -4,7 +4,8 @@
 
 use super::report::{Bucket, Errors, Latency, LoadSummary};
 use crate::mcp::{RequestError, Session};
-use crate::schema::{Compiled, Status};
+use crate::schema::Status;
+use crate::schema::judge::Judge;
 use serde_json::Value;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -90,7 +91,7 @@ pub struct Shape<'a> {
     pub tool: &'a str,
     pub arguments: &'a Value,
     /// The outputSchema results are judged against, compiled once.
-    pub output: Option<&'a (Value, Compiled)>,
+    pub output: Option<&'a Judge>,
     pub era: crate::schema::Era,
     /// Calls in all, unless `duration` is given.
     pub calls: usize,
@@ -186,7 +187,7 @@ async fn caller(
 /// A call's outcome, and what was wrong in words (empty for a success).
 pub fn judged(
     answer: Result<crate::mcp::surface::result::CallResult, RequestError>,
-    output: Option<&(Value, Compiled)>,
+    output: Option<&Judge>,
     era: crate::schema::Era,
 ) -> (Outcome, String) {
     let result = match answer {
@@ -201,7 +202,7 @@ pub fn judged(
             return (outcome, e.to_string());
         }
     };
-    let verdict = result.verdict(output.map(|(s, c)| (s, c)), era);
+    let verdict = result.verdict(output.map(Judge::parts), era);
     match verdict.status {
         Status::ToolError => (Outcome::ToolError, String::new()),
         Status::Violations | Status::MissingStructuredContent => {

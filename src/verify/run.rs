@@ -13,6 +13,7 @@ use crate::mcp::session::error::exit;
 use crate::mcp::surface::result::CallResult;
 use crate::mcp::surface::tool::Tool;
 use crate::mcp::{RequestError, Session};
+use crate::schema::judge::Judge;
 use crate::schema::{Compiled, Status};
 use serde_json::Value;
 use std::sync::Arc;
@@ -75,18 +76,14 @@ pub struct Settings {
 /// once for the run (shrinking alone may judge hundreds of results).
 struct Calling {
     limit: Duration,
-    output: Arc<Option<(crate::mcp::surface::tool::Schema, Compiled)>>,
+    output: Option<Arc<Judge>>,
 }
 
 impl Calling {
     fn new(tool: &Tool, settings: &Settings) -> Calling {
-        let output = tool.output_schema.clone();
         Calling {
             limit: settings.call_limit,
-            output: Arc::new(output.map(|schema| {
-                let compiled = Compiled::new(&schema);
-                (schema, compiled)
-            })),
+            output: (tool.output_schema.as_deref()).map(|s| Arc::new(Judge::new(s))),
         }
     }
 }
@@ -522,11 +519,10 @@ async fn attempt(
             return Ok(Some(Failed::new(kind, said)));
         }
     };
-    let output = Arc::clone(&calling.output);
+    let output = calling.output.clone();
     let era = link.session().await?.server.era;
     let verdict = tokio::task::spawn_blocking(move || {
-        let judged = output.as_ref().as_ref().map(|(schema, c)| (&**schema, c));
-        result.verdict(judged, era)
+        result.verdict(output.as_deref().map(Judge::parts), era)
     })
     .await
     .map_err(|_| exit::ERROR)?;

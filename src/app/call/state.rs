@@ -8,6 +8,7 @@ use crate::app::value_tree::ValueTree;
 use crate::mcp::RequestError;
 use crate::mcp::surface::result::CallResult;
 use crate::mcp::surface::tool::{Schema, Tool};
+use crate::schema::judge::Judge;
 use crate::schema::refs::escape_segment;
 use crate::schema::{Compiled, Verdict, Violation};
 use ratatui_textarea::TextArea;
@@ -15,36 +16,6 @@ use serde_json::Value;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// A tool's output schema with its validator, shared with the connection task, which judges
-/// each result off the UI thread (a hostile schema can make judging slow).
-pub struct OutputCheck {
-    pub schema: Value,
-    pub compiled: Compiled,
-}
-
-impl OutputCheck {
-    pub fn new(schema: &Value) -> OutputCheck {
-        OutputCheck {
-            schema: schema.clone(),
-            compiled: Compiled::new(schema),
-        }
-    }
-}
-
-impl PartialEq for OutputCheck {
-    fn eq(&self, other: &Self) -> bool {
-        self.schema == other.schema
-    }
-}
-
-impl Eq for OutputCheck {}
-
-impl std::fmt::Debug for OutputCheck {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("OutputCheck")
-    }
-}
 
 /// A result with its verdict, judged where it cannot hold up the keyboard.
 #[derive(Debug, Clone)]
@@ -57,11 +28,7 @@ pub struct Judged {
 
 impl Judged {
     /// Judges `result` (blocking: up to the validation budget).
-    pub fn new(
-        result: CallResult,
-        output: Option<&OutputCheck>,
-        era: crate::schema::Era,
-    ) -> Judged {
+    pub fn new(result: CallResult, output: Option<&Judge>, era: crate::schema::Era) -> Judged {
         let verdict = result.verdict(output.map(|o| (&o.schema, &o.compiled)), era);
         let text = ResultText::new(&result);
         Judged {
@@ -173,7 +140,7 @@ pub struct CallState {
     /// Validators compiled once, when the panel opens: arguments and results.
     input: Compiled,
     input_schema: Schema,
-    output: Option<Arc<OutputCheck>>,
+    output: Option<Arc<Judge>>,
     /// The draft's JSON error, or its schema violations.
     pub parse_error: Option<String>,
     pub violations: Vec<Violation>,
@@ -209,10 +176,7 @@ impl CallState {
             draft: Draft::for_schema(&tool.input_schema),
             input: Compiled::new(&tool.input_schema),
             input_schema: tool.input_schema.clone(),
-            output: tool
-                .output_schema
-                .as_ref()
-                .map(|s| Arc::new(OutputCheck::new(s))),
+            output: tool.output_schema.as_ref().map(|s| Arc::new(Judge::new(s))),
             parse_error: None,
             violations: Vec::new(),
             violation_lines: Vec::new(),
@@ -373,10 +337,7 @@ impl CallState {
         {
             self.input = Compiled::new(&tool.input_schema);
             self.input_schema = tool.input_schema.clone();
-            self.output = tool
-                .output_schema
-                .as_ref()
-                .map(|s| Arc::new(OutputCheck::new(s)));
+            self.output = tool.output_schema.as_ref().map(|s| Arc::new(Judge::new(s)));
             // The form follows the new schema; the value typed so far is kept.
             let (text, in_form) = (self.text(), self.draft.in_form);
             self.draft = Draft::for_schema(&tool.input_schema);
@@ -389,7 +350,7 @@ impl CallState {
     }
 
     /// The output schema and its validator, when the tool declares one.
-    pub fn output(&self) -> Option<&Arc<OutputCheck>> {
+    pub fn output(&self) -> Option<&Arc<Judge>> {
         self.output.as_ref()
     }
 
