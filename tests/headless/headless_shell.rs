@@ -104,7 +104,7 @@ fn the_manual_page_renders_with_every_command() {
         "{synopsis}"
     );
     assert!(
-        text.contains("mcp-inspect verify [OPTIONS] [-- COMMAND...]"),
+        text.contains("mcp-inspect verify [OPTIONS] [TOOLS...] [-- COMMAND...]"),
         "a command's synopsis is short"
     );
     for command in [
