@@ -1,18 +1,21 @@
 //! Where a tap keeps its sessions: one recording per session (the `--record` format, so
 //! `replay`, `test` and the TUI read it) under `$XDG_STATE_HOME/mcp-inspect/taps/` (0700),
 //! named by server and time, each file 0600 and capped like any recording, the oldest
-//! sessions deleted past `--keep`. Lines reach the recording through a bounded queue on a
-//! thread of its own: a full queue drops the line (counted, said at the end), never waits.
+//! sessions deleted past `--keep`. Lines reach the recording through a queue bounded in lines
+//! and bytes, on a thread of its own that writes through a buffer flushed whenever nothing
+//! waits: a full queue drops the line (counted, said at the end), never waits.
 
 use crate::mcp::transport::record::{Direction, Recorder};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
 use std::time::Duration;
 
-/// Lines waiting for the recording at most; past it they are dropped, not waited for.
-const QUEUED: usize = 4_096;
+/// Lines, and bytes of them, waiting for the recording at most; past either they are dropped,
+/// not waited for.
+const QUEUED: usize = 65_536;
+const QUEUED_BYTES: usize = 64 << 20;
 /// A line longer than this is not recorded (it is forwarded whole all the same).
 const MAX_LINE: usize = 16 << 20;
 /// How long the end of a session waits for the recording to catch up.
@@ -34,6 +37,7 @@ enum Item {
 pub struct Tapped {
     sender: Option<SyncSender<Item>>,
     dropped: Arc<AtomicU64>,
+    queued: Arc<AtomicUsize>,
     done: Option<Receiver<()>>,
     path: Option<PathBuf>,
 }
@@ -42,6 +46,8 @@ pub struct Tapped {
 pub struct Sink {
     sender: Option<SyncSender<Item>>,
     dropped: Arc<AtomicU64>,
+    /// Bytes of the lines waiting.
+    queued: Arc<AtomicUsize>,
 }
 
 impl Sink {
@@ -50,7 +56,14 @@ impl Sink {
         let Some(sender) = &self.sender else {
             return;
         };
+        let size = line.len();
+        if self.queued.fetch_add(size, Ordering::Relaxed) + size > QUEUED_BYTES {
+            self.queued.fetch_sub(size, Ordering::Relaxed);
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
         if let Err(TrySendError::Full(_)) = sender.try_send(Item::Line(direction, line)) {
+            self.queued.fetch_sub(size, Ordering::Relaxed);
             self.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -61,6 +74,7 @@ impl Tapped {
     /// stderr (the host shows it as the server's) and forwards all the same.
     pub fn start(command: &[String], keep: usize) -> Tapped {
         let dropped = Arc::new(AtomicU64::new(0));
+        let queued = Arc::new(AtomicUsize::new(0));
         let made = dir()
             .ok_or_else(|| "no state directory ($XDG_STATE_HOME or $HOME)".to_string())
             .and_then(|dir| new_session(&dir, command, keep).map_err(|e| e.to_string()));
@@ -71,6 +85,7 @@ impl Tapped {
                 return Tapped {
                     sender: None,
                     dropped,
+                    queued,
                     done: None,
                     path: None,
                 };
@@ -78,19 +93,31 @@ impl Tapped {
         };
         let (sender, items) = std::sync::mpsc::sync_channel::<Item>(QUEUED);
         let (finished, done) = std::sync::mpsc::channel();
+        let waiting = Arc::clone(&queued);
         std::thread::spawn(move || {
-            for item in items {
-                match item {
-                    Item::Line(direction, line) => record(&recorder, direction, &line),
-                    Item::End => {
-                        let _ = finished.send(());
+            // Written through a buffer, flushed whenever nothing more waits.
+            while let Ok(item) = items.recv() {
+                let mut next = Some(item);
+                while let Some(item) = next.take() {
+                    match item {
+                        Item::Line(direction, line) => {
+                            record(&recorder, direction, &line);
+                            waiting.fetch_sub(line.len(), Ordering::Relaxed);
+                        }
+                        Item::End => {
+                            recorder.flush();
+                            let _ = finished.send(());
+                        }
                     }
+                    next = items.try_recv().ok();
                 }
+                recorder.flush();
             }
         });
         Tapped {
             sender: Some(sender),
             dropped,
+            queued,
             done: Some(done),
             path: Some(path),
         }
@@ -100,6 +127,7 @@ impl Tapped {
         Sink {
             sender: self.sender.clone(),
             dropped: Arc::clone(&self.dropped),
+            queued: Arc::clone(&self.queued),
         }
     }
 
@@ -107,6 +135,7 @@ impl Tapped {
     /// still be open, so the end is a message of its own); lines dropped are said.
     pub fn finish(mut self) {
         let deadline = std::time::Instant::now() + DRAIN;
+        let mut caught_up = true;
         if let (Some(sender), Some(done)) = (self.sender.take(), self.done.take()) {
             let mut end = Item::End;
             while let Err(TrySendError::Full(again)) = sender.try_send(end) {
@@ -117,12 +146,21 @@ impl Tapped {
                 end = again;
             }
             let left = deadline.saturating_duration_since(std::time::Instant::now());
-            let _ = done.recv_timeout(left);
+            caught_up = done.recv_timeout(left).is_ok();
         }
+        let Some(path) = &self.path else {
+            return;
+        };
         let dropped = self.dropped.load(Ordering::Relaxed);
-        if let (true, Some(path)) = (dropped > 0, &self.path) {
+        if dropped > 0 {
             eprintln!(
                 "mcp-inspect tap: {dropped} lines were not recorded in {} (the recording fell behind)",
+                path.display()
+            );
+        }
+        if !caught_up {
+            eprintln!(
+                "mcp-inspect tap: the recording in {} may lack its last lines (it had not caught up when the server ended)",
                 path.display()
             );
         }
@@ -167,7 +205,7 @@ fn new_session(
         std::process::id()
     );
     let path = dir.join(name);
-    let recorder = Recorder::create(&path)?;
+    let recorder = Recorder::create_buffered(&path)?;
     Ok((path, recorder))
 }
 

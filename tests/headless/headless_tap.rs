@@ -303,14 +303,17 @@ fn a_flood_and_an_overlong_line_pass_through_whole() {
         !recorded.contains("xxxxxxxxxx"),
         "the overlong line is not recorded"
     );
+    // Every line is recorded, or the tap says how many were dropped, or that the recording
+    // had not caught up when the server ended (a busy machine).
     let kept = recorded.lines().count();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    match kept {
-        200_000 => assert!(!stderr.contains("not recorded"), "{stderr}"),
-        n => assert!(
-            stderr.contains(&format!("{} lines were not recorded", 200_000 - n)),
-            "{n} kept: {stderr}"
-        ),
-    }
+    let dropped: usize = (stderr.split(" lines were not recorded").next())
+        .and_then(|head| head.rsplit(' ').next()?.parse().ok())
+        .unwrap_or(0);
+    assert!(
+        kept + dropped == 200_000 || stderr.contains("may lack its last lines"),
+        "{kept} kept, {dropped} said dropped: {stderr}"
+    );
+    assert!(dropped == 0 || kept + dropped <= 200_000, "{stderr}");
     let _ = std::fs::remove_dir_all(&state);
 }

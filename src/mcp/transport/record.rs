@@ -37,6 +37,8 @@ impl Direction {
 pub struct Recorder {
     started: Instant,
     file: Mutex<Written>,
+    /// Each message flushed as it is written (else on [`Recorder::flush`]).
+    flush_each: bool,
 }
 
 struct Written {
@@ -54,6 +56,16 @@ impl std::fmt::Debug for Recorder {
 impl Recorder {
     /// Creates (or truncates) the file, readable by the user alone: it holds server data.
     pub fn create(path: &Path) -> std::io::Result<Arc<Recorder>> {
+        Recorder::open(path, true)
+    }
+
+    /// As [`Recorder::create`], writing through a buffer flushed by [`Recorder::flush`]: for a
+    /// writer that flushes whenever it has nothing more to write (the tap's).
+    pub fn create_buffered(path: &Path) -> std::io::Result<Arc<Recorder>> {
+        Recorder::open(path, false)
+    }
+
+    fn open(path: &Path, flush_each: bool) -> std::io::Result<Arc<Recorder>> {
         use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
         let file = std::fs::OpenOptions::new()
             .write(true)
@@ -70,6 +82,7 @@ impl Recorder {
                 bytes: 0,
                 stopped: false,
             }),
+            flush_each,
         }))
     }
 
@@ -124,9 +137,18 @@ impl Recorder {
             return;
         }
         w.bytes += text.len() as u64 + 1;
-        // Flushed per message: a recording is most wanted when the session ends badly.
         let _ = writeln!(w.out, "{text}");
-        let _ = w.out.flush();
+        // Flushed per message: a recording is most wanted when the session ends badly.
+        if self.flush_each {
+            let _ = w.out.flush();
+        }
+    }
+
+    /// Writes out what is buffered.
+    pub fn flush(&self) {
+        if let Ok(mut w) = self.file.lock() {
+            let _ = w.out.flush();
+        }
     }
 }
 
