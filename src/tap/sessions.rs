@@ -209,17 +209,23 @@ fn new_session(
     Ok((path, recorder))
 }
 
+/// The sessions in `dir`, oldest first, each with when it was last written.
+pub fn kept(dir: &Path) -> Vec<(std::time::SystemTime, PathBuf)> {
+    let mut sessions: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(dir)
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+                .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+                .collect()
+        })
+        .unwrap_or_default();
+    sessions.sort();
+    sessions
+}
+
 /// Deletes the oldest sessions in `dir` so that at most `keep` remain.
 fn prune(dir: &Path, keep: usize) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut sessions: Vec<(std::time::SystemTime, PathBuf)> = entries
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .collect();
-    sessions.sort();
+    let sessions = kept(dir);
     let over = sessions.len().saturating_sub(keep);
     for (_, path) in sessions.into_iter().take(over) {
         let _ = std::fs::remove_file(path);

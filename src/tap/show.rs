@@ -6,7 +6,7 @@ use super::judged::{Call, Outcome, Session, judge};
 use crate::schema::verdict::Status;
 use serde_json::json;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A session file is read up to this (a recording stops at 256 MiB, plus its last line).
 const MAX_BYTES: u64 = (256 << 20) + 4096;
@@ -36,15 +36,8 @@ fn out(text: &str) {
 
 /// The sessions, newest first: name, messages and calls.
 fn list(dir: &Path, json: bool) -> i32 {
-    let mut sessions: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(dir)
-        .map(|d| {
-            d.flatten()
-                .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
-                .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-                .collect()
-        })
-        .unwrap_or_default();
-    sessions.sort_by(|a, b| b.cmp(a));
+    let mut sessions = super::sessions::kept(dir);
+    sessions.reverse();
     if sessions.is_empty() && !json {
         out(&format!(
             "no sessions in {} (put `mcp-inspect tap -- COMMAND ARGS…` in a host's config)",
