@@ -6,6 +6,7 @@ pub mod auth;
 mod call;
 mod check;
 mod drift;
+pub mod exit;
 mod inspect;
 mod load;
 mod output;
@@ -21,7 +22,6 @@ mod verify;
 mod watch;
 
 use crate::cli::{Command, ConnectionArgs};
-use crate::mcp::session::error::exit;
 use crate::mcp::{EventReceiver, EventSink, Session};
 use output::Report;
 use plan::Plan;
@@ -162,5 +162,5 @@ async fn connect(
         teller.tell(report, event);
     }
     teller.flush(report);
-    result.map_err(|e| report.error(&e.to_string(), e.exit_code()))
+    result.map_err(|e| report.error(&e.to_string(), exit::of_connect(&e)))
 }

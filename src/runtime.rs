@@ -14,8 +14,8 @@ mod trials;
 
 use crate::app::{keymap, model, theme};
 use crate::cli::ConnectionArgs;
+use crate::headless::exit;
 use crate::mcp::session::client_side::{ElicitationPolicy, SamplingPolicy};
-use crate::mcp::session::error::exit;
 use event_loop::Edge;
 
 /// Draws one frame of `model` on `terminal` and lets the model adopt what the frame learned

@@ -124,12 +124,17 @@ pub enum SessionRequest {
         /// The run's id, carried back by what is told of it.
         run: u64,
         tool: Listed,
+        /// The call panel's judge of the tool's results, when it is open (else compiled for
+        /// the run, on the connection task).
+        output: Option<Arc<Judge>>,
         settings: crate::verify::run::Settings,
     },
     /// Call a tool from `callers` at once for `seconds`, sampled; told by `Msg::Trial`.
     Load {
         run: u64,
         tool: Listed,
+        /// As for `Verify`.
+        output: Option<Arc<Judge>>,
         arguments: serde_json::Value,
         callers: usize,
         duration: std::time::Duration,

@@ -89,20 +89,22 @@ impl Layer {
         Layer::Picker,
     ];
 
+    /// What this layer does with a key it does not bind itself.
+    pub fn unbound(self) -> Unbound {
+        match self {
+            Layer::Filter | Layer::Editor | Layer::Asked | Layer::Authorize => Unbound::Text,
+            // Backspace or a letter no key binds, typed while reading a result: the user is in
+            // the "change a value, send again" loop and means the arguments.
+            Layer::Result => Unbound::GlobalThenText,
+            Layer::Global | Layer::Copy | Layer::Levels | Layer::Help => Unbound::Nothing,
+            _ => Unbound::Global,
+        }
+    }
+
     /// Whether a key this layer does not bind runs the global layer's command (the editor,
     /// the filter and the overlays keep every key to themselves).
     pub fn falls_through(self) -> bool {
-        !matches!(
-            self,
-            Layer::Global
-                | Layer::Filter
-                | Layer::Editor
-                | Layer::Copy
-                | Layer::Levels
-                | Layer::Help
-                | Layer::Asked
-                | Layer::Authorize
-        )
+        matches!(self.unbound(), Unbound::Global | Unbound::GlobalThenText)
     }
 
     pub fn name(self) -> &'static str {
@@ -129,6 +131,28 @@ impl Layer {
     }
 }
 
+/// What a layer does with a key it does not bind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unbound {
+    /// The global layer's binding runs.
+    Global,
+    /// The global layer's binding runs; a key that edits text and binds nothing is typed.
+    GlobalThenText,
+    /// The layer takes it as text (nothing global, but the quit key).
+    Text,
+    /// Nothing happens (an overlay keeps its keys; the quit key still quits).
+    Nothing,
+}
+
+/// Who gets a key press: decided by [`Keymap::route`] only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    Run(Command),
+    /// The layer in front takes the key as text.
+    Type,
+    Ignore,
+}
+
 /// One key (with modifiers) as written in the keymap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Key {
@@ -138,6 +162,14 @@ pub struct Key {
 }
 
 impl Key {
+    /// The key that quits from every layer that does not bind it itself, whatever the user's
+    /// keymap does with the global `quit`: the way out that always works.
+    pub const CTRL_C: Key = Key {
+        code: KeyCode::Char('c'),
+        ctrl: true,
+        alt: false,
+    };
+
     pub fn parse(text: &str) -> Result<Key, String> {
         let (mut ctrl, mut alt, mut rest) = (false, false, text);
         loop {
@@ -310,6 +342,29 @@ impl Keymap {
         }
     }
 
+    /// Who gets `key` while `layer` is in front, front to back: the layer's own binding, then
+    /// [`Key::CTRL_C`], then what the layer does with keys it does not bind. `edits_text`: the
+    /// key is Backspace, Delete or a typed character.
+    pub fn route(&self, layer: Layer, key: Key, edits_text: bool) -> Route {
+        if let Some(command) = self.command(layer, key) {
+            return Route::Run(command);
+        }
+        if key == Key::CTRL_C {
+            return Route::Run(Command::Quit);
+        }
+        let global = || self.command(Layer::Global, key).map(Route::Run);
+        match layer.unbound() {
+            Unbound::Global => global().unwrap_or(Route::Ignore),
+            Unbound::GlobalThenText => global().unwrap_or(if edits_text {
+                Route::Type
+            } else {
+                Route::Ignore
+            }),
+            Unbound::Text => Route::Type,
+            Unbound::Nothing => Route::Ignore,
+        }
+    }
+
     /// The command bound to `key` in `layer`.
     pub fn command(&self, layer: Layer, key: Key) -> Option<Command> {
         self.layers
@@ -389,6 +444,81 @@ mod tests {
 
     fn key(text: &str) -> Key {
         Key::parse(text).expect("key")
+    }
+
+    #[test]
+    fn ctrl_c_quits_from_every_layer_that_does_not_bind_it_whatever_the_user_rebinds() {
+        let user = Keymap::parse("[[global]]\non = [\"Q\"]\nrun = \"quit\"\n").expect("user");
+        let map = Keymap::default_map().overlay(user);
+        for layer in Layer::ALL {
+            assert_eq!(
+                map.route(layer, Key::CTRL_C, false),
+                Route::Run(Command::Quit),
+                "{}",
+                layer.name()
+            );
+        }
+        assert_eq!(Key::CTRL_C, key("ctrl-c"));
+        // A layer that binds ctrl-c itself keeps it.
+        let editor =
+            Keymap::parse("[[editor]]\non = [\"ctrl-c\"]\nrun = \"undo\"\n").expect("user");
+        let map = Keymap::default_map().overlay(editor);
+        assert_eq!(
+            map.route(Layer::Editor, Key::CTRL_C, false),
+            Route::Run(Command::Undo)
+        );
+    }
+
+    #[test]
+    fn a_key_goes_to_the_front_layer_then_global_or_text_as_the_layer_says() {
+        let map = Keymap::default_map();
+        // Panes let unbound keys through to the global layer.
+        assert_eq!(
+            map.route(Layer::Tools, key("q"), true),
+            Route::Run(Command::Quit)
+        );
+        // Text layers type them: `q` in the editor, the filter, a server's form is a letter.
+        for layer in [Layer::Editor, Layer::Filter, Layer::Asked, Layer::Authorize] {
+            assert_eq!(
+                map.route(layer, key("q"), true),
+                Route::Type,
+                "{}",
+                layer.name()
+            );
+        }
+        // Overlays keep their keys: a letter the copy menu does not bind, bound globally, does nothing.
+        let global_only = ('a'..='z')
+            .map(|c| key(&c.to_string()))
+            .find(|&k| {
+                map.command(Layer::Copy, k).is_none() && map.command(Layer::Global, k).is_some()
+            })
+            .expect("a global letter");
+        assert_eq!(map.route(Layer::Copy, global_only, true), Route::Ignore);
+        // Reading a result: a global key runs, an unbound letter goes back to the arguments.
+        assert_eq!(
+            map.route(Layer::Result, key("q"), true),
+            Route::Run(Command::Quit)
+        );
+        let unbound = ('a'..='z')
+            .chain('A'..='Z')
+            .map(|c| key(&c.to_string()))
+            .find(|&k| {
+                map.command(Layer::Result, k).is_none() && map.command(Layer::Global, k).is_none()
+            })
+            .expect("a letter nothing binds");
+        assert_eq!(map.route(Layer::Result, unbound, true), Route::Type);
+        assert_eq!(
+            map.route(
+                Layer::Result,
+                Key {
+                    code: KeyCode::F(5),
+                    ctrl: false,
+                    alt: false
+                },
+                false
+            ),
+            Route::Ignore
+        );
     }
 
     #[test]

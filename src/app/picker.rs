@@ -3,7 +3,7 @@
 //! with Enter. Keys from the keymap's `picker` layer. Pure.
 
 use crate::app::command::Command;
-use crate::app::keymap::{Key, Keymap, Layer};
+use crate::app::keymap::{Key, Keymap, Layer, Route};
 use crate::app::theme::Theme;
 use crate::config::client_configs::{Discovery, Found};
 use crate::config::target::Target;
@@ -78,50 +78,47 @@ impl Picker {
     }
 
     pub fn key(&mut self, event: KeyEvent) -> Picked {
-        let key = Key::from_event(&event);
-        if self.filtering {
-            let command = self.keymap.command(Layer::Filter, key);
-            match (command, event.code) {
-                (Some(Command::FilterAccept), _) => self.filtering = false,
-                (Some(Command::FilterCancel), _) => {
-                    self.filtering = false;
-                    self.filter.clear();
-                }
-                (Some(Command::FilterDelete), _) => {
-                    self.filter.pop();
-                }
-                (_, KeyCode::Char(c))
-                    if !event
-                        .modifiers
-                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-                {
-                    self.filter.push(c);
-                }
-                _ => {}
+        let layer = if self.filtering {
+            Layer::Filter
+        } else {
+            Layer::Picker
+        };
+        let typed = match event.code {
+            KeyCode::Char(c)
+                if !event
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                Some(c)
             }
-            self.refilter();
-            return Picked::Stay;
-        }
-        let command = self
+            _ => None,
+        };
+        let route = self
             .keymap
-            .command(Layer::Picker, key)
-            .or_else(|| self.keymap.command(Layer::Global, key));
+            .route(layer, Key::from_event(&event), typed.is_some());
         self.status = None;
         let last = self.shown.len().saturating_sub(1);
-        match command {
-            Some(Command::Quit) => return Picked::Quit,
-            Some(Command::Open) => return self.pick(),
-            Some(Command::Down) => self.selected = (self.selected + 1).min(last),
-            Some(Command::Up) => self.selected = self.selected.saturating_sub(1),
-            Some(Command::First) => self.selected = 0,
-            Some(Command::Last) => self.selected = last,
-            Some(Command::Filter) => self.filtering = true,
-            Some(Command::FilterClear) => {
+        match route {
+            Route::Run(Command::Quit) => return Picked::Quit,
+            Route::Run(Command::FilterAccept) => self.filtering = false,
+            Route::Run(Command::FilterCancel) => {
+                self.filtering = false;
                 self.filter.clear();
-                self.refilter();
             }
+            Route::Run(Command::FilterDelete) => {
+                self.filter.pop();
+            }
+            Route::Type => self.filter.extend(typed),
+            Route::Run(Command::Open) => return self.pick(),
+            Route::Run(Command::Down) => self.selected = (self.selected + 1).min(last),
+            Route::Run(Command::Up) => self.selected = self.selected.saturating_sub(1),
+            Route::Run(Command::First) => self.selected = 0,
+            Route::Run(Command::Last) => self.selected = last,
+            Route::Run(Command::Filter) => self.filtering = true,
+            Route::Run(Command::FilterClear) => self.filter.clear(),
             _ => {}
         }
+        self.refilter();
         Picked::Stay
     }
 

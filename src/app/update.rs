@@ -4,7 +4,7 @@
 use crate::app::command::Command;
 use crate::app::copy;
 pub use crate::app::effect::{Effect, Handoff, Listed, SessionRequest};
-use crate::app::keymap::{Key, Layer};
+use crate::app::keymap::{Key, Layer, Route};
 use crate::app::model::{LogKind, Model, Overlay, Pane};
 use crate::app::server::state::Connection;
 use crate::app::tools::entry::ToolEntry;
@@ -456,67 +456,45 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
 }
 
 fn on_key(model: &mut Model, event: KeyEvent) -> Vec<Effect> {
-    let key = Key::from_event(&event);
     let layer = model.active_layer();
-    let own = model.view.keymap.command(layer, key);
-    let command = match (own, layer) {
-        (Some(c), _) => c,
-        (None, Layer::Filter) => {
+    let route = model
+        .view
+        .keymap
+        .route(layer, Key::from_event(&event), edits_text(&event));
+    match route {
+        Route::Run(command) => run_command(model, command),
+        Route::Type => type_into(model, layer, event),
+        Route::Ignore => Vec::new(),
+    }
+}
+
+/// A key no binding took, typed into the layer in front (see `Keymap::route`).
+fn type_into(model: &mut Model, layer: Layer, event: KeyEvent) -> Vec<Effect> {
+    match layer {
+        Layer::Filter => {
             if let Some(c) = typed_char(&event) {
                 panes::filter::type_char(model, c);
-            } else if key == Key::parse("ctrl-c").unwrap_or(key) {
-                return run_command(model, Command::Quit);
             }
-            return Vec::new();
         }
-        (None, Layer::Authorize) => {
-            if key == Key::parse("ctrl-c").unwrap_or(key) {
-                return run_command(model, Command::Quit);
-            }
-            match (event.code, typed_char(&event)) {
-                (KeyCode::Backspace, _) => authorize::update::backspace(model),
-                (_, Some(c)) => authorize::update::type_text(model, &c.to_string()),
-                _ => {}
-            }
-            return Vec::new();
-        }
-        (None, Layer::Asked) => {
-            if key == Key::parse("ctrl-c").unwrap_or(key) {
-                return run_command(model, Command::Quit);
-            }
+        Layer::Authorize => match (event.code, typed_char(&event)) {
+            (KeyCode::Backspace, _) => authorize::update::backspace(model),
+            (_, Some(c)) => authorize::update::type_text(model, &c.to_string()),
+            _ => {}
+        },
+        Layer::Asked => {
             asked::update::type_into_form(model, event);
             return server::roots::recheck(model);
         }
-        (None, Layer::Editor) => {
-            if key == Key::parse("ctrl-c").unwrap_or(key) {
-                return run_command(model, Command::Quit);
-            } else {
-                call::update::type_into_editor(model, event);
-            }
-            return Vec::new();
-        }
-        // Backspace or a letter no key binds, typed while reading a result: the user is in
-        // the "change a value, send again" loop and means the arguments.
-        (None, Layer::Result)
-            if edits_text(&event) && model.view.keymap.command(Layer::Global, key).is_none() =>
-        {
+        Layer::Editor => call::update::type_into_editor(model, event),
+        Layer::Result => {
             let effects = run_command(model, Command::Edit);
             call::update::type_into_editor(model, event);
             model.view.status = Some("back in the arguments (esc: the result)".into());
             return effects;
         }
-        (None, Layer::Copy | Layer::Levels | Layer::Help) => {
-            if key == Key::parse("ctrl-c").unwrap_or(key) {
-                return run_command(model, Command::Quit);
-            }
-            return Vec::new();
-        }
-        (None, _) => match model.view.keymap.command(Layer::Global, key) {
-            Some(c) => c,
-            None => return Vec::new(),
-        },
-    };
-    run_command(model, command)
+        _ => {}
+    }
+    Vec::new()
 }
 
 /// The character `event` types: a character key without ctrl or alt.

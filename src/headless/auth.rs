@@ -2,7 +2,7 @@
 
 use super::output::Report;
 use crate::cli::Format;
-use crate::mcp::session::error::exit;
+use crate::headless::exit;
 
 /// `auth list` and `auth logout URL`: the tokens kept for servers, never shown themselves.
 pub fn run(action: &crate::cli::AuthAction) -> i32 {

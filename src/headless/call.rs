@@ -3,7 +3,7 @@
 
 use super::output::Report;
 use crate::cli::Format;
-use crate::mcp::session::error::exit;
+use crate::headless::exit;
 use crate::mcp::surface::result::{CallResult, Content, describe_block};
 use crate::mcp::surface::tool::Tool;
 use crate::mcp::{RequestError, Session, ToolList};

@@ -2,8 +2,8 @@
 
 use super::output::Report;
 use crate::cli::{CheckFormat, Format};
+use crate::headless::exit;
 use crate::mcp::Session;
-use crate::mcp::session::error::exit;
 use crate::schema::lint::{Severity, lint};
 use crate::untrusted;
 use serde_json::json;

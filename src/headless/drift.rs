@@ -4,8 +4,8 @@
 use super::output::Report;
 use crate::cli::{DiffFormat, Format};
 use crate::drift::{compare, report, snapshot};
+use crate::headless::exit;
 use crate::mcp::Session;
-use crate::mcp::session::error::exit;
 use crate::mcp::session::requests::LibraryList;
 use crate::mcp::surface::tool::Tool;
 use serde_json::{Value, json};

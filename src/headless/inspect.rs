@@ -1,9 +1,9 @@
 //! `mcp-inspect inspect TOOL`: one tool's definition as JSON, with its signature and boxing.
 
 use super::output::Report;
+use crate::headless::exit;
 use crate::mcp::Schema;
 use crate::mcp::Session;
-use crate::mcp::session::error::exit;
 use crate::schema::SchemaTree;
 use crate::schema::signature::signature;
 use serde_json::{Map, Value, json};

@@ -5,8 +5,8 @@
 
 use super::output::Report;
 use crate::cli::{ConnectionArgs, Format};
+use crate::headless::exit;
 use crate::mcp::Session;
-use crate::mcp::session::error::exit;
 use crate::schema::Compiled;
 use crate::schema::judge::Judge;
 use crate::verify::load::{Shape, callers, summarize};

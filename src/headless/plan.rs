@@ -5,8 +5,8 @@
 use super::output::Report;
 use super::{call, check, drift, inspect, load, prompts, request, resources, test, tools, verify};
 use crate::cli::{CheckFormat, Command, ConnectionArgs, DiffFormat, Format, TestFormat};
+use crate::headless::exit;
 use crate::mcp::Session;
-use crate::mcp::session::error::exit;
 use std::path::Path;
 
 pub enum Plan<'a> {

@@ -4,8 +4,8 @@
 use super::output::Report;
 use super::{declared, failed};
 use crate::cli::Format;
+use crate::headless::exit;
 use crate::mcp::Session;
-use crate::mcp::session::error::exit;
 use crate::mcp::session::requests::{Completion, CompletionRef, LibraryList, OpenRequest};
 use crate::mcp::surface::library;
 use crate::untrusted;

@@ -3,8 +3,8 @@
 
 use super::output::Report;
 use crate::cli::Format;
+use crate::headless::exit;
 use crate::mcp::Session;
-use crate::mcp::session::error::exit;
 use serde_json::Value;
 
 /// Bytes of `--params` read at most (what a command line can hold anyway).

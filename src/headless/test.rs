@@ -4,7 +4,7 @@
 
 use super::output::Report;
 use crate::cli::TestFormat;
-use crate::mcp::session::error::exit;
+use crate::headless::exit;
 use crate::mcp::{Session, ToolList};
 use crate::suite::file::{Action, Case};
 use crate::suite::{report, run, update};

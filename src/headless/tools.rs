@@ -2,8 +2,8 @@
 
 use super::output::Report;
 use crate::cli::Format;
+use crate::headless::exit;
 use crate::mcp::Session;
-use crate::mcp::session::error::exit;
 use crate::mcp::surface::tool::Tool;
 use crate::schema::SchemaTree;
 use crate::schema::signature::signature;

@@ -9,8 +9,8 @@
 
 use super::output::Report;
 use crate::cli::{ConnectionArgs, VerifyFormat};
+use crate::headless::exit;
 use crate::mcp::Session;
-use crate::mcp::session::error::exit;
 use crate::mcp::surface::tool::Tool;
 use crate::verify::plan::{Allow, refusal};
 use crate::verify::report::{FailureKind, Status, ToolReport};
@@ -36,6 +36,9 @@ struct Restarting<'a> {
 }
 
 impl Link for Restarting<'_> {
+    /// The exit code of the failure, already told.
+    type Lost = i32;
+
     /// The session, connected again when the last one closed.
     async fn session(&mut self) -> Result<&Session, i32> {
         if self.session.as_ref().is_some_and(Session::is_closed)
@@ -137,7 +140,8 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
             ),
             false => {
                 let settings = &options.settings;
-                let run = verify_tool(&mut link, tool, settings, (seed, started), &mut ()).await;
+                let run =
+                    verify_tool(&mut link, (tool, None), settings, (seed, started), &mut ()).await;
                 let Verified { result, lost } = run;
                 (result, lost)
             }

@@ -5,8 +5,8 @@
 use super::drift::{show, surface};
 use super::output::Report;
 use crate::cli::{ConnectionArgs, DiffFormat, Format};
+use crate::headless::exit;
 use crate::mcp::Session;
-use crate::mcp::session::error::exit;
 use crate::watch::Watcher;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -370,23 +370,27 @@ impl<'s> Work<'s> {
             SessionRequest::Verify {
                 run,
                 tool,
+                output,
                 settings,
             } => {
                 self.errands.push(Box::pin(async move {
                     let on = (run, session);
-                    super::trials::verify(on, &tool.0.tool, settings, to_ui, stop).await
+                    let tool = (&tool.0.tool, output);
+                    super::trials::verify(on, tool, settings, to_ui, stop).await
                 }));
             }
             SessionRequest::Load {
                 run,
                 tool,
+                output,
                 arguments,
                 callers,
                 duration,
             } => {
                 self.errands.push(Box::pin(async move {
                     let how = (arguments, callers, duration);
-                    super::trials::load((run, session), &tool.0.tool, how, to_ui, stop).await
+                    let tool = (&tool.0.tool, output);
+                    super::trials::load((run, session), tool, how, to_ui, stop).await
                 }));
             }
             _ => return,

@@ -7,11 +7,12 @@ use crate::app::trial::update::Update;
 use crate::app::update::Msg;
 use crate::mcp::Session;
 use crate::mcp::surface::tool::Tool;
+use crate::schema::judge::Judge;
 use crate::verify::load::{Outcome, Shape, callers, quantile, sorted_ms, summarize};
 use crate::verify::report::Failure;
 use crate::verify::run::{Live, Progress, Settings, verify_tool};
 use serde_json::Value;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
@@ -36,10 +37,11 @@ impl Progress for Told {
     }
 }
 
-/// A verify run of `tool` from a fresh seed, until it ends or `stop` fires.
+/// A verify run of `tool` from a fresh seed, until it ends or `stop` fires; its results judged
+/// by `output` when the call panel had it compiled.
 pub async fn verify(
     (run_id, session): (u64, &Session),
-    tool: &Tool,
+    (tool, output): (&Tool, Option<Arc<Judge>>),
     settings: Settings,
     to_ui: mpsc::Sender<Msg>,
     stop: oneshot::Receiver<()>,
@@ -58,7 +60,7 @@ pub async fn verify(
     };
     let run = verify_tool(
         &mut link,
-        tool,
+        (tool, output),
         &settings,
         (seed, Instant::now()),
         &mut told,
@@ -78,17 +80,18 @@ pub async fn verify(
 /// A load run: `callers` at once for `duration`, sampled as it goes.
 pub async fn load(
     (run_id, session): (u64, &Session),
-    tool: &Tool,
+    (tool, output): (&Tool, Option<Arc<Judge>>),
     (arguments, callers_at_once, duration): (Value, usize, Duration),
     to_ui: mpsc::Sender<Msg>,
     stop: oneshot::Receiver<()>,
 ) -> Msg {
-    let output = (tool.output_schema.as_deref()).map(crate::schema::judge::Judge::new);
+    let output =
+        output.or_else(|| (tool.output_schema.as_deref()).map(|s| Arc::new(Judge::new(s))));
     let (stopping, stop_seen) = tokio::sync::watch::channel(false);
     let shape = Shape {
         tool: &tool.name,
         arguments: &arguments,
-        output: output.as_ref(),
+        output: output.as_deref(),
         era: session.server.era,
         calls: usize::MAX,
         duration: Some(duration),

@@ -19,10 +19,11 @@ pub enum RefTarget<'a> {
     NotFetched,
 }
 
-/// One schema document with its anchors indexed.
+/// One schema document, its anchors indexed when the first `#name` is resolved (most schemas
+/// have none: a 30,000-property schema is not walked for them).
 pub struct Document<'a> {
     root: &'a Value,
-    anchors: HashMap<String, String>,
+    anchors: std::sync::OnceLock<HashMap<String, String>>,
 }
 
 /// How many values a scan visits before it stops (bounds hostile documents).
@@ -32,7 +33,7 @@ impl<'a> Document<'a> {
     pub fn new(root: &'a Value) -> Self {
         Document {
             root,
-            anchors: scan_anchors(root),
+            anchors: std::sync::OnceLock::new(),
         }
     }
 
@@ -56,7 +57,11 @@ impl<'a> Document<'a> {
                 None => RefTarget::Dangling,
             };
         }
-        match self.anchors.get(&fragment) {
+        match self
+            .anchors
+            .get_or_init(|| scan_anchors(self.root))
+            .get(&fragment)
+        {
             Some(pointer) => match self.root.pointer(pointer) {
                 Some(schema) => RefTarget::Found {
                     pointer: pointer.clone(),

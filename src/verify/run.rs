@@ -9,7 +9,6 @@ use super::generate::{Gen, Spent};
 use super::report::{Failure, FailureKind, Status as Reported, ToolReport};
 use super::rng::Rng;
 use super::shrink::{candidates, pairs};
-use crate::mcp::session::error::exit;
 use crate::mcp::surface::result::CallResult;
 use crate::mcp::surface::tool::Tool;
 use crate::mcp::{RequestError, Session};
@@ -27,9 +26,13 @@ const TRIES: usize = 30;
 /// handful does not (a flaky or stateful tool shows by then).
 const NO_ARGUMENT_CALLS: usize = 5;
 
-/// Where calls go: a session, or why there is none (an exit code).
+/// Where calls go: a session, or why there is none.
 pub trait Link: Send {
-    fn session(&mut self) -> impl Future<Output = Result<&Session, i32>> + Send;
+    /// Why no session could be had, in the link's own words (the headless link: the exit code
+    /// of the failure it already told); the run ends and hands it back.
+    type Lost: Send;
+
+    fn session(&mut self) -> impl Future<Output = Result<&Session, Self::Lost>> + Send;
 
     /// Resolves when the run is to stop: a call in flight is then cancelled (the server told).
     fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
@@ -44,9 +47,12 @@ pub struct Live<'s> {
 }
 
 impl Link for Live<'_> {
-    async fn session(&mut self) -> Result<&Session, i32> {
+    /// The session closed or the run was stopped: the TUI says which itself.
+    type Lost = ();
+
+    async fn session(&mut self) -> Result<&Session, ()> {
         match self.session.is_closed() || *self.stop.borrow() {
-            true => Err(exit::UNREACHABLE),
+            true => Err(()),
             false => Ok(self.session),
         }
     }
@@ -80,10 +86,12 @@ struct Calling {
 }
 
 impl Calling {
-    fn new(tool: &Tool, settings: &Settings) -> Calling {
+    /// `output`: the tool's judge when the caller has one already (else compiled here).
+    fn new(tool: &Tool, output: Option<Arc<Judge>>, settings: &Settings) -> Calling {
         Calling {
             limit: settings.call_limit,
-            output: (tool.output_schema.as_deref()).map(|s| Arc::new(Judge::new(s))),
+            output: output
+                .or_else(|| (tool.output_schema.as_deref()).map(|s| Arc::new(Judge::new(s)))),
         }
     }
 }
@@ -190,11 +198,11 @@ const SHRUNK_DISTINCT: usize = 5;
 /// Distinct failures of one tool kept at most; the calls that hit others are counted.
 const KEPT_DISTINCT: usize = 20;
 
-/// One tool's run as the report holds it, and the exit code when the connection was lost
-/// and could not be had again (the run ends there; what was found so far is kept).
-pub struct Verified {
+/// One tool's run as the report holds it, and why, when the connection was lost and could not
+/// be had again (the run ends there; what was found so far is kept).
+pub struct Verified<Lost> {
     pub result: ToolReport,
-    pub lost: Option<i32>,
+    pub lost: Option<Lost>,
 }
 
 /// What a run has found so far, told after each call.
@@ -207,20 +215,21 @@ impl Progress for () {
 }
 
 /// Calls one tool with generated inputs, from `seed`, until `settings.calls` or the budget
-/// (counted from `started`) is spent.
-pub async fn verify_tool(
-    link: &mut impl Link,
-    tool: &Tool,
+/// (counted from `started`) is spent; its results judged by `output` when the caller has the
+/// tool's judge already.
+pub async fn verify_tool<L: Link>(
+    link: &mut L,
+    (tool, output): (&Tool, Option<Arc<Judge>>),
     settings: &Settings,
     (seed, started): (u64, Instant),
     progress: &mut impl Progress,
-) -> Verified {
+) -> Verified<L::Lost> {
     let input = Compiled::new(&tool.input_schema);
     let valid = |v: &Value| input.check(v).is_ok_and(|c| c.violations.is_empty());
     let generator = Gen::new(&tool.input_schema);
     let mut inputs = Inputs::new(&generator, seed, &tool.name);
     let (mut calls, mut unmade, mut tally) = (0, 0, Tally::default());
-    let calling = Calling::new(tool, settings);
+    let calling = Calling::new(tool, output, settings);
     let (mut failures, mut distinct) = (Vec::new(), Distinct::default());
     let (mut timed_out, mut lost) = (false, None);
     let in_budget = || settings.budget.is_none_or(|b| started.elapsed() <= b);
@@ -363,13 +372,13 @@ struct Ended {
 
 /// A failure as the report holds it, its input shrunk (as found, when the connection went
 /// while shrinking: then its exit code too).
-async fn shrunk(
-    link: &mut impl Link,
+async fn shrunk<L: Link>(
+    link: &mut L,
     tool: &Tool,
     (args, failed): (Value, Failed),
     calling: &Calling,
     valid: &(dyn Fn(&Value) -> bool + Sync),
-) -> (Failure, Option<i32>) {
+) -> (Failure, Option<L::Lost>) {
     let (lost, shrunk) = match shrink(link, tool, args.clone(), &failed, calling, valid).await {
         Ok(shrunk) => (None, shrunk),
         Err(code) => (Some(code), unshrunk(&args, &failed)),
@@ -455,14 +464,14 @@ fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Failure>) -> To
 
 /// `--invalid`: the inputs one mistake away that the schema refuses, each sent; a failure of
 /// each kind kept (with why the schema refuses the input). How many were sent.
-async fn invalid_inputs(
-    link: &mut impl Link,
+async fn invalid_inputs<L: Link>(
+    link: &mut L,
     tool: &Tool,
     generator: &Gen<'_>,
     input: &Compiled,
     settings: &Settings,
     failures: &mut Vec<Failure>,
-) -> Result<usize, (usize, i32)> {
+) -> Result<usize, (usize, L::Lost)> {
     let refused = |v: &Value| {
         let checked = input.check(v).ok()?;
         Some(checked.violations.first()?.brief())
@@ -500,13 +509,13 @@ async fn invalid_inputs(
 /// One call with a valid input, judged: `None` when it went well (a tool error, `isError`,
 /// is a tool's answer, counted, not a failure; a result that could not be judged is counted
 /// too, never taken for a pass).
-async fn attempt(
-    link: &mut impl Link,
+async fn attempt<L: Link>(
+    link: &mut L,
     tool: &Tool,
     args: &Value,
     calling: &Calling,
     tally: &mut Tally,
-) -> Result<Option<Failed>, i32> {
+) -> Result<Option<Failed>, L::Lost> {
     let limit = calling.limit;
     let result = match send(link, tool, args, limit).await? {
         Ok(result) => result,
@@ -525,7 +534,8 @@ async fn attempt(
         result.verdict(output.as_deref().map(Judge::parts), era)
     })
     .await
-    .map_err(|_| exit::ERROR)?;
+    // The judge panicked: a bug of ours, not the server's failure.
+    .unwrap_or_else(|failed| std::panic::resume_unwind(failed.into_panic()));
     Ok(match verdict.status {
         Status::ToolError => {
             tally.tool_errors += 1;
@@ -557,12 +567,12 @@ async fn attempt(
 /// One call with an input the inputSchema refuses (`--invalid`): it must get a tool error or
 /// the JSON-RPC error for invalid params (-32602); a success, another error, a timeout or a
 /// crash is a failure.
-async fn attempt_invalid(
-    link: &mut impl Link,
+async fn attempt_invalid<L: Link>(
+    link: &mut L,
     tool: &Tool,
     args: &Value,
     limit: Duration,
-) -> Result<Option<(Kind, String)>, i32> {
+) -> Result<Option<(Kind, String)>, L::Lost> {
     Ok(match send(link, tool, args, limit).await? {
         Ok(result) if result.is_error => None,
         Ok(_) => Some((
@@ -587,12 +597,12 @@ pub const PROGRESS_EXTENDS: u32 = 10;
 /// Sends one call; a call silent for `limit` (a progress notification restarts the wait, as
 /// the spec allows, up to [`PROGRESS_EXTENDS`] times `limit` in all), or still running when
 /// the run stops, is cancelled.
-async fn send(
-    link: &mut impl Link,
+async fn send<L: Link>(
+    link: &mut L,
     tool: &Tool,
     args: &Value,
     limit: Duration,
-) -> Result<Result<CallResult, RequestError>, i32> {
+) -> Result<Result<CallResult, RequestError>, L::Lost> {
     let stopped = link.stopped();
     let session = link.session().await?;
     let as_task = tool.task_support() == Some("required");
@@ -642,14 +652,14 @@ struct Shrunk {
 
 /// The failing input shrunk in passes (see [`super::shrink`]) while it stays valid and fails
 /// the same way. A timeout is not shrunk: each try would wait for the timeout.
-async fn shrink(
-    link: &mut impl Link,
+async fn shrink<L: Link>(
+    link: &mut L,
     tool: &Tool,
     start: Value,
     failed: &Failed,
     calling: &Calling,
     valid: &(dyn Fn(&Value) -> bool + Sync),
-) -> Result<Shrunk, i32> {
+) -> Result<Shrunk, L::Lost> {
     let kind = failed.kind;
     let mut out = Shrunk {
         input: start,

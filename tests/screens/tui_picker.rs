@@ -114,6 +114,10 @@ fn the_picker_lists_servers_from_claude_desktop_and_vs_code() {
     assert!(!screen.contains("sk-live"), "{screen}");
     assert_eq!(press(&mut picker, "enter"), Picked::Connect(3));
     assert_eq!(press(&mut picker, "q"), Picked::Quit);
+    // While filtering, `q` is a letter, and ctrl-c still quits.
+    press(&mut picker, "/");
+    assert_eq!(press(&mut picker, "q"), Picked::Stay);
+    assert_eq!(press(&mut picker, "ctrl-c"), Picked::Quit);
     let _ = std::fs::remove_dir_all(&home);
 }
 

@@ -61,11 +61,18 @@ fn verify_asks_for_a_tool_that_writes_then_lists_findings_that_open_as_calls() {
         "{asked}"
     );
     let effects = press(&mut model, &["V"]);
-    let Some(Effect::Session(SessionRequest::Verify { tool, settings, .. })) = effects.first()
+    let Some(Effect::Session(SessionRequest::Verify {
+        tool,
+        settings,
+        output,
+        ..
+    })) = effects.first()
     else {
         panic!("no verify asked for: {effects:?}");
     };
     assert_eq!((tool.0.tool.name.as_str(), settings.calls), ("add", 100));
+    // No call panel was opened: the run compiles the judge itself, on the connection task.
+    assert!(output.is_none());
     assert_eq!(model.view.focus, Pane::Trial);
     update(
         &mut model,
@@ -177,12 +184,25 @@ fn load_sends_the_panels_arguments_and_draws_rate_and_latency() {
     press(&mut model, &["M"]);
     let effects = press(&mut model, &["M"]);
     let Some(Effect::Session(SessionRequest::Load {
-        arguments, callers, ..
+        arguments,
+        callers,
+        output,
+        ..
     })) = effects.first()
     else {
         panic!("no load asked for: {effects:?}");
     };
     assert_eq!((arguments, *callers), (&json!({"a": 2, "b": 3}), 4));
+    // The call panel's judge goes with the run: the output schema is not compiled again.
+    let panel = model
+        .call("add")
+        .and_then(|c| c.output())
+        .expect("add's judge");
+    assert!(
+        output
+            .as_ref()
+            .is_some_and(|o| std::sync::Arc::ptr_eq(o, panel))
+    );
     for i in 1..=12 {
         let at = f64::from(i) * 0.5;
         let sample = Sample {

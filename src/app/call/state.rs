@@ -172,9 +172,18 @@ pub struct CallState {
 
 impl CallState {
     pub fn new(tool: &Tool) -> CallState {
+        // The two costs of a large schema (its form or skeleton, its validator) on both cores.
+        let (draft, input) = std::thread::scope(|scope| {
+            let draft = scope.spawn(|| Draft::for_schema(&tool.input_schema));
+            let input = Compiled::new(&tool.input_schema);
+            let draft = draft
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (draft, input)
+        });
         let mut state = CallState {
-            draft: Draft::for_schema(&tool.input_schema),
-            input: Compiled::new(&tool.input_schema),
+            draft,
+            input,
             input_schema: tool.input_schema.clone(),
             output: tool.output_schema.as_ref().map(|s| Arc::new(Judge::new(s))),
             parse_error: None,

@@ -51,6 +51,14 @@ impl Form {
         {
             return Err("the schema names no properties (only patterns or additional ones)".into());
         }
+        // Too many fields at the top: said before building any row.
+        if root
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.len() > MAX_FIELDS)
+        {
+            return Err(format!("the schema has more than {MAX_FIELDS} fields"));
+        }
         let mut rows = Vec::new();
         let start = value.map_or(Start::Defaults, |v| Start::Given(Some(v)));
         builder.properties(&mut rows, schema, "", 0, start);

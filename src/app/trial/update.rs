@@ -126,10 +126,12 @@ fn request(
     (kind, run): (Kind, u64),
 ) -> Result<SessionRequest, String> {
     let set = model.trial.settings;
+    let output = (model.call(&entry.tool.name)).and_then(|c| c.output().cloned());
     Ok(match kind {
         Kind::Verify => SessionRequest::Verify {
             run,
             tool: Listed(entry.clone()),
+            output,
             settings: Settings {
                 calls: set.verify_calls,
                 budget: None,
@@ -140,6 +142,7 @@ fn request(
         Kind::Load => SessionRequest::Load {
             run,
             tool: Listed(entry.clone()),
+            output,
             arguments: load_arguments(model, entry)?,
             callers: set.load_callers,
             duration: Duration::from_secs_f64(set.load_seconds),

@@ -1,30 +1,8 @@
-//! Connection and request failures as one-line messages a person can act on, with the exit
-//! codes of the official Inspector CLI. Header values never appear here.
+//! Connection and request failures as one-line messages a person can act on (their exit codes
+//! are chosen in `headless/exit.rs`). Header values never appear here.
 
 use std::time::Duration;
 use thiserror::Error;
-
-/// Exit codes shared with the official Inspector CLI.
-pub mod exit {
-    pub const OK: i32 = 0;
-    /// Usage error or any other failure.
-    pub const ERROR: i32 = 1;
-    /// The server wants OAuth authorization this command may not ask for, or the flow failed
-    /// (the official Inspector CLI's code for it).
-    pub const AUTH: i32 = 3;
-    /// The server could not be reached or did not complete the handshake.
-    pub const UNREACHABLE: i32 = 4;
-    /// The tool reported an error (`isError`) or does not exist.
-    pub const TOOL_ERROR: i32 = 5;
-    /// `diff` found a breaking change.
-    pub const BREAKING: i32 = 6;
-    /// `diff` found no breaking change, but one it could not judge (two different patterns, a
-    /// ref that cannot be followed, a budget that ran out): never read as "nothing breaks".
-    pub const UNKNOWN: i32 = 7;
-    /// `call --strict`: the result breaks its outputSchema or the protocol's rule for it
-    /// (never 3, which says authorization is needed).
-    pub const VIOLATION: i32 = 8;
-}
 
 #[derive(Debug, Error)]
 pub enum ConnectError {
@@ -85,15 +63,6 @@ pub enum ConnectError {
 }
 
 impl ConnectError {
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            ConnectError::AuthorizationNeeded { .. } | ConnectError::AuthorizationFailed { .. } => {
-                exit::AUTH
-            }
-            _ => exit::UNREACHABLE,
-        }
-    }
-
     /// Whether a fresh attempt with the legacy `initialize` handshake could succeed.
     pub fn may_be_era_mismatch(&self) -> bool {
         matches!(
