@@ -131,6 +131,20 @@ impl Layer {
     }
 }
 
+/// The character `event` types: a character key without ctrl or alt.
+pub fn typed_char(event: &KeyEvent) -> Option<char> {
+    match event.code {
+        KeyCode::Char(c)
+            if !event
+                .modifiers
+                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+        {
+            Some(c)
+        }
+        _ => None,
+    }
+}
+
 /// What a layer does with a key it does not bind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unbound {

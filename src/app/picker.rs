@@ -3,12 +3,12 @@
 //! with Enter. Keys from the keymap's `picker` layer. Pure.
 
 use crate::app::command::Command;
-use crate::app::keymap::{Key, Keymap, Layer, Route};
+use crate::app::keymap::{Key, Keymap, Layer, Route, typed_char};
 use crate::app::theme::Theme;
 use crate::config::client_configs::{Discovery, Found};
 use crate::config::target::Target;
 use crate::untrusted;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 
 pub struct Picker {
     pub found: Discovery,
@@ -83,16 +83,7 @@ impl Picker {
         } else {
             Layer::Picker
         };
-        let typed = match event.code {
-            KeyCode::Char(c)
-                if !event
-                    .modifiers
-                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-            {
-                Some(c)
-            }
-            _ => None,
-        };
+        let typed = typed_char(&event);
         let route = self
             .keymap
             .route(layer, Key::from_event(&event), typed.is_some());

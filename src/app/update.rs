@@ -4,7 +4,7 @@
 use crate::app::command::Command;
 use crate::app::copy;
 pub use crate::app::effect::{Effect, Handoff, Listed, SessionRequest};
-use crate::app::keymap::{Key, Layer, Route};
+use crate::app::keymap::{Key, Layer, Route, typed_char};
 use crate::app::model::{LogKind, Model, Overlay, Pane};
 use crate::app::server::state::Connection;
 use crate::app::tools::entry::ToolEntry;
@@ -15,7 +15,7 @@ use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
 use crate::schema::Era;
 use crate::untrusted;
 use asked::state::{OwnForm, Reply};
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -495,20 +495,6 @@ fn type_into(model: &mut Model, layer: Layer, event: KeyEvent) -> Vec<Effect> {
         _ => {}
     }
     Vec::new()
-}
-
-/// The character `event` types: a character key without ctrl or alt.
-fn typed_char(event: &KeyEvent) -> Option<char> {
-    match event.code {
-        KeyCode::Char(c)
-            if !event
-                .modifiers
-                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-        {
-            Some(c)
-        }
-        _ => None,
-    }
 }
 
 /// Whether `event` edits text: Backspace, Delete, or a typed character.
