@@ -638,3 +638,38 @@ fn resources_and_prompts_in_both_eras() {
         assert_eq!(go(&["read", "demo://nothing"]).code, 5);
     }
 }
+
+/// `--record` with a server started by a command, through a whole `verify` run: one recording
+/// that `replay` serves. The options were built twice (once more for the reproduce lines), and
+/// the second build truncated the file under its first writer: NUL bytes where the handshake
+/// had been, and a replay that failed at `initialize`.
+#[test]
+fn verify_records_one_whole_run_that_replay_serves() {
+    let file = std::env::temp_dir()
+        .join(format!(
+            "mcp-inspect-verify-record-{}.jsonl",
+            std::process::id()
+        ))
+        .display()
+        .to_string();
+    let verified = run(&[
+        "verify",
+        "echo",
+        "--calls",
+        "3",
+        "--record",
+        &file,
+        "--",
+        BIN,
+        "demo-server",
+    ]);
+    assert_eq!(verified.code, 0, "{}", verified.stderr);
+    let recorded = std::fs::read_to_string(&file).expect("recording");
+    assert!(!recorded.contains('\0'), "NUL bytes in the recording");
+    let first: Value = serde_json::from_str(recorded.lines().next().unwrap_or("")).expect("JSON");
+    assert_eq!(first["dir"], "out", "{first}");
+    let replayed = run(&["tools", "--", BIN, "replay", &file]);
+    assert_eq!(replayed.code, 0, "{}", replayed.stderr);
+    assert!(replayed.stdout.contains("echo("), "{}", replayed.stdout);
+    let _ = std::fs::remove_file(&file);
+}

@@ -5,9 +5,10 @@
 //! [`MAX_BYTES`].
 
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -54,9 +55,22 @@ impl std::fmt::Debug for Recorder {
 }
 
 impl Recorder {
-    /// Creates (or truncates) the file, readable by the user alone: it holds server data.
+    /// Creates (or truncates) the file, readable by the user alone: it holds server data. A
+    /// path already opened by this process gives the same recorder, so every connection of a
+    /// run (a restart after a crash, a second handshake, options built again) goes on writing
+    /// one recording: truncating it under its first writer left NUL bytes where the handshake
+    /// had been, and a file `replay` could not serve.
     pub fn create(path: &Path) -> std::io::Result<Arc<Recorder>> {
-        Recorder::open(path, true)
+        static OPENED: std::sync::OnceLock<Mutex<HashMap<PathBuf, Arc<Recorder>>>> =
+            std::sync::OnceLock::new();
+        let mut opened = (OPENED.get_or_init(Mutex::default).lock())
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(recorder) = opened.get(path) {
+            return Ok(recorder.clone());
+        }
+        let recorder = Recorder::open(path, true)?;
+        opened.insert(path.to_path_buf(), recorder.clone());
+        Ok(recorder)
     }
 
     /// As [`Recorder::create`], writing through a buffer flushed by [`Recorder::flush`]: for a
