@@ -151,7 +151,7 @@ pub mod schema {
         pub use crate::schema::signature::{signature, type_text};
     }
     pub mod skeleton {
-        pub use crate::schema::skeleton::skeleton;
+        pub use crate::schema::generate::skeleton;
     }
     pub mod tree {
         pub use crate::schema::tree::{MAX_NODES, MAX_REF_ROWS};

@@ -1,11 +1,8 @@
 //! `verify` and `load`: a server's tools exercised with generated inputs, each result judged
 //! and each failure shrunk to its smallest input; and one tool under concurrent calls.
 
-pub mod generate;
 pub mod load;
-pub mod pattern;
 pub mod plan;
 pub mod report;
-pub mod rng;
 pub mod run;
 pub mod shrink;

@@ -87,7 +87,9 @@ fn report_for(format: VerifyFormat) -> Report {
 
 async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
     let report = report_for(options.format);
-    let seed = options.seed.unwrap_or_else(crate::verify::rng::fresh_seed);
+    let seed = options
+        .seed
+        .unwrap_or_else(crate::schema::generate::rng::fresh_seed);
     let mut link = Restarting {
         connection,
         report: &report,

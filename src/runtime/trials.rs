@@ -46,7 +46,7 @@ pub async fn verify(
     to_ui: mpsc::Sender<Msg>,
     stop: oneshot::Receiver<()>,
 ) -> Msg {
-    let seed = crate::verify::rng::fresh_seed();
+    let seed = crate::schema::generate::rng::fresh_seed();
     let mut told = Told {
         to_ui,
         run: run_id,

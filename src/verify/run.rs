@@ -5,13 +5,13 @@
 //! first failure of each kind shrunk to its smallest input. Over any [`Link`]: one that starts
 //! the server again after a crash (headless), or the TUI's live session.
 
-use super::generate::{Gen, Spent};
 use super::report::{Failure, FailureKind, Status as Reported, ToolReport};
-use super::rng::Rng;
 use super::shrink::{candidates, pairs};
 use crate::mcp::surface::result::CallResult;
 use crate::mcp::surface::tool::Tool;
 use crate::mcp::{RequestError, Session};
+use crate::schema::generate::rng::Rng;
+use crate::schema::generate::{Gen, Spent};
 use crate::schema::judge::Judge;
 use crate::schema::{Compiled, Status};
 use serde_json::Value;

@@ -4,7 +4,7 @@
 
 use crate::app::form::draft::Draft;
 use crate::schema::Compiled;
-use crate::schema::skeleton::skeleton;
+use crate::schema::generate::skeleton;
 use ratatui_textarea::TextArea;
 use serde_json::{Value, json};
 use std::time::Duration;

@@ -43,7 +43,7 @@ impl Draft {
         let Some(schema) = &self.schema else {
             return;
         };
-        let text = crate::untrusted::json(&crate::schema::skeleton::skeleton(schema), true);
+        let text = crate::untrusted::json(&crate::schema::generate::skeleton(schema), true);
         self.editor = TextArea::new(text.lines().map(String::from).collect());
         select_first_blank(&mut self.editor, schema);
         self.in_form = false;

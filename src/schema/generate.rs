@@ -1,11 +1,15 @@
-//! Inputs for `verify` from a tool's input schema: boundary values first (each property at its
-//! minimum, maximum, empty, longest, every enum value, left out when optional), then random ones
-//! from a seed. The caller holds each against the schema and sends only valid ones, so what
-//! this cannot honour exactly (a `pattern`, `not`, a merge of `allOf`) costs a retry, never a
-//! wrong verdict. Pure.
+//! The one generator of values from a schema, bounded by construction: `verify`'s inputs
+//! (boundary values first: each property at its minimum, maximum, empty, longest, every enum
+//! value, left out when optional; then random ones from a seed) and the editors' skeleton (the
+//! typical value as placeholders, [`skeleton`]). `verify` holds each input against the schema
+//! and sends only valid ones, so what this cannot honour exactly (a `pattern`, `not`, a merge
+//! of `allOf`) costs a retry, never a wrong verdict. Pure.
 
-use super::rng::Rng;
+pub mod pattern;
+pub mod rng;
+
 use crate::schema::refs::{Document, RefTarget};
+use rng::Rng;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -67,6 +71,23 @@ impl Spent {
     }
 }
 
+/// Values a skeleton holds at most: past them the rest is left empty (a real form is far
+/// smaller; K required properties that each `$ref` the root would otherwise make K^depth).
+const SKELETON_VALUES: usize = 2_000;
+
+/// A starting argument object for an editor, from an input schema: required properties first,
+/// then optional ones with a default; const, default, the first enum value or example; null
+/// for a value that may be null; empty strings and arrays to type over. The generator's
+/// typical value as a placeholder, within [`SKELETON_VALUES`]: what does not fit is left empty,
+/// never refused.
+pub fn skeleton(schema: &Value) -> Value {
+    let mut generator = Gen::new(schema);
+    generator.placeholders = true;
+    generator.left.store(SKELETON_VALUES, Relaxed);
+    let value = generator.typical(generator.root(), 0);
+    if value.is_object() { value } else { json!({}) }
+}
+
 /// Generates inputs for one input schema, each value within [`VALUE_BUDGET`] and
 /// [`MAX_NESTING`] by construction: what runs out is refused (and remembered, see
 /// [`Gen::spent`]), never finished. Inputs come one at a time, as they are used: a schema
@@ -87,6 +108,8 @@ pub struct Gen<'a> {
     small: AtomicBool,
     /// The root with its `allOf` folded in (see [`Gen::folded`]), when it has one.
     folded_root: Option<Value>,
+    /// Typical values as an editor's skeleton wants them (see [`skeleton`]).
+    placeholders: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -99,6 +122,7 @@ impl<'a> Gen<'a> {
             fits: OnceLock::new(),
             small: AtomicBool::new(false),
             folded_root: None,
+            placeholders: false,
         };
         made.folded_root = made.folded(made.resolved(schema), 0);
         made
@@ -381,6 +405,11 @@ impl<'a> Gen<'a> {
         {
             return first.clone();
         }
+        if self.placeholders
+            && let Some(placeholder) = placeholder(schema)
+        {
+            return placeholder;
+        }
         if let Some((key, branch)) = first_branch(schema) {
             return match self.with_siblings(schema, key, branch, depth) {
                 Some(joined) => self.typical(&joined, depth + 1),
@@ -392,7 +421,9 @@ impl<'a> Gen<'a> {
             "number" => json!(clamp_int(0, schema)),
             "boolean" => json!(false),
             "null" => Value::Null,
+            "string" if self.placeholders => json!(""),
             "string" => self.string(typical_string(schema)),
+            "array" if self.placeholders => json!([]),
             "array" if depth < MAX_DEPTH => {
                 let n = min_len(schema, "minItems");
                 self.repeated(n, |g, i| g.typical(item_schema(schema, i), depth + 1))
@@ -408,6 +439,16 @@ impl<'a> Gen<'a> {
                 self.completed(schema, &mut map, &mut Rng::new(0), |g, s| {
                     g.typical(s, depth + 1)
                 });
+                if self.placeholders {
+                    // Optional properties that carry a default: what the server would assume.
+                    for (name, property) in properties(schema) {
+                        if let Some(d) = property.get("default")
+                            && !map.contains_key(name)
+                        {
+                            map.insert(name.clone(), d.clone());
+                        }
+                    }
+                }
                 Value::Object(map)
             }
             "array" => json!([]),
@@ -458,7 +499,7 @@ impl<'a> Gen<'a> {
                     // Samples of the pattern (lengths of a's would not match it).
                     Some(pattern) => {
                         let mut rng = Rng::new(low ^ high);
-                        let made = (0..3).filter_map(|_| super::pattern::sample(pattern, &mut rng));
+                        let made = (0..3).filter_map(|_| pattern::sample(pattern, &mut rng));
                         out.extend(made.map(|s| self.string(s)));
                     }
                     None => out.extend([
@@ -639,7 +680,7 @@ impl Gen<'_> {
             let name = names
                 .and_then(|n| n.get("pattern"))
                 .and_then(Value::as_str)
-                .and_then(|p| super::pattern::sample(p, rng))
+                .and_then(|p| pattern::sample(p, rng))
                 .unwrap_or_else(|| format!("key{}", map.len() + tries));
             if !map.contains_key(&name) && self.afford(1, 0) {
                 let value = make(self, extra);
@@ -674,6 +715,25 @@ fn item_schema(schema: &Value, i: u64) -> &Value {
         .unwrap_or(&Value::Null)
 }
 
+/// What an editor's skeleton shows for `schema` before its type: the first example, or null
+/// for a value that may be null (`anyOf` with a null branch, a `type` list naming null).
+fn placeholder(schema: &Value) -> Option<Value> {
+    if let Some(first) = schema
+        .get("examples")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return Some(first.clone());
+    }
+    let null = Value::from("null");
+    let nullable = ["anyOf", "oneOf"].iter().any(|k| {
+        (schema.get(*k).and_then(Value::as_array))
+            .is_some_and(|b| b.iter().any(|b| b.get("type") == Some(&null)))
+    }) || (schema.get("type").and_then(Value::as_array))
+        .is_some_and(|t| t.contains(&null));
+    nullable.then_some(Value::Null)
+}
+
 /// The first `allOf` part of a schema whose parts could not be folded.
 fn first_part(schema: &Value) -> Option<&Value> {
     schema.get("allOf")?.as_array()?.first()
@@ -698,7 +758,8 @@ fn properties(schema: &Value) -> impl Iterator<Item = (&String, &Value)> {
         .flatten()
 }
 
-fn required_names(schema: &Value) -> Vec<&str> {
+/// A set: a server's schema may list 100,000 required names (a list made this quadratic).
+fn required_names(schema: &Value) -> std::collections::HashSet<&str> {
     let names = schema.get("required").and_then(Value::as_array);
     names
         .into_iter()
@@ -800,7 +861,7 @@ fn typical_string(schema: &Value) -> String {
     schema
         .get("pattern")
         .and_then(Value::as_str)
-        .and_then(|p| super::pattern::sample(p, &mut Rng::new(0)))
+        .and_then(|p| pattern::sample(p, &mut Rng::new(0)))
         .unwrap_or_else(|| "a".repeat(min_len(schema, "minLength") as usize))
 }
 
@@ -811,7 +872,7 @@ fn random_string(schema: &Value, rng: &mut Rng) -> String {
     if let Some(made) = schema
         .get("pattern")
         .and_then(Value::as_str)
-        .and_then(|p| super::pattern::sample(p, rng))
+        .and_then(|p| pattern::sample(p, rng))
     {
         return made;
     }
@@ -1141,5 +1202,65 @@ mod tests {
             assert!(made.is_empty() && random == 0, "{schema}: {made:?}");
             assert_eq!(generator.spent(), Some(why), "{schema}");
         }
+    }
+}
+
+#[cfg(test)]
+mod skeleton_tests {
+    use serde_json::{Map, Value, json};
+
+    #[test]
+    fn required_first_with_defaults_enums_and_consts() {
+        let schema = json!({"type": "object", "properties": {
+            "limit": {"type": "integer", "default": 10},
+            "mode": {"enum": ["fast", "slow"]},
+            "query": {"type": "string"},
+            "kind": {"const": "search"},
+            "verbose": {"type": "boolean"}
+        }, "required": ["query", "mode", "kind"]});
+        let s = super::skeleton(&schema);
+        assert_eq!(
+            s,
+            json!({"mode": "fast", "query": "", "kind": "search", "limit": 10})
+        );
+        let keys: Vec<&String> = s.as_object().expect("object").keys().collect();
+        assert_eq!(keys, ["mode", "query", "kind", "limit"]);
+    }
+
+    #[test]
+    fn nested_objects_refs_and_nullables() {
+        let schema = json!({"type": "object", "$defs": {"Point": {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]}},
+            "properties": {"at": {"$ref": "#/$defs/Point"}, "note": {"anyOf": [{"type": "string"}, {"type": "null"}]}, "tags": {"type": ["array", "null"]}},
+            "required": ["at", "note", "tags"]});
+        assert_eq!(
+            super::skeleton(&schema),
+            json!({"at": {"x": 0}, "note": null, "tags": null})
+        );
+    }
+
+    #[test]
+    fn recursive_refs_terminate() {
+        let schema =
+            json!({"type": "object", "properties": {"node": {"$ref": "#"}}, "required": ["node"]});
+        let s = super::skeleton(&schema);
+        assert!(s.is_object());
+    }
+
+    #[test]
+    fn a_self_referencing_fan_is_bounded_in_size() {
+        let names: Vec<String> = (0..10).map(|i| format!("p{i}")).collect();
+        let props: Map<String, Value> = names
+            .iter()
+            .map(|n| (n.clone(), json!({"$ref": "#"})))
+            .collect();
+        let schema = json!({"type": "object", "properties": props, "required": names});
+        let s = super::skeleton(&schema);
+        assert!(serde_json::to_string(&s).map_or(0, |t| t.len()) < 100_000);
+    }
+
+    #[test]
+    fn non_object_or_boolean_schema_gives_empty_object() {
+        assert_eq!(super::skeleton(&json!(true)), json!({}));
+        assert_eq!(super::skeleton(&json!({"type": "string"})), json!({}));
     }
 }
