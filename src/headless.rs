@@ -15,11 +15,11 @@ mod prompts;
 mod request;
 mod resources;
 mod signals;
+mod snapshot_watch;
 mod teller;
 mod test;
 mod tools;
 mod verify;
-mod watch;
 
 use crate::cli::{Command, ConnectionArgs};
 use crate::mcp::{EventReceiver, EventSink, Session};
@@ -37,7 +37,7 @@ pub async fn run(command: Command) -> i32 {
             connection,
             out,
             paths,
-        } => return watch::snapshots(connection, out, paths).await,
+        } => return snapshot_watch::snapshots(connection, out, paths).await,
         Plan::Verify {
             connection,
             options,

@@ -6,6 +6,7 @@ mod config;
 mod demo;
 mod drift;
 mod escape;
+mod file_watch;
 mod headless;
 mod hostile;
 mod mcp;
@@ -21,8 +22,8 @@ mod tap;
 pub mod testing;
 mod ui;
 mod untrusted;
+mod value_diff;
 mod verify;
-mod watch;
 
 use clap::Parser;
 use cli::{Cli, Command};

@@ -171,7 +171,7 @@ fn in_the_foreground() -> bool {
 fn watching(
     model: &mut model::Model,
     paths: &[std::path::PathBuf],
-    watcher: &crate::watch::Watcher,
+    watcher: &crate::file_watch::Watcher,
     rerun: bool,
 ) {
     model.session.watch.on = true;
@@ -197,10 +197,10 @@ fn read_baseline(path: &std::path::Path) -> Result<serde_json::Value, String> {
 }
 
 /// The watch `--watch` asks for, if any.
-fn start_watch(paths: &[std::path::PathBuf]) -> Result<Option<crate::watch::Watcher>, String> {
+fn start_watch(paths: &[std::path::PathBuf]) -> Result<Option<crate::file_watch::Watcher>, String> {
     match paths.is_empty() {
         true => Ok(None),
-        false => crate::watch::Watcher::start(paths).map(Some),
+        false => crate::file_watch::Watcher::start(paths).map(Some),
     }
 }
 

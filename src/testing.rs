@@ -17,7 +17,7 @@ pub mod app {
         }
     }
     pub mod copy {
-        pub use crate::app::copy::Copy;
+        pub use crate::app::copy::Clipping;
     }
     pub mod effect {
         pub use crate::app::effect::{Effect, Handed, SessionRequest};

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 /// A copy request resolved to its label and text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Copy {
+pub struct Clipping {
     pub label: String,
     pub text: String,
 }
@@ -20,7 +20,7 @@ fn pretty(v: &Value) -> String {
 }
 
 /// Resolves a copy command against the selected tool and cursor.
-pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
+pub fn resolve(model: &Model, command: Command) -> Result<Clipping, String> {
     if command == Command::CopyMessage {
         return protocol_copy(model);
     }
@@ -54,7 +54,7 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
         )
     {
         let (label, text) = value_copy(model, &tool.name, command)?;
-        return Ok(Copy { label, text });
+        return Ok(Clipping { label, text });
     }
     let (label, text) = match command {
         Command::CopyInput => ("input schema".to_string(), pretty(&tool.input_schema)),
@@ -95,11 +95,11 @@ pub fn resolve(model: &Model, command: Command) -> Result<Copy, String> {
         | Command::CopyCommandLine => call_copy(model, &tool.name, command)?,
         other => return Err(format!("`{}` copies nothing", other.name())),
     };
-    Ok(Copy { label, text })
+    Ok(Clipping { label, text })
 }
 
 /// The protocol pane's selected message, as sent.
-fn protocol_copy(model: &Model) -> Result<Copy, String> {
+fn protocol_copy(model: &Model) -> Result<Clipping, String> {
     let protocol = &model.protocol;
     let entry = protocol
         .selected_index()
@@ -117,7 +117,7 @@ fn protocol_copy(model: &Model) -> Result<Copy, String> {
         .or(entry.wire.answer)
         .unwrap_or("message");
     let message: Value = serde_json::from_str(message).map_err(|e| e.to_string())?;
-    Ok(Copy {
+    Ok(Clipping {
         label: format!("message {}", crate::untrusted::line(what, 60)),
         text: pretty(&message),
     })
@@ -173,7 +173,7 @@ pub fn not_yet(model: &Model, command: Command) -> Option<&'static str> {
 
 /// What a library tab copies: what the last read or prompt gave, as sent; or the value under
 /// the cursor of a JSON content's tree, its JSON Pointer (within that JSON) or its jq path.
-fn library_copy(model: &Model, command: Command) -> Result<Copy, String> {
+fn library_copy(model: &Model, command: Command) -> Result<Clipping, String> {
     let opened = model.library.opened.as_ref().ok_or("nothing read yet")?;
     let result = opened.result.as_ref().ok_or("the last read failed")?;
     let (label, text) = match (command, &opened.json) {
@@ -206,7 +206,7 @@ fn library_copy(model: &Model, command: Command) -> Result<Copy, String> {
             );
         }
     };
-    Ok(Copy { label, text })
+    Ok(Clipping { label, text })
 }
 
 /// What the call panel copies: the shown result, its natural value, or the call that made it

@@ -1,7 +1,7 @@
 //! What `update` asks the outside world to do, as data: the runtime carries each effect out and
 //! answers with a message. Requests for the connection pass to its task unchanged. Pure.
 
-use super::copy::Copy;
+use super::copy::Clipping;
 use super::tools::entry::ToolEntry;
 use crate::schema::judge::Judge;
 use std::sync::Arc;
@@ -10,7 +10,7 @@ use std::sync::Arc;
 pub enum Effect {
     /// For the task that owns the connection.
     Session(SessionRequest),
-    Copy(Copy),
+    Copy(Clipping),
     /// Suspend the UI and edit `text` in `$EDITOR`.
     EditExternally {
         tool: String,

@@ -39,7 +39,9 @@ fn take_wire(model: &mut Model, wire: Option<&WireLog>) {
 }
 
 /// The next settled change `--watch` sees; never, without it.
-async fn next_change(watch: &mut Option<&mut crate::watch::Watcher>) -> crate::watch::Changes {
+async fn next_change(
+    watch: &mut Option<&mut crate::file_watch::Watcher>,
+) -> crate::file_watch::Changes {
     match watch {
         Some(watcher) => watcher.next().await,
         None => std::future::pending().await,
@@ -51,7 +53,7 @@ pub async fn run_loop<E: Edge>(
     edge: &mut E,
     options: ConnectOptions,
     mut model: Model,
-    mut watch: Option<&mut crate::watch::Watcher>,
+    mut watch: Option<&mut crate::file_watch::Watcher>,
 ) -> std::io::Result<Ended>
 where
     <E::Backend as Backend>::Error: Send + Sync + 'static,

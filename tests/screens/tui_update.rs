@@ -13,7 +13,7 @@ use mcp_inspect::testing::app::update::{Effect, Msg, SessionRequest, update};
 use mcp_inspect::testing::mcp::ServerEvent;
 use tui::{demo_model, press, type_text};
 
-fn copied(effects: Vec<Effect>) -> mcp_inspect::testing::app::copy::Copy {
+fn copied(effects: Vec<Effect>) -> mcp_inspect::testing::app::copy::Clipping {
     match effects.as_slice() {
         [Effect::Copy(c)] => c.clone(),
         other => panic!("expected one copy, got {other:?}"),

@@ -4,7 +4,7 @@
 use crate::app::asked::completions;
 use crate::app::asked::state::{AskPanel, Asked, MAX_WAITING, Reply};
 use crate::app::command::Command;
-use crate::app::copy::Copy;
+use crate::app::copy::Clipping;
 use crate::app::effect::{Effect, Handoff, SessionRequest};
 use crate::app::model::Model;
 use crossterm::event::KeyEvent;
@@ -74,7 +74,7 @@ pub fn link(model: &mut Model, command: Command) -> Vec<Effect> {
     }
     match command {
         Command::LinkOpen => vec![Effect::OpenInBrowser(url)],
-        _ => vec![Effect::Copy(Copy {
+        _ => vec![Effect::Copy(Clipping {
             label: "the URL the server asks you to visit".into(),
             text: url,
         })],

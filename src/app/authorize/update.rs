@@ -3,7 +3,7 @@
 
 use crate::app::authorize::state::MAX_PASTED;
 use crate::app::command::Command;
-use crate::app::copy::Copy;
+use crate::app::copy::Clipping;
 use crate::app::effect::Effect;
 use crate::app::model::Model;
 use crate::mcp::AuthStep;
@@ -90,7 +90,7 @@ pub fn run(model: &mut Model, command: Command) -> Vec<Effect> {
             Vec::new()
         }
         Command::AuthCopyUrl => match &panel.url {
-            Some(url) => vec![Effect::Copy(Copy {
+            Some(url) => vec![Effect::Copy(Clipping {
                 label: "authorization URL".into(),
                 text: url.clone(),
             })],

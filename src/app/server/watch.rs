@@ -190,7 +190,7 @@ fn differences(before: &Got, after: &Got) -> Vec<String> {
     }
     match (&before.value, &after.value) {
         (Some(a), Some(b)) => said.extend(
-            crate::suite::expect::differences(a, b, &[])
+            crate::value_diff::differences(a, b, &[])
                 .into_iter()
                 .map(|d| format!("value {d}")),
         ),

@@ -5,9 +5,9 @@
 use super::drift::{show, surface};
 use super::output::Report;
 use crate::cli::{ConnectionArgs, DiffFormat, Format};
+use crate::file_watch::Watcher;
 use crate::headless::exit;
 use crate::mcp::Session;
-use crate::watch::Watcher;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
