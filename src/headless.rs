@@ -5,6 +5,7 @@
 pub mod auth;
 mod call;
 mod check;
+mod conform;
 mod drift;
 pub mod exit;
 mod inspect;
@@ -58,12 +59,13 @@ pub async fn run(command: Command) -> i32 {
     // Listening from the start, once: a signal that arrives between two waits is kept.
     let mut signals = Signals::new();
     let (events, mut receiver) = EventSink::new();
-    let session = match connect(connection, &report, &mut signals, &events, &mut receiver).await {
-        Ok(s) => s,
+    let connected = connect_telling(connection, &report, &mut signals, &events, &mut receiver);
+    let (session, told_so_far) = match connected.await {
+        Ok(connected) => connected,
         Err(code) => return code,
     };
     // What the connection notices from now on is printed as it comes.
-    let teller = std::sync::Arc::new(std::sync::Mutex::new(Teller::default()));
+    let teller = std::sync::Arc::new(std::sync::Mutex::new(told_so_far));
     let told = tokio::spawn({
         let teller = teller.clone();
         async move {
@@ -74,7 +76,7 @@ pub async fn run(command: Command) -> i32 {
             }
         }
     });
-    let work = job.run(&session, &report);
+    let work = job.run(&session, &report, &teller);
     let code = tokio::select! {
         code = work => code,
         signal = signals.next() => {
@@ -130,6 +132,18 @@ async fn connect(
     events: &EventSink,
     receiver: &mut EventReceiver,
 ) -> Result<Session, i32> {
+    let connected = connect_telling(connection, report, signals, events, receiver).await;
+    connected.map(|(session, _)| session)
+}
+
+/// [`connect`], with what was told on the way (a non-JSON line before the handshake counts).
+async fn connect_telling(
+    connection: &ConnectionArgs,
+    report: &Report,
+    signals: &mut Signals,
+    events: &EventSink,
+    receiver: &mut EventReceiver,
+) -> Result<(Session, Teller), i32> {
     let mut options = connection
         .options()
         .map_err(|e| report.error(&e, exit::ERROR))?;
@@ -162,5 +176,33 @@ async fn connect(
         teller.tell(report, event);
     }
     teller.flush(report);
-    result.map_err(|e| report.error(&e.to_string(), exit::of_connect(&e)))
+    match result {
+        Ok(session) => Ok((session, teller)),
+        Err(e) => Err(report.error(&e.to_string(), exit::of_connect(&e))),
+    }
+}
+
+/// How a reproduce line connects: as this run was asked to (`--demo` stays `--demo`,
+/// `--hostile=…` stays that, not the command line it stands for).
+fn connection_words(connection: &ConnectionArgs) -> Vec<String> {
+    match (connection.demo, &connection.hostile) {
+        (true, _) => vec!["--demo".to_string()],
+        (false, Some(attacks)) => vec![hostile_flag(attacks)],
+        (false, None) => (connection.options())
+            .map(|o| o.target.words())
+            .unwrap_or_default(),
+    }
+}
+
+/// `--hostile` as given: its attacks by name, or none.
+fn hostile_flag(attacks: &[crate::hostile::Attack]) -> String {
+    use clap::ValueEnum;
+    let names: Vec<String> = attacks
+        .iter()
+        .filter_map(|a| a.to_possible_value().map(|v| v.get_name().to_string()))
+        .collect();
+    match names.is_empty() {
+        true => "--hostile".into(),
+        false => format!("--hostile={}", names.join(",")),
+    }
 }

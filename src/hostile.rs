@@ -17,7 +17,8 @@ use wire::Wire;
 pub enum Attack {
     /// 10,000 notifications a second (logs, stray progress, stderr) from the handshake on.
     Flood,
-    /// Non-JSON lines, wrong-shaped JSON and answers to unknown ids before every answer.
+    /// Non-JSON lines, wrong-shaped JSON and answers to unknown ids before every answer; an
+    /// empty result to any method it does not know.
     Garbage,
     /// 10,000 more tools, listed 500 a page.
     ManyTools,
@@ -105,6 +106,7 @@ fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Va
             )
             .as_bytes(),
         ),
+        _ if options.has(Attack::Garbage) => wire.result(&id, json!({})),
         other => wire.error(&id, -32601, &format!("method not found: {other}")),
     }
 }

@@ -3,6 +3,7 @@
 mod app;
 mod cli;
 mod config;
+mod conform;
 mod demo;
 mod drift;
 mod escape;

@@ -157,6 +157,17 @@ pub enum Command {
         #[command(flatten)]
         connection: ConnectionArgs,
     },
+    /// Check the server's protocol conduct against the spec: unknown methods, tools and
+    /// cursors, arguments its inputSchema refuses, ping, declared capabilities, logging,
+    /// resources, stdout hygiene; each finding with its rule (MUST or SHOULD), what came back
+    /// and a command that reproduces it. Only read-only tools are called. Exit 1 when a MUST
+    /// fails
+    Conform {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
     /// Ping the server and print the round-trip time.
     Ping {
         #[arg(long, value_enum, default_value_t = Format::Text)]

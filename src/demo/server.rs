@@ -5,6 +5,7 @@
 #![allow(deprecated)]
 
 use super::{catalog, library};
+use crate::schema::Compiled;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
@@ -45,7 +46,13 @@ pub struct Demo {
     log_level: Arc<std::sync::Mutex<Option<LoggingLevel>>>,
     /// Cancelled when the client closes stdin.
     pub closing: CancellationToken,
+    /// Each tool's inputSchema compiled once, by era and name: every call is validated first.
+    inputs: InputValidators,
 }
+
+/// Compiled inputSchemas by era (modern or not) and tool name.
+type InputValidators =
+    Arc<std::sync::Mutex<std::collections::HashMap<(bool, String), Arc<Compiled>>>>;
 
 impl Demo {
     pub fn new(paging: Paging) -> Demo {
@@ -57,6 +64,7 @@ impl Demo {
             ticks: Arc::default(),
             ticking: Arc::default(),
             closing: CancellationToken::new(),
+            inputs: Arc::default(),
         }
     }
 }
@@ -68,6 +76,32 @@ fn is_modern(context: &RequestContext<RoleServer>) -> bool {
 }
 
 /// Builds a tool result from its JSON form (the demo writes results as the wire shows them).
+impl Demo {
+    /// Why `args` break tool `name`'s inputSchema, if they do (`None` for an unknown tool).
+    fn invalid_input(
+        &self,
+        name: &str,
+        args: &serde_json::Map<String, Value>,
+        modern: bool,
+    ) -> Option<String> {
+        let key = (modern, name.to_string());
+        let cached = self.inputs.lock().ok()?.get(&key).cloned();
+        let compiled = match cached {
+            Some(compiled) => compiled,
+            None => {
+                let tools = catalog::tools(modern, self.extra.load(Ordering::Relaxed));
+                let tool = tools.iter().find(|t| t["name"] == name)?;
+                let compiled = Arc::new(Compiled::new(&tool["inputSchema"]));
+                self.inputs.lock().ok()?.insert(key, compiled.clone());
+                compiled
+            }
+        };
+        let checked = compiled.check(&Value::Object(args.clone())).ok()?;
+        let first = checked.violations.first()?;
+        Some(format!("invalid arguments: {}", first.brief()))
+    }
+}
+
 fn result(value: Value) -> Result<CallToolResponse, ErrorData> {
     typed::<CallToolResult>(value).map(CallToolResponse::from)
 }
@@ -191,11 +225,16 @@ impl ServerHandler for Demo {
             .map(serde_json::from_value::<Tool>)
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| ErrorData::internal_error(format!("demo catalog: {e}"), None))?;
+        let cursor = params.and_then(|p| p.cursor);
         let Some(size) = self.paging.page_size.filter(|s| *s > 0) else {
-            return Ok(ListToolsResult::with_all_items(tools));
+            // No page was handed out, so no cursor is one of ours.
+            return match cursor {
+                Some(c) => Err(ErrorData::invalid_params(format!("bad cursor {c}"), None)),
+                None => Ok(ListToolsResult::with_all_items(tools)),
+            };
         };
         // The cursor is the index of the page's first tool.
-        let start = match params.and_then(|p| p.cursor) {
+        let start = match cursor {
             None => 0,
             Some(c) => c
                 .parse::<usize>()
@@ -225,6 +264,11 @@ impl ServerHandler for Demo {
             request.name,
             Value::Object(args.clone())
         );
+        // Servers MUST validate tool inputs; the 2025-11-25 spec answers a bad one with a tool
+        // error the model can read and correct.
+        if let Some(problem) = self.invalid_input(&request.name, &args, modern) {
+            return result(json!({"content": [text(problem)], "isError": true}));
+        }
         if let Some(answer) = plain_tool(&request.name, &args, modern) {
             return answer;
         }

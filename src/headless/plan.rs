@@ -3,7 +3,10 @@
 //! matches on [`Command`]; what it hands on has no arm that cannot happen.
 
 use super::output::Report;
-use super::{call, check, drift, inspect, load, prompts, request, resources, test, tools, verify};
+use super::teller::Told;
+use super::{
+    call, check, conform, drift, inspect, load, prompts, request, resources, test, tools, verify,
+};
 use crate::cli::{CheckFormat, Command, ConnectionArgs, DiffFormat, Format, TestFormat};
 use crate::headless::exit;
 use crate::mcp::Session;
@@ -73,6 +76,10 @@ pub enum Job<'a> {
     },
     Complete(prompts::Completing<'a>),
     Ping,
+    /// `conform`: the server's protocol conduct; `words` name the connection in reproduce lines.
+    Conform {
+        words: Vec<String>,
+    },
     /// `request METHOD`: any request, its result as sent.
     Request {
         method: &'a str,
@@ -130,15 +137,7 @@ pub fn plan(command: &Command) -> Plan<'_> {
         Command::Templates { format, connection } => connected(connection, *format, Job::Templates),
         Command::Prompts { format, connection } => connected(connection, *format, Job::Prompts),
         Command::Ping { format, connection } => connected(connection, *format, Job::Ping),
-        Command::Request {
-            method,
-            params,
-            format,
-            connection,
-        } => {
-            let params = params.as_deref();
-            connected(connection, *format, Job::Request { method, params })
-        }
+        Command::Conform { .. } | Command::Request { .. } => asking_plan(command),
         Command::Read {
             uri,
             out,
@@ -166,6 +165,31 @@ pub fn plan(command: &Command) -> Plan<'_> {
         | Command::Tap { .. }
         | Command::Taps { .. }
         | Command::Auth { .. } => Plan::Elsewhere,
+    }
+}
+
+/// `conform` and `request METHOD`: requests of the user's choosing or of the checks'.
+fn asking_plan(command: &Command) -> Plan<'_> {
+    let connected = |connection, format, job| Plan::Connected {
+        connection,
+        format,
+        job,
+    };
+    match command {
+        Command::Conform { format, connection } => {
+            let words = super::connection_words(connection);
+            connected(connection, *format, Job::Conform { words })
+        }
+        Command::Request {
+            method,
+            params,
+            format,
+            connection,
+        } => {
+            let params = params.as_deref();
+            connected(connection, *format, Job::Request { method, params })
+        }
+        _ => Plan::Elsewhere,
     }
 }
 
@@ -372,7 +396,8 @@ fn diff<'a>(
 }
 
 impl Job<'_> {
-    pub async fn run(self, session: &Session, report: &Report) -> i32 {
+    /// `told`: what the connection noticed so far, and goes on noticing.
+    pub async fn run(self, session: &Session, report: &Report, told: &Told) -> i32 {
         match self {
             Job::Tools => tools::run(session, report).await,
             Job::Inspect(tool) => inspect::run(session, tool, report).await,
@@ -390,6 +415,7 @@ impl Job<'_> {
             Job::Prompt { name, args } => prompts::get(session, name, args, report).await,
             Job::Complete(what) => prompts::complete(session, what, report).await,
             Job::Ping => ping(session, report).await,
+            Job::Conform { words } => conform::run(session, report, told, &words).await,
             Job::Request { method, params } => request::run(session, method, params, report).await,
             Job::Snapshot(out) => drift::take(session, out, report).await,
             Job::Test(suite) => test::run(session, suite, report).await,

@@ -20,7 +20,12 @@ pub struct Teller {
     /// Warnings have a budget of their own: a flood of progress never hides one, and a flood
     /// of them (a server answering requests nobody sent, over and over) is counted too.
     warnings: Budget,
+    /// Lines on stdout that were not JSON-RPC: how many, and the first (for `conform`).
+    pub non_json: (usize, Option<String>),
 }
+
+/// A command's teller, shared with the task that tells what the connection notices.
+pub type Told = std::sync::Arc<std::sync::Mutex<Teller>>;
 
 /// Lines printed in the current second, and those left out since the last was said.
 #[derive(Default)]
@@ -34,6 +39,10 @@ impl Teller {
     pub fn tell(&mut self, report: &Report, event: ServerEvent) {
         match event {
             ServerEvent::Notice(text) => {
+                if text.starts_with(crate::mcp::transport::stdio::NON_JSON_LINE) {
+                    self.non_json.0 += 1;
+                    self.non_json.1.get_or_insert_with(|| text.clone());
+                }
                 if self.warnings.room(report, WARNINGS) {
                     report.warn(&text);
                 }

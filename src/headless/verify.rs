@@ -118,15 +118,7 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         &skipped,
         options.settings.calls,
     );
-    // How the reproducing call connects: as this run was asked to (`--demo` stays `--demo`,
-    // `--hostile=…` stays that, not the command line it stands for).
-    let words = match (connection.demo, &connection.hostile) {
-        (true, _) => vec!["--demo".to_string()],
-        (false, Some(attacks)) => vec![hostile_flag(attacks)],
-        (false, None) => (connection.options())
-            .map(|o| o.target.words())
-            .unwrap_or_default(),
-    };
+    let words = super::connection_words(connection);
     let started = Instant::now();
     let mut results = Vec::new();
     for tool in chosen {
@@ -229,19 +221,6 @@ fn with_reproduce(result: &mut ToolReport, tool: &str, words: &[String], setting
             words.splice(0..0, flags);
         }
         failure.reproduce = Some(reproduce(tool, &failure.input, &words));
-    }
-}
-
-/// `--hostile` as given: its attacks by name, or none.
-fn hostile_flag(attacks: &[crate::hostile::Attack]) -> String {
-    use clap::ValueEnum;
-    let names: Vec<String> = attacks
-        .iter()
-        .filter_map(|a| a.to_possible_value().map(|v| v.get_name().to_string()))
-        .collect();
-    match names.is_empty() {
-        true => "--hostile".into(),
-        false => format!("--hostile={}", names.join(",")),
     }
 }
 

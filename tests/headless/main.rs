@@ -3,6 +3,7 @@
 //! user starts them.
 
 mod headless_attacks;
+mod headless_conform;
 mod headless_demo;
 mod headless_drift;
 mod headless_failures;

@@ -327,6 +327,9 @@ enum Screened {
     },
 }
 
+/// How the notice of a line on stdout that is not JSON begins (`conform` counts them).
+pub const NON_JSON_LINE: &str = "the server wrote a non-JSON line to stdout";
+
 /// Screens one line: bad UTF-8 replaced, a message too costly never parsed, a batch split,
 /// repeated keys named, each message sorted by [`RawResponses::screen`].
 fn screen_line(mut bytes: Vec<u8>, raw: &RawResponses, events: &EventSink) -> Screened {
@@ -391,7 +394,7 @@ fn screen_line(mut bytes: Vec<u8>, raw: &RawResponses, events: &EventSink) -> Sc
                 format!("the server sent a message nested too deep to read ({e}): dropped")
             } else {
                 format!(
-                    "the server wrote a non-JSON line to stdout ({e}): {}",
+                    "{NON_JSON_LINE} ({e}): {}",
                     untrusted::line(&String::from_utf8_lossy(&bytes), 200)
                 )
             };

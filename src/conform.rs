@@ -1,0 +1,412 @@
+//! `conform`: a server's protocol conduct held against the spec, one request per check, each
+//! finding with the rule it comes from (MUST or SHOULD), what was sent, what came back, and
+//! the request that reproduces it. Only read-only tools are called. The checks that apply to
+//! any transport and era; each judged by a pure function of the answer (tested apart).
+
+use crate::mcp::surface::tool::Tool;
+use crate::mcp::{RequestError, Session};
+use crate::schema::Era;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// How binding the rule a check holds the server to is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Level {
+    Must,
+    Should,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Pass,
+    Fail,
+    /// The check does not apply to this server (its era, transport or capabilities).
+    NotApplicable,
+}
+
+/// One check's outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    pub id: &'static str,
+    /// What the rule asks, in a line.
+    pub rule: &'static str,
+    pub level: Level,
+    /// Where the rule is written.
+    pub spec: &'static str,
+    pub status: Status,
+    /// What came back (or why the check does not apply).
+    pub said: String,
+    /// The request sent, when one was: method and params (for a reproduce line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sent: Option<(String, Value)>,
+}
+
+/// What the connection noticed on the way that a check judges: lines on stdout that are not
+/// JSON-RPC (counted, the first few kept).
+#[derive(Debug, Clone, Default)]
+pub struct Seen {
+    pub non_json_lines: usize,
+    pub first_non_json: Option<String>,
+    pub stdio: bool,
+}
+
+const JSON_RPC_ERRORS: &str = "JSON-RPC 2.0 §5.1 (error object codes)";
+const LIFECYCLE_PING: &str = "basic/utilities/ping";
+const TOOLS_ERRORS: &str = "server/tools#error-handling";
+const TOOLS_INPUTS: &str = "server/tools#security-considerations (MUST validate all tool inputs)";
+const PAGINATION: &str = "server/utilities/pagination#error-handling";
+const LOGGING: &str = "server/utilities/logging";
+const RESOURCES_ERRORS: &str = "server/resources#error-handling";
+const STDIO: &str = "basic/transports#stdio";
+
+/// A name no server has (a method, a tool, a cursor, a resource).
+const NOBODY: &str = "mcp-inspect-conform-no-such";
+
+/// Runs every check on `session`; `seen` is what the connection noticed meanwhile (read after
+/// the requests, so lines written while they ran count too).
+pub async fn run(session: &Session, seen: impl FnOnce() -> Seen) -> Vec<Finding> {
+    let mut found = vec![unknown_method(session).await, ping(session).await];
+    found.extend(listings(session).await);
+    found.push(invalid_cursor(session).await);
+    found.push(unknown_tool(session).await);
+    found.push(invalid_arguments(session).await);
+    found.push(logging(session).await);
+    found.push(unknown_resource(session).await);
+    found.push(stdout_only_json_rpc(&seen()));
+    found
+}
+
+fn finding(id: &'static str, rule: &'static str, level: Level, spec: &'static str) -> Finding {
+    Finding {
+        id,
+        rule,
+        level,
+        spec,
+        status: Status::NotApplicable,
+        said: String::new(),
+        sent: None,
+    }
+}
+
+impl Finding {
+    fn not_applicable(mut self, why: &str) -> Finding {
+        self.said = why.into();
+        self
+    }
+
+    fn judged(mut self, sent: (&str, Value), verdict: (Status, String)) -> Finding {
+        self.sent = Some((sent.0.to_string(), sent.1));
+        (self.status, self.said) = verdict;
+        self
+    }
+}
+
+/// What an answer was, in words.
+fn answered(outcome: &Result<Value, RequestError>) -> String {
+    match outcome {
+        Ok(result) => format!("a result: {}", crate::untrusted::json(result, false)),
+        Err(RequestError::Server { code, message, .. }) => format!("error {code}: {message}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Passes on a JSON-RPC error with `code`; fails on anything else.
+pub fn expects_error(outcome: &Result<Value, RequestError>, code: i64) -> (Status, String) {
+    let status = match outcome {
+        Err(RequestError::Server { code: c, .. }) if *c == code => Status::Pass,
+        _ => Status::Fail,
+    };
+    (status, answered(outcome))
+}
+
+/// Passes on a result; fails on an error or no answer.
+pub fn expects_result(outcome: &Result<Value, RequestError>) -> (Status, String) {
+    let status = match outcome {
+        Ok(_) => Status::Pass,
+        Err(_) => Status::Fail,
+    };
+    (status, answered(outcome))
+}
+
+/// Passes on a tool error (`isError: true`) or -32602; fails on a success or anything else.
+pub fn expects_refusal(outcome: &Result<Value, RequestError>) -> (Status, String) {
+    let status = match outcome {
+        Ok(result) if result.get("isError") == Some(&Value::Bool(true)) => Status::Pass,
+        Err(RequestError::Server { code: -32602, .. }) => Status::Pass,
+        _ => Status::Fail,
+    };
+    (status, answered(outcome))
+}
+
+/// Passes on any JSON-RPC error (the code named when it is not the era's own); fails on a
+/// result or no answer.
+pub fn expects_not_found(outcome: &Result<Value, RequestError>) -> (Status, String) {
+    let status = match outcome {
+        Err(RequestError::Server { .. }) => Status::Pass,
+        _ => Status::Fail,
+    };
+    (status, answered(outcome))
+}
+
+async fn unknown_method(session: &Session) -> Finding {
+    let check = finding(
+        "unknown-method",
+        "an unknown method is answered with error -32601 (method not found)",
+        Level::Must,
+        JSON_RPC_ERRORS,
+    );
+    let method = format!("{NOBODY}/method");
+    let outcome = session.any_request(&method, None).await;
+    check.judged((&method, Value::Null), expects_error(&outcome, -32601))
+}
+
+async fn ping(session: &Session) -> Finding {
+    let check = finding(
+        "ping",
+        "ping is answered promptly with an empty result",
+        Level::Must,
+        LIFECYCLE_PING,
+    );
+    if session.server.era == Era::Modern {
+        return check.not_applicable("the 2026-07-28 era has no ping");
+    }
+    let outcome = session.any_request("ping", None).await;
+    check.judged(("ping", Value::Null), expects_result(&outcome))
+}
+
+/// Each declared capability's list method works.
+async fn listings(session: &Session) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for (capability, method, id) in [
+        ("tools", "tools/list", "tools-list"),
+        ("resources", "resources/list", "resources-list"),
+        ("prompts", "prompts/list", "prompts-list"),
+    ] {
+        let check = finding(
+            id,
+            "a capability the server declares has its list method answered",
+            Level::Must,
+            "basic/lifecycle#capability-negotiation",
+        );
+        if !session.server.declares(capability) {
+            found.push(check.not_applicable(&format!("`{capability}` is not declared")));
+            continue;
+        }
+        let outcome = session.any_request(method, Some(json!({}))).await;
+        let (status, said) = expects_result(&outcome);
+        // The list itself is long: what matters is that it came.
+        let said = if status == Status::Pass {
+            "a result".to_string()
+        } else {
+            said
+        };
+        found.push(check.judged((method, json!({})), (status, said)));
+    }
+    found
+}
+
+async fn invalid_cursor(session: &Session) -> Finding {
+    let check = finding(
+        "invalid-cursor",
+        "a list request with an invalid cursor is answered with error -32602",
+        Level::Should,
+        PAGINATION,
+    );
+    if !session.server.declares("tools") {
+        return check.not_applicable("`tools` is not declared");
+    }
+    let params = json!({"cursor": format!("{NOBODY}-cursor")});
+    let outcome = session
+        .any_request("tools/list", Some(params.clone()))
+        .await;
+    let (status, said) = expects_error(&outcome, -32602);
+    let said = match (&outcome, status) {
+        (Ok(_), Status::Fail) => "a result (the cursor was not refused)".to_string(),
+        _ => said,
+    };
+    check.judged(("tools/list", params), (status, said))
+}
+
+async fn unknown_tool(session: &Session) -> Finding {
+    let check = finding(
+        "unknown-tool",
+        "a call of a tool that does not exist is answered with error -32602",
+        Level::Should,
+        TOOLS_ERRORS,
+    );
+    if !session.server.declares("tools") {
+        return check.not_applicable("`tools` is not declared");
+    }
+    let params = json!({"name": format!("{NOBODY}-tool"), "arguments": {}});
+    let outcome = session
+        .any_request("tools/call", Some(params.clone()))
+        .await;
+    check.judged(("tools/call", params), expects_error(&outcome, -32602))
+}
+
+/// A read-only tool called with arguments its inputSchema refuses: refused as a tool error or
+/// -32602, never run as if they were valid.
+async fn invalid_arguments(session: &Session) -> Finding {
+    let check = finding(
+        "invalid-arguments",
+        "a call whose arguments break the tool's inputSchema is refused (isError or -32602)",
+        Level::Must,
+        TOOLS_INPUTS,
+    );
+    if !session.server.declares("tools") {
+        return check.not_applicable("`tools` is not declared");
+    }
+    let tools = match session.list_tools().await {
+        Ok(list) => list.tools,
+        Err(e) => return check.not_applicable(&format!("tools/list failed: {e}")),
+    };
+    let Some((tool, arguments)) = tools.iter().find_map(refused_input) else {
+        return check.not_applicable(
+            "no read-only tool with an inputSchema that refuses some input (only read-only tools are called)",
+        );
+    };
+    let params = json!({"name": tool.name, "arguments": arguments});
+    let outcome = session
+        .any_request("tools/call", Some(params.clone()))
+        .await;
+    check.judged(("tools/call", params), expects_refusal(&outcome))
+}
+
+/// For a read-only tool, an argument object its inputSchema refuses (one mistake away from a
+/// typical one), checked against the schema itself.
+fn refused_input(tool: &Tool) -> Option<(&Tool, Value)> {
+    if tool.annotations.read_only != Some(true) {
+        return None;
+    }
+    let generator = crate::schema::generate::Gen::new(&tool.input_schema);
+    let compiled = crate::schema::Compiled::new(&tool.input_schema);
+    let refused = generator
+        .invalid()
+        .take(20)
+        .find(|v| compiled.check(v).is_ok_and(|c| !c.violations.is_empty()))?;
+    Some((tool, refused))
+}
+
+async fn logging(session: &Session) -> Finding {
+    let check = finding(
+        "logging-set-level",
+        "a server that declares `logging` answers logging/setLevel",
+        Level::Must,
+        LOGGING,
+    );
+    if session.server.era == Era::Modern {
+        return check.not_applicable("the 2026-07-28 era sends the level with every request");
+    }
+    if !session.server.declares("logging") {
+        return check.not_applicable("`logging` is not declared");
+    }
+    let params = json!({"level": "warning"});
+    let outcome = session
+        .any_request("logging/setLevel", Some(params.clone()))
+        .await;
+    check.judged(("logging/setLevel", params), expects_result(&outcome))
+}
+
+async fn unknown_resource(session: &Session) -> Finding {
+    let check = finding(
+        "unknown-resource",
+        "reading a resource that does not exist is answered with an error (-32002 in the 2025 eras)",
+        Level::Should,
+        RESOURCES_ERRORS,
+    );
+    if !session.server.declares("resources") {
+        return check.not_applicable("`resources` is not declared");
+    }
+    let params = json!({"uri": format!("{NOBODY}://resource")});
+    let outcome = session
+        .any_request("resources/read", Some(params.clone()))
+        .await;
+    check.judged(("resources/read", params), expects_not_found(&outcome))
+}
+
+fn stdout_only_json_rpc(seen: &Seen) -> Finding {
+    let check = finding(
+        "stdout-only-json-rpc",
+        "a stdio server writes nothing but JSON-RPC messages on stdout (logs go to stderr)",
+        Level::Must,
+        STDIO,
+    );
+    if !seen.stdio {
+        return check.not_applicable("not a stdio server");
+    }
+    let mut check = check;
+    (check.status, check.said) = match (&seen.first_non_json, seen.non_json_lines) {
+        (None, _) => (Status::Pass, "every line was JSON-RPC".into()),
+        (Some(first), n) => (
+            Status::Fail,
+            format!(
+                "{} not JSON-RPC, the first: {first}",
+                crate::plural::count(n, "line")
+            ),
+        ),
+    };
+    check
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server_error(code: i64) -> Result<Value, RequestError> {
+        Err(RequestError::Server {
+            code,
+            message: "no".into(),
+            data: None,
+        })
+    }
+
+    /// Each judgement can fail: the wrong code, a result where an error belongs, no answer.
+    #[test]
+    fn every_judgement_passes_only_on_what_the_rule_asks() {
+        assert_eq!(expects_error(&server_error(-32601), -32601).0, Status::Pass);
+        assert_eq!(expects_error(&server_error(-32603), -32601).0, Status::Fail);
+        assert_eq!(expects_error(&Ok(json!({})), -32601).0, Status::Fail);
+        let timeout = Err(RequestError::Timeout(std::time::Duration::from_secs(1)));
+        assert_eq!(expects_error(&timeout, -32601).0, Status::Fail);
+        assert_eq!(expects_result(&Ok(json!({}))).0, Status::Pass);
+        assert_eq!(expects_result(&server_error(-32601)).0, Status::Fail);
+        assert_eq!(
+            expects_refusal(&Ok(json!({"isError": true, "content": []}))).0,
+            Status::Pass
+        );
+        assert_eq!(expects_refusal(&server_error(-32602)).0, Status::Pass);
+        assert_eq!(expects_refusal(&Ok(json!({"content": []}))).0, Status::Fail);
+        assert_eq!(expects_refusal(&server_error(-32603)).0, Status::Fail);
+        assert_eq!(expects_not_found(&server_error(-32002)).0, Status::Pass);
+        assert_eq!(
+            expects_not_found(&Ok(json!({"contents": []}))).0,
+            Status::Fail
+        );
+        assert_eq!(expects_not_found(&timeout).0, Status::Fail);
+    }
+
+    #[test]
+    fn a_line_that_is_not_json_rpc_fails_a_stdio_server_only() {
+        let clean = Seen {
+            stdio: true,
+            ..Seen::default()
+        };
+        assert_eq!(stdout_only_json_rpc(&clean).status, Status::Pass);
+        let banner = Seen {
+            non_json_lines: 2,
+            first_non_json: Some("Server started".into()),
+            stdio: true,
+        };
+        let failed = stdout_only_json_rpc(&banner);
+        assert_eq!(failed.status, Status::Fail);
+        assert!(
+            failed
+                .said
+                .contains("2 lines not JSON-RPC, the first: Server started")
+        );
+        let http = Seen::default();
+        assert_eq!(stdout_only_json_rpc(&http).status, Status::NotApplicable);
+    }
+}

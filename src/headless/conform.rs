@@ -1,0 +1,116 @@
+//! `conform`: the checks of [`crate::conform`] on one session, told as text (a line a check,
+//! each failure with what came back and the command that reproduces it) or one JSON object.
+//! Exit 1 when a MUST fails.
+
+use super::output::Report;
+use super::teller::Told;
+use crate::cli::Format;
+use crate::conform::{Finding, Level, Seen, Status};
+use crate::headless::exit;
+use crate::mcp::Session;
+use serde_json::{Value, json};
+
+pub async fn run(session: &Session, report: &Report, told: &Told, words: &[String]) -> i32 {
+    let stdio = session.server.transport == "stdio";
+    let seen = || {
+        let (non_json_lines, first_non_json) = match told.lock() {
+            Ok(teller) => teller.non_json.clone(),
+            Err(_) => (0, None),
+        };
+        Seen {
+            non_json_lines,
+            first_non_json,
+            stdio,
+        }
+    };
+    let findings = crate::conform::run(session, seen).await;
+    let count = |status| findings.iter().filter(|f| f.status == status).count();
+    let (passed, failed, not_applicable) = (
+        count(Status::Pass),
+        count(Status::Fail),
+        count(Status::NotApplicable),
+    );
+    let must_failed = findings
+        .iter()
+        .filter(|f| f.status == Status::Fail && f.level == Level::Must)
+        .count();
+    match report.format {
+        Format::Json => {
+            let checks: Vec<Value> = findings.iter().map(|f| as_json(f, words)).collect();
+            report.json(&json!({
+                "server": session.server.name,
+                "protocolVersion": session.server.protocol_version,
+                "checks": checks,
+                "passed": passed,
+                "failed": failed,
+                "mustFailed": must_failed,
+                "notApplicable": not_applicable,
+            }));
+        }
+        Format::Text => {
+            for finding in &findings {
+                tell(report, finding, words);
+            }
+            report.line(&format!(
+                "{passed} passed, {failed} failed ({must_failed} of a MUST), {not_applicable} not applicable"
+            ));
+        }
+    }
+    match must_failed {
+        0 => exit::OK,
+        _ => exit::ERROR,
+    }
+}
+
+fn tell(report: &Report, finding: &Finding, words: &[String]) {
+    let status = match finding.status {
+        Status::Pass => "pass",
+        Status::Fail => "FAIL",
+        Status::NotApplicable => "n/a ",
+    };
+    let level = match finding.level {
+        Level::Must => "MUST  ",
+        Level::Should => "SHOULD",
+    };
+    report.line(&format!(
+        "{status} {level} {}: {}",
+        finding.id, finding.rule
+    ));
+    match finding.status {
+        Status::Pass => {}
+        Status::NotApplicable => report.line(&format!("       {}", finding.said)),
+        Status::Fail => {
+            report.line(&format!(
+                "       got: {}",
+                crate::untrusted::line(&finding.said, 300)
+            ));
+            report.line(&format!("       spec: {}", finding.spec));
+            if let Some(line) = reproduce(finding, words) {
+                report.line(&format!("       reproduce: {line}"));
+            }
+        }
+    }
+}
+
+fn as_json(finding: &Finding, words: &[String]) -> Value {
+    let mut value = serde_json::to_value(finding).unwrap_or(Value::Null);
+    if let (Some(object), Some(line)) = (value.as_object_mut(), reproduce(finding, words)) {
+        object.insert("reproduce".into(), Value::String(line));
+    }
+    value
+}
+
+/// `mcp-inspect request METHOD [--params '…'] <connection>`, quoted for a shell.
+fn reproduce(finding: &Finding, words: &[String]) -> Option<String> {
+    let (method, params) = finding.sent.as_ref()?;
+    let quote = crate::app::copy::shell_quote;
+    let mut line = format!("mcp-inspect request {}", quote(method));
+    if !params.is_null() {
+        line.push_str(&format!(" --params {}", quote(&params.to_string())));
+    }
+    for word in words {
+        line.push(' ');
+        line.push_str(&quote(word));
+    }
+    Some(line)
+}

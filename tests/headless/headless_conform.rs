@@ -1,0 +1,109 @@
+//! `conform` against real servers: the demo conforms in both eras; the hostile server breaks
+//! the checks it is built to break, each finding with its rule, what came back and a command
+//! that reproduces it; server-everything is judged as a user would run it.
+
+use crate::cli::run;
+use crate::peers;
+use serde_json::Value;
+
+fn checks(stdout: &str) -> Vec<Value> {
+    let report: Value = serde_json::from_str(stdout).expect("one JSON object");
+    report["checks"].as_array().cloned().unwrap_or_default()
+}
+
+fn status_of<'a>(checks: &'a [Value], id: &str) -> &'a str {
+    checks
+        .iter()
+        .find(|c| c["id"] == id)
+        .and_then(|c| c["status"].as_str())
+        .unwrap_or("missing")
+}
+
+#[test]
+fn the_demo_conforms_in_both_eras() {
+    for era in ["modern", "legacy"] {
+        let r = run(&["conform", "--demo", "--protocol", era, "--format", "json"]);
+        assert_eq!(r.code, 0, "{era}: {}{}", r.stdout, r.stderr);
+        let checks = checks(&r.stdout);
+        assert!(checks.len() >= 11, "{}", r.stdout);
+        assert!(
+            checks.iter().all(|c| c["status"] != "fail"),
+            "{era}: {}",
+            r.stdout
+        );
+        let ping = status_of(&checks, "ping");
+        assert_eq!(
+            ping,
+            if era == "legacy" {
+                "pass"
+            } else {
+                "not_applicable"
+            }
+        );
+    }
+}
+
+#[test]
+fn the_hostile_server_fails_what_it_breaks_with_a_reproduce_line() {
+    let r = run(&["conform", "--hostile"]);
+    // logging is declared and logging/setLevel is "not found": a MUST.
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    for failed in [
+        "FAIL MUST   logging-set-level",
+        "FAIL SHOULD unknown-tool",
+        "FAIL SHOULD invalid-cursor",
+        "reproduce: mcp-inspect request logging/setLevel --params '{\"level\":\"warning\"}' --hostile",
+    ] {
+        assert!(r.stdout.contains(failed), "{failed}:\n{}", r.stdout);
+    }
+    crate::hostile::assert_terminal_safe("conform's report", &r.stdout);
+    let garbage = run(&["conform", "--hostile=garbage", "--format", "json"]);
+    assert_eq!(garbage.code, 1, "{}", garbage.stderr);
+    let checks = checks(&garbage.stdout);
+    assert_eq!(
+        status_of(&checks, "unknown-method"),
+        "fail",
+        "{}",
+        garbage.stdout
+    );
+    assert_eq!(
+        status_of(&checks, "stdout-only-json-rpc"),
+        "fail",
+        "{}",
+        garbage.stdout
+    );
+    let stdout = checks.iter().find(|c| c["id"] == "stdout-only-json-rpc");
+    assert!(
+        stdout.is_some_and(|c| c["said"].as_str().unwrap_or("").contains("not JSON-RPC")),
+        "{}",
+        garbage.stdout
+    );
+}
+
+/// server-everything over stdio, started as a user starts it: every check answered within a
+/// few seconds, none "missing".
+#[test]
+fn server_everything_is_judged_by_every_check() {
+    let Some(everything) = peers::everything() else {
+        return;
+    };
+    let r = run(&["conform", "--format", "json", "--", "node", &everything]);
+    assert!(r.code == 0 || r.code == 1, "{}{}", r.stdout, r.stderr);
+    let checks = checks(&r.stdout);
+    for id in [
+        "unknown-method",
+        "tools-list",
+        "unknown-tool",
+        "invalid-arguments",
+        "stdout-only-json-rpc",
+    ] {
+        assert_ne!(status_of(&checks, id), "missing", "{id}: {}", r.stdout);
+    }
+    assert_eq!(status_of(&checks, "unknown-method"), "pass", "{}", r.stdout);
+    assert_eq!(
+        status_of(&checks, "stdout-only-json-rpc"),
+        "pass",
+        "{}",
+        r.stdout
+    );
+}
