@@ -95,12 +95,16 @@ pub enum Job<'a> {
     },
 }
 
-pub fn plan(command: &Command) -> Plan<'_> {
-    let connected = |connection, format, job| Plan::Connected {
+/// One connection, then `job`.
+fn connected<'a>(connection: &'a ConnectionArgs, format: Format, job: Job<'a>) -> Plan<'a> {
+    Plan::Connected {
         connection,
         format,
         job,
-    };
+    }
+}
+
+pub fn plan(command: &Command) -> Plan<'_> {
     match command {
         Command::Diff {
             old,
@@ -170,11 +174,6 @@ pub fn plan(command: &Command) -> Plan<'_> {
 
 /// `conform` and `request METHOD`: requests of the user's choosing or of the checks'.
 fn asking_plan(command: &Command) -> Plan<'_> {
-    let connected = |connection, format, job| Plan::Connected {
-        connection,
-        format,
-        job,
-    };
     match command {
         Command::Conform { format, connection } => {
             let words = super::connection_words(connection);
