@@ -317,3 +317,72 @@ fn a_flood_and_an_overlong_line_pass_through_whole() {
     assert!(dropped == 0 || kept + dropped <= 200_000, "{stderr}");
     let _ = std::fs::remove_dir_all(&state);
 }
+
+/// The built-in hostile server through the tap, reflecting a secret that holds a quote, a
+/// backslash and markup (\u-escaped on the wire) among garbage lines and escape sequences:
+/// the host gets every byte the server wrote, the recording never holds the secret in any
+/// form, and `taps` reads the session back terminal-safe.
+#[test]
+fn the_hostile_server_through_the_tap_never_puts_a_secret_in_the_recording() {
+    let state = state_dir("hostile");
+    let secret = r#"S3CR3T"q\uo<&>"#;
+    let env = format!("API_TOKEN={secret}");
+    let reflect = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"reflect_secrets","arguments":{}}}"#;
+    let lines = [INITIALIZE, INITIALIZED, LIST, reflect];
+    let args = [
+        "tap",
+        "-e",
+        &env,
+        "--",
+        BIN,
+        "hostile-server",
+        "--attack",
+        "garbage",
+    ];
+    let (forwarded, code) = converse_with(start(&args, &state), &lines, 3);
+    assert_eq!(code, 0);
+    let forwarded = String::from_utf8_lossy(&forwarded);
+    assert!(
+        forwarded
+            .lines()
+            .any(|l| serde_json::from_str::<Value>(l).is_err()),
+        "the garbage lines reach the host as the server wrote them"
+    );
+    // The host gets the secret reflected (the server's to send): decoded, it is there.
+    let reflected = forwarded
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|m| m["id"] == 3 && m.get("result").is_some())
+        .expect("reflect_secrets answered");
+    assert!(reflected.to_string().contains("S3CR3T"), "{reflected}");
+    let files = sessions(&state);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let recorded = std::fs::read_to_string(&files[0]).expect("read");
+    for form in ["S3CR3T", r#"S3CR3T\"q"#, "\\u0053\\u0033"] {
+        assert!(
+            !recorded.contains(form),
+            "{form} in the recording:\n{recorded}"
+        );
+    }
+    assert!(
+        recorded
+            .lines()
+            .all(|l| serde_json::from_str::<Value>(l).is_ok()),
+        "every recorded line is JSON"
+    );
+    let name = files[0]
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    let shown = Command::new(BIN)
+        .args(["taps", &name])
+        .env("XDG_STATE_HOME", &state)
+        .output()
+        .expect("taps");
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(text.contains("reflect_secrets"), "{text}");
+    assert!(!text.contains("S3CR3T"), "{text}");
+    crate::hostile::assert_terminal_safe("taps of a hostile session", &text);
+    let _ = std::fs::remove_dir_all(&state);
+}
