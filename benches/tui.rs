@@ -20,7 +20,7 @@ use mcp_inspect::testing::mcp::ServerEvent;
 use mcp_inspect::testing::mcp::surface::result::CallResult;
 use mcp_inspect::testing::mcp::surface::tool::decode_tool;
 use mcp_inspect::testing::mcp::{ServerSummary, ToolList};
-use mcp_inspect::testing::schema::Era;
+use mcp_inspect::testing::schema::{Compiled, Era};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::json;
@@ -458,29 +458,38 @@ fn wide_form(terminal: &mut Terminal<TestBackend>, budget: Duration, fields: usi
         m
     };
     let mut models: Vec<Model> = (0..30).map(|_| listed()).collect();
-    // As the runtime does: the panel of a large tool is built on a blocking thread.
-    let open = |m: &mut Model| {
+    // As the runtime does: the panel of a large tool is built on a blocking thread, its
+    // arguments' validator after it (`compile`: that second step, off the UI thread too).
+    let open = |m: &mut Model, compile: bool| {
         for effect in update(m, key('a')) {
             if let Effect::BuildCall(Listed(entry)) = effect {
-                let state = Handed::new(CallState::new(&entry.tool));
-                update(m, Msg::CallBuilt { entry, state });
+                let state = Handed::new(CallState::drafted(&entry.tool));
+                let built = Msg::CallBuilt {
+                    entry: entry.clone(),
+                    state,
+                };
+                update(m, built);
+                if compile {
+                    let input = Handed::new(Compiled::new(&entry.tool.input_schema));
+                    update(m, Msg::InputCompiled { entry, input });
+                }
             }
         }
     };
     let opened = measure(
         &format!(
-            "tui: a {fields}-field tool's panel opened (a -> built off the UI thread -> first frame)"
+            "tui: a {fields}-field tool's panel opened (a -> built off the UI thread -> first frame; its validator follows)"
         ),
         budget,
         || {
             let mut m = models.pop().unwrap_or_else(listed);
-            open(&mut m);
+            open(&mut m, false);
             mcp_inspect::testing::runtime::frame(terminal, &mut m).expect("draw");
             m
         },
     );
     let mut m = listed();
-    open(&mut m);
+    open(&mut m, true);
     let typed = measure(
         &format!("tui: a key typed into a {fields}-field tool's draft (update + check + frame)"),
         budget,

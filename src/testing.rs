@@ -13,7 +13,9 @@ pub mod app {
             pub use crate::app::call::result_text::ResultText;
         }
         pub mod state {
-            pub use crate::app::call::state::{CallState, Judged, Outcome, Record};
+            pub use crate::app::call::state::{
+                CallState, Judged, NOT_CHECKED_YET, Outcome, Record,
+            };
         }
     }
     pub mod copy {

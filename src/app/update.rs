@@ -57,6 +57,11 @@ pub enum Msg {
         entry: Arc<ToolEntry>,
         state: crate::app::effect::Handed<call::state::CallState>,
     },
+    /// The arguments' validator of a call panel built before it (see `CallState::drafted`).
+    InputCompiled {
+        entry: Arc<ToolEntry>,
+        input: crate::app::effect::Handed<crate::schema::Compiled>,
+    },
     /// A large tool's trees, built off the UI thread for this entry of the list.
     DetailBuilt {
         entry: Arc<ToolEntry>,
@@ -275,6 +280,9 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             crate::app::tools::update::detail_built(model, &entry, *detail)
         }
         Msg::CallBuilt { entry, state } => call::update::built(model, &entry, state.take()),
+        Msg::InputCompiled { entry, input } => {
+            call::update::input_compiled(model, &entry, input.take())
+        }
         Msg::Subscribed { uri, on, outcome } => {
             library::update::subscribed(model, uri, on, outcome)
         }
@@ -285,14 +293,17 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::LogLevelSet { level, outcome } => server::update::log_level_set(model, level, outcome),
         Msg::Wire { batch, dropped } => model.protocol.add(batch, dropped),
         Msg::EditorClosed { tool, text } => call::update::editor_closed(model, &tool, text),
-        Msg::Copied { label, outcome } => {
-            model.view.status = Some(match outcome {
-                Ok(how) => format!("copied {label} ({how})"),
-                Err(e) => format!("copy failed: {e}"),
-            })
-        }
+        Msg::Copied { label, outcome } => copied(model, &label, outcome),
     }
     Vec::new()
+}
+
+/// Says where a copy went, or why it did not.
+fn copied(model: &mut Model, label: &str, outcome: Result<String, String>) {
+    model.view.status = Some(match outcome {
+        Ok(how) => format!("copied {label} ({how})"),
+        Err(e) => format!("copy failed: {e}"),
+    })
 }
 
 /// Pasted text goes where typing would: the authorization panel, a request's form, or the

@@ -9,6 +9,7 @@ use crate::app::tools::state::ToolDetail;
 use crate::app::update::Msg;
 use crate::mcp::ConnectOptions;
 use crate::runtime::edge::Edge;
+use crate::schema::Compiled;
 use std::path::PathBuf;
 use tokio::sync::mpsc::{Sender, UnboundedSender};
 use tokio::task::JoinHandle;
@@ -139,14 +140,7 @@ impl Carrier {
                 },
                 |_| None,
             ),
-            Effect::BuildCall(Listed(entry)) => off_the_ui(
-                &self.to_ui,
-                move || {
-                    let state = Handed::new(CallState::new(&entry.tool));
-                    Msg::CallBuilt { entry, state }
-                },
-                |_| None,
-            ),
+            Effect::BuildCall(Listed(entry)) => build_call(&self.to_ui, entry),
             Effect::SaveCalls(saved) => self.save_calls(saved),
             Effect::KeepTest(keep) => {
                 let dir = self.saved_dir.clone();
@@ -219,6 +213,23 @@ impl Carrier {
 
 /// Runs `work` on a blocking thread and sends the message it makes to the UI; if the work
 /// panicked, what `failed` makes of that.
+/// A call panel built off the UI thread: the panel first, then its arguments' validator (the
+/// largest schemas take most of their time compiling, and the panel need not wait for it).
+fn build_call(to_ui: &Sender<Msg>, entry: std::sync::Arc<crate::app::tools::entry::ToolEntry>) {
+    let sender = to_ui.clone();
+    let build = move || {
+        let state = Handed::new(CallState::drafted(&entry.tool));
+        let built = Msg::CallBuilt {
+            entry: entry.clone(),
+            state,
+        };
+        let _ = sender.blocking_send(built);
+        let input = Handed::new(Compiled::new(&entry.tool.input_schema));
+        Msg::InputCompiled { entry, input }
+    };
+    off_the_ui(to_ui, build, |_| None);
+}
+
 fn off_the_ui(
     to_ui: &Sender<Msg>,
     work: impl FnOnce() -> Msg + Send + 'static,

@@ -407,7 +407,7 @@ fn wide_tool(name: &str, n: usize) -> mcp_inspect::testing::mcp::surface::tool::
 
 #[test]
 fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
-    use mcp_inspect::testing::app::call::state::CallState;
+    use mcp_inspect::testing::app::call::state::{CallState, NOT_CHECKED_YET};
     use mcp_inspect::testing::app::effect::Handed;
     use mcp_inspect::testing::app::tools::state::ToolDetail;
     use mcp_inspect::testing::app::update::Listed;
@@ -466,11 +466,31 @@ fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
         press(&mut m, &["x"]).is_empty(),
         "asked once while building"
     );
-    let state = Handed::new(CallState::new(&entry.tool));
-    update(&mut m, Msg::CallBuilt { entry, state });
+    // As the runtime builds it: the panel first, its arguments' validator after.
+    let state = Handed::new(CallState::drafted(&entry.tool));
+    update(
+        &mut m,
+        Msg::CallBuilt {
+            entry: entry.clone(),
+            state,
+        },
+    );
     type_text(&mut m, "7");
     let draft = m.call("wide").expect("built").arguments().expect("a value");
     assert_eq!(draft["p0"], "7", "typing goes into the built form");
+    let waiting = m.call("wide").and_then(|c| c.parse_error.clone());
+    assert_eq!(
+        waiting.as_deref(),
+        Some(NOT_CHECKED_YET),
+        "said, not taken for valid"
+    );
+    let input = Handed::new(mcp_inspect::testing::schema::Compiled::new(
+        &entry.tool.input_schema,
+    ));
+    update(&mut m, Msg::InputCompiled { entry, input });
+    let checked = m.call("wide").expect("built");
+    assert_ne!(checked.parse_error.as_deref(), Some(NOT_CHECKED_YET));
+    assert!(checked.is_valid() || !checked.violations.is_empty());
 }
 
 #[test]

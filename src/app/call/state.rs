@@ -39,6 +39,9 @@ impl Judged {
     }
 }
 
+/// Said while the arguments' validator is compiled (a few hundred ms for the largest schemas).
+pub const NOT_CHECKED_YET: &str = "arguments not checked yet: the inputSchema is being compiled";
+
 /// Wall time for checking the draft as it is typed: a hostile input schema may not make
 /// typing slow.
 pub const LIVE_CHECK_BUDGET: Duration = Duration::from_millis(100);
@@ -137,8 +140,9 @@ impl ValueView {
 pub struct CallState {
     /// The arguments: a form from the input schema, or JSON text.
     pub draft: Draft,
-    /// Validators compiled once, when the panel opens: arguments and results.
-    input: Compiled,
+    /// Validators compiled once, when the panel opens: arguments and results. The arguments'
+    /// may follow the panel (see [`CallState::drafted`]): until then the draft is not checked.
+    input: Option<Compiled>,
     input_schema: Schema,
     output: Option<Arc<Judge>>,
     /// The draft's JSON error, or its schema violations.
@@ -172,18 +176,17 @@ pub struct CallState {
 
 impl CallState {
     pub fn new(tool: &Tool) -> CallState {
-        // The two costs of a large schema (its form or skeleton, its validator) on both cores.
-        let (draft, input) = std::thread::scope(|scope| {
-            let draft = scope.spawn(|| Draft::for_schema(&tool.input_schema));
-            let input = Compiled::new(&tool.input_schema);
-            let draft = draft
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (draft, input)
-        });
+        let mut state = CallState::drafted(tool);
+        state.set_input(Compiled::new(&tool.input_schema));
+        state
+    }
+
+    /// The panel without its arguments' validator, which [`CallState::set_input`] hands it
+    /// later: a 30,000-property schema's panel shows while its validator is compiled.
+    pub fn drafted(tool: &Tool) -> CallState {
         let mut state = CallState {
-            draft,
-            input,
+            draft: Draft::for_schema(&tool.input_schema),
+            input: None,
             input_schema: tool.input_schema.clone(),
             output: tool.output_schema.as_ref().map(|s| Arc::new(Judge::new(s))),
             parse_error: None,
@@ -305,7 +308,12 @@ impl CallState {
             }
             Ok(v) => {
                 self.parse_error = None;
-                match self.input.check_within(&v, LIVE_CHECK_BUDGET) {
+                let Some(input) = &self.input else {
+                    self.parse_error = Some(NOT_CHECKED_YET.into());
+                    self.draft_value = Some(v);
+                    return;
+                };
+                match input.check_within(&v, LIVE_CHECK_BUDGET) {
                     Ok(checked) => {
                         if let (Some(why), true) =
                             (&checked.incomplete, checked.violations.is_empty())
@@ -344,7 +352,7 @@ impl CallState {
         if self.output.as_ref().map(|o| &o.schema) != tool.output_schema.as_deref()
             || self.input_schema != tool.input_schema
         {
-            self.input = Compiled::new(&tool.input_schema);
+            self.input = Some(Compiled::new(&tool.input_schema));
             self.input_schema = tool.input_schema.clone();
             self.output = tool.output_schema.as_ref().map(|s| Arc::new(Judge::new(s)));
             // The form follows the new schema; the value typed so far is kept.
@@ -356,6 +364,18 @@ impl CallState {
             self.draft.set_text(&text);
             self.check();
         }
+    }
+
+    /// Hands the panel its arguments' validator (compiled apart for `schema`); the draft is
+    /// checked at once. Ignored when the tool's inputSchema has changed since.
+    pub fn set_input(&mut self, input: Compiled) {
+        self.input = Some(input);
+        self.check();
+    }
+
+    /// Whether the arguments' validator is still to come.
+    pub fn awaits_input(&self, schema: &Value) -> bool {
+        self.input.is_none() && *self.input_schema == *schema
     }
 
     /// The output schema and its validator, when the tool declares one.

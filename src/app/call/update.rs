@@ -69,6 +69,21 @@ pub fn built(model: &mut Model, entry: &std::sync::Arc<ToolEntry>, state: Option
     }
 }
 
+/// The validator of a panel's arguments, compiled after the panel: the draft is checked now.
+pub fn input_compiled(
+    model: &mut Model,
+    entry: &std::sync::Arc<ToolEntry>,
+    input: Option<crate::schema::Compiled>,
+) {
+    let (Some(input), Some(state)) = (input, model.call_mut(&entry.tool.name)) else {
+        return;
+    };
+    if state.awaits_input(&entry.tool.input_schema) {
+        state.set_input(input);
+        state.refresh_choices();
+    }
+}
+
 /// A key the editor layer does not bind goes into the text (or moves its cursor).
 pub fn type_into_editor(model: &mut Model, key: KeyEvent) {
     if let Some((_, state)) = panel(model) {
