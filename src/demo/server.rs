@@ -5,7 +5,6 @@
 #![allow(deprecated)]
 
 use super::{catalog, library};
-use crate::schema::Compiled;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
@@ -46,13 +45,28 @@ pub struct Demo {
     log_level: Arc<std::sync::Mutex<Option<LoggingLevel>>>,
     /// Cancelled when the client closes stdin.
     pub closing: CancellationToken,
-    /// Each tool's inputSchema compiled once, by era and name: every call is validated first.
+    /// Each tool's inputSchema compiled at the start, by era and name: every call is validated
+    /// first.
     inputs: InputValidators,
 }
 
 /// Compiled inputSchemas by era (modern or not) and tool name.
-type InputValidators =
-    Arc<std::sync::Mutex<std::collections::HashMap<(bool, String), Arc<Compiled>>>>;
+type InputValidators = Arc<std::collections::HashMap<(bool, String), jsonschema::Validator>>;
+
+/// Every tool's inputSchema compiled, in both eras, before the first call (the demo's own
+/// schemas: the plain validator, no budgets needed).
+fn input_validators() -> InputValidators {
+    let mut all = std::collections::HashMap::new();
+    for modern in [false, true] {
+        for tool in catalog::tools(modern, true) {
+            let name = tool["name"].as_str().unwrap_or_default().to_string();
+            if let Ok(validator) = jsonschema::validator_for(&tool["inputSchema"]) {
+                all.insert((modern, name), validator);
+            }
+        }
+    }
+    Arc::new(all)
+}
 
 impl Demo {
     pub fn new(paging: Paging) -> Demo {
@@ -64,7 +78,7 @@ impl Demo {
             ticks: Arc::default(),
             ticking: Arc::default(),
             closing: CancellationToken::new(),
-            inputs: Arc::default(),
+            inputs: input_validators(),
         }
     }
 }
@@ -84,21 +98,12 @@ impl Demo {
         args: &serde_json::Map<String, Value>,
         modern: bool,
     ) -> Option<String> {
-        let key = (modern, name.to_string());
-        let cached = self.inputs.lock().ok()?.get(&key).cloned();
-        let compiled = match cached {
-            Some(compiled) => compiled,
-            None => {
-                let tools = catalog::tools(modern, self.extra.load(Ordering::Relaxed));
-                let tool = tools.iter().find(|t| t["name"] == name)?;
-                let compiled = Arc::new(Compiled::new(&tool["inputSchema"]));
-                self.inputs.lock().ok()?.insert(key, compiled.clone());
-                compiled
-            }
-        };
-        let checked = compiled.check(&Value::Object(args.clone())).ok()?;
-        let first = checked.violations.first()?;
-        Some(format!("invalid arguments: {}", first.brief()))
+        let compiled = self.inputs.get(&(modern, name.to_string()))?;
+        let args = Value::Object(args.clone());
+        let first = compiled.iter_errors(&args).next()?;
+        let at = first.instance_path().to_string();
+        let at = if at.is_empty() { "/".to_string() } else { at };
+        Some(format!("invalid arguments: at {at}: {first}"))
     }
 }
 
