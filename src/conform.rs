@@ -103,12 +103,19 @@ impl Finding {
     }
 }
 
-/// What an answer was, in words.
+/// Characters of an answer a finding keeps (a read-only tool may answer with megabytes).
+const SAID_CHARS: usize = 1_000;
+
+/// What an answer was, in words, cut at [`SAID_CHARS`].
 fn answered(outcome: &Result<Value, RequestError>) -> String {
-    match outcome {
+    let said = match outcome {
         Ok(result) => format!("a result: {}", crate::untrusted::json(result, false)),
         Err(RequestError::Server { code, message, .. }) => format!("error {code}: {message}"),
         Err(e) => e.to_string(),
+    };
+    match said.char_indices().nth(SAID_CHARS) {
+        Some((at, _)) => format!("{}…", &said[..at]),
+        None => said,
     }
 }
 
@@ -385,6 +392,14 @@ mod tests {
             Status::Fail
         );
         assert_eq!(expects_not_found(&timeout).0, Status::Fail);
+    }
+
+    #[test]
+    fn a_huge_answer_is_kept_cut() {
+        let huge = Ok(json!({"content": [{"type": "text", "text": "é".repeat(100_000)}]}));
+        let (_, said) = expects_refusal(&huge);
+        assert_eq!(said.chars().count(), SAID_CHARS + 1);
+        assert!(said.ends_with('…'));
     }
 
     #[test]
