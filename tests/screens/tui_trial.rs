@@ -263,7 +263,9 @@ async fn x_stops_a_verify_run_and_cancels_its_call() {
         wait_for("demo: call slow {}"),
         keys(&["x"]),
         wait_for("slow cancelled at step"),
-        wait_for("verify slow ended: stopped"),
+        // The run's end, in its title (" · x stops" until then): a fact that stays on screen,
+        // where the log's "ended: stopped" line can scroll past under the server's stderr.
+        wait_for(" s · stopped"),
         keys(&["q"]),
     ];
     edge::run_on_the_demo(script).await;
@@ -282,7 +284,8 @@ async fn x_stops_a_load_run_and_cancels_its_calls() {
         wait_for("demo: call slow {"),
         keys(&["x"]),
         wait_for("slow cancelled at step"),
-        wait_for("load slow ended: stopped"),
+        // As for verify: the title says the run ended, stopped.
+        wait_for("of 10 s · stopped"),
         keys(&["q"]),
     ])
     .await;
