@@ -3,6 +3,11 @@
 //! the request that reproduces it. Only read-only tools are called. The checks that apply to
 //! any transport and era; each judged by a pure function of the answer (tested apart).
 
+mod hygiene;
+mod probe;
+
+pub use hygiene::run as run_raw;
+
 use crate::mcp::surface::tool::Tool;
 use crate::mcp::{RequestError, Session};
 use crate::schema::Era;
@@ -41,6 +46,10 @@ pub struct Finding {
     /// The request sent, when one was: method and params (for a reproduce line).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sent: Option<(String, Value)>,
+    /// The lines written to a fresh copy of a stdio server, when the check spoke raw JSON-RPC
+    /// (see [`hygiene`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wrote: Vec<String>,
 }
 
 /// What the connection noticed on the way that a check judges: lines on stdout that are not
@@ -87,6 +96,7 @@ fn finding(id: &'static str, rule: &'static str, level: Level, spec: &'static st
         status: Status::NotApplicable,
         said: String::new(),
         sent: None,
+        wrote: Vec::new(),
     }
 }
 
@@ -113,6 +123,11 @@ fn answered(outcome: &Result<Value, RequestError>) -> String {
         Err(RequestError::Server { code, message, .. }) => format!("error {code}: {message}"),
         Err(e) => e.to_string(),
     };
+    cut(said)
+}
+
+/// `said` cut at [`SAID_CHARS`].
+fn cut(said: String) -> String {
     match said.char_indices().nth(SAID_CHARS) {
         Some((at, _)) => format!("{}…", &said[..at]),
         None => said,

@@ -4,8 +4,8 @@
 pub mod catalog;
 pub mod library;
 mod server;
+mod stdio;
 
-use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use server::Demo;
@@ -16,7 +16,7 @@ use std::sync::Arc;
 pub async fn run(http: Option<u16>, paging: Paging) -> i32 {
     let demo = Demo::new(paging);
     let outcome = match http {
-        None => serve_stdio(demo).await,
+        None => stdio::serve(demo).await,
         Some(port) => serve_http(demo, port).await,
     };
     match outcome {
@@ -26,23 +26,6 @@ pub async fn run(http: Option<u16>, paging: Paging) -> i32 {
             1
         }
     }
-}
-
-async fn serve_stdio(demo: Demo) -> Result<(), String> {
-    eprintln!("demo: mcp-inspect demo server ready on stdio");
-    // Stdin is pumped here so its end is seen: open subscriptions are then ended (see `listen`).
-    let (from_client, mut pump) = tokio::io::duplex(64 * 1024);
-    let closing = demo.closing.clone();
-    tokio::spawn(async move {
-        let _ = tokio::io::copy(&mut tokio::io::stdin(), &mut pump).await;
-        closing.cancel();
-    });
-    let service = demo
-        .serve((from_client, tokio::io::stdout()))
-        .await
-        .map_err(|e| e.to_string())?;
-    service.waiting().await.map_err(|e| e.to_string())?;
-    Ok(())
 }
 
 async fn serve_http(demo: Demo, port: u16) -> Result<(), String> {

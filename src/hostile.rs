@@ -18,7 +18,8 @@ pub enum Attack {
     /// 10,000 notifications a second (logs, stray progress, stderr) from the handshake on.
     Flood,
     /// Non-JSON lines, wrong-shaped JSON and answers to unknown ids before every answer; an
-    /// empty result to any method it does not know.
+    /// empty result to any method it does not know and to a notification; a version from the
+    /// future echoed; an id past 2^53 answered rounded.
     Garbage,
     /// 10,000 more tools, listed 500 a page.
     ManyTools,
@@ -82,19 +83,29 @@ pub fn run(options: &Options) -> i32 {
 
 fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Value) {
     let method = message.get("method").and_then(Value::as_str);
+    let garbage = options.has(Attack::Garbage);
     let Some(id) = message.get("id").cloned() else {
         if method == Some("notifications/initialized") && options.has(Attack::Flood) {
             wire.flood(None, None);
         }
+        // JSON-RPC forbids answering a notification; garbage answers every other one.
+        if garbage && method != Some("notifications/initialized") {
+            wire.result(&Value::Null, json!({}));
+        }
         return;
     };
+    // An id past 2^53 answered as a double would read it (…993 becomes …992).
+    let id = match id.as_u64() {
+        Some(n) if garbage && n > 1 << 53 => json!((n as f64) as u64),
+        _ => id,
+    };
     let params = message.get("params").cloned().unwrap_or(Value::Null);
-    if options.has(Attack::Garbage) {
+    if garbage {
         wire.garbage();
     }
     match method.unwrap_or_default() {
         "initialize" if options.has(Attack::NoInit) => {}
-        "initialize" => wire.result(&id, initialize(&params)),
+        "initialize" => wire.result(&id, initialize(&params, garbage)),
         "ping" => wire.result(&id, json!({})),
         "tools/list" => wire.result(&id, catalog.page(params.get("cursor"))),
         "tools/call" => catalog.call(wire, id, &params),
@@ -106,18 +117,19 @@ fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Va
             )
             .as_bytes(),
         ),
-        _ if options.has(Attack::Garbage) => wire.result(&id, json!({})),
+        _ if garbage => wire.result(&id, json!({})),
         other => wire.error(&id, -32601, &format!("method not found: {other}")),
     }
 }
 
-/// The handshake answer: a legacy-era server with a hostile name, version and instructions.
-fn initialize(params: &Value) -> Value {
+/// The handshake answer: a legacy-era server with a hostile name, version and instructions;
+/// `echo_any`: a version from the future asked for is answered as if supported.
+fn initialize(params: &Value, echo_any: bool) -> Value {
     let asked = params
         .get("protocolVersion")
         .and_then(Value::as_str)
         .unwrap_or("2025-06-18");
-    let version = if asked > "2025-11-25" {
+    let version = if asked > "2025-11-25" && !(echo_any && asked > "2026-07-28") {
         "2025-11-25"
     } else {
         asked

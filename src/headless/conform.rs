@@ -5,12 +5,20 @@
 use super::output::Report;
 use super::teller::Told;
 use crate::cli::Format;
+use crate::config::target::Target;
 use crate::conform::{Finding, Level, Seen, Status};
 use crate::headless::exit;
 use crate::mcp::Session;
 use serde_json::{Value, json};
 
-pub async fn run(session: &Session, report: &Report, told: &Told, words: &[String]) -> i32 {
+/// What `conform` was asked to check: the connection as words (for reproduce lines) and as a
+/// target (the raw checks start the server again).
+pub struct Asked<'a> {
+    pub words: &'a [String],
+    pub target: Option<&'a Target>,
+}
+
+pub async fn run(session: &Session, report: &Report, told: &Told, asked: Asked<'_>) -> i32 {
     let stdio = session.server.transport == "stdio";
     let seen = || {
         let (non_json_lines, first_non_json) = match told.lock() {
@@ -23,7 +31,10 @@ pub async fn run(session: &Session, report: &Report, told: &Told, words: &[Strin
             stdio,
         }
     };
-    let findings = crate::conform::run(session, seen).await;
+    let mut findings = crate::conform::run(session, seen).await;
+    if let Some(target) = asked.target {
+        findings.extend(crate::conform::run_raw(target).await);
+    }
     let count = |status| findings.iter().filter(|f| f.status == status).count();
     let (passed, failed, not_applicable) = (
         count(Status::Pass),
@@ -36,7 +47,7 @@ pub async fn run(session: &Session, report: &Report, told: &Told, words: &[Strin
         .count();
     match report.format {
         Format::Json => {
-            let checks: Vec<Value> = findings.iter().map(|f| as_json(f, words)).collect();
+            let checks: Vec<Value> = findings.iter().map(|f| as_json(f, &asked)).collect();
             report.json(&json!({
                 "server": session.server.name,
                 "protocolVersion": session.server.protocol_version,
@@ -49,7 +60,7 @@ pub async fn run(session: &Session, report: &Report, told: &Told, words: &[Strin
         }
         Format::Text => {
             for finding in &findings {
-                tell(report, finding, words);
+                tell(report, finding, &asked);
             }
             report.line(&format!(
                 "{passed} passed, {failed} failed ({must_failed} of a MUST), {not_applicable} not applicable"
@@ -62,7 +73,7 @@ pub async fn run(session: &Session, report: &Report, told: &Told, words: &[Strin
     }
 }
 
-fn tell(report: &Report, finding: &Finding, words: &[String]) {
+fn tell(report: &Report, finding: &Finding, asked: &Asked) {
     let status = match finding.status {
         Status::Pass => "pass",
         Status::Fail => "FAIL",
@@ -85,30 +96,46 @@ fn tell(report: &Report, finding: &Finding, words: &[String]) {
                 crate::untrusted::line(&finding.said, 300)
             ));
             report.line(&format!("       spec: {}", finding.spec));
-            if let Some(line) = reproduce(finding, words) {
+            if let Some(line) = reproduce(finding, asked) {
                 report.line(&format!("       reproduce: {line}"));
             }
         }
     }
 }
 
-fn as_json(finding: &Finding, words: &[String]) -> Value {
+fn as_json(finding: &Finding, asked: &Asked) -> Value {
     let mut value = serde_json::to_value(finding).unwrap_or(Value::Null);
-    if let (Some(object), Some(line)) = (value.as_object_mut(), reproduce(finding, words)) {
+    if let (Some(object), Some(line)) = (value.as_object_mut(), reproduce(finding, asked)) {
         object.insert("reproduce".into(), Value::String(line));
     }
     value
 }
 
-/// `mcp-inspect request METHOD [--params '…'] <connection>`, quoted for a shell.
-fn reproduce(finding: &Finding, words: &[String]) -> Option<String> {
-    let (method, params) = finding.sent.as_ref()?;
+/// `mcp-inspect request METHOD [--params '…'] <connection>`, or for a check that spoke raw
+/// lines, `printf '%s\n' LINE… | COMMAND`; quoted for a shell.
+fn reproduce(finding: &Finding, asked: &Asked) -> Option<String> {
     let quote = crate::app::copy::shell_quote;
+    if !finding.wrote.is_empty() {
+        let Some(Target::Stdio { command, args, .. }) = asked.target else {
+            return None;
+        };
+        let lines: Vec<String> = finding.wrote.iter().map(|l| quote(l)).collect();
+        let command: Vec<String> = std::iter::once(command)
+            .chain(args)
+            .map(|w| quote(w))
+            .collect();
+        return Some(format!(
+            "printf '%s\\n' {} | {}",
+            lines.join(" "),
+            command.join(" ")
+        ));
+    }
+    let (method, params) = finding.sent.as_ref()?;
     let mut line = format!("mcp-inspect request {}", quote(method));
     if !params.is_null() {
         line.push_str(&format!(" --params {}", quote(&params.to_string())));
     }
-    for word in words {
+    for word in asked.words {
         line.push(' ');
         line.push_str(&quote(word));
     }

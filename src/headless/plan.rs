@@ -79,6 +79,9 @@ pub enum Job<'a> {
     /// `conform`: the server's protocol conduct; `words` name the connection in reproduce lines.
     Conform {
         words: Vec<String>,
+        /// The server's command line, which the raw checks start again (`None` when it
+        /// cannot be made: connecting says why).
+        target: Option<crate::config::target::Target>,
     },
     /// `request METHOD`: any request, its result as sent.
     Request {
@@ -177,7 +180,8 @@ fn asking_plan(command: &Command) -> Plan<'_> {
     match command {
         Command::Conform { format, connection } => {
             let words = super::connection_words(connection);
-            connected(connection, *format, Job::Conform { words })
+            let target = connection.options().ok().map(|o| o.target);
+            connected(connection, *format, Job::Conform { words, target })
         }
         Command::Request {
             method,
@@ -414,7 +418,13 @@ impl Job<'_> {
             Job::Prompt { name, args } => prompts::get(session, name, args, report).await,
             Job::Complete(what) => prompts::complete(session, what, report).await,
             Job::Ping => ping(session, report).await,
-            Job::Conform { words } => conform::run(session, report, told, &words).await,
+            Job::Conform { words, target } => {
+                let asked = conform::Asked {
+                    words: &words,
+                    target: target.as_ref(),
+                };
+                conform::run(session, report, told, asked).await
+            }
             Job::Request { method, params } => request::run(session, method, params, report).await,
             Job::Snapshot(out) => drift::take(session, out, report).await,
             Job::Test(suite) => test::run(session, suite, report).await,

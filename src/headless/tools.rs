@@ -55,8 +55,8 @@ fn set_apart_excluded(list: &mut crate::mcp::ToolList, era: crate::schema::Era) 
 
 /// `signature  [hints]  first line of the description`, escaped and bounded.
 pub fn tool_line(tool: &Tool) -> String {
-    let input = SchemaTree::build(&tool.input_schema);
-    let output = tool.output_schema.as_deref().map(SchemaTree::build);
+    let input = SchemaTree::outline(&tool.input_schema);
+    let output = tool.output_schema.as_deref().map(SchemaTree::outline);
     let sig = signature(
         &tool.name,
         &input,

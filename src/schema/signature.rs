@@ -128,7 +128,7 @@ fn wrap(t: String) -> String {
 }
 
 /// `name(a: string, b?: integer = 10) -> T`: required parameters first, then optional ones with
-/// defaults; the output is the unboxed type when the output is boxed, omitted when undeclared.
+/// defaults (`…` last when the tree was cut); the output is the unboxed type when the output is boxed, omitted when undeclared.
 pub fn signature(
     name: &str,
     input: &SchemaTree,
@@ -155,7 +155,11 @@ pub fn signature(
         })
         .collect();
     params.sort_by_key(|(required, _)| !*required);
-    let params: Vec<String> = params.into_iter().map(|(_, t)| t).collect();
+    let mut params: Vec<String> = params.into_iter().map(|(_, t)| t).collect();
+    // A tree cut short may lack parameters: say so rather than list some as if all.
+    if input.notice.is_some() {
+        params.push("…".into());
+    }
     let mut out = format!("{name}({})", params.join(", "));
     if let Some((tree, boxing)) = output {
         let inner = boxing.and_then(|b| boxed_field(tree, &b.field));

@@ -17,6 +17,10 @@ pub const MAX_REF_ROWS: usize = 10_000;
 pub const MAX_DEPTH: usize = 64;
 /// `$ref` hops followed from one place before giving up on a chain.
 const MAX_REF_HOPS: usize = 32;
+/// An outline's rows and depth (see [`SchemaTree::outline`]): a one-line signature reads the
+/// root's properties and types a few levels down, and is cut at a few hundred characters.
+const OUTLINE_ROWS: usize = 2_000;
+const OUTLINE_DEPTH: usize = 6;
 
 /// How a row hangs from its parent: the keyword (and key or index) that leads to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,9 +118,21 @@ pub struct SchemaTree {
 
 impl SchemaTree {
     pub fn build(schema: &Value) -> SchemaTree {
+        SchemaTree::within(schema, MAX_NODES, MAX_DEPTH)
+    }
+
+    /// The first rows only, a few levels deep: enough for a signature, never a whole 30,000-
+    /// property schema's rows (a `notice` says when it was cut).
+    pub fn outline(schema: &Value) -> SchemaTree {
+        SchemaTree::within(schema, OUTLINE_ROWS, OUTLINE_DEPTH)
+    }
+
+    fn within(schema: &Value, max_rows: usize, max_depth: usize) -> SchemaTree {
         let doc = Document::new(schema);
         let mut builder = Builder {
             doc: &doc,
+            max_rows,
+            max_depth,
             nodes: Vec::new(),
             notice: None,
             ancestors: Vec::new(),
@@ -182,6 +198,9 @@ impl SchemaTree {
 
 struct Builder<'d, 'a> {
     doc: &'d Document<'a>,
+    /// [`MAX_NODES`] and [`MAX_DEPTH`], or an outline's.
+    max_rows: usize,
+    max_depth: usize,
     nodes: Vec<SchemaNode>,
     notice: Option<String>,
     /// Ref targets being expanded on the current path, with the row that expanded each.
@@ -216,9 +235,10 @@ impl<'d, 'a> Builder<'d, 'a> {
         eval_path: String,
         depth: usize,
     ) -> Option<NodeId> {
-        if self.nodes.len() >= MAX_NODES {
+        if self.nodes.len() >= self.max_rows {
             self.notice = Some(format!(
-                "schema tree cut at {MAX_NODES} rows; the schema is larger"
+                "schema tree cut at {} rows; the schema is larger",
+                self.max_rows
             ));
             return None;
         }
@@ -240,9 +260,10 @@ impl<'d, 'a> Builder<'d, 'a> {
         facts.problem = resolved.problem.take();
         let through_ref = !resolved.targets.is_empty();
         let mut expand = resolved.back_link.is_none() && facts.problem.is_none();
-        if depth >= MAX_DEPTH && expand {
+        if depth >= self.max_depth && expand {
             facts.problem = Some(format!(
-                "nested deeper than {MAX_DEPTH} levels; not expanded"
+                "nested deeper than {} levels; not expanded",
+                self.max_depth
             ));
         } else if expand && through_ref && self.ref_rows >= MAX_REF_ROWS {
             facts.problem = Some(format!(
@@ -266,7 +287,7 @@ impl<'d, 'a> Builder<'d, 'a> {
         if let Some(p) = parent {
             self.nodes[p].children.push(id);
         }
-        if expand && depth < MAX_DEPTH {
+        if expand && depth < self.max_depth {
             let pushed = resolved.targets.len();
             for t in resolved.targets.drain(..) {
                 self.ancestors.push((t, id));

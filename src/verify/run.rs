@@ -96,6 +96,9 @@ impl Calling {
     }
 }
 
+/// The error a server answers when a URL elicitation must be completed first.
+const URL_ELICITATION_REQUIRED: i64 = -32042;
+
 /// What one tool's calls gave besides failures.
 #[derive(Default)]
 struct Tally {
@@ -519,6 +522,18 @@ async fn attempt<L: Link>(
     let limit = calling.limit;
     let result = match send(link, tool, args, limit).await? {
         Ok(result) => result,
+        // -32042 (2025-11-25, elicitation): the server needs the user to open a URL before
+        // this call can be made. A person's step, not the server failing: not judged.
+        Err(RequestError::Server {
+            code: URL_ELICITATION_REQUIRED,
+            ..
+        }) => {
+            tally.not_checked += 1;
+            tally.not_checked_why.get_or_insert_with(|| {
+                "the server needs a person to complete a URL elicitation first (-32042)".into()
+            });
+            return Ok(None);
+        }
         Err(RequestError::Server { code, message, .. }) => {
             let said = format!("the server answered error {code} to a valid input: {message}");
             return Ok(Some(Failed::new(Kind::ServerError(code), said)));

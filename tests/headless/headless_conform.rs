@@ -53,6 +53,9 @@ fn the_hostile_server_fails_what_it_breaks_with_a_reproduce_line() {
         "FAIL SHOULD unknown-tool",
         "FAIL SHOULD invalid-cursor",
         "reproduce: mcp-inspect request logging/setLevel --params '{\"level\":\"warning\"}' --hostile",
+        // It passes over a line that is not JSON: said with the raw lines that show it.
+        "FAIL SHOULD parse-error",
+        "reproduce: printf '%s\\n' '{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"",
     ] {
         assert!(r.stdout.contains(failed), "{failed}:\n{}", r.stdout);
     }
@@ -72,6 +75,16 @@ fn the_hostile_server_fails_what_it_breaks_with_a_reproduce_line() {
         "{}",
         garbage.stdout
     );
+    // Garbage answers a notification, echoes a version from the future, and reads ids as
+    // doubles.
+    for id in [
+        "version-negotiation",
+        "notification-unanswered",
+        "large-id-echoed",
+    ] {
+        assert_eq!(status_of(&checks, id), "fail", "{id}: {}", garbage.stdout);
+    }
+    assert_eq!(status_of(&checks, "string-id-echoed"), "pass");
     let stdout = checks.iter().find(|c| c["id"] == "stdout-only-json-rpc");
     assert!(
         stdout.is_some_and(|c| c["said"].as_str().unwrap_or("").contains("not JSON-RPC")),
@@ -106,4 +119,18 @@ fn server_everything_is_judged_by_every_check() {
         "{}",
         r.stdout
     );
+}
+
+/// A server that ignores its stdin closing fails the check that closes it.
+#[test]
+fn a_server_that_outlives_its_stdin_is_said_to() {
+    let r = run(&["conform", "--hostile=stubborn", "--format", "json"]);
+    let checks = checks(&r.stdout);
+    assert_eq!(
+        status_of(&checks, "exits-on-stdin-close"),
+        "fail",
+        "{}",
+        r.stdout
+    );
+    assert_eq!(status_of(&checks, "notification-unanswered"), "pass");
 }

@@ -456,3 +456,33 @@ fn load_follows_the_annotations_and_the_input_schema() {
         sent.stderr
     );
 }
+
+/// server-everything's `trigger-url-elicitation` answers -32042 (2025-11-25: a URL elicitation
+/// must be completed first) when asked to take its error path: a person's step, not the
+/// server failing, so the tool is not checked, never failed (it was a false FAIL).
+#[test]
+fn a_call_that_needs_a_url_elicitation_is_not_checked_never_failed() {
+    let Some(everything) = crate::peers::everything() else {
+        return;
+    };
+    let r = run(&[
+        "verify",
+        "trigger-url-elicitation",
+        "--allow-all",
+        "--seed",
+        "7",
+        "--calls",
+        "40",
+        "--",
+        "node",
+        &everything,
+    ]);
+    assert_eq!(r.code, 7, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("NOT CHECKED trigger-url-elicitation")
+            && r.stdout.contains("URL elicitation first (-32042)"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("FAIL"), "{}", r.stdout);
+}

@@ -321,6 +321,27 @@ fn signatures_read_naturally() {
 }
 
 #[test]
+fn an_outline_of_a_huge_schema_is_a_few_rows_and_its_signature_says_it_was_cut() {
+    let properties: serde_json::Map<String, Value> = (0..30_000)
+        .map(|i| (format!("p{i}"), json!({"type": "string"})))
+        .collect();
+    let schema = json!({"type": "object", "properties": properties, "required": ["p0"]});
+    let outline = SchemaTree::outline(&schema);
+    assert!(outline.nodes.len() <= 2_000, "{} rows", outline.nodes.len());
+    assert!(outline.notice.is_some());
+    let line = signature("wide", &outline, None);
+    assert!(line.starts_with("wide(p0: string, p1?: string"), "{line}");
+    assert!(line.ends_with(", …)"), "{}", &line[line.len() - 40..]);
+    // A whole tree is not cut, and its signature does not say so.
+    assert_eq!(SchemaTree::build(&schema).nodes.len(), 30_001);
+    let small = json!({"type": "object", "properties": {"a": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}}}});
+    assert_eq!(
+        signature("small", &SchemaTree::outline(&small), None),
+        "small(a?: integer[][])"
+    );
+}
+
+#[test]
 fn arbitrary_values_never_panic() {
     for v in [
         json!(null),

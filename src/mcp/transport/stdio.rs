@@ -100,6 +100,42 @@ pub fn spawn(
     events: &EventSink,
     raw: &RawResponses,
 ) -> std::io::Result<Spawned> {
+    let Unscreened {
+        process,
+        stdout,
+        to_server,
+    } = spawn_unscreened((command, args, env, cwd), events, raw)?;
+    let (rmcp_side, our_side) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(pump_stdout(stdout, our_side, events.clone(), raw.clone()));
+    Ok(Spawned {
+        process,
+        from_server: rmcp_side,
+        to_server,
+    })
+}
+
+/// A server started as [`spawn`] starts it, with its stdout left as it writes it: for
+/// `conform`'s probes of what a server does with lines no client library would send.
+pub struct Unscreened {
+    pub process: ServerProcess,
+    pub stdout: BufReader<tokio::process::ChildStdout>,
+    /// Copied to the server's stdin; shutting it down closes the server's stdin.
+    pub to_server: DuplexStream,
+}
+
+/// A command line with its environment and working directory.
+pub type CommandLine<'a> = (
+    &'a str,
+    &'a [String],
+    &'a [(String, String)],
+    Option<&'a PathBuf>,
+);
+
+pub fn spawn_unscreened(
+    (command, args, env, cwd): CommandLine<'_>,
+    events: &EventSink,
+    raw: &RawResponses,
+) -> std::io::Result<Unscreened> {
     check_startable(command, env, cwd)?;
     let guard = crate::mcp::transport::guard::program();
     let mut cmd = match &guard {
@@ -142,16 +178,9 @@ pub fn spawn(
         stderr.clone(),
         events.clone(),
     ));
-    let (rmcp_side, our_side) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(pump_stdout(
-        BufReader::new(stdout),
-        our_side,
-        events.clone(),
-        raw.clone(),
-    ));
-    let (rmcp_writes, we_read) = tokio::io::duplex(64 * 1024);
+    let (to_server, we_read) = tokio::io::duplex(64 * 1024);
     let stdin_pump = tokio::spawn(pump_stdin(we_read, stdin, raw.clone()));
-    Ok(Spawned {
+    Ok(Unscreened {
         process: ServerProcess {
             child,
             stdin_pump,
@@ -159,8 +188,8 @@ pub fn spawn(
             guarded: guard.is_some(),
             stderr,
         },
-        from_server: rmcp_side,
-        to_server: rmcp_writes,
+        stdout: BufReader::new(stdout),
+        to_server,
     })
 }
 

@@ -1,0 +1,426 @@
+//! The checks only raw lines can make, on fresh copies of a stdio server (see [`Probe`]): version
+//! negotiation, exit on stdin close, ids echoed exactly, no answer to a notification, -32700
+//! for a line that is not JSON, no requests before `initialized`. Each judged by a pure
+//! function of what came back.
+
+use super::probe::{Probe, Reply, Waited};
+use super::{Finding, Level, Status, finding};
+use crate::config::target::Target;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+const LIFECYCLE_VERSION: &str = "basic/lifecycle#version-negotiation";
+const LIFECYCLE_SHUTDOWN: &str = "basic/lifecycle#shutdown (stdio)";
+const LIFECYCLE_INIT: &str = "basic/lifecycle#initialization";
+const RESPONSES: &str = "basic#responses (the same ID as the request) and JSON-RPC 2.0 §5";
+const NOTIFICATIONS: &str = "basic#notifications and JSON-RPC 2.0 §4.1";
+const PARSE_ERROR: &str = "JSON-RPC 2.0 §5.1 (-32700 parse error)";
+
+/// A version no server supports: the answer must be one it does.
+const FROM_THE_FUTURE: &str = "2099-12-31";
+/// The version the other checks speak (the last with `initialize`).
+const SPOKEN: &str = "2025-11-25";
+/// How long a server gets to exit once its stdin is closed.
+const EXIT_WITHIN: Duration = Duration::from_secs(2);
+/// An id a double cannot hold (2^53 + 1): a server that reads ids as doubles answers …992.
+const LARGE_ID: &str = "9007199254740993";
+/// A string id with a quote, a backslash and a non-ASCII letter.
+const STRING_ID: &str = r#""conform \"ü\" \\ 1""#;
+
+/// Every check here, on `target` when it is a stdio server (else each not applicable).
+pub async fn run(target: &Target) -> Vec<Finding> {
+    let checks = [
+        version_negotiation(),
+        exits_on_stdin_close(),
+        no_requests_before_initialized(),
+        notification_unanswered(),
+        string_id_echoed(),
+        large_id_echoed(),
+        parse_error(),
+    ];
+    let mut first = match Probe::start(target) {
+        None => {
+            return not_run(
+                checks,
+                "needs a stdio server (over HTTP: `npx @modelcontextprotocol/conformance server --url`)",
+            );
+        }
+        Some(Err(e)) => {
+            return not_run(
+                checks,
+                &format!("could not start a second copy of the server: {e}"),
+            );
+        }
+        Some(Ok(probe)) => probe,
+    };
+    let [
+        version,
+        exit,
+        early,
+        notification,
+        string_id,
+        large_id,
+        parse,
+    ] = checks;
+    let asked = initialize(FROM_THE_FUTURE);
+    let waited = first.ask(&asked, &json!(1)).await;
+    let version = version.judged_raw(&first.wrote, negotiated(&waited.reply, FROM_THE_FUTURE));
+    let exit = match waited.reply {
+        Reply::Ended => exit.not_applicable("the server exited before its stdin was closed"),
+        _ => {
+            first.write(INITIALIZED).await;
+            let exited = first.close_stdin(EXIT_WITHIN).await;
+            exit.judged_raw(&first.wrote, exit_judged(exited))
+        }
+    };
+    first.end().await;
+    let mut found = vec![version, exit];
+    let rest = [early, notification, string_id, large_id, parse];
+    let mut probe = match Probe::start(target) {
+        Some(Ok(probe)) => probe,
+        _ => {
+            found.extend(not_run(rest, "could not start the server again"));
+            return found;
+        }
+    };
+    let waited = probe.ask(&initialize(SPOKEN), &json!(1)).await;
+    if let Some(why) = handshake_failed(&waited.reply) {
+        found.extend(not_run(rest, &why));
+        probe.end().await;
+        return found;
+    }
+    probe.write(INITIALIZED).await;
+    found.extend(after_handshake(&mut probe, rest).await);
+    probe.end().await;
+    found
+}
+
+/// The checks run in one session, in order; the one that may end the server last.
+async fn after_handshake(probe: &mut Probe, checks: [Finding; 5]) -> Vec<Finding> {
+    let [early, notification, string_id, large_id, parse] = checks;
+    probe
+        .write(r#"{"jsonrpc":"2.0","method":"notifications/mcp-inspect-conform"}"#)
+        .await;
+    let waited = probe
+        .ask(
+            &ping("\"after-notification\""),
+            &json!("after-notification"),
+        )
+        .await;
+    let notification = notification.judged_raw(&probe.wrote, notification_judged(&waited));
+    let early = early.judged_raw(&probe.wrote, early_judged(&probe.requests));
+    let string_id = echo(probe, string_id, STRING_ID).await;
+    let large_id = echo(probe, large_id, LARGE_ID).await;
+    probe
+        .write(r#"{"jsonrpc":"2.0","id":"cut","method":"ping""#)
+        .await;
+    let waited = probe.ask(&ping("\"after-cut\""), &json!("after-cut")).await;
+    let parse = parse.judged_raw(&probe.wrote, parse_error_judged(&waited));
+    vec![early, notification, string_id, large_id, parse]
+}
+
+async fn echo(probe: &mut Probe, check: Finding, id: &str) -> Finding {
+    let id_value: Value = serde_json::from_str(id).unwrap_or_default();
+    let waited = probe.ask(&ping(id), &id_value).await;
+    check.judged_raw(&probe.wrote, echo_judged(&waited, &id_value))
+}
+
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+fn initialize(version: &str) -> String {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": version, "capabilities": {},
+        "clientInfo": {"name": "mcp-inspect conform", "version": env!("CARGO_PKG_VERSION")}}})
+    .to_string()
+}
+
+/// A ping with `id` written as JSON text (so a large integer goes as written).
+fn ping(id: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#)
+}
+
+fn not_run<const N: usize>(checks: [Finding; N], why: &str) -> Vec<Finding> {
+    checks.into_iter().map(|c| c.not_applicable(why)).collect()
+}
+
+fn version_negotiation() -> Finding {
+    finding(
+        "version-negotiation",
+        "a protocol version the server does not support is answered with one it does",
+        Level::Must,
+        LIFECYCLE_VERSION,
+    )
+}
+
+fn exits_on_stdin_close() -> Finding {
+    finding(
+        "exits-on-stdin-close",
+        "a stdio server exits when its stdin is closed (within 2 s here)",
+        Level::Should,
+        LIFECYCLE_SHUTDOWN,
+    )
+}
+
+fn no_requests_before_initialized() -> Finding {
+    finding(
+        "no-requests-before-initialized",
+        "the server sends no requests but pings before `notifications/initialized`",
+        Level::Should,
+        LIFECYCLE_INIT,
+    )
+}
+
+fn notification_unanswered() -> Finding {
+    finding(
+        "notification-unanswered",
+        "a notification, even one the server does not know, gets no answer",
+        Level::Must,
+        NOTIFICATIONS,
+    )
+}
+
+fn string_id_echoed() -> Finding {
+    finding(
+        "string-id-echoed",
+        "a string id (with a quote, a backslash and ü) comes back exactly",
+        Level::Must,
+        RESPONSES,
+    )
+}
+
+fn large_id_echoed() -> Finding {
+    finding(
+        "large-id-echoed",
+        "an integer id past 2^53 comes back exactly (a server reading ids as doubles rounds it)",
+        Level::Should,
+        RESPONSES,
+    )
+}
+
+fn parse_error() -> Finding {
+    finding(
+        "parse-error",
+        "a line that is not JSON is answered with -32700, and the server goes on serving",
+        Level::Should,
+        PARSE_ERROR,
+    )
+}
+
+impl Finding {
+    /// Judged on raw lines: `wrote` is what reproduces it.
+    fn judged_raw(mut self, wrote: &[String], verdict: (Status, String)) -> Finding {
+        self.wrote = wrote.to_vec();
+        (self.status, self.said) = verdict;
+        self
+    }
+}
+
+/// What a reply was, in words.
+fn said(reply: &Reply) -> String {
+    match reply {
+        Reply::Answer(answer) => super::cut(crate::untrusted::json(answer, false)),
+        Reply::Ended => "the server exited (its stdout ended)".into(),
+        Reply::Quiet => format!("no answer within {} s", super::probe::WAIT.as_secs()),
+    }
+}
+
+/// Passes on a result naming a version other than `asked`.
+pub fn negotiated(reply: &Reply, asked: &str) -> (Status, String) {
+    let Reply::Answer(answer) = reply else {
+        return (Status::Fail, said(reply));
+    };
+    match answer
+        .pointer("/result/protocolVersion")
+        .and_then(Value::as_str)
+    {
+        Some(v) if v == asked => (
+            Status::Fail,
+            format!("answered with the version asked for ({asked}), which no server supports"),
+        ),
+        Some(v) => (
+            Status::Pass,
+            format!("answered {}", crate::untrusted::line(v, 40)),
+        ),
+        None => (Status::Fail, said(reply)),
+    }
+}
+
+fn exit_judged(exited: bool) -> (Status, String) {
+    match exited {
+        true => (Status::Pass, "exited".into()),
+        false => (
+            Status::Fail,
+            format!(
+                "still running {} s after its stdin closed (a host then has to kill it)",
+                EXIT_WITHIN.as_secs()
+            ),
+        ),
+    }
+}
+
+/// Why the handshake the later checks need failed, if it did.
+fn handshake_failed(reply: &Reply) -> Option<String> {
+    match reply {
+        Reply::Answer(answer) if answer.get("result").is_some() => None,
+        _ => Some(format!("the handshake failed: {}", said(reply))),
+    }
+}
+
+/// Passes when no request but a ping came before `initialized` was written.
+pub fn early_judged(requests: &[(String, bool)]) -> (Status, String) {
+    let early: Vec<&str> = requests
+        .iter()
+        .filter(|(method, after)| !after && method != "ping")
+        .map(|(method, _)| method.as_str())
+        .collect();
+    match early.first() {
+        None => (Status::Pass, "none seen".into()),
+        Some(first) => (
+            Status::Fail,
+            format!(
+                "{} before `initialized`, the first {}",
+                crate::plural::count(early.len(), "request"),
+                crate::untrusted::line(first, 80)
+            ),
+        ),
+    }
+}
+
+/// Passes when the ping after the notification was answered and nothing else was.
+pub fn notification_judged(waited: &Waited) -> (Status, String) {
+    // An answer to a notification can only carry a null id, or none: answers to other ids
+    // are strays of another kind.
+    let to_it = waited
+        .others
+        .iter()
+        .find(|o| o.get("id").is_none_or(Value::is_null));
+    match (&waited.reply, to_it) {
+        (Reply::Answer(_), None) => (Status::Pass, "no answer to it".into()),
+        (_, Some(other)) => (
+            Status::Fail,
+            format!(
+                "answered it: {}",
+                super::cut(crate::untrusted::json(other, false))
+            ),
+        ),
+        (reply, None) => (Status::Fail, format!("the ping after it: {}", said(reply))),
+    }
+}
+
+/// Passes when the answer carries `id` exactly; fails naming the id that came instead.
+pub fn echo_judged(waited: &Waited, id: &Value) -> (Status, String) {
+    // The last answer read is the likeliest to be this one's, echoed wrong.
+    let instead = waited.others.iter().rev().find_map(|o| o.get("id"));
+    match (&waited.reply, instead) {
+        (Reply::Answer(_), _) => (Status::Pass, format!("answered with id {id}")),
+        (_, Some(other)) => (
+            Status::Fail,
+            format!(
+                "answered with id {} instead of {id}",
+                crate::untrusted::line(&other.to_string(), 80)
+            ),
+        ),
+        (reply, None) => (
+            Status::Fail,
+            format!("no answer with id {id}: {}", said(reply)),
+        ),
+    }
+}
+
+/// Passes when -32700 came before the next ping's answer, and that ping was answered.
+pub fn parse_error_judged(waited: &Waited) -> (Status, String) {
+    let parse_error = waited
+        .others
+        .iter()
+        .any(|o| o.pointer("/error/code").and_then(Value::as_i64) == Some(-32700));
+    match (&waited.reply, parse_error) {
+        (Reply::Answer(_), true) => (Status::Pass, "-32700, and the next ping answered".into()),
+        (Reply::Answer(_), false) => (
+            Status::Fail,
+            "no -32700 (the line was passed over in silence); the next ping answered".into(),
+        ),
+        (reply, _) => (
+            Status::Fail,
+            format!("after the line, a ping: {}", said(reply)),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(message: Value) -> Waited {
+        Waited {
+            reply: Reply::Answer(message),
+            others: Vec::new(),
+        }
+    }
+
+    fn with_others(mut waited: Waited, others: Vec<Value>) -> Waited {
+        waited.others = others;
+        waited
+    }
+
+    #[test]
+    fn each_judgement_fails_on_what_its_rule_forbids() {
+        let ok = |v: &str| answer(json!({"id": 1, "result": {"protocolVersion": v}}));
+        assert_eq!(
+            negotiated(&ok("2025-11-25").reply, FROM_THE_FUTURE).0,
+            Status::Pass
+        );
+        assert_eq!(
+            negotiated(&ok(FROM_THE_FUTURE).reply, FROM_THE_FUTURE).0,
+            Status::Fail
+        );
+        let error = answer(json!({"id": 1, "error": {"code": -32602, "message": "no"}}));
+        assert_eq!(negotiated(&error.reply, FROM_THE_FUTURE).0, Status::Fail);
+        assert_eq!(negotiated(&Reply::Quiet, FROM_THE_FUTURE).0, Status::Fail);
+        assert_eq!(exit_judged(true).0, Status::Pass);
+        assert_eq!(exit_judged(false).0, Status::Fail);
+
+        let pong = || answer(json!({"id": "x", "result": {}}));
+        assert_eq!(notification_judged(&pong()).0, Status::Pass);
+        let stray = json!({"id": 987, "result": {}});
+        assert_eq!(
+            notification_judged(&with_others(pong(), vec![stray.clone()])).0,
+            Status::Pass
+        );
+        let to_it = json!({"id": null, "result": {}});
+        let (status, said) = notification_judged(&with_others(pong(), vec![to_it]));
+        assert_eq!((status, said.contains("answered it")), (Status::Fail, true));
+
+        let id: Value = serde_json::from_str(LARGE_ID).expect("json");
+        assert_eq!(echo_judged(&pong(), &id).0, Status::Pass);
+        let rounded: Value = serde_json::from_str("9007199254740992").expect("json");
+        let quiet = Waited {
+            reply: Reply::Quiet,
+            others: vec![stray, json!({"id": rounded, "result": {}})],
+        };
+        let (status, said) = echo_judged(&quiet, &id);
+        assert_eq!(status, Status::Fail);
+        assert!(
+            said.contains("9007199254740992 instead of 9007199254740993"),
+            "{said}"
+        );
+
+        let parse = json!({"id": null, "error": {"code": -32700, "message": "bad"}});
+        assert_eq!(
+            parse_error_judged(&with_others(pong(), vec![parse])).0,
+            Status::Pass
+        );
+        assert_eq!(parse_error_judged(&pong()).0, Status::Fail);
+        let ended = Waited {
+            reply: Reply::Ended,
+            others: Vec::new(),
+        };
+        assert_eq!(parse_error_judged(&ended).0, Status::Fail);
+
+        assert_eq!(early_judged(&[("ping".into(), false)]).0, Status::Pass);
+        assert_eq!(early_judged(&[("roots/list".into(), true)]).0, Status::Pass);
+        assert_eq!(
+            early_judged(&[("roots/list".into(), false)]).0,
+            Status::Fail
+        );
+    }
+}
