@@ -16,6 +16,7 @@ mod prompts;
 mod request;
 mod resources;
 mod signals;
+mod skills;
 mod snapshot_watch;
 mod teller;
 mod test;

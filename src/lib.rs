@@ -18,6 +18,7 @@ mod runtime;
 mod sarif;
 mod schema;
 mod secrets;
+mod skills;
 mod suite;
 mod tap;
 pub mod testing;

@@ -135,6 +135,35 @@ fn client_scenarios_pass() {
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
 }
 
+/// The skills extension (SEP-2640), as a user runs it: `skills` lists without reading a file;
+/// `skill NAME --all` on a SKILL.md that fails its digest, its size or its frontmatter stops
+/// (exit 1, saying why) before the skill's other file is read.
+#[test]
+fn skills_scenarios_pass() {
+    let Some(runner) = peers::conformance() else {
+        return;
+    };
+    let bin = cli::BIN;
+    let load = script(
+        "skills-load",
+        "{bin} skills --url \"$url\"\n{bin} skill pdf-processing --all --url \"$url\" || true\n",
+    );
+    let scenarios = [
+        ("sep-2640-client-no-prefetch", format!("{bin} skills --url")),
+        ("sep-2640-client-verify-digest", load.clone()),
+        ("sep-2640-client-verify-size", load.clone()),
+        ("sep-2640-client-verify-frontmatter", load),
+    ];
+    let mut failed = Vec::new();
+    for (name, client) in scenarios {
+        let (passed, report) = scenario(&runner, name, &client);
+        if !passed {
+            failed.push(format!("{name} failed:\n{report}"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+}
+
 /// The "browser" for the auth scenarios, as a `$BROWSER` value (split on spaces): GETs the
 /// authorization URL and follows the redirect to our loopback.
 /// (`name`: the script's own, so tests running at once never write one file together.)

@@ -113,6 +113,30 @@ pub enum Command {
         #[command(flatten)]
         connection: ConnectionArgs,
     },
+    /// List the server's skills (SEP-2640) from their entries: name, files, URI and
+    /// description; nothing is fetched.
+    Skills {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
+    /// Load a skill as a host does: its SKILL.md read and verified against its entry (size,
+    /// SHA-256, frontmatter) before it is shown; other files only when asked for, verified too.
+    Skill {
+        /// The skill's name, or the URI of its SKILL.md (a skill not listed is asked for by URI).
+        skill: String,
+        /// Also read this file of the skill (its path in the skill: `references/FORMS.md`).
+        #[arg(long, value_name = "PATH", conflicts_with = "all")]
+        file: Option<String>,
+        /// Also read every file the skill lists.
+        #[arg(long)]
+        all: bool,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        connection: ConnectionArgs,
+    },
     /// List every prompt (all pages) with its arguments: one line each, or JSON.
     Prompts {
         #[arg(long, value_enum, default_value_t = Format::Text)]

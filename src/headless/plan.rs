@@ -5,7 +5,8 @@
 use super::output::Report;
 use super::teller::Told;
 use super::{
-    call, check, conform, drift, inspect, load, prompts, request, resources, test, tools, verify,
+    call, check, conform, drift, inspect, load, prompts, request, resources, skills, test, tools,
+    verify,
 };
 use crate::cli::{CheckFormat, Command, ConnectionArgs, DiffFormat, Format, TestFormat};
 use crate::headless::exit;
@@ -77,6 +78,8 @@ pub enum Job<'a> {
     Complete(prompts::Completing<'a>),
     Ping,
     /// `conform`: the server's protocol conduct; `words` name the connection in reproduce lines.
+    Skills,
+    Skill(skills::Load<'a>),
     Conform {
         words: Vec<String>,
         /// The server's command line, which the raw checks start again (`None` when it
@@ -145,6 +148,21 @@ pub fn plan(command: &Command) -> Plan<'_> {
         Command::Prompts { format, connection } => connected(connection, *format, Job::Prompts),
         Command::Ping { format, connection } => connected(connection, *format, Job::Ping),
         Command::Conform { .. } | Command::Request { .. } => asking_plan(command),
+        Command::Skills { format, connection } => connected(connection, *format, Job::Skills),
+        Command::Skill {
+            skill,
+            file,
+            all,
+            format,
+            connection,
+        } => {
+            let load = skills::Load {
+                skill,
+                file: file.as_deref(),
+                all: *all,
+            };
+            connected(connection, *format, Job::Skill(load))
+        }
         Command::Read {
             uri,
             out,
@@ -418,6 +436,8 @@ impl Job<'_> {
             Job::Prompt { name, args } => prompts::get(session, name, args, report).await,
             Job::Complete(what) => prompts::complete(session, what, report).await,
             Job::Ping => ping(session, report).await,
+            Job::Skills => skills::list(session, report).await,
+            Job::Skill(load) => skills::load(session, load, report).await,
             Job::Conform { words, target } => {
                 let asked = conform::Asked {
                     words: &words,

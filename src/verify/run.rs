@@ -227,16 +227,18 @@ pub async fn verify_tool<L: Link>(
     (seed, started): (u64, Instant),
     progress: &mut impl Progress,
 ) -> Verified<L::Lost> {
-    let input = Compiled::new(&tool.input_schema);
+    // Parsed for this tool alone: memory stays flat in the number of tools verified.
+    let schema = tool.input_schema.read_once();
+    let input = Compiled::new(&schema);
     let valid = |v: &Value| input.check(v).is_ok_and(|c| c.violations.is_empty());
-    let generator = Gen::new(&tool.input_schema);
+    let generator = Gen::new(&schema);
     let mut inputs = Inputs::new(&generator, seed, &tool.name);
     let (mut calls, mut unmade, mut tally) = (0, 0, Tally::default());
     let calling = Calling::new(tool, output, settings);
     let (mut failures, mut distinct) = (Vec::new(), Distinct::default());
     let (mut timed_out, mut lost) = (false, None);
     let in_budget = || settings.budget.is_none_or(|b| started.elapsed() <= b);
-    let planned = match takes_no_arguments(&tool.input_schema) {
+    let planned = match takes_no_arguments(&schema) {
         true => settings.calls.min(NO_ARGUMENT_CALLS),
         false => settings.calls,
     };

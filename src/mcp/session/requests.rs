@@ -157,6 +157,17 @@ impl Session {
     }
 
     /// `resources/read` or `prompts/get`.
+    /// Every skill entry (`skills/list`, SEP-2640), across its pages, as sent.
+    pub async fn list_skills(&self) -> Result<Listing, RequestError> {
+        self.list_all("skills/list", "skills").await
+    }
+
+    /// One skill's entry by the URI of its `SKILL.md` (`skills/get`): the result as sent.
+    pub async fn get_skill(&self, uri: &str) -> Result<Value, RequestError> {
+        self.request("skills/get", Some(json!({ "uri": uri })))
+            .await
+    }
+
     pub async fn open(&self, request: &OpenRequest) -> Result<Value, RequestError> {
         let params = match request {
             OpenRequest::Read { uri } => json!({ "uri": uri }),

@@ -40,6 +40,18 @@ impl Schema {
         self.parsed.take().unwrap_or_default()
     }
 
+    /// The schema as JSON, without keeping what was parsed for it: a caller that reads a
+    /// schema once (`verify`, tool after tool) leaves none of them parsed behind it.
+    pub fn read_once(&self) -> std::borrow::Cow<'_, Value> {
+        match (self.parsed.get(), &self.text) {
+            (None, Some(text)) => match serde_json::from_str(text) {
+                Ok(value) => std::borrow::Cow::Owned(value),
+                Err(_) => std::borrow::Cow::Borrowed(self.value()),
+            },
+            _ => std::borrow::Cow::Borrowed(self.value()),
+        }
+    }
+
     /// The schema as JSON (parsed on first use).
     pub fn value(&self) -> &Value {
         self.parsed.get_or_init(|| {
@@ -121,6 +133,16 @@ pub fn compact(value: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_schema_read_once_is_not_kept_parsed() {
+        let value = serde_json::json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        let schema = Schema::new(&value);
+        assert_eq!(*schema.read_once(), value);
+        assert!(schema.parsed.get().is_none(), "nothing kept");
+        assert_eq!(*schema.value(), value);
+        assert!(matches!(schema.read_once(), std::borrow::Cow::Borrowed(_)));
+    }
 
     #[test]
     fn a_schema_comes_back_exactly_as_sent() {
