@@ -4,6 +4,7 @@
 //! an inspector copes. It is not built on rmcp because rmcp would refuse to send most of this.
 
 mod payloads;
+mod skills;
 mod tools;
 mod wire;
 
@@ -31,6 +32,10 @@ pub enum Attack {
     NoInit,
     /// Ignores SIGTERM and stdin closing, and starts a grandchild process that sleeps.
     Stubborn,
+    /// Declares the skills extension (SEP-2640) and lists skills that attack a host: a
+    /// tampered SKILL.md, a size lie, a YAML alias bomb, a frontmatter that differs from its
+    /// entry, a file outside the skill, a gigabyte claimed, escape sequences in a name.
+    Skills,
 }
 
 /// What the hostile server was asked to do.
@@ -105,7 +110,23 @@ fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Va
     }
     match method.unwrap_or_default() {
         "initialize" if options.has(Attack::NoInit) => {}
-        "initialize" => wire.result(&id, initialize(&params, garbage)),
+        "initialize" => {
+            let mut result = initialize(&params, garbage);
+            if options.has(Attack::Skills) {
+                result["capabilities"]["resources"] = json!({});
+                result["capabilities"]["extensions"] =
+                    json!({"io.modelcontextprotocol/skills": {}});
+            }
+            wire.result(&id, result)
+        }
+        "skills/list" if options.has(Attack::Skills) => wire.result(&id, skills::list()),
+        "resources/read" if options.has(Attack::Skills) => {
+            let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default();
+            match skills::read(uri) {
+                Some(contents) => wire.result(&id, contents),
+                None => wire.error(&id, -32002, "no such resource"),
+            }
+        }
         "ping" => wire.result(&id, json!({})),
         "tools/list" => wire.result(&id, catalog.page(params.get("cursor"))),
         "tools/call" => catalog.call(wire, id, &params),

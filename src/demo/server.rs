@@ -4,7 +4,7 @@
 // and servers still log, so the demo shows it.
 #![allow(deprecated)]
 
-use super::{catalog, library};
+use super::{catalog, library, skills};
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
@@ -146,6 +146,12 @@ impl ServerHandler for Demo {
             .enable_completions()
             .enable_logging()
             .build();
+        let mut capabilities = capabilities;
+        capabilities.extensions = Some(
+            [(crate::skills::EXTENSION.to_string(), serde_json::Map::new())]
+                .into_iter()
+                .collect(),
+        );
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("mcp-inspect-demo", env!("CARGO_PKG_VERSION")))
             .with_instructions("The built-in demo server of mcp-inspect: every tool shows something an inspector must handle.")
@@ -176,7 +182,7 @@ impl ServerHandler for Demo {
             let ticks = self.ticks.load(Ordering::Relaxed);
             return typed::<ReadResourceResult>(library::ticker(ticks)).map(Into::into);
         }
-        match library::read(&request.uri) {
+        match library::read(&request.uri).or_else(|| skills::read(&request.uri)) {
             Some(contents) => typed::<ReadResourceResult>(contents).map(Into::into),
             None => Err(ErrorData::resource_not_found(
                 format!("no resource {}", request.uri),
@@ -218,6 +224,29 @@ impl ServerHandler for Demo {
     ) -> Result<CompleteResult, ErrorData> {
         let values = library::complete(&request.argument.name, &request.argument.value);
         typed(json!({"completion": {"values": values, "total": values.len(), "hasMore": false}}))
+    }
+
+    /// The skills extension (SEP-2640): one skill, listed and got with its digests.
+    async fn list_skills(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListSkillsResult, ErrorData> {
+        typed(skills::listed())
+    }
+
+    async fn get_skill(
+        &self,
+        request: rmcp::model::GetSkillRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetSkillResult, ErrorData> {
+        match skills::got(&request.uri) {
+            Some(result) => typed(result),
+            None => Err(ErrorData::invalid_params(
+                format!("no skill {}", request.uri),
+                None,
+            )),
+        }
     }
 
     async fn list_tools(

@@ -148,21 +148,7 @@ pub fn plan(command: &Command) -> Plan<'_> {
         Command::Prompts { format, connection } => connected(connection, *format, Job::Prompts),
         Command::Ping { format, connection } => connected(connection, *format, Job::Ping),
         Command::Conform { .. } | Command::Request { .. } => asking_plan(command),
-        Command::Skills { format, connection } => connected(connection, *format, Job::Skills),
-        Command::Skill {
-            skill,
-            file,
-            all,
-            format,
-            connection,
-        } => {
-            let load = skills::Load {
-                skill,
-                file: file.as_deref(),
-                all: *all,
-            };
-            connected(connection, *format, Job::Skill(load))
-        }
+        Command::Skills { .. } | Command::Skill { .. } => skills_plan(command),
         Command::Read {
             uri,
             out,
@@ -190,6 +176,28 @@ pub fn plan(command: &Command) -> Plan<'_> {
         | Command::Tap { .. }
         | Command::Taps { .. }
         | Command::Auth { .. } => Plan::Elsewhere,
+    }
+}
+
+/// `skills` and `skill NAME`.
+fn skills_plan(command: &Command) -> Plan<'_> {
+    match command {
+        Command::Skills { format, connection } => connected(connection, *format, Job::Skills),
+        Command::Skill {
+            skill,
+            file,
+            all,
+            format,
+            connection,
+        } => {
+            let load = skills::Load {
+                skill,
+                file: file.as_deref(),
+                all: *all,
+            };
+            connected(connection, *format, Job::Skill(load))
+        }
+        _ => Plan::Elsewhere,
     }
 }
 

@@ -71,7 +71,7 @@ pub async fn load(session: &Session, load: Load<'_>, report: &Report) -> i32 {
         |why: String| report.error(&format!("{} not loaded: {why}", entry.uri), exit::ERROR);
     let skill_md = match read_verified(session, &entry, &entry.uri).await {
         Ok(bytes) => bytes,
-        Err(why) => return refuse(format!("SKILL.md {why}; nothing of it is shown")),
+        Err(why) => return refuse(format!("SKILL.md {why}")),
     };
     if let Err(why) = frontmatter_matches(&entry, &skill_md) {
         return refuse(format!("SKILL.md: {why}"));
@@ -83,7 +83,7 @@ pub async fn load(session: &Session, load: Load<'_>, report: &Report) -> i32 {
     for uri in others_asked(&entry, &load) {
         match read_verified(session, &entry, &uri).await {
             Ok(bytes) => shown.push((uri, bytes)),
-            Err(why) => return refuse(format!("{uri} {why}; nothing of it is shown")),
+            Err(why) => return refuse(format!("{uri} {why}")),
         }
     }
     tell(report, &entry, &shown);

@@ -14,9 +14,9 @@ impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Refused::Size { listed, read } => {
-                write!(f, "is {read} bytes where its entry says {listed}")
+                write!(f, "is {read} bytes where its entry says {listed}: not used")
             }
-            Refused::Digest => write!(f, "has a SHA-256 other than the one its entry lists"),
+            Refused::Digest => write!(f, "has a SHA-256 other than its entry's: not used"),
         }
     }
 }

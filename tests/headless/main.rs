@@ -10,6 +10,7 @@ mod headless_failures;
 mod headless_hostile;
 mod headless_peers;
 mod headless_shell;
+mod headless_skills;
 mod headless_tap;
 mod headless_test_files;
 mod headless_verify;
