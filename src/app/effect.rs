@@ -28,6 +28,9 @@ pub enum Effect {
     /// Build a large tool's call panel (form and validators) on a blocking thread; answered by
     /// `Msg::CallBuilt`.
     BuildCall(Listed),
+    /// Compile a tool's arguments' validator again (its inputSchema changed while its panel
+    /// was open) on a blocking thread; answered by `Msg::InputCompiled`.
+    CompileInput(Listed),
     /// Keep a tool's draft and last results for the next session with this server.
     SaveCalls(crate::app::saved::state::SavedTool),
     /// Add a call and its result to a test file; answered by `Msg::TestKept`.

@@ -323,16 +323,18 @@ fn paste(model: &mut Model, text: &str) -> Vec<Effect> {
 /// The tools were listed: compared with a baseline or the last start, then the library and
 /// the saved calls follow.
 fn listed(model: &mut Model, list: ToolList) -> Vec<Effect> {
-    tools_listed(model, list);
+    let mut effects = tools_listed(model, list);
     server::watch::tools_listed(model);
     crate::app::tools::drift::compare(model);
-    let mut effects = library::update::list(model);
+    effects.extend(library::update::list(model));
     effects.extend(saved::update::restore(model));
     effects.extend(server::watch::rerun(model));
     effects
 }
 
-fn tools_listed(model: &mut Model, list: ToolList) {
+/// The new list in place of the old; an open panel whose tool's inputSchema changed has its
+/// validator compiled again off the UI thread (the effects returned).
+fn tools_listed(model: &mut Model, list: ToolList) -> Vec<Effect> {
     let keep = model.selected_entry().map(|e| e.tool.name.clone());
     for r in &list.rejected {
         model.push_log(LogKind::Problem, r.to_string());
@@ -358,14 +360,18 @@ fn tools_listed(model: &mut Model, list: ToolList) {
         .into_iter()
         .map(|t| Arc::new(ToolEntry::new(t, era)))
         .collect();
+    let mut compile = Vec::new();
     for entry in &model.tools.list {
         if let Some(state) = model
             .tools
             .per_tool
             .get_mut(&entry.tool.name)
             .and_then(|p| p.call.as_mut())
+            && state.refresh(&entry.tool)
         {
-            state.refresh(&entry.tool);
+            compile.push(Effect::CompileInput(crate::app::effect::Listed(
+                entry.clone(),
+            )));
         }
     }
     // A changed tool must not keep a stale tree, nor a pane look that points into it; a
@@ -400,6 +406,7 @@ fn tools_listed(model: &mut Model, list: ToolList) {
                 .position(|v| model.tools.list[v.index].tool.name == name)
         })
         .unwrap_or(0);
+    compile
 }
 
 fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {

@@ -31,6 +31,8 @@ pub struct Probe {
     /// written when each came.
     pub requests: Vec<(String, bool)>,
     initialized: bool,
+    /// How long one answer is waited for.
+    wait: Duration,
     _events: EventReceiver,
 }
 
@@ -83,6 +85,7 @@ impl Probe {
                 wrote: Vec::new(),
                 requests: Vec::new(),
                 initialized: false,
+                wait: WAIT,
                 _events: receiver,
             }
         }))
@@ -118,12 +121,13 @@ impl Probe {
     /// noting the server's requests.
     pub async fn answer_to(&mut self, id: &Value) -> Waited {
         let mut others = Vec::new();
-        let reply = self.read_until(id, &mut others).await;
+        let reply = self.read_until(Some(id), &mut others).await;
         Waited { reply, others }
     }
 
-    async fn read_until(&mut self, id: &Value, others: &mut Vec<Value>) -> Reply {
-        let deadline = tokio::time::Instant::now() + WAIT;
+    /// Reads until the response carrying `id` (`None`: until the wait is over).
+    async fn read_until(&mut self, id: Option<&Value>, others: &mut Vec<Value>) -> Reply {
+        let deadline = tokio::time::Instant::now() + self.wait;
         for _ in 0..MAX_MESSAGES {
             let line = tokio::time::timeout_at(deadline, read_line(&mut self.stdout, MAX_LINE));
             let bytes = match line.await {
@@ -143,12 +147,22 @@ impl Probe {
                 }
                 continue;
             }
-            if message.get("id") == Some(id) {
+            if id.is_some() && message.get("id") == id {
                 return Reply::Answer(message);
             }
             others.push(message);
         }
         Reply::Quiet
+    }
+
+    /// The responses that come within `within` (a server may answer out of order).
+    pub async fn responses_within(&mut self, within: Duration) -> Vec<Value> {
+        let mut others = Vec::new();
+        let saved = self.wait;
+        self.wait = within;
+        let _ = self.read_until(None, &mut others).await;
+        self.wait = saved;
+        others
     }
 
     /// Closes the server's stdin and waits up to `within` for it to exit: whether it did.

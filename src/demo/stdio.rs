@@ -72,12 +72,15 @@ async fn pump_stdout(from_rmcp: DuplexStream, mut errors: mpsc::Receiver<String>
     let mut lines = BufReader::new(from_rmcp).lines();
     let mut stdout = tokio::io::stdout();
     loop {
+        // Errors first: one sent for a line is queued before any later line reaches rmcp, so
+        // answers go out in the order the lines came.
         let line = tokio::select! {
+            biased;
+            Some(error) = errors.recv() => error,
             line = lines.next_line() => match line {
                 Ok(Some(line)) => line,
                 _ => return,
             },
-            Some(error) = errors.recv() => error,
         };
         let written = async {
             stdout.write_all(line.as_bytes()).await?;

@@ -141,6 +141,14 @@ impl Carrier {
                 |_| None,
             ),
             Effect::BuildCall(Listed(entry)) => build_call(&self.to_ui, entry),
+            Effect::CompileInput(Listed(entry)) => off_the_ui(
+                &self.to_ui,
+                move || {
+                    let input = Handed::new(Compiled::new(&entry.tool.input_schema));
+                    Msg::InputCompiled { entry, input }
+                },
+                |_| None,
+            ),
             Effect::SaveCalls(saved) => self.save_calls(saved),
             Effect::KeepTest(keep) => {
                 let dir = self.saved_dir.clone();

@@ -1,6 +1,7 @@
 //! One output schema compiled once, shared (an `Arc`) by everything that judges a tool's
 //! results: the call panel and the connection task, results kept from earlier sessions judged
-//! again, `call`, `verify` (every attempt and shrink), `load` and `test`. Pure.
+//! again, `call`, `verify` (every attempt and shrink), `load` and `test`. Compiled the first
+//! time a result is judged, on the thread that judges it (never the UI's). Pure.
 
 use super::Compiled;
 use serde_json::Value;
@@ -10,20 +11,25 @@ use std::sync::Arc;
 /// A tool's output schema with its validator.
 pub struct Judge {
     pub schema: Value,
-    pub compiled: Compiled,
+    compiled: std::sync::OnceLock<Compiled>,
 }
 
 impl Judge {
     pub fn new(schema: &Value) -> Judge {
         Judge {
             schema: schema.clone(),
-            compiled: Compiled::new(schema),
+            compiled: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Its validator, compiled now if it was not yet.
+    pub fn compiled(&self) -> &Compiled {
+        self.compiled.get_or_init(|| Compiled::new(&self.schema))
     }
 
     /// As the verdict takes it.
     pub fn parts(&self) -> (&Value, &Compiled) {
-        (&self.schema, &self.compiled)
+        (&self.schema, self.compiled())
     }
 }
 

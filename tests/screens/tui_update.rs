@@ -493,6 +493,47 @@ fn large_trees_are_built_off_the_ui_thread_for_the_entry_listed() {
     assert!(checked.is_valid() || !checked.violations.is_empty());
 }
 
+/// A list change that alters an open panel's inputSchema: the validator is compiled again off
+/// the UI thread (asked for as an effect), and until it comes the draft says it is unchecked.
+#[test]
+fn a_changed_input_schema_is_compiled_again_off_the_ui_thread() {
+    use mcp_inspect::testing::app::call::state::NOT_CHECKED_YET;
+    use mcp_inspect::testing::app::effect::Handed;
+    use mcp_inspect::testing::app::update::Listed;
+    let mut m = demo_model();
+    let list = |tool| tui::listing(vec![tool]);
+    update(&mut m, Msg::ToolsListed(list(wide_tool("narrow", 3))));
+    press(&mut m, &["a"]);
+    type_text(&mut m, "7");
+    assert!(m.call("narrow").is_some(), "a small panel is built at once");
+    let effects = update(&mut m, Msg::ToolsListed(list(wide_tool("narrow", 4))));
+    let Some(Effect::CompileInput(Listed(entry))) = effects
+        .iter()
+        .find(|e| matches!(e, Effect::CompileInput(_)))
+    else {
+        panic!("the new validator is asked for, not compiled here: {effects:?}");
+    };
+    let entry = entry.clone();
+    let waiting = m.call("narrow").and_then(|c| c.parse_error.clone());
+    assert_eq!(
+        waiting.as_deref(),
+        Some(NOT_CHECKED_YET),
+        "unchecked meanwhile"
+    );
+    let input = Handed::new(mcp_inspect::testing::schema::Compiled::new(
+        &entry.tool.input_schema,
+    ));
+    update(&mut m, Msg::InputCompiled { entry, input });
+    let checked = m.call("narrow").expect("panel");
+    assert_ne!(checked.parse_error.as_deref(), Some(NOT_CHECKED_YET));
+    // The same list again changes nothing: nothing to compile.
+    let effects = update(&mut m, Msg::ToolsListed(list(wide_tool("narrow", 4))));
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::CompileInput(_))),
+        "{effects:?}"
+    );
+}
+
 #[test]
 fn a_long_description_gives_way_to_the_signature_and_d_shows_it_whole() {
     let mut m = demo_model();

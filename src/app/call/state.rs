@@ -29,7 +29,7 @@ pub struct Judged {
 impl Judged {
     /// Judges `result` (blocking: up to the validation budget).
     pub fn new(result: CallResult, output: Option<&Judge>, era: crate::schema::Era) -> Judged {
-        let verdict = result.verdict(output.map(|o| (&o.schema, &o.compiled)), era);
+        let verdict = result.verdict(output.map(Judge::parts), era);
         let text = ResultText::new(&result);
         Judged {
             result,
@@ -346,24 +346,29 @@ impl CallState {
         self.violations = violations;
     }
 
-    /// Recompiles the validators when the tool's definition changed (a list change), so a draft
-    /// and later results are never judged by a stale schema.
-    pub fn refresh(&mut self, tool: &Tool) {
-        if self.output.as_ref().map(|o| &o.schema) != tool.output_schema.as_deref()
-            || self.input_schema != tool.input_schema
-        {
-            self.input = Some(Compiled::new(&tool.input_schema));
-            self.input_schema = tool.input_schema.clone();
+    /// Follows the tool's definition when it changed (a list change), so a draft and later
+    /// results are never judged by a stale schema: a new output schema gets a new judge
+    /// (compiled when it first judges, off the UI thread); a new inputSchema a new draft,
+    /// unchecked until its validator comes (true: it is to be compiled, see
+    /// `Effect::CompileInput`).
+    pub fn refresh(&mut self, tool: &Tool) -> bool {
+        if self.output.as_ref().map(|o| &o.schema) != tool.output_schema.as_deref() {
             self.output = tool.output_schema.as_ref().map(|s| Arc::new(Judge::new(s)));
-            // The form follows the new schema; the value typed so far is kept.
-            let (text, in_form) = (self.text(), self.draft.in_form);
-            self.draft = Draft::for_schema(&tool.input_schema);
-            if !in_form && self.draft.in_form {
-                let _ = self.draft.toggle();
-            }
-            self.draft.set_text(&text);
-            self.check();
         }
+        if self.input_schema == tool.input_schema {
+            return false;
+        }
+        self.input = None;
+        self.input_schema = tool.input_schema.clone();
+        // The form follows the new schema; the value typed so far is kept.
+        let (text, in_form) = (self.text(), self.draft.in_form);
+        self.draft = Draft::for_schema(&tool.input_schema);
+        if !in_form && self.draft.in_form {
+            let _ = self.draft.toggle();
+        }
+        self.draft.set_text(&text);
+        self.check();
+        true
     }
 
     /// Hands the panel its arguments' validator (compiled apart for `schema`); the draft is
