@@ -177,8 +177,8 @@ fn browser(python: &str, name: &str) -> String {
 }
 
 /// Every client auth scenario of the suite's versioned spec, plus client-credentials-basic
-/// (an extension). Not attempted: client-credentials-jwt (needs private_key_jwt), DPoP,
-/// enterprise-managed authorization and workload identity federation (extensions).
+/// (an extension; client-credentials-jwt and wif-jwt-bearer have a test of their own). Not
+/// attempted: DPoP and enterprise-managed authorization (extensions).
 const AUTH_SCENARIOS: [&str; 26] = [
     "metadata-default",
     "metadata-var1",
@@ -266,6 +266,73 @@ fn auth_scenarios_pass() {
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+}
+
+/// The grants that present a JWT (extensions): client credentials authenticated by a
+/// private-key JWT (`--client-key`, the key from the scenario's context written to a file) and
+/// workload identity's JWT bearer (`--assertion-file`). The key and the assertion are secrets:
+/// neither reaches stdout, stderr or a recording.
+#[test]
+fn assertion_grant_scenarios_pass() {
+    let Some(runner) = peers::conformance() else {
+        return;
+    };
+    let Some(python) = peers::python() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("mcp-inspect-assertions-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let d = dir.display();
+    let grant = |name: &str, field: &str, flag: &str| {
+        script(
+            name,
+            &format!(
+                "{python} -c 'import json, os; c = json.loads(os.environ[\"MCP_CONFORMANCE_CONTEXT\"]); \
+                 open(\"{d}/{name}.secret\", \"w\").write(c[\"{field}\"]); print(c[\"client_id\"])' > {d}/{name}.id\n\
+                 {{bin}} call test-tool --client-id \"$(cat {d}/{name}.id)\" {flag} {d}/{name}.secret --no-store \
+                 --format json --record {d}/{name}.jsonl --url \"$url\" > {d}/{name}.out 2> {d}/{name}.err\n"
+            ),
+        )
+    };
+    let scenarios = [
+        (
+            "client-credentials-jwt",
+            grant("jwt", "private_key_pem", "--client-key"),
+        ),
+        (
+            "wif-jwt-bearer",
+            grant("wif", "valid_jwt", "--assertion-file"),
+        ),
+    ];
+    let mut failed = Vec::new();
+    for (name, client) in scenarios {
+        let (passed, report) = scenario(&runner, &format!("auth/{name}"), &client);
+        if !passed {
+            failed.push(format!("auth/{name} failed:\n{report}"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+    for name in ["jwt", "wif"] {
+        let secret = std::fs::read_to_string(dir.join(format!("{name}.secret"))).expect("secret");
+        let pieces: Vec<&str> = secret
+            .lines()
+            .filter(|l| !l.starts_with("-----") && l.len() > 20)
+            .collect();
+        assert!(!pieces.is_empty());
+        for file in ["out", "err", "jsonl"] {
+            let written =
+                std::fs::read_to_string(dir.join(format!("{name}.{file}"))).expect("written");
+            assert!(
+                !written.is_empty() || file == "err",
+                "{name}.{file} is empty"
+            );
+            for piece in &pieces {
+                assert!(!written.contains(piece), "{name}.{file} holds the secret");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A token obtained and kept never reaches what mcp-inspect prints or records: the first run

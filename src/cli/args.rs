@@ -528,6 +528,19 @@ pub struct ConnectionArgs {
     /// browser, for machine-to-machine servers).
     #[arg(long, requires = "client_secret_env")]
     pub client_credentials: bool,
+    /// OAuth: the client credentials grant as --client-id, authenticated by a JWT signed with
+    /// this private key (P-256, PKCS#8 PEM; private_key_jwt, RFC 7523). No browser.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "client_id",
+        conflicts_with = "client_credentials"
+    )]
+    pub client_key: Option<PathBuf>,
+    /// OAuth: the JWT-bearer grant (RFC 7523; workload identity federation) with the JWT this
+    /// file holds, read again at each grant. No browser.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["client_credentials", "client_key"])]
+    pub assertion_file: Option<PathBuf>,
     /// OAuth in a headless command: allow the browser flow (without it, a server that needs a
     /// new authorization ends the command with exit code 3).
     #[arg(long)]

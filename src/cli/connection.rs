@@ -165,9 +165,23 @@ impl ConnectionArgs {
             store: !self.no_store,
             open_browser: !self.no_browser,
             client_credentials: self.client_credentials,
+            assertion: self.assertion_grant()?,
             pasted: None,
             timeout: seconds("--timeout", self.timeout, DEFAULT_TIMEOUT_SECS)?,
         })
+    }
+
+    /// `--client-key` (read and checked now) or `--assertion-file` (read at each grant).
+    fn assertion_grant(&self) -> Result<Option<crate::mcp::oauth::AssertionGrant>, String> {
+        use crate::mcp::oauth::AssertionGrant;
+        if let Some(path) = &self.client_key {
+            let key = crate::mcp::oauth::read_key(path)?;
+            return Ok(Some(AssertionGrant::PrivateKeyJwt { key }));
+        }
+        Ok(self
+            .assertion_file
+            .clone()
+            .map(|file| AssertionGrant::JwtBearer { file }))
     }
 
     /// What this client declares and how it answers the server's requests.

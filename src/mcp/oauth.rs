@@ -7,6 +7,8 @@
 //!
 //! Every token, code and secret is registered with [`crate::secrets`] the moment it is known.
 
+mod assertion;
+pub use assertion::{AssertionGrant, read_key};
 mod browser;
 mod flow;
 
@@ -48,6 +50,8 @@ pub struct AuthOptions {
     pub open_browser: bool,
     /// The client credentials grant (`--client-credentials`), for machine-to-machine servers.
     pub client_credentials: bool,
+    /// A grant that presents a JWT (`--client-key`, `--assertion-file`), no browser.
+    pub assertion: Option<AssertionGrant>,
     /// Redirect URLs the user pastes (the TUI's panel, or stdin headless), for when the
     /// browser cannot reach this machine's loopback (SSH).
     pub pasted: Option<Pasted>,
@@ -328,7 +332,9 @@ impl Authorizer {
     /// Runs the flow the options allow (caller holds `flow`); on success the new token set
     /// replaces the old.
     async fn authorize(&self, challenge: Option<&str>) -> Result<(), AuthFailure> {
-        let manager = if self.options.client_credentials {
+        let manager = if let Some(grant) = &self.options.assertion {
+            self.assertion_grant(grant).await
+        } else if self.options.client_credentials {
             self.client_credentials().await
         } else if self.options.interactive {
             self.code_flow(challenge).await

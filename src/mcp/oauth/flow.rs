@@ -12,7 +12,7 @@ use rmcp::transport::auth::{
 
 impl Authorizer {
     /// A manager for this server, keeping what it obtains where the options say.
-    async fn new_manager(&self) -> Result<AuthorizationManager, AuthFailure> {
+    pub(super) async fn new_manager(&self) -> Result<AuthorizationManager, AuthFailure> {
         let mut manager = super::manager_for(self.url.as_str())
             .await
             .map_err(failed)?;
@@ -173,7 +173,7 @@ impl Authorizer {
 
     /// `work` (a wait on the authorization server) within `--timeout`: a server that drips
     /// its metadata costs the timeout the user gave, not rmcp's 30 s a request.
-    async fn within<T>(
+    pub(super) async fn within<T>(
         &self,
         what: &str,
         work: impl std::future::Future<Output = T>,
