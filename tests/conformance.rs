@@ -177,8 +177,8 @@ fn browser(python: &str, name: &str) -> String {
 }
 
 /// Every client auth scenario of the suite's versioned spec, plus client-credentials-basic
-/// (an extension; client-credentials-jwt and wif-jwt-bearer have a test of their own). Not
-/// attempted: DPoP and enterprise-managed authorization (extensions).
+/// (an extension; client-credentials-jwt, wif-jwt-bearer and enterprise-managed-authorization
+/// have a test of their own). Not attempted: DPoP (extensions).
 const AUTH_SCENARIOS: [&str; 26] = [
     "metadata-default",
     "metadata-var1",
@@ -269,9 +269,10 @@ fn auth_scenarios_pass() {
 }
 
 /// The grants that present a JWT (extensions): client credentials authenticated by a
-/// private-key JWT (`--client-key`, the key from the scenario's context written to a file) and
-/// workload identity's JWT bearer (`--assertion-file`). The key and the assertion are secrets:
-/// neither reaches stdout, stderr or a recording.
+/// private-key JWT (`--client-key`, the key from the scenario's context written to a file),
+/// workload identity's JWT bearer (`--assertion-file`) and enterprise-managed authorization
+/// (`--idp-token-endpoint`, `--id-token-env`). The key, the assertion, the ID token and the
+/// client secret are secrets: none reaches stdout, stderr or a recording.
 #[test]
 fn assertion_grant_scenarios_pass() {
     let Some(runner) = peers::conformance() else {
@@ -295,6 +296,20 @@ fn assertion_grant_scenarios_pass() {
             ),
         )
     };
+    // Enterprise-managed: the ID token exchanged at the identity provider for an ID-JAG, then
+    // presented with the client's secret (kept for the check below, as the ID token is).
+    let ema = script(
+        "ema",
+        &format!(
+            "eval \"$({python} -c 'import json, os, shlex; c = json.loads(os.environ[\"MCP_CONFORMANCE_CONTEXT\"]); \
+             print(\"; \".join(\"export %s=%s\" % (k.upper(), shlex.quote(str(v))) for k, v in c.items()))')\"\n\
+             printf '%s\\n%s\\n' \"$IDP_ID_TOKEN\" \"$CLIENT_SECRET\" > {d}/ema.secret\n\
+             {{bin}} call test-tool --client-id \"$CLIENT_ID\" --client-secret-env CLIENT_SECRET \
+             --idp-token-endpoint \"$IDP_TOKEN_ENDPOINT\" --idp-client-id \"$IDP_CLIENT_ID\" \
+             --id-token-env IDP_ID_TOKEN --no-store --format json --record {d}/ema.jsonl \
+             --url \"$url\" > {d}/ema.out 2> {d}/ema.err\n"
+        ),
+    );
     let scenarios = [
         (
             "client-credentials-jwt",
@@ -304,6 +319,7 @@ fn assertion_grant_scenarios_pass() {
             "wif-jwt-bearer",
             grant("wif", "valid_jwt", "--assertion-file"),
         ),
+        ("enterprise-managed-authorization", ema),
     ];
     let mut failed = Vec::new();
     for (name, client) in scenarios {
@@ -313,11 +329,11 @@ fn assertion_grant_scenarios_pass() {
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
-    for name in ["jwt", "wif"] {
+    for name in ["jwt", "wif", "ema"] {
         let secret = std::fs::read_to_string(dir.join(format!("{name}.secret"))).expect("secret");
         let pieces: Vec<&str> = secret
             .lines()
-            .filter(|l| !l.starts_with("-----") && l.len() > 20)
+            .filter(|l| !l.starts_with("-----") && l.len() > 12)
             .collect();
         assert!(!pieces.is_empty());
         for file in ["out", "err", "jsonl"] {

@@ -541,6 +541,18 @@ pub struct ConnectionArgs {
     /// file holds, read again at each grant. No browser.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["client_credentials", "client_key"])]
     pub assertion_file: Option<PathBuf>,
+    /// OAuth, enterprise-managed (SEP-990): the identity provider's token endpoint where the
+    /// ID token (--id-token-env) is exchanged for an authorization grant (ID-JAG), presented to
+    /// the server's authorization server as --client-id with --client-secret-env. No browser.
+    #[arg(long, value_name = "URL", requires_all = ["id_token_env", "client_id"], conflicts_with_all = ["client_credentials", "client_key", "assertion_file"])]
+    pub idp_token_endpoint: Option<String>,
+    /// OAuth, enterprise-managed: this client's id at the identity provider.
+    #[arg(long, value_name = "ID", requires = "idp_token_endpoint")]
+    pub idp_client_id: Option<String>,
+    /// OAuth, enterprise-managed: the user's ID token from the identity provider, read from
+    /// this environment variable.
+    #[arg(long, value_name = "VAR", requires = "idp_token_endpoint")]
+    pub id_token_env: Option<String>,
     /// OAuth in a headless command: allow the browser flow (without it, a server that needs a
     /// new authorization ends the command with exit code 3).
     #[arg(long)]

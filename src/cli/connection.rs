@@ -178,6 +178,16 @@ impl ConnectionArgs {
             let key = crate::mcp::oauth::read_key(path)?;
             return Ok(Some(AssertionGrant::PrivateKeyJwt { key }));
         }
+        if let (Some(endpoint), Some(var)) = (&self.idp_token_endpoint, &self.id_token_env) {
+            let id_token = std::env::var(var)
+                .map_err(|_| format!("--id-token-env: environment variable {var} is not set"))?;
+            crate::secrets::register(&id_token);
+            return Ok(Some(AssertionGrant::Enterprise {
+                idp_token_endpoint: endpoint.clone(),
+                idp_client_id: self.idp_client_id.clone(),
+                id_token,
+            }));
+        }
         Ok(self
             .assertion_file
             .clone()

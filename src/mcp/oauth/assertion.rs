@@ -1,9 +1,11 @@
 //! The grants that present a signed JWT at the token endpoint, with no browser: the client
 //! credentials grant authenticated by a private-key JWT (`--client-key`, RFC 7523 §2.2,
-//! SEP-1046; ES256 signed here with ring) and the JWT-bearer grant of workload identity
-//! federation (`--assertion-file`, RFC 7523 §2.1, SEP-1933). A refusal is said as the
-//! authorization server wrote it, never retried nor swapped for another grant. Keys and
-//! assertions are secrets: registered before use, never printed.
+//! SEP-1046; ES256 signed here with ring), the JWT-bearer grant of workload identity
+//! federation (`--assertion-file`, RFC 7523 §2.1, SEP-1933), and enterprise-managed
+//! authorization (SEP-990: the user's ID token exchanged at their identity provider for an
+//! ID-JAG, RFC 8693, which is then the JWT-bearer grant's assertion). A refusal is said as the
+//! server wrote it, never retried nor swapped for another grant. Keys, tokens and assertions
+//! are secrets: registered before use, never printed.
 
 use super::{AuthFailure, Authorizer, failed};
 use base64::Engine;
@@ -13,6 +15,9 @@ use serde_json::{Value, json};
 use std::path::PathBuf;
 
 const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+const TOKEN_EXCHANGE: &str = "urn:ietf:params:oauth:grant-type:token-exchange";
+const ID_TOKEN_TYPE: &str = "urn:ietf:params:oauth:token-type:id_token";
+const ID_JAG_TYPE: &str = "urn:ietf:params:oauth:token-type:id-jag";
 const CLIENT_ASSERTION_TYPE: &str = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 /// A client assertion's lifetime.
 const ASSERTION_SECONDS: u64 = 300;
@@ -28,6 +33,13 @@ pub enum AssertionGrant {
     /// The JWT-bearer grant with the JWT this file holds (read at each grant: workload tokens
     /// rotate).
     JwtBearer { file: PathBuf },
+    /// Enterprise-managed: the user's ID token exchanged at the identity provider's token
+    /// endpoint for an ID-JAG, presented in the JWT-bearer grant.
+    Enterprise {
+        idp_token_endpoint: String,
+        idp_client_id: Option<String>,
+        id_token: String,
+    },
 }
 
 /// A PEM private key (`-----BEGIN PRIVATE KEY-----`) as DER, its text registered as a secret.
@@ -150,10 +162,53 @@ impl Authorizer {
                     form.push(("client_id", id.clone()));
                 }
             }
+            AssertionGrant::Enterprise {
+                idp_token_endpoint,
+                idp_client_id,
+                id_token,
+            } => {
+                self.say("exchanging the ID token for an authorization grant (ID-JAG) at the identity provider");
+                let mut exchange = vec![
+                    ("grant_type", TOKEN_EXCHANGE.to_string()),
+                    ("subject_token", id_token.clone()),
+                    ("subject_token_type", ID_TOKEN_TYPE.into()),
+                    ("requested_token_type", ID_JAG_TYPE.into()),
+                    ("audience", audience.clone()),
+                    ("resource", self.url.clone()),
+                ];
+                if let Some(id) = idp_client_id {
+                    exchange.push(("client_id", id.clone()));
+                }
+                let answer = self
+                    .within("the ID-JAG", post_form(idp_token_endpoint, &exchange, None))
+                    .await??;
+                let jag = id_jag(&answer)?;
+                crate::secrets::register(&jag);
+                self.say("asking for a token (JWT bearer: the ID-JAG)");
+                form.extend([("grant_type", JWT_BEARER.into()), ("assertion", jag)]);
+            }
         }
-        let token = self
-            .within("the token", post_token(&metadata.token_endpoint, &form))
+        let basic = match (
+            &self.options.assertion,
+            &client_id,
+            &self.options.client_secret,
+        ) {
+            (Some(AssertionGrant::Enterprise { .. }), Some(id), Some(secret)) => {
+                Some((id.as_str(), secret.as_str()))
+            }
+            _ => None,
+        };
+        let answer = self
+            .within(
+                "the token",
+                post_form(&metadata.token_endpoint, &form, basic),
+            )
             .await??;
+        let token: OAuthTokenResponse = serde_json::from_value(answer).map_err(|e| {
+            AuthFailure::Failed(format!(
+                "the token endpoint's answer is not a token set: {e}"
+            ))
+        })?;
         let mut state = OAuthState::Unauthorized(manager);
         let id = client_id.unwrap_or_default();
         self.within("the token", state.set_credentials(&id, token))
@@ -167,44 +222,65 @@ impl Authorizer {
 
 /// `application/x-www-form-urlencoded`: every byte but the unreserved ones percent-encoded.
 fn form_body(form: &[(&str, String)]) -> String {
-    let encode = |text: &str| {
-        text.bytes()
-            .map(|b| match b {
-                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                    (b as char).to_string()
-                }
-                _ => format!("%{b:02X}"),
-            })
-            .collect::<String>()
-    };
     form.iter()
-        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+        .map(|(k, v)| format!("{}={}", form_encode(k), form_encode(v)))
         .collect::<Vec<_>>()
         .join("&")
 }
 
-/// POSTs the form to the token endpoint: the token set, or the refusal in the server's words.
-async fn post_token(
+fn form_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The ID-JAG of a token exchange's answer (`issued_token_type` must say it is one).
+fn id_jag(answer: &Value) -> Result<String, AuthFailure> {
+    if answer.get("issued_token_type").and_then(Value::as_str) != Some(ID_JAG_TYPE) {
+        return Err(AuthFailure::Failed(
+            "the identity provider's answer is not an ID-JAG (issued_token_type)".into(),
+        ));
+    }
+    answer
+        .get("access_token")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| AuthFailure::Failed("the identity provider's answer has no token".into()))
+}
+
+/// POSTs the form to a token endpoint (with `client_secret_basic` when `basic` is given): the
+/// answer, or the refusal in the server's words.
+async fn post_form(
     endpoint: &str,
     form: &[(&str, String)],
-) -> Result<OAuthTokenResponse, AuthFailure> {
-    let response = crate::mcp::transport::http::client()
+    basic: Option<(&str, &str)>,
+) -> Result<Value, AuthFailure> {
+    let mut request = crate::mcp::transport::http::client()
         .post(endpoint)
         .header("Accept", "application/json")
         .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(form_body(form))
-        .send()
-        .await
-        .map_err(|e| {
-            AuthFailure::Failed(format!(
-                "the token endpoint could not be reached: {}",
-                crate::mcp::transport::http::describe(&e)
-            ))
-        })?;
+        .body(form_body(form));
+    if let Some((id, secret)) = basic {
+        // RFC 6749 §2.3.1: each part form-encoded before it is joined and base64-encoded.
+        let joined = format!("{}:{}", form_encode(id), form_encode(secret));
+        let encoded = base64::engine::general_purpose::STANDARD.encode(joined);
+        request = request.header("Authorization", format!("Basic {encoded}"));
+    }
+    let response = request.send().await.map_err(|e| {
+        AuthFailure::Failed(format!(
+            "{endpoint} could not be reached: {}",
+            crate::mcp::transport::http::describe(&e)
+        ))
+    })?;
     let status = response.status();
     let body = response.bytes().await.map_err(|e| {
         AuthFailure::Failed(format!(
-            "the token endpoint's answer could not be read: {}",
+            "the answer of {endpoint} could not be read: {}",
             crate::mcp::transport::http::describe(&e)
         ))
     })?;
@@ -213,7 +289,7 @@ async fn post_token(
     if !status.is_success() || answer.get("error").is_some() {
         let said = |key: &str| answer.get(key).and_then(Value::as_str).unwrap_or_default();
         let why = crate::secrets::redact(&format!(
-            "the authorization server refused the grant (HTTP {}): {} {}",
+            "{endpoint} refused the grant (HTTP {}): {} {}",
             status.as_u16(),
             said("error"),
             said("error_description")
@@ -223,11 +299,7 @@ async fn post_token(
             crate::untrusted::line(why.trim_end(), 600).into_owned(),
         ));
     }
-    serde_json::from_value(answer).map_err(|e| {
-        AuthFailure::Failed(format!(
-            "the token endpoint's answer is not a token set: {e}"
-        ))
-    })
+    Ok(answer)
 }
 
 #[cfg(test)]
@@ -261,7 +333,7 @@ mod tests {
             ("grant_type", JWT_BEARER.to_string()),
             ("assertion", assertion.to_string()),
         ];
-        let Err(AuthFailure::Failed(why)) = post_token(&endpoint, &form).await else {
+        let Err(AuthFailure::Failed(why)) = post_form(&endpoint, &form, None).await else {
             panic!("refused");
         };
         assert!(why.contains("invalid_grant"), "{why}");
