@@ -73,17 +73,85 @@ const STDIO: &str = "basic/transports#stdio";
 /// A name no server has (a method, a tool, a cursor, a resource).
 const NOBODY: &str = "mcp-inspect-conform-no-such";
 
-/// Runs every check on `session`; `seen` is what the connection noticed meanwhile (read after
-/// the requests, so lines written while they ran count too).
-pub async fn run(session: &Session, seen: impl FnOnce() -> Seen) -> Vec<Finding> {
-    let mut found = vec![unknown_method(session).await, ping(session).await];
-    found.extend(listings(session).await);
-    found.push(invalid_cursor(session).await);
-    found.push(unknown_tool(session).await);
-    found.push(invalid_arguments(session).await);
-    found.push(logging(session).await);
-    found.push(unknown_resource(session).await);
-    found.push(stdout_only_json_rpc(&seen()));
+/// The id of every check, in the order they run: `--only` and `--skip` name them.
+pub const CHECKS: [&str; 18] = [
+    "unknown-method",
+    "ping",
+    "tools-list",
+    "resources-list",
+    "prompts-list",
+    "invalid-cursor",
+    "unknown-tool",
+    "invalid-arguments",
+    "logging-set-level",
+    "unknown-resource",
+    "stdout-only-json-rpc",
+    "version-negotiation",
+    "exits-on-stdin-close",
+    "no-requests-before-initialized",
+    "notification-unanswered",
+    "string-id-echoed",
+    "large-id-echoed",
+    "parse-error",
+];
+
+/// Which checks run (`--only`, `--skip`): a check left out sends nothing.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    pub only: Vec<String>,
+    pub skip: Vec<String>,
+}
+
+impl Selection {
+    pub fn wants(&self, id: &str) -> bool {
+        (self.only.is_empty() || self.only.iter().any(|o| o == id))
+            && !self.skip.iter().any(|s| s == id)
+    }
+
+    /// A name given that is no check's id.
+    pub fn unknown(&self) -> Option<&str> {
+        self.only
+            .iter()
+            .chain(&self.skip)
+            .find(|id| !CHECKS.contains(&id.as_str()))
+            .map(String::as_str)
+    }
+}
+
+/// Runs the checks `selection` wants on `session`; `seen` is what the connection noticed
+/// meanwhile (read after the requests, so lines written while they ran count too).
+pub async fn run(
+    session: &Session,
+    selection: &Selection,
+    seen: impl FnOnce() -> Seen,
+) -> Vec<Finding> {
+    let wants = |id: &str| selection.wants(id);
+    let mut found = Vec::new();
+    if wants("unknown-method") {
+        found.push(unknown_method(session).await);
+    }
+    if wants("ping") {
+        found.push(ping(session).await);
+    }
+    found.extend(listings(session, selection).await);
+    if wants("invalid-cursor") {
+        found.push(invalid_cursor(session).await);
+    }
+    if wants("unknown-tool") {
+        found.push(unknown_tool(session).await);
+    }
+    if wants("invalid-arguments") {
+        found.push(invalid_arguments(session).await);
+    }
+    if wants("logging-set-level") {
+        found.push(logging(session).await);
+    }
+    if wants("unknown-resource") {
+        found.push(unknown_resource(session).await);
+    }
+    if wants("stdout-only-json-rpc") {
+        found.push(stdout_only_json_rpc(&seen()));
+    }
     found
 }
 
@@ -199,13 +267,16 @@ async fn ping(session: &Session) -> Finding {
 }
 
 /// Each declared capability's list method works.
-async fn listings(session: &Session) -> Vec<Finding> {
+async fn listings(session: &Session, selection: &Selection) -> Vec<Finding> {
     let mut found = Vec::new();
     for (capability, method, id) in [
         ("tools", "tools/list", "tools-list"),
         ("resources", "resources/list", "resources-list"),
         ("prompts", "prompts/list", "prompts-list"),
     ] {
+        if !selection.wants(id) {
+            continue;
+        }
         let check = finding(
             id,
             "a capability the server declares has its list method answered",

@@ -187,8 +187,15 @@ pub enum Command {
     /// and a command that reproduces it. Only read-only tools are called. Exit 1 when a MUST
     /// fails
     Conform {
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// Run only these checks (by id; repeatable, or comma-separated).
+        #[arg(long, value_name = "ID", value_delimiter = ',')]
+        only: Vec<String>,
+        /// Leave these checks out: nothing of theirs is sent (by id; repeatable, or
+        /// comma-separated).
+        #[arg(long, value_name = "ID", value_delimiter = ',')]
+        skip: Vec<String>,
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
         #[command(flatten)]
         connection: ConnectionArgs,
     },

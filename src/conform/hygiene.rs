@@ -29,8 +29,15 @@ const LARGE_ID: &str = "9007199254740993";
 /// A string id with a quote, a backslash and a non-ASCII letter.
 const STRING_ID: &str = r#""conform \"ü\" \\ 1""#;
 
-/// Every check here, on `target` when it is a stdio server (else each not applicable).
-pub async fn run(target: &Target) -> Vec<Finding> {
+/// The checks here `selection` wants, on `target` when it is a stdio server (else each not
+/// applicable); a copy of the server is started only for checks that are wanted.
+pub async fn run(target: &Target, selection: &super::Selection) -> Vec<Finding> {
+    let mut found = every_check(target, selection).await;
+    found.retain(|f| selection.wants(f.id));
+    found
+}
+
+async fn every_check(target: &Target, selection: &super::Selection) -> Vec<Finding> {
     let checks = [
         version_negotiation(),
         exits_on_stdin_close(),
@@ -40,7 +47,10 @@ pub async fn run(target: &Target) -> Vec<Finding> {
         large_id_echoed(),
         parse_error(),
     ];
-    let mut first = match Probe::start(target) {
+    if !checks.iter().any(|c| selection.wants(c.id)) {
+        return Vec::new();
+    }
+    let first = match Probe::start(target) {
         None => {
             return not_run(
                 checks,
@@ -64,20 +74,16 @@ pub async fn run(target: &Target) -> Vec<Finding> {
         large_id,
         parse,
     ] = checks;
-    let asked = initialize(FROM_THE_FUTURE);
-    let waited = first.ask(&asked, &json!(1)).await;
-    let version = version.judged_raw(&first.wrote, negotiated(&waited.reply, FROM_THE_FUTURE));
-    let exit = match waited.reply {
-        Reply::Ended => exit.not_applicable("the server exited before its stdin was closed"),
-        _ => {
-            first.write(INITIALIZED).await;
-            let exited = first.close_stdin(EXIT_WITHIN).await;
-            exit.judged_raw(&first.wrote, exit_judged(exited))
-        }
-    };
-    first.end().await;
-    let mut found = vec![version, exit];
+    let mut found = Vec::new();
+    if selection.wants(version.id) || selection.wants(exit.id) {
+        found.extend(first_copy(first, version, exit).await);
+    } else {
+        first.end().await;
+    }
     let rest = [early, notification, string_id, large_id, parse];
+    if !rest.iter().any(|c| selection.wants(c.id)) {
+        return found;
+    }
     let mut probe = match Probe::start(target) {
         Some(Ok(probe)) => probe,
         _ => {
@@ -95,6 +101,23 @@ pub async fn run(target: &Target) -> Vec<Finding> {
     found.extend(after_handshake(&mut probe, rest).await);
     probe.end().await;
     found
+}
+
+/// On the first copy: a version from the future asked for, then its stdin closed.
+async fn first_copy(mut first: Probe, version: Finding, exit: Finding) -> [Finding; 2] {
+    let asked = initialize(FROM_THE_FUTURE);
+    let waited = first.ask(&asked, &json!(1)).await;
+    let version = version.judged_raw(&first.wrote, negotiated(&waited.reply, FROM_THE_FUTURE));
+    let exit = match waited.reply {
+        Reply::Ended => exit.not_applicable("the server exited before its stdin was closed"),
+        _ => {
+            first.write(INITIALIZED).await;
+            let exited = first.close_stdin(EXIT_WITHIN).await;
+            exit.judged_raw(&first.wrote, exit_judged(exited))
+        }
+    };
+    first.end().await;
+    [version, exit]
 }
 
 /// The checks run in one session, in order; the one that may end the server last.

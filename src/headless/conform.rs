@@ -4,7 +4,7 @@
 
 use super::output::Report;
 use super::teller::Told;
-use crate::cli::Format;
+use crate::cli::CheckFormat;
 use crate::config::target::Target;
 use crate::conform::{Finding, Level, Seen, Status};
 use crate::headless::exit;
@@ -16,6 +16,8 @@ use serde_json::{Value, json};
 pub struct Asked<'a> {
     pub words: &'a [String],
     pub target: Option<&'a Target>,
+    pub selection: &'a crate::conform::Selection,
+    pub format: CheckFormat,
 }
 
 pub async fn run(session: &Session, report: &Report, told: &Told, asked: Asked<'_>) -> i32 {
@@ -31,9 +33,9 @@ pub async fn run(session: &Session, report: &Report, told: &Told, asked: Asked<'
             stdio,
         }
     };
-    let mut findings = crate::conform::run(session, seen).await;
+    let mut findings = crate::conform::run(session, asked.selection, seen).await;
     if let Some(target) = asked.target {
-        findings.extend(crate::conform::run_raw(target).await);
+        findings.extend(crate::conform::run_raw(target, asked.selection).await);
     }
     let count = |status| findings.iter().filter(|f| f.status == status).count();
     let (passed, failed, not_applicable) = (
@@ -45,8 +47,9 @@ pub async fn run(session: &Session, report: &Report, told: &Told, asked: Asked<'
         .iter()
         .filter(|f| f.status == Status::Fail && f.level == Level::Must)
         .count();
-    match report.format {
-        Format::Json => {
+    match asked.format {
+        CheckFormat::Sarif => report.json(&sarif(session, &findings, &asked)),
+        CheckFormat::Json => {
             let checks: Vec<Value> = findings.iter().map(|f| as_json(f, &asked)).collect();
             report.json(&json!({
                 "server": session.server.name,
@@ -58,7 +61,7 @@ pub async fn run(session: &Session, report: &Report, told: &Told, asked: Asked<'
                 "notApplicable": not_applicable,
             }));
         }
-        Format::Text => {
+        CheckFormat::Text => {
             for finding in &findings {
                 tell(report, finding, &asked);
             }
@@ -101,6 +104,41 @@ fn tell(report: &Report, finding: &Finding, asked: &Asked) {
             }
         }
     }
+}
+
+/// Each failure a SARIF result: `conform/<id>`, an error for a MUST, a warning for a SHOULD,
+/// located at the server (logically: there is no file).
+fn sarif(session: &Session, findings: &[Finding], asked: &Asked) -> Value {
+    let rules: Vec<String> = findings
+        .iter()
+        .map(|f| format!("conform/{}", f.id))
+        .collect();
+    let results: Vec<crate::sarif::Finding> = findings
+        .iter()
+        .zip(&rules)
+        .filter(|(f, _)| f.status == Status::Fail)
+        .map(|(f, rule)| crate::sarif::Finding {
+            rule,
+            level: match f.level {
+                Level::Must => "error",
+                Level::Should => "warning",
+            },
+            tool: &session.server.name,
+            kind: crate::drift::compare::Kind::Tool,
+            pointer: "",
+            message: format!(
+                "{} ({:?}, {}): got {}{}",
+                f.rule,
+                f.level,
+                f.spec,
+                f.said,
+                reproduce(f, asked)
+                    .map(|line| format!("; reproduce: {line}"))
+                    .unwrap_or_default()
+            ),
+        })
+        .collect();
+    crate::sarif::log(&results, None)
 }
 
 fn as_json(finding: &Finding, asked: &Asked) -> Value {

@@ -85,6 +85,8 @@ pub enum Job<'a> {
         /// The server's command line, which the raw checks start again (`None` when it
         /// cannot be made: connecting says why).
         target: Option<crate::config::target::Target>,
+        selection: crate::conform::Selection,
+        format: CheckFormat,
     },
     /// `request METHOD`: any request, its result as sent.
     Request {
@@ -204,10 +206,40 @@ fn skills_plan(command: &Command) -> Plan<'_> {
 /// `conform` and `request METHOD`: requests of the user's choosing or of the checks'.
 fn asking_plan(command: &Command) -> Plan<'_> {
     match command {
-        Command::Conform { format, connection } => {
+        Command::Conform {
+            only,
+            skip,
+            format,
+            connection,
+        } => {
+            let selection = crate::conform::Selection {
+                only: only.clone(),
+                skip: skip.clone(),
+            };
+            if let Some(unknown) = selection.unknown() {
+                let message = format!(
+                    "no check is called `{}`; the checks: {}",
+                    crate::untrusted::line(unknown, 80),
+                    crate::conform::CHECKS.join(", ")
+                );
+                return Plan::Refused {
+                    message,
+                    format: Format::Text,
+                };
+            }
             let words = super::connection_words(connection);
             let target = connection.options().ok().map(|o| o.target);
-            connected(connection, *format, Job::Conform { words, target })
+            let report_format = match format {
+                CheckFormat::Text => Format::Text,
+                CheckFormat::Json | CheckFormat::Sarif => Format::Json,
+            };
+            let job = Job::Conform {
+                words,
+                target,
+                selection,
+                format: *format,
+            };
+            connected(connection, report_format, job)
         }
         Command::Request {
             method,
@@ -446,10 +478,17 @@ impl Job<'_> {
             Job::Ping => ping(session, report).await,
             Job::Skills => skills::list(session, report).await,
             Job::Skill(load) => skills::load(session, load, report).await,
-            Job::Conform { words, target } => {
+            Job::Conform {
+                words,
+                target,
+                selection,
+                format,
+            } => {
                 let asked = conform::Asked {
                     words: &words,
                     target: target.as_ref(),
+                    selection: &selection,
+                    format,
                 };
                 conform::run(session, report, told, asked).await
             }

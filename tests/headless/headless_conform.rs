@@ -134,3 +134,75 @@ fn a_server_that_outlives_its_stdin_is_said_to() {
     );
     assert_eq!(status_of(&checks, "notification-unanswered"), "pass");
 }
+
+/// `--only` and `--skip` choose the checks by id (an unknown id is refused with the list), and
+/// `--format sarif` gives a result per failure: an error for a MUST, a warning for a SHOULD.
+#[test]
+fn checks_are_chosen_by_id_and_failures_are_sarif_results() {
+    let r = run(&[
+        "conform",
+        "--only",
+        "ping,unknown-method",
+        "--format",
+        "json",
+        "--demo",
+        "--protocol",
+        "legacy",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let ids: Vec<String> = checks(&r.stdout)
+        .iter()
+        .filter_map(|c| c["id"].as_str().map(String::from))
+        .collect();
+    assert_eq!(ids, ["unknown-method", "ping"]);
+    let r = run(&[
+        "conform",
+        "--skip",
+        "logging-set-level",
+        "--skip",
+        "parse-error",
+        "--format",
+        "json",
+        "--hostile",
+    ]);
+    let checks = checks(&r.stdout);
+    assert_eq!(status_of(&checks, "logging-set-level"), "missing");
+    assert_eq!(status_of(&checks, "parse-error"), "missing");
+    assert_eq!(status_of(&checks, "unknown-tool"), "fail");
+    assert_eq!(
+        r.code, 0,
+        "no MUST failed among the checks run: {}",
+        r.stdout
+    );
+    let r = run(&["conform", "--only", "nope", "--demo"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("no check is called `nope`; the checks: unknown-method"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["conform", "--format", "sarif", "--hostile"]);
+    assert_eq!(r.code, 1);
+    let log: Value = serde_json::from_str(&r.stdout).expect("sarif");
+    let results = log["runs"][0]["results"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let level_of = |rule: &str| {
+        results
+            .iter()
+            .find(|x| x["ruleId"] == rule)
+            .and_then(|x| x["level"].as_str().map(String::from))
+    };
+    assert_eq!(
+        level_of("conform/logging-set-level").as_deref(),
+        Some("error")
+    );
+    assert_eq!(level_of("conform/parse-error").as_deref(), Some("warning"));
+    assert!(results.iter().all(|x| {
+        x["message"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("got "))
+    }));
+}

@@ -130,6 +130,42 @@ impl Authorizer {
             .issuer
             .clone()
             .unwrap_or_else(|| metadata.token_endpoint.clone());
+        let form = self.grant_form(grant, &audience).await?;
+        let client_id = self.options.client_id.clone();
+        let basic = match (grant, &client_id, &self.options.client_secret) {
+            (AssertionGrant::Enterprise { .. }, Some(id), Some(secret)) => {
+                Some((id.as_str(), secret.as_str()))
+            }
+            _ => None,
+        };
+        let answer = self
+            .within(
+                "the token",
+                post_form(&metadata.token_endpoint, &form, basic),
+            )
+            .await??;
+        let token: OAuthTokenResponse = serde_json::from_value(answer).map_err(|e| {
+            AuthFailure::Failed(format!(
+                "the token endpoint's answer is not a token set: {e}"
+            ))
+        })?;
+        let mut state = OAuthState::Unauthorized(manager);
+        let id = client_id.unwrap_or_default();
+        self.within("the token", state.set_credentials(&id, token))
+            .await?
+            .map_err(failed)?;
+        state
+            .into_authorization_manager()
+            .ok_or_else(|| AuthFailure::Failed("the token could not be kept".into()))
+    }
+
+    /// The token request's form for `grant` (the enterprise grant's ID-JAG fetched first),
+    /// `audience` the authorization server's issuer.
+    async fn grant_form(
+        &self,
+        grant: &AssertionGrant,
+        audience: &str,
+    ) -> Result<Vec<(&'static str, String)>, AuthFailure> {
         let client_id = self.options.client_id.clone();
         let mut form = vec![("resource", self.url.clone())];
         match grant {
@@ -137,8 +173,7 @@ impl Authorizer {
                 let Some(id) = &client_id else {
                     return Err(AuthFailure::Failed("--client-key needs --client-id".into()));
                 };
-                let assertion =
-                    client_assertion(key, id, &audience).map_err(AuthFailure::Failed)?;
+                let assertion = client_assertion(key, id, audience).map_err(AuthFailure::Failed)?;
                 crate::secrets::register(&assertion);
                 self.say("asking for a token (client credentials, a private-key JWT)");
                 form.extend([
@@ -167,56 +202,49 @@ impl Authorizer {
                 idp_client_id,
                 id_token,
             } => {
-                self.say("exchanging the ID token for an authorization grant (ID-JAG) at the identity provider");
-                let mut exchange = vec![
-                    ("grant_type", TOKEN_EXCHANGE.to_string()),
-                    ("subject_token", id_token.clone()),
-                    ("subject_token_type", ID_TOKEN_TYPE.into()),
-                    ("requested_token_type", ID_JAG_TYPE.into()),
-                    ("audience", audience.clone()),
-                    ("resource", self.url.clone()),
-                ];
-                if let Some(id) = idp_client_id {
-                    exchange.push(("client_id", id.clone()));
-                }
-                let answer = self
-                    .within("the ID-JAG", post_form(idp_token_endpoint, &exchange, None))
-                    .await??;
-                let jag = id_jag(&answer)?;
-                crate::secrets::register(&jag);
+                let jag = self
+                    .id_jag(
+                        idp_token_endpoint,
+                        idp_client_id.as_deref(),
+                        id_token,
+                        audience,
+                    )
+                    .await?;
                 self.say("asking for a token (JWT bearer: the ID-JAG)");
                 form.extend([("grant_type", JWT_BEARER.into()), ("assertion", jag)]);
             }
         }
-        let basic = match (
-            &self.options.assertion,
-            &client_id,
-            &self.options.client_secret,
-        ) {
-            (Some(AssertionGrant::Enterprise { .. }), Some(id), Some(secret)) => {
-                Some((id.as_str(), secret.as_str()))
-            }
-            _ => None,
-        };
+        Ok(form)
+    }
+
+    /// The ID-JAG the identity provider gives for the user's ID token (RFC 8693).
+    async fn id_jag(
+        &self,
+        endpoint: &str,
+        idp_client_id: Option<&str>,
+        id_token: &str,
+        audience: &str,
+    ) -> Result<String, AuthFailure> {
+        self.say(
+            "exchanging the ID token for an authorization grant (ID-JAG) at the identity provider",
+        );
+        let mut exchange = vec![
+            ("grant_type", TOKEN_EXCHANGE.to_string()),
+            ("subject_token", id_token.to_string()),
+            ("subject_token_type", ID_TOKEN_TYPE.into()),
+            ("requested_token_type", ID_JAG_TYPE.into()),
+            ("audience", audience.to_string()),
+            ("resource", self.url.clone()),
+        ];
+        if let Some(id) = idp_client_id {
+            exchange.push(("client_id", id.to_string()));
+        }
         let answer = self
-            .within(
-                "the token",
-                post_form(&metadata.token_endpoint, &form, basic),
-            )
+            .within("the ID-JAG", post_form(endpoint, &exchange, None))
             .await??;
-        let token: OAuthTokenResponse = serde_json::from_value(answer).map_err(|e| {
-            AuthFailure::Failed(format!(
-                "the token endpoint's answer is not a token set: {e}"
-            ))
-        })?;
-        let mut state = OAuthState::Unauthorized(manager);
-        let id = client_id.unwrap_or_default();
-        self.within("the token", state.set_credentials(&id, token))
-            .await?
-            .map_err(failed)?;
-        state
-            .into_authorization_manager()
-            .ok_or_else(|| AuthFailure::Failed("the token could not be kept".into()))
+        let jag = id_jag(&answer)?;
+        crate::secrets::register(&jag);
+        Ok(jag)
     }
 }
 
