@@ -21,3 +21,14 @@ pub fn declared(capabilities: &serde_json::Value) -> bool {
         .and_then(|e| e.get(EXTENSION))
         .is_some_and(|c| !c.is_null())
 }
+
+/// `sha256:` and the 64 lowercase hex digits of `bytes`' SHA-256, as an entry writes a digest.
+pub fn digest_of(bytes: &[u8]) -> String {
+    digest_text(ring::digest::digest(&ring::digest::SHA256, bytes).as_ref())
+}
+
+/// A SHA-256 as an entry writes it.
+pub fn digest_text(digest: &[u8]) -> String {
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}

@@ -19,9 +19,8 @@ pub fn entry() -> Value {
     let resources: Vec<Value> = files()
         .iter()
         .map(|(uri, text)| {
-            let digest = ring::digest::digest(&ring::digest::SHA256, text.as_bytes());
-            let hex: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
-            json!({"uri": uri, "digest": format!("sha256:{hex}"), "size": text.len()})
+            let digest = crate::skills::digest_of(text.as_bytes());
+            json!({"uri": uri, "digest": digest, "size": text.len()})
         })
         .collect();
     json!({"uri": SKILL_MD,

@@ -278,8 +278,7 @@ fn as_json(entry: &Entry) -> Value {
             files
                 .iter()
                 .map(|f| {
-                    let hex: String = f.digest.iter().map(|b| format!("{b:02x}")).collect();
-                    json!({"uri": f.uri, "digest": format!("sha256:{hex}"), "size": f.size})
+                    json!({"uri": f.uri, "digest": skills::digest_text(&f.digest), "size": f.size})
                 })
                 .collect(),
         ),

@@ -52,9 +52,7 @@ fn uri(name: &str, file: &str) -> String {
 }
 
 fn digest(text: &str) -> String {
-    let digest = ring::digest::digest(&ring::digest::SHA256, text.as_bytes());
-    let hex: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
-    format!("sha256:{hex}")
+    crate::skills::digest_of(text.as_bytes())
 }
 
 fn file(uri: &str, text: &str) -> Value {
