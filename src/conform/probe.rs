@@ -19,6 +19,9 @@ pub const WAIT: Duration = Duration::from_secs(10);
 const MAX_LINE: usize = 1 << 20;
 /// Messages read while waiting for one answer before giving up on it (a flooding server).
 const MAX_MESSAGES: usize = 10_000;
+/// Other responses, and server requests, kept for the judgements (the rest are read and
+/// dropped: a server may flood megabyte answers).
+const MAX_KEPT: usize = 64;
 
 /// A running probe, ended with its process group when dropped.
 pub struct Probe {
@@ -141,7 +144,9 @@ impl Probe {
             };
             let is_response = message.get("result").is_some() || message.get("error").is_some();
             if !is_response {
-                if let (Some(method), Some(_)) = (message.get("method"), message.get("id")) {
+                if let (Some(method), Some(_)) = (message.get("method"), message.get("id"))
+                    && self.requests.len() < MAX_KEPT
+                {
                     let method = method.as_str().unwrap_or("?").to_string();
                     self.requests.push((method, self.initialized));
                 }
@@ -150,7 +155,9 @@ impl Probe {
             if id.is_some() && message.get("id") == id {
                 return Reply::Answer(message);
             }
-            others.push(message);
+            if others.len() < MAX_KEPT {
+                others.push(message);
+            }
         }
         Reply::Quiet
     }
