@@ -177,9 +177,9 @@ fn browser(python: &str, name: &str) -> String {
 }
 
 /// Every client auth scenario of the suite's versioned spec, plus client-credentials-basic
-/// (an extension; client-credentials-jwt, wif-jwt-bearer and enterprise-managed-authorization
-/// have a test of their own). Not attempted: DPoP (extensions).
-const AUTH_SCENARIOS: [&str; 26] = [
+/// and the DPoP extension's two (client-credentials-jwt, wif-jwt-bearer and
+/// enterprise-managed-authorization have a test of their own).
+const AUTH_SCENARIOS: [&str; 28] = [
     "metadata-default",
     "metadata-var1",
     "metadata-var2",
@@ -206,6 +206,9 @@ const AUTH_SCENARIOS: [&str; 26] = [
     "iss-unexpected",
     "iss-normalized",
     "metadata-issuer-mismatch",
+    // DPoP (extensions): the challenge names the scheme, so tokens are DPoP-bound unasked.
+    "dpop",
+    "dpop-nonce",
 ];
 
 #[test]

@@ -560,6 +560,10 @@ pub struct ConnectionArgs {
     /// this environment variable.
     #[arg(long, value_name = "VAR", requires = "idp_token_endpoint")]
     pub id_token_env: Option<String>,
+    /// OAuth: ask for DPoP-bound tokens (RFC 9449), each request proven with a key of this
+    /// run, even when the server's challenge does not name DPoP (one that does gets them).
+    #[arg(long)]
+    pub dpop: bool,
     /// OAuth in a headless command: allow the browser flow (without it, a server that needs a
     /// new authorization ends the command with exit code 3).
     #[arg(long)]

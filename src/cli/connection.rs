@@ -166,6 +166,7 @@ impl ConnectionArgs {
             open_browser: !self.no_browser,
             client_credentials: self.client_credentials,
             assertion: self.assertion_grant()?,
+            dpop: self.dpop,
             pasted: None,
             timeout: seconds("--timeout", self.timeout, DEFAULT_TIMEOUT_SECS)?,
         })

@@ -10,6 +10,7 @@
 mod assertion;
 pub use assertion::{AssertionGrant, read_key};
 mod browser;
+pub mod dpop;
 mod flow;
 
 pub use browser::open as open_in_browser;
@@ -52,6 +53,9 @@ pub struct AuthOptions {
     pub client_credentials: bool,
     /// A grant that presents a JWT (`--client-key`, `--assertion-file`), no browser.
     pub assertion: Option<AssertionGrant>,
+    /// Ask for DPoP-bound tokens (`--dpop`) even when the server's challenge does not name
+    /// DPoP (one that does gets them anyway).
+    pub dpop: bool,
     /// Redirect URLs the user pastes (the TUI's panel, or stdin headless), for when the
     /// browser cannot reach this machine's loopback (SSH).
     pub pasted: Option<Pasted>,
@@ -134,6 +138,10 @@ pub struct Authorizer {
     /// The last challenge of a 401 while connecting: the handshake may fail on something else
     /// after it (a probe that falls back to `initialize`), and the 401 is still the reason.
     challenged: std::sync::Mutex<Option<String>>,
+    /// This process's DPoP key, made the first time DPoP is asked for.
+    dpop: std::sync::OnceLock<Arc<dpop::Dpop>>,
+    /// Whether the current token is DPoP-bound (`token_type: DPoP`).
+    bound: AtomicBool,
 }
 
 impl Authorizer {
@@ -157,14 +165,20 @@ impl Authorizer {
             step_ups: AtomicU32::new(0),
             granted: std::sync::Mutex::new(Vec::new()),
             challenged: std::sync::Mutex::new(None),
+            dpop: std::sync::OnceLock::new(),
+            bound: AtomicBool::new(false),
         };
         if let Some(store) = authorizer.file_store()
             && store.load().await.ok().flatten().is_some()
         {
-            match manager_for(url).await {
+            match manager_for(url, None).await {
                 Ok(mut manager) => {
                     manager.set_credential_store(store);
                     match manager.initialize_from_store().await {
+                        // Its key was this process's alone: a new run cannot prove it.
+                        Ok(true) if dpop_bound(&manager).await => authorizer.say(
+                            "the stored token is bound to an earlier run's DPoP key; it was set aside",
+                        ),
                         Ok(true) => {
                             authorizer.say("using the stored token");
                             *authorizer.manager.lock().await = Some(manager);
@@ -329,9 +343,55 @@ impl Authorizer {
         })
     }
 
+    /// What a request to `url` with `method` carries to present `token`: `Authorization`, and
+    /// for a DPoP-bound token its scheme and a fresh proof.
+    pub fn present(&self, token: &str, method: &str, url: &str) -> Vec<(&'static str, String)> {
+        match (self.bound.load(Ordering::SeqCst), self.dpop.get()) {
+            (true, Some(dpop)) => vec![
+                ("authorization", format!("DPoP {token}")),
+                ("dpop", dpop.proof(method, url, Some(token))),
+            ],
+            _ => vec![("authorization", format!("Bearer {token}"))],
+        }
+    }
+
+    /// Keeps a `DPoP-Nonce` a response from `url` carried: true when the request is worth
+    /// sending again with it (a DPoP-bound token, and a nonce given).
+    pub fn noted(&self, url: &str, headers: &reqwest::header::HeaderMap) -> bool {
+        self.bound.load(Ordering::SeqCst) && self.dpop.get().is_some_and(|d| d.noted(url, headers))
+    }
+
+    /// The DPoP key, made now when DPoP is asked for (`--dpop`, or a challenge whose scheme is
+    /// DPoP) and was not yet.
+    fn dpop_for(&self, challenge: Option<&str>) -> Option<Arc<dpop::Dpop>> {
+        if let Some(dpop) = self.dpop.get() {
+            return Some(dpop.clone());
+        }
+        let named = challenge.is_some_and(|c| {
+            c.trim_start()
+                .get(..4)
+                .is_some_and(|s| s.eq_ignore_ascii_case("dpop"))
+        });
+        if !(self.options.dpop || named) {
+            return None;
+        }
+        match dpop::Dpop::new() {
+            Ok(made) => Some(self.dpop.get_or_init(|| Arc::new(made)).clone()),
+            Err(why) => {
+                self.say(&why);
+                None
+            }
+        }
+    }
+
     /// Runs the flow the options allow (caller holds `flow`); on success the new token set
     /// replaces the old.
     async fn authorize(&self, challenge: Option<&str>) -> Result<(), AuthFailure> {
+        if self.dpop_for(challenge).is_some() {
+            self.say(
+                "asking for DPoP-bound tokens (RFC 9449): a key of this run proves each request",
+            );
+        }
         let manager = if let Some(grant) = &self.options.assertion {
             self.assertion_grant(grant).await
         } else if self.options.client_credentials {
@@ -346,6 +406,8 @@ impl Authorizer {
                 self.tell(AuthStep::Failed(why.clone()));
             }
         })?;
+        self.bound
+            .store(dpop_bound(&manager).await, Ordering::SeqCst);
         if let Ok((client_id, Some(tokens))) = manager.get_credentials().await {
             use oauth2::TokenResponse;
             store::register_tokens(&tokens);
@@ -402,8 +464,28 @@ fn words(e: &AuthError) -> String {
     crate::untrusted::line(&crate::secrets::redact(&text), 600).into_owned()
 }
 
-/// rmcp's OAuth manager for `url`, once TLS has its crypto (its HTTP client is built inside).
-async fn manager_for(url: &str) -> Result<AuthorizationManager, AuthError> {
+/// rmcp's OAuth manager for `url`, once TLS has its crypto (its HTTP client is built inside);
+/// with DPoP, its requests go through [`dpop::DpopOAuthClient`], which proves token requests.
+async fn manager_for(
+    url: &str,
+    dpop: Option<Arc<dpop::Dpop>>,
+) -> Result<AuthorizationManager, AuthError> {
     crate::mcp::transport::http::tls_crypto_installed();
-    AuthorizationManager::new(url).await
+    match dpop {
+        Some(dpop) => {
+            let http = crate::mcp::transport::http::client();
+            let client = Arc::new(dpop::DpopOAuthClient { dpop, http });
+            AuthorizationManager::new_with_oauth_http_client(url, client).await
+        }
+        None => AuthorizationManager::new(url).await,
+    }
+}
+
+/// Whether the manager's token set is DPoP-bound (`token_type: DPoP`).
+async fn dpop_bound(manager: &AuthorizationManager) -> bool {
+    use oauth2::TokenResponse;
+    match manager.get_credentials().await {
+        Ok((_, Some(tokens))) => tokens.token_type().as_ref().eq_ignore_ascii_case("dpop"),
+        _ => false,
+    }
 }

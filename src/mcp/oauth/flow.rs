@@ -13,7 +13,7 @@ use rmcp::transport::auth::{
 impl Authorizer {
     /// A manager for this server, keeping what it obtains where the options say.
     pub(super) async fn new_manager(&self) -> Result<AuthorizationManager, AuthFailure> {
-        let mut manager = super::manager_for(self.url.as_str())
+        let mut manager = super::manager_for(self.url.as_str(), self.dpop.get().cloned())
             .await
             .map_err(failed)?;
         match self.file_store() {
@@ -194,7 +194,7 @@ impl Authorizer {
     /// Why a command that may not ask the user stops: the server needs OAuth, or (no metadata
     /// to be found) it wants a token given another way.
     pub(super) async fn why_not_asked(&self, challenge: Option<&str>) -> AuthFailure {
-        let Ok(manager) = super::manager_for(self.url.as_str()).await else {
+        let Ok(manager) = super::manager_for(self.url.as_str(), None).await else {
             return AuthFailure::NeedsUser;
         };
         let Ok(found) = self

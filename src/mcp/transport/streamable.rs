@@ -49,6 +49,8 @@ pub struct WireClient {
     last_post: Arc<Mutex<Option<PostedTo>>>,
     /// Ends the writer of refusals when rmcp lets go of the last copy of this client.
     _refusals: Option<Arc<AbortOnDrop>>,
+    /// A response just gave a DPoP nonce (see [`WireClient::nonce_noted`]).
+    nonce_seen: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// The URL, session and headers of a POST.
@@ -76,6 +78,7 @@ impl WireClient {
             auth,
             last_post: Arc::default(),
             _refusals: None,
+            nonce_seen: Arc::default(),
         };
         let task = tokio::spawn(writer.clone().write_refusals());
         WireClient {
@@ -122,12 +125,23 @@ impl StreamableHttpClient for WireClient {
                 .post_once(uri, &message, session_id, auth_token, headers)
                 .await;
         };
-        let mut authorized_again = false;
+        let (mut authorized_again, mut nonce_given_once) = (false, false);
         loop {
             let (token, generation) = auth.token().await;
             let headers = custom_headers.clone();
             let sent = self.post_once(uri.clone(), &message, session_id.clone(), token, headers);
             let outcome = match sent.await {
+                // A DPoP nonce asked for and given (RFC 9449 §9): the same request once more.
+                Err(Error::AuthRequired(e))
+                    if !nonce_given_once
+                        && crate::mcp::oauth::dpop::wants_nonce(&e.www_authenticate_header)
+                        && self
+                            .nonce_seen
+                            .swap(false, std::sync::atomic::Ordering::SeqCst) =>
+                {
+                    nonce_given_once = true;
+                    continue;
+                }
                 Err(Error::AuthRequired(e)) if !authorized_again => {
                     authorized_again = true;
                     let challenge = e.www_authenticate_header.clone();
@@ -172,9 +186,23 @@ impl StreamableHttpClient for WireClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<(), Error> {
         let token = self.token_or(auth_token).await;
-        self.http
-            .delete_session(uri, session_id, token, custom_headers)
-            .await
+        let request = self.http.delete(uri.as_ref());
+        let request = self.with_session(
+            request,
+            ("DELETE", &uri),
+            Some(session_id),
+            token,
+            custom_headers,
+        );
+        let response = request.send().await.map_err(Error::Client)?;
+        // A server that does not end sessions on request says 405: nothing more to do.
+        if response.status().as_u16() == 405 {
+            return Ok(());
+        }
+        response
+            .error_for_status()
+            .map(|_| ())
+            .map_err(Error::Client)
     }
 
     async fn get_stream(
@@ -190,11 +218,19 @@ impl StreamableHttpClient for WireClient {
         if let Some(id) = last_event_id {
             request = request.header("last-event-id", id);
         }
-        let request = with_session(request, session_id, auth_token, custom_headers)
+        let request = self
+            .with_session(
+                request,
+                ("GET", &uri),
+                session_id,
+                auth_token,
+                custom_headers,
+            )
             .build()
             .map_err(Error::Client)?;
         let sent = HttpExchange::headers(request.headers());
         let response = self.http.execute(request).await.map_err(Error::Client)?;
+        self.nonce_noted(&uri, &response);
         if response.status().as_u16() == 405 {
             return Err(Error::ServerDoesNotSupportSse);
         }
@@ -220,6 +256,48 @@ impl StreamableHttpClient for WireClient {
 }
 
 impl WireClient {
+    /// What every request of the session carries: its id, the token (with OAuth presented as
+    /// the authorizer says: `Bearer`, or `DPoP` with a proof for `method` on `uri`), the
+    /// worker's headers (protocol version, `Mcp-Method` …) and the user's.
+    fn with_session(
+        &self,
+        mut request: reqwest::RequestBuilder,
+        (method, uri): (&str, &str),
+        session_id: Option<Arc<str>>,
+        auth_token: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> reqwest::RequestBuilder {
+        if let Some(id) = session_id {
+            request = request.header(SESSION_ID, id.as_ref());
+        }
+        match (&self.auth, auth_token) {
+            (Some(auth), Some(token)) => {
+                for (name, value) in auth.present(&token, method, uri) {
+                    request = request.header(name, value);
+                }
+            }
+            (None, Some(token)) => request = request.bearer_auth(token),
+            (_, None) => {}
+        }
+        for (name, value) in custom_headers {
+            request = request.header(name, value);
+        }
+        request
+    }
+
+    /// A `DPoP-Nonce` the response carried is kept (and `nonce_seen` set: a `use_dpop_nonce`
+    /// refusal is then worth one more try with it).
+    fn nonce_noted(&self, uri: &str, response: &reqwest::Response) {
+        let given = self
+            .auth
+            .as_ref()
+            .is_some_and(|auth| auth.noted(uri, response.headers()));
+        if given {
+            self.nonce_seen
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
     /// The OAuth token when there is an authorizer, else the one rmcp passes.
     async fn token_or(&self, given: Option<String>) -> Option<String> {
         match &self.auth {
@@ -278,6 +356,7 @@ impl WireClient {
         let status = response.status();
         exchange.status = Some(status.as_u16());
         exchange.received = HttpExchange::headers(response.headers());
+        self.nonce_noted(&uri, &response);
         if let Err(e) = challenge(&response) {
             note(exchange);
             return Err(e);
@@ -316,10 +395,17 @@ impl WireClient {
             .post(to.uri.as_ref())
             .header("accept", format!("{EVENT_STREAM}, {JSON}"))
             .header("content-type", JSON);
-        with_session(request, to.session_id, to.auth_token, to.headers)
-            .body(body)
-            .build()
-            .map_err(Error::Client)
+        let uri = to.uri.clone();
+        self.with_session(
+            request,
+            ("POST", &uri),
+            to.session_id,
+            to.auth_token,
+            to.headers,
+        )
+        .body(body)
+        .build()
+        .map_err(Error::Client)
     }
 
     /// A POST that reached no server: said in the log (rmcp ends the session on this; the log
@@ -542,26 +628,6 @@ fn failed(
         "HTTP {status}: {}",
         crate::mcp::transport::http::body_in_words(&body)
     ))))
-}
-
-/// What every request of the session carries: its id, the token, the worker's headers
-/// (protocol version, `Mcp-Method` …) and the user's.
-fn with_session(
-    mut request: reqwest::RequestBuilder,
-    session_id: Option<Arc<str>>,
-    auth_token: Option<String>,
-    custom_headers: HashMap<HeaderName, HeaderValue>,
-) -> reqwest::RequestBuilder {
-    if let Some(id) = session_id {
-        request = request.header(SESSION_ID, id.as_ref());
-    }
-    if let Some(token) = auth_token {
-        request = request.bearer_auth(token);
-    }
-    for (name, value) in custom_headers {
-        request = request.header(name, value);
-    }
-    request
 }
 
 /// A 401 or 403 with a challenge, as rmcp's errors (the challenge is kept for the message).
