@@ -4,7 +4,7 @@
 pub mod catalog;
 pub mod library;
 mod server;
-mod skills;
+pub mod skills;
 mod stdio;
 
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;

@@ -97,6 +97,9 @@ pub mod demo {
     pub mod library {
         pub use crate::demo::library::{prompts, resources, templates};
     }
+    pub mod skills {
+        pub use crate::demo::skills::entry;
+    }
 }
 pub mod drift {
     pub mod compare {

@@ -1,5 +1,6 @@
-//! The tabs across the left pane: Tools, then Resources, Templates and Prompts where the server
-//! declares them (`resources` gives the first two, `prompts` the last). Pure.
+//! The tabs across the left pane: Tools, then Resources, Templates, Prompts and Skills where the
+//! server declares them (`resources` gives the first two, `prompts` the third, the skills
+//! extension the last). Pure.
 
 use crate::app::library::state::Kind;
 use serde_json::Value;
@@ -22,6 +23,9 @@ impl Tab {
         }
         if declares("prompts") {
             tabs.push(Tab::Library(Kind::Prompt));
+        }
+        if capabilities.is_some_and(crate::skills::declared) {
+            tabs.push(Tab::Library(Kind::Skill));
         }
         tabs
     }
@@ -58,6 +62,11 @@ mod tests {
         assert_eq!(Tab::Tools.step(&all, false), Tab::Library(Kind::Prompt));
         assert_eq!(Tab::Library(Kind::Prompt).step(&all, true), Tab::Tools);
         assert_eq!(Tab::Tools.step(&all, true), Tab::Library(Kind::Resource));
+        let skills = json!({"extensions": {"io.modelcontextprotocol/skills": {}}});
+        assert_eq!(
+            Tab::declared(Some(&skills)),
+            [Tab::Tools, Tab::Library(Kind::Skill)]
+        );
         let gone = Tab::Library(Kind::Template);
         assert_eq!(gone.step(&[Tab::Tools], true), gone, "not there: stays");
     }

@@ -7,8 +7,6 @@ use super::output::Report;
 use super::{exit, failed};
 use crate::cli::Format;
 use crate::mcp::Session;
-use crate::mcp::session::requests::OpenRequest;
-use crate::mcp::surface::library;
 use crate::skills::{self, Entry, Files};
 use serde_json::{Value, json};
 
@@ -67,25 +65,16 @@ pub async fn load(session: &Session, load: Load<'_>, report: &Report) -> i32 {
         Ok(entry) => entry,
         Err(why) => return report.error(&why, exit::ERROR),
     };
-    let refuse =
-        |why: String| report.error(&format!("{} not loaded: {why}", entry.uri), exit::ERROR);
-    let skill_md = match read_verified(session, &entry, &entry.uri).await {
-        Ok(bytes) => bytes,
-        Err(why) => return refuse(format!("SKILL.md {why}")),
-    };
-    if let Err(why) = frontmatter_matches(&entry, &skill_md) {
-        return refuse(format!("SKILL.md: {why}"));
-    }
     if matches!(entry.files, Files::Dynamic) {
         report.warn("its resources are \"dynamic\": no digests to verify its files against");
     }
-    let mut shown = vec![(entry.uri.clone(), skill_md)];
-    for uri in others_asked(&entry, &load) {
-        match read_verified(session, &entry, &uri).await {
-            Ok(bytes) => shown.push((uri, bytes)),
-            Err(why) => return refuse(format!("{uri} {why}")),
-        }
-    }
+    let shown = match session
+        .load_skill(&entry, &others_asked(&entry, &load))
+        .await
+    {
+        Ok(shown) => shown,
+        Err(why) => return report.error(&format!("{} not loaded: {why}", entry.uri), exit::ERROR),
+    };
     tell(report, &entry, &shown);
     exit::OK
 }
@@ -177,41 +166,6 @@ fn others_asked(entry: &Entry, load: &Load) -> Vec<String> {
     }
 }
 
-/// A file of the skill read and held against its entry: its bytes, or why they are not used.
-/// A file the entry does not list is never read (it would be a change to the skill).
-async fn read_verified(session: &Session, entry: &Entry, uri: &str) -> Result<Vec<u8>, String> {
-    let listed = entry.file(uri);
-    if listed.is_none() && matches!(entry.files, Files::Listed(_)) {
-        return Err("is not listed in the skill's entry (a file it does not list is a change to the skill): not read".into());
-    }
-    if skills::file_path(entry, uri).is_none() && uri != entry.uri {
-        return Err("is not inside the skill's directory: not read".into());
-    }
-    let request = OpenRequest::Read { uri: uri.into() };
-    let result = (session.open(&request).await).map_err(|e| format!("could not be read: {e}"))?;
-    let contents = result.get("contents").and_then(Value::as_array);
-    let content = contents
-        .and_then(|c| {
-            c.iter()
-                .find(|c| c.get("uri").and_then(Value::as_str) == Some(uri))
-                .or(c.first())
-        })
-        .ok_or("was read with no contents")?;
-    let bytes = library::content_bytes(content)?;
-    if let Some(listed) = listed {
-        skills::verify(listed, &bytes).map_err(|refused| refused.to_string())?;
-    }
-    Ok(bytes)
-}
-
-/// The file's frontmatter is its entry's, field by field.
-fn frontmatter_matches(entry: &Entry, skill_md: &[u8]) -> Result<(), String> {
-    let text = std::str::from_utf8(skill_md).map_err(|_| "it is not UTF-8")?;
-    let (yaml, _) = skills::split(text)?;
-    let fields = skills::parse(yaml)?;
-    skills::compare(&entry.frontmatter, &fields)
-}
-
 fn tell(report: &Report, entry: &Entry, shown: &[(String, Vec<u8>)]) {
     let verified = matches!(entry.files, Files::Listed(_));
     let root = entry.uri.trim_end_matches("/SKILL.md");
@@ -254,21 +208,10 @@ fn entry_line(entry: &Entry) -> String {
     format!(
         "{}  {}  {}  {}",
         crate::untrusted::line(entry.name(), 80),
-        files_said(&entry.files),
+        entry.files_said(),
         crate::untrusted::line(&entry.uri, 200),
         crate::untrusted::line(description, 160)
     )
-}
-
-fn files_said(files: &Files) -> String {
-    match files {
-        Files::Dynamic => "dynamic".into(),
-        Files::Listed(files) => format!(
-            "{}, {}",
-            crate::plural::count(files.len(), "file"),
-            crate::plural::count(files.iter().map(|f| f.size).sum::<u64>() as usize, "byte")
-        ),
-    }
 }
 
 fn as_json(entry: &Entry) -> Value {

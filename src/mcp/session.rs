@@ -11,6 +11,7 @@ pub(crate) mod input_required;
 pub mod logging;
 pub mod options;
 pub mod requests;
+mod skills;
 pub(crate) mod subscriptions;
 pub(crate) mod tasks;
 

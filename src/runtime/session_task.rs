@@ -198,7 +198,7 @@ async fn set_roots(session: &Session, entries: Vec<String>) -> Msg {
 /// A request beside the calls whose answer is one message to the UI.
 type Errand<'s> = std::pin::Pin<Box<dyn std::future::Future<Output = Msg> + Send + 's>>;
 
-/// Lists what the server declares of resources, templates and prompts.
+/// Lists what the server declares of resources, templates, prompts and skills.
 async fn list_library(session: &Session) -> Msg {
     let (mut items, mut problems) = (Vec::new(), Vec::new());
     for list in LibraryList::ALL {
@@ -216,6 +216,16 @@ async fn list_library(session: &Session) -> Msg {
                 items.extend(listing.items.into_iter().map(|json| Item { kind, json }));
             }
             Err(e) => problems.push(format!("{} failed: {e}", list.method())),
+        }
+    }
+    if crate::skills::declared(&session.server.capabilities) {
+        match session.list_skills().await {
+            Ok(listing) => {
+                problems.extend(listing.problem);
+                let kind = Kind::Skill;
+                items.extend(listing.items.into_iter().map(|json| Item { kind, json }));
+            }
+            Err(e) => problems.push(format!("skills/list failed: {e}")),
         }
     }
     Msg::LibraryListed { items, problems }

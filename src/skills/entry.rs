@@ -52,6 +52,18 @@ impl Entry {
             .unwrap_or_default()
     }
 
+    /// `N files, B bytes`, or `dynamic`.
+    pub fn files_said(&self) -> String {
+        match &self.files {
+            Files::Dynamic => "dynamic".into(),
+            Files::Listed(files) => format!(
+                "{}, {}",
+                crate::plural::count(files.len(), "file"),
+                crate::plural::count(files.iter().map(|f| f.size).sum::<u64>() as usize, "byte")
+            ),
+        }
+    }
+
     /// The file listed at `uri`, if the entry lists it.
     pub fn file(&self, uri: &str) -> Option<&SkillFile> {
         match &self.files {

@@ -476,7 +476,7 @@ fn library_pane() {
     assert!(press(&mut m, &["6"]).is_empty() && press(&mut m, &["t"]).is_empty());
     assert_eq!(
         m.view.status.as_deref(),
-        Some("the server declares neither resources nor prompts: no tabs")
+        Some("the server declares no resources, prompts or skills: no tabs")
     );
     let screen = text(&render(&mut m, 120, 40));
     assert!(
@@ -666,6 +666,79 @@ fn each_library_tab_at_both_sizes() {
         mcp_inspect::testing::app::model::Pane::Tools,
         "round to Tools"
     );
+}
+
+/// The Skills tab, on a server that declares the skills extension: each entry with its files,
+/// nothing read; the pane says its frontmatter and each file's size and digest, or why an entry
+/// must not be loaded; enter asks for the skill's verified load, and what it gave is shown
+/// without an "as sent" (it is ours, made of verified reads).
+#[test]
+fn the_skills_tab_lists_entries_and_loads_one_verified() {
+    use mcp_inspect::testing::app::effect::{Effect, SessionRequest};
+    use mcp_inspect::testing::app::library::state::{Item, Kind, Open};
+    use mcp_inspect::testing::mcp::session::requests::OpenRequest;
+    let mut m = library_model();
+    if let Some(server) = m.session.server.as_mut() {
+        server.capabilities["extensions"] = json!({"io.modelcontextprotocol/skills": {}});
+    }
+    let entry = mcp_inspect::testing::demo::skills::entry();
+    let outside = json!({"uri": "skill://x/evil/SKILL.md",
+        "frontmatter": {"name": "evil", "description": "d\u{1b}]0;pwned\u{7}"},
+        "resources": [{"uri": "skill://x/evil/../../etc/passwd", "size": 1,
+            "digest": "sha256:0000000000000000000000000000000000000000000000000000000000000000"}]});
+    let items = vec![
+        Item {
+            kind: Kind::Skill,
+            json: entry.clone(),
+        },
+        Item {
+            kind: Kind::Skill,
+            json: outside,
+        },
+    ];
+    let problems = vec![];
+    update(&mut m, Msg::LibraryListed { items, problems });
+    press(&mut m, &["6", "t", "t", "t"]);
+    snapshot("tab_skills", &mut m);
+    let screen = text(&render(&mut m, 120, 40));
+    for said in [
+        "[Skills 2]",
+        "▶ inspect-a-server  2 files, 622 byt",
+        "license: MIT",
+        "references/KEYS.md  93 bytes",
+        "    sha256:3bc1b857c7eaa592a508cfe99cd69ffd89803b4cf3e8a06529a1dd7c25d05b2d",
+        "enter loads it: SKILL.md, verified against this entry first",
+    ] {
+        assert!(screen.contains(said), "{said}: {screen}");
+    }
+    press(&mut m, &["j"]);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("not loadable: the file"), "{screen}");
+    assert!(!screen.contains('\u{1b}'), "escaped");
+    let effects = press(&mut m, &["k", "enter"]);
+    let open = Open {
+        request: OpenRequest::LoadSkill { entry },
+        title: "skill inspect-a-server".into(),
+    };
+    assert_eq!(
+        effects,
+        [Effect::Session(SessionRequest::Open(open.clone()))]
+    );
+    let result = json!({"description": "inspect-a-server (verified against its entry: size, SHA-256 and frontmatter)",
+        "contents": [{"uri": "skill://inspect-a-server/SKILL.md", "mimeType": "text/markdown",
+        "text": "---\nname: inspect-a-server\n---\n\n# Inspect a server\n"}]});
+    update(
+        &mut m,
+        Msg::Opened {
+            open,
+            pictures: Vec::new(),
+            result: Ok(result),
+        },
+    );
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("verified against its entry"), "{screen}");
+    assert!(screen.contains("# Inspect a server"), "{screen}");
+    assert!(!screen.contains("as sent:"), "{screen}");
 }
 
 /// `L` opens the picker of the eight levels on the one asked so far; enter asks the server for

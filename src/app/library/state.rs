@@ -1,6 +1,6 @@
 //! The library's data (tabs across the left pane, key `6`): the server's resources, resource
-//! templates and prompts (each kind only when the server declares it), one kind's tab shown at
-//! a time, and what the last read or prompt gave, as lines. Pure.
+//! templates, prompts and skills (each kind only when the server declares it), one kind's tab
+//! shown at a time, and what the last read, prompt or skill gave, as lines. Pure.
 
 use crate::app::outline::Part;
 use crate::app::value_tree::ValueTree;
@@ -19,6 +19,8 @@ pub enum Kind {
     Resource,
     Template,
     Prompt,
+    /// A skill (SEP-2640), listed from its entry: nothing of it is read until it is opened.
+    Skill,
 }
 
 impl Kind {
@@ -28,6 +30,7 @@ impl Kind {
             Kind::Resource => "Resources",
             Kind::Template => "Templates",
             Kind::Prompt => "Prompts",
+            Kind::Skill => "Skills",
         }
     }
 
@@ -51,6 +54,7 @@ impl Item {
             Kind::Resource => library::resource_parts(&self.json, false),
             Kind::Template => library::resource_parts(&self.json, true),
             Kind::Prompt => return library::prompt_line(&self.json),
+            Kind::Skill => return skill_line(&self.json),
         };
         parts.swap(0, 1);
         parts.join("  ")
@@ -59,6 +63,9 @@ impl Item {
     /// What the pane beside the list says of it before it is opened: every field it has, its
     /// whole description, its arguments or variables (escaped lines).
     pub fn about(&self) -> Vec<String> {
+        if self.kind == Kind::Skill {
+            return skill_about(&self.json);
+        }
         let mut lines = Vec::new();
         let mut field = |label: &str, key: &str| {
             if let Some(text) = self.text(key) {
@@ -68,7 +75,7 @@ impl Item {
         match self.kind {
             Kind::Resource => field("uri", "uri"),
             Kind::Template => field("uri template", "uriTemplate"),
-            Kind::Prompt => {}
+            Kind::Prompt | Kind::Skill => {}
         }
         field("name", "name");
         field("title", "title");
@@ -121,6 +128,7 @@ impl Item {
             (Kind::Template, _) => "enter asks for its variables, then reads it",
             (Kind::Prompt, true) => "enter asks for its arguments, then gets it",
             (Kind::Prompt, false) => "enter gets it",
+            (Kind::Skill, _) => "enter loads it: SKILL.md, verified against this entry first",
         }
     }
 
@@ -138,7 +146,7 @@ impl Item {
     pub fn form(&self) -> Option<Value> {
         // (name, description, required) for each field.
         let fields: Vec<(String, Option<&str>, bool)> = match self.kind {
-            Kind::Resource => return None,
+            Kind::Resource | Kind::Skill => return None,
             Kind::Prompt => self
                 .json
                 .get("arguments")
@@ -206,8 +214,94 @@ impl Item {
                     },
                 })
             }
+            Kind::Skill => {
+                let name = self
+                    .json
+                    .pointer("/frontmatter/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("?");
+                Ok(Open {
+                    title: format!("skill {}", crate::untrusted::line(name, 80)),
+                    request: OpenRequest::LoadSkill {
+                        entry: self.json.clone(),
+                    },
+                })
+            }
         }
     }
+}
+
+/// A skill's line: its name, its files, its description (or why it cannot be loaded).
+fn skill_line(json: &Value) -> String {
+    match crate::skills::decode(json) {
+        Ok(entry) => format!(
+            "{}  {}  {}",
+            crate::untrusted::line(entry.name(), 80),
+            entry.files_said(),
+            crate::untrusted::line(entry.description().lines().next().unwrap_or_default(), 160)
+        ),
+        Err(why) => {
+            let uri = json
+                .get("uri")
+                .and_then(Value::as_str)
+                .unwrap_or("(no uri)");
+            format!(
+                "{}  not loadable: {}",
+                crate::untrusted::line(uri, 120),
+                crate::untrusted::line(&why, 200)
+            )
+        }
+    }
+}
+
+/// What the pane says of a skill before it is loaded: its URI, every frontmatter field, every
+/// file with its size and digest (or why the entry cannot be loaded).
+fn skill_about(json: &Value) -> Vec<String> {
+    let entry = match crate::skills::decode(json) {
+        Ok(entry) => entry,
+        Err(why) => {
+            return vec![format!(
+                "not loadable: {}",
+                crate::untrusted::line(&why, 2_000)
+            )];
+        }
+    };
+    let mut lines = vec![format!(
+        "uri: {}",
+        crate::untrusted::line(&entry.uri, 2_000)
+    )];
+    lines.push(String::new());
+    lines.push("frontmatter:".into());
+    for (key, value) in &entry.frontmatter {
+        let value = match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        lines.push(format!(
+            "  {}: {}",
+            crate::untrusted::line(key, 100),
+            crate::untrusted::line(&value, 2_000)
+        ));
+    }
+    lines.push(String::new());
+    match &entry.files {
+        crate::skills::Files::Dynamic => {
+            lines.push("files: dynamic (nothing to verify them against)".into());
+        }
+        crate::skills::Files::Listed(files) => {
+            lines.push(format!("files ({}):", entry.files_said()));
+            for file in files {
+                let path = crate::skills::file_path(&entry, &file.uri).unwrap_or("SKILL.md");
+                lines.push(format!(
+                    "  {}  {}",
+                    crate::untrusted::line(path, 200),
+                    crate::plural::count(file.size as usize, "byte"),
+                ));
+                lines.push(format!("    {}", crate::skills::digest_text(&file.digest)));
+            }
+        }
+    }
+    lines
 }
 
 /// A request that opens an item.
@@ -304,6 +398,10 @@ pub fn result_lines(open: &Open, result: &Value) -> (Vec<String>, Option<JsonCon
     if lines.is_empty() {
         lines.push(format!("{} gave nothing to show", open.request.method()));
     }
+    // A skill's load is ours, made of verified reads: there is no one answer as sent.
+    if matches!(open.request, OpenRequest::LoadSkill { .. }) {
+        return (lines, json);
+    }
     lines.push(String::new());
     lines.push(AS_SENT.into());
     let sent = crate::untrusted::json(result, true);
@@ -394,7 +492,7 @@ pub struct Library {
     pub kind: Kind,
     pub selected: usize,
     /// The item selected in each kind's tab when it was last left.
-    left_at: [Option<usize>; 3],
+    left_at: [Option<usize>; 4],
     pub scroll: usize,
     /// What is being opened now.
     pub opening: Option<String>,
@@ -424,7 +522,7 @@ impl Default for Library {
             problems: Vec::new(),
             kind: Kind::Resource,
             selected: 0,
-            left_at: [None; 3],
+            left_at: [None; 4],
             scroll: 0,
             opening: None,
             opened: None,

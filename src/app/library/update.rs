@@ -1,5 +1,5 @@
-//! What the keys do in the library's tabs (`6`, `t`): listing the server's resources, templates
-//! and prompts once a connection's tools are listed, moving through them, opening one (a form
+//! What the keys do in the library's tabs (`6`, `t`): listing the server's resources, templates,
+//! prompts and skills once a connection's tools are listed, moving through them, opening one (a form
 //! first when a prompt has arguments or a template has variables), saving what was read,
 //! subscribing to a resource.
 //! Completions in the forms: `update_completions`. Pure.
@@ -42,7 +42,7 @@ pub fn focus(model: &mut Model) -> Vec<Effect> {
     let Some(&first) = tabs.iter().find(|t| **t != Tab::Tools) else {
         model.view.status = Some(match model.session.server {
             None => "not connected: the library is listed once connected".into(),
-            Some(_) => "the server declares neither resources nor prompts".into(),
+            Some(_) => "the server declares no resources, prompts or skills".into(),
         });
         return Vec::new();
     };
@@ -54,7 +54,7 @@ pub fn step(model: &mut Model, forward: bool) -> Vec<Effect> {
     let tabs = tabs(model);
     if tabs.len() < 2 {
         model.view.status =
-            Some("the server declares neither resources nor prompts: no tabs".into());
+            Some("the server declares no resources, prompts or skills: no tabs".into());
         return Vec::new();
     }
     let from = if tabs.contains(&model.view.tab) {

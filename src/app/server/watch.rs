@@ -245,13 +245,14 @@ pub fn library_listed(model: &mut Model) {
     model.push_log(LogKind::Event, format!("since the last start: {text}"));
 }
 
-/// Items by kind and key (a resource's URI, a template's URI template, a prompt's name).
+/// Items by kind and key (a resource's or a skill's URI, a template's URI template, a
+/// prompt's name).
 fn keyed(items: &[Item]) -> BTreeMap<(Kind, String), Value> {
     items
         .iter()
         .map(|item| {
             let field = match item.kind {
-                Kind::Resource => "uri",
+                Kind::Resource | Kind::Skill => "uri",
                 Kind::Template => "uriTemplate",
                 Kind::Prompt => "name",
             };

@@ -93,6 +93,9 @@ pub enum OpenRequest {
         name: String,
         arguments: Map<String, Value>,
     },
+    /// A skill (SEP-2640) loaded from its entry as listed: its `SKILL.md` read and verified
+    /// (see `Session::load_skill`), given as a read's result.
+    LoadSkill { entry: Value },
 }
 
 impl OpenRequest {
@@ -101,6 +104,7 @@ impl OpenRequest {
         match self {
             OpenRequest::Read { .. } => "resources/read",
             OpenRequest::GetPrompt { .. } => "prompts/get",
+            OpenRequest::LoadSkill { .. } => "loading the skill",
         }
     }
 }
@@ -174,6 +178,7 @@ impl Session {
             OpenRequest::GetPrompt { name, arguments } => {
                 json!({"name": name, "arguments": arguments})
             }
+            OpenRequest::LoadSkill { entry } => return self.open_skill(entry).await,
         };
         self.request(request.method(), Some(params)).await
     }
