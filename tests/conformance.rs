@@ -273,7 +273,8 @@ fn auth_scenarios_pass() {
 
 /// The grants that present a JWT (extensions): client credentials authenticated by a
 /// private-key JWT (`--client-key`, the key from the scenario's context written to a file),
-/// workload identity's JWT bearer (`--assertion-file`) and enterprise-managed authorization
+/// workload identity's JWT bearer (the `oauth` entry of a servers file, as `--assertion-file`
+/// would) and enterprise-managed authorization
 /// (`--idp-token-endpoint`, `--id-token-env`). The key, the assertion, the ID token and the
 /// client secret are secrets: none reaches stdout, stderr or a recording.
 #[test]
@@ -313,15 +314,24 @@ fn assertion_grant_scenarios_pass() {
              --url \"$url\" > {d}/ema.out 2> {d}/ema.err\n"
         ),
     );
+    // Workload identity from a servers file: the server's `oauth` entry names the client and
+    // the assertion's file, as the flags would.
+    let wif = script(
+        "wif",
+        &format!(
+            "{python} -c 'import json, os, sys; c = json.loads(os.environ[\"MCP_CONFORMANCE_CONTEXT\"]); \
+             open(\"{d}/wif.secret\", \"w\").write(c[\"valid_jwt\"]); \
+             json.dump({{\"mcpServers\": {{\"s\": {{\"url\": sys.argv[1], \"oauth\": {{\"clientId\": c[\"client_id\"], \"assertionFile\": \"{d}/wif.secret\"}}}}}}}}, open(\"{d}/wif.json\", \"w\"))' \"$url\"\n\
+             {{bin}} call test-tool --config {d}/wif.json --server s --no-store \
+             --format json --record {d}/wif.jsonl > {d}/wif.out 2> {d}/wif.err\n"
+        ),
+    );
     let scenarios = [
         (
             "client-credentials-jwt",
             grant("jwt", "private_key_pem", "--client-key"),
         ),
-        (
-            "wif-jwt-bearer",
-            grant("wif", "valid_jwt", "--assertion-file"),
-        ),
+        ("wif-jwt-bearer", wif),
         ("enterprise-managed-authorization", ema),
     ];
     let mut failed = Vec::new();

@@ -4,6 +4,7 @@
 //! recording.
 
 use crate::cli::args::{ConnectionArgs, ProtocolArg, TransportArg};
+use crate::config::servers_file::OAuthEntry;
 use crate::config::target::{Header, HttpTransport, Target};
 use crate::mcp::session::client_side::{
     ClientSide, ElicitationPolicy, Roots, SamplingPolicy, file_uri,
@@ -143,13 +144,14 @@ impl ConnectionArgs {
 
     /// How OAuth may run (headless: interactive only with --interactive-auth; the TUI allows it).
     fn auth_options(&self) -> Result<crate::mcp::oauth::AuthOptions, String> {
-        let client_secret = match &self.client_secret_env {
+        let settings = self.oauth_settings()?;
+        let client_secret = match &settings.client_secret_env {
             Some(var) => Some(std::env::var(var).map_err(|_| {
                 format!("--client-secret-env: environment variable {var} is not set")
             })?),
             None => None,
         };
-        if let Some(url) = &self.client_metadata_url
+        if let Some(url) = &settings.client_metadata_url
             && !url.starts_with("https://")
         {
             return Err(format!(
@@ -158,41 +160,42 @@ impl ConnectionArgs {
             ));
         }
         Ok(crate::mcp::oauth::AuthOptions {
-            client_id: self.client_id.clone(),
+            assertion: assertion_grant(&settings)?,
+            client_id: settings.client_id,
             client_secret,
-            client_metadata_url: self.client_metadata_url.clone(),
+            client_metadata_url: settings.client_metadata_url,
             interactive: self.interactive_auth,
             store: !self.no_store,
             open_browser: !self.no_browser,
-            client_credentials: self.client_credentials,
-            assertion: self.assertion_grant()?,
-            dpop: self.dpop,
+            client_credentials: settings.client_credentials,
+            dpop: settings.dpop,
             pasted: None,
             timeout: seconds("--timeout", self.timeout, DEFAULT_TIMEOUT_SECS)?,
         })
     }
 
-    /// `--client-key` (read and checked now) or `--assertion-file` (read at each grant).
-    fn assertion_grant(&self) -> Result<Option<crate::mcp::oauth::AssertionGrant>, String> {
-        use crate::mcp::oauth::AssertionGrant;
-        if let Some(path) = &self.client_key {
-            let key = crate::mcp::oauth::read_key(path)?;
-            return Ok(Some(AssertionGrant::PrivateKeyJwt { key }));
-        }
-        if let (Some(endpoint), Some(var)) = (&self.idp_token_endpoint, &self.id_token_env) {
-            let id_token = std::env::var(var)
-                .map_err(|_| format!("--id-token-env: environment variable {var} is not set"))?;
-            crate::secrets::register(&id_token);
-            return Ok(Some(AssertionGrant::Enterprise {
-                idp_token_endpoint: endpoint.clone(),
-                idp_client_id: self.idp_client_id.clone(),
-                id_token,
-            }));
-        }
-        Ok(self
-            .assertion_file
-            .clone()
-            .map(|file| AssertionGrant::JwtBearer { file }))
+    /// The OAuth settings: each flag given, else the server's `oauth` entry in `--config`'s
+    /// file (with `--server`).
+    fn oauth_settings(&self) -> Result<OAuthEntry, String> {
+        let file = match (&self.config, &self.server) {
+            (Some(path), Some(name)) => crate::config::servers_file::load_oauth(path, name)?,
+            _ => OAuthEntry::default(),
+        };
+        Ok(OAuthEntry {
+            client_id: self.client_id.clone().or(file.client_id),
+            client_secret_env: self.client_secret_env.clone().or(file.client_secret_env),
+            client_metadata_url: self
+                .client_metadata_url
+                .clone()
+                .or(file.client_metadata_url),
+            client_credentials: self.client_credentials || file.client_credentials,
+            client_key: self.client_key.clone().or(file.client_key),
+            assertion_file: self.assertion_file.clone().or(file.assertion_file),
+            idp_token_endpoint: self.idp_token_endpoint.clone().or(file.idp_token_endpoint),
+            idp_client_id: self.idp_client_id.clone().or(file.idp_client_id),
+            id_token_env: self.id_token_env.clone().or(file.id_token_env),
+            dpop: self.dpop || file.dpop,
+        })
     }
 
     /// What this client declares and how it answers the server's requests.
@@ -295,6 +298,32 @@ fn check_url(url: &str) -> Result<(), String> {
 
 fn url_path_ends_in_sse(url: &str) -> bool {
     reqwest::Url::parse(url).is_ok_and(|u| u.path().trim_end_matches('/').ends_with("/sse"))
+}
+
+/// `--client-key` (read and checked now), the enterprise grant (its ID token read now) or
+/// `--assertion-file` (read at each grant).
+fn assertion_grant(
+    settings: &OAuthEntry,
+) -> Result<Option<crate::mcp::oauth::AssertionGrant>, String> {
+    use crate::mcp::oauth::AssertionGrant;
+    if let Some(path) = &settings.client_key {
+        let key = crate::mcp::oauth::read_key(path)?;
+        return Ok(Some(AssertionGrant::PrivateKeyJwt { key }));
+    }
+    if let (Some(endpoint), Some(var)) = (&settings.idp_token_endpoint, &settings.id_token_env) {
+        let id_token = std::env::var(var)
+            .map_err(|_| format!("--id-token-env: environment variable {var} is not set"))?;
+        crate::secrets::register(&id_token);
+        return Ok(Some(AssertionGrant::Enterprise {
+            idp_token_endpoint: endpoint.clone(),
+            idp_client_id: settings.idp_client_id.clone(),
+            id_token,
+        }));
+    }
+    Ok(settings
+        .assertion_file
+        .clone()
+        .map(|file| AssertionGrant::JwtBearer { file }))
 }
 
 #[cfg(test)]

@@ -27,22 +27,59 @@ pub struct ServerEntry {
     url: Option<String>,
     #[serde(default, alias = "http_headers")]
     headers: BTreeMap<String, String>,
+    /// How the server is authorized: mcp-inspect's own key (other clients pass it over).
+    #[serde(default)]
+    oauth: Option<OAuthEntry>,
+}
+
+/// A server's OAuth settings in the file, named as the flags are (`clientId` for
+/// `--client-id` …); a flag given on the command line wins over the file.
+#[derive(Deserialize, Default, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OAuthEntry {
+    pub client_id: Option<String>,
+    pub client_secret_env: Option<String>,
+    pub client_metadata_url: Option<String>,
+    #[serde(default)]
+    pub client_credentials: bool,
+    pub client_key: Option<PathBuf>,
+    pub assertion_file: Option<PathBuf>,
+    pub idp_token_endpoint: Option<String>,
+    pub idp_client_id: Option<String>,
+    pub id_token_env: Option<String>,
+    #[serde(default)]
+    pub dpop: bool,
 }
 
 /// Reads `path` and returns the server called `name`.
 pub fn load(path: &Path, name: &str) -> Result<Target, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read config {}: {e}", path.display()))?;
+    let text = read(path)?;
     parse(&text, name).map_err(|e| format!("config {}: {e}", path.display()))
 }
 
+/// Reads `path` and returns the OAuth settings of the server called `name` (none: defaults).
+pub fn load_oauth(path: &Path, name: &str) -> Result<OAuthEntry, String> {
+    let text = read(path)?;
+    let entry = entry(&text, name).map_err(|e| format!("config {}: {e}", path.display()))?;
+    Ok(entry.oauth.unwrap_or_default())
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read config {}: {e}", path.display()))
+}
+
 pub fn parse(text: &str, name: &str) -> Result<Target, String> {
+    entry(text, name)?.target(name)
+}
+
+/// The entry called `name` in the file's text.
+fn entry(text: &str, name: &str) -> Result<ServerEntry, String> {
     // serde's message quotes the offending value, which may be a secret (`"headers": "Bearer
     // …"`): only the kind of fault and its place are said.
     let file: ConfigFile = serde_json::from_str(text).map_err(|e| {
         let what = match e.classify() {
             serde_json::error::Category::Data => {
-                "an entry has the wrong shape (for example `headers` or `env` not an object of strings)"
+                "an entry has the wrong shape (for example `headers` or `env` not an object of strings, or an `oauth` key that is not a flag's name)"
             }
             _ => "the file is not valid JSON",
         };
@@ -52,14 +89,11 @@ pub fn parse(text: &str, name: &str) -> Result<Target, String> {
             e.column()
         )
     })?;
-    let names: Vec<&str> = file.mcp_servers.keys().map(String::as_str).collect();
-    let Some(entry) = file.mcp_servers.get(name) else {
-        return Err(format!(
-            "no server `{name}` (servers: {})",
-            names.join(", ")
-        ));
-    };
-    entry.target(name)
+    let names: Vec<String> = file.mcp_servers.keys().cloned().collect();
+    let mut servers = file.mcp_servers;
+    servers
+        .remove(name)
+        .ok_or_else(|| format!("no server `{name}` (servers: {})", names.join(", ")))
 }
 
 impl ServerEntry {
@@ -117,6 +151,28 @@ impl ServerEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_servers_oauth_entry_is_read_and_a_misspelt_key_refused() {
+        let file = r#"{"mcpServers": {"r": {"url": "http://h/mcp",
+            "oauth": {"clientId": "c", "clientKey": "/keys/c.pem", "dpop": true}}}}"#;
+        let read = entry(file, "r").expect("entry");
+        assert_eq!(
+            read.oauth,
+            Some(OAuthEntry {
+                client_id: Some("c".into()),
+                client_key: Some("/keys/c.pem".into()),
+                dpop: true,
+                ..OAuthEntry::default()
+            })
+        );
+        let typo = r#"{"mcpServers": {"r": {"url": "http://h/mcp", "oauth": {"clientSecret": "sk-live-abcdef"}}}}"#;
+        let err = entry(typo, "r").err().unwrap_or_default();
+        assert!(
+            err.contains("not a flag's name") && !err.contains("sk-live"),
+            "{err}"
+        );
+    }
 
     const FILE: &str = r#"{"mcpServers": {
         "files": {"command": "npx", "args": ["-y", "server-filesystem", "/tmp"], "env": {"A": "1"}, "cwd": "/srv"},
