@@ -34,8 +34,6 @@ pub struct Probe {
     /// written when each came.
     pub requests: Vec<(String, bool)>,
     initialized: bool,
-    /// How long one answer is waited for.
-    wait: Duration,
     _events: EventReceiver,
 }
 
@@ -88,7 +86,6 @@ impl Probe {
                 wrote: Vec::new(),
                 requests: Vec::new(),
                 initialized: false,
-                wait: WAIT,
                 _events: receiver,
             }
         }))
@@ -124,13 +121,18 @@ impl Probe {
     /// noting the server's requests.
     pub async fn answer_to(&mut self, id: &Value) -> Waited {
         let mut others = Vec::new();
-        let reply = self.read_until(Some(id), &mut others).await;
+        let reply = self.read_until(Some(id), &mut others, WAIT).await;
         Waited { reply, others }
     }
 
-    /// Reads until the response carrying `id` (`None`: until the wait is over).
-    async fn read_until(&mut self, id: Option<&Value>, others: &mut Vec<Value>) -> Reply {
-        let deadline = tokio::time::Instant::now() + self.wait;
+    /// Reads until the response carrying `id` (`None`: until `within` is over).
+    async fn read_until(
+        &mut self,
+        id: Option<&Value>,
+        others: &mut Vec<Value>,
+        within: Duration,
+    ) -> Reply {
+        let deadline = tokio::time::Instant::now() + within;
         for _ in 0..MAX_MESSAGES {
             let line = tokio::time::timeout_at(deadline, read_line(&mut self.stdout, MAX_LINE));
             let bytes = match line.await {
@@ -165,10 +167,7 @@ impl Probe {
     /// The responses that come within `within` (a server may answer out of order).
     pub async fn responses_within(&mut self, within: Duration) -> Vec<Value> {
         let mut others = Vec::new();
-        let saved = self.wait;
-        self.wait = within;
-        let _ = self.read_until(None, &mut others).await;
-        self.wait = saved;
+        let _ = self.read_until(None, &mut others, within).await;
         others
     }
 
