@@ -4,9 +4,11 @@
 //! any transport and era; each judged by a pure function of the answer (tested apart).
 
 mod hygiene;
+mod over_http;
 mod probe;
 
 pub use hygiene::run as run_raw;
+pub use over_http::{HttpSent, run as run_http};
 
 use crate::mcp::surface::tool::Tool;
 use crate::mcp::{RequestError, Session};
@@ -50,6 +52,10 @@ pub struct Finding {
     /// (see [`hygiene`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub wrote: Vec<String>,
+    /// The HTTP requests sent apart from the session, when the check needed raw HTTP (see
+    /// [`over_http`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub http: Vec<HttpSent>,
 }
 
 /// What the connection noticed on the way that a check judges: lines on stdout that are not
@@ -74,7 +80,7 @@ const STDIO: &str = "basic/transports#stdio";
 const NOBODY: &str = "mcp-inspect-conform-no-such";
 
 /// The id of every check, in the order they run: `--only` and `--skip` name them.
-pub const CHECKS: [&str; 18] = [
+pub const CHECKS: [&str; 26] = [
     "unknown-method",
     "ping",
     "tools-list",
@@ -93,6 +99,14 @@ pub const CHECKS: [&str; 18] = [
     "string-id-echoed",
     "large-id-echoed",
     "parse-error",
+    "http-foreign-host-refused",
+    "http-foreign-origin-refused",
+    "http-notification-accepted",
+    "http-protocol-version-checked",
+    "http-session-required",
+    "http-unknown-session-404",
+    "http-get-stream-or-405",
+    "http-terminated-session-404",
 ];
 
 /// Which checks run (`--only`, `--skip`): a check left out sends nothing.
@@ -165,6 +179,7 @@ fn finding(id: &'static str, rule: &'static str, level: Level, spec: &'static st
         said: String::new(),
         sent: None,
         wrote: Vec::new(),
+        http: Vec::new(),
     }
 }
 

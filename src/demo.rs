@@ -33,7 +33,10 @@ async fn serve_http(demo: Demo, port: u16) -> Result<(), String> {
     let service = StreamableHttpService::new(
         move || Ok(demo.clone()),
         Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
+        // A local server refuses pages of other sites (DNS rebinding): rmcp checks the Host by
+        // default, an Origin only when told which are its own.
+        StreamableHttpServerConfig::default()
+            .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*"]),
     );
     let app = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))

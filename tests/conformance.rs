@@ -472,3 +472,92 @@ fn an_authorization_nobody_can_finish_ends_at_once() {
     assert!(text.contains("exit 3"), "{text}");
     assert!(seconds < 60, "{text}");
 }
+
+/// Runs one of the suite's server scenarios against `url`; true when none of its checks failed.
+fn server_scenario(runner: &str, url: &str, name: &str) -> (bool, String) {
+    let bin = std::path::Path::new(runner).parent().expect("bin folder");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new(runner)
+        .args(["server", "--url", url, "--scenario", name])
+        .env("PATH", path)
+        .output()
+        .expect("run the conformance suite");
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(report.contains("Passed: "), "{name}: no summary:\n{report}");
+    (report.contains(", 0 failed"), report)
+}
+
+/// `conform` agrees with the suite's server scenarios that check the same rules, on a server
+/// that keeps them (the demo over HTTP) and one that breaks some (server-everything, started
+/// as `npx … streamableHttp` starts it): a scenario passes exactly when our checks of its rules
+/// do not fail.
+#[test]
+fn conform_agrees_with_the_suites_server_scenarios() {
+    let Some(runner) = peers::conformance() else {
+        return;
+    };
+    let Some(everything) = peers::everything() else {
+        return;
+    };
+    let agreement = [
+        (
+            "server-session-lifecycle",
+            &["http-terminated-session-404"][..],
+        ),
+        (
+            "dns-rebinding-protection",
+            &["http-foreign-host-refused", "http-foreign-origin-refused"],
+        ),
+        ("ping", &["ping"]),
+        ("logging-set-level", &["logging-set-level"]),
+        ("tools-list", &["tools-list"]),
+        ("resources-list", &["resources-list"]),
+        ("prompts-list", &["prompts-list"]),
+    ];
+    let port = cli::free_port();
+    let mut demo = Command::new(cli::BIN);
+    demo.args(["demo-server", "--http", &port.to_string()]);
+    let _demo = cli::start_listening(demo, port);
+    let mut everything_server = Command::new("node");
+    let everything_port = cli::free_port();
+    everything_server
+        .args([&everything, "streamableHttp"])
+        .env("PORT", everything_port.to_string());
+    let _everything = cli::start_listening(everything_server, everything_port);
+    let mut disagreements = Vec::new();
+    let mut suite_failures = 0;
+    for port in [port, everything_port] {
+        let url = format!("http://localhost:{port}/mcp");
+        let ours = cli::run(&["conform", "--format", "json", "--url", &url]);
+        let report: serde_json::Value = serde_json::from_str(&ours.stdout).expect("json");
+        let failed = |id: &str| {
+            report["checks"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|c| c["id"] == id && c["status"] == "fail")
+        };
+        for (scenario, ids) in agreement {
+            let (suite_passed, suite_report) = server_scenario(&runner, &url, scenario);
+            suite_failures += usize::from(!suite_passed);
+            let we_passed = !ids.iter().any(|id| failed(id));
+            if suite_passed != we_passed {
+                disagreements.push(format!(
+                    "{url} {scenario}: the suite {suite_passed}, conform {we_passed}\n{suite_report}\n{}",
+                    ours.stdout
+                ));
+            }
+        }
+    }
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n\n"));
+    // server-everything breaks two of these rules: the agreement covers failures too.
+    assert_eq!(suite_failures, 2);
+}

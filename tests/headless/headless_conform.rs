@@ -206,3 +206,72 @@ fn checks_are_chosen_by_id_and_failures_are_sarif_results() {
             .is_some_and(|t| t.contains("got "))
     }));
 }
+
+/// The raw HTTP checks on real servers over Streamable HTTP: the demo passes each;
+/// server-everything (as `npx … streamableHttp` starts it) fails the four it breaks, and the
+/// reproduce line of one, pasted into bash, shows the same break.
+#[test]
+fn the_http_checks_find_what_server_everything_breaks() {
+    let port = crate::cli::free_port();
+    let mut demo = std::process::Command::new(crate::cli::BIN);
+    demo.args(["demo-server", "--http", &port.to_string()]);
+    let _demo = crate::cli::start_listening(demo, port);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let r = run(&["conform", "--format", "json", "--url", &url]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let demo_checks = checks(&r.stdout);
+    let http: Vec<&Value> = demo_checks
+        .iter()
+        .filter(|c| c["id"].as_str().is_some_and(|id| id.starts_with("http-")))
+        .collect();
+    assert_eq!(http.len(), 8, "{}", r.stdout);
+    assert!(http.iter().all(|c| c["status"] == "pass"), "{}", r.stdout);
+
+    let Some(index) = peers::everything() else {
+        return;
+    };
+    let port = crate::cli::free_port();
+    let mut everything = std::process::Command::new("node");
+    everything
+        .args([&index, "streamableHttp"])
+        .env("PORT", port.to_string());
+    let _everything = crate::cli::start_listening(everything, port);
+    let url = format!("http://localhost:{port}/mcp");
+    let r = run(&["conform", "--format", "json", "--url", &url]);
+    assert_eq!(r.code, 1, "three MUSTs fail: {}{}", r.stdout, r.stderr);
+    let checks = checks(&r.stdout);
+    for (id, status) in [
+        ("http-foreign-host-refused", "fail"),
+        ("http-foreign-origin-refused", "fail"),
+        ("http-terminated-session-404", "fail"),
+        ("http-unknown-session-404", "fail"),
+        ("http-notification-accepted", "pass"),
+        ("http-protocol-version-checked", "pass"),
+        ("http-session-required", "pass"),
+        ("http-get-stream-or-405", "pass"),
+    ] {
+        assert_eq!(status_of(&checks, id), status, "{id}: {}", r.stdout);
+    }
+    let terminated = checks
+        .iter()
+        .find(|c| c["id"] == "http-terminated-session-404")
+        .expect("the check");
+    let line = terminated["reproduce"].as_str().expect("a reproduce line");
+    assert!(line.starts_with("s=$(curl "), "{line}");
+    let has_curl = std::process::Command::new("curl")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if has_curl {
+        let out = std::process::Command::new("bash")
+            .args(["-c", line])
+            .output()
+            .expect("bash");
+        let said = String::from_utf8_lossy(&out.stdout);
+        let statuses: Vec<&str> = said.lines().filter(|l| l.starts_with("HTTP/")).collect();
+        // initialized, DELETE, then the request with the ended session: not 404.
+        assert_eq!(statuses.len(), 3, "{said}");
+        assert!(statuses[1].contains(" 200"), "{said}");
+        assert!(statuses[2].contains(" 400"), "{said}");
+    }
+}
