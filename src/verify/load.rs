@@ -193,6 +193,9 @@ pub fn judged(
     let result = match answer {
         Ok(result) => result,
         Err(e) => {
+            if let Some(why) = e.needs_a_person() {
+                return (Outcome::NotChecked, why.to_string());
+            }
             let outcome = match e {
                 RequestError::Server { .. } => Outcome::ServerError,
                 RequestError::Timeout(_) | RequestError::TooLong(_) => Outcome::Timeout,
@@ -244,10 +247,11 @@ pub fn summarize(shape: &Shape<'_>, sessions: usize, done: Vec<Done>, seconds: f
         le_ms: None,
         count: ms.len() - below,
     });
-    // Successes measured apart: a server failing fast is not a fast server.
+    // Successes measured apart: a server failing fast is not a fast server, and a call not
+    // checked (waiting on a person) is neither.
     let succeeded: Vec<(Duration, Outcome)> = results
         .iter()
-        .filter(|(_, o)| !o.failed())
+        .filter(|(_, o)| matches!(o, Outcome::Ok | Outcome::ToolError))
         .copied()
         .collect();
     let mean = if ms.is_empty() {
@@ -304,5 +308,32 @@ fn latency(ms: &[f64]) -> Latency {
         p99: quantile(ms, 0.99),
         max: quantile(ms, 1.0),
         mean: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::Era;
+
+    fn error(code: i64) -> Result<crate::mcp::surface::result::CallResult, RequestError> {
+        Err(RequestError::Server {
+            code,
+            message: "no".into(),
+            data: None,
+        })
+    }
+
+    /// A URL elicitation to complete (-32042) waits on a person: not checked, never a server
+    /// error; any other error code is one.
+    #[test]
+    fn a_call_that_waits_on_a_person_is_not_checked_not_failed() {
+        let (outcome, said) = judged(error(-32042), None, Era::Legacy);
+        assert_eq!(outcome, Outcome::NotChecked);
+        assert!(said.contains("URL elicitation"), "{said}");
+        assert!(!outcome.failed());
+        let (outcome, _) = judged(error(-32603), None, Era::Legacy);
+        assert_eq!(outcome, Outcome::ServerError);
+        assert!(outcome.failed());
     }
 }

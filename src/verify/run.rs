@@ -96,9 +96,6 @@ impl Calling {
     }
 }
 
-/// The error a server answers when a URL elicitation must be completed first.
-const URL_ELICITATION_REQUIRED: i64 = -32042;
-
 /// What one tool's calls gave besides failures.
 #[derive(Default)]
 struct Tally {
@@ -524,16 +521,11 @@ async fn attempt<L: Link>(
     let limit = calling.limit;
     let result = match send(link, tool, args, limit).await? {
         Ok(result) => result,
-        // -32042 (2025-11-25, elicitation): the server needs the user to open a URL before
-        // this call can be made. A person's step, not the server failing: not judged.
-        Err(RequestError::Server {
-            code: URL_ELICITATION_REQUIRED,
-            ..
-        }) => {
+        // A person's step (a URL elicitation to complete), not the server failing: not judged.
+        Err(e) if e.needs_a_person().is_some() => {
             tally.not_checked += 1;
-            tally.not_checked_why.get_or_insert_with(|| {
-                "the server needs a person to complete a URL elicitation first (-32042)".into()
-            });
+            let why = e.needs_a_person().unwrap_or_default();
+            tally.not_checked_why.get_or_insert_with(|| why.into());
             return Ok(None);
         }
         Err(RequestError::Server { code, message, .. }) => {

@@ -486,3 +486,33 @@ fn a_call_that_needs_a_url_elicitation_is_not_checked_never_failed() {
     );
     assert!(!r.stdout.contains("FAIL"), "{}", r.stdout);
 }
+
+/// `load` judges the same answer the same way: not checked, neither a server error nor a
+/// success.
+#[test]
+fn load_counts_a_url_elicitation_as_not_checked() {
+    let Some(everything) = crate::peers::everything() else {
+        return;
+    };
+    let r = run(&[
+        "load",
+        "trigger-url-elicitation",
+        "--allow-writes",
+        "--args",
+        r#"{"errorPath": true, "url": "https://example.com/consent"}"#,
+        "-n",
+        "1",
+        "-c",
+        "1",
+        "--format",
+        "json",
+        "--",
+        "node",
+        &everything,
+    ]);
+    assert_eq!(r.code, 7, "{}{}", r.stdout, r.stderr);
+    let report: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(report["notChecked"], 1, "{}", r.stdout);
+    assert_eq!(report["errors"]["server"], 0, "{}", r.stdout);
+    assert_eq!(report["succeeded"], 0, "{}", r.stdout);
+}

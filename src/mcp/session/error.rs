@@ -117,3 +117,21 @@ pub enum RequestError {
     #[error("{0}")]
     Unreadable(String),
 }
+
+/// -32042 (2025-11-25, elicitation): the server needs the user to open a URL before the request
+/// can be made.
+const URL_ELICITATION_REQUIRED: i64 = -32042;
+
+impl RequestError {
+    /// Why the request waits on a person rather than failing (a URL elicitation to complete
+    /// first), if it does: such an answer is not judged, by `verify` or by `load`.
+    pub fn needs_a_person(&self) -> Option<&'static str> {
+        match self {
+            RequestError::Server {
+                code: URL_ELICITATION_REQUIRED,
+                ..
+            } => Some("the server needs a person to complete a URL elicitation first (-32042)"),
+            _ => None,
+        }
+    }
+}
