@@ -116,6 +116,7 @@ fn without_runtime(command: &Command) -> Option<i32> {
         Command::Taps { session, format } => {
             crate::tap::show::run(session.as_deref(), *format == cli::Format::Json)
         }
+        Command::Attach { session } => crate::tap::follow::run(session.as_deref()),
         Command::Tap { keep, env, command } => crate::tap::run(&crate::tap::Options {
             command,
             env,

@@ -104,8 +104,13 @@ pub fn read_named(path: &Path, max: u64) -> std::io::Result<String> {
     read_bounded(path, max, true)
 }
 
-fn read_bounded(path: &Path, max: u64, follow: bool) -> std::io::Result<String> {
-    use std::io::Read;
+/// Opens a file the user named to read as it grows: through symlinks, but a regular file only
+/// (never blocking on a FIFO).
+pub fn open_named(path: &Path) -> std::io::Result<std::fs::File> {
+    open_regular(path, true)
+}
+
+fn open_regular(path: &Path, follow: bool) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     let mut flags = nix::libc::O_NONBLOCK;
     if !follow {
@@ -115,10 +120,16 @@ fn read_bounded(path: &Path, max: u64, follow: bool) -> std::io::Result<String> 
         .read(true)
         .custom_flags(flags)
         .open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
+    if !file.metadata()?.is_file() {
         return Err(std::io::Error::other("not a regular file"));
     }
+    Ok(file)
+}
+
+fn read_bounded(path: &Path, max: u64, follow: bool) -> std::io::Result<String> {
+    use std::io::Read;
+    let file = open_regular(path, follow)?;
+    let meta = file.metadata()?;
     if meta.len() > max {
         return Err(std::io::Error::other(format!(
             "{} bytes, over the {max}-byte bound",

@@ -6,7 +6,9 @@
 //! [`sessions`]); forwarding never waits on the recording: a full disk or a slow one drops
 //! recorded lines, never bytes between the host and the server.
 
+pub mod follow;
 pub mod judged;
+mod said;
 pub mod sessions;
 pub mod show;
 

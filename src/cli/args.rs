@@ -402,6 +402,14 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// A tapped session as it happens (the newest live one, or SESSION): each message with
+    /// when, which way and its size, each host call judged when its answer comes; ends with
+    /// the tap (exit 1 when a result broke its outputSchema). Ctrl-C detaches.
+    Attach {
+        /// A session: its file name in the taps folder, or a path.
+        #[arg(value_name = "SESSION")]
+        session: Option<PathBuf>,
+    },
     /// Serve recordings made with --record as a stdio MCP server: each request gets the
     /// recorded answer to the same method and params.
     Replay {

@@ -177,6 +177,7 @@ pub fn plan(command: &Command) -> Plan<'_> {
         | Command::Replay { .. }
         | Command::Tap { .. }
         | Command::Taps { .. }
+        | Command::Attach { .. }
         | Command::Auth { .. } => Plan::Elsewhere,
     }
 }

@@ -46,69 +46,153 @@ pub struct Session {
 }
 
 /// Reads a recording's lines (JSON lines of `{t, dir, message}` or `{t, dir, notJsonRpc}`);
-/// other lines are skipped.
+/// other lines are skipped. Calls are judged once the whole session is read: a server answers
+/// concurrent requests in any order, so a call's answer may come before the listing's.
 pub fn judge(text: &str) -> Session {
-    let mut session = Session::default();
-    let mut era = Era::Legacy;
-    let mut schemas: HashMap<String, (Value, Compiled)> = HashMap::new();
-    let mut waiting: HashMap<String, usize> = HashMap::new();
-    let mut asked: HashMap<String, String> = HashMap::new();
-    let mut answers: Vec<(usize, Value)> = Vec::new();
-    for entry in text
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-    {
+    let mut judging = Judging::deferred();
+    for line in text.lines() {
+        judging.push(line);
+    }
+    judging.finish()
+}
+
+/// What one recorded line was, for a live view.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Seen {
+    /// A message: when, which way (`true` from the host), its size, and what it was in a line.
+    Message {
+        at: u64,
+        from_host: bool,
+        bytes: usize,
+        what: String,
+    },
+    /// The answer to the host call at this index of [`Session::calls`], judged.
+    Answered(usize),
+    /// A line the server wrote on stdout that is not JSON-RPC.
+    Stray(u64, String),
+    /// Not a recorded line.
+    Nothing,
+}
+
+/// A session judged line by line: live (each call judged when its answer comes, against the
+/// listing seen so far) or deferred (judged at the end, against the session's last listing).
+pub struct Judging {
+    live: bool,
+    session: Session,
+    era: Era,
+    schemas: HashMap<String, (Value, Compiled)>,
+    /// Host calls waiting for their answer, by id: their index in the calls.
+    waiting: HashMap<String, usize>,
+    /// Requests waiting for their answer, by direction and id: their method.
+    asked: HashMap<(bool, String), String>,
+    answers: Vec<(usize, Value)>,
+}
+
+impl Judging {
+    pub fn live() -> Judging {
+        Judging {
+            live: true,
+            ..Judging::deferred()
+        }
+    }
+
+    pub fn deferred() -> Judging {
+        Judging {
+            live: false,
+            session: Session::default(),
+            era: Era::Legacy,
+            schemas: HashMap::new(),
+            waiting: HashMap::new(),
+            asked: HashMap::new(),
+            answers: Vec::new(),
+        }
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Takes one recorded line; says what it was.
+    pub fn push(&mut self, line: &str) -> Seen {
+        let Ok(entry) = serde_json::from_str::<Value>(line) else {
+            return Seen::Nothing;
+        };
         let at = entry["t"].as_u64().unwrap_or(0);
         if let Some(stray) = entry["notJsonRpc"].as_str() {
-            session.stray.push((at, stray.to_string()));
-            continue;
+            self.session.stray.push((at, stray.to_string()));
+            return Seen::Stray(at, stray.to_string());
         }
         let message = &entry["message"];
         if !message.is_object() {
-            continue;
+            return Seen::Nothing;
         }
-        session.messages += 1;
+        self.session.messages += 1;
+        let from_host = entry["dir"].as_str() == Some("out");
         let id = message.get("id").map(Value::to_string);
-        match (entry["dir"].as_str(), message["method"].as_str(), id) {
-            (Some("out"), Some(method), Some(id)) => {
-                asked.insert(id.clone(), method.to_string());
-                if method == "tools/call" {
-                    waiting.insert(id, session.calls.len());
-                    session.calls.push(Call {
-                        at,
-                        tool: message["params"]["name"]
-                            .as_str()
-                            .unwrap_or_default()
-                            .into(),
-                        arguments: message["params"]["arguments"].clone(),
-                        took: None,
-                        outcome: Outcome::Unanswered,
-                    });
-                }
+        let method = message["method"].as_str();
+        if let (Some(method), Some(id)) = (method, &id) {
+            self.asked
+                .insert((from_host, id.clone()), method.to_string());
+            if from_host && method == "tools/call" {
+                self.waiting.insert(id.clone(), self.session.calls.len());
+                self.session.calls.push(Call {
+                    at,
+                    tool: message["params"]["name"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .into(),
+                    arguments: message["params"]["arguments"].clone(),
+                    took: None,
+                    outcome: Outcome::Unanswered,
+                });
             }
-            (Some("in"), None, Some(id)) => {
-                match asked.remove(&id).as_deref() {
-                    Some("initialize") => era = era_of(&message["result"]),
-                    Some("tools/list") => listed(&message["result"], &mut schemas),
-                    _ => {}
-                }
-                if let Some(i) = waiting.remove(&id)
-                    && let Some(call) = session.calls.get_mut(i)
-                {
-                    call.took = Some(at.saturating_sub(call.at));
-                    answers.push((i, message.clone()));
-                }
-            }
+        }
+        // An answer: the request it answers, asked the other way.
+        let answers = match (method, &id) {
+            (None, Some(id)) => self.asked.remove(&(!from_host, id.clone())),
+            _ => None,
+        };
+        let answered = match (&answers, &id) {
+            (Some(asked), Some(id)) if !from_host => self.answer(asked, id, message, at),
+            _ => None,
+        };
+        match answered {
+            Some(i) if self.live => Seen::Answered(i),
+            _ => Seen::Message {
+                at,
+                from_host,
+                bytes: message.to_string().len(),
+                what: super::said::message(message, answers.as_deref()),
+            },
+        }
+    }
+
+    /// The server's answer to the host's `asked`: a listing or a handshake read, a host call
+    /// paired (judged now when live). Returns the call's index when it answered one.
+    fn answer(&mut self, asked: &str, id: &str, message: &Value, at: u64) -> Option<usize> {
+        match asked {
+            "initialize" => self.era = era_of(&message["result"]),
+            "tools/list" => listed(&message["result"], &mut self.schemas),
             _ => {}
         }
+        let i = self.waiting.remove(id)?;
+        let call = self.session.calls.get_mut(i)?;
+        call.took = Some(at.saturating_sub(call.at));
+        match self.live {
+            true => call.outcome = answered(message, self.schemas.get(&call.tool), self.era),
+            false => self.answers.push((i, message.clone())),
+        }
+        Some(i)
     }
-    // Judged once the whole session is read: a server answers concurrent requests in any
-    // order, so a call's answer may come before the listing's.
-    for (i, message) in answers {
-        let call = &mut session.calls[i];
-        call.outcome = answered(&message, schemas.get(&call.tool), era);
+
+    /// The session, every call judged.
+    pub fn finish(mut self) -> Session {
+        for (i, message) in std::mem::take(&mut self.answers) {
+            let call = &mut self.session.calls[i];
+            call.outcome = answered(&message, self.schemas.get(&call.tool), self.era);
+        }
+        self.session
     }
-    session
 }
 
 /// The era the server chose, by the version it answered `initialize` with.

@@ -40,6 +40,9 @@ pub struct Tapped {
     queued: Arc<AtomicUsize>,
     done: Option<Receiver<()>>,
     path: Option<PathBuf>,
+    /// The session's file, locked while the tap runs: how `attach` and `taps` tell a live
+    /// session (the lock goes with the process, however it ends).
+    _live: Option<std::fs::File>,
 }
 
 /// Where a forwarding thread hands its lines.
@@ -78,7 +81,7 @@ impl Tapped {
         let made = dir()
             .ok_or_else(|| "no state directory ($XDG_STATE_HOME or $HOME)".to_string())
             .and_then(|dir| new_session(&dir, command, keep).map_err(|e| e.to_string()));
-        let (path, recorder) = match made {
+        let (path, recorder, live) = match made {
             Ok(made) => made,
             Err(why) => {
                 eprintln!("mcp-inspect tap: not recording this session: {why}");
@@ -88,6 +91,7 @@ impl Tapped {
                     queued,
                     done: None,
                     path: None,
+                    _live: None,
                 };
             }
         };
@@ -120,6 +124,7 @@ impl Tapped {
             queued,
             done: Some(done),
             path: Some(path),
+            _live: Some(live),
         }
     }
 
@@ -183,12 +188,13 @@ fn record(recorder: &Recorder, direction: Direction, line: &[u8]) {
     }
 }
 
-/// A new session's file in `dir` (made 0700), the oldest sessions past `keep` deleted first.
+/// A new session's file in `dir` (made 0700), the oldest sessions past `keep` deleted first;
+/// with the file locked (see [`is_live`]).
 fn new_session(
     dir: &Path,
     command: &[String],
     keep: usize,
-) -> std::io::Result<(PathBuf, Arc<Recorder>)> {
+) -> std::io::Result<(PathBuf, Arc<Recorder>, std::fs::File)> {
     use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
     std::fs::DirBuilder::new()
         .recursive(true)
@@ -206,7 +212,19 @@ fn new_session(
     );
     let path = dir.join(name);
     let recorder = Recorder::create_buffered(&path)?;
-    Ok((path, recorder))
+    let live = std::fs::File::open(&path)?;
+    live.lock()?;
+    Ok((path, recorder, live))
+}
+
+/// Whether a tap is still recording the session at `path` (its lock is held).
+pub fn is_live(path: &Path) -> bool {
+    std::fs::File::open(path).is_ok_and(|file| {
+        matches!(
+            file.try_lock_shared(),
+            Err(std::fs::TryLockError::WouldBlock)
+        )
+    })
 }
 
 /// The sessions in `dir`, oldest first, each with when it was last written.
@@ -223,11 +241,11 @@ pub fn kept(dir: &Path) -> Vec<(std::time::SystemTime, PathBuf)> {
     sessions
 }
 
-/// Deletes the oldest sessions in `dir` so that at most `keep` remain.
+/// Deletes the oldest sessions in `dir` so that at most `keep` remain; a live one stays.
 fn prune(dir: &Path, keep: usize) {
     let sessions = kept(dir);
     let over = sessions.len().saturating_sub(keep);
-    for (_, path) in sessions.into_iter().take(over) {
+    for (_, path) in sessions.into_iter().take(over).filter(|(_, p)| !is_live(p)) {
         let _ = std::fs::remove_file(path);
     }
 }

@@ -52,11 +52,13 @@ fn list(dir: &Path, json: bool) -> i32 {
             .map_or(String::new(), |n| n.to_string_lossy().into_owned());
         let session = read(&path).map(|text| judge(&text)).unwrap_or_default();
         let broken = broken(&session);
+        let live = super::sessions::is_live(&path);
         match json {
-            true => listed.push(json!({"session": name, "messages": session.messages, "calls": session.calls.len(), "violating": broken})),
+            true => listed.push(json!({"session": name, "live": live, "messages": session.messages, "calls": session.calls.len(), "violating": broken})),
             false => out(&format!(
-                "{}  {} · {} · {} violating",
+                "{}{}  {} · {} · {} violating",
                 crate::untrusted::line(&name, 120),
+                if live { " (live: mcp-inspect attach)" } else { "" },
                 crate::plural::count(session.messages, "message"),
                 crate::plural::count(session.calls.len(), "call"),
                 broken
@@ -107,7 +109,7 @@ fn tell(session: &Session) {
         broken(session)
     ));
     for call in &session.calls {
-        out(&call_line(call));
+        out(&call_line(call, call.at));
         if let Outcome::Judged { violations, .. } = &call.outcome {
             for v in violations {
                 out(&format!("    ✗ {}", crate::untrusted::line(v, 300)));
@@ -115,15 +117,21 @@ fn tell(session: &Session) {
         }
     }
     for (at, line) in &session.stray {
-        out(&format!(
-            "{at:>7} ms  not JSON-RPC on stdout (a strict host fails here): {}",
-            crate::untrusted::line(line, 200)
-        ));
+        out(&stray_line(*at, line));
     }
 }
 
-/// `   120 ms  add {"a":1} → conforms (2020-12), 3 ms`.
-fn call_line(call: &Call) -> String {
+/// A line the server wrote on stdout that is not JSON-RPC, flagged.
+pub(super) fn stray_line(at: u64, line: &str) -> String {
+    format!(
+        "{at:>7} ms  not JSON-RPC on stdout (a strict host fails here): {}",
+        crate::untrusted::line(line, 200)
+    )
+}
+
+/// `   120 ms  add {"a":1} → conforms (2020-12), 3 ms`, at `at` (when it was made, or when
+/// its answer came).
+pub(super) fn call_line(call: &Call, at: u64) -> String {
     let what = match &call.outcome {
         Outcome::Judged { headline, .. } => headline.clone(),
         Outcome::Error { code, message } => format!("error {code}: {message}"),
@@ -131,8 +139,7 @@ fn call_line(call: &Call) -> String {
     };
     let took = call.took.map_or(String::new(), |ms| format!(", {ms} ms"));
     format!(
-        "{:>7} ms  {} {} → {}{took}",
-        call.at,
+        "{at:>7} ms  {} {} → {}{took}",
         crate::untrusted::line(&call.tool, 80),
         crate::untrusted::line(&crate::untrusted::json(&call.arguments, false), 120),
         crate::untrusted::line(&what, 200)
@@ -180,7 +187,7 @@ mod tests {
                 message: "\u{1b}[2Jgone".into(),
             },
         };
-        let line = call_line(&call);
+        let line = call_line(&call, call.at);
         assert!(
             !line.chars().any(crate::untrusted::is_dangerous),
             "{line:?}"

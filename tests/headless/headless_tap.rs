@@ -386,3 +386,71 @@ fn the_hostile_server_through_the_tap_never_puts_a_secret_in_the_recording() {
     crate::hostile::assert_terminal_safe("taps of a hostile session", &text);
     let _ = std::fs::remove_dir_all(&state);
 }
+
+/// `attach` shows a session as it happens: the messages before it came, then each new one, a
+/// host call judged when its answer comes; `taps` says the session is live meanwhile; the
+/// viewer ends with the tap (exit 1: a result broke its schema). With no tap running it says
+/// so.
+#[test]
+fn attach_follows_a_live_session_and_judges_each_call() {
+    use crate::hostile::StderrLines;
+    let state = state_dir("attach");
+    let nobody = Command::new(BIN)
+        .arg("attach")
+        .env("XDG_STATE_HOME", &state)
+        .output()
+        .expect("attach");
+    assert_eq!(nobody.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&nobody.stderr).contains("no tap is running"),
+        "{}",
+        String::from_utf8_lossy(&nobody.stderr)
+    );
+    let mut tap = start(&["tap", "--", BIN, "demo-server"], &state);
+    let mut host_in = tap.stdin.take().expect("stdin");
+    let mut host_out = StderrLines::of_stdout(&mut tap);
+    for line in [INITIALIZE, INITIALIZED, LIST] {
+        writeln!(host_in, "{line}").expect("write");
+    }
+    host_out.wait_for(r#""id":2"#, Duration::from_secs(20));
+    let listed = Command::new(BIN)
+        .args(["taps", "--format", "json"])
+        .env("XDG_STATE_HOME", &state)
+        .output()
+        .expect("taps");
+    let json: Value = serde_json::from_slice(&listed.stdout).expect("json");
+    assert_eq!(json["sessions"][0]["live"], true, "{json}");
+    let mut viewer = Command::new(BIN)
+        .arg("attach")
+        .env("XDG_STATE_HOME", &state)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("attach");
+    let mut seen = StderrLines::of_stdout(&mut viewer);
+    // What came before the viewer.
+    seen.wait_for(
+        "server → host  result to tools/list (id 2)",
+        Duration::from_secs(20),
+    );
+    writeln!(
+        host_in,
+        r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"bad_output","arguments":{{}}}}}}"#
+    )
+    .expect("write");
+    seen.wait_for(
+        "host → server  tools/call bad_output {} (id 3)",
+        Duration::from_secs(20),
+    );
+    seen.wait_for("bad_output {} → 3 violations", Duration::from_secs(20));
+    seen.wait_for("✗ at /count (minimum)", Duration::from_secs(20));
+    drop(host_in);
+    assert!(tap.wait().expect("tap").success());
+    let code = viewer.wait().expect("viewer").code();
+    let all = seen.all();
+    assert_eq!(code, Some(1), "{all}");
+    assert!(
+        all.contains("session ended: 7 messages · 1 call · 1 violating"),
+        "{all}"
+    );
+    let _ = std::fs::remove_dir_all(&state);
+}
