@@ -3,6 +3,7 @@
 //! the request that reproduces it. Only read-only tools are called. The checks that apply to
 //! any transport and era; each judged by a pure function of the answer (tested apart).
 
+mod http_lines;
 mod hygiene;
 mod over_http;
 mod probe;

@@ -17,7 +17,7 @@ const NOTIFICATIONS: &str = "basic#notifications and JSON-RPC 2.0 §4.1";
 const PARSE_ERROR: &str = "JSON-RPC 2.0 §5.1 (-32700 parse error)";
 
 /// A version no server supports: the answer must be one it does.
-const FROM_THE_FUTURE: &str = "2099-12-31";
+pub(super) const FROM_THE_FUTURE: &str = "2099-12-31";
 /// The version the other checks speak (the last with `initialize`).
 const SPOKEN: &str = "2025-11-25";
 /// How long a server gets to exit once its stdin is closed.
@@ -25,9 +25,9 @@ const EXIT_WITHIN: Duration = Duration::from_secs(2);
 /// How long an answer to the line that is not JSON is waited for after the next ping's.
 const OUT_OF_ORDER: Duration = Duration::from_millis(500);
 /// An id a double cannot hold (2^53 + 1): a server that reads ids as doubles answers …992.
-const LARGE_ID: &str = "9007199254740993";
+pub(super) const LARGE_ID: &str = "9007199254740993";
 /// A string id with a quote, a backslash and a non-ASCII letter.
-const STRING_ID: &str = r#""conform \"ü\" \\ 1""#;
+pub(super) const STRING_ID: &str = r#""conform \"ü\" \\ 1""#;
 
 /// The checks here `selection` wants, on `target` when it is a stdio server (else each not
 /// applicable); a copy of the server is started only for checks that are wanted.
@@ -49,6 +49,12 @@ async fn every_check(target: &Target, selection: &super::Selection) -> Vec<Findi
     ];
     if !checks.iter().any(|c| selection.wants(c.id)) {
         return Vec::new();
+    }
+    if super::over_http::speaks_streamable_http(target) {
+        // The others are made over HTTP (see `http_lines`).
+        let why = "a stdio server's rule";
+        let [_, exit, early, ..] = checks;
+        return not_run([exit, early], why);
     }
     let first = match Probe::start(target) {
         None => {
@@ -165,7 +171,7 @@ fn initialize(version: &str) -> String {
 }
 
 /// A ping with `id` written as JSON text (so a large integer goes as written).
-fn ping(id: &str) -> String {
+pub(super) fn ping(id: &str) -> String {
     format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#)
 }
 
@@ -173,7 +179,7 @@ fn not_run<const N: usize>(checks: [Finding; N], why: &str) -> Vec<Finding> {
     checks.into_iter().map(|c| c.not_applicable(why)).collect()
 }
 
-fn version_negotiation() -> Finding {
+pub(super) fn version_negotiation() -> Finding {
     finding(
         "version-negotiation",
         "a protocol version the server does not support is answered with one it does",
@@ -200,7 +206,7 @@ fn no_requests_before_initialized() -> Finding {
     )
 }
 
-fn notification_unanswered() -> Finding {
+pub(super) fn notification_unanswered() -> Finding {
     finding(
         "notification-unanswered",
         "a notification, even one the server does not know, gets no answer",
@@ -209,7 +215,7 @@ fn notification_unanswered() -> Finding {
     )
 }
 
-fn string_id_echoed() -> Finding {
+pub(super) fn string_id_echoed() -> Finding {
     finding(
         "string-id-echoed",
         "a string id (with a quote, a backslash and ü) comes back exactly",
@@ -218,7 +224,7 @@ fn string_id_echoed() -> Finding {
     )
 }
 
-fn large_id_echoed() -> Finding {
+pub(super) fn large_id_echoed() -> Finding {
     finding(
         "large-id-echoed",
         "an integer id past 2^53 comes back exactly (a server reading ids as doubles rounds it)",
@@ -227,7 +233,7 @@ fn large_id_echoed() -> Finding {
     )
 }
 
-fn parse_error() -> Finding {
+pub(super) fn parse_error() -> Finding {
     finding(
         "parse-error",
         "a line that is not JSON is answered with -32700, and the server goes on serving",

@@ -28,7 +28,7 @@ const FOREIGN_ORIGIN: &str = "http://evil.example.com";
 /// Header values no server supports: malformed, before any version, after any version.
 const BAD_VERSIONS: [&str; 3] = ["invalid-protocol-version", "2000-01-01", "2099-01-01"];
 /// The last protocol version with `initialize` and sessions.
-const LAST_WITH_SESSIONS: &str = "2025-11-25";
+pub(super) const LAST_WITH_SESSIONS: &str = "2025-11-25";
 /// The first protocol version with the `MCP-Protocol-Version` header.
 const FIRST_WITH_VERSION_HEADER: &str = "2025-06-18";
 /// A session id no server issued.
@@ -137,6 +137,17 @@ pub async fn run(
     found
 }
 
+/// Whether `target` is a Streamable HTTP server (the checks here apply).
+pub fn speaks_streamable_http(target: &Target) -> bool {
+    matches!(
+        target,
+        Target::Http {
+            transport: HttpTransport::Streamable,
+            ..
+        }
+    )
+}
+
 async fn every_check(target: &Target, version: &str, era: Era) -> Vec<Finding> {
     let checks = checks();
     let Target::Http {
@@ -170,6 +181,7 @@ async fn every_check(target: &Target, version: &str, era: Era) -> Vec<Finding> {
             ),
         },
     ];
+    found.push(super::http_lines::version_negotiation(&raw).await);
     found.extend(in_a_session(&raw, rest, version).await);
     found
 }
@@ -181,10 +193,18 @@ async fn in_a_session(raw: &Raw<'_>, checks: [Finding; 6], version: &str) -> Vec
         Ok(opened) => opened,
         Err(why) => {
             let why = format!("an initialize of its own failed: {why}");
-            return not_run(
+            let lines = [
+                super::hygiene::notification_unanswered(),
+                super::hygiene::string_id_echoed(),
+                super::hygiene::large_id_echoed(),
+                super::hygiene::parse_error(),
+            ];
+            let mut found = not_run(
                 [notification, header, required, unknown, get, terminated],
                 &why,
             );
+            found.extend(not_run(lines, &why));
+            return found;
         }
     };
     let notification =
@@ -207,8 +227,11 @@ async fn in_a_session(raw: &Raw<'_>, checks: [Finding; 6], version: &str) -> Vec
         }
     };
     let get = stream_or_405_check(raw, &opened, get).await;
+    let lines = super::http_lines::in_session(raw, &opened).await;
     let terminated = terminated_check(raw, &opened, terminated).await;
-    vec![notification, header, required, unknown, get, terminated]
+    let mut found = vec![notification, header, required, unknown, get, terminated];
+    found.extend(lines);
+    found
 }
 
 /// A request naming a foreign `Host` or `Origin`: an initialize, refused before it is read.
@@ -298,22 +321,22 @@ async fn terminated_check(raw: &Raw<'_>, opened: &Opened, check: Finding) -> Fin
 
 /// A session opened by hand: the id issued (if any), the version to name in headers, the
 /// answer to `initialized`, and the two requests that opened it.
-struct Opened {
-    session: Option<String>,
-    version: String,
+pub(super) struct Opened {
+    pub session: Option<String>,
+    pub version: String,
     initialized: Outcome,
     opening: Vec<HttpSent>,
 }
 
 impl Opened {
     /// The requests a reproduce line needs: the opening two, then `then`.
-    fn sent(&self, then: &[HttpSent]) -> Vec<HttpSent> {
+    pub fn sent(&self, then: &[HttpSent]) -> Vec<HttpSent> {
         self.opening.iter().chain(then).cloned().collect()
     }
 }
 
 /// Raw requests to one URL with the user's headers.
-struct Raw<'a> {
+pub(super) struct Raw<'a> {
     client: reqwest::Client,
     url: &'a str,
     headers: &'a [Header],
@@ -366,7 +389,7 @@ impl<'a> Raw<'a> {
     }
 
     /// Ends a session a check opened by accident (best effort).
-    async fn end(&self, session: &str, version: &str) {
+    pub async fn end(&self, session: &str, version: &str) {
         let delete = HttpSent {
             method: "DELETE",
             headers: vec![("MCP-Protocol-Version".into(), version.into())],
@@ -396,7 +419,7 @@ impl<'a> Raw<'a> {
 
     /// Sends and reads the answer (its body up to [`BODY_MAX`], an event stream up to the
     /// first message).
-    async fn send(&self, sent: &HttpSent, session: Option<&str>) -> Outcome {
+    pub async fn send(&self, sent: &HttpSent, session: Option<&str>) -> Outcome {
         let response = self
             .request(sent, session)
             .send()
@@ -434,8 +457,8 @@ fn heads(response: &reqwest::Response) -> Got {
     }
 }
 
-/// The body, or of an event stream the text up to its first complete message: a stream kept
-/// open after its answer must not hold the check for [`WAIT`].
+/// The body, or of an event stream the text up to its first answer (a result or an error): a
+/// stream kept open after its answer must not hold the check for [`WAIT`].
 async fn first_message(mut response: reqwest::Response) -> String {
     let stream = heads(&response)
         .content_type
@@ -447,7 +470,12 @@ async fn first_message(mut response: reqwest::Response) -> String {
             Ok(Ok(Some(chunk))) => body.extend_from_slice(&chunk),
             _ => break,
         }
-        if stream && sse_message(&String::from_utf8_lossy(&body)).is_some() {
+        let answered = |text: &str| {
+            sse_messages(text)
+                .iter()
+                .any(|m| m.get("result").is_some() || m.get("error").is_some())
+        };
+        if stream && answered(&String::from_utf8_lossy(&body)) {
             break;
         }
     }
@@ -455,12 +483,18 @@ async fn first_message(mut response: reqwest::Response) -> String {
     String::from_utf8_lossy(&body).into_owned()
 }
 
-/// The first `data:` line of an event stream that holds a JSON-RPC message.
-fn sse_message(text: &str) -> Option<Value> {
+/// The JSON-RPC messages of an event stream's `data:` lines.
+pub(super) fn sse_messages(text: &str) -> Vec<Value> {
     text.lines()
         .filter_map(|line| line.strip_prefix("data:"))
         .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-        .find(|message| message.get("jsonrpc").is_some())
+        .filter(|message| message.get("jsonrpc").is_some())
+        .collect()
+}
+
+/// The first JSON-RPC message of an event stream.
+fn sse_message(text: &str) -> Option<Value> {
+    sse_messages(text).into_iter().next()
 }
 
 /// The protocol version an initialize answer (JSON or an event stream) names.
@@ -475,14 +509,14 @@ fn negotiated(body: &str) -> Option<String> {
 
 const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 
-fn initialize(version: &str) -> String {
+pub(super) fn initialize(version: &str) -> String {
     json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": version, "capabilities": {},
         "clientInfo": {"name": "mcp-inspect conform", "version": env!("CARGO_PKG_VERSION")}}})
     .to_string()
 }
 
-fn json_headers() -> Vec<(String, String)> {
+pub(super) fn json_headers() -> Vec<(String, String)> {
     vec![
         ("Content-Type".into(), "application/json".into()),
         (
@@ -517,7 +551,7 @@ fn not_run<const N: usize>(checks: [Finding; N], why: &str) -> Vec<Finding> {
 
 impl Finding {
     /// Judged on raw HTTP requests: `sent` is what reproduces it.
-    fn judged_http(mut self, sent: Vec<HttpSent>, verdict: (Status, String)) -> Finding {
+    pub(super) fn judged_http(mut self, sent: Vec<HttpSent>, verdict: (Status, String)) -> Finding {
         self.http = sent;
         (self.status, self.said) = verdict;
         self

@@ -207,8 +207,17 @@ fn checks_are_chosen_by_id_and_failures_are_sarif_results() {
     }));
 }
 
+/// The checks of raw lines that also apply over Streamable HTTP (a POST body for a line).
+const LINE_CHECKS: [&str; 5] = [
+    "version-negotiation",
+    "notification-unanswered",
+    "string-id-echoed",
+    "large-id-echoed",
+    "parse-error",
+];
+
 /// The raw HTTP checks on real servers over Streamable HTTP: the demo passes each;
-/// server-everything (as `npx … streamableHttp` starts it) fails the four it breaks, and the
+/// server-everything (as `npx … streamableHttp` starts it) fails the five it breaks, and the
 /// reproduce line of one, pasted into bash, shows the same break.
 #[test]
 fn the_http_checks_find_what_server_everything_breaks() {
@@ -226,6 +235,14 @@ fn the_http_checks_find_what_server_everything_breaks() {
         .collect();
     assert_eq!(http.len(), 8, "{}", r.stdout);
     assert!(http.iter().all(|c| c["status"] == "pass"), "{}", r.stdout);
+    // The raw-line checks, made over HTTP with bodies for lines.
+    for id in LINE_CHECKS {
+        assert_eq!(status_of(&demo_checks, id), "pass", "{id}: {}", r.stdout);
+    }
+    assert_eq!(
+        status_of(&demo_checks, "exits-on-stdin-close"),
+        "not_applicable"
+    );
 
     let Some(index) = peers::everything() else {
         return;
@@ -249,6 +266,12 @@ fn the_http_checks_find_what_server_everything_breaks() {
         ("http-protocol-version-checked", "pass"),
         ("http-session-required", "pass"),
         ("http-get-stream-or-405", "pass"),
+        // An id past 2^53 is refused: HTTP 400 with -32700 "Invalid JSON-RPC message".
+        ("large-id-echoed", "fail"),
+        ("string-id-echoed", "pass"),
+        ("version-negotiation", "pass"),
+        ("notification-unanswered", "pass"),
+        ("parse-error", "pass"),
     ] {
         assert_eq!(status_of(&checks, id), status, "{id}: {}", r.stdout);
     }
