@@ -81,7 +81,7 @@ const STDIO: &str = "basic/transports#stdio";
 const NOBODY: &str = "mcp-inspect-conform-no-such";
 
 /// The id of every check, in the order they run: `--only` and `--skip` name them.
-pub const CHECKS: [&str; 26] = [
+pub const CHECKS: [&str; 27] = [
     "unknown-method",
     "ping",
     "tools-list",
@@ -99,6 +99,7 @@ pub const CHECKS: [&str; 26] = [
     "notification-unanswered",
     "string-id-echoed",
     "large-id-echoed",
+    "batch-refused",
     "parse-error",
     "http-foreign-host-refused",
     "http-foreign-origin-refused",

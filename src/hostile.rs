@@ -20,7 +20,7 @@ pub enum Attack {
     Flood,
     /// Non-JSON lines, wrong-shaped JSON and answers to unknown ids before every answer; an
     /// empty result to any method it does not know and to a notification; a version from the
-    /// future echoed; an id past 2^53 answered rounded.
+    /// future echoed; an id past 2^53 answered rounded; a batch served.
     Garbage,
     /// 10,000 more tools, listed 500 a page.
     ManyTools,
@@ -76,6 +76,16 @@ pub fn run(options: &Options) -> i32 {
         let Ok(message) = serde_json::from_slice::<Value>(&line) else {
             continue;
         };
+        // A batch, served as JSON-RPC 2.0 had it though MCP dropped batches (2025-06-18).
+        if let (Value::Array(items), true) = (&message, options.has(Attack::Garbage)) {
+            let answers: Vec<Value> = items
+                .iter()
+                .filter_map(|item| item.get("id"))
+                .map(|id| json!({"jsonrpc": "2.0", "id": id, "result": {}}))
+                .collect();
+            wire.raw(format!("{}\n", Value::Array(answers)).as_bytes());
+            continue;
+        }
         answer(&wire, options, &catalog, &message);
     }
     if options.has(Attack::Stubborn) {

@@ -4,7 +4,7 @@
 //! opened by hand (see [`super::over_http`]), judged by the same functions as over stdio where
 //! the rule is the same.
 
-use super::hygiene::{self, FROM_THE_FUTURE, LARGE_ID, STRING_ID};
+use super::hygiene::{self, BATCH, FROM_THE_FUTURE, LARGE_ID, STRING_ID};
 use super::over_http::{
     HttpSent, Opened, Outcome, Raw, accepted_202, initialize, json_headers, sse_messages,
 };
@@ -37,8 +37,8 @@ pub async fn version_negotiation(raw: &Raw<'_>) -> Finding {
     check.judged_http(vec![sent], verdict)
 }
 
-/// The other four, in the session `opened`.
-pub async fn in_session(raw: &Raw<'_>, opened: &Opened) -> [Finding; 4] {
+/// The other five, in the session `opened`.
+pub async fn in_session(raw: &Raw<'_>, opened: &Opened) -> [Finding; 5] {
     let unknown = post(
         opened,
         r#"{"jsonrpc":"2.0","method":"notifications/mcp-inspect-conform"}"#,
@@ -48,11 +48,12 @@ pub async fn in_session(raw: &Raw<'_>, opened: &Opened) -> [Finding; 4] {
         hygiene::notification_unanswered().judged_http(opened.sent(&[unknown]), accepted_202(&got));
     let string_id = echo(raw, opened, hygiene::string_id_echoed(), STRING_ID).await;
     let large_id = echo(raw, opened, hygiene::large_id_echoed(), LARGE_ID).await;
+    let batch = batch(raw, opened).await;
     let cut = post(opened, CUT);
     let got = raw.send(&cut, opened.session.as_deref()).await;
     let parse =
         hygiene::parse_error().judged_http(opened.sent(&[cut]), refused_as_unreadable(&got));
-    [notification, string_id, large_id, parse]
+    [notification, string_id, large_id, batch, parse]
 }
 
 async fn echo(raw: &Raw<'_>, opened: &Opened, check: Finding, id: &str) -> Finding {
@@ -64,6 +65,39 @@ async fn echo(raw: &Raw<'_>, opened: &Opened, check: Finding, id: &str) -> Findi
         Err(said) => (Status::Fail, said),
     };
     check.judged_http(opened.sent(&[ping]), verdict)
+}
+
+/// Two pings in one array: from 2025-06-18 a POST body is one message, so it is refused.
+async fn batch(raw: &Raw<'_>, opened: &Opened) -> Finding {
+    let check = hygiene::batch_refused();
+    if opened.version.as_str() < "2025-06-18" {
+        return check.not_applicable(&format!(
+            "batches were allowed before 2025-06-18; the server speaks {}",
+            opened.version
+        ));
+    }
+    let sent = post(opened, BATCH);
+    let got = raw.send(&sent, opened.session.as_deref()).await;
+    check.judged_http(opened.sent(&[sent]), batch_refused_over_http(&got))
+}
+
+/// Passes on a 4xx; fails when the batch was served (a 2xx with answers) or on anything else.
+pub fn batch_refused_over_http(got: &Outcome) -> (Status, String) {
+    match got {
+        Ok(g) if (400..500).contains(&g.status) => (
+            Status::Pass,
+            format!("HTTP {}{}", g.status, super::over_http::body_words(&g.body)),
+        ),
+        Ok(g) => (
+            Status::Fail,
+            format!(
+                "HTTP {}{}: the batch was taken",
+                g.status,
+                super::over_http::body_words(&g.body)
+            ),
+        ),
+        Err(why) => (Status::Fail, format!("no answer: {why}")),
+    }
 }
 
 /// A POST in the session `opened`, naming its version.
@@ -144,6 +178,15 @@ mod tests {
             body: body.into(),
             session: None,
         })
+    }
+
+    #[test]
+    fn a_batch_is_refused_with_a_4xx() {
+        assert_eq!(batch_refused_over_http(&got(400, "{}")).0, Status::Pass);
+        let served =
+            r#"[{"jsonrpc":"2.0","id":901,"result":{}},{"jsonrpc":"2.0","id":902,"result":{}}]"#;
+        assert_eq!(batch_refused_over_http(&got(200, served)).0, Status::Fail);
+        assert_eq!(batch_refused_over_http(&got(202, "")).0, Status::Fail);
     }
 
     #[test]

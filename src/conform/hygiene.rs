@@ -14,6 +14,7 @@ const LIFECYCLE_SHUTDOWN: &str = "basic/lifecycle#shutdown (stdio)";
 const LIFECYCLE_INIT: &str = "basic/lifecycle#initialization";
 const RESPONSES: &str = "basic#responses (the same ID as the request) and JSON-RPC 2.0 §5";
 const NOTIFICATIONS: &str = "basic#notifications and JSON-RPC 2.0 §4.1";
+const BATCHES: &str = "2025-06-18 changelog (JSON-RPC batching removed); basic/transports (a POST body is one message)";
 const PARSE_ERROR: &str = "JSON-RPC 2.0 §5.1 (-32700 parse error)";
 
 /// A version no server supports: the answer must be one it does.
@@ -26,6 +27,11 @@ const EXIT_WITHIN: Duration = Duration::from_secs(2);
 const OUT_OF_ORDER: Duration = Duration::from_millis(500);
 /// An id a double cannot hold (2^53 + 1): a server that reads ids as doubles answers …992.
 pub(super) const LARGE_ID: &str = "9007199254740993";
+/// The first version without JSON-RPC batches.
+const FIRST_WITHOUT_BATCHES: &str = "2025-06-18";
+/// Two pings in one array.
+pub(super) const BATCH: &str =
+    r#"[{"jsonrpc":"2.0","id":901,"method":"ping"},{"jsonrpc":"2.0","id":902,"method":"ping"}]"#;
 /// A string id with a quote, a backslash and a non-ASCII letter.
 pub(super) const STRING_ID: &str = r#""conform \"ü\" \\ 1""#;
 
@@ -45,6 +51,7 @@ async fn every_check(target: &Target, selection: &super::Selection) -> Vec<Findi
         notification_unanswered(),
         string_id_echoed(),
         large_id_echoed(),
+        batch_refused(),
         parse_error(),
     ];
     if !checks.iter().any(|c| selection.wants(c.id)) {
@@ -78,6 +85,7 @@ async fn every_check(target: &Target, selection: &super::Selection) -> Vec<Findi
         notification,
         string_id,
         large_id,
+        batch,
         parse,
     ] = checks;
     let mut found = Vec::new();
@@ -86,7 +94,7 @@ async fn every_check(target: &Target, selection: &super::Selection) -> Vec<Findi
     } else {
         first.end().await;
     }
-    let rest = [early, notification, string_id, large_id, parse];
+    let rest = [early, notification, string_id, large_id, batch, parse];
     if !rest.iter().any(|c| selection.wants(c.id)) {
         return found;
     }
@@ -104,7 +112,12 @@ async fn every_check(target: &Target, selection: &super::Selection) -> Vec<Findi
         return found;
     }
     probe.write(INITIALIZED).await;
-    found.extend(after_handshake(&mut probe, rest).await);
+    let version = match &waited.reply {
+        Reply::Answer(answer) => answer.pointer("/result/protocolVersion").cloned(),
+        _ => None,
+    };
+    let version = version.as_ref().and_then(Value::as_str).unwrap_or(SPOKEN);
+    found.extend(after_handshake(&mut probe, rest, version).await);
     probe.end().await;
     found
 }
@@ -127,8 +140,8 @@ async fn first_copy(mut first: Probe, version: Finding, exit: Finding) -> [Findi
 }
 
 /// The checks run in one session, in order; the one that may end the server last.
-async fn after_handshake(probe: &mut Probe, checks: [Finding; 5]) -> Vec<Finding> {
-    let [early, notification, string_id, large_id, parse] = checks;
+async fn after_handshake(probe: &mut Probe, checks: [Finding; 6], version: &str) -> Vec<Finding> {
+    let [early, notification, string_id, large_id, batch, parse] = checks;
     probe
         .write(r#"{"jsonrpc":"2.0","method":"notifications/mcp-inspect-conform"}"#)
         .await;
@@ -142,6 +155,7 @@ async fn after_handshake(probe: &mut Probe, checks: [Finding; 5]) -> Vec<Finding
     let early = early.judged_raw(&probe.wrote, early_judged(&probe.requests));
     let string_id = echo(probe, string_id, STRING_ID).await;
     let large_id = echo(probe, large_id, LARGE_ID).await;
+    let batch = refused_batch(probe, batch, version).await;
     probe
         .write(r#"{"jsonrpc":"2.0","id":"cut","method":"ping""#)
         .await;
@@ -152,7 +166,57 @@ async fn after_handshake(probe: &mut Probe, checks: [Finding; 5]) -> Vec<Finding
         waited.others.extend(later);
     }
     let parse = parse.judged_raw(&probe.wrote, parse_error_judged(&waited));
-    vec![early, notification, string_id, large_id, parse]
+    vec![early, notification, string_id, large_id, batch, parse]
+}
+
+/// Two pings in one JSON array, in a version without batches: refused (an error) or dropped,
+/// never answered one by one; in an older version, not applicable.
+async fn refused_batch(probe: &mut Probe, check: Finding, version: &str) -> Finding {
+    if version < FIRST_WITHOUT_BATCHES {
+        return check.not_applicable(&format!(
+            "batches were allowed before {FIRST_WITHOUT_BATCHES}; the server speaks {version}"
+        ));
+    }
+    probe.write(BATCH).await;
+    let mut waited = probe
+        .ask(&ping("\"after-batch\""), &json!("after-batch"))
+        .await;
+    if matches!(waited.reply, Reply::Answer(_)) && !waited.others.iter().any(is_error) {
+        // An error may follow the ping's answer.
+        waited
+            .others
+            .extend(probe.responses_within(OUT_OF_ORDER).await);
+    }
+    check.judged_raw(&probe.wrote, batch_judged(&waited))
+}
+
+fn is_error(response: &Value) -> bool {
+    response.get("error").is_some()
+}
+
+/// Passes unless a ping of the batch was answered (an error, or silence, refuses it).
+pub fn batch_judged(waited: &Waited) -> (Status, String) {
+    let processed = waited
+        .others
+        .iter()
+        .any(|o| matches!(o.get("id").and_then(Value::as_u64), Some(901 | 902)));
+    if processed {
+        return (
+            Status::Fail,
+            "the batch's pings were answered: a batch was served in a version without batches"
+                .into(),
+        );
+    }
+    match waited.others.iter().find(|o| is_error(o)) {
+        Some(error) => (
+            Status::Pass,
+            format!(
+                "refused: {}",
+                super::cut(crate::untrusted::json(&error["error"], false))
+            ),
+        ),
+        None => (Status::Pass, "dropped (no answer to it)".into()),
+    }
 }
 
 async fn echo(probe: &mut Probe, check: Finding, id: &str) -> Finding {
@@ -230,6 +294,15 @@ pub(super) fn large_id_echoed() -> Finding {
         "an integer id past 2^53 comes back exactly (a server reading ids as doubles rounds it)",
         Level::Should,
         RESPONSES,
+    )
+}
+
+pub(super) fn batch_refused() -> Finding {
+    finding(
+        "batch-refused",
+        "a JSON-RPC batch is not served from 2025-06-18 on (batches were removed)",
+        Level::Must,
+        BATCHES,
     )
 }
 
@@ -399,6 +472,22 @@ mod tests {
     fn with_others(mut waited: Waited, others: Vec<Value>) -> Waited {
         waited.others = others;
         waited
+    }
+
+    #[test]
+    fn a_batch_fails_only_when_it_was_served() {
+        let pong = || answer(json!({"id": "after-batch", "result": {}}));
+        let refused = json!({"id": null, "error": {"code": -32600, "message": "Invalid request"}});
+        assert_eq!(
+            batch_judged(&with_others(pong(), vec![refused])).0,
+            Status::Pass
+        );
+        assert_eq!(batch_judged(&pong()).0, Status::Pass, "dropped");
+        let served = vec![
+            json!({"id": 901, "result": {}}),
+            json!({"id": 902, "result": {}}),
+        ];
+        assert_eq!(batch_judged(&with_others(pong(), served)).0, Status::Fail);
     }
 
     #[test]

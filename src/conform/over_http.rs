@@ -197,6 +197,7 @@ async fn in_a_session(raw: &Raw<'_>, checks: [Finding; 6], version: &str) -> Vec
                 super::hygiene::notification_unanswered(),
                 super::hygiene::string_id_echoed(),
                 super::hygiene::large_id_echoed(),
+                super::hygiene::batch_refused(),
                 super::hygiene::parse_error(),
             ];
             let mut found = not_run(
@@ -566,7 +567,7 @@ fn answered(got: &Outcome) -> String {
     }
 }
 
-fn body_words(body: &str) -> String {
+pub(super) fn body_words(body: &str) -> String {
     match body.trim() {
         "" => String::new(),
         text => format!(" ({})", crate::untrusted::line(text, 200)),

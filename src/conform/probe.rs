@@ -144,6 +144,12 @@ impl Probe {
             let Ok(message) = serde_json::from_slice::<Value>(&bytes) else {
                 continue;
             };
+            // A batch answered: each response kept as if it came alone.
+            if let Value::Array(items) = message {
+                let room = MAX_KEPT.saturating_sub(others.len());
+                others.extend(items.into_iter().filter(|m| m.is_object()).take(room));
+                continue;
+            }
             let is_response = message.get("result").is_some() || message.get("error").is_some();
             if !is_response {
                 if let (Some(method), Some(_)) = (message.get("method"), message.get("id"))

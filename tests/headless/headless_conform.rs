@@ -75,12 +75,13 @@ fn the_hostile_server_fails_what_it_breaks_with_a_reproduce_line() {
         "{}",
         garbage.stdout
     );
-    // Garbage answers a notification, echoes a version from the future, and reads ids as
-    // doubles.
+    // Garbage answers a notification, echoes a version from the future, reads ids as
+    // doubles and serves a batch.
     for id in [
         "version-negotiation",
         "notification-unanswered",
         "large-id-echoed",
+        "batch-refused",
     ] {
         assert_eq!(status_of(&checks, id), "fail", "{id}: {}", garbage.stdout);
     }
@@ -208,16 +209,17 @@ fn checks_are_chosen_by_id_and_failures_are_sarif_results() {
 }
 
 /// The checks of raw lines that also apply over Streamable HTTP (a POST body for a line).
-const LINE_CHECKS: [&str; 5] = [
+const LINE_CHECKS: [&str; 6] = [
     "version-negotiation",
     "notification-unanswered",
     "string-id-echoed",
     "large-id-echoed",
+    "batch-refused",
     "parse-error",
 ];
 
 /// The raw HTTP checks on real servers over Streamable HTTP: the demo passes each;
-/// server-everything (as `npx … streamableHttp` starts it) fails the five it breaks, and the
+/// server-everything (as `npx … streamableHttp` starts it) fails the six it breaks, and the
 /// reproduce line of one, pasted into bash, shows the same break.
 #[test]
 fn the_http_checks_find_what_server_everything_breaks() {
@@ -255,7 +257,7 @@ fn the_http_checks_find_what_server_everything_breaks() {
     let _everything = crate::cli::start_listening(everything, port);
     let url = format!("http://localhost:{port}/mcp");
     let r = run(&["conform", "--format", "json", "--url", &url]);
-    assert_eq!(r.code, 1, "three MUSTs fail: {}{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 1, "four MUSTs fail: {}{}", r.stdout, r.stderr);
     let checks = checks(&r.stdout);
     for (id, status) in [
         ("http-foreign-host-refused", "fail"),
@@ -272,6 +274,8 @@ fn the_http_checks_find_what_server_everything_breaks() {
         ("version-negotiation", "pass"),
         ("notification-unanswered", "pass"),
         ("parse-error", "pass"),
+        // Two pings in one POST body are answered, in a version without batches.
+        ("batch-refused", "fail"),
     ] {
         assert_eq!(status_of(&checks, id), status, "{id}: {}", r.stdout);
     }
