@@ -7,6 +7,7 @@ mod http_lines;
 mod hygiene;
 mod over_http;
 mod probe;
+pub mod reproduce;
 
 pub use hygiene::run as run_raw;
 pub use over_http::{HttpSent, run as run_http};
@@ -57,11 +58,15 @@ pub struct Finding {
     /// [`over_http`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub http: Vec<HttpSent>,
+    /// The command that shows it again (see [`reproduce`]), once the connection's words are
+    /// known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reproduce: Option<String>,
 }
 
 /// What the connection noticed on the way that a check judges: lines on stdout that are not
 /// JSON-RPC (counted, the first few kept).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Seen {
     pub non_json_lines: usize,
     pub first_non_json: Option<String>,
@@ -134,6 +139,40 @@ impl Selection {
     }
 }
 
+/// Every check `selection` wants: those on `session`, then, when the server's `target` is
+/// known, those that start copies of a stdio server or send raw HTTP.
+pub async fn run_all(
+    session: &Session,
+    target: Option<&crate::config::target::Target>,
+    selection: &Selection,
+    seen: impl FnOnce() -> Seen,
+) -> Vec<Finding> {
+    let mut findings = run(session, selection, seen).await;
+    if let Some(target) = target {
+        findings.extend(run_raw(target, selection).await);
+        let server = &session.server;
+        let version = &server.protocol_version;
+        findings.extend(run_http(target, version, server.era, selection).await);
+    }
+    findings
+}
+
+/// `found`, each failure with the command that reproduces it over the connection `words` name
+/// (`target` for the checks that started the server or sent raw HTTP).
+pub fn with_reproduce(
+    mut found: Vec<Finding>,
+    words: &[String],
+    target: Option<&crate::config::target::Target>,
+) -> Vec<Finding> {
+    for finding in found
+        .iter_mut()
+        .filter(|f| f.status != Status::NotApplicable)
+    {
+        finding.reproduce = reproduce::line(finding, words, target);
+    }
+    found
+}
+
 /// Runs the checks `selection` wants on `session`; `seen` is what the connection noticed
 /// meanwhile (read after the requests, so lines written while they ran count too).
 pub async fn run(
@@ -182,6 +221,7 @@ fn finding(id: &'static str, rule: &'static str, level: Level, spec: &'static st
         sent: None,
         wrote: Vec::new(),
         http: Vec::new(),
+        reproduce: None,
     }
 }
 

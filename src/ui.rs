@@ -5,6 +5,7 @@
 mod asked;
 mod authorize;
 mod call;
+mod conduct;
 mod form;
 mod help;
 mod layout;

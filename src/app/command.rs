@@ -54,6 +54,7 @@ commands! {
     NarrowLeft = "narrow-left",
     WidenLeft = "widen-left",
     Ping = "ping",
+    Conform = "conform",
     ComposeRequest = "compose-request",
     LogLevel = "log-level",
     SetLogLevel = "set-log-level",
@@ -151,6 +152,7 @@ impl Command {
                 | NarrowLeft
                 | WidenLeft
                 | Ping
+                | Conform
                 | LogLevel
         )
     }

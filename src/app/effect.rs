@@ -115,6 +115,9 @@ pub enum SessionRequest {
     },
     /// A round trip, timed.
     Ping,
+    /// The protocol-conduct checks (see [`crate::conform`]), with what the session has seen
+    /// on the server's stdout so far; told by `Msg::Conformed`.
+    Conform(crate::conform::Seen),
     /// Any request the user composed in the protocol pane; answered by `Msg::Answered`.
     Any {
         method: String,
@@ -184,6 +187,7 @@ impl SessionRequest {
             SessionRequest::Reconnect => "a reconnect",
             SessionRequest::Subscribe { .. } => "a subscription",
             SessionRequest::Ping => "a ping",
+            SessionRequest::Conform(_) => "the conduct checks",
             SessionRequest::Any { .. } => "a request",
             SessionRequest::SetLogLevel(_) => "the log level",
             SessionRequest::Verify { .. } => "a verify run",

@@ -107,6 +107,8 @@ pub enum Msg {
     },
     /// A ping's round trip and the method it used, or why it failed.
     Pinged(Result<(std::time::Duration, &'static str), RequestError>),
+    /// What the conduct checks found, or why they could not run.
+    Conformed(Result<Vec<crate::conform::Finding>, String>),
     /// The server was asked for a log level (see [`crate::mcp::session::logging`]).
     LogLevelSet {
         level: &'static str,
@@ -289,6 +291,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
         Msg::Saved(outcome) => library::update::saved(model, outcome),
         Msg::BrowserOpened(outcome) => authorize::update::browser_opened(model, outcome),
         Msg::Pinged(outcome) => server::update::pinged(model, outcome),
+        Msg::Conformed(outcome) => server::update::conformed(model, outcome),
         Msg::Answered { method, result } => protocol::update::answered(model, &method, result),
         Msg::LogLevelSet { level, outcome } => server::update::log_level_set(model, level, outcome),
         Msg::Wire { batch, dropped } => model.protocol.add(batch, dropped),
@@ -460,6 +463,11 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
             format!("the server asked {}", untrusted::label(&text)),
         ),
         ServerEvent::Notice(text) => {
+            if text.starts_with(crate::mcp::transport::stdio::NON_JSON_LINE) {
+                let seen = &mut model.session.non_json;
+                seen.0 += 1;
+                seen.1.get_or_insert_with(|| text.clone());
+            }
             model.push_log(LogKind::Problem, untrusted::label(&text).into_owned())
         }
         ServerEvent::Authorization(step) => authorize::update::on_step(model, step),
@@ -551,6 +559,7 @@ fn run_command(model: &mut Model, command: Command) -> Vec<Effect> {
         | Command::NarrowLeft
         | Command::WidenLeft => panes::update::overlay(model, command),
         Command::Ping => return server::update::ping(model),
+        Command::Conform => return server::update::conform(model),
         Command::EditRoots => return server::roots::edit(model),
         Command::ComposeRequest => protocol::update::compose(model),
         Command::LogLevel => server::update::open_levels(model),

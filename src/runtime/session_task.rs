@@ -7,6 +7,7 @@ use crate::app::effect::SessionRequest;
 use crate::app::library::state::{Item, Kind, Open};
 use crate::app::trial::update::Update;
 use crate::app::update::Msg;
+use crate::config::target::Target;
 use crate::mcp::session::client_side::Asking;
 use crate::mcp::session::requests::{Completion, LibraryList};
 use crate::mcp::{ConnectOptions, EventSink, RequestError, ServerEvent, Session};
@@ -41,11 +42,12 @@ pub async fn run(
         let outcome = match connected {
             Ok(session) => {
                 let asking = &options.client.asking;
+                let target = &options.target;
                 serve(
                     session,
                     &mut commands,
                     &to_ui,
-                    asking,
+                    (asking, target),
                     &mut options.log_level,
                 )
                 .await
@@ -275,14 +277,14 @@ async fn serve(
     mut session: Session,
     commands: &mut mpsc::UnboundedReceiver<SessionRequest>,
     to_ui: &mpsc::Sender<Msg>,
-    asking: &Asking,
+    (asking, target): (&Asking, &Target),
     log_level: &mut Option<&'static str>,
 ) -> Next {
     let _ = to_ui.send(Msg::Connected(session.server.clone())).await;
     let mut liveness = tokio::time::interval(LIVENESS);
     let mut lost = false;
     let next = {
-        let mut work = Work::new(&session, to_ui, asking);
+        let mut work = Work::new(&session, to_ui, asking, target);
         loop {
             tokio::select! {
                 command = commands.recv() => match command {
@@ -333,6 +335,8 @@ struct Work<'s> {
     session: &'s Session,
     to_ui: &'s mpsc::Sender<Msg>,
     asking: &'s Asking,
+    /// The server, for the conduct checks that start copies of it or send raw HTTP.
+    target: &'s Target,
     listings: FuturesUnordered<Errand<'s>>,
     /// Asked again while listing: once more when this one ends.
     list_again: bool,
@@ -344,11 +348,17 @@ struct Work<'s> {
 }
 
 impl<'s> Work<'s> {
-    fn new(session: &'s Session, to_ui: &'s mpsc::Sender<Msg>, asking: &'s Asking) -> Work<'s> {
+    fn new(
+        session: &'s Session,
+        to_ui: &'s mpsc::Sender<Msg>,
+        asking: &'s Asking,
+        target: &'s Target,
+    ) -> Work<'s> {
         Work {
             session,
             to_ui,
             asking,
+            target,
             listings: FuturesUnordered::new(),
             list_again: false,
             errands: FuturesUnordered::new(),
@@ -469,6 +479,20 @@ impl<'s> Work<'s> {
                 self.errands
                     .push(Box::pin(async { Msg::Pinged(session.ping().await) }));
             }
+            SessionRequest::Conform(seen) => {
+                let target = self.target;
+                self.errands.push(Box::pin(async move {
+                    let selection = crate::conform::Selection::default();
+                    let found =
+                        crate::conform::run_all(session, Some(target), &selection, || seen).await;
+                    let words = target.words();
+                    Msg::Conformed(Ok(crate::conform::with_reproduce(
+                        found,
+                        &words,
+                        Some(target),
+                    )))
+                }));
+            }
             SessionRequest::Any { method, params } => {
                 self.errands.push(Box::pin(async move {
                     let result = session.any_request(&method, params).await;
@@ -504,6 +528,10 @@ async fn wait_for_reconnect(
             }
             Some(SessionRequest::Ping) => {
                 let _ = to_ui.send(Msg::Pinged(Err(not_connected()))).await;
+            }
+            Some(SessionRequest::Conform(_)) => {
+                let why = "not connected (r reconnects)".to_string();
+                let _ = to_ui.send(Msg::Conformed(Err(why))).await;
             }
             Some(SessionRequest::Any { method, .. }) => {
                 let result = Err(not_connected());

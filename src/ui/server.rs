@@ -1,5 +1,5 @@
-//! The server pane: who the server is, the negotiated protocol and transport, capabilities and
-//! instructions.
+//! The server pane: who the server is, the negotiated protocol and transport, capabilities,
+//! instructions, and its protocol conduct once checked (`C`).
 
 use crate::app::model::{Model, Pane, Viewport};
 use crate::mcp::ServerSummary;
@@ -121,6 +121,7 @@ fn summary(model: &Model, s: &ServerSummary) -> Vec<Line<'static>> {
         lines.push(Line::styled("instructions", theme.dim()));
         lines.extend(untrusted::lines(i.trim()).into_iter().map(Line::raw));
     }
+    lines.extend(super::conduct::lines(model));
     lines
 }
 

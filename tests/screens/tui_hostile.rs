@@ -136,3 +136,25 @@ async fn a_timeout_holds_while_another_call_floods() {
     script.push(keys(&["q"]));
     run_to_the_end(&mut ScriptedEdge::new(120, 40, script), options, 60).await;
 }
+
+/// `C` runs the conduct checks through the real connection task on the hostile server (with
+/// copies of it started for the raw checks): its breaks are listed in the Server pane, each
+/// with what came back and its reproduce line, and every frame stays safe.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_conduct_checks_list_the_hostile_servers_breaks() {
+    let listener = hostile::CountingListener::start();
+    let options = hostile(&[], &listener.url);
+    let script = vec![
+        wait_for("tools listed"),
+        keys(&["C"]),
+        wait_for("failed (1 of a MUST)"),
+        keys(&["z"]),
+        wait_for("✗ MUST   logging-set-level"),
+        wait_for("reproduce: mcp-inspect request logging/setLevel"),
+        keys(&["q"]),
+    ];
+    let mut edge = ScriptedEdge::new(160, 60, script)
+        .checking(move |buffer| assert_safe(buffer, "the conduct checks"));
+    run_to_the_end(&mut edge, options, 90).await;
+    assert_eq!(listener.connections(), 0, "a remote ref was fetched");
+}

@@ -1273,3 +1273,82 @@ async fn a_resource_link_in_a_result_is_read_on_its_key() {
     ])
     .await;
 }
+
+/// `C` asks for the conduct checks with what the session saw on stdout (a line that was not
+/// JSON-RPC counted), focuses the Server pane, and lists what came back: failures first, each
+/// with what came back, where the rule is written and its reproduce line; then passes; then
+/// what does not apply, with why.
+#[test]
+fn the_conduct_checks_in_the_server_pane() {
+    use mcp_inspect::testing::app::effect::{Effect, SessionRequest};
+    use mcp_inspect::testing::app::model::Pane;
+    use mcp_inspect::testing::conform::{Finding, Level, Seen, Status};
+    let mut m = demo_model();
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Notice(
+            "the server wrote a non-JSON line to stdout (expected value): Server started".into(),
+        )),
+    );
+    let effects = press(&mut m, &["C"]);
+    let asked = Seen {
+        non_json_lines: 1,
+        first_non_json: Some(
+            "the server wrote a non-JSON line to stdout (expected value): Server started".into(),
+        ),
+        stdio: true,
+    };
+    assert_eq!(
+        effects,
+        [Effect::Session(SessionRequest::Conform(asked))],
+        "{effects:?}"
+    );
+    assert_eq!(m.view.focus, Pane::Server);
+    assert!(press(&mut m, &["C"]).is_empty(), "not twice at once");
+    let finding = |id: &'static str, level, status, said: &str| Finding {
+        id,
+        rule: "a rule",
+        level,
+        spec: "basic/somewhere",
+        status,
+        said: said.into(),
+        sent: None,
+        wrote: Vec::new(),
+        http: Vec::new(),
+        reproduce: (status == Status::Fail).then(|| format!("mcp-inspect request {id} --demo")),
+    };
+    update(
+        &mut m,
+        Msg::Conformed(Ok(vec![
+            finding(
+                "ping",
+                Level::Must,
+                Status::NotApplicable,
+                "the 2026-07-28 era has no ping",
+            ),
+            finding("unknown-method", Level::Must, Status::Pass, "error -32601"),
+            finding(
+                "stdout-only-json-rpc",
+                Level::Must,
+                Status::Fail,
+                "1 line not JSON-RPC, the first: Server started",
+            ),
+        ])),
+    );
+    press(&mut m, &["z"]);
+    let screen = text(&render(&mut m, 120, 40));
+    let at = |needle: &str| {
+        screen
+            .find(needle)
+            .unwrap_or_else(|| panic!("no {needle:?}:\n{screen}"))
+    };
+    assert!(
+        at("conduct: 1 passed, 1 failed (1 of a MUST), 1 not applicable")
+            < at("✗ MUST   stdout-only-json-rpc")
+    );
+    assert!(at("✗ MUST   stdout-only-json-rpc") < at("✓ MUST   unknown-method"));
+    assert!(at("✓ MUST   unknown-method") < at("– MUST   ping: the 2026-07-28 era has no ping"));
+    at("got: 1 line not JSON-RPC, the first: Server started");
+    at("reproduce: mcp-inspect request stdout-only-json-rpc --demo");
+    snapshot("conduct", &mut m);
+}

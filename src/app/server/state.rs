@@ -25,6 +25,20 @@ pub struct Session {
     pub watch: Watch,
     /// How many servers the picker (`S`) would offer: none makes `S` say so and stay.
     pub servers_to_pick: usize,
+    /// The protocol-conduct checks (`C`).
+    pub conduct: Conduct,
+    /// Lines on a stdio server's stdout that were not JSON-RPC: how many, and the first.
+    pub non_json: (usize, Option<String>),
+}
+
+/// What `C` found of the server's protocol conduct.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Conduct {
+    #[default]
+    NotAsked,
+    Checking,
+    Found(Vec<crate::conform::Finding>),
+    Failed(String),
 }
 
 impl Session {
@@ -42,6 +56,8 @@ impl Session {
             },
             next_call_id: 1,
             servers_to_pick: 0,
+            conduct: Conduct::NotAsked,
+            non_json: (0, None),
             watch: Default::default(),
         }
     }

@@ -1,10 +1,11 @@
-//! The commands about the server as a whole: ping (`p`) and the log level picker (`L`).
+//! The commands about the server as a whole: ping (`p`), the conduct checks (`C`) and the log
+//! level picker (`L`).
 
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
-use crate::app::model::{LogKind, Model, Overlay};
+use crate::app::model::{LogKind, Model, Overlay, Pane};
 use crate::app::server::query::round_trip;
-use crate::app::server::state::Connection;
+use crate::app::server::state::{Conduct, Connection};
 use crate::mcp::session::logging::{self, LEVELS};
 use crate::mcp::{RequestError, ServerSummary};
 use crate::untrusted;
@@ -66,6 +67,59 @@ pub fn pinged(model: &mut Model, outcome: Result<(Duration, &'static str), Reque
             format!("ping: {} ({method})", round_trip(took))
         }
         Err(e) => format!("ping failed: {e}"),
+    };
+    model.push_log(LogKind::Event, said.clone());
+    model.view.status = Some(said);
+}
+
+/// Asks for the conduct checks (`C`): the Server pane shows them as they come back.
+pub fn conform(model: &mut Model) -> Vec<Effect> {
+    if model.session.connection != Connection::Connected {
+        model.view.status = Some("not connected: no conduct to check".into());
+        return Vec::new();
+    }
+    if model.session.conduct == Conduct::Checking {
+        model.view.status = Some("the conduct checks are running".into());
+        return Vec::new();
+    }
+    let stdio = model
+        .session
+        .server
+        .as_ref()
+        .is_some_and(|s| s.transport == "stdio");
+    let seen = crate::conform::Seen {
+        non_json_lines: model.session.non_json.0,
+        first_non_json: model.session.non_json.1.clone(),
+        stdio,
+    };
+    model.session.conduct = Conduct::Checking;
+    model.view.focus = Pane::Server;
+    model.view.status = Some("checking the server's conduct…".into());
+    vec![Effect::Session(SessionRequest::Conform(seen))]
+}
+
+/// The conduct checks came back: kept for the Server pane, summed up in the status line.
+pub fn conformed(model: &mut Model, outcome: Result<Vec<crate::conform::Finding>, String>) {
+    use crate::conform::{Level, Status};
+    let said = match &outcome {
+        Ok(found) => {
+            let count = |status| found.iter().filter(|f| f.status == status).count();
+            let must = found
+                .iter()
+                .filter(|f| f.status == Status::Fail && f.level == Level::Must)
+                .count();
+            format!(
+                "conduct: {} passed, {} failed ({must} of a MUST), {} not applicable",
+                count(Status::Pass),
+                count(Status::Fail),
+                count(Status::NotApplicable)
+            )
+        }
+        Err(why) => format!("conduct checks failed: {why}"),
+    };
+    model.session.conduct = match outcome {
+        Ok(found) => Conduct::Found(found),
+        Err(why) => Conduct::Failed(why),
     };
     model.push_log(LogKind::Event, said.clone());
     model.view.status = Some(said);
