@@ -4,13 +4,15 @@
 //! any transport and era; each judged by a pure function of the answer (tested apart).
 
 mod http_lines;
+mod http_raw;
 mod hygiene;
 mod over_http;
 mod probe;
 pub mod reproduce;
 
+pub use http_raw::HttpSent;
 pub use hygiene::run as run_raw;
-pub use over_http::{HttpSent, run as run_http};
+pub use over_http::run as run_http;
 
 use crate::mcp::surface::tool::Tool;
 use crate::mcp::{RequestError, Session};

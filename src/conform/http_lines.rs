@@ -4,10 +4,11 @@
 //! opened by hand (see [`super::over_http`]), judged by the same functions as over stdio where
 //! the rule is the same.
 
-use super::hygiene::{self, BATCH, FROM_THE_FUTURE, LARGE_ID, STRING_ID};
-use super::over_http::{
-    HttpSent, Opened, Outcome, Raw, accepted_202, initialize, json_headers, sse_messages,
+use super::http_raw::{
+    HttpSent, LAST_WITH_SESSIONS, Opened, Outcome, Raw, accepted_202, body_words, initialize,
+    json_headers, sse_messages,
 };
+use super::hygiene::{self, BATCH, FROM_THE_FUTURE, LARGE_ID, STRING_ID};
 use super::probe::{Reply, Waited};
 use super::{Finding, Status};
 use serde_json::{Value, json};
@@ -28,7 +29,7 @@ pub async fn version_negotiation(raw: &Raw<'_>) -> Finding {
     if let Ok(got) = &got
         && let Some(session) = &got.session
     {
-        raw.end(session, super::over_http::LAST_WITH_SESSIONS).await;
+        raw.end(session, LAST_WITH_SESSIONS).await;
     }
     let verdict = match waited(&got, &json!(1)) {
         Ok(waited) => hygiene::negotiated(&waited.reply, FROM_THE_FUTURE),
@@ -86,14 +87,14 @@ pub fn batch_refused_over_http(got: &Outcome) -> (Status, String) {
     match got {
         Ok(g) if (400..500).contains(&g.status) => (
             Status::Pass,
-            format!("HTTP {}{}", g.status, super::over_http::body_words(&g.body)),
+            format!("HTTP {}{}", g.status, body_words(&g.body)),
         ),
         Ok(g) => (
             Status::Fail,
             format!(
                 "HTTP {}{}: the batch was taken",
                 g.status,
-                super::over_http::body_words(&g.body)
+                body_words(&g.body)
             ),
         ),
         Err(why) => (Status::Fail, format!("no answer: {why}")),
@@ -168,7 +169,7 @@ pub fn refused_as_unreadable(got: &Outcome) -> (Status, String) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::over_http::Got;
+    use super::super::http_raw::Got;
     use super::*;
 
     fn got(status: u16, body: &str) -> Outcome {

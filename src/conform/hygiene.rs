@@ -57,7 +57,7 @@ async fn every_check(target: &Target, selection: &super::Selection) -> Vec<Findi
     if !checks.iter().any(|c| selection.wants(c.id)) {
         return Vec::new();
     }
-    if super::over_http::speaks_streamable_http(target) {
+    if super::http_raw::speaks_streamable_http(target) {
         // The others are made over HTTP (see `http_lines`).
         let why = "a stdio server's rule";
         let [_, exit, early, ..] = checks;

@@ -367,6 +367,21 @@ impl<'s> Work<'s> {
         }
     }
 
+    /// The conduct checks, every one (see [`crate::conform`]); their findings come back whole.
+    fn conform(&mut self, seen: crate::conform::Seen) {
+        let (session, target) = (self.session, self.target);
+        self.errands.push(Box::pin(async move {
+            let selection = crate::conform::Selection::default();
+            let found = crate::conform::run_all(session, Some(target), &selection, || seen).await;
+            let words = target.words();
+            Msg::Conformed(Ok(crate::conform::with_reproduce(
+                found,
+                &words,
+                Some(target),
+            )))
+        }));
+    }
+
     fn list_tools(&mut self) {
         let session = self.session;
         self.listings.push(Box::pin(async move {
@@ -479,20 +494,7 @@ impl<'s> Work<'s> {
                 self.errands
                     .push(Box::pin(async { Msg::Pinged(session.ping().await) }));
             }
-            SessionRequest::Conform(seen) => {
-                let target = self.target;
-                self.errands.push(Box::pin(async move {
-                    let selection = crate::conform::Selection::default();
-                    let found =
-                        crate::conform::run_all(session, Some(target), &selection, || seen).await;
-                    let words = target.words();
-                    Msg::Conformed(Ok(crate::conform::with_reproduce(
-                        found,
-                        &words,
-                        Some(target),
-                    )))
-                }));
-            }
+            SessionRequest::Conform(seen) => self.conform(seen),
             SessionRequest::Any { method, params } => {
                 self.errands.push(Box::pin(async move {
                     let result = session.any_request(&method, params).await;
