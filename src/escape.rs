@@ -1,4 +1,4 @@
-//! How text is escaped for each place it goes: a terminal line, JSON text, XML. Pure, and
+//! How text is escaped for each place it goes: a terminal line, JSON text, XML, a shell word. Pure, and
 //! nothing more: redaction is [`crate::untrusted`]'s, which calls these after it (and
 //! [`crate::secrets`] calls them to know what a secret looks like once escaped).
 
@@ -127,4 +127,39 @@ pub fn xml_unredacted(text: &str) -> String {
 /// once drawn).
 pub fn escape_line_unredacted(text: &str) -> String {
     escape_line(text, usize::MAX).into_owned()
+}
+/// Quotes a word for bash so that pasting it (bracketed paste or not) types exactly that word:
+/// plain words as they are, printable ones in single quotes, and any word with a control,
+/// invisible, bidi or line-separator character in ANSI-C quotes (`$'…'`) with every such
+/// character written as an escape, so none reaches the clipboard raw.
+pub fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@,+%".contains(c));
+    if plain {
+        return word.to_string();
+    }
+    if !word.chars().any(is_dangerous) {
+        return format!("'{}'", word.replace('\'', "'\\''"));
+    }
+    let mut out = String::from("$'");
+    for c in word.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            c if (c as u32) < 0x80 && is_dangerous(c) => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c if is_dangerous(c) && (c as u32) <= 0xFFFF => {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            c if is_dangerous(c) => {
+                out.push_str(&format!("\\U{:08x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
 }

@@ -5,6 +5,7 @@ use crate::app::call::state::Outcome;
 use crate::app::command::Command;
 use crate::app::model::{Model, Pane};
 use crate::app::tools::state::Which;
+use crate::escape::shell_quote;
 use serde_json::{Value, json};
 
 /// A copy request resolved to its label and text.
@@ -307,42 +308,6 @@ fn value_copy(model: &Model, tool: &str, command: Command) -> Result<(String, St
             )
         }
     })
-}
-
-/// Quotes a word for bash so that pasting it (bracketed paste or not) types exactly that word:
-/// plain words as they are, printable ones in single quotes, and any word with a control,
-/// invisible, bidi or line-separator character in ANSI-C quotes (`$'…'`) with every such
-/// character written as an escape, so none reaches the clipboard raw.
-pub fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@,+%".contains(c));
-    if plain {
-        return word.to_string();
-    }
-    if !word.chars().any(crate::untrusted::is_dangerous) {
-        return format!("'{}'", word.replace('\'', "'\\''"));
-    }
-    let mut out = String::from("$'");
-    for c in word.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\'' => out.push_str("\\'"),
-            c if (c as u32) < 0x80 && crate::untrusted::is_dangerous(c) => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if crate::untrusted::is_dangerous(c) && (c as u32) <= 0xFFFF => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c if crate::untrusted::is_dangerous(c) => {
-                out.push_str(&format!("\\U{:08x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
-    out
 }
 
 /// A row's pointer within the tool definition: `/inputSchema/properties/query`.

@@ -9,7 +9,7 @@ use crate::config::target::{Header, Target};
 /// `mcp-inspect request METHOD [--params '…'] <connection>`, or for a check that spoke raw
 /// lines, `printf '%s\n' LINE… | COMMAND`; quoted for a shell.
 pub fn line(finding: &Finding, words: &[String], target: Option<&Target>) -> Option<String> {
-    let quote = crate::app::copy::shell_quote;
+    let quote = crate::escape::shell_quote;
     if !finding.http.is_empty() {
         let Some(Target::Http { url, headers, .. }) = target else {
             return None;
@@ -46,7 +46,7 @@ pub fn line(finding: &Finding, words: &[String], target: Option<&Target>) -> Opt
 /// The bash that sends `sent` again with curl: the first request's session id kept in `$s` when
 /// a later one carries it; the user's `--header`s named by shell variables, never their values.
 fn curl_lines(url: &str, headers: &[Header], sent: &[HttpSent]) -> String {
-    let quote = crate::app::copy::shell_quote;
+    let quote = crate::escape::shell_quote;
     let keeps_session = sent.iter().skip(1).any(|s| s.with_session);
     let lines: Vec<String> = sent
         .iter()

@@ -226,7 +226,7 @@ fn with_reproduce(result: &mut ToolReport, tool: &str, words: &[String], setting
 
 /// `mcp-inspect call TOOL --args '…' <connection>`, quoted for a shell.
 fn reproduce(tool: &str, args: &Value, words: &[String]) -> String {
-    let quote = crate::app::copy::shell_quote;
+    let quote = crate::escape::shell_quote;
     let mut line = format!(
         "mcp-inspect call {} --args {}",
         quote(tool),
