@@ -7,7 +7,7 @@ pub mod reference;
 
 pub use args::{
     AuthAction, CheckFormat, Cli, Command, ConnectionArgs, DiffFormat, Format, ProtocolArg,
-    TestFormat, VerifyFormat,
+    TapPlace, TestFormat, VerifyFormat,
 };
 
 /// Prints `shell`'s completion script for every command and flag; the exit code.

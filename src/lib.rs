@@ -117,7 +117,25 @@ fn without_runtime(command: &Command) -> Option<i32> {
             crate::tap::show::run(session.as_deref(), *format == cli::Format::Json)
         }
         Command::Attach { session } => crate::tap::follow::run(session.as_deref()),
-        Command::Tap { keep, env, command } => crate::tap::run(&crate::tap::Options {
+        Command::Tap {
+            place: Some(place), ..
+        } => {
+            use crate::tap::install::{Change, run};
+            match place {
+                cli::TapPlace::Install { name, file } => {
+                    run(Change::Install, name, file.as_deref())
+                }
+                cli::TapPlace::Uninstall { name, file } => {
+                    run(Change::Uninstall, name, file.as_deref())
+                }
+            }
+        }
+        Command::Tap {
+            keep,
+            env,
+            command,
+            place: None,
+        } => crate::tap::run(&crate::tap::Options {
             command,
             env,
             keep: usize::from(*keep),

@@ -234,6 +234,7 @@ fn new_picker(connection: &ConnectionArgs, keymap: &keymap::Keymap) -> crate::ap
             file: std::path::PathBuf::from("(given on the command line)"),
             target: Ok(options.target),
             warnings: Vec::new(),
+            layout: client_configs::Layout::McpServers,
         };
         found.servers.insert(0, given);
         source = format!("the command line and {source}");

@@ -380,9 +380,13 @@ pub enum Command {
         action: AuthAction,
     },
     /// Sit between a host and a stdio server (put `mcp-inspect tap -- COMMAND ARGS…` in the
-    /// host's config in place of the server's command): every byte forwarded unchanged both
-    /// ways, each session recorded in $XDG_STATE_HOME/mcp-inspect/taps/.
+    /// host's config in place of the server's command, or let `tap install NAME` do it): every
+    /// byte forwarded unchanged both ways, each session recorded in
+    /// $XDG_STATE_HOME/mcp-inspect/taps/.
+    #[command(args_conflicts_with_subcommands = true)]
     Tap {
+        #[command(subcommand)]
+        place: Option<TapPlace>,
         /// Sessions kept at most; the oldest are deleted.
         #[arg(long, default_value_t = 50, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         keep: u16,
@@ -390,7 +394,7 @@ pub enum Command {
         #[arg(short = 'e', long = "env", value_name = "KEY=VALUE")]
         env: Vec<String>,
         /// The server's command and its arguments.
-        #[arg(last = true, required = true, value_name = "COMMAND")]
+        #[arg(last = true, value_name = "COMMAND")]
         command: Vec<String>,
     },
     /// The sessions taps kept, newest first; or one session: each host call with its verdict
@@ -482,6 +486,27 @@ pub enum TransportArg {
     Auto,
     Http,
     Sse,
+}
+
+/// Put a host's server through the tap, or take it out, in the host's own config.
+#[derive(Subcommand, Debug, Clone)]
+pub enum TapPlace {
+    /// Rewrite the server NAME's entry in the host config that has it (Claude Desktop, Claude
+    /// Code, Cursor, VS Code, Windsurf, Codex) to run through the tap; only its command and
+    /// args change, and the file as it was is kept beside it (….mcp-inspect-backup).
+    Install {
+        /// The server's name in the host's config.
+        name: String,
+        /// The config file, when more than one has NAME (or it is not in a usual place).
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
+    /// Take the server NAME out of the tap again (its command and args as before).
+    Uninstall {
+        name: String,
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand, Debug, Clone)]

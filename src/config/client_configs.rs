@@ -20,6 +20,8 @@ pub struct Found {
     pub file: PathBuf,
     /// The server, or why the entry cannot be used.
     pub target: Result<Target, String>,
+    /// How the file lists its servers (where the entry is, for `tap install`).
+    pub layout: Layout,
     /// What may keep it from starting, said before it is picked: a command not found on
     /// `PATH`, a `${…}` placeholder its client fills in and mcp-inspect does not.
     pub warnings: Vec<String>,
@@ -69,7 +71,7 @@ type Entry = (String, Result<Target, String>);
 
 /// How a file lists its servers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Layout {
+pub enum Layout {
     /// `{"mcpServers": {name: entry}}` (Claude Desktop, Cursor, Windsurf, `.mcp.json`).
     McpServers,
     /// `{"servers": {name: entry}}`, JSON with comments (VS Code's `mcp.json`).
@@ -269,6 +271,7 @@ fn read_into(
                 client: client.to_string(),
                 file: file.to_path_buf(),
                 target,
+                layout,
             })),
         Err(why) => found.problems.push(format!("{}: {why}", file.display())),
     }
@@ -346,9 +349,31 @@ fn shape(name: &str) -> String {
     )
 }
 
+impl Layout {
+    /// The key paths where a server called `name` may be listed, in the order looked
+    /// (Claude Code's user entries, then the working directory's project).
+    pub fn entry_paths(self, name: &str, cwd: &Path) -> Vec<Vec<String>> {
+        let path = |keys: &[&str]| keys.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+        match self {
+            Layout::McpServers => vec![path(&["mcpServers", name])],
+            Layout::Servers => vec![path(&["servers", name])],
+            Layout::VsCodeSettings => vec![path(&["mcp", "servers", name])],
+            Layout::CodexToml => vec![path(&["mcp_servers", name])],
+            Layout::ClaudeCode => {
+                let dir = cwd.to_string_lossy();
+                vec![
+                    path(&["mcpServers", name]),
+                    path(&["projects", &dir, "mcpServers", name]),
+                ]
+            }
+        }
+    }
+}
+
 /// JSON with comments (`//`, `/* */`) and trailing commas, as VS Code writes it, made JSON:
-/// comments become spaces (lines and columns stay where they were), a comma before `}` or `]`
-/// is dropped. Strings are left alone.
+/// comments become spaces (a space a byte: every byte offset stays where it was, so an edit
+/// found in the result applies to the original), a comma before `}` or `]` is dropped. Strings
+/// are left alone.
 pub fn strip_jsonc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.char_indices().peekable();
@@ -369,12 +394,13 @@ pub fn strip_jsonc(text: &str) -> String {
                 out.push(c);
             }
             ('/', Some('/')) => {
+                out.push(' ');
                 for (_, c) in chars.by_ref() {
                     if c == '\n' {
                         out.push('\n');
                         break;
                     }
-                    out.push(' ');
+                    out.extend(std::iter::repeat_n(' ', c.len_utf8()));
                 }
             }
             ('/', Some('*')) => {
@@ -382,7 +408,10 @@ pub fn strip_jsonc(text: &str) -> String {
                 out.push_str("  ");
                 let mut last = ' ';
                 for (_, c) in chars.by_ref() {
-                    out.push(if c == '\n' { '\n' } else { ' ' });
+                    match c {
+                        '\n' => out.push('\n'),
+                        c => out.extend(std::iter::repeat_n(' ', c.len_utf8())),
+                    }
                     if last == '*' && c == '/' {
                         break;
                     }

@@ -454,3 +454,93 @@ fn attach_follows_a_live_session_and_judges_each_call() {
     );
     let _ = std::fs::remove_dir_all(&state);
 }
+
+/// `tap install NAME` rewrites the host's entry so the host runs the server through the tap:
+/// started as the host would start the new entry, the demo answers and the session is
+/// recorded; only the entry's command and args changed, a backup is kept, and `tap uninstall`
+/// puts them back. A name in two configs needs `--file`.
+#[test]
+fn tap_install_puts_a_hosts_server_through_the_tap_and_uninstall_takes_it_out() {
+    let home = state_dir("install");
+    let claude = home.join(".config/Claude/claude_desktop_config.json");
+    std::fs::create_dir_all(claude.parent().expect("dir")).expect("dir");
+    let original = format!(
+        "{{\n  \"mcpServers\": {{\n    \"demo\": {{\"command\": {}, \"args\": [\"demo-server\"], \"env\": {{\"TOKEN\": \"S3CR3T'q\\\"\"}}}}\n  }}\n}}\n",
+        serde_json::to_string(BIN).expect("json")
+    );
+    std::fs::write(&claude, &original).expect("config");
+    let run = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", home.join(".config"))
+            .env("XDG_STATE_HOME", home.join("state"))
+            .current_dir(&home)
+            .output()
+            .expect("run")
+    };
+    let installed = run(&["tap", "install", "demo"]);
+    assert!(
+        installed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&installed.stderr)
+    );
+    let text = std::fs::read_to_string(&claude).expect("config");
+    let json: Value = serde_json::from_str(&text).expect("still JSON");
+    let entry = &json["mcpServers"]["demo"];
+    assert_eq!(entry["args"][0], "tap");
+    assert_eq!(entry["args"][3], "demo-server");
+    assert_eq!(entry["env"]["TOKEN"], "S3CR3T'q\"", "the rest kept");
+    let backup = claude.with_file_name("claude_desktop_config.json.mcp-inspect-backup");
+    assert_eq!(std::fs::read_to_string(&backup).expect("backup"), original);
+    assert_eq!(mode(&backup), 0o600);
+    // The host starts the entry as it now reads.
+    let words: Vec<String> = std::iter::once(entry["command"].as_str().expect("cmd").to_string())
+        .chain(
+            (entry["args"].as_array().expect("args").iter())
+                .map(|a| a.as_str().expect("word").to_string()),
+        )
+        .collect();
+    let host = Command::new(&words[0])
+        .args(&words[1..])
+        .env("XDG_STATE_HOME", home.join("state"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the entry starts");
+    let (out, code) = converse(host);
+    assert_eq!(code, 0);
+    assert!(String::from_utf8_lossy(&out).contains(r#""id":2"#));
+    assert_eq!(
+        sessions(&home.join("state")).len(),
+        1,
+        "the session was recorded"
+    );
+    // Out again: the file is as it was, but for how the args array is spaced.
+    let removed = run(&["tap", "uninstall", "demo"]);
+    assert!(removed.status.success());
+    let back: Value =
+        serde_json::from_str(&std::fs::read_to_string(&claude).expect("config")).expect("json");
+    let was: Value = serde_json::from_str(&original).expect("json");
+    assert_eq!(back, was);
+    // The same name in a second config: which one is asked for.
+    let codex = home.join(".codex/config.toml");
+    std::fs::create_dir_all(codex.parent().expect("dir")).expect("dir");
+    std::fs::write(&codex, "[mcp_servers.demo]\ncommand = \"x\"\n").expect("codex");
+    let ambiguous = run(&["tap", "install", "demo"]);
+    assert_eq!(ambiguous.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&ambiguous.stderr).contains("name one with --file"));
+    let chosen = run(&["tap", "install", "demo", "--file", &codex.to_string_lossy()]);
+    assert!(
+        chosen.status.success(),
+        "{}",
+        String::from_utf8_lossy(&chosen.stderr)
+    );
+    assert!(
+        std::fs::read_to_string(&codex)
+            .expect("codex")
+            .contains(r#""tap", "--", "x""#)
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
