@@ -132,9 +132,23 @@ fn without_runtime(command: &Command) -> Option<i32> {
         }
         Command::Tap {
             keep,
+            url: Some(url),
+            listen: Some(listen),
+            place: None,
+            ..
+        } => match tokio::runtime::Runtime::new() {
+            Ok(runtime) => runtime.block_on(crate::tap::http::run(listen, url, usize::from(*keep))),
+            Err(e) => {
+                eprintln!("mcp-inspect tap: {e}");
+                1
+            }
+        },
+        Command::Tap {
+            keep,
             env,
             command,
             place: None,
+            ..
         } => crate::tap::run(&crate::tap::Options {
             command,
             env,

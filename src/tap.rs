@@ -7,6 +7,7 @@
 //! recorded lines, never bytes between the host and the server.
 
 pub mod follow;
+pub mod http;
 pub mod install;
 pub mod judged;
 mod said;

@@ -393,6 +393,18 @@ pub enum Command {
         /// Environment for the server (repeatable); the values are never recorded.
         #[arg(short = 'e', long = "env", value_name = "KEY=VALUE")]
         env: Vec<String>,
+        /// A Streamable HTTP server to tap: serve a local proxy for it (at --listen) instead of
+        /// starting a stdio server; point the host at the proxy's URL.
+        #[arg(
+            long,
+            value_name = "URL",
+            conflicts_with = "command",
+            requires = "listen"
+        )]
+        url: Option<String>,
+        /// Where the HTTP proxy listens (this machine's address, e.g. 127.0.0.1:8765).
+        #[arg(long, value_name = "ADDR:PORT", requires = "url")]
+        listen: Option<String>,
         /// The server's command and its arguments.
         #[arg(last = true, value_name = "COMMAND")]
         command: Vec<String>,

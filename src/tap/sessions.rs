@@ -17,7 +17,7 @@ use std::time::Duration;
 const QUEUED: usize = 65_536;
 const QUEUED_BYTES: usize = 64 << 20;
 /// A line longer than this is not recorded (it is forwarded whole all the same).
-const MAX_LINE: usize = 16 << 20;
+pub const MAX_LINE: usize = 16 << 20;
 /// How long the end of a session waits for the recording to catch up.
 const DRAIN: Duration = Duration::from_secs(1);
 
@@ -46,6 +46,7 @@ pub struct Tapped {
 }
 
 /// Where a forwarding thread hands its lines.
+#[derive(Clone)]
 pub struct Sink {
     sender: Option<SyncSender<Item>>,
     dropped: Arc<AtomicU64>,

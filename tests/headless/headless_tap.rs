@@ -544,3 +544,62 @@ fn tap_install_puts_a_hosts_server_through_the_tap_and_uninstall_takes_it_out() 
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// `tap --listen --url` between a client and a Streamable HTTP server (the demo's): every
+/// answer passes through as the server gave it, the session is recorded and judged like a
+/// stdio one, a page of another site is refused, and SIGINT ends it with the recording whole.
+#[test]
+fn an_http_tap_passes_a_session_through_and_records_it() {
+    let state = state_dir("http");
+    let server_port = crate::cli::free_port();
+    let mut demo = Command::new(BIN);
+    demo.args(["demo-server", "--http", &server_port.to_string()]);
+    let _demo = crate::cli::start_listening(demo, server_port);
+    let port = crate::cli::free_port();
+    let mut tap = Command::new(BIN);
+    tap.args([
+        "tap",
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+        "--url",
+        &format!("http://127.0.0.1:{server_port}/mcp"),
+    ])
+    .env("XDG_STATE_HOME", &state);
+    let mut tap = crate::cli::start_listening(tap, port);
+    let proxy = format!("http://127.0.0.1:{port}/mcp");
+    let called = crate::cli::run(&["call", "bad_output", "--url", &proxy]);
+    assert!(
+        called.stdout.contains("violat") || called.stderr.contains("violat"),
+        "{}{}",
+        called.stdout,
+        called.stderr
+    );
+    let listed = crate::cli::run(&["tools", "--url", &proxy]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    assert!(listed.stdout.contains("echo(message: string)"));
+    // A page of another site (DNS rebinding) is refused before it reaches the server.
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    stream
+        .write_all(b"POST /mcp HTTP/1.1\r\nHost: evil.example.com\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+        .expect("write");
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(tap.0.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .expect("signal");
+    assert!(tap.0.wait().expect("tap").success());
+    let files = sessions(&state);
+    assert_eq!(files.len(), 1);
+    let shown = Command::new(BIN)
+        .args(["taps", &files[0].to_string_lossy()])
+        .env("XDG_STATE_HOME", &state)
+        .output()
+        .expect("taps");
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(text.contains("bad_output {} → 3 violations"), "{text}");
+    assert_eq!(mode(&files[0]), 0o600);
+    let _ = std::fs::remove_dir_all(&state);
+}

@@ -1,0 +1,300 @@
+//! `mcp-inspect tap --listen 127.0.0.1:PORT --url URL`: the tap for a Streamable HTTP server, a
+//! local reverse proxy a host is pointed at instead of the server. Every request (POST, GET
+//! streams, DELETE) goes to the server with the host's headers, and every answer comes back
+//! with the server's status, headers and body as they stream (event streams chunk by chunk).
+//! The JSON-RPC messages on the way are recorded like a stdio tap's (the bodies only: headers,
+//! and so `Authorization` and cookies, never; their values are redacted wherever a server
+//! echoes them). The proxy answers only this machine's pages: a foreign `Host` or `Origin` is
+//! refused with 403 (DNS rebinding).
+
+use super::sessions::{Sink, Tapped};
+use crate::mcp::transport::record::Direction;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderName, StatusCode};
+use axum::response::Response;
+use futures::StreamExt;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+/// A request body read whole at most (a JSON-RPC message; larger ones are refused with 413).
+const MAX_REQUEST: usize = 64 << 20;
+/// Header values registered as secrets at most (a host sends one token, or a few).
+const MAX_SECRETS: usize = 64;
+/// Headers that belong to one hop, not passed on either way.
+const HOP: [&str; 8] = [
+    "host",
+    "connection",
+    "keep-alive",
+    "transfer-encoding",
+    "te",
+    "trailer",
+    "upgrade",
+    "content-length",
+];
+/// Headers whose values are secrets.
+const SECRET: [&str; 4] = [
+    "authorization",
+    "cookie",
+    "proxy-authorization",
+    "x-api-key",
+];
+
+struct Proxy {
+    upstream: String,
+    client: reqwest::Client,
+    sink: Sink,
+    /// The address served, for the `Host` check.
+    local: String,
+    port: u16,
+    secrets: Mutex<HashSet<String>>,
+}
+
+/// Serves the proxy until a signal ends it; an exit code.
+pub async fn run(listen: &str, url: &str, keep: usize) -> i32 {
+    let parsed = match reqwest::Url::parse(url) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") => u,
+        _ => {
+            eprintln!("mcp-inspect tap: --url {url}: not an http(s) URL");
+            return 2;
+        }
+    };
+    let listener = match tokio::net::TcpListener::bind(listen).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("mcp-inspect tap: cannot listen on {listen}: {e}");
+            return 1;
+        }
+    };
+    let Ok(local) = listener.local_addr() else {
+        return 1;
+    };
+    // Named by its host (`api.example.com` → `api_example_com`: dots end a name).
+    let name = parsed.host_str().unwrap_or("server").replace('.', "_");
+    let tapped = Tapped::start(&[name], keep);
+    let proxy = Arc::new(Proxy {
+        upstream: url.to_string(),
+        client: crate::mcp::transport::http::client_keeping(8),
+        sink: tapped.sink(),
+        local: local.ip().to_string(),
+        port: local.port(),
+        secrets: Mutex::new(HashSet::new()),
+    });
+    eprintln!("mcp-inspect tap: http://{local}/mcp → {url} (point the host at the first)");
+    let app = axum::Router::new().fallback(forward).with_state(proxy);
+    // A signal ends it at once: a host's open event stream must not hold it.
+    let stop = async {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) {
+            (Ok(mut int), Ok(mut term)) => {
+                tokio::select! {
+                    _ = int.recv() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            _ => std::future::pending().await,
+        }
+    };
+    let served = tokio::select! {
+        served = axum::serve(listener, app).into_future() => served,
+        () = stop => Ok(()),
+    };
+    tapped.finish();
+    match served {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("mcp-inspect tap: {e}");
+            1
+        }
+    }
+}
+
+async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
+    if let Some(refused) = foreign(&proxy, request.headers()) {
+        return refused;
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(body) = axum::body::to_bytes(body, MAX_REQUEST).await else {
+        return plain(StatusCode::PAYLOAD_TOO_LARGE, "request body over 64 MiB");
+    };
+    proxy.keep_secret(&parts.headers);
+    if !body.is_empty() {
+        proxy.sink.offer(Direction::Out, body.to_vec());
+    }
+    let mut upstream = proxy
+        .client
+        .request(parts.method.clone(), &proxy.upstream)
+        .body(body);
+    for (name, value) in passed(&parts.headers) {
+        upstream = upstream.header(name, value);
+    }
+    let answer = match upstream.send().await {
+        Ok(answer) => answer,
+        Err(e) => {
+            let said = crate::mcp::transport::http::describe(&e);
+            return plain(StatusCode::BAD_GATEWAY, &format!("the server: {said}"));
+        }
+    };
+    let mut response = Response::builder().status(answer.status().as_u16());
+    for (name, value) in passed(answer.headers()) {
+        response = response.header(name, value);
+    }
+    let stream = answer
+        .headers()
+        .get("content-type")
+        .is_some_and(|t| t.to_str().is_ok_and(|t| t.starts_with("text/event-stream")));
+    let sink = proxy.sink.clone();
+    let mut reader = Messages::new(stream);
+    let body = answer.bytes_stream().map(move |chunk| {
+        if let Ok(bytes) = &chunk {
+            for message in reader.push(bytes) {
+                sink.offer(Direction::In, message);
+            }
+        }
+        chunk
+    });
+    response.body(Body::from_stream(body)).unwrap_or_else(|_| {
+        plain(
+            StatusCode::BAD_GATEWAY,
+            "the server's answer could not be passed on",
+        )
+    })
+}
+
+impl Proxy {
+    /// The host's secret header values, redacted wherever they appear in what is recorded.
+    fn keep_secret(&self, headers: &HeaderMap) {
+        let Ok(mut kept) = self.secrets.lock() else {
+            return;
+        };
+        for name in SECRET {
+            for value in headers.get_all(name) {
+                let Ok(value) = value.to_str() else { continue };
+                if kept.len() < MAX_SECRETS && kept.insert(value.to_string()) {
+                    crate::secrets::register(value);
+                }
+            }
+        }
+    }
+}
+
+/// 403 for a page of another site (DNS rebinding): a `Host` that is not the address served,
+/// or an `Origin` that is not this machine's.
+fn foreign(proxy: &Proxy, headers: &HeaderMap) -> Option<Response> {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let local_names = ["localhost", "127.0.0.1", "[::1]", proxy.local.as_str()];
+    let ours = |host: &str| {
+        let (name, port) = host.rsplit_once(':').unwrap_or((host, ""));
+        local_names.contains(&name) && (port.is_empty() || port == proxy.port.to_string())
+    };
+    let host_ok = header("host").is_none_or(ours);
+    let origin_ok = header("origin").is_none_or(|origin| {
+        reqwest::Url::parse(origin).is_ok_and(|u| {
+            u.host_str()
+                .is_some_and(|h| local_names.contains(&h) || h == "::1")
+        })
+    });
+    (!host_ok || !origin_ok).then(|| {
+        plain(
+            StatusCode::FORBIDDEN,
+            "not this machine's page (Host or Origin)",
+        )
+    })
+}
+
+/// The headers passed on: all but the hop-by-hop ones.
+fn passed(headers: &HeaderMap) -> Vec<(HeaderName, axum::http::HeaderValue)> {
+    (headers.iter())
+        .filter(|(name, _)| !HOP.contains(&name.as_str()))
+        .map(|(n, v)| (n.clone(), v.clone()))
+        .collect()
+}
+
+fn plain(status: StatusCode, said: &str) -> Response {
+    Response::builder()
+        .status(status)
+        .header("content-type", "text/plain")
+        .body(Body::from(said.to_string()))
+        .unwrap_or_default()
+}
+
+/// The JSON-RPC messages in a response body as it streams: each event's `data` in an event
+/// stream, else the whole body (bounded like a recorded line).
+struct Messages {
+    stream: bool,
+    lines: super::sessions::Lines,
+    data: Vec<u8>,
+    whole: Vec<u8>,
+}
+
+impl Messages {
+    fn new(stream: bool) -> Messages {
+        Messages {
+            stream,
+            lines: super::sessions::Lines::default(),
+            data: Vec::new(),
+            whole: Vec::new(),
+        }
+    }
+
+    /// The messages `chunk` completes.
+    fn push(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
+        if !self.stream {
+            // A JSON body ends with the response; it is offered when it parses whole.
+            if self.whole.len() + chunk.len() > super::sessions::MAX_LINE {
+                // Too long to record; forwarded all the same.
+                self.whole = Vec::new();
+                return Vec::new();
+            }
+            self.whole.extend_from_slice(chunk);
+            return match serde_json::from_slice::<serde_json::Value>(&self.whole) {
+                Ok(_) => vec![std::mem::take(&mut self.whole)],
+                Err(_) => Vec::new(),
+            };
+        }
+        let mut done = Vec::new();
+        for line in self.lines.push(chunk) {
+            let line = line.strip_suffix(b"\r").unwrap_or(&line);
+            if line.is_empty() {
+                if !self.data.is_empty() {
+                    done.push(std::mem::take(&mut self.data));
+                }
+            } else if let Some(data) = line.strip_prefix(b"data:") {
+                if !self.data.is_empty() {
+                    self.data.push(b'\n');
+                }
+                let data = data.strip_prefix(b" ").unwrap_or(data);
+                self.data.extend_from_slice(data);
+            }
+        }
+        done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_read_from_a_stream_split_anywhere_and_from_a_json_body() {
+        let mut stream = Messages::new(true);
+        let text = b"event: message\r\nid: 1\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\r\n\r\ndata: {\"a\":1}\n\n: ping\n\n";
+        let mut got = Vec::new();
+        for piece in text.chunks(5) {
+            got.extend(stream.push(piece));
+        }
+        assert_eq!(
+            got,
+            [
+                b"{\"jsonrpc\":\"2.0\",\"id\":1,".to_vec(),
+                b"{\"a\":1}".to_vec()
+            ]
+        );
+        let mut json = Messages::new(false);
+        assert!(json.push(b"{\"jsonrpc\":").is_empty());
+        assert_eq!(json.push(b"\"2.0\"}"), [b"{\"jsonrpc\":\"2.0\"}".to_vec()]);
+    }
+}
