@@ -88,9 +88,10 @@ const STDIO: &str = "basic/transports#stdio";
 const NOBODY: &str = "mcp-inspect-conform-no-such";
 
 /// The id of every check, in the order they run: `--only` and `--skip` name them.
-pub const CHECKS: [&str; 27] = [
+pub const CHECKS: [&str; 28] = [
     "unknown-method",
     "ping",
+    "server-discover",
     "tools-list",
     "resources-list",
     "prompts-list",
@@ -189,6 +190,9 @@ pub async fn run(
     }
     if wants("ping") {
         found.push(ping(session).await);
+    }
+    if wants("server-discover") {
+        found.push(server_discover(session).await);
     }
     found.extend(listings(session, selection).await);
     if wants("invalid-cursor") {
@@ -323,6 +327,51 @@ async fn ping(session: &Session) -> Finding {
     }
     let outcome = session.any_request("ping", None).await;
     check.judged(("ping", Value::Null), expects_result(&outcome))
+}
+
+/// In the 2026-07-28 era, `server/discover` says which versions the server speaks (the one
+/// negotiated among them) and what it can do.
+async fn server_discover(session: &Session) -> Finding {
+    let check = finding(
+        "server-discover",
+        "server/discover is answered with the versions the server speaks (the negotiated one among them) and its capabilities",
+        Level::Must,
+        "basic/lifecycle, 2026-07-28 (server/discover)",
+    );
+    if session.server.era != Era::Modern {
+        return check.not_applicable(
+            "server/discover came with 2026-07-28; the server speaks an earlier version",
+        );
+    }
+    let outcome = session
+        .any_request("server/discover", Some(json!({})))
+        .await;
+    let verdict = discovered(&outcome, &session.server.protocol_version);
+    check.judged(("server/discover", json!({})), verdict)
+}
+
+/// Passes on a result with `supportedVersions` naming `version` and a `capabilities` object.
+pub fn discovered(outcome: &Result<Value, RequestError>, version: &str) -> (Status, String) {
+    let Ok(result) = outcome else {
+        return (Status::Fail, answered(outcome));
+    };
+    let versions: Vec<&str> = (result["supportedVersions"].as_array().into_iter().flatten())
+        .filter_map(Value::as_str)
+        .collect();
+    let why = match (
+        versions.contains(&version),
+        result["capabilities"].is_object(),
+    ) {
+        (true, true) => {
+            return (
+                Status::Pass,
+                format!("supportedVersions {}", versions.join(", ")),
+            );
+        }
+        (false, _) => format!("supportedVersions does not name {version}"),
+        (true, false) => "no capabilities object".to_string(),
+    };
+    (Status::Fail, cut(format!("{why}: {}", answered(outcome))))
 }
 
 /// Each declared capability's list method works.
@@ -537,6 +586,28 @@ mod tests {
             Status::Fail
         );
         assert_eq!(expects_not_found(&timeout).0, Status::Fail);
+        let discover =
+            |versions: Value| Ok(json!({"supportedVersions": versions, "capabilities": {}}));
+        assert_eq!(
+            discovered(&discover(json!(["2026-07-28"])), "2026-07-28").0,
+            Status::Pass
+        );
+        assert_eq!(
+            discovered(&discover(json!(["2025-11-25"])), "2026-07-28").0,
+            Status::Fail
+        );
+        assert_eq!(
+            discovered(
+                &Ok(json!({"supportedVersions": ["2026-07-28"]})),
+                "2026-07-28"
+            )
+            .0,
+            Status::Fail
+        );
+        assert_eq!(
+            discovered(&server_error(-32601), "2026-07-28").0,
+            Status::Fail
+        );
     }
 
     #[test]
