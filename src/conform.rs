@@ -88,7 +88,7 @@ const STDIO: &str = "basic/transports#stdio";
 const NOBODY: &str = "mcp-inspect-conform-no-such";
 
 /// The id of every check, in the order they run: `--only` and `--skip` name them.
-pub const CHECKS: [&str; 28] = [
+pub const CHECKS: [&str; 29] = [
     "unknown-method",
     "ping",
     "server-discover",
@@ -100,6 +100,7 @@ pub const CHECKS: [&str; 28] = [
     "invalid-arguments",
     "logging-set-level",
     "unknown-resource",
+    "completion",
     "stdout-only-json-rpc",
     "version-negotiation",
     "exits-on-stdin-close",
@@ -209,6 +210,9 @@ pub async fn run(
     }
     if wants("unknown-resource") {
         found.push(unknown_resource(session).await);
+    }
+    if wants("completion") {
+        found.push(completion(session).await);
     }
     if wants("stdout-only-json-rpc") {
         found.push(stdout_only_json_rpc(&seen()));
@@ -527,6 +531,68 @@ async fn unknown_resource(session: &Session) -> Finding {
     check.judged(("resources/read", params), expects_not_found(&outcome))
 }
 
+/// A server that declares `completions` completes a prompt's argument: at most 100 values,
+/// all strings, `total` no fewer than the values given.
+async fn completion(session: &Session) -> Finding {
+    let check = finding(
+        "completion",
+        "a server that declares `completions` answers completion/complete for a prompt argument with at most 100 string values",
+        Level::Must,
+        "server/utilities/completion",
+    );
+    if !session.server.declares("completions") {
+        return check.not_applicable("`completions` is not declared");
+    }
+    let prompts = session.any_request("prompts/list", Some(json!({}))).await;
+    let argument = prompts.ok().and_then(|listed| {
+        (listed["prompts"].as_array().into_iter().flatten()).find_map(|p| {
+            let name = p["name"].as_str()?;
+            let argument = p["arguments"].as_array()?.first()?["name"].as_str()?;
+            Some((name.to_string(), argument.to_string()))
+        })
+    });
+    let Some((prompt, argument)) = argument else {
+        return check.not_applicable("no prompt with an argument to complete");
+    };
+    let params = json!({"ref": {"type": "ref/prompt", "name": prompt},
+        "argument": {"name": argument, "value": ""}});
+    let outcome = session
+        .any_request("completion/complete", Some(params.clone()))
+        .await;
+    check.judged(("completion/complete", params), completed(&outcome))
+}
+
+/// Passes on `completion.values`: at most 100 strings, `total` (when given) no fewer.
+pub fn completed(outcome: &Result<Value, RequestError>) -> (Status, String) {
+    let Ok(result) = outcome else {
+        return (Status::Fail, answered(outcome));
+    };
+    let completion = &result["completion"];
+    let Some(values) = completion["values"].as_array() else {
+        return (
+            Status::Fail,
+            cut(format!("no completion.values: {}", answered(outcome))),
+        );
+    };
+    let why = if values.len() > 100 {
+        format!("{} values (at most 100)", values.len())
+    } else if !values.iter().all(Value::is_string) {
+        "a value that is not a string".to_string()
+    } else if completion["total"]
+        .as_u64()
+        .is_some_and(|t| t < values.len() as u64)
+    {
+        format!(
+            "total {} is fewer than the {} values",
+            completion["total"],
+            values.len()
+        )
+    } else {
+        return (Status::Pass, crate::plural::count(values.len(), "value"));
+    };
+    (Status::Fail, why)
+}
+
 fn stdout_only_json_rpc(seen: &Seen) -> Finding {
     let check = finding(
         "stdout-only-json-rpc",
@@ -608,6 +674,19 @@ mod tests {
             discovered(&server_error(-32601), "2026-07-28").0,
             Status::Fail
         );
+        let values = |v: Value| Ok(json!({"completion": v}));
+        assert_eq!(
+            completed(&values(json!({"values": ["a"], "total": 1}))).0,
+            Status::Pass
+        );
+        let many: Vec<String> = (0..101).map(|i| i.to_string()).collect();
+        assert_eq!(completed(&values(json!({"values": many}))).0, Status::Fail);
+        assert_eq!(completed(&values(json!({"values": [1]}))).0, Status::Fail);
+        assert_eq!(
+            completed(&values(json!({"values": ["a", "b"], "total": 1}))).0,
+            Status::Fail
+        );
+        assert_eq!(completed(&Ok(json!({}))).0, Status::Fail);
     }
 
     #[test]
