@@ -19,25 +19,34 @@ fn scenario(runner: &str, name: &str, client: &str) -> (bool, String) {
 
 /// [`scenario`] with more environment for the client.
 fn scenario_with(runner: &str, name: &str, client: &str, env: &[(&str, String)]) -> (bool, String) {
+    let report = suite(
+        runner,
+        &["client", "--command", client, "--scenario", name],
+        env,
+    );
+    (report.contains("OVERALL: PASSED"), report)
+}
+
+/// The suite's runner with `args`, its own Node 22 first on PATH; its report (stdout and
+/// stderr).
+fn suite(runner: &str, args: &[&str], env: &[(&str, String)]) -> String {
     let bin = std::path::Path::new(runner).parent().expect("bin folder");
-    // The runner is a Node 22 script: its `node` comes first on PATH.
     let path = format!(
         "{}:{}",
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
     let out = Command::new(runner)
-        .args(["client", "--command", client, "--scenario", name])
+        .args(args)
         .env("PATH", path)
         .envs(env.iter().map(|(k, v)| (k, v)))
         .output()
         .expect("run the conformance suite");
-    let report = format!(
+    format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
-    );
-    (report.contains("OVERALL: PASSED"), report)
+    )
 }
 
 /// A shell script (in a fresh folder) that gets the scenario's URL as `$1`; `{bin}` stands for
@@ -475,22 +484,7 @@ fn an_authorization_nobody_can_finish_ends_at_once() {
 
 /// Runs one of the suite's server scenarios against `url`; true when none of its checks failed.
 fn server_scenario(runner: &str, url: &str, name: &str) -> (bool, String) {
-    let bin = std::path::Path::new(runner).parent().expect("bin folder");
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let out = Command::new(runner)
-        .args(["server", "--url", url, "--scenario", name])
-        .env("PATH", path)
-        .output()
-        .expect("run the conformance suite");
-    let report = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let report = suite(runner, &["server", "--url", url, "--scenario", name], &[]);
     assert!(report.contains("Passed: "), "{name}: no summary:\n{report}");
     (report.contains(", 0 failed"), report)
 }

@@ -43,8 +43,20 @@ pub async fn run(target: &Target, selection: &super::Selection) -> Vec<Finding> 
     found
 }
 
-async fn every_check(target: &Target, selection: &super::Selection) -> Vec<Finding> {
-    let checks = [
+/// The ids of the checks here, in the order they run.
+pub const IDS: [&str; 8] = [
+    "version-negotiation",
+    "exits-on-stdin-close",
+    "no-requests-before-initialized",
+    "notification-unanswered",
+    "string-id-echoed",
+    "large-id-echoed",
+    "batch-refused",
+    "parse-error",
+];
+
+fn checks() -> [Finding; 8] {
+    [
         version_negotiation(),
         exits_on_stdin_close(),
         no_requests_before_initialized(),
@@ -53,7 +65,11 @@ async fn every_check(target: &Target, selection: &super::Selection) -> Vec<Findi
         large_id_echoed(),
         batch_refused(),
         parse_error(),
-    ];
+    ]
+}
+
+async fn every_check(target: &Target, selection: &super::Selection) -> Vec<Finding> {
+    let checks = checks();
     if !checks.iter().any(|c| selection.wants(c.id)) {
         return Vec::new();
     }
@@ -472,6 +488,11 @@ mod tests {
     fn with_others(mut waited: Waited, others: Vec<Value>) -> Waited {
         waited.others = others;
         waited
+    }
+
+    #[test]
+    fn every_check_here_is_listed_for_only_and_skip() {
+        assert!(checks().iter().zip(IDS).all(|(check, id)| check.id == id));
     }
 
     #[test]

@@ -400,7 +400,6 @@ mod tests {
 
     #[test]
     fn every_check_here_is_listed_for_only_and_skip() {
-        assert!(IDS.iter().all(|id| super::super::CHECKS.contains(id)));
         assert!(checks().iter().zip(IDS).all(|(check, id)| check.id == id));
     }
 

@@ -221,7 +221,7 @@ fn asking_plan(command: &Command) -> Plan<'_> {
                 let message = format!(
                     "no check is called `{}`; the checks: {}",
                     crate::untrusted::line(unknown, 80),
-                    crate::conform::CHECKS.join(", ")
+                    crate::conform::checks().collect::<Vec<_>>().join(", ")
                 );
                 return Plan::Refused {
                     message,
