@@ -3,6 +3,7 @@
 //! the request that reproduces it. Only read-only tools are called. The checks that apply to
 //! any transport and era; each judged by a pure function of the answer (tested apart).
 
+mod http_headers;
 mod http_lines;
 mod http_raw;
 mod hygiene;
@@ -109,6 +110,7 @@ pub fn checks() -> impl Iterator<Item = &'static str> {
     (IN_SESSION.into_iter())
         .chain(hygiene::IDS)
         .chain(over_http::IDS)
+        .chain(http_headers::IDS)
 }
 
 /// Which checks run (`--only`, `--skip`): a check left out sends nothing.
@@ -148,6 +150,7 @@ pub async fn run_all(
         let server = &session.server;
         let version = &server.protocol_version;
         findings.extend(run_http(target, version, server.era, selection).await);
+        findings.extend(http_headers::run(session, target, selection).await);
     }
     findings
 }

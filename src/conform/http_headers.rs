@@ -1,0 +1,196 @@
+//! The 2026-07-28 era's request headers over Streamable HTTP (SEP-2243): a server checks that
+//! `Mcp-Method` names the body's method and `Mcp-Name` the tool called, and refuses a request
+//! whose headers disagree with its body (400). Each case is a stateless request of its own,
+//! with the era's `_meta`; a request with the headers right is sent first, so a refusal is
+//! known to be the headers'. Only a read-only tool is named in a call.
+
+use super::http_raw::{HttpSent, Outcome, Raw, json_headers};
+use super::{Finding, Level, Status, finding};
+use crate::config::target::Target;
+use crate::mcp::Session;
+use crate::schema::Era;
+use serde_json::{Value, json};
+
+const HEADERS: &str = "basic/transports, 2026-07-28 (standard headers, SEP-2243)";
+const MODERN: &str = "2026-07-28";
+
+/// The ids of the checks here, in the order they run.
+pub const IDS: [&str; 2] = ["http-method-header-checked", "http-name-header-checked"];
+
+fn checks() -> [Finding; 2] {
+    [
+        finding(
+            IDS[0],
+            "a request whose Mcp-Method header is missing or names another method is refused with 400",
+            Level::Must,
+            HEADERS,
+        ),
+        finding(
+            IDS[1],
+            "a tools/call whose Mcp-Name header names another tool is refused with 400",
+            Level::Must,
+            HEADERS,
+        ),
+    ]
+}
+
+/// The checks here `selection` wants, on a Streamable HTTP server in the 2026-07-28 era.
+pub async fn run(session: &Session, target: &Target, selection: &super::Selection) -> Vec<Finding> {
+    let [method, name] = checks();
+    let found = match target {
+        Target::Http { url, headers, .. }
+            if super::http_raw::speaks_streamable_http(target)
+                && session.server.era == Era::Modern =>
+        {
+            let raw = Raw::new(url, headers);
+            vec![
+                method_header(&raw, method).await,
+                name_header(&raw, session, name).await,
+            ]
+        }
+        Target::Http { .. } if super::http_raw::speaks_streamable_http(target) => [method, name]
+            .map(|c| {
+                c.not_applicable(
+                    "the headers came with 2026-07-28; the server speaks an earlier version",
+                )
+            })
+            .into(),
+        _ => [method, name]
+            .map(|c| c.not_applicable("needs a Streamable HTTP server"))
+            .into(),
+    };
+    found
+        .into_iter()
+        .filter(|f| selection.wants(f.id))
+        .collect()
+}
+
+async fn method_header(raw: &Raw<'_>, check: Finding) -> Finding {
+    let right = request("tools/list", json!({}), &[("Mcp-Method", "tools/list")]);
+    let control = raw.send(&right, None).await;
+    if !accepted(&control) {
+        return check.not_applicable(&format!(
+            "a tools/list with the headers right was refused too ({})",
+            super::http_raw::answered(&control)
+        ));
+    }
+    for (header, why) in [
+        (Some("prompts/list"), "naming prompts/list"),
+        (None, "missing"),
+        (
+            Some("TOOLS/LIST"),
+            "in capitals (values are case-sensitive)",
+        ),
+    ] {
+        let extra: Vec<(&str, &str)> = header.map(|h| ("Mcp-Method", h)).into_iter().collect();
+        let sent = request("tools/list", json!({}), &extra);
+        let got = raw.send(&sent, None).await;
+        let (status, said) = refused_400(&got);
+        if status == Status::Fail {
+            let said = format!("Mcp-Method {why}: {said}");
+            return check.judged_http(vec![right, sent], (status, said));
+        }
+    }
+    let said = "400 for Mcp-Method naming another method, missing, and in capitals".to_string();
+    check.judged_http(vec![right], (Status::Pass, said))
+}
+
+async fn name_header(raw: &Raw<'_>, session: &Session, check: Finding) -> Finding {
+    let tools = match session.list_tools().await {
+        Ok(list) => list.tools,
+        Err(e) => return check.not_applicable(&format!("tools/list failed: {e}")),
+    };
+    // A server that ignores the header runs the tool the body names: only a read-only one.
+    let Some(tool) = tools.iter().find(|t| t.annotations.read_only == Some(true)) else {
+        return check.not_applicable("no read-only tool to name (only read-only tools are called)");
+    };
+    let params = json!({"name": tool.name, "arguments": {}});
+    let wrong = [
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "mcp-inspect-conform-no-such-tool"),
+    ];
+    let sent = request("tools/call", params, &wrong);
+    let got = raw.send(&sent, None).await;
+    check.judged_http(vec![sent], refused_400(&got))
+}
+
+/// A stateless request of the 2026-07-28 era: the version header, the era's `_meta`, `extra`
+/// headers.
+fn request(method: &str, mut params: Value, extra: &[(&str, &str)]) -> HttpSent {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientInfo": {"name": "mcp-inspect conform", "version": env!("CARGO_PKG_VERSION")},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let mut headers = json_headers();
+    headers.push(("MCP-Protocol-Version".into(), MODERN.into()));
+    headers.extend(extra.iter().map(|(n, v)| (n.to_string(), v.to_string())));
+    HttpSent {
+        method: "POST",
+        headers,
+        body: Some(body.to_string()),
+        with_session: false,
+    }
+}
+
+fn accepted(got: &Outcome) -> bool {
+    got.as_ref().is_ok_and(|g| (200..300).contains(&g.status))
+}
+
+/// Passes on 400 (saying whether the body's error was -32020, HeaderMismatch).
+pub fn refused_400(got: &Outcome) -> (Status, String) {
+    match got {
+        Ok(g) if g.status == 400 => {
+            let code = serde_json::from_str::<Value>(&g.body)
+                .ok()
+                .and_then(|b| b.pointer("/error/code").and_then(Value::as_i64));
+            let said = match code {
+                Some(-32020) => "HTTP 400 with -32020 (HeaderMismatch)".to_string(),
+                Some(code) => format!("HTTP 400 with {code} (the era names -32020)"),
+                None => "HTTP 400".to_string(),
+            };
+            (Status::Pass, said)
+        }
+        _ => (Status::Fail, super::http_raw::answered(got)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::http_raw::Got;
+    use super::*;
+
+    fn got(status: u16, body: &str) -> Outcome {
+        Ok(Got {
+            status,
+            content_type: "application/json".into(),
+            body: body.into(),
+            session: None,
+        })
+    }
+
+    #[test]
+    fn a_mismatch_must_be_refused_with_400() {
+        let mismatch =
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"HeaderMismatch"}}"#;
+        assert_eq!(refused_400(&got(400, mismatch)).0, Status::Pass);
+        assert_eq!(refused_400(&got(200, r#"{"result":{}}"#)).0, Status::Fail);
+        assert_eq!(refused_400(&got(403, "")).0, Status::Fail);
+        assert_eq!(refused_400(&Err("timed out".into())).0, Status::Fail);
+    }
+
+    #[test]
+    fn a_request_carries_the_eras_meta_and_its_headers() {
+        let sent = request("tools/list", json!({}), &[("Mcp-Method", "tools/list")]);
+        let body: Value = serde_json::from_str(sent.body.as_deref().unwrap_or("")).expect("json");
+        assert_eq!(
+            body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            MODERN
+        );
+        assert!(
+            sent.headers
+                .contains(&("Mcp-Method".into(), "tools/list".into()))
+        );
+    }
+}
