@@ -235,7 +235,7 @@ fn the_http_checks_find_what_server_everything_breaks() {
         .iter()
         .filter(|c| c["id"].as_str().is_some_and(|id| id.starts_with("http-")))
         .collect();
-    assert_eq!(http.len(), 8, "{}", r.stdout);
+    assert_eq!(http.len(), 10, "{}", r.stdout);
     assert!(http.iter().all(|c| c["status"] == "pass"), "{}", r.stdout);
     // The raw-line checks, made over HTTP with bodies for lines.
     for id in LINE_CHECKS {
