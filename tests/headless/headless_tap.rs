@@ -177,6 +177,7 @@ fn a_tap_passes_on_exit_codes_and_banners_and_never_records_a_secret() {
     assert_eq!(files.len(), 1, "{files:?}");
     let recorded = std::fs::read_to_string(&files[0]).expect("read");
     assert!(!recorded.contains("S3CR3T"), "{recorded}");
+    assert!(recorded.contains(r#""you":"#), "the reflecting answer is kept: {recorded}");
     let banner: Value = recorded
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).expect("json"))
@@ -602,4 +603,90 @@ fn an_http_tap_passes_a_session_through_and_records_it() {
     assert!(text.contains("bad_output {} → 3 violations"), "{text}");
     assert_eq!(mode(&files[0]), 0o600);
     let _ = std::fs::remove_dir_all(&state);
+}
+
+/// A server that reflects the host's `Authorization` header in its answer (written here:
+/// no real server does it on purpose): the host gets the answer as sent, and the HTTP tap's
+/// recording never holds the token, quotes and all.
+#[test]
+fn an_http_tap_never_records_a_token_the_server_reflects() {
+    let state = state_dir("http-secret");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let server_port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            reflect(stream);
+        }
+    });
+    let port = crate::cli::free_port();
+    let mut tap = Command::new(BIN);
+    tap.args([
+        "tap",
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+        "--url",
+        &format!("http://127.0.0.1:{server_port}/mcp"),
+    ])
+    .env("XDG_STATE_HOME", &state);
+    let mut tap = crate::cli::start_listening(tap, port);
+    let token = r#"S3CR3T'q"u\ote&<>"#;
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("write");
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(
+        answer.contains("S3CR3T"),
+        "the host gets what the server sent: {answer}"
+    );
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(tap.0.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("signal");
+    assert!(tap.0.wait().expect("tap").success());
+    let files = sessions(&state);
+    let recorded = std::fs::read_to_string(&files[0]).expect("recording");
+    assert!(recorded.contains(r#""method":"ping""#), "{recorded}");
+    assert!(
+        recorded.contains("\"in\""),
+        "the answer is recorded: {recorded}"
+    );
+    assert!(!recorded.contains("S3CR3T"), "{recorded}");
+    let _ = std::fs::remove_dir_all(&state);
+}
+
+/// Answers one HTTP request with a JSON-RPC result holding its `Authorization` header.
+fn reflect(mut stream: std::net::TcpStream) {
+    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+    let mut authorization = String::new();
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+        let lower = line.to_ascii_lowercase();
+        if let Some(value) = lower.strip_prefix("content-length:") {
+            length = value.trim().parse().unwrap_or(0);
+        }
+        if lower.starts_with("authorization:") {
+            authorization = line["authorization:".len()..].trim().to_string();
+        }
+    }
+    let mut body = vec![0; length];
+    let _ = reader.read_exact(&mut body);
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"you": authorization}})
+        .to_string();
+    let _ = write!(
+        stream,
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+        answer.len()
+    );
 }
