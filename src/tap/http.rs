@@ -14,7 +14,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderName, StatusCode};
 use axum::response::Response;
 use futures::StreamExt;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 /// A request body read whole at most (a JSON-RPC message; larger ones are refused with 413).
@@ -43,7 +43,7 @@ const SECRET: [&str; 4] = [
 struct Proxy {
     upstream: String,
     client: reqwest::Client,
-    sink: Sink,
+    recordings: Mutex<Recordings>,
     /// The address served, for the `Host` check.
     local: String,
     port: u16,
@@ -71,17 +71,18 @@ pub async fn run(listen: &str, url: &str, keep: usize) -> i32 {
     };
     // Named by its host (`api.example.com` → `api_example_com`: dots end a name).
     let name = parsed.host_str().unwrap_or("server").replace('.', "_");
-    let tapped = Tapped::start(&[name], keep);
     let proxy = Arc::new(Proxy {
         upstream: url.to_string(),
         client: crate::mcp::transport::http::client_keeping(8),
-        sink: tapped.sink(),
+        recordings: Mutex::new(Recordings::new(name, keep)),
         local: local.ip().to_string(),
         port: local.port(),
         secrets: Mutex::new(HashSet::new()),
     });
     eprintln!("mcp-inspect tap: http://{local}/mcp → {url} (point the host at the first)");
-    let app = axum::Router::new().fallback(forward).with_state(proxy);
+    let app = axum::Router::new()
+        .fallback(forward)
+        .with_state(Arc::clone(&proxy));
     // A signal ends it at once: a host's open event stream must not hold it.
     let stop = async {
         use tokio::signal::unix::{SignalKind, signal};
@@ -102,7 +103,13 @@ pub async fn run(listen: &str, url: &str, keep: usize) -> i32 {
         served = axum::serve(listener, app).into_future() => served,
         () = stop => Ok(()),
     };
-    tapped.finish();
+    let left = match proxy.recordings.lock() {
+        Ok(mut recordings) => recordings.take_all(),
+        Err(_) => Vec::new(),
+    };
+    for tapped in left {
+        tapped.finish();
+    }
     match served {
         Ok(()) => 0,
         Err(e) => {
@@ -121,8 +128,14 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
         return plain(StatusCode::PAYLOAD_TOO_LARGE, "request body over 64 MiB");
     };
     proxy.keep_secret(&parts.headers);
+    let session = parts
+        .headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(String::from);
+    let sink = proxy.sink_for(session.as_deref(), &body);
     if !body.is_empty() {
-        proxy.sink.offer(Direction::Out, body.to_vec());
+        sink.offer(Direction::Out, body.to_vec());
     }
     let mut upstream = proxy
         .client
@@ -146,7 +159,19 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
         .headers()
         .get("content-type")
         .is_some_and(|t| t.to_str().is_ok_and(|t| t.starts_with("text/event-stream")));
-    let sink = proxy.sink.clone();
+    let issued = answer
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok());
+    match (&session, issued) {
+        (None, Some(issued)) => proxy.session_issued(issued),
+        (Some(ended), _)
+            if parts.method == axum::http::Method::DELETE && answer.status().is_success() =>
+        {
+            proxy.session_ended(ended)
+        }
+        _ => {}
+    }
     let mut reader = Messages::new(stream);
     let body = answer.bytes_stream().map(move |chunk| {
         if let Ok(bytes) = &chunk {
@@ -164,7 +189,109 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
     })
 }
 
+/// The recordings: one per session the server issued (`Mcp-Session-Id`), one for the
+/// requests of no session (the 2026-07-28 era is stateless), and the one an `initialize`
+/// opened until its answer names the session.
+struct Recordings {
+    name: String,
+    keep: usize,
+    by_session: HashMap<String, Tapped>,
+    opening: Option<Tapped>,
+    stateless: Option<Tapped>,
+}
+
+/// Sessions recorded apart at most; past it, a session's messages go with the stateless ones.
+const MAX_SESSIONS: usize = 256;
+
+impl Recordings {
+    fn new(name: String, keep: usize) -> Recordings {
+        Recordings {
+            name,
+            keep,
+            by_session: HashMap::new(),
+            opening: None,
+            stateless: None,
+        }
+    }
+
+    fn start(&self) -> Tapped {
+        Tapped::start(std::slice::from_ref(&self.name), self.keep)
+    }
+
+    fn stateless(&mut self) -> Sink {
+        let tapped = match self.stateless.take() {
+            Some(tapped) => tapped,
+            None => self.start(),
+        };
+        let sink = tapped.sink();
+        self.stateless = Some(tapped);
+        sink
+    }
+
+    fn take_all(&mut self) -> Vec<Tapped> {
+        let mut all: Vec<Tapped> = self.by_session.drain().map(|(_, t)| t).collect();
+        all.extend(self.opening.take());
+        all.extend(self.stateless.take());
+        all
+    }
+}
+
 impl Proxy {
+    /// Where a request's messages are recorded: its session's recording (made when the
+    /// proxy had not seen the session), a new one for an `initialize`, else the stateless one.
+    fn sink_for(&self, session: Option<&str>, body: &[u8]) -> Sink {
+        let Ok(mut recordings) = self.recordings.lock() else {
+            return Sink::none();
+        };
+        if let Some(id) = session {
+            if !recordings.by_session.contains_key(id) && recordings.by_session.len() < MAX_SESSIONS
+            {
+                let tapped = recordings.start();
+                recordings.by_session.insert(id.to_string(), tapped);
+            }
+            return match recordings.by_session.get(id) {
+                Some(tapped) => tapped.sink(),
+                None => recordings.stateless(),
+            };
+        }
+        let initialize = serde_json::from_slice::<serde_json::Value>(body)
+            .is_ok_and(|m| m["method"] == "initialize");
+        if !initialize {
+            return recordings.stateless();
+        }
+        let tapped = recordings.start();
+        let sink = tapped.sink();
+        // An earlier initialize never answered with a session: its recording ends here.
+        if let Some(earlier) = recordings.opening.replace(tapped) {
+            std::thread::spawn(move || earlier.finish());
+        }
+        sink
+    }
+
+    /// The answer to an `initialize` named its session: its recording is that session's.
+    fn session_issued(&self, id: &str) {
+        let Ok(mut recordings) = self.recordings.lock() else {
+            return;
+        };
+        if let Some(tapped) = recordings.opening.take()
+            && recordings.by_session.len() < MAX_SESSIONS
+        {
+            recordings.by_session.insert(id.to_string(), tapped);
+        }
+    }
+
+    /// A session ended (DELETE answered): its recording is finished.
+    fn session_ended(&self, id: &str) {
+        let ended = match self.recordings.lock() {
+            Ok(mut recordings) => recordings.by_session.remove(id),
+            Err(_) => None,
+        };
+        if let Some(tapped) = ended {
+            // Finishing waits for the recording to catch up: not on the proxy's thread.
+            std::thread::spawn(move || tapped.finish());
+        }
+    }
+
     /// The host's secret header values, redacted wherever they appear in what is recorded.
     fn keep_secret(&self, headers: &HeaderMap) {
         let Ok(mut kept) = self.secrets.lock() else {

@@ -55,6 +55,15 @@ pub struct Sink {
 }
 
 impl Sink {
+    /// A sink that records nothing.
+    pub fn none() -> Sink {
+        Sink {
+            sender: None,
+            dropped: Arc::new(AtomicU64::new(0)),
+            queued: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
     /// Hands a line to the recording, or drops it (counted) when the recording lags.
     pub fn offer(&self, direction: Direction, line: Vec<u8>) {
         let Some(sender) = &self.sender else {
@@ -206,8 +215,15 @@ fn new_session(
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
+    // One process records several sessions (an HTTP tap, a session each): the second and
+    // later in it are numbered.
+    static NTH: AtomicU64 = AtomicU64::new(0);
+    let nth = match NTH.fetch_add(1, Ordering::Relaxed) {
+        0 => String::new(),
+        n => format!("-{n}"),
+    };
     let name = format!(
-        "{}-{seconds}-{}.jsonl",
+        "{}-{seconds}-{}{nth}.jsonl",
         server_name(command),
         std::process::id()
     );

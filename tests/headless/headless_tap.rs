@@ -177,7 +177,10 @@ fn a_tap_passes_on_exit_codes_and_banners_and_never_records_a_secret() {
     assert_eq!(files.len(), 1, "{files:?}");
     let recorded = std::fs::read_to_string(&files[0]).expect("read");
     assert!(!recorded.contains("S3CR3T"), "{recorded}");
-    assert!(recorded.contains(r#""you":"#), "the reflecting answer is kept: {recorded}");
+    assert!(
+        recorded.contains(r#""you":"#),
+        "the reflecting answer is kept: {recorded}"
+    );
     let banner: Value = recorded
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).expect("json"))
@@ -568,7 +571,15 @@ fn an_http_tap_passes_a_session_through_and_records_it() {
     .env("XDG_STATE_HOME", &state);
     let mut tap = crate::cli::start_listening(tap, port);
     let proxy = format!("http://127.0.0.1:{port}/mcp");
-    let called = crate::cli::run(&["call", "bad_output", "--url", &proxy]);
+    // In the 2025 era, with a session of its own; `tools` then speaks 2026-07-28, stateless.
+    let called = crate::cli::run(&[
+        "call",
+        "bad_output",
+        "--protocol",
+        "legacy",
+        "--url",
+        &proxy,
+    ]);
     assert!(
         called.stdout.contains("violat") || called.stderr.contains("violat"),
         "{}{}",
@@ -592,16 +603,25 @@ fn an_http_tap_passes_a_session_through_and_records_it() {
     )
     .expect("signal");
     assert!(tap.0.wait().expect("tap").success());
+    // A recording for the session, one for the stateless requests.
     let files = sessions(&state);
-    assert_eq!(files.len(), 1);
-    let shown = Command::new(BIN)
-        .args(["taps", &files[0].to_string_lossy()])
-        .env("XDG_STATE_HOME", &state)
-        .output()
-        .expect("taps");
-    let text = String::from_utf8_lossy(&shown.stdout);
-    assert!(text.contains("bad_output {} → 3 violations"), "{text}");
-    assert_eq!(mode(&files[0]), 0o600);
+    assert_eq!(files.len(), 2, "{files:?}");
+    let shown = |file: &Path| {
+        let shown = Command::new(BIN)
+            .args(["taps", &file.to_string_lossy()])
+            .env("XDG_STATE_HOME", &state)
+            .output()
+            .expect("taps");
+        String::from_utf8_lossy(&shown.stdout).into_owned()
+    };
+    let texts: Vec<String> = files.iter().map(|f| shown(f)).collect();
+    let session = texts
+        .iter()
+        .find(|t| t.contains("bad_output {} → 3 violations"))
+        .unwrap_or_else(|| panic!("{texts:?}"));
+    assert!(session.contains("1 call"), "the session's own: {session}");
+    assert!(texts.iter().any(|t| t.contains("0 calls")), "{texts:?}");
+    assert!(files.iter().all(|f| mode(f) == 0o600));
     let _ = std::fs::remove_dir_all(&state);
 }
 
