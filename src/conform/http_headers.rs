@@ -158,17 +158,8 @@ pub fn refused_400(got: &Outcome) -> (Status, String) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::http_raw::Got;
+    use super::super::http_raw::answered_with as got;
     use super::*;
-
-    fn got(status: u16, body: &str) -> Outcome {
-        Ok(Got {
-            status,
-            content_type: "application/json".into(),
-            body: body.into(),
-            session: None,
-        })
-    }
 
     #[test]
     fn a_mismatch_must_be_refused_with_400() {

@@ -169,17 +169,8 @@ pub fn refused_as_unreadable(got: &Outcome) -> (Status, String) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::http_raw::Got;
+    use super::super::http_raw::answered_with as got;
     use super::*;
-
-    fn got(status: u16, body: &str) -> Outcome {
-        Ok(Got {
-            status,
-            content_type: "application/json".into(),
-            body: body.into(),
-            session: None,
-        })
-    }
 
     #[test]
     fn a_batch_is_refused_with_a_4xx() {

@@ -290,6 +290,17 @@ pub fn accepted_202(got: &Outcome) -> (Status, String) {
     }
 }
 
+/// A JSON answer with `status` and `body`, for the judgements' tests.
+#[cfg(test)]
+pub fn answered_with(status: u16, body: &str) -> Outcome {
+    Ok(Got {
+        status,
+        content_type: "application/json".into(),
+        body: body.into(),
+        session: None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

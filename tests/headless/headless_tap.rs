@@ -559,17 +559,7 @@ fn an_http_tap_passes_a_session_through_and_records_it() {
     let mut demo = Command::new(BIN);
     demo.args(["demo-server", "--http", &server_port.to_string()]);
     let _demo = crate::cli::start_listening(demo, server_port);
-    let port = crate::cli::free_port();
-    let mut tap = Command::new(BIN);
-    tap.args([
-        "tap",
-        "--listen",
-        &format!("127.0.0.1:{port}"),
-        "--url",
-        &format!("http://127.0.0.1:{server_port}/mcp"),
-    ])
-    .env("XDG_STATE_HOME", &state);
-    let mut tap = crate::cli::start_listening(tap, port);
+    let (mut tap, port) = http_tap(&state, server_port);
     let proxy = format!("http://127.0.0.1:{port}/mcp");
     // In the 2025 era, with a session of its own; `tools` then speaks 2026-07-28, stateless.
     let called = crate::cli::run(&[
@@ -625,6 +615,22 @@ fn an_http_tap_passes_a_session_through_and_records_it() {
     let _ = std::fs::remove_dir_all(&state);
 }
 
+/// `tap --listen` on a free port in front of the server on `server_port`, recording in
+/// `state`; started once it listens.
+fn http_tap(state: &Path, server_port: u16) -> (crate::cli::Background, u16) {
+    let port = crate::cli::free_port();
+    let mut tap = Command::new(BIN);
+    tap.args([
+        "tap",
+        "--listen",
+        &format!("127.0.0.1:{port}"),
+        "--url",
+        &format!("http://127.0.0.1:{server_port}/mcp"),
+    ])
+    .env("XDG_STATE_HOME", state);
+    (crate::cli::start_listening(tap, port), port)
+}
+
 /// A server that reflects the host's `Authorization` header in its answer (written here:
 /// no real server does it on purpose): the host gets the answer as sent, and the HTTP tap's
 /// recording never holds the token, quotes and all.
@@ -638,17 +644,7 @@ fn an_http_tap_never_records_a_token_the_server_reflects() {
             reflect(stream);
         }
     });
-    let port = crate::cli::free_port();
-    let mut tap = Command::new(BIN);
-    tap.args([
-        "tap",
-        "--listen",
-        &format!("127.0.0.1:{port}"),
-        "--url",
-        &format!("http://127.0.0.1:{server_port}/mcp"),
-    ])
-    .env("XDG_STATE_HOME", &state);
-    let mut tap = crate::cli::start_listening(tap, port);
+    let (mut tap, port) = http_tap(&state, server_port);
     let token = r#"S3CR3T'q"u\ote&<>"#;
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
     let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
