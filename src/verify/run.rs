@@ -104,6 +104,9 @@ struct Tally {
     not_checked: usize,
     /// Why the first of them could not be.
     not_checked_why: Option<String>,
+    /// A call still working at this run's limit, reporting progress: the tool is left, not
+    /// judged (its calls would most likely take as long).
+    outlived: Option<String>,
 }
 
 /// Why a call failed, as the report names it.
@@ -239,7 +242,7 @@ pub async fn verify_tool<L: Link>(
         true => settings.calls.min(NO_ARGUMENT_CALLS),
         false => settings.calls,
     };
-    while !timed_out && calls < planned && in_budget() {
+    while !timed_out && tally.outlived.is_none() && calls < planned && in_budget() {
         let Some(args) = inputs.next(&generator, &valid).await else {
             unmade += 1;
             if unmade > 3 {
@@ -437,6 +440,9 @@ fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Failure>) -> To
             ),
         },
         (_, true, ..) => "its calls stopped after a timeout".into(),
+        _ if tally.outlived.is_some() => {
+            format!("{of}: {}", tally.outlived.as_deref().unwrap_or_default())
+        }
         (_, _, true, _) => format!("{of}: the connection was lost, the run ended there"),
         (.., Some(why)) => format!("results not checked against the outputSchema: {why}"),
         _ if ended.calls < ended.planned => format!("{of}: the time budget was spent"),
@@ -521,6 +527,16 @@ async fn attempt<L: Link>(
     let limit = calling.limit;
     let result = match send(link, tool, args, limit).await? {
         Ok(result) => result,
+        // Still working at this run's limit, reporting progress all along: the tool was alive,
+        // the limit is ours. Not judged; its other calls are left.
+        Err(RequestError::TooLong(cap)) => {
+            tally.not_checked += 1;
+            tally.outlived = Some(format!(
+                "a call was still working after {} s, reporting progress: the limit of a call here (10 × --call-timeout), not a failure of the tool",
+                cap.as_secs_f64()
+            ));
+            return Ok(None);
+        }
         // A person's step (a URL elicitation to complete), not the server failing: not judged.
         Err(e) if e.needs_a_person().is_some() => {
             tally.not_checked += 1;
@@ -618,15 +634,23 @@ async fn send<L: Link>(
     let started = session
         .start_call_waiting(&tool.name, args.clone(), as_task, limit)
         .await;
+    let cap = limit.saturating_mul(PROGRESS_EXTENDS);
+    let began = tokio::time::Instant::now();
     let cancel = async {
         tokio::select! {
-            () = tokio::time::sleep(limit.saturating_mul(PROGRESS_EXTENDS)) => {}
+            () = tokio::time::sleep(cap) => {}
             () = stopped => {}
         }
     };
-    Ok(match started {
+    let outcome = match started {
         Ok(pending) => pending.result_or_cancel(cancel).await,
         Err(e) => Err(e),
+    };
+    // Cancelled at the cap, not by a stop: the call was still working (a silent one ends at
+    // `limit` with a timeout, before the cap).
+    Ok(match outcome {
+        Err(RequestError::Cancelled) if began.elapsed() >= cap => Err(RequestError::TooLong(cap)),
+        other => other,
     })
 }
 
@@ -639,11 +663,8 @@ fn failure(error: RequestError, limit: Duration) -> (Kind, String) {
             let said = format!("no result within {limit} s (nor progress): cancelled");
             (Kind::Timeout, said)
         }
-        RequestError::Cancelled => {
-            let most = (limit * PROGRESS_EXTENDS).as_secs_f64();
-            let said = format!("no result within {most} s, progress or not: cancelled");
-            (Kind::Timeout, said)
-        }
+        // The run was stopped with the call in flight (`x` in the TUI, a signal).
+        RequestError::Cancelled => (Kind::Timeout, "cancelled: the run was stopped".into()),
         e @ RequestError::TooLong(_) => (Kind::Timeout, e.to_string()),
         e @ RequestError::Closed(_) => (Kind::Crash, format!("the server crashed: {e}")),
         e => (Kind::Malformed, e.to_string()),

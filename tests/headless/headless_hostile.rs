@@ -310,9 +310,10 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
         "no result within 1 s (nor progress): cancelled",
         // A timeout is repeated with the wait it timed out under.
         "reproduce: mcp-inspect call never_answer --args '{}' --timeout 1 --max-time 10 --hostile",
-        // Progress extends the wait (the short floods pass), up to ten times it.
-        "FAIL flood_during_call: 3 calls",
-        "no result within 10 s, progress or not: cancelled",
+        // Progress extends the wait (the short floods pass), up to ten times it; a call still
+        // reporting progress there is cut, and the tool is not judged (the limit is ours).
+        "NOT CHECKED flood_during_call: 3 calls",
+        "3 of 100 calls: a call was still working after 10 s, reporting progress",
         "FAIL huge_result: 1 calls",
         "over the 16 MiB limit",
     ] {
