@@ -354,6 +354,8 @@ struct Messages {
     stream: bool,
     lines: super::sessions::Lines,
     data: Vec<u8>,
+    /// The event being read went past the cap: its data is skipped to its end.
+    overlong: bool,
     whole: Vec<u8>,
 }
 
@@ -363,6 +365,7 @@ impl Messages {
             stream,
             lines: super::sessions::Lines::default(),
             data: Vec::new(),
+            overlong: false,
             whole: Vec::new(),
         }
     }
@@ -389,11 +392,22 @@ impl Messages {
                 if !self.data.is_empty() {
                     done.push(std::mem::take(&mut self.data));
                 }
+                self.overlong = false;
             } else if let Some(data) = line.strip_prefix(b"data:") {
+                let data = data.strip_prefix(b" ").unwrap_or(data);
+                // An event without end (data lines and never a blank one) is not kept whole:
+                // past the recording's cap it is dropped, forwarded all the same.
+                if self.data.len() + data.len() + 1 > super::sessions::MAX_LINE {
+                    self.data = Vec::new();
+                    self.overlong = true;
+                    continue;
+                }
+                if self.overlong {
+                    continue;
+                }
                 if !self.data.is_empty() {
                     self.data.push(b'\n');
                 }
-                let data = data.strip_prefix(b" ").unwrap_or(data);
                 self.data.extend_from_slice(data);
             }
         }
@@ -419,6 +433,19 @@ mod tests {
                 b"{\"jsonrpc\":\"2.0\",\"id\":1,".to_vec(),
                 b"{\"a\":1}".to_vec()
             ]
+        );
+        // An event that never ends keeps no more than the cap.
+        let mut endless = Messages::new(true);
+        let line = format!("data: {}\n", "x".repeat(1 << 20));
+        for _ in 0..40 {
+            assert!(endless.push(line.as_bytes()).is_empty());
+        }
+        assert!(endless.data.len() <= super::super::sessions::MAX_LINE);
+        assert!(
+            endless
+                .push(b"\ndata: {}\n\n")
+                .iter()
+                .eq([b"{}".to_vec()].iter())
         );
         let mut json = Messages::new(false);
         assert!(json.push(b"{\"jsonrpc\":").is_empty());
