@@ -56,6 +56,9 @@ pub fn judge(text: &str) -> Session {
     judging.finish()
 }
 
+/// Requests awaiting an answer kept at most (see [`Judging::push`]).
+const MAX_UNANSWERED: usize = 65_536;
+
 /// What one recorded line was, for a live view.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Seen {
@@ -131,6 +134,11 @@ impl Judging {
         let id = message.get("id").map(Value::to_string);
         let method = message["method"].as_str();
         if let (Some(method), Some(id)) = (method, &id) {
+            // Requests never answered (a flood of them) are forgotten past a bound: their
+            // answers, should they come, are told as answers to a request not seen.
+            if self.asked.len() >= MAX_UNANSWERED {
+                self.asked.clear();
+            }
             self.asked
                 .insert((from_host, id.clone()), method.to_string());
             if from_host && method == "tools/call" {
