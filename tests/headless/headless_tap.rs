@@ -177,10 +177,6 @@ fn a_tap_passes_on_exit_codes_and_banners_and_never_records_a_secret() {
     assert_eq!(files.len(), 1, "{files:?}");
     let recorded = std::fs::read_to_string(&files[0]).expect("read");
     assert!(!recorded.contains("S3CR3T"), "{recorded}");
-    assert!(
-        recorded.contains(r#""you":"#),
-        "the reflecting answer is kept: {recorded}"
-    );
     let banner: Value = recorded
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).expect("json"))
@@ -675,6 +671,10 @@ fn an_http_tap_never_records_a_token_the_server_reflects() {
         "the answer is recorded: {recorded}"
     );
     assert!(!recorded.contains("S3CR3T"), "{recorded}");
+    assert!(
+        recorded.contains(r#""you":"#),
+        "the reflecting answer is kept: {recorded}"
+    );
     let _ = std::fs::remove_dir_all(&state);
 }
 
