@@ -116,7 +116,9 @@ fn without_runtime(command: &Command) -> Option<i32> {
         Command::Taps { session, format } => {
             crate::tap::show::run(session.as_deref(), *format == cli::Format::Json)
         }
-        Command::Attach { session } => crate::tap::follow::run(session.as_deref()),
+        Command::Attach { session, format } => {
+            crate::tap::follow::run(session.as_deref(), *format == cli::Format::Json)
+        }
         Command::Tap {
             place: Some(place), ..
         } => {

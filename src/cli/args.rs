@@ -425,6 +425,10 @@ pub enum Command {
         /// A session: its file name in the taps folder, or a path.
         #[arg(value_name = "SESSION")]
         session: Option<PathBuf>,
+        /// json: one object a line as it happens (`message`, `call`, `notJsonRpc`, and
+        /// `ended` last).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Serve recordings made with --record as a stdio MCP server: each request gets the
     /// recorded answer to the same method and params.

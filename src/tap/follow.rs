@@ -15,9 +15,10 @@ use std::time::Duration;
 /// How often a quiet recording is looked at again.
 const LOOK_AGAIN: Duration = Duration::from_millis(100);
 
-/// Follows `session` (a path, or a file name in the taps folder), or the newest live one;
-/// exit 1 when a result broke its outputSchema, or there was nothing to attach to.
-pub fn run(session: Option<&Path>) -> i32 {
+/// Follows `session` (a path, or a file name in the taps folder), or the newest live one, in
+/// words or as JSON lines; exit 1 when a result broke its outputSchema, or there was nothing
+/// to attach to.
+pub fn run(session: Option<&Path>, json: bool) -> i32 {
     let path = match chosen(session) {
         Ok(path) => path,
         Err(why) => {
@@ -35,14 +36,7 @@ pub fn run(session: Option<&Path>) -> i32 {
     let name = path
         .file_name()
         .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-    let state = match is_live(&path) {
-        true => "live; Ctrl-C detaches, the session goes on",
-        false => "ended",
-    };
-    out(&format!(
-        "attached to {} ({state})",
-        crate::untrusted::line(&name, 120)
-    ));
+    say_attached(&name, is_live(&path), json);
     let mut judging = Judging::live();
     let mut lines = Lines::default();
     let mut buffer = vec![0u8; 256 * 1024];
@@ -57,7 +51,11 @@ pub fn run(session: Option<&Path>) -> i32 {
             }
         };
         for line in lines.push(&buffer[..n]) {
-            tell(&judging.push(&String::from_utf8_lossy(&line)), &judging);
+            let seen = judging.push(&String::from_utf8_lossy(&line));
+            match json {
+                true => tell_json(&seen, &judging),
+                false => tell(&seen, &judging),
+            }
         }
         if n > 0 {
             continue;
@@ -68,15 +66,43 @@ pub fn run(session: Option<&Path>) -> i32 {
         }
         std::thread::sleep(LOOK_AGAIN);
     }
-    let session = judging.session();
+    say_ended(&name, judging.session(), json)
+}
+
+fn say_attached(name: &str, live: bool, json: bool) {
+    let state = match live {
+        true => "live; Ctrl-C detaches, the session goes on",
+        false => "ended",
+    };
+    match json {
+        true => out(&crate::untrusted::json(
+            &serde_json::json!({"attached": {"session": name, "live": live}}),
+            false,
+        )),
+        false => out(&format!(
+            "attached to {} ({state})",
+            crate::untrusted::line(name, 120)
+        )),
+    }
+}
+
+/// The session's count, and the exit code: 1 when a result broke its outputSchema.
+fn say_ended(name: &str, session: &super::judged::Session, json: bool) -> i32 {
     let violating = (session.calls.iter())
         .filter(|c| matches!(&c.outcome, Outcome::Judged { status, .. } if *status == Status::Violations))
         .count();
-    out(&format!(
-        "session ended: {} · {} · {violating} violating",
-        crate::plural::count(session.messages, "message"),
-        crate::plural::count(session.calls.len(), "call"),
-    ));
+    match json {
+        true => out(&crate::untrusted::json(
+            &serde_json::json!({"ended": {"session": name, "messages": session.messages,
+                "calls": session.calls.len(), "violating": violating}}),
+            false,
+        )),
+        false => out(&format!(
+            "session ended: {} · {} · {violating} violating",
+            crate::plural::count(session.messages, "message"),
+            crate::plural::count(session.calls.len(), "call"),
+        )),
+    }
     match violating {
         0 => 0,
         _ => 1,
@@ -116,6 +142,27 @@ fn tell(seen: &Seen, judging: &Judging) {
     for line in shown(seen, judging) {
         out(&line);
     }
+}
+
+/// One line of the recording as a JSON object (escaped as every JSON output is).
+fn tell_json(seen: &Seen, judging: &Judging) {
+    let value = match seen {
+        Seen::Message {
+            at,
+            from_host,
+            bytes,
+            what,
+        } => {
+            serde_json::json!({"message": {"atMs": at, "fromHost": from_host, "bytes": bytes, "what": what}})
+        }
+        Seen::Answered(i) => match judging.session().calls.get(*i) {
+            Some(call) => serde_json::json!({"call": super::show::call_json(call)}),
+            None => return,
+        },
+        Seen::Stray(at, line) => serde_json::json!({"notJsonRpc": {"atMs": at, "line": line}}),
+        Seen::Nothing => return,
+    };
+    out(&crate::untrusted::json(&value, false));
 }
 
 /// What the viewer shows of one recorded line; everything from the server escaped.

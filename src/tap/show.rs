@@ -147,26 +147,27 @@ pub(super) fn call_line(call: &Call, at: u64) -> String {
 }
 
 fn as_json(session: &Session) -> serde_json::Value {
-    let calls: Vec<serde_json::Value> = (session.calls.iter())
-        .map(|c| {
-            let outcome = match &c.outcome {
-                Outcome::Judged {
-                    status,
-                    headline,
-                    violations,
-                } => json!({"status": status, "verdict": headline, "violations": violations}),
-                Outcome::Error { code, message } => {
-                    json!({"status": "error", "code": code, "message": message})
-                }
-                Outcome::Unanswered => json!({"status": "unanswered"}),
-            };
-            json!({"atMs": c.at, "tool": c.tool, "arguments": c.arguments, "tookMs": c.took, "outcome": outcome})
-        })
-        .collect();
+    let calls: Vec<serde_json::Value> = session.calls.iter().map(call_json).collect();
     let stray: Vec<serde_json::Value> = (session.stray.iter())
         .map(|(at, line)| json!({"atMs": at, "line": line}))
         .collect();
     json!({"messages": session.messages, "calls": calls, "notJsonRpc": stray})
+}
+
+/// A host call and what became of it, as JSON.
+pub(super) fn call_json(c: &Call) -> serde_json::Value {
+    let outcome = match &c.outcome {
+        Outcome::Judged {
+            status,
+            headline,
+            violations,
+        } => json!({"status": status, "verdict": headline, "violations": violations}),
+        Outcome::Error { code, message } => {
+            json!({"status": "error", "code": code, "message": message})
+        }
+        Outcome::Unanswered => json!({"status": "unanswered"}),
+    };
+    json!({"atMs": c.at, "tool": c.tool, "arguments": c.arguments, "tookMs": c.took, "outcome": outcome})
 }
 
 #[cfg(test)]

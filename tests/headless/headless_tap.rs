@@ -452,6 +452,27 @@ fn attach_follows_a_live_session_and_judges_each_call() {
         all.contains("session ended: 7 messages · 1 call · 1 violating"),
         "{all}"
     );
+    // The same session as JSON lines, one object an event, the end last.
+    let files = sessions(&state);
+    let json = Command::new(BIN)
+        .args(["attach", &files[0].to_string_lossy(), "--format", "json"])
+        .env("XDG_STATE_HOME", &state)
+        .output()
+        .expect("attach");
+    assert_eq!(json.status.code(), Some(1));
+    let events: Vec<Value> = String::from_utf8_lossy(&json.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(
+        events.iter().filter(|e| e.get("message").is_some()).count(),
+        6
+    );
+    let call = events.iter().find_map(|e| e.get("call")).expect("the call");
+    assert_eq!(call["tool"], "bad_output");
+    assert_eq!(call["outcome"]["status"], "violations");
+    let last = events.last().expect("events");
+    assert_eq!(last["ended"]["violating"], 1, "{last}");
     let _ = std::fs::remove_dir_all(&state);
 }
 
