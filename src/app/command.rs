@@ -109,6 +109,7 @@ commands! {
     CopyRequest = "copy-request",
     CopyCommandLine = "copy-command",
     CopyMessage = "copy-message",
+    CopyConduct = "copy-conduct",
     AnswerSend = "answer-send",
     AnswerDecline = "answer-decline",
     AnswerCancel = "answer-cancel",
@@ -174,6 +175,7 @@ impl Command {
                 | CopyRequest
                 | CopyCommandLine
                 | CopyMessage
+                | CopyConduct
         )
     }
 }

@@ -25,6 +25,9 @@ pub fn resolve(model: &Model, command: Command) -> Result<Clipping, String> {
     if command == Command::CopyMessage {
         return protocol_copy(model);
     }
+    if command == Command::CopyConduct {
+        return conduct_copy(model);
+    }
     if matches!(model.view.focus, Pane::Library | Pane::Opened) {
         return library_copy(model, command);
     }
@@ -100,6 +103,39 @@ pub fn resolve(model: &Model, command: Command) -> Result<Clipping, String> {
 }
 
 /// The protocol pane's selected message, as sent.
+/// The conduct checks' failures: each a comment (id, level, what came back) and the command
+/// that reproduces it, ready to paste into a shell.
+fn conduct_copy(model: &Model) -> Result<Clipping, String> {
+    use crate::app::server::state::Conduct;
+    use crate::conform::{Level, Status};
+    let Conduct::Found(found) = &model.session.conduct else {
+        return Err("no conduct checked yet (C checks it)".into());
+    };
+    let failed: Vec<&crate::conform::Finding> =
+        found.iter().filter(|f| f.status == Status::Fail).collect();
+    if failed.is_empty() {
+        return Err("no conduct check failed".into());
+    }
+    let text: Vec<String> = (failed.iter())
+        .map(|f| {
+            let level = match f.level {
+                Level::Must => "MUST",
+                Level::Should => "SHOULD",
+            };
+            let said = crate::untrusted::line(&f.said, 300);
+            let mut lines = format!("# {} ({level}): {}\n# got: {said}", f.id, f.rule);
+            if let Some(line) = &f.reproduce {
+                lines.push_str(&format!("\n{}", crate::untrusted::line(line, 20_000)));
+            }
+            lines
+        })
+        .collect();
+    Ok(Clipping {
+        label: crate::plural::count(failed.len(), "conduct failure"),
+        text: text.join("\n\n") + "\n",
+    })
+}
+
 fn protocol_copy(model: &Model) -> Result<Clipping, String> {
     let protocol = &model.protocol;
     let entry = protocol
@@ -137,7 +173,10 @@ pub fn offered(model: &Model, command: Command) -> bool {
         Command::CopySubtree | Command::CopyPointer | Command::CopyJq
     );
     !matches!(model.view.focus, Pane::Library | Pane::Opened)
-        || matches!(command, Command::CopyResult | Command::CopyMessage)
+        || matches!(
+            command,
+            Command::CopyResult | Command::CopyMessage | Command::CopyConduct
+        )
         || (tree && under_cursor)
 }
 
@@ -154,6 +193,7 @@ pub fn not_yet(model: &Model, command: Command) -> Option<&'static str> {
     let library = matches!(model.view.focus, Pane::Library | Pane::Opened);
     match command {
         Command::CopyMessage if model.protocol.entries.is_empty() => Some("no message yet"),
+        Command::CopyConduct => conduct_not_yet(model),
         Command::CopyResult if library && model.library.opened.is_none() => {
             Some("nothing read yet")
         }
@@ -169,6 +209,22 @@ pub fn not_yet(model: &Model, command: Command) -> Option<&'static str> {
             Some("the tool has no outputSchema")
         }
         _ => None,
+    }
+}
+
+/// Why the conduct checks have nothing to copy, if they have not.
+fn conduct_not_yet(model: &Model) -> Option<&'static str> {
+    use crate::app::server::state::Conduct;
+    match &model.session.conduct {
+        Conduct::Found(found)
+            if found
+                .iter()
+                .any(|f| f.status == crate::conform::Status::Fail) =>
+        {
+            None
+        }
+        Conduct::Found(_) => Some("no conduct check failed"),
+        _ => Some("not checked yet: C checks it"),
     }
 }
 

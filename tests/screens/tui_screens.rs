@@ -1351,4 +1351,15 @@ fn the_conduct_checks_in_the_server_pane() {
     at("got: 1 line not JSON-RPC, the first: Server started");
     at("reproduce: mcp-inspect request stdout-only-json-rpc --demo");
     snapshot("conduct", &mut m);
+    // `y f` copies the failures, each a comment and its reproduce line, ready for a shell.
+    press(&mut m, &["z"]);
+    let effects = press(&mut m, &["y", "f"]);
+    let [Effect::Copy(clipping)] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(clipping.label, "1 conduct failure");
+    assert_eq!(
+        clipping.text,
+        "# stdout-only-json-rpc (MUST): a rule\n# got: 1 line not JSON-RPC, the first: Server started\nmcp-inspect request stdout-only-json-rpc --demo\n"
+    );
 }
