@@ -10,6 +10,7 @@ mod hygiene;
 mod over_http;
 mod probe;
 pub mod reproduce;
+mod templates;
 
 pub use http_raw::HttpSent;
 pub use hygiene::run as run_raw;
@@ -89,7 +90,7 @@ const STDIO: &str = "basic/transports#stdio";
 const NOBODY: &str = "mcp-inspect-conform-no-such";
 
 /// The checks made in the session, in the order they run.
-const IN_SESSION: [&str; 13] = [
+const IN_SESSION: [&str; 14] = [
     "unknown-method",
     "ping",
     "server-discover",
@@ -102,6 +103,7 @@ const IN_SESSION: [&str; 13] = [
     "logging-set-level",
     "unknown-resource",
     "completion",
+    "resource-templates",
     "stdout-only-json-rpc",
 ];
 
@@ -207,6 +209,9 @@ pub async fn run(
     }
     if wants("completion") {
         found.push(completion(session).await);
+    }
+    if wants("resource-templates") {
+        found.push(templates::check(session).await);
     }
     if wants("stdout-only-json-rpc") {
         found.push(stdout_only_json_rpc(&seen()));
