@@ -7,7 +7,6 @@
 
 use super::judged::{Judging, Outcome, Seen};
 use super::sessions::{Lines, is_live};
-use crate::schema::verdict::Status;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -88,9 +87,7 @@ fn say_attached(name: &str, live: bool, json: bool) {
 
 /// The session's count, and the exit code: 1 when a result broke its outputSchema.
 fn say_ended(name: &str, session: &super::judged::Session, json: bool) -> i32 {
-    let violating = (session.calls.iter())
-        .filter(|c| matches!(&c.outcome, Outcome::Judged { status, .. } if *status == Status::Violations))
-        .count();
+    let violating = super::show::broken(session);
     match json {
         true => out(&crate::untrusted::json(
             &serde_json::json!({"ended": {"session": name, "messages": session.messages,
