@@ -95,6 +95,9 @@ pub fn main() -> i32 {
                 };
                 crate::demo::run(http, paging).await
             }
+            Some(Command::Attach { session, .. }) => {
+                crate::runtime::attach(session.as_deref(), !cli.no_mouse).await
+            }
             Some(command) => crate::headless::run(command).await,
             None => {
                 let flags = crate::runtime::Flags::of(&cli);
@@ -116,8 +119,10 @@ fn without_runtime(command: &Command) -> Option<i32> {
         Command::Taps { session, format } => {
             crate::tap::show::run(session.as_deref(), *format == cli::Format::Json)
         }
-        Command::Attach { session, format } => {
-            crate::tap::follow::run(session.as_deref(), *format == cli::Format::Json)
+        Command::Attach { session, format }
+            if format.is_some() || !crate::runtime::has_a_terminal() =>
+        {
+            crate::tap::follow::run(session.as_deref(), *format == Some(cli::Format::Json))
         }
         Command::Tap {
             place: Some(place), ..

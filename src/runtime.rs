@@ -1,6 +1,7 @@
 //! The TUI's edge: the terminal, the event loop, the connection task, the clipboard and the
 //! external editor. The only TUI code with tasks, channels, the clock and processes.
 
+mod attached_task;
 mod carrier;
 mod clipboard;
 mod crossterm_edge;
@@ -136,15 +137,65 @@ pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
     }
 }
 
+/// Runs the TUI attached to a tapped session (`session`, or the newest live one): it watches,
+/// the host drives. Returns the exit code once the user quits.
+pub async fn attach(session: Option<&std::path::Path>, mouse: bool) -> i32 {
+    let following = match crate::tap::follow::Following::open(session) {
+        Ok(following) => following,
+        Err(why) => {
+            eprintln!("error: {why}");
+            return exit::ERROR;
+        }
+    };
+    if !in_the_foreground() {
+        eprintln!("error: {NOT_IN_THE_FOREGROUND}");
+        return exit::ERROR;
+    }
+    let (keymap, warning) = keymap::Keymap::load();
+    let mut edge = match crossterm_edge::CrosstermEdge::new(mouse) {
+        Ok(edge) => edge,
+        Err(e) => {
+            eprintln!("error: terminal: {e}");
+            return exit::ERROR;
+        }
+    };
+    let name = format!("tap {}", following.name());
+    let mut model = model::Model::new(name, keymap, theme::Theme::from_env());
+    model.session.attached = true;
+    if let Some(w) = warning {
+        model.push_log(model::LogKind::Problem, w);
+    }
+    model.push_log(
+        model::LogKind::Event,
+        format!(
+            "attached to {}: the host's session as it happens; q detaches, the session goes on",
+            crate::untrusted::label(&following.name())
+        ),
+    );
+    let source = event_loop::Source::Attach(following);
+    match event_loop::run_loop(&mut edge, source, model, None).await {
+        Ok(_) => exit::OK,
+        Err(e) => {
+            eprintln!("error: terminal: {e}");
+            exit::ERROR
+        }
+    }
+}
+
+/// Whether stdin and stdout are both terminals (where the TUI can run).
+pub fn has_a_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
+const NOT_IN_THE_FOREGROUND: &str = "the TUI is not in the terminal's foreground (started with `&`, or under `timeout` without --foreground): it would be stopped (SIGTTOU) when it takes the terminal; run it in the foreground (`timeout --foreground …`)";
+
 /// The TUI needs a terminal: why not, when stdin or stdout is not one.
 fn in_a_terminal(connection: &ConnectionArgs) -> Result<(), &'static str> {
-    use std::io::IsTerminal;
-    if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+    if has_a_terminal() {
         return match in_the_foreground() {
             true => Ok(()),
-            false => Err(
-                "the TUI is not in the terminal's foreground (started with `&`, or under `timeout` without --foreground): it would be stopped (SIGTTOU) when it takes the terminal; run it in the foreground (`timeout --foreground …`)",
-            ),
+            false => Err(NOT_IN_THE_FOREGROUND),
         };
     }
     Err(match connection.is_empty() {

@@ -18,7 +18,7 @@ pub mod app {
         }
         pub mod state {
             pub use crate::app::call::state::{
-                CallState, Judged, NOT_CHECKED_YET, Outcome, Record,
+                CallState, Judged, Made, NOT_CHECKED_YET, Outcome, Record,
             };
         }
     }

@@ -47,6 +47,8 @@ pub enum Msg {
         /// The JSON-RPC id of the request, as the protocol pane shows it.
         request: String,
     },
+    /// A call the host of a tapped session made, answered (the TUI attached to a tap).
+    HostCalled(Box<call::state::HostCall>),
     CallFinished {
         tool: String,
         id: u64,
@@ -256,6 +258,7 @@ fn apply(model: &mut Model, msg: Msg) -> Vec<Effect> {
             server::watch::rerun_finished(model, &tool, id);
             return saved::update::save(model, &tool);
         }
+        Msg::HostCalled(host) => call::update::host_called(model, *host),
         Msg::ConnectFailed(reason) => return server::update::connect_failed(model, &reason),
         Msg::ListFailed(error) => server::update::list_failed(model, error),
         Msg::LibraryListed { items, problems } => {
@@ -471,6 +474,11 @@ fn on_server_event(model: &mut Model, event: ServerEvent) -> Vec<Effect> {
             model.push_log(LogKind::Problem, untrusted::label(&text).into_owned())
         }
         ServerEvent::Authorization(step) => authorize::update::on_step(model, step),
+        ServerEvent::Closed(reason) if model.session.attached => {
+            let text = untrusted::label(&reason).into_owned();
+            model.push_log(LogKind::Event, text.clone());
+            model.session.connection = Connection::Lost(text);
+        }
         ServerEvent::Closed(reason) => {
             let text = untrusted::label(&reason).into_owned();
             model.push_log(LogKind::Problem, format!("connection lost: {text}"));

@@ -418,17 +418,19 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
-    /// A tapped session as it happens (the newest live one, or SESSION): each message with
-    /// when, which way and its size, each host call judged when its answer comes; ends with
-    /// the tap (exit 1 when a result broke its outputSchema). Ctrl-C detaches.
+    /// A tapped session as it happens (the newest live one, or SESSION): in a terminal, the
+    /// TUI watching it (the protocol pane, the host's calls judged in their tools' panels);
+    /// else, or with --format, each message with when, which way and its size, each host call
+    /// judged when its answer comes, ending with the tap (exit 1 when a result broke its
+    /// outputSchema). q or Ctrl-C detaches; the session goes on.
     Attach {
         /// A session: its file name in the taps folder, or a path.
         #[arg(value_name = "SESSION")]
         session: Option<PathBuf>,
-        /// json: one object a line as it happens (`message`, `call`, `notJsonRpc`, and
-        /// `ended` last).
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// Lines instead of the TUI: text, or json (one object a line as it happens:
+        /// `message`, `call`, `notJsonRpc`, and `ended` last).
+        #[arg(long, value_enum)]
+        format: Option<Format>,
     },
     /// Serve recordings made with --record as a stdio MCP server: each request gets the
     /// recorded answer to the same method and params.

@@ -48,17 +48,20 @@ pub struct Carrier {
     saving: Vec<JoinHandle<()>>,
 }
 
-/// What the UI is told of a request the ended connection task could not take: a call
-/// finishes with the reason; anything else is said in the log.
-fn refusal(request: SessionRequest) -> Msg {
-    const ENDED: &str = "the connection task has ended";
+/// What the UI is told of a request the connection task does not take (it ended, or the TUI
+/// only watches a tap): a call or a run ends with the reason; anything else is said in the log.
+pub(super) fn refusal(request: SessionRequest, why: &str) -> Msg {
     match request {
         SessionRequest::Call { tool, id, .. } => {
-            let outcome = Err(crate::mcp::RequestError::Closed(vec![ENDED.into()]));
+            let outcome = Err(crate::mcp::RequestError::Refused(why.into()));
             Msg::CallFinished { tool, id, outcome }
         }
+        SessionRequest::Verify { run, .. } | SessionRequest::Load { run, .. } => {
+            let why = why.to_string();
+            Msg::Trial(crate::app::trial::update::Update::Ended { run, why })
+        }
         other => Msg::Server(crate::mcp::ServerEvent::Notice(format!(
-            "{ENDED}: {} not sent",
+            "{why}: {} not sent",
             other.name()
         ))),
     }
@@ -67,17 +70,18 @@ fn refusal(request: SessionRequest) -> Msg {
 impl Carrier {
     /// Ready to carry effects; what earlier sessions with this server kept is read off the UI
     /// thread and arrives as a message.
+    /// `options` is `None` when the TUI is attached to a tap: nothing is kept or pasted then.
     pub fn new(
-        options: &ConnectOptions,
+        options: Option<&ConnectOptions>,
         saving: bool,
         requests: UnboundedSender<SessionRequest>,
         to_ui: Sender<Msg>,
     ) -> Carrier {
-        let saved_dir = saving
-            .then(|| super::saved_calls::dir(&options.target))
-            .flatten();
-        let read_from =
-            (saved_dir.as_deref()).map(|dir| super::saved_calls::read_dir_of(&options.target, dir));
+        let target = options.map(|o| &o.target);
+        let saved_dir = target.filter(|_| saving).and_then(super::saved_calls::dir);
+        let read_from = target
+            .zip(saved_dir.as_deref())
+            .map(|(target, dir)| super::saved_calls::read_dir_of(target, dir));
         if let Some(dir) = read_from.clone() {
             let load = move || Msg::SavedLoaded(super::saved_calls::load(&dir));
             off_the_ui(&to_ui, load, |_| None);
@@ -89,7 +93,7 @@ impl Carrier {
         Carrier {
             requests,
             to_ui,
-            pasted: options.auth.pasted.clone(),
+            pasted: options.and_then(|o| o.auth.pasted.clone()),
             saved_dir,
             saving: Vec::new(),
         }
@@ -101,7 +105,7 @@ impl Carrier {
         self.requests
             .send(request)
             .err()
-            .map(|refused| refusal(refused.0))
+            .map(|refused| refusal(refused.0, "the connection task has ended"))
     }
 
     /// Carries out one effect: what it answers at once, for `update`.

@@ -48,21 +48,47 @@ async fn next_change(
     }
 }
 
+/// What the UI shows: a connection it makes, or a tapped session it watches.
+pub enum Source {
+    Connect(ConnectOptions),
+    Attach(crate::tap::follow::Following),
+}
+
+impl From<ConnectOptions> for Source {
+    fn from(options: ConnectOptions) -> Source {
+        Source::Connect(options)
+    }
+}
+
 /// Runs the UI on `edge` until the user quits or switches server.
 pub async fn run_loop<E: Edge>(
     edge: &mut E,
-    options: ConnectOptions,
+    source: impl Into<Source>,
     mut model: Model,
     mut watch: Option<&mut crate::file_watch::Watcher>,
 ) -> std::io::Result<Ended>
 where
     <E::Backend as Backend>::Error: Send + Sync + 'static,
 {
-    let wire = options.wire.clone();
     let (to_ui, mut from_session) = mpsc::channel(4_096);
     let (requests, request_rx) = mpsc::unbounded_channel();
-    let mut carrier = Carrier::new(&options, model.saved.saving, requests, to_ui.clone());
-    let session = tokio::spawn(session_task::run(options, request_rx, to_ui));
+    let (wire, mut carrier, session) = match source.into() {
+        Source::Connect(options) => {
+            let carrier = Carrier::new(Some(&options), model.saved.saving, requests, to_ui.clone());
+            let wire = options.wire.clone();
+            (
+                wire,
+                carrier,
+                tokio::spawn(session_task::run(options, request_rx, to_ui)),
+            )
+        }
+        Source::Attach(following) => {
+            let carrier = Carrier::new(None, false, requests, to_ui.clone());
+            let wire = WireLog::default();
+            let task = super::attached_task::run(following, request_rx, to_ui, wire.clone());
+            (Some(wire), carrier, tokio::spawn(task))
+        }
+    };
     let mut dirty = true;
     let mut urgent = true;
     let mut last_frame = Instant::now();

@@ -136,7 +136,7 @@ async fn rejudge(
                         result: Box::new(result),
                         verdict: Box::new(verdict),
                     },
-                    restored: true,
+                    made: crate::app::call::state::Made::Earlier,
                 }
             })
             .collect()

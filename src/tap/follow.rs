@@ -14,56 +14,99 @@ use std::time::Duration;
 /// How often a quiet recording is looked at again.
 const LOOK_AGAIN: Duration = Duration::from_millis(100);
 
+/// A recording read as the tap writes it: its whole lines, from the start, until the tap lets
+/// go of it. Blocking; shared by `attach` in words and the TUI attached to a tap.
+pub struct Following {
+    pub path: PathBuf,
+    file: std::fs::File,
+    lines: Lines,
+    buffer: Vec<u8>,
+    /// Why reading stopped before the tap ended, if it did.
+    pub failed: Option<String>,
+}
+
+impl Following {
+    /// Opens `session` (see [`chosen`]), or says why not.
+    pub fn open(session: Option<&Path>) -> Result<Following, String> {
+        let path = chosen(session)?;
+        let file = crate::private_files::open_named(&path)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Following {
+            path,
+            file,
+            lines: Lines::default(),
+            buffer: vec![0u8; 256 * 1024],
+            failed: None,
+        })
+    }
+
+    /// The session's file name, as the user sees it.
+    pub fn name(&self) -> String {
+        self.path
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+    }
+
+    pub fn is_live(&self) -> bool {
+        is_live(&self.path)
+    }
+
+    /// The next whole lines, waiting (a look every [`LOOK_AGAIN`]) while the tap is live and
+    /// quiet, for as long as `go_on` says; `None` once the tap ended and every line was read,
+    /// or `go_on` said stop.
+    pub fn next_lines(&mut self, go_on: impl Fn() -> bool) -> Option<Vec<Vec<u8>>> {
+        while go_on() {
+            let n = match self.file.read(&mut self.buffer) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => 0,
+                Err(e) => {
+                    self.failed = Some(format!("{}: {e}", self.path.display()));
+                    return None;
+                }
+            };
+            if n > 0 {
+                let lines = self.lines.push(&self.buffer[..n]);
+                match lines.is_empty() {
+                    true => continue,
+                    false => return Some(lines),
+                }
+            }
+            // Read to the end: the tap may have written its last lines just before it let go.
+            if !is_live(&self.path) && self.file.read(&mut self.buffer).is_ok_and(|n| n == 0) {
+                return None;
+            }
+            std::thread::sleep(LOOK_AGAIN);
+        }
+        None
+    }
+}
+
 /// Follows `session` (a path, or a file name in the taps folder), or the newest live one, in
 /// words or as JSON lines; exit 1 when a result broke its outputSchema, or there was nothing
 /// to attach to.
 pub fn run(session: Option<&Path>, json: bool) -> i32 {
-    let path = match chosen(session) {
-        Ok(path) => path,
+    let mut following = match Following::open(session) {
+        Ok(following) => following,
         Err(why) => {
             eprintln!("error: {why}");
             return 1;
         }
     };
-    let mut file = match crate::private_files::open_named(&path) {
-        Ok(file) => file,
-        Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
-            return 1;
-        }
-    };
-    let name = path
-        .file_name()
-        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-    say_attached(&name, is_live(&path), json);
+    let name = following.name();
+    say_attached(&name, following.is_live(), json);
     let mut judging = Judging::live();
-    let mut lines = Lines::default();
-    let mut buffer = vec![0u8; 256 * 1024];
-    loop {
-        let n = match file.read(&mut buffer) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => 0,
-            Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
-                break;
-            }
-        };
-        for line in lines.push(&buffer[..n]) {
+    while let Some(lines) = following.next_lines(|| true) {
+        for line in lines {
             let seen = judging.push(&String::from_utf8_lossy(&line));
             match json {
                 true => tell_json(&seen, &judging),
                 false => tell(&seen, &judging),
             }
         }
-        if n > 0 {
-            continue;
-        }
-        // Read to the end: the tap may have written its last lines just before it let go.
-        if !is_live(&path) && file.read(&mut buffer).is_ok_and(|n| n == 0) {
-            break;
-        }
-        std::thread::sleep(LOOK_AGAIN);
+    }
+    if let Some(why) = &following.failed {
+        eprintln!("error: {why}");
     }
     say_ended(&name, judging.session(), json)
 }
@@ -107,7 +150,7 @@ fn say_ended(name: &str, session: &super::judged::Session, json: bool) -> i32 {
 }
 
 /// The session named (a path, or a file name in the taps folder), or the newest live one.
-fn chosen(session: Option<&Path>) -> Result<PathBuf, String> {
+pub fn chosen(session: Option<&Path>) -> Result<PathBuf, String> {
     let dir = super::sessions::dir().ok_or("no state directory ($XDG_STATE_HOME or $HOME)")?;
     if let Some(named) = session {
         return Ok(match named.exists() || named.components().count() > 1 {

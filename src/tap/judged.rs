@@ -89,6 +89,8 @@ pub struct Judging {
     /// Requests waiting for their answer, by direction and id: their method.
     asked: HashMap<(bool, String), String>,
     answers: Vec<(usize, Value)>,
+    /// The method of the request the last line answered, when it was an answer to one seen.
+    answered: Option<String>,
 }
 
 impl Judging {
@@ -108,6 +110,7 @@ impl Judging {
             waiting: HashMap::new(),
             asked: HashMap::new(),
             answers: Vec::new(),
+            answered: None,
         }
     }
 
@@ -115,8 +118,15 @@ impl Judging {
         &self.session
     }
 
+    /// The method of the request the last line pushed answered (asked the other way), if it
+    /// was an answer to a request seen.
+    pub fn answered(&self) -> Option<&str> {
+        self.answered.as_deref()
+    }
+
     /// Takes one recorded line; says what it was.
     pub fn push(&mut self, line: &str) -> Seen {
+        self.answered = None;
         let Ok(entry) = serde_json::from_str::<Value>(line) else {
             return Seen::Nothing;
         };
@@ -164,6 +174,7 @@ impl Judging {
             (Some(asked), Some(id)) if !from_host => self.answer(asked, id, message, at),
             _ => None,
         };
+        self.answered.clone_from(&answers);
         match answered {
             Some(i) if self.live => Seen::Answered(i),
             _ => Seen::Message {

@@ -76,7 +76,7 @@ fn read(path: &Path) -> std::io::Result<String> {
 }
 
 /// Calls whose result breaks its outputSchema.
-pub(super) fn broken(session: &Session) -> usize {
+pub fn broken(session: &Session) -> usize {
     (session.calls.iter())
         .filter(|c| matches!(&c.outcome, Outcome::Judged { status, .. } if *status == Status::Violations))
         .count()

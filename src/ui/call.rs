@@ -7,7 +7,7 @@ use super::outline::{Label, Piece, draw_page, page_height};
 use super::prose::wrap;
 use crate::app::call::query::remaining;
 use crate::app::call::result_text::ResultText;
-use crate::app::call::state::{CallState, InFlight, Outcome, Record};
+use crate::app::call::state::{CallState, InFlight, Made, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::keymap::Layer;
 use crate::app::model::{Model, Viewport};
@@ -287,9 +287,10 @@ fn status_line(model: &Model, tool: &str, state: &CallState) -> Line<'static> {
                 1 => String::new(),
                 _ => format!("result {}/{count} · ", state.shown.map_or(count, |i| i + 1)),
             };
-            let mut call = match r.restored {
-                true => "an earlier session's call".to_string(),
-                false => format!("call #{}", r.id),
+            let mut call = match &r.made {
+                Made::Earlier => "an earlier session's call".to_string(),
+                Made::Here => format!("call #{}", r.id),
+                Made::ByHost(id) => format!("the host's call (id {})", untrusted::line(id, 40)),
             };
             if is_kept(model, tool, &r.arguments) {
                 call.push_str(" (kept as a test)");

@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model, viewport: &mut Vie
         Connection::Failed(reason) => Some(("could not connect", reason)),
         Connection::Connecting | Connection::Connected => None,
     };
-    if let Some((what, reason)) = ended {
+    if let Some((what, reason)) = ended.filter(|_| !model.session.attached) {
         lines.insert(
             0,
             Line::styled(
@@ -148,7 +148,13 @@ fn declared_and_asked(model: &Model, s: &ServerSummary) -> Vec<Line<'static>> {
         })
         .unwrap_or_default();
     lines.push(Line::from(vec![
-        Span::styled("we declared ", theme.dim()),
+        Span::styled(
+            match model.session.attached {
+                true => "the host declared ",
+                false => "we declared ",
+            },
+            theme.dim(),
+        ),
         Span::raw(if declared.is_empty() {
             "nothing".to_string()
         } else {

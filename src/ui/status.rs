@@ -27,6 +27,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, model: &Model) {
     let theme = model.view.theme;
     let mut spans = Vec::new();
     match (&model.session.connection, &model.view.status) {
+        // A tapped session ends with its tap; nothing here can start it again.
+        (Connection::Lost(reason), _) if model.session.attached => spans.push(Span::styled(
+            format!("{}  ", crate::untrusted::label(&headline(reason))),
+            theme.dim(),
+        )),
         (Connection::Lost(reason) | Connection::Failed(reason), _) => spans.push(Span::styled(
             format!(
                 "{}: {} — {} reconnects  ",

@@ -919,7 +919,7 @@ fn calls_are_kept_and_come_back_in_the_next_session() {
             result: Box::new(result),
             verdict: Box::new(verdict),
         },
-        restored: true,
+        made: mcp_inspect::testing::app::call::state::Made::Earlier,
     };
     update(
         &mut next,

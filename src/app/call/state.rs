@@ -113,8 +113,31 @@ pub struct Record {
     pub arguments: Value,
     pub elapsed: Duration,
     pub outcome: Outcome,
-    /// Kept from an earlier session with this server (see `app::saved`), judged again now.
-    pub restored: bool,
+    pub made: Made,
+}
+
+/// A call the host of a tapped session made (the TUI attached to a tap), and the server's
+/// answer judged here as a call made here is.
+#[derive(Debug, Clone)]
+pub struct HostCall {
+    pub tool: String,
+    /// The request's id, as sent.
+    pub request: String,
+    pub arguments: Value,
+    /// From the call to its answer, as the tap saw it.
+    pub took: Duration,
+    pub outcome: Result<Box<Judged>, crate::mcp::RequestError>,
+}
+
+/// Who made a call whose result is shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Made {
+    /// This session, from a call panel.
+    Here,
+    /// An earlier session with this server (see `app::saved`): its result judged again now.
+    Earlier,
+    /// The host of a tapped session the TUI is attached to; the request's id as sent.
+    ByHost(String),
 }
 
 /// The shown result's value as a tree: which rows are open, where the cursor is.

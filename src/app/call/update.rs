@@ -2,7 +2,7 @@
 //! cancellation, results with their verdicts, and moving through past results. Pure.
 
 use crate::app::call::state::Judged;
-use crate::app::call::state::{CallState, Confirm, InFlight, Outcome, Record};
+use crate::app::call::state::{CallState, Confirm, HostCall, InFlight, Made, Outcome, Record};
 use crate::app::command::Command;
 use crate::app::effect::{Effect, SessionRequest};
 use crate::app::model::{LogKind, Model, Pane};
@@ -531,7 +531,7 @@ pub fn finished(
         arguments,
         elapsed,
         outcome,
-        restored: false,
+        made: crate::app::call::state::Made::Here,
     });
     model.push_log(
         LogKind::Event,
@@ -547,6 +547,66 @@ pub fn finished(
                 crate::app::call::state::HISTORY_BYTES >> 20
             ),
         );
+    }
+}
+
+/// A host's call seen in a tapped session: its result in the tool's call panel, shown as a
+/// call made here is (boxing unwrapped, violations in place), and a line in the log. A large
+/// tool's panel is not built for it here (that is done off the UI thread, when it is opened).
+pub fn host_called(model: &mut Model, call: HostCall) {
+    let HostCall {
+        tool,
+        request,
+        arguments,
+        took,
+        outcome,
+    } = call;
+    let (kind, summary, outcome) = match outcome {
+        Ok(judged) => {
+            let Judged {
+                result,
+                verdict,
+                text,
+            } = *judged;
+            let kind = match verdict.status {
+                crate::schema::Status::Violations => LogKind::Problem,
+                _ => LogKind::Event,
+            };
+            let summary = verdict.headline();
+            let outcome = Outcome::Result {
+                text: Box::new(text),
+                result: Box::new(result),
+                verdict: Box::new(verdict),
+            };
+            (kind, summary, outcome)
+        }
+        Err(e) => (LogKind::Problem, e.to_string(), Outcome::Failed(e)),
+    };
+    model.push_log(
+        kind,
+        format!(
+            "the host called {} (id {}): {summary}, {} ms",
+            crate::untrusted::label(&tool),
+            crate::untrusted::line(&request, 40),
+            took.as_millis()
+        ),
+    );
+    let listed = (model.tools.list.iter())
+        .find(|e| e.tool.name == tool)
+        .filter(|e| !e.large_input())
+        .cloned();
+    let panel = match listed {
+        Some(entry) => Some(model.panel_of(&entry.tool)),
+        None => model.call_mut(&tool),
+    };
+    if let Some(panel) = panel {
+        panel.record(Record {
+            id: 0,
+            arguments,
+            elapsed: took,
+            outcome,
+            made: Made::ByHost(request),
+        });
     }
 }
 

@@ -168,7 +168,7 @@ mod tests {
     /// a result over the cap left out (its size as counted when it was decoded).
     #[test]
     fn the_newest_results_under_the_cap_are_kept_in_order() {
-        use crate::app::call::state::{Judged, Outcome, Record};
+        use crate::app::call::state::{Judged, Made, Outcome, Record};
         use crate::mcp::surface::result::CallResult;
         let tool = crate::mcp::surface::tool::decode_tool(
             &json!({"name": "t", "inputSchema": {"type": "object"}}),
@@ -191,13 +191,13 @@ mod tests {
                 _ => outcome(text(1)),
             };
             let arguments = json!({"i": i});
-            let (elapsed, restored) = (std::time::Duration::ZERO, false);
+            let (elapsed, made) = (std::time::Duration::ZERO, Made::Here);
             let record = Record {
                 id: i,
                 arguments,
                 elapsed,
                 outcome,
-                restored,
+                made,
             };
             state.record(record);
         }

@@ -29,6 +29,8 @@ pub struct Session {
     pub conduct: Conduct,
     /// Lines on a stdio server's stdout that were not JSON-RPC: how many, and the first.
     pub non_json: (usize, Option<String>),
+    /// The TUI watches a tapped session (`attach`): the host is the client, not mcp-inspect.
+    pub attached: bool,
 }
 
 /// What `C` found of the server's protocol conduct.
@@ -58,6 +60,7 @@ impl Session {
             servers_to_pick: 0,
             conduct: Conduct::NotAsked,
             non_json: (0, None),
+            attached: false,
             watch: Default::default(),
         }
     }

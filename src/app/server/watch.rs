@@ -103,7 +103,11 @@ pub fn rerun(model: &mut Model) -> Vec<Effect> {
     }
     let mut again = Vec::new();
     for (tool, state) in model.calls() {
-        let last = state.history.iter().rev().find(|r| !r.restored);
+        let last = state
+            .history
+            .iter()
+            .rev()
+            .find(|r| r.made == crate::app::call::state::Made::Here);
         if let Some(Record {
             arguments,
             elapsed,

@@ -301,6 +301,33 @@ fn with_what_was_sent(server: &mut ServerSummary, sent: &Value) {
     }
 }
 
+impl ServerSummary {
+    /// A handshake seen rather than made (a tapped session): its result as the server sent it.
+    pub fn of_sent(result: &Value, transport: &'static str) -> ServerSummary {
+        let text = |value: &Value| value.as_str().map(String::from);
+        let info = &result["serverInfo"];
+        let protocol_version = text(&result["protocolVersion"]).unwrap_or_default();
+        let mut server = ServerSummary {
+            name: text(&info["name"]).unwrap_or_else(|| "(unnamed)".into()),
+            title: text(&info["title"]),
+            version: text(&info["version"]).unwrap_or_default(),
+            era: match protocol_version.as_str() >= "2026-07-28" {
+                true => Era::Modern,
+                false => Era::Legacy,
+            },
+            protocol_version,
+            transport,
+            capabilities: Value::Null,
+            instructions: text(&result["instructions"]),
+            client_capabilities: Value::Null,
+            roots: None,
+            extras: Value::Null,
+        };
+        with_what_was_sent(&mut server, result);
+        server
+    }
+}
+
 fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or(text)
 }

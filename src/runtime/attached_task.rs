@@ -1,0 +1,260 @@
+//! The TUI attached to a tap (`mcp-inspect attach` in a terminal): the tapped session's
+//! recording followed as the tap writes it, from its start, and told to the UI as a
+//! connection's task tells it: every message into the protocol pane (the host's as sent, the
+//! server's as received), the handshake's answer as the server it connected to, each
+//! `tools/list` answer as the tool list, each host call with its answer judged as a call made
+//! here is, a line that is not JSON-RPC flagged. It only watches: a request from the UI (a
+//! call, a read, a ping) is refused with why. The recording is the only link to the tap, so
+//! nothing here can hold up the host or the server.
+
+use crate::app::call::state::{HostCall, Judged};
+use crate::app::effect::SessionRequest;
+use crate::app::update::Msg;
+use crate::mcp::surface::result::CallResult;
+use crate::mcp::transport::wire::{Direction, Tap, WireLog};
+use crate::mcp::{RequestError, ServerEvent, ServerSummary, ToolList};
+use crate::schema::judge::Judge;
+use crate::tap::follow::Following;
+use crate::tap::judged::{Judging, Seen};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// Why a request from the UI is not sent.
+pub const WATCHING: &str = "attached to a tap: the host drives this session and mcp-inspect only watches it (to call tools yourself, open the server: mcp-inspect -- COMMAND)";
+
+/// Why the Resources, Templates and Prompts tabs are empty.
+const NOT_LISTED: &str = "attached to a tap: resources, templates and prompts are not listed here (what the host listed is in the protocol pane, 5)";
+
+/// Follows `session` until it ends or the UI is gone, answering the UI's requests meanwhile.
+pub async fn run(
+    session: Following,
+    mut requests: mpsc::UnboundedReceiver<SessionRequest>,
+    to_ui: mpsc::Sender<Msg>,
+    wire: WireLog,
+) {
+    let listed: Arc<Mutex<Option<ToolList>>> = Arc::default();
+    let reader = {
+        let (listed, to_ui) = (listed.clone(), to_ui.clone());
+        tokio::task::spawn_blocking(move || follow(session, &to_ui, &wire, &listed))
+    };
+    loop {
+        let request = tokio::select! {
+            request = requests.recv() => request,
+            () = to_ui.closed() => None,
+        };
+        let Some(request) = request else { break };
+        let answer = match request {
+            // The tool list is the host's: the last one it was given, once it was.
+            SessionRequest::ListTools => match listed.lock().ok().and_then(|l| l.clone()) {
+                Some(list) => Msg::ToolsListed(list),
+                None => continue,
+            },
+            SessionRequest::ListLibrary => Msg::LibraryListed {
+                items: Vec::new(),
+                problems: vec![NOT_LISTED.into()],
+            },
+            other => super::carrier::refusal(other, WATCHING),
+        };
+        if to_ui.send(answer).await.is_err() {
+            break;
+        }
+    }
+    drop(reader);
+}
+
+/// Reads the recording on this blocking thread, line by line, until the tap ends or the UI
+/// is gone; says how the session ended.
+fn follow(
+    mut session: Following,
+    to_ui: &mpsc::Sender<Msg>,
+    wire: &WireLog,
+    listed: &Mutex<Option<ToolList>>,
+) {
+    let tap = Tap {
+        recorder: None,
+        log: Some(wire.clone()),
+    };
+    let mut seeing = Seeing::new(Instant::now());
+    if !session.is_live() {
+        let _ = to_ui.blocking_send(Msg::Server(ServerEvent::Notice(format!(
+            "{} ended before it was attached: shown as it was recorded",
+            crate::untrusted::label(&session.name())
+        ))));
+    }
+    while let Some(lines) = session.next_lines(|| !to_ui.is_closed()) {
+        for line in lines {
+            let (said, list) = seeing.line(&String::from_utf8_lossy(&line), &tap);
+            if let Some(list) = list
+                && let Ok(mut kept) = listed.lock()
+            {
+                *kept = Some(list);
+            }
+            for msg in said {
+                if to_ui.blocking_send(msg).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    let session_seen = seeing.judging.session();
+    let why = session.failed.clone().unwrap_or_else(|| {
+        format!(
+            "the tapped session ended: {}, {}, {} violating",
+            crate::plural::count(session_seen.messages, "message"),
+            crate::plural::count(session_seen.calls.len(), "host call"),
+            crate::tap::show::broken(session_seen)
+        )
+    });
+    let _ = to_ui.blocking_send(Msg::Server(ServerEvent::Closed(why)));
+}
+
+/// A tapped session's lines turned into what the UI is told. Pure but for the protocol
+/// pane's log it notes messages into.
+struct Seeing {
+    judging: Judging,
+    /// When the session began, as this process counts time: a message's time is its offset.
+    began: Instant,
+    era: crate::schema::Era,
+    /// The compiled outputSchema of each tool the server last listed.
+    judges: HashMap<String, Arc<Judge>>,
+    /// The tools listed so far, and whether the last page said more follow.
+    tools: ToolList,
+    more_pages: bool,
+    /// What the host declared in its `initialize`.
+    host_capabilities: Value,
+}
+
+impl Seeing {
+    fn new(began: Instant) -> Seeing {
+        Seeing {
+            judging: Judging::live(),
+            began,
+            era: crate::schema::Era::Legacy,
+            judges: HashMap::new(),
+            tools: ToolList::default(),
+            more_pages: false,
+            host_capabilities: Value::Null,
+        }
+    }
+
+    /// What one recorded line tells the UI, and the tool list when the line changed it.
+    fn line(&mut self, line: &str, tap: &Tap) -> (Vec<Msg>, Option<ToolList>) {
+        let seen = self.judging.push(line);
+        let answered = self.judging.answered().map(String::from);
+        let mut said = Vec::new();
+        let mut list = None;
+        if let Seen::Stray(_, stray) = &seen {
+            said.push(Msg::Server(ServerEvent::Notice(format!(
+                "{} (a strict host fails here): {}",
+                crate::mcp::transport::stdio::NON_JSON_LINE,
+                crate::untrusted::line(stray, 300)
+            ))));
+        }
+        let Ok(entry) = serde_json::from_str::<Value>(line) else {
+            return (said, list);
+        };
+        let (message, from_host) = (&entry["message"], entry["dir"].as_str() == Some("out"));
+        if !message.is_object() {
+            return (said, list);
+        }
+        let direction = match from_host {
+            true => Direction::Out,
+            false => Direction::In,
+        };
+        let at = self.began + Duration::from_millis(entry["t"].as_u64().unwrap_or(0));
+        tap.note_http(direction, message, &message.to_string(), at, None);
+        if from_host && message["method"] == "initialize" {
+            self.host_capabilities = message["params"]["capabilities"].clone();
+        }
+        match (answered.as_deref(), from_host) {
+            (Some("initialize"), false) => {
+                let mut server = ServerSummary::of_sent(&message["result"], "stdio, tapped");
+                server.client_capabilities = self.host_capabilities.clone();
+                self.era = server.era;
+                said.push(Msg::Connected(server));
+            }
+            (Some("tools/list"), false) => {
+                let listing = self.listed(&message["result"]);
+                said.push(Msg::ToolsListed(listing.clone()));
+                list = Some(listing);
+            }
+            _ => {}
+        }
+        if let Seen::Answered(i) = seen
+            && let Some(call) = self.judging.session().calls.get(i)
+        {
+            said.push(Msg::HostCalled(Box::new(self.host_call(call, message))));
+        }
+        (said, list)
+    }
+
+    /// A `tools/list` page: the tools so far (a page after one that said more follow adds
+    /// to them), each one's outputSchema compiled for the calls to come.
+    fn listed(&mut self, result: &Value) -> ToolList {
+        if !self.more_pages {
+            self.tools = ToolList::default();
+            self.judges.clear();
+        }
+        let mut seen = self.tools.tools.iter().map(|t| t.name.clone()).collect();
+        match crate::mcp::surface::tool::decode_next_page(result, &mut seen) {
+            Ok(page) => {
+                self.more_pages = page.next_cursor.is_some();
+                for tool in &page.tools {
+                    if let Some(schema) = tool.schemas().output {
+                        let judge = Arc::new(Judge::new(schema));
+                        self.judges.insert(tool.name.clone(), judge);
+                    }
+                }
+                self.tools.tools.extend(page.tools);
+                self.tools.rejected.extend(page.rejected);
+                self.tools.pages += 1;
+            }
+            Err(why) => {
+                self.more_pages = false;
+                self.tools.problem = Some(why);
+            }
+        }
+        self.tools.clone()
+    }
+
+    /// A host call and its answer, judged against the tool's listed outputSchema.
+    fn host_call(&self, call: &crate::tap::judged::Call, message: &Value) -> HostCall {
+        let outcome = match (message.get("error"), &message["result"]) {
+            (Some(error), _) => Err(error_as_sent(error)),
+            (None, result) => match CallResult::check_shape(result) {
+                Ok(()) => Ok(Box::new(Judged::new(
+                    CallResult::decode(result.clone()),
+                    self.judges.get(&call.tool).map(Arc::as_ref),
+                    self.era,
+                ))),
+                Err(why) => Err(RequestError::Malformed(why)),
+            },
+        };
+        HostCall {
+            tool: call.tool.clone(),
+            request: message["id"].to_string(),
+            arguments: call.arguments.clone(),
+            took: Duration::from_millis(call.took.unwrap_or(0)),
+            outcome,
+        }
+    }
+}
+
+/// A JSON-RPC error as the server sent it: a code that is not a 64-bit integer is said as sent.
+fn error_as_sent(error: &Value) -> RequestError {
+    let message = error["message"].as_str().unwrap_or_default().to_string();
+    match error["code"].as_i64() {
+        Some(code) => RequestError::Server {
+            code,
+            message,
+            data: error.get("data").cloned(),
+        },
+        None => RequestError::Refused(format!(
+            "the server answered with error {}: {message}",
+            crate::untrusted::line(&error["code"].to_string(), 60)
+        )),
+    }
+}
