@@ -50,13 +50,13 @@ async fn next_change(
 
 /// What the UI shows: a connection it makes, or a tapped session it watches.
 pub enum Source {
-    Connect(ConnectOptions),
+    Connect(Box<ConnectOptions>),
     Attach(crate::tap::follow::Following),
 }
 
 impl From<ConnectOptions> for Source {
     fn from(options: ConnectOptions) -> Source {
-        Source::Connect(options)
+        Source::Connect(Box::new(options))
     }
 }
 
