@@ -79,7 +79,7 @@ where
             (
                 wire,
                 carrier,
-                tokio::spawn(session_task::run(options, request_rx, to_ui)),
+                tokio::spawn(session_task::run(*options, request_rx, to_ui)),
             )
         }
         Source::Attach(following) => {
