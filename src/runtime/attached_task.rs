@@ -258,3 +258,103 @@ fn error_as_sent(error: &Value) -> RequestError {
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn line(t: u64, dir: &str, message: Value) -> String {
+        json!({"t": t, "dir": dir, "message": message}).to_string()
+    }
+
+    /// A tapped session as the UI is told it: the handshake as a connection, a banner flagged,
+    /// a listing of two pages as one list, a host call judged against the listed schema, an
+    /// error whose code is no 64-bit integer said as sent, every message in the protocol pane.
+    #[test]
+    fn a_tapped_session_tells_the_ui_what_a_connection_would() {
+        let schema =
+            json!({"type": "object", "properties": {"n": {"type": "integer", "maximum": 10}}});
+        let lines = [
+            line(0, "out", json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"capabilities": {"sampling": {}}}})),
+            line(2, "in", json!({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-06-18",
+                "serverInfo": {"name": "s", "version": "1"}, "capabilities": {"tools": {}}}})),
+            json!({"t": 3, "dir": "in", "notJsonRpc": "Server started!\u{1b}[2J"}).to_string(),
+            line(4, "out", json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})),
+            line(5, "in", json!({"jsonrpc": "2.0", "id": 2, "result": {"nextCursor": "p2", "tools": [
+                {"name": "a", "inputSchema": {"type": "object"}, "outputSchema": schema}]}})),
+            line(6, "out", json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"cursor": "p2"}})),
+            line(7, "in", json!({"jsonrpc": "2.0", "id": 3, "result": {"tools": [
+                {"name": "b", "inputSchema": {"type": "object"}}]}})),
+            line(8, "out", json!({"jsonrpc": "2.0", "id": "x", "method": "tools/call",
+                "params": {"name": "a", "arguments": {"n": 11}}})),
+            line(9, "out", json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "b"}})),
+            line(12, "in", json!({"jsonrpc": "2.0", "id": "x", "result": {"content": [], "structuredContent": {"n": 11}}})),
+            r#"{"t":13,"dir":"in","message":{"jsonrpc":"2.0","id":5,"error":{"code":1e300,"message":"no"}}}"#.to_string(),
+        ];
+        let wire = WireLog::default();
+        let tap = Tap {
+            recorder: None,
+            log: Some(wire.clone()),
+        };
+        let mut seeing = Seeing::new(Instant::now());
+        let mut told = Vec::new();
+        let mut last_list = None;
+        for l in &lines {
+            let (said, list) = seeing.line(l, &tap);
+            told.extend(said);
+            last_list = list.or(last_list);
+        }
+        let Some(Msg::Connected(server)) = told.iter().find(|m| matches!(m, Msg::Connected(_)))
+        else {
+            panic!("{told:?}");
+        };
+        assert_eq!(
+            (server.name.as_str(), server.protocol_version.as_str()),
+            ("s", "2025-06-18")
+        );
+        assert_eq!(server.client_capabilities, json!({"sampling": {}}));
+        let notices: Vec<&String> = (told.iter())
+            .filter_map(|m| match m {
+                Msg::Server(ServerEvent::Notice(text)) => Some(text),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            notices[0].starts_with(crate::mcp::transport::stdio::NON_JSON_LINE),
+            "{notices:?}"
+        );
+        assert!(notices[0].contains("Server started!") && !notices[0].contains('\u{1b}'));
+        let list = last_list.expect("listed");
+        let names: Vec<&str> = (list.tools.iter()).map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"], "a second page adds to the first");
+        let calls: Vec<&HostCall> = (told.iter())
+            .filter_map(|m| match m {
+                Msg::HostCalled(call) => Some(call.as_ref()),
+                _ => None,
+            })
+            .collect();
+        let [a, b] = calls[..] else {
+            panic!("{calls:?}")
+        };
+        assert_eq!((a.tool.as_str(), a.request.as_str()), ("a", "\"x\""));
+        assert_eq!(a.took, Duration::from_millis(4));
+        let Ok(judged) = &a.outcome else {
+            panic!("{:?}", a.outcome)
+        };
+        assert_eq!(judged.verdict.status, crate::schema::Status::Violations);
+        let Err(RequestError::Refused(why)) = &b.outcome else {
+            panic!("{:?}", b.outcome)
+        };
+        assert!(why.contains("300") && why.contains(": no"), "{why}");
+        let (messages, dropped) = wire.take();
+        assert_eq!(
+            (messages.len(), dropped),
+            (10, 0),
+            "every message but the stray line"
+        );
+        assert_eq!(messages[0].direction, Direction::Out);
+        assert_eq!(messages[1].direction, Direction::In);
+    }
+}

@@ -1,5 +1,6 @@
 //! Tier 4, a real terminal: the release binary driven in tmux.
 
+mod tui_attach;
 mod tui_layout;
 mod tui_oauth;
 mod tui_tmux;

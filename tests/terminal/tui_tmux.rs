@@ -72,6 +72,11 @@ impl Tmux {
         self.run(&["send-keys", "-t", "main", "Enter"]);
     }
 
+    /// This terminal's `XDG_DATA_HOME` and `XDG_STATE_HOME`: its own, removed with it.
+    pub(crate) fn data_dir(&self) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("{}-data", self.socket))
+    }
+
     pub(crate) fn screen(&self) -> String {
         self.run(&["capture-pane", "-p", "-t", "main"])
     }
