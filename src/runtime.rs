@@ -18,6 +18,7 @@ use crate::cli::ConnectionArgs;
 use crate::headless::exit;
 use crate::mcp::session::client_side::{ElicitationPolicy, SamplingPolicy};
 use event_loop::Edge;
+use picker_loop::Chosen;
 
 /// Draws one frame of `model` on `terminal` and lets the model adopt what the frame learned
 /// (pane heights and scroll): the one way a frame is drawn, by the event loop and by tests.
@@ -67,15 +68,12 @@ pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
         watch,
         rerun,
     } = flags;
-    let (mut watcher, baseline) = match (start_watch(watch), baseline.map(read_baseline)) {
-        (Err(why), _) | (_, Some(Err(why))) => {
+    let (mut watcher, baseline) = match watch_and_baseline(watch, baseline) {
+        Ok(both) => both,
+        Err(why) => {
             eprintln!("error: {why}");
             return exit::ERROR;
         }
-        (Ok(watcher), baseline) => (
-            watcher,
-            baseline.and_then(Result::ok).map(std::sync::Arc::new),
-        ),
     };
     let mut next = None;
     if !connection.picks() {
@@ -101,32 +99,36 @@ pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
     };
     let mut picker = None;
     loop {
-        let options = match next.take() {
-            Some(options) => options,
+        let chosen = match next.take() {
+            Some(options) => Chosen::Connect(options),
             None => {
                 let picker = picker.get_or_insert_with(|| new_picker(&connection, &keymap));
-                match picker_loop::pick(&mut edge, picker, &connection).await {
-                    Ok(Some(options)) => options,
-                    Ok(None) => {
-                        edge.release();
-                        return exit::OK;
-                    }
-                    Err(e) => {
-                        edge.release();
-                        eprintln!("error: terminal: {e}");
-                        return exit::ERROR;
-                    }
+                match pick(&mut edge, picker, &connection).await {
+                    Ok(chosen) => chosen,
+                    Err(code) => return code,
                 }
             }
         };
-        let mut model = session_model(&options, keymap.clone(), warning.clone());
+        let (mut model, source, watcher) = match chosen {
+            Chosen::Connect(options) => {
+                let mut model = session_model(&options, keymap.clone(), warning.clone());
+                model.tools.baseline = baseline.clone();
+                if let Some(watcher) = &watcher {
+                    watching(&mut model, watch, watcher, rerun);
+                }
+                let source = session_options(&connection, options).into();
+                (model, source, watcher.as_mut())
+            }
+            Chosen::Attach(path) => match attached(Some(&path), keymap.clone(), warning.clone()) {
+                Ok((model, source)) => (model, source, None),
+                Err(why) => {
+                    told(&mut picker, &why);
+                    continue;
+                }
+            },
+        };
         model.session.servers_to_pick = servers_to_pick(&mut picker, &connection, &keymap);
-        model.tools.baseline = baseline.clone();
-        if let Some(watcher) = &watcher {
-            watching(&mut model, watch, watcher, rerun);
-        }
-        let options = session_options(&connection, options);
-        match event_loop::run_loop(&mut edge, options, model, watcher.as_mut()).await {
+        match event_loop::run_loop(&mut edge, source, model, watcher).await {
             Ok(event_loop::Ended::Quit(code)) => return code,
             Ok(event_loop::Ended::SwitchServer) => {}
             Err(e) => {
@@ -137,11 +139,55 @@ pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
     }
 }
 
+/// What the user picked on the picker; the exit code when they quit instead (the terminal
+/// given back).
+async fn pick(
+    edge: &mut crossterm_edge::CrosstermEdge,
+    picker: &mut crate::app::picker::Picker,
+    connection: &ConnectionArgs,
+) -> Result<Chosen, i32> {
+    let picked = picker_loop::pick(edge, picker, connection).await;
+    if !matches!(picked, Ok(Some(_))) {
+        edge.release();
+    }
+    match picked {
+        Ok(Some(chosen)) => Ok(chosen),
+        Ok(None) => Err(exit::OK),
+        Err(e) => {
+            eprintln!("error: terminal: {e}");
+            Err(exit::ERROR)
+        }
+    }
+}
+
+/// Says on the picker why what was picked could not be opened.
+fn told(picker: &mut Option<crate::app::picker::Picker>, why: &str) {
+    if let Some(picker) = picker {
+        picker.status = Some(crate::untrusted::line(why, 300).into_owned());
+    }
+}
+
+/// `--watch`'s watcher and `--baseline`'s snapshot, when asked for; why not, when either fails.
+fn watch_and_baseline(
+    watch: &[std::path::PathBuf],
+    baseline: Option<&std::path::Path>,
+) -> Result<
+    (
+        Option<crate::file_watch::Watcher>,
+        Option<std::sync::Arc<serde_json::Value>>,
+    ),
+    String,
+> {
+    let baseline = baseline.map(read_baseline).transpose()?;
+    Ok((start_watch(watch)?, baseline.map(std::sync::Arc::new)))
+}
+
 /// Runs the TUI attached to a tapped session (`session`, or the newest live one): it watches,
 /// the host drives. Returns the exit code once the user quits.
 pub async fn attach(session: Option<&std::path::Path>, mouse: bool) -> i32 {
-    let following = match crate::tap::follow::Following::open(session) {
-        Ok(following) => following,
+    let (keymap, warning) = keymap::Keymap::load();
+    let (model, source) = match attached(session, keymap, warning) {
+        Ok(attached) => attached,
         Err(why) => {
             eprintln!("error: {why}");
             return exit::ERROR;
@@ -151,7 +197,6 @@ pub async fn attach(session: Option<&std::path::Path>, mouse: bool) -> i32 {
         eprintln!("error: {NOT_IN_THE_FOREGROUND}");
         return exit::ERROR;
     }
-    let (keymap, warning) = keymap::Keymap::load();
     let mut edge = match crossterm_edge::CrosstermEdge::new(mouse) {
         Ok(edge) => edge,
         Err(e) => {
@@ -159,6 +204,23 @@ pub async fn attach(session: Option<&std::path::Path>, mouse: bool) -> i32 {
             return exit::ERROR;
         }
     };
+    match event_loop::run_loop(&mut edge, source, model, None).await {
+        Ok(_) => exit::OK,
+        Err(e) => {
+            eprintln!("error: terminal: {e}");
+            exit::ERROR
+        }
+    }
+}
+
+/// A fresh model watching a tapped session, and the session to follow; why not, when it
+/// cannot be opened.
+fn attached(
+    session: Option<&std::path::Path>,
+    keymap: keymap::Keymap,
+    warning: Option<String>,
+) -> Result<(model::Model, event_loop::Source), String> {
+    let following = crate::tap::follow::Following::open(session)?;
     let name = format!("tap {}", following.name());
     let mut model = model::Model::new(name, keymap, theme::Theme::from_env());
     model.session.attached = true;
@@ -168,18 +230,11 @@ pub async fn attach(session: Option<&std::path::Path>, mouse: bool) -> i32 {
     model.push_log(
         model::LogKind::Event,
         format!(
-            "attached to {}: the host's session as it happens; q detaches, the session goes on",
+            "attached to {}: the host's session as it happens (its tools once it lists them); q detaches, the session goes on",
             crate::untrusted::label(&following.name())
         ),
     );
-    let source = event_loop::Source::Attach(following);
-    match event_loop::run_loop(&mut edge, source, model, None).await {
-        Ok(_) => exit::OK,
-        Err(e) => {
-            eprintln!("error: terminal: {e}");
-            exit::ERROR
-        }
-    }
+    Ok((model, event_loop::Source::Attach(following)))
 }
 
 /// Whether stdin and stdout are both terminals (where the TUI can run).
@@ -262,7 +317,7 @@ fn servers_to_pick(
     keymap: &keymap::Keymap,
 ) -> usize {
     let picker = picker.get_or_insert_with(|| new_picker(connection, keymap));
-    picker.found.servers.len()
+    picker.found.servers.len() + picker.taps.len()
 }
 
 /// The picker over `--config`'s file, or over the user's client configs; the server given

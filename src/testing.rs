@@ -43,7 +43,7 @@ pub mod app {
         pub use crate::app::model::{Model, Overlay, Pane};
     }
     pub mod picker {
-        pub use crate::app::picker::{Picked, Picker};
+        pub use crate::app::picker::{LiveTap, Picked, Picker};
     }
     pub mod saved {
         pub mod kept_tests {

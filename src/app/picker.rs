@@ -1,5 +1,6 @@
 //! The server picker (`mcp-inspect` with no server, `--config FILE` without `--server`, or `S`
-//! in the TUI): the servers found in the user's client configs, filtered by `/`, one picked
+//! in the TUI): the taps running now (each attached to with Enter, to watch its host's
+//! session), then the servers found in the user's client configs, filtered by `/`, one picked
 //! with Enter. Keys from the keymap's `picker` layer. Pure.
 
 use crate::app::command::Command;
@@ -11,14 +12,16 @@ use crate::untrusted;
 use crossterm::event::KeyEvent;
 
 pub struct Picker {
+    /// Taps running now (see `crate::tap`), listed first.
+    pub taps: Vec<LiveTap>,
     pub found: Discovery,
     /// Where the servers came from, for the title: `your client configs` or a file.
     pub source: String,
     pub filter: String,
     /// True while the user types into the filter.
     pub filtering: bool,
-    /// Indexes into `found.servers` the filter lets through.
-    pub shown: Vec<usize>,
+    /// The taps and servers the filter lets through, taps first.
+    pub shown: Vec<Entry>,
     /// Index into `shown`.
     pub selected: usize,
     pub scroll: usize,
@@ -28,6 +31,23 @@ pub struct Picker {
     pub theme: Theme,
 }
 
+/// A tap running now: its session's recording.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveTap {
+    pub path: std::path::PathBuf,
+    /// The recording's file name (the server's name and when the session began).
+    pub name: String,
+}
+
+/// One row of the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    /// An index into `taps`.
+    Tap(usize),
+    /// An index into `found.servers`.
+    Server(usize),
+}
+
 /// What a key press decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Picked {
@@ -35,6 +55,8 @@ pub enum Picked {
     Quit,
     /// Connect to this server (its index in `found.servers`).
     Connect(usize),
+    /// Attach to this tap's session (its recording).
+    Attach(std::path::PathBuf),
 }
 
 impl Picker {
@@ -46,6 +68,7 @@ impl Picker {
             }
         }
         let mut picker = Picker {
+            taps: Vec::new(),
             shown: Vec::new(),
             found,
             source,
@@ -61,18 +84,39 @@ impl Picker {
         picker
     }
 
+    /// The taps running now, as the list shows them (looked for again each time the picker
+    /// is shown: a tap comes and goes with its host).
+    pub fn set_taps(&mut self, taps: Vec<LiveTap>) {
+        self.taps = taps;
+        self.refilter();
+    }
+
+    pub fn selected(&self) -> Option<Entry> {
+        self.shown.get(self.selected).copied()
+    }
+
     pub fn selected_server(&self) -> Option<&Found> {
-        self.found.servers.get(*self.shown.get(self.selected)?)
+        match self.selected()? {
+            Entry::Server(i) => self.found.servers.get(i),
+            Entry::Tap(_) => None,
+        }
+    }
+
+    /// An entry's line, as listed and as the filter matches it.
+    pub fn line(&self, entry: Entry) -> String {
+        match entry {
+            Entry::Tap(i) => tap_line(&self.taps[i]),
+            Entry::Server(i) => line(&self.found.servers[i]),
+        }
     }
 
     fn refilter(&mut self) {
         let needle = self.filter.to_lowercase();
-        self.shown = (0..self.found.servers.len())
-            .filter(|&i| {
-                line(&self.found.servers[i])
-                    .to_lowercase()
-                    .contains(&needle)
-            })
+        let entries = (0..self.taps.len())
+            .map(Entry::Tap)
+            .chain((0..self.found.servers.len()).map(Entry::Server));
+        self.shown = entries
+            .filter(|&entry| self.line(entry).to_lowercase().contains(&needle))
             .collect();
         self.selected = self.selected.min(self.shown.len().saturating_sub(1));
     }
@@ -114,8 +158,10 @@ impl Picker {
     }
 
     fn pick(&mut self) -> Picked {
-        let Some(&index) = self.shown.get(self.selected) else {
-            return Picked::Stay;
+        let index = match self.selected() {
+            None => return Picked::Stay,
+            Some(Entry::Tap(i)) => return Picked::Attach(self.taps[i].path.clone()),
+            Some(Entry::Server(index)) => index,
         };
         match &self.found.servers[index].target {
             Ok(_) => Picked::Connect(index),
@@ -125,6 +171,26 @@ impl Picker {
             }
         }
     }
+}
+
+/// A live tap's line: what it is, and its session (escaped).
+pub fn tap_line(tap: &LiveTap) -> String {
+    untrusted::line(
+        &format!("● live tap  {}  (Enter watches it)", tap.name),
+        1_000,
+    )
+    .into_owned()
+}
+
+/// What the pane below the list says of a live tap.
+pub fn tap_details(tap: &LiveTap) -> Vec<String> {
+    vec![
+        "a tap running now: its host's session with the server as it happens, every message in the protocol pane and each host call judged; mcp-inspect only watches (mcp-inspect attach does the same)".into(),
+        format!(
+            "recording: {}",
+            untrusted::line(&tap.path.display().to_string(), 500)
+        ),
+    ]
 }
 
 /// A server's line: its name, its client, and the command or URL (escaped).

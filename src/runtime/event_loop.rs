@@ -71,24 +71,7 @@ where
     <E::Backend as Backend>::Error: Send + Sync + 'static,
 {
     let (to_ui, mut from_session) = mpsc::channel(4_096);
-    let (requests, request_rx) = mpsc::unbounded_channel();
-    let (wire, mut carrier, session) = match source.into() {
-        Source::Connect(options) => {
-            let carrier = Carrier::new(Some(&options), model.saved.saving, requests, to_ui.clone());
-            let wire = options.wire.clone();
-            (
-                wire,
-                carrier,
-                tokio::spawn(session_task::run(*options, request_rx, to_ui)),
-            )
-        }
-        Source::Attach(following) => {
-            let carrier = Carrier::new(None, false, requests, to_ui.clone());
-            let wire = WireLog::default();
-            let task = super::attached_task::run(following, request_rx, to_ui, wire.clone());
-            (Some(wire), carrier, tokio::spawn(task))
-        }
-    };
+    let (wire, mut carrier, session) = start(source.into(), model.saved.saving, to_ui);
     let mut dirty = true;
     let mut urgent = true;
     let mut last_frame = Instant::now();
@@ -153,6 +136,30 @@ where
         true => Ended::SwitchServer,
         false => Ended::Quit(0),
     })
+}
+
+/// The task that tells the UI of the session (a connection's, or a tap's follower), the
+/// carrier of effects to it, and the log of messages the protocol pane takes each frame.
+fn start(
+    source: Source,
+    saving: bool,
+    to_ui: mpsc::Sender<Msg>,
+) -> (Option<WireLog>, Carrier, tokio::task::JoinHandle<()>) {
+    let (requests, request_rx) = mpsc::unbounded_channel();
+    match source {
+        Source::Connect(options) => {
+            let carrier = Carrier::new(Some(&options), saving, requests, to_ui.clone());
+            let wire = options.wire.clone();
+            let task = session_task::run(*options, request_rx, to_ui);
+            (wire, carrier, tokio::spawn(task))
+        }
+        Source::Attach(following) => {
+            let carrier = Carrier::new(None, false, requests, to_ui.clone());
+            let wire = WireLog::default();
+            let task = super::attached_task::run(following, request_rx, to_ui, wire.clone());
+            (Some(wire), carrier, tokio::spawn(task))
+        }
+    }
 }
 
 /// Waits (2 s at most) for the session task to close the server: stdin, a short grace, then

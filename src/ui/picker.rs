@@ -4,7 +4,7 @@
 use super::keep_in_view;
 use crate::app::command::Command;
 use crate::app::keymap::Layer;
-use crate::app::picker::{Picker, details, line};
+use crate::app::picker::{Entry, Picker, details, tap_details};
 use crate::app::theme::Theme;
 use crate::untrusted;
 use ratatui::Frame;
@@ -26,6 +26,12 @@ pub fn draw(frame: &mut Frame<'_>, picker: &Picker, theme: Theme) -> usize {
         crate::plural::count(found.servers.len(), "server"),
         untrusted::line(&picker.source, 200)
     );
+    if !picker.taps.is_empty() {
+        title.push_str(&format!(
+            "· {} running ",
+            crate::plural::count(picker.taps.len(), "tap")
+        ));
+    }
     title.push_str(&super::filter_note(
         &picker.filter,
         picker.filtering,
@@ -36,7 +42,7 @@ pub fn draw(frame: &mut Frame<'_>, picker: &Picker, theme: Theme) -> usize {
     frame.render_widget(block, list);
     let rows = usize::from(inner.height).max(1);
     let scroll = keep_in_view(picker.scroll, picker.selected, rows);
-    let lines: Vec<Line> = if found.servers.is_empty() {
+    let lines: Vec<Line> = if found.servers.is_empty() && picker.taps.is_empty() {
         nothing_found(picker, theme)
     } else {
         picker
@@ -45,16 +51,18 @@ pub fn draw(frame: &mut Frame<'_>, picker: &Picker, theme: Theme) -> usize {
             .enumerate()
             .skip(scroll)
             .take(rows)
-            .map(|(at, &i)| {
-                let server = &found.servers[i];
+            .map(|(at, &entry)| {
                 let chosen = at == picker.selected;
                 let mut spans = vec![Span::raw(if chosen { "▶ " } else { "  " })];
-                if server.target.is_err() {
-                    spans.push(Span::styled("✗ ", theme.error()));
-                } else if !server.warnings.is_empty() {
-                    spans.push(Span::styled("⚠ ", theme.warn()));
+                if let Entry::Server(i) = entry {
+                    let server = &found.servers[i];
+                    if server.target.is_err() {
+                        spans.push(Span::styled("✗ ", theme.error()));
+                    } else if !server.warnings.is_empty() {
+                        spans.push(Span::styled("⚠ ", theme.warn()));
+                    }
                 }
-                spans.push(Span::raw(line(server)));
+                spans.push(Span::raw(picker.line(entry)));
                 let line = Line::from(spans);
                 if chosen {
                     line.style(theme.selected())
@@ -76,13 +84,12 @@ fn draw_selected(frame: &mut Frame<'_>, about: Rect, picker: &Picker, theme: The
     let block = theme.pane(" Selected ", false);
     let inner = block.inner(about);
     frame.render_widget(block, about);
-    let mut lines: Vec<Line> = picker
-        .selected_server()
-        .map(details)
-        .unwrap_or_default()
-        .into_iter()
-        .map(Line::raw)
-        .collect();
+    let about = match picker.selected() {
+        Some(Entry::Tap(i)) => tap_details(&picker.taps[i]),
+        Some(Entry::Server(i)) => details(&found.servers[i]),
+        None => Vec::new(),
+    };
+    let mut lines: Vec<Line> = about.into_iter().map(Line::raw).collect();
     lines.extend(found.problems.iter().map(|p| {
         Line::styled(
             format!("not read: {}", untrusted::line(p, 500)),
@@ -103,8 +110,12 @@ fn draw_keys(frame: &mut Frame<'_>, status: Rect, picker: &Picker, theme: Theme)
     } else {
         Layer::Picker
     };
+    let open = match picker.selected() {
+        Some(Entry::Tap(_)) => "watch",
+        _ => "connect",
+    };
     for (command, word) in [
-        (Command::Open, "connect"),
+        (Command::Open, open),
         (Command::FilterAccept, "keep"),
         (Command::Filter, "filter"),
         (Command::Quit, "quit"),

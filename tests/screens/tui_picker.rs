@@ -156,3 +156,58 @@ fn with_nothing_configured_the_picker_says_where_it_looked() {
     );
     assert_eq!(picker.key(key_event("enter")), Picked::Stay);
 }
+
+/// A tap running now is listed first, its file name escaped, and Enter on it attaches (it
+/// watches, never connects); the filter matches it like a server.
+#[test]
+fn a_running_tap_is_listed_first_and_enter_watches_it() {
+    use mcp_inspect::testing::app::picker::LiveTap;
+    let home = std::path::PathBuf::from("/tmp/mcpi-picker-taps");
+    let places = Places {
+        config: home.join(".config"),
+        codex: home.join(".codex"),
+        cwd: home.join("project"),
+        home: home.clone(),
+    };
+    let mut picker = Picker::new(
+        discover(&places),
+        "your client configs".into(),
+        Keymap::default_map(),
+        Theme { color: false },
+    );
+    let path = std::path::PathBuf::from("/state/mcp-inspect/taps/weather-1795963160-1.jsonl");
+    let hostile = "\u{1b}]0;owned\u{7}evil-1.jsonl";
+    picker.set_taps(vec![
+        LiveTap {
+            path: path.clone(),
+            name: "weather-1795963160-1.jsonl".into(),
+        },
+        LiveTap {
+            path: path.with_file_name(hostile),
+            name: hostile.into(),
+        },
+    ]);
+    let screen = draw(&mut picker, 120, 30);
+    assert!(screen.contains("· 2 taps running"), "{screen}");
+    assert!(
+        screen.contains("▶ ● live tap  weather-1795963160-1.jsonl  (Enter watches it)"),
+        "{screen}"
+    );
+    assert!(screen.contains("enter watch"), "{screen}");
+    assert!(!screen.contains("No MCP server configured"), "{screen}");
+    assert!(
+        !screen.contains('\u{1b}') && !screen.contains('\u{7}'),
+        "{screen}"
+    );
+    crate::hostile::assert_terminal_safe("the picker", &screen);
+    assert_eq!(picker.key(key_event("enter")), Picked::Attach(path.clone()));
+    picker.key(key_event("/"));
+    for c in ["e", "v", "i", "l"] {
+        picker.key(key_event(c));
+    }
+    picker.key(key_event("enter"));
+    let Picked::Attach(evil) = picker.key(key_event("enter")) else {
+        panic!("the filtered tap is attached to");
+    };
+    assert!(evil.ends_with(hostile));
+}
