@@ -100,7 +100,7 @@ pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
     let mut picker = None;
     loop {
         let chosen = match next.take() {
-            Some(options) => Chosen::Connect(options),
+            Some(options) => Chosen::Connect(Box::new(options)),
             None => {
                 let picker = picker.get_or_insert_with(|| new_picker(&connection, &keymap));
                 match pick(&mut edge, picker, &connection).await {
@@ -116,7 +116,7 @@ pub async fn run(connection: ConnectionArgs, flags: Flags<'_>) -> i32 {
                 if let Some(watcher) = &watcher {
                     watching(&mut model, watch, watcher, rerun);
                 }
-                let source = session_options(&connection, options).into();
+                let source = session_options(&connection, *options).into();
                 (model, source, watcher.as_mut())
             }
             Chosen::Attach(path) => match attached(Some(&path), keymap.clone(), warning.clone()) {

@@ -9,7 +9,7 @@ use crate::mcp::ConnectOptions;
 
 /// What the user picked.
 pub enum Chosen {
-    Connect(ConnectOptions),
+    Connect(Box<ConnectOptions>),
     Attach(std::path::PathBuf),
 }
 
@@ -41,7 +41,7 @@ pub async fn pick<E: Edge>(
             continue;
         };
         match connection.options_for(target) {
-            Ok(options) => return Ok(Some(Chosen::Connect(options))),
+            Ok(options) => return Ok(Some(Chosen::Connect(Box::new(options)))),
             Err(why) => picker.status = Some(crate::untrusted::line(&why, 300).into_owned()),
         }
     }
