@@ -12,6 +12,7 @@ mod headless_peers;
 mod headless_shell;
 mod headless_skills;
 mod headless_tap;
+mod headless_tap_hosts;
 mod headless_test_files;
 mod headless_verify;
 mod session_demo;
