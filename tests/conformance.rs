@@ -115,7 +115,20 @@ fn client_scenarios_pass() {
             ),
         ),
     ];
-    let plain = [
+    let plain = plain_clients().map(|(name, client)| (name, format!("{bin} {client}")));
+    let mut failed = Vec::new();
+    for (name, client) in plain.into_iter().chain(scripted) {
+        let (passed, report) = scenario(&runner, name, &client);
+        if !passed {
+            failed.push(format!("{name} failed:\n{report}"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+}
+
+/// The client scenarios a single command meets (the suite appends the URL to it).
+fn plain_clients() -> [(&'static str, &'static str); 8] {
+    [
         ("initialize", "tools --url"),
         ("tools_call", "call add_numbers --arg a=2 --arg b=40 --url"),
         ("sse-retry", "call test_reconnection --url"),
@@ -133,15 +146,50 @@ fn client_scenarios_pass() {
             "call valid_tool --arg region=us --url",
         ),
     ]
-    .map(|(name, client)| (name, format!("{bin} {client}")));
+}
+
+/// The HTTP tap carries the suite's Streamable HTTP client scenarios unchanged: the same
+/// clients, pointed at `mcp-inspect tap --listen` in front of each scenario's server, pass as
+/// they do without it (sse-retry: a dropped event stream resumed through the proxy with
+/// `Last-Event-ID`); each session is recorded.
+#[test]
+fn client_scenarios_pass_through_the_http_tap() {
+    let Some(runner) = peers::conformance() else {
+        return;
+    };
+    let state = std::env::temp_dir().join(format!(
+        "mcp-inspect-conformance-tap-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&state);
     let mut failed = Vec::new();
-    for (name, client) in plain.into_iter().chain(scripted) {
-        let (passed, report) = scenario(&runner, name, &client);
+    for (name, client) in plain_clients() {
+        // The tap on a port of its own, its address read from what it says once it listens.
+        let body = format!(
+            "export XDG_STATE_HOME='{state}'\n\
+             said=$(mktemp)\n\
+             {{bin}} tap --listen 127.0.0.1:0 --url \"$url\" 2> \"$said\" &\n\
+             tap=$!\n\
+             trap 'kill $tap' EXIT\n\
+             until grep -q ' → ' \"$said\"; do kill -0 $tap; sleep 0.05; done\n\
+             local=$(sed -n 's/^mcp-inspect tap: \\(http[^ ]*\\) → .*/\\1/p' \"$said\")\n\
+             {{bin}} {client} \"$local\"\n",
+            state = state.display()
+        );
+        let (passed, report) = scenario(&runner, name, &script(&format!("tap-{name}"), &body));
         if !passed {
-            failed.push(format!("{name} failed:\n{report}"));
+            failed.push(format!("{name} through the tap failed:\n{report}"));
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+    let recorded = std::fs::read_dir(state.join("mcp-inspect/taps"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    assert!(
+        recorded >= plain_clients().len(),
+        "{recorded} sessions recorded"
+    );
+    let _ = std::fs::remove_dir_all(&state);
 }
 
 /// The skills extension (SEP-2640), as a user runs it: `skills` lists without reading a file;
