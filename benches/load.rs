@@ -6,51 +6,12 @@
 //! CPU per call: the client's own (everything the command and its guard spent, less what the
 //! server says it spent) and the server's.
 
-use std::io::{BufRead, Write};
+mod support;
+
 use std::path::Path;
 use std::process::Command;
 
 const RUNS: usize = 5;
-
-/// The id of a JSON-RPC message, as written (`"id":7` → `7`), without parsing the rest.
-fn id_of(line: &str) -> Option<&str> {
-    let start = line.find("\"id\":")? + 5;
-    let rest = line[start..].trim_start();
-    let end = rest.find([',', '}'])?;
-    Some(rest[..end].trim())
-}
-
-/// A stdio MCP server that answers at once: `initialize`, `tools/list` (one tool with an
-/// output schema) and `tools/call` (a result that conforms).
-fn serve() {
-    let stdin = std::io::stdin();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for line in stdin.lock().lines().map_while(Result::ok) {
-        let Some(id) = id_of(&line) else { continue };
-        let result = if line.contains("\"initialize\"") {
-            r#"{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"instant","version":"1"}}"#
-        } else if line.contains("\"tools/list\"") {
-            r#"{"tools":[{"name":"echo","annotations":{"readOnlyHint":true},"inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}]}"#
-        } else if line.contains("\"tools/call\"") {
-            r#"{"content":[{"type":"text","text":"{\"ok\":true}"}],"structuredContent":{"ok":true}}"#
-        } else if line.contains("\"method\"") && !line.contains("notifications/") {
-            let _ = writeln!(
-                out,
-                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32601,"message":"no"}}}}"#
-            );
-            let _ = out.flush();
-            continue;
-        } else {
-            continue;
-        };
-        let _ = writeln!(out, r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#);
-        let _ = out.flush();
-    }
-    // The server's own CPU, for the client's share to be told apart from it.
-    if let (Some(path), Some(ticks)) = (std::env::var_os(SERVER_CPU), cpu_ticks("self", 14)) {
-        let _ = std::fs::write(path, ticks.to_string());
-    }
-}
 
 /// Where the instant server writes the CPU it spent (clock ticks).
 const SERVER_CPU: &str = "MCPI_BENCH_SERVER_CPU";
@@ -81,7 +42,13 @@ fn ticks_per_second() -> f64 {
 
 fn main() {
     if std::env::args().any(|a| a == "--instant-server") {
-        return serve();
+        return support::instant_server(|| {
+            // The server's own CPU, for the client's share to be told apart from it.
+            if let (Some(path), Some(ticks)) = (std::env::var_os(SERVER_CPU), cpu_ticks("self", 14))
+            {
+                let _ = std::fs::write(path, ticks.to_string());
+            }
+        });
     }
     let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/mcp-inspect");
     assert!(

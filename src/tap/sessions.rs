@@ -2,8 +2,8 @@
 //! `replay`, `test` and the TUI read it) under `$XDG_STATE_HOME/mcp-inspect/taps/` (0700),
 //! named by server and time, each file 0600 and capped like any recording, the oldest
 //! sessions deleted past `--keep`. Lines reach the recording through a queue bounded in lines
-//! and bytes, on a thread of its own that writes through a buffer flushed whenever nothing
-//! waits: a full queue drops the line (counted, said at the end), never waits.
+//! and bytes, on a thread of its own that writes through a buffer flushed within 20 ms: a full
+//! queue drops the line (counted, said at the end), never waits.
 
 use crate::mcp::transport::record::{Direction, Recorder};
 use std::path::{Path, PathBuf};
@@ -15,9 +15,11 @@ use std::time::Duration;
 /// Lines, and bytes of them, waiting for the recording at most; past either they are dropped,
 /// not waited for.
 const QUEUED: usize = 65_536;
-const QUEUED_BYTES: usize = 64 << 20;
+const QUEUED_BYTES: usize = 8 << 20;
 /// A line longer than this is not recorded (it is forwarded whole all the same).
-pub const MAX_LINE: usize = 16 << 20;
+pub const MAX_LINE: usize = 4 << 20;
+/// The longest a recorded line waits in the buffer before it is written to the file.
+const FLUSH_EVERY: Duration = Duration::from_millis(20);
 /// How long the end of a session waits for the recording to catch up.
 const DRAIN: Duration = Duration::from_secs(1);
 
@@ -108,26 +110,7 @@ impl Tapped {
         let (sender, items) = std::sync::mpsc::sync_channel::<Item>(QUEUED);
         let (finished, done) = std::sync::mpsc::channel();
         let waiting = Arc::clone(&queued);
-        std::thread::spawn(move || {
-            // Written through a buffer, flushed whenever nothing more waits.
-            while let Ok(item) = items.recv() {
-                let mut next = Some(item);
-                while let Some(item) = next.take() {
-                    match item {
-                        Item::Line(direction, line) => {
-                            record(&recorder, direction, &line);
-                            waiting.fetch_sub(line.len(), Ordering::Relaxed);
-                        }
-                        Item::End => {
-                            recorder.flush();
-                            let _ = finished.send(());
-                        }
-                    }
-                    next = items.try_recv().ok();
-                }
-                recorder.flush();
-            }
-        });
+        std::thread::spawn(move || write_lines(&items, &recorder, &waiting, &finished));
         Tapped {
             sender: Some(sender),
             dropped,
@@ -182,6 +165,44 @@ impl Tapped {
     }
 }
 
+/// The recording thread: lines written through a buffer, flushed once nothing waits and
+/// [`FLUSH_EVERY`] has passed since the last flush (so a busy session costs a write now and
+/// then, not one a message, and a viewer sees each line within that time); the end of the
+/// session answered once every line before it is written.
+fn write_lines(
+    items: &Receiver<Item>,
+    recorder: &Recorder,
+    waiting: &AtomicUsize,
+    finished: &std::sync::mpsc::Sender<()>,
+) {
+    use std::sync::mpsc::RecvTimeoutError;
+    let mut unflushed: Option<std::time::Instant> = None;
+    loop {
+        let item = match unflushed {
+            None => items.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            Some(since) => items.recv_timeout(FLUSH_EVERY.saturating_sub(since.elapsed())),
+        };
+        match item {
+            Ok(Item::Line(direction, line)) => {
+                record(recorder, direction, &line);
+                waiting.fetch_sub(line.len(), Ordering::Relaxed);
+                unflushed.get_or_insert_with(std::time::Instant::now);
+            }
+            Ok(Item::End) => {
+                recorder.flush();
+                unflushed = None;
+                let _ = finished.send(());
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                recorder.flush();
+                unflushed = None;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    recorder.flush();
+}
+
 /// One line as the recording holds it: a JSON-RPC message as it was on the wire, or a line
 /// that is not one (a banner, a log line on stdout), flagged.
 fn record(recorder: &Recorder, direction: Direction, line: &[u8]) {
@@ -190,11 +211,11 @@ fn record(recorder: &Recorder, direction: Direction, line: &[u8]) {
     if text.trim().is_empty() {
         return;
     }
-    match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(message) if message.is_object() || message.is_array() => {
-            recorder.note(direction, &message, text);
-        }
-        _ => recorder.note_stray(direction, text),
+    // Checked, not parsed: an object or an array of valid JSON is recorded as it came.
+    let collection = text.trim_start().starts_with(['{', '[']);
+    match collection && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+        true => recorder.note_text(direction, text),
+        false => recorder.note_stray(direction, text),
     }
 }
 
@@ -315,22 +336,27 @@ impl Lines {
         let mut done = Vec::new();
         let mut rest = chunk;
         while let Some(at) = rest.iter().position(|b| *b == b'\n') {
-            if !self.overlong {
-                self.partial.extend_from_slice(&rest[..at]);
+            if self.keep(&rest[..at]) {
                 done.push(std::mem::take(&mut self.partial));
             }
             self.partial.clear();
             self.overlong = false;
             rest = &rest[at + 1..];
         }
-        if !self.overlong {
-            self.partial.extend_from_slice(rest);
-            if self.partial.len() > MAX_LINE {
-                self.partial = Vec::new();
-                self.overlong = true;
-            }
-        }
+        self.keep(rest);
         done
+    }
+
+    /// Adds `bytes` to the line under way, unless that makes it overlong: then it is dropped
+    /// before it grows (at most [`MAX_LINE`] is ever held). Whether the line is still kept.
+    fn keep(&mut self, bytes: &[u8]) -> bool {
+        if self.overlong || self.partial.len() + bytes.len() > MAX_LINE {
+            self.partial = Vec::new();
+            self.overlong = true;
+            return false;
+        }
+        self.partial.extend_from_slice(bytes);
+        true
     }
 
     /// What was left without a line break at the end of the stream.

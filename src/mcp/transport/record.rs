@@ -122,6 +122,22 @@ impl Recorder {
         self.write(&crate::secrets::redact(&line));
     }
 
+    /// Writes a message known only by its wire text, which is one JSON object or array (a
+    /// tap's lines): as it came, unless it holds a secret once parsed (then re-encoded with it
+    /// redacted). Parsed only when a secret is registered: a tap records at the wire's pace.
+    pub fn note_text(&self, direction: Direction, text: &str) {
+        let body = match crate::secrets::redacted_json(text) {
+            Some(redacted) => safe_to_show(&redacted.to_string()),
+            None => safe_to_show(text),
+        };
+        let line = format!(
+            "{{\"t\":{},\"dir\":\"{}\",\"message\":{body}}}",
+            self.started.elapsed().as_millis() as u64,
+            direction.word()
+        );
+        self.write(&crate::secrets::redact(&line));
+    }
+
     /// Writes a line of the stream that is not a JSON-RPC message (a server's banner or log
     /// line on stdout), redacted and escaped, with what a strict host makes of it.
     pub fn note_stray(&self, direction: Direction, text: &str) {
@@ -171,6 +187,13 @@ impl Recorder {
 /// escape, which means the same inside a JSON string (the only place JSON allows them); line
 /// breaks and tabs between tokens become spaces, so the message stays on one line.
 fn safe_to_show(json: &str) -> String {
+    // Printable ASCII (most messages) needs nothing: checked a byte at a time.
+    let printable = json.bytes().all(|b| (0x20..0x7f).contains(&b));
+    let unsafe_here =
+        |c: char| matches!(c, '\n' | '\r' | '\t') || crate::untrusted::is_dangerous(c);
+    if printable || !json.chars().any(unsafe_here) {
+        return json.to_string();
+    }
     let mut out = String::with_capacity(json.len());
     for c in json.chars() {
         match c {

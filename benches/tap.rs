@@ -1,0 +1,168 @@
+//! What `mcp-inspect tap` costs a host, against the same server without it, in the same run:
+//! - throughput: `mcp-inspect load` (10,000 calls, 16 callers) on an instant server, direct
+//!   and through the tap, in turns; calls per second, medians of 5 runs (target: the tap keeps
+//!   ≥ 95%);
+//! - latency: 2,000 requests one at a time from this benchmark as the host, each answered at
+//!   once, direct and through the tap; the tap's share of one message is half the difference
+//!   of the median round trips (a round trip crosses it twice; target ≤ 100 µs);
+//! - memory: the tap's peak RSS while it forwards a 100 MB message, and a flood of a million
+//!   notifications (target < 20 MiB each).
+//!
+//! The instant server is this benchmark's own binary run with `--instant-server`.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Instant;
+
+const RUNS: usize = 5;
+const ROUND_TRIPS: usize = 2_000;
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// The tap's recordings go here, not into the user's state folder.
+fn state() -> PathBuf {
+    std::env::temp_dir().join(format!("mcpi-bench-tap-{}", std::process::id()))
+}
+
+/// `server` (a command and its arguments), through the tap when `tapped`.
+fn command(bin: &Path, tapped: bool, server: &[&str]) -> Command {
+    let mut command = match tapped {
+        true => {
+            let mut c = Command::new(bin);
+            c.args(["tap", "--"]).args(server);
+            c
+        }
+        false => {
+            let mut c = Command::new(server[0]);
+            c.args(&server[1..]);
+            c
+        }
+    };
+    command.env("XDG_STATE_HOME", state());
+    command
+}
+
+/// Calls per second of one `load` run.
+fn load_rate(bin: &Path, server: &[&str], tapped: bool) -> f64 {
+    let mut run = Command::new(bin);
+    run.args([
+        "load", "echo", "-n", "10000", "-c", "16", "--format", "json", "--",
+    ]);
+    let target = command(bin, tapped, server);
+    run.arg(target.get_program()).args(target.get_args());
+    run.env("XDG_STATE_HOME", state());
+    let out = run.output().expect("mcp-inspect load");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("load's JSON");
+    assert_eq!(report["failed"], 0, "{report}");
+    report["callsPerSecond"].as_f64().unwrap_or(0.0)
+}
+
+fn spawn(mut command: Command) -> Child {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn")
+}
+
+/// The median round trip, in µs, of requests sent one at a time after a handshake.
+fn round_trip_us(bin: &Path, server: &[&str], tapped: bool) -> f64 {
+    let mut child = spawn(command(bin, tapped, server));
+    let mut to = child.stdin.take().expect("stdin");
+    let mut from = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut line = String::new();
+    let mut ask = |id: usize, method: &str| {
+        let t = Instant::now();
+        writeln!(to, r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}"}}"#).expect("write");
+        line.clear();
+        from.read_line(&mut line).expect("answer");
+        assert!(line.contains(&format!("\"id\":{id}")), "{line}");
+        t.elapsed()
+    };
+    ask(0, "initialize");
+    let times: Vec<f64> = (1..=ROUND_TRIPS)
+        .map(|id| ask(id, "ping").as_secs_f64() * 1e6)
+        .collect();
+    drop(to);
+    let _ = child.wait();
+    median(times)
+}
+
+/// The tap's peak RSS (MiB) while `server` writes `bytes` and the host reads them all (the
+/// server then waits for stdin to close, so the tap is still there to be measured).
+fn peak_rss_mib(bin: &Path, server: &str, bytes: usize) -> f64 {
+    let mut child = spawn(command(bin, true, &["sh", "-c", server]));
+    let mut from = child.stdout.take().expect("stdout");
+    let mut sink = [0u8; 1 << 16];
+    let mut read = 0usize;
+    while read < bytes {
+        match from.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => read += n,
+        }
+    }
+    // Read before the tap exits: its high-water mark so far is the whole run's.
+    let kib = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+            line.split_whitespace().nth(1)?.parse::<f64>().ok()
+        })
+        .unwrap_or(0.0);
+    drop(child.stdin.take());
+    let _ = child.wait();
+    assert_eq!(read, bytes, "what came through");
+    kib / 1024.0
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--instant-server") {
+        return support::instant_server(|| {});
+    }
+    let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/mcp-inspect");
+    assert!(
+        bin.exists(),
+        "build the release binary first (cargo build --release)"
+    );
+    let me = std::env::current_exe().expect("this benchmark's binary");
+    let me = me.to_string_lossy();
+    let server = [&*me, "--instant-server"];
+    let (mut direct, mut tapped) = (Vec::new(), Vec::new());
+    for _ in 0..RUNS {
+        direct.push(load_rate(&bin, &server, false));
+        tapped.push(load_rate(&bin, &server, true));
+    }
+    let (direct, tapped) = (median(direct), median(tapped));
+    println!("tap: load, 10,000 calls, 16 callers, an instant server; median of {RUNS}");
+    println!(
+        "  direct {direct:.0} calls/s, through the tap {tapped:.0} calls/s: {:.1}% kept (target ≥ 95%)",
+        tapped / direct * 100.0
+    );
+    let (mut direct, mut tapped) = (Vec::new(), Vec::new());
+    for _ in 0..RUNS {
+        direct.push(round_trip_us(&bin, &server, false));
+        tapped.push(round_trip_us(&bin, &server, true));
+    }
+    let (direct, tapped) = (median(direct), median(tapped));
+    println!("tap: {ROUND_TRIPS} requests one at a time; median round trip, median of {RUNS}");
+    println!(
+        "  direct {direct:.0} µs, through the tap {tapped:.0} µs: {:.0} µs a message (target ≤ 100 µs)",
+        (tapped - direct) / 2.0
+    );
+    let big = "head -c 100000000 /dev/zero | tr '\\0' a; echo; cat > /dev/null";
+    let note = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#;
+    let flood = format!("yes '{note}' | head -n 1000000; cat > /dev/null");
+    println!(
+        "tap: peak RSS forwarding a 100 MB message {:.1} MiB, a flood of 1,000,000 notifications {:.1} MiB (target < 20 MiB)",
+        peak_rss_mib(&bin, big, 100_000_001),
+        peak_rss_mib(&bin, &flood, 1_000_000 * (note.len() + 1))
+    );
+    let _ = std::fs::remove_dir_all(state());
+}
