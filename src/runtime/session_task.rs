@@ -115,27 +115,18 @@ async fn rejudge(
     era: crate::schema::Era,
     to_ui: mpsc::Sender<Msg>,
 ) {
-    use crate::app::call::state::{Outcome, Record};
+    use crate::app::call::state::Record;
     let judged = tokio::task::spawn_blocking(move || {
         calls
             .into_iter()
             .filter(|c| crate::mcp::surface::result::CallResult::check_shape(&c.result).is_ok())
             .map(|c| {
                 let result = crate::mcp::surface::result::CallResult::decode(c.result);
-                let Judged {
-                    result,
-                    verdict,
-                    text,
-                } = Judged::new(result, output.as_deref(), era);
                 Record {
                     id: 0,
                     arguments: c.arguments,
                     elapsed: std::time::Duration::from_millis(c.elapsed_ms),
-                    outcome: Outcome::Result {
-                        text: Box::new(text),
-                        result: Box::new(result),
-                        verdict: Box::new(verdict),
-                    },
+                    outcome: Judged::new(result, output.as_deref(), era).into_outcome(),
                     made: crate::app::call::state::Made::Earlier,
                 }
             })

@@ -14,6 +14,16 @@ pub enum Era {
     Modern,
 }
 
+impl Era {
+    /// The era of a negotiated protocol version: 2026-07-28 and later are modern.
+    pub fn of(protocol_version: &str) -> Era {
+        match protocol_version >= "2026-07-28" {
+            true => Era::Modern,
+            false => Era::Legacy,
+        }
+    }
+}
+
 /// What the verdict needs to know about a result.
 #[derive(Debug, Clone, Copy)]
 pub struct ResultView<'a> {

@@ -216,10 +216,7 @@ impl Judging {
 
 /// The era the server chose, by the version it answered `initialize` with.
 fn era_of(result: &Value) -> Era {
-    match result["protocolVersion"].as_str() {
-        Some(v) if v >= "2026-07-28" => Era::Modern,
-        _ => Era::Legacy,
-    }
+    Era::of(result["protocolVersion"].as_str().unwrap_or_default())
 }
 
 /// Each listed tool's outputSchema, compiled once (the session's last listing wins).

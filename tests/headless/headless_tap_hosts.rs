@@ -92,6 +92,21 @@ fn assert_recorded(dir: &Path) {
     assert!(judged["messages"].as_u64() >= Some(6), "{judged}");
 }
 
+/// A host's run: it succeeded and printed `said`; the bytes were the same on both sides of the
+/// tap, and the session was recorded.
+fn assert_host_ran(out: &std::process::Output, said: &str, dir: &Path) {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains(said), "{stdout}");
+    assert_bytes_equal_across_the_tap(dir);
+    assert_recorded(dir);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn the_typescript_sdks_client_through_the_tap_byte_for_byte() {
     let Some(everything) = peers::everything() else {
@@ -125,19 +140,7 @@ const {{ StdioClientTransport }} = require("{0}/stdio.js");
         .arg(MESSAGE)
         .output()
         .expect("node");
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{said}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        said.contains(r#""text":"Echo: hi \"there\" \\ 1""#),
-        "{said}"
-    );
-    assert_bytes_equal_across_the_tap(&dir);
-    assert_recorded(&dir);
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_host_ran(&out, r#""text":"Echo: hi \"there\" \\ 1""#, &dir);
 }
 
 #[test]
@@ -172,19 +175,7 @@ asyncio.run(main())
         .arg(MESSAGE)
         .output()
         .expect("python");
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{said}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        said.contains(r#""text": "Echo: hi \"there\" \\ 1""#),
-        "{said}"
-    );
-    assert_bytes_equal_across_the_tap(&dir);
-    assert_recorded(&dir);
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_host_ran(&out, r#""text": "Echo: hi \"there\" \\ 1""#, &dir);
 }
 
 #[test]
@@ -224,14 +215,5 @@ fn the_official_inspectors_cli_through_the_tap_byte_for_byte() {
         .arg(format!("message={MESSAGE}"))
         .output()
         .expect("inspector");
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{said}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(said.contains(r#"Echo: hi \"there\" \\ 1"#), "{said}");
-    assert_bytes_equal_across_the_tap(&dir);
-    assert_recorded(&dir);
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_host_ran(&out, r#"Echo: hi \"there\" \\ 1"#, &dir);
 }

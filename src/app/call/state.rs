@@ -37,6 +37,15 @@ impl Judged {
             text,
         }
     }
+
+    /// The result as a panel's history holds it.
+    pub fn into_outcome(self) -> Outcome {
+        Outcome::Result {
+            result: Box::new(self.result),
+            verdict: Box::new(self.verdict),
+            text: Box::new(self.text),
+        }
+    }
 }
 
 /// Said while the arguments' validator is compiled (a few hundred ms for the largest schemas).

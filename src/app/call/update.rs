@@ -500,18 +500,7 @@ pub fn finished(
     };
     let elapsed = now.saturating_duration_since(flight.started);
     let outcome = match outcome {
-        Ok(judged) => {
-            let Judged {
-                result,
-                verdict,
-                text,
-            } = *judged;
-            Outcome::Result {
-                text: Box::new(text),
-                result: Box::new(result),
-                verdict: Box::new(verdict),
-            }
-        }
+        Ok(judged) => judged.into_outcome(),
         Err(RequestError::Cancelled) => Outcome::Cancelled,
         Err(e) => Outcome::Failed(e),
     };
@@ -563,22 +552,11 @@ pub fn host_called(model: &mut Model, call: HostCall) {
     } = call;
     let (kind, summary, outcome) = match outcome {
         Ok(judged) => {
-            let Judged {
-                result,
-                verdict,
-                text,
-            } = *judged;
-            let kind = match verdict.status {
+            let kind = match judged.verdict.status {
                 crate::schema::Status::Violations => LogKind::Problem,
                 _ => LogKind::Event,
             };
-            let summary = verdict.headline();
-            let outcome = Outcome::Result {
-                text: Box::new(text),
-                result: Box::new(result),
-                verdict: Box::new(verdict),
-            };
-            (kind, summary, outcome)
+            (kind, judged.verdict.headline(), judged.into_outcome())
         }
         Err(e) => (LogKind::Problem, e.to_string(), Outcome::Failed(e)),
     };

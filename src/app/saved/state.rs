@@ -177,12 +177,7 @@ mod tests {
         let mut state = CallState::new(&tool);
         let text = |n: usize| json!({"content": [{"type": "text", "text": "x".repeat(n)}]});
         let outcome = |raw: Value| {
-            let judged = Judged::new(CallResult::decode(raw), None, crate::schema::Era::Legacy);
-            Outcome::Result {
-                result: Box::new(judged.result),
-                verdict: Box::new(judged.verdict),
-                text: Box::new(judged.text),
-            }
+            Judged::new(CallResult::decode(raw), None, crate::schema::Era::Legacy).into_outcome()
         };
         for i in 0..(KEEP + 3) as u64 {
             let outcome = match i {

@@ -249,11 +249,7 @@ fn summary(service: &Service, transport: &'static str) -> ServerSummary {
             .as_ref()
             .map(|s| s.version.clone())
             .unwrap_or_default(),
-        era: if protocol_version.as_str() >= "2026-07-28" {
-            Era::Modern
-        } else {
-            Era::Legacy
-        },
+        era: Era::of(&protocol_version),
         protocol_version,
         transport,
         capabilities: info
@@ -311,10 +307,7 @@ impl ServerSummary {
             name: text(&info["name"]).unwrap_or_else(|| "(unnamed)".into()),
             title: text(&info["title"]),
             version: text(&info["version"]).unwrap_or_default(),
-            era: match protocol_version.as_str() >= "2026-07-28" {
-                true => Era::Modern,
-                false => Era::Legacy,
-            },
+            era: Era::of(&protocol_version),
             protocol_version,
             transport,
             capabilities: Value::Null,
