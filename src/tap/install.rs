@@ -148,16 +148,121 @@ pub fn rewrite(
         }
         None => Vec::new(),
     };
-    let (command, args) = changed_words(change, name, command, args, exe)?;
-    let mut edits = vec![(command_at.clone(), quoted(&command))];
-    match args_at {
-        Some(range) => edits.push((range, quoted(&args))),
+    let (new_command, new_args) = changed_words(change, name, command, args, exe)?;
+    let spans = Spans {
+        command: command_at,
+        args: args_at,
+    };
+    let exact = match change {
+        Change::Install => Some(tapped_exactly(text, &spans, new_args.len() > 3, exe)),
+        Change::Uninstall => untapped_exactly(text, &spans, &new_command, &new_args),
+    };
+    if let Some(edits) = exact {
+        return Ok(apply(text, edits));
+    }
+    // Edited by hand since: the words put back, each array written afresh.
+    let mut edits = vec![(spans.command.clone(), quoted(&new_command))];
+    match spans.args {
+        Some(range) => edits.push((range, quoted(&new_args))),
         None => edits.push((
-            command_at.end..command_at.end,
-            format!(", \"args\": {}", quoted(&args)),
+            spans.command.end..spans.command.end,
+            format!(", \"args\": {}", quoted(&new_args)),
         )),
     }
     Ok(apply(text, edits))
+}
+
+/// Where an entry's `command` and `args` values are in the file's text.
+struct Spans {
+    command: Range<usize>,
+    args: Option<Range<usize>>,
+}
+
+/// What the tap puts before a server's arguments: its command's text as the file wrote it.
+fn tap_words(command_text: &str) -> String {
+    format!("\"tap\", \"--\", {command_text}")
+}
+
+/// The edits that put the entry through the tap by inserting text only: the command's value
+/// becomes this program, and the tap's words and the old command's text (as the file wrote it)
+/// go in front of the arguments, so [`untapped_exactly`] can take out exactly that.
+fn tapped_exactly(
+    text: &str,
+    spans: &Spans,
+    has_args: bool,
+    exe: &str,
+) -> Vec<(Range<usize>, String)> {
+    let words = tap_words(&text[spans.command.clone()]);
+    let mut edits = vec![(spans.command.clone(), quoted(&exe))];
+    match &spans.args {
+        Some(range) if text[range.clone()].starts_with('[') => {
+            let at = range.start + 1;
+            let sep = if has_args { ", " } else { "" };
+            edits.push((at..at, format!("{words}{sep}")));
+        }
+        Some(range) => edits.push((range.clone(), format!("[{words}]"))),
+        None => edits.push((
+            spans.command.end..spans.command.end,
+            format!(", \"args\": [{words}]"),
+        )),
+    }
+    edits
+}
+
+/// The edits that undo [`tapped_exactly`] byte for byte, when what it inserted is still there
+/// as it wrote it and gives back `command` and `args`; `None` otherwise.
+fn untapped_exactly(
+    text: &str,
+    spans: &Spans,
+    command: &str,
+    args: &[String],
+) -> Option<Vec<(Range<usize>, String)>> {
+    let range = spans.args.clone()?;
+    let inner = text[range.clone()].strip_prefix("[\"tap\", \"--\", ")?;
+    let end = json_string_end(inner)?;
+    let command_text = &inner[..end];
+    if serde_json::from_str::<String>(command_text).ok()? != command {
+        return None;
+    }
+    let rest = &inner[end..];
+    let inserted_args = format!(", \"args\": [{}]", tap_words(command_text));
+    if args.is_empty() && text[spans.command.end..].starts_with(&inserted_args) {
+        let added = spans.command.end..spans.command.end + inserted_args.len();
+        return Some(vec![
+            (added, String::new()),
+            (spans.command.clone(), command_text.into()),
+        ]);
+    }
+    let rest = match args.is_empty() {
+        true => rest,
+        false => rest.strip_prefix(", ")?,
+    };
+    let original = format!("[{rest}");
+    let stripped = client_configs::strip_jsonc(&original);
+    if strings(serde_json::from_str(&stripped).ok()) != Some(args.to_vec()) {
+        return None;
+    }
+    Some(vec![
+        (range, original),
+        (spans.command.clone(), command_text.into()),
+    ])
+}
+
+/// Where a JSON string that `text` starts with ends (just past its closing quote).
+fn json_string_end(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    if bytes.first() != Some(&b'"') {
+        return None;
+    }
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// A JSON value's text, for an edit.
@@ -279,7 +384,7 @@ mod tests {
         );
         assert!(
             tapped.contains(
-                r#""args": ["tap","--","python","/srv/weather/server.py","--port","8'0"],"#
+                r#""args": ["tap", "--", "python", "/srv/weather/server.py", "--port", "8'0"],"#
             ),
             "{tapped}"
         );
@@ -303,12 +408,22 @@ mod tests {
             EXE,
         )
         .expect("uninstalled");
-        assert_eq!(
-            back.replace(
-                r#"["/srv/weather/server.py","--port","8'0"]"#,
-                r#"["/srv/weather/server.py", "--port", "8'0"]"#
-            ),
-            text
+        assert_eq!(back, text, "byte for byte");
+        // Edited by hand in between: the tap's words taken out, the edit kept as written.
+        let edited = tapped.replace(r#""--port", "8'0""#, r#""--port","9""#);
+        let back = rewrite(
+            &edited,
+            Layout::McpServers,
+            "weather",
+            cwd,
+            Change::Uninstall,
+            EXE,
+        )
+        .expect("uninstalled");
+        assert!(
+            back.contains(r#""command": "python",  /* é */"#)
+                && back.contains(r#""args": ["/srv/weather/server.py", "--port","9"],"#),
+            "{back}"
         );
     }
 
@@ -319,15 +434,28 @@ mod tests {
         let tapped = rewrite(text, Layout::Servers, "w", cwd, Change::Install, EXE).expect("in");
         assert_eq!(
             tapped,
-            r#"{"servers": {"w": {"type": "stdio", "command": "/opt/bin/mcp-inspect", "args": ["tap","--","weather-mcp"]}}}"#
+            r#"{"servers": {"w": {"type": "stdio", "command": "/opt/bin/mcp-inspect", "args": ["tap", "--", "weather-mcp"]}}}"#
         );
+        let back =
+            rewrite(&tapped, Layout::Servers, "w", cwd, Change::Uninstall, EXE).expect("out");
+        assert_eq!(back, text, "the args it added taken out again");
+        let empty = r#"{"servers": {"w": {"command": "a\"b", "args": [ ]}}}"#;
+        let tapped = rewrite(empty, Layout::Servers, "w", cwd, Change::Install, EXE).expect("in");
+        assert!(
+            tapped.contains(r#""args": ["tap", "--", "a\"b" ]"#),
+            "{tapped}"
+        );
+        let back =
+            rewrite(&tapped, Layout::Servers, "w", cwd, Change::Uninstall, EXE).expect("out");
+        assert_eq!(back, empty);
         let claude =
             r#"{"projects": {"/p": {"mcpServers": {"w": {"command": "x"}}}}, "mcpServers": {}}"#;
         let tapped =
             rewrite(claude, Layout::ClaudeCode, "w", cwd, Change::Install, EXE).expect("in");
         assert!(
-            tapped
-                .contains(r#""w": {"command": "/opt/bin/mcp-inspect", "args": ["tap","--","x"]}"#),
+            tapped.contains(
+                r#""w": {"command": "/opt/bin/mcp-inspect", "args": ["tap", "--", "x"]}"#
+            ),
             "{tapped}"
         );
         let missing = rewrite(

@@ -538,13 +538,30 @@ fn tap_install_puts_a_hosts_server_through_the_tap_and_uninstall_takes_it_out() 
         1,
         "the session was recorded"
     );
-    // Out again: the file is as it was, but for how the args array is spaced.
+    // Out again: the file is as it was, byte for byte.
     let removed = run(&["tap", "uninstall", "demo"]);
     assert!(removed.status.success());
-    let back: Value =
-        serde_json::from_str(&std::fs::read_to_string(&claude).expect("config")).expect("json");
-    let was: Value = serde_json::from_str(&original).expect("json");
-    assert_eq!(back, was);
+    assert_eq!(std::fs::read_to_string(&claude).expect("config"), original);
+    // VS Code's mcp.json, with comments and trailing commas: in and out, byte for byte.
+    let vscode = home.join(".config/Code/User/mcp.json");
+    std::fs::create_dir_all(vscode.parent().expect("dir")).expect("dir");
+    let written = "{\n  // mine\n  \"servers\": {\n    \"weather\": {\n      \"type\": \"stdio\",\n      \"command\": \"python3\", /* é */\n      \"args\": [\n        \"server.py\", // the entry point\n        \"--port\", \"8'0\",\n      ],\n    },\n  },\n}\n";
+    std::fs::write(&vscode, written).expect("mcp.json");
+    let installed = run(&["tap", "install", "weather"]);
+    assert!(
+        installed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&installed.stderr)
+    );
+    let tapped = std::fs::read_to_string(&vscode).expect("mcp.json");
+    assert!(
+        tapped.contains(
+            "\"args\": [\"tap\", \"--\", \"python3\", \n        \"server.py\", // the entry point"
+        ),
+        "{tapped}"
+    );
+    assert!(run(&["tap", "uninstall", "weather"]).status.success());
+    assert_eq!(std::fs::read_to_string(&vscode).expect("mcp.json"), written);
     // The same name in a second config: which one is asked for.
     let codex = home.join(".codex/config.toml");
     std::fs::create_dir_all(codex.parent().expect("dir")).expect("dir");
