@@ -576,6 +576,11 @@ fn conform_agrees_with_the_suites_server_scenarios() {
             Some("2026-07-28"),
             &["http-method-header-checked", "http-name-header-checked"],
         ),
+        (
+            "sep-2164-resource-not-found",
+            Some("2026-07-28"),
+            &["unknown-resource"],
+        ),
     ];
     let port = cli::free_port();
     let mut demo = Command::new(cli::BIN);

@@ -184,9 +184,10 @@ impl ServerHandler for Demo {
         }
         match library::read(&request.uri).or_else(|| skills::read(&request.uri)) {
             Some(contents) => typed::<ReadResourceResult>(contents).map(Into::into),
+            // SEP-2164: the URI asked for goes in the error's data.
             None => Err(ErrorData::resource_not_found(
                 format!("no resource {}", request.uri),
-                None,
+                Some(json!({"uri": request.uri})),
             )),
         }
     }
@@ -352,7 +353,7 @@ impl ServerHandler for Demo {
                 Some(_) => Ok(()),
                 None => Err(ErrorData::resource_not_found(
                     format!("no resource {}", request.uri),
-                    None,
+                    Some(json!({"uri": request.uri})),
                 )),
             };
         }
