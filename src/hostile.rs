@@ -3,6 +3,7 @@
 //! huge results, floods, garbage), each misbehaviour selectable, so tests and users can see how
 //! an inspector copes. It is not built on rmcp because rmcp would refuse to send most of this.
 
+mod http;
 mod payloads;
 mod skills;
 mod tools;
@@ -47,6 +48,8 @@ pub struct Options {
     /// A file to write "PID GRANDCHILD_PID" to (GRANDCHILD_PID 0 when not stubborn), for tests
     /// that look for orphans.
     pub pid_file: Option<std::path::PathBuf>,
+    /// Serve Streamable HTTP on this port of 127.0.0.1 instead of stdio (see [`http`]).
+    pub http: Option<u16>,
 }
 
 impl Options {
@@ -57,6 +60,9 @@ impl Options {
 
 /// Serves stdio until stdin closes (or forever, when stubborn). Returns an exit code.
 pub fn run(options: &Options) -> i32 {
+    if let Some(port) = options.http {
+        return http::run(options, port);
+    }
     let wire = Wire::stdout();
     eprintln!("hostile: ready on stdio{}", payloads::ESCAPES);
     let grandchild = if options.has(Attack::Stubborn) {

@@ -59,12 +59,14 @@ pub fn main() -> i32 {
         attack,
         ref_url,
         pid_file,
+        http,
     }) = cli.command
     {
         let options = crate::hostile::Options {
             attacks: attack,
             ref_url,
             pid_file,
+            http,
         };
         return crate::hostile::run(&options);
     }

@@ -451,6 +451,10 @@ pub enum Command {
         /// Write "PID GRANDCHILD_PID" here (for orphan checks).
         #[arg(long, value_name = "FILE")]
         pid_file: Option<PathBuf>,
+        /// Serve Streamable HTTP on 127.0.0.1:PORT instead of stdio, breaking each rule of
+        /// the transport (Host, Origin, sessions, headers, 202, GET) once.
+        #[arg(long, value_name = "PORT")]
+        http: Option<u16>,
     },
 }
 

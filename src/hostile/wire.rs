@@ -10,16 +10,54 @@ use std::time::{Duration, Instant};
 /// Notifications per millisecond while flooding (10,000 a second).
 const FLOOD_PER_MS: usize = 10;
 
+/// Where a wire writes: stdout, or (over HTTP) the body of one answer.
+type Out = Box<dyn Write + Send>;
+
 #[derive(Clone)]
 pub struct Wire {
-    out: Arc<Mutex<std::io::Stdout>>,
+    out: Arc<Mutex<Out>>,
+}
+
+/// The bytes a buffer wire was given (see [`Wire::buffer`]).
+#[derive(Clone, Default)]
+pub struct Written(Arc<Mutex<Vec<u8>>>);
+
+impl Written {
+    pub fn take(&self) -> Vec<u8> {
+        self.0
+            .lock()
+            .map(|mut b| std::mem::take(&mut *b))
+            .unwrap_or_default()
+    }
+}
+
+impl Write for Written {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if let Ok(mut kept) = self.0.lock() {
+            kept.extend_from_slice(bytes);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 impl Wire {
     pub fn stdout() -> Wire {
         Wire {
-            out: Arc::new(Mutex::new(std::io::stdout())),
+            out: Arc::new(Mutex::new(Box::new(std::io::stdout()))),
         }
+    }
+
+    /// A wire whose lines are kept, for one HTTP answer.
+    pub fn buffer() -> (Wire, Written) {
+        let written = Written::default();
+        let wire = Wire {
+            out: Arc::new(Mutex::new(Box::new(written.clone()))),
+        };
+        (wire, written)
     }
 
     /// Writes raw bytes and flushes; a closed stdout ends the process (the client is gone).
@@ -28,7 +66,7 @@ impl Wire {
     }
 
     /// Writes through one held lock, so nothing else lands inside what `write` produces.
-    pub fn locked(&self, write: impl FnOnce(&mut std::io::Stdout) -> std::io::Result<()>) {
+    pub fn locked(&self, write: impl FnOnce(&mut Out) -> std::io::Result<()>) {
         let Ok(mut out) = self.out.lock() else { return };
         if write(&mut out).and_then(|()| out.flush()).is_err() {
             std::process::exit(0);

@@ -302,3 +302,39 @@ fn the_http_checks_find_what_server_everything_breaks() {
         assert!(statuses[2].contains(" 400"), "{said}");
     }
 }
+
+/// The hostile server over HTTP breaks every rule of the transport once: each HTTP check and
+/// each raw-line check it breaks fails on it, end to end, with a reproduce line (the 2026
+/// header checks stay not applicable: it speaks the 2025 eras).
+#[test]
+fn the_hostile_http_server_fails_every_http_check() {
+    let port = crate::cli::free_port();
+    let mut hostile = std::process::Command::new(crate::cli::BIN);
+    hostile.args(["hostile-server", "--http", &port.to_string()]);
+    let _hostile = crate::cli::start_listening(hostile, port);
+    let url = format!("http://localhost:{port}/mcp");
+    let r = run(&["conform", "--format", "json", "--url", &url]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let checks = checks(&r.stdout);
+    for id in [
+        "http-foreign-host-refused",
+        "http-foreign-origin-refused",
+        "http-notification-accepted",
+        "http-protocol-version-checked",
+        "http-session-required",
+        "http-unknown-session-404",
+        "http-get-stream-or-405",
+        "http-terminated-session-404",
+        "version-negotiation",
+        "notification-unanswered",
+        "large-id-echoed",
+        "batch-refused",
+        "parse-error",
+    ] {
+        assert_eq!(status_of(&checks, id), "fail", "{id}: {}", r.stdout);
+        let finding = checks.iter().find(|c| c["id"] == id).expect("the check");
+        let line = finding["reproduce"].as_str().unwrap_or_default();
+        assert!(line.contains("curl "), "{id}: {line}");
+    }
+    crate::hostile::assert_terminal_safe("conform's JSON", &r.stdout);
+}
