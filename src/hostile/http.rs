@@ -107,11 +107,12 @@ fn answered(options: &Options, message: &Value) -> Option<Value> {
     super::answer(&wire, options, &catalog, message);
     let bytes = written.take();
     (bytes.split(|b| *b == b'\n'))
+        .rev()
         .filter_map(|line| serde_json::from_slice::<Value>(line).ok())
         .filter(|m| {
             m.get("id").is_some() && (m.get("result").is_some() || m.get("error").is_some())
         })
-        .last()
+        .next()
 }
 
 fn json(text: String, with_session: bool) -> Response {
