@@ -109,10 +109,7 @@ fn answered(options: &Options, message: &Value) -> Option<Value> {
     (bytes.split(|b| *b == b'\n'))
         .rev()
         .filter_map(|line| serde_json::from_slice::<Value>(line).ok())
-        .filter(|m| {
-            m.get("id").is_some() && (m.get("result").is_some() || m.get("error").is_some())
-        })
-        .next()
+        .find(|m| m.get("id").is_some() && (m.get("result").is_some() || m.get("error").is_some()))
 }
 
 fn json(text: String, with_session: bool) -> Response {
