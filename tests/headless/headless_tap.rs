@@ -744,3 +744,66 @@ fn reflect(mut stream: std::net::TcpStream) {
         answer.len()
     );
 }
+
+/// A hostile host: invalid UTF-8, escape sequences in and out of JSON, a flood of lines and a
+/// 6 MB last line with no newline, written to a server that echoes every byte (`cat`). The
+/// host gets back exactly what it wrote; the recording, `taps` and `attach` stay
+/// terminal-safe.
+#[test]
+fn a_hostile_host_is_forwarded_exactly_and_read_back_safely() {
+    let state = state_dir("hostile-host");
+    let mut written: Vec<u8> = Vec::new();
+    written.extend_from_slice(b"\xff\xfe not utf-8 \x9b2J\n");
+    written.extend_from_slice(b"\x1b]0;owned\x07\x1b[2J plain escapes\n");
+    written.extend_from_slice(
+        br#"{"jsonrpc":"2.0","id":"\u001b[2J","method":"tools/call","params":{"name":"x\u009b","arguments":{"a":"\u202e"}}}"#,
+    );
+    written.push(b'\n');
+    for i in 0..50_000 {
+        written
+            .extend_from_slice(format!("{{\"jsonrpc\":\"2.0\",\"method\":\"n{i}\"}}\n").as_bytes());
+    }
+    written.extend(std::iter::repeat_n(b'y', 6 << 20));
+    let mut child = Command::new(BIN)
+        .args(["tap", "--", "cat"])
+        .env("XDG_STATE_HOME", &state)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let sent = written.clone();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(&sent).expect("write");
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stdout == written,
+        "the host got back every byte it wrote"
+    );
+    let files = sessions(&state);
+    let recorded = std::fs::read_to_string(&files[0]).expect("read");
+    crate::hostile::assert_terminal_safe("the recording", &recorded);
+    let name = files[0]
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    for args in [
+        vec!["taps", name.as_str()],
+        vec!["attach", name.as_str(), "--format", "text"],
+    ] {
+        let shown = Command::new(BIN)
+            .args(&args)
+            .env("XDG_STATE_HOME", &state)
+            .output()
+            .expect("read back");
+        let text = String::from_utf8_lossy(&shown.stdout);
+        crate::hostile::assert_terminal_safe(&args.join(" "), &text);
+        assert!(text.contains("not JSON-RPC"), "{}: {text}", args.join(" "));
+    }
+    let _ = std::fs::remove_dir_all(&state);
+}
