@@ -34,7 +34,7 @@ impl Following {
         Ok(Following {
             path,
             file,
-            lines: Lines::default(),
+            lines: Lines::at_most(super::sessions::MAX_RECORDED_LINE),
             buffer: vec![0u8; 256 * 1024],
             failed: None,
         })

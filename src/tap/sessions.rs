@@ -324,13 +324,32 @@ pub fn server_name(command: &[String]) -> String {
 
 /// Whole lines out of a stream read in chunks; a line over [`MAX_LINE`] is dropped (the
 /// stream is forwarded all the same).
-#[derive(Default)]
 pub struct Lines {
     partial: Vec<u8>,
     overlong: bool,
+    max: usize,
 }
 
+impl Default for Lines {
+    fn default() -> Lines {
+        Lines::at_most(MAX_LINE)
+    }
+}
+
+/// The longest line of a recording: a message of [`MAX_LINE`], every byte of it escaped
+/// (`\u001b` is six bytes for one), in its envelope.
+pub const MAX_RECORDED_LINE: usize = 6 * MAX_LINE + 4096;
+
 impl Lines {
+    /// Lines of at most `max` bytes.
+    pub fn at_most(max: usize) -> Lines {
+        Lines {
+            partial: Vec::new(),
+            overlong: false,
+            max,
+        }
+    }
+
     /// The lines `chunk` completes.
     pub fn push(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
         let mut done = Vec::new();
@@ -348,9 +367,9 @@ impl Lines {
     }
 
     /// Adds `bytes` to the line under way, unless that makes it overlong: then it is dropped
-    /// before it grows (at most [`MAX_LINE`] is ever held). Whether the line is still kept.
+    /// before it grows (at most `max` is ever held). Whether the line is still kept.
     fn keep(&mut self, bytes: &[u8]) -> bool {
-        if self.overlong || self.partial.len() + bytes.len() > MAX_LINE {
+        if self.overlong || self.partial.len() + bytes.len() > self.max {
             self.partial = Vec::new();
             self.overlong = true;
             return false;
