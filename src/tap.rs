@@ -152,9 +152,7 @@ fn pump(mut from: impl Read, mut to: impl Write, direction: Direction, sink: &se
         {
             break;
         }
-        for line in lines.push(&buffer[..n]) {
-            sink.offer(direction, line);
-        }
+        sink.offer_all(direction, lines.push(&buffer[..n]));
     }
     if let Some(rest) = lines.rest() {
         sink.offer(direction, rest);

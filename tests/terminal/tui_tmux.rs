@@ -938,14 +938,8 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
     assert_eq!(tmux.pane_title(), title, "the window title changed");
     tmux.keys(&["q"]);
     tmux.wait_gone("Tools (");
-    let left = Command::new("pgrep")
-        .args(["-f", "hostile-server --attack many-tools"])
-        .output()
-        .expect("pgrep");
-    assert!(
-        left.stdout.is_empty(),
-        "the hostile server was left running"
-    );
+    // Gone once its guard has ended it (the TUI may leave before that, on a busy machine).
+    hostile::assert_none_matching("hostile-server --attack many-tools", Duration::from_secs(5));
 
     // Ended from outside (SIGTERM; SIGHUP as when an SSH connection drops), and by its own
     // panic: the terminal is restored and no process is left.
