@@ -152,7 +152,9 @@ fn pump(mut from: impl Read, mut to: impl Write, direction: Direction, sink: &se
         {
             break;
         }
-        sink.offer_all(direction, lines.push(&buffer[..n]));
+        for line in lines.push(&buffer[..n]) {
+            sink.offer(direction, line);
+        }
     }
     if let Some(rest) = lines.rest() {
         sink.offer(direction, rest);

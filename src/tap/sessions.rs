@@ -31,8 +31,7 @@ pub fn dir() -> Option<PathBuf> {
 /// What the recording thread is handed: a line, or the end of the session (answered once
 /// every line before it is written).
 enum Item {
-    /// The whole lines one read brought, in order (one hand-over, one wake-up, for them all).
-    Lines(Direction, Vec<Vec<u8>>),
+    Line(Direction, Vec<u8>),
     End,
 }
 
@@ -69,26 +68,18 @@ impl Sink {
 
     /// Hands a line to the recording, or drops it (counted) when the recording lags.
     pub fn offer(&self, direction: Direction, line: Vec<u8>) {
-        self.offer_all(direction, vec![line]);
-    }
-
-    /// Hands lines to the recording together, or drops them (counted) when it lags.
-    pub fn offer_all(&self, direction: Direction, lines: Vec<Vec<u8>>) {
         let Some(sender) = &self.sender else {
             return;
         };
-        if lines.is_empty() {
-            return;
-        }
-        let (size, count) = (lines.iter().map(Vec::len).sum::<usize>(), lines.len());
+        let size = line.len();
         if self.queued.fetch_add(size, Ordering::Relaxed) + size > QUEUED_BYTES {
             self.queued.fetch_sub(size, Ordering::Relaxed);
-            self.dropped.fetch_add(count as u64, Ordering::Relaxed);
+            self.dropped.fetch_add(1, Ordering::Relaxed);
             return;
         }
-        if let Err(TrySendError::Full(_)) = sender.try_send(Item::Lines(direction, lines)) {
+        if let Err(TrySendError::Full(_)) = sender.try_send(Item::Line(direction, line)) {
             self.queued.fetch_sub(size, Ordering::Relaxed);
-            self.dropped.fetch_add(count as u64, Ordering::Relaxed);
+            self.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
 }
@@ -192,11 +183,9 @@ fn write_lines(
             Some(since) => items.recv_timeout(FLUSH_EVERY.saturating_sub(since.elapsed())),
         };
         match item {
-            Ok(Item::Lines(direction, lines)) => {
-                for line in lines {
-                    record(recorder, direction, &line);
-                    waiting.fetch_sub(line.len(), Ordering::Relaxed);
-                }
+            Ok(Item::Line(direction, line)) => {
+                record(recorder, direction, &line);
+                waiting.fetch_sub(line.len(), Ordering::Relaxed);
                 unflushed.get_or_insert_with(std::time::Instant::now);
             }
             Ok(Item::End) => {
