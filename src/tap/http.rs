@@ -133,7 +133,7 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
         .get("mcp-session-id")
         .and_then(|v| v.to_str().ok())
         .map(String::from);
-    let sink = proxy.sink_for(session.as_deref(), &body);
+    let (sink, opening) = proxy.sink_for(session.as_deref(), &body);
     if !body.is_empty() {
         sink.offer(Direction::Out, body.to_vec());
     }
@@ -163,13 +163,14 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
         .headers()
         .get("mcp-session-id")
         .and_then(|v| v.to_str().ok());
-    match (&session, issued) {
-        (None, Some(issued)) => proxy.session_issued(issued),
-        (Some(ended), _)
+    match (&session, issued, opening) {
+        (None, Some(issued), Some(opening)) => proxy.session_issued(issued, opening),
+        (Some(ended), ..)
             if parts.method == axum::http::Method::DELETE && answer.status().is_success() =>
         {
             proxy.session_ended(ended)
         }
+        (_, _, Some(opening)) => proxy.opened_without_session(opening),
         _ => {}
     }
     let mut reader = Messages::new(stream);
@@ -189,14 +190,14 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
     })
 }
 
-/// The recordings: one per session the server issued (`Mcp-Session-Id`), one for the
-/// requests of no session (the 2026-07-28 era is stateless), and the one an `initialize`
-/// opened until its answer names the session.
+/// The recordings: one per session the server issued (`Mcp-Session-Id`), and one for the
+/// requests of no session (the 2026-07-28 era is stateless). Each `initialize` opens one of
+/// its own, held by its request until the answer names the session: `initialize`s in flight
+/// at once never share one.
 struct Recordings {
     name: String,
     keep: usize,
     by_session: HashMap<String, Tapped>,
-    opening: Option<Tapped>,
     stateless: Option<Tapped>,
 }
 
@@ -209,7 +210,6 @@ impl Recordings {
             name,
             keep,
             by_session: HashMap::new(),
-            opening: None,
             stateless: None,
         }
     }
@@ -230,7 +230,6 @@ impl Recordings {
 
     fn take_all(&mut self) -> Vec<Tapped> {
         let mut all: Vec<Tapped> = self.by_session.drain().map(|(_, t)| t).collect();
-        all.extend(self.opening.take());
         all.extend(self.stateless.take());
         all
     }
@@ -238,10 +237,11 @@ impl Recordings {
 
 impl Proxy {
     /// Where a request's messages are recorded: its session's recording (made when the
-    /// proxy had not seen the session), a new one for an `initialize`, else the stateless one.
-    fn sink_for(&self, session: Option<&str>, body: &[u8]) -> Sink {
+    /// proxy had not seen the session), a new one for an `initialize` (handed back, for the
+    /// request to hold until its answer names the session), else the stateless one.
+    fn sink_for(&self, session: Option<&str>, body: &[u8]) -> (Sink, Option<Tapped>) {
         let Ok(mut recordings) = self.recordings.lock() else {
-            return Sink::none();
+            return (Sink::none(), None);
         };
         if let Some(id) = session {
             if !recordings.by_session.contains_key(id) && recordings.by_session.len() < MAX_SESSIONS
@@ -249,34 +249,45 @@ impl Proxy {
                 let tapped = recordings.start();
                 recordings.by_session.insert(id.to_string(), tapped);
             }
-            return match recordings.by_session.get(id) {
+            let sink = match recordings.by_session.get(id) {
                 Some(tapped) => tapped.sink(),
                 None => recordings.stateless(),
             };
+            return (sink, None);
         }
         let initialize = serde_json::from_slice::<serde_json::Value>(body)
             .is_ok_and(|m| m["method"] == "initialize");
         if !initialize {
-            return recordings.stateless();
+            return (recordings.stateless(), None);
         }
         let tapped = recordings.start();
-        let sink = tapped.sink();
-        // An earlier initialize never answered with a session: its recording ends here.
-        if let Some(earlier) = recordings.opening.replace(tapped) {
-            std::thread::spawn(move || earlier.finish());
-        }
-        sink
+        (tapped.sink(), Some(tapped))
     }
 
     /// The answer to an `initialize` named its session: its recording is that session's.
-    fn session_issued(&self, id: &str) {
+    fn session_issued(&self, id: &str, opening: Tapped) {
         let Ok(mut recordings) = self.recordings.lock() else {
             return;
         };
-        if let Some(tapped) = recordings.opening.take()
-            && recordings.by_session.len() < MAX_SESSIONS
-        {
-            recordings.by_session.insert(id.to_string(), tapped);
+        match recordings.by_session.len() < MAX_SESSIONS {
+            true => drop(recordings.by_session.insert(id.to_string(), opening)),
+            false => drop(recordings),
+        }
+    }
+
+    /// An `initialize` answered without a session (a stateless server, or an error): its
+    /// recording is the stateless one when there is none yet, else it ends here (what its
+    /// answer still streams is written all the same).
+    fn opened_without_session(&self, opening: Tapped) {
+        let Ok(mut recordings) = self.recordings.lock() else {
+            return;
+        };
+        match recordings.stateless.is_none() {
+            true => recordings.stateless = Some(opening),
+            false => {
+                drop(recordings);
+                std::thread::spawn(move || opening.finish());
+            }
         }
     }
 

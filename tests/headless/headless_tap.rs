@@ -807,3 +807,127 @@ fn a_hostile_host_is_forwarded_exactly_and_read_back_safely() {
     }
     let _ = std::fs::remove_dir_all(&state);
 }
+
+/// Two `initialize`s in flight through one HTTP tap at once (a server that answers neither
+/// until both have come): each session's recording holds its own handshake and what came
+/// after in that session, never the other's.
+#[test]
+fn initializes_in_flight_at_once_are_recorded_apart() {
+    let state = state_dir("http-overlap");
+    let upstream = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let server_port = upstream.local_addr().expect("addr").port();
+    let server = std::thread::spawn(move || overlapping_server(&upstream));
+    let (mut tap, port) = http_tap(&state, server_port);
+    let hosts = ["first-host", "second-host"].map(|name| {
+        std::thread::spawn(move || {
+            let initialize = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{{}},"clientInfo":{{"name":"{name}","version":"1"}}}}}}"#
+            );
+            let answer = post(port, &initialize, None);
+            assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+            let session = format!("s-{name}");
+            assert!(answer.contains(&session), "{answer}");
+            let initialized = format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/initialized","params":{{"_meta":{{"from":"{name}"}}}}}}"#
+            );
+            let answer = post(port, &initialized, Some(&session));
+            assert!(answer.starts_with("HTTP/1.1 202"), "{answer}");
+        })
+    });
+    for host in hosts {
+        host.join().expect("host");
+    }
+    server.join().expect("server");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(tap.0.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .expect("signal");
+    assert!(tap.0.wait().expect("tap").success());
+    let files = sessions(&state);
+    assert_eq!(files.len(), 2, "{files:?}");
+    for file in &files {
+        let recorded = std::fs::read_to_string(file).expect("read");
+        let lines: Vec<&str> = recorded.lines().collect();
+        assert_eq!(
+            lines.len(),
+            3,
+            "its handshake and its notification: {recorded}"
+        );
+        let asked_by = ["first-host", "second-host"]
+            .into_iter()
+            .find(|h| lines[0].contains(h))
+            .expect("a host's initialize");
+        assert!(lines[1].contains(&format!("for {asked_by}")), "{recorded}");
+        assert!(
+            lines[2].contains(&format!("\"from\":\"{asked_by}\"")),
+            "{recorded}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&state);
+}
+
+/// POSTs `body` to the tap on `port` (in `session`, when given); the whole answer.
+fn post(port: u16, body: &str, session: Option<&str>) -> String {
+    let session = session.map_or(String::new(), |s| format!("Mcp-Session-Id: {s}\r\n"));
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n{session}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("write");
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer
+}
+
+/// A server that reads two `initialize`s before it answers either (each with a session named
+/// for its host, and the host's name in its answer), then takes two notifications (202).
+fn overlapping_server(upstream: &std::net::TcpListener) {
+    let read = |stream: &std::net::TcpStream| {
+        let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                break;
+            }
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap_or(0);
+            }
+        }
+        let mut body = vec![0; length];
+        let _ = reader.read_exact(&mut body);
+        serde_json::from_slice::<Value>(&body).unwrap_or_default()
+    };
+    let asked: Vec<(std::net::TcpStream, String)> = (0..2)
+        .map(|_| {
+            let (stream, _) = upstream.accept().expect("accept");
+            let request = read(&stream);
+            let name = request["params"]["clientInfo"]["name"]
+                .as_str()
+                .unwrap_or("?");
+            (stream, name.to_string())
+        })
+        .collect();
+    for (mut stream, name) in asked {
+        let answer = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "serverInfo": {"name": format!("for {name}"), "version": "1"}}})
+        .to_string();
+        let _ = write!(
+            stream,
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: s-{name}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+            answer.len()
+        );
+    }
+    for _ in 0..2 {
+        let (mut stream, _) = upstream.accept().expect("accept");
+        read(&stream);
+        let _ = write!(
+            stream,
+            "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        );
+    }
+}
