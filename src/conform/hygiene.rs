@@ -235,10 +235,43 @@ pub fn batch_judged(waited: &Waited) -> (Status, String) {
     }
 }
 
+/// A ping with `id`, then another: the second's answer says the server has read the first,
+/// so a server that answers with another id (rounded) is judged at once, not after the wait.
 async fn echo(probe: &mut Probe, check: Finding, id: &str) -> Finding {
     let id_value: Value = serde_json::from_str(id).unwrap_or_default();
-    let waited = probe.ask(&ping(id), &id_value).await;
-    check.judged_raw(&probe.wrote, echo_judged(&waited, &id_value))
+    probe.write(&ping(id)).await;
+    let mut waited = probe
+        .ask(&ping("\"after-echo\""), &json!("after-echo"))
+        .await;
+    let next_answered = matches!(waited.reply, Reply::Answer(_));
+    let at = |w: &Waited| w.others.iter().position(|o| o.get("id") == Some(&id_value));
+    if next_answered && at(&waited).is_none() {
+        // Answers may come in any order: this one's may follow the next ping's.
+        waited
+            .others
+            .extend(probe.responses_within(OUT_OF_ORDER).await);
+    }
+    let judged = match (at(&waited), next_answered) {
+        (Some(i), _) => {
+            let reply = Reply::Answer(waited.others.remove(i));
+            echo_judged(&Waited { reply, ..waited }, &id_value)
+        }
+        (None, true) if waited.others.is_empty() => (
+            Status::Fail,
+            format!("no answer with id {id_value} (the ping after it was answered)"),
+        ),
+        (None, _) => echo_judged(&waited_for_nothing(waited), &id_value),
+    };
+    check.judged_raw(&probe.wrote, judged)
+}
+
+/// What was read, as if the answer waited for never came (the next ping's answer left out).
+fn waited_for_nothing(waited: Waited) -> Waited {
+    let reply = match waited.reply {
+        Reply::Answer(_) => Reply::Quiet,
+        other => other,
+    };
+    Waited { reply, ..waited }
 }
 
 const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
