@@ -142,7 +142,10 @@ impl Seeing {
 
     /// What one recorded line tells the UI, and the tool list when the line changed it.
     fn line(&mut self, line: &str, tap: &Tap) -> (Vec<Msg>, Option<ToolList>) {
-        let seen = self.judging.push(line);
+        let Ok(entry) = serde_json::from_str::<Value>(line) else {
+            return (Vec::new(), None);
+        };
+        let seen = self.judging.push_entry(&entry);
         let answered = self.judging.answered().map(String::from);
         let mut said = Vec::new();
         let mut list = None;
@@ -153,9 +156,6 @@ impl Seeing {
                 crate::untrusted::line(stray, 300)
             ))));
         }
-        let Ok(entry) = serde_json::from_str::<Value>(line) else {
-            return (said, list);
-        };
         let (message, from_host) = (&entry["message"], entry["dir"].as_str() == Some("out"));
         if !message.is_object() {
             return (said, list);

@@ -126,10 +126,18 @@ impl Judging {
 
     /// Takes one recorded line; says what it was.
     pub fn push(&mut self, line: &str) -> Seen {
+        match serde_json::from_str::<Value>(line) {
+            Ok(entry) => self.push_entry(&entry),
+            Err(_) => {
+                self.answered = None;
+                Seen::Nothing
+            }
+        }
+    }
+
+    /// [`Judging::push`] for a line already parsed.
+    pub fn push_entry(&mut self, entry: &Value) -> Seen {
         self.answered = None;
-        let Ok(entry) = serde_json::from_str::<Value>(line) else {
-            return Seen::Nothing;
-        };
         let at = entry["t"].as_u64().unwrap_or(0);
         if let Some(stray) = entry["notJsonRpc"].as_str() {
             self.session.stray.push((at, stray.to_string()));
