@@ -621,12 +621,7 @@ fn an_http_tap_passes_a_session_through_and_records_it() {
     let mut answer = String::new();
     let _ = stream.read_to_string(&mut answer);
     assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(tap.0.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .expect("signal");
-    assert!(tap.0.wait().expect("tap").success());
+    interrupted(&mut tap);
     // A recording for the session, one for the stateless requests.
     let files = sessions(&state);
     assert_eq!(files.len(), 2, "{files:?}");
@@ -663,6 +658,16 @@ fn http_tap(state: &Path, server_port: u16) -> (crate::cli::Background, u16) {
     ])
     .env("XDG_STATE_HOME", state);
     (crate::cli::start_listening(tap, port), port)
+}
+
+/// SIGINT to an HTTP tap: it ends at once, with success.
+fn interrupted(tap: &mut crate::cli::Background) {
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(tap.0.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .expect("signal");
+    assert!(tap.0.wait().expect("tap").success());
 }
 
 /// A server that reflects the host's `Authorization` header in its answer (written here:
@@ -717,25 +722,32 @@ fn an_http_tap_never_records_a_token_the_server_reflects() {
 }
 
 /// Answers one HTTP request with a JSON-RPC result holding its `Authorization` header.
-fn reflect(mut stream: std::net::TcpStream) {
+/// One HTTP request read from `stream`: its header lines (as sent) and its body.
+fn read_request(stream: &std::net::TcpStream) -> (Vec<String>, Vec<u8>) {
     let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-    let mut authorization = String::new();
-    let mut length = 0;
+    let (mut headers, mut length) = (Vec::new(), 0);
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
             break;
         }
-        let lower = line.to_ascii_lowercase();
-        if let Some(value) = lower.strip_prefix("content-length:") {
+        if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
             length = value.trim().parse().unwrap_or(0);
         }
-        if lower.starts_with("authorization:") {
-            authorization = line["authorization:".len()..].trim().to_string();
-        }
+        headers.push(line);
     }
     let mut body = vec![0; length];
     let _ = reader.read_exact(&mut body);
+    (headers, body)
+}
+
+fn reflect(mut stream: std::net::TcpStream) {
+    let (headers, _) = read_request(&stream);
+    let authorization = (headers.iter())
+        .find(|line| line.to_ascii_lowercase().starts_with("authorization:"))
+        .map_or(String::new(), |line| {
+            line["authorization:".len()..].trim().to_string()
+        });
     let answer = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"you": authorization}})
         .to_string();
     let _ = write!(
@@ -838,12 +850,7 @@ fn initializes_in_flight_at_once_are_recorded_apart() {
         host.join().expect("host");
     }
     server.join().expect("server");
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(tap.0.id() as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .expect("signal");
-    assert!(tap.0.wait().expect("tap").success());
+    interrupted(&mut tap);
     let files = sessions(&state);
     assert_eq!(files.len(), 2, "{files:?}");
     for file in &files {
@@ -886,20 +893,7 @@ fn post(port: u16, body: &str, session: Option<&str>) -> String {
 /// for its host, and the host's name in its answer), then takes two notifications (202).
 fn overlapping_server(upstream: &std::net::TcpListener) {
     let read = |stream: &std::net::TcpStream| {
-        let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-        let mut length = 0;
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                break;
-            }
-            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                length = v.trim().parse().unwrap_or(0);
-            }
-        }
-        let mut body = vec![0; length];
-        let _ = reader.read_exact(&mut body);
-        serde_json::from_slice::<Value>(&body).unwrap_or_default()
+        serde_json::from_slice::<Value>(&read_request(stream).1).unwrap_or_default()
     };
     let asked: Vec<(std::net::TcpStream, String)> = (0..2)
         .map(|_| {
