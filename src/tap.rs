@@ -132,8 +132,8 @@ fn forward_signals(server: Pid) {
     });
 }
 
-/// Copies `from` to `to` as it comes, flushed after every read; each whole line is also handed
-/// to the recording (which drops it rather than wait). Ends at the end of `from` or when `to`
+/// Copies `from` to `to` as it comes, flushed after every read; each whole line is first
+/// handed to the recording (which drops it rather than wait). Ends at the end of `from` or when `to`
 /// is closed; `to` is closed then (the server sees the host's stdin end).
 fn pump(mut from: impl Read, mut to: impl Write, direction: Direction, sink: &sessions::Sink) {
     let mut buffer = vec![0u8; 64 * 1024];
@@ -145,15 +145,17 @@ fn pump(mut from: impl Read, mut to: impl Write, direction: Direction, sink: &se
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
+        // Recorded before it is passed on (the offer never waits): a request is always in the
+        // recording before the answer it leads to, which the other direction records.
+        for line in lines.push(&buffer[..n]) {
+            sink.offer(direction, line);
+        }
         if to
             .write_all(&buffer[..n])
             .and_then(|()| to.flush())
             .is_err()
         {
             break;
-        }
-        for line in lines.push(&buffer[..n]) {
-            sink.offer(direction, line);
         }
     }
     if let Some(rest) = lines.rest() {
