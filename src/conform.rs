@@ -7,6 +7,7 @@ mod http_headers;
 mod http_lines;
 mod http_raw;
 mod hygiene;
+mod in_flight;
 mod over_http;
 mod probe;
 pub mod reproduce;
@@ -111,6 +112,7 @@ const IN_SESSION: [&str; 14] = [
 pub fn checks() -> impl Iterator<Item = &'static str> {
     (IN_SESSION.into_iter())
         .chain(hygiene::IDS)
+        .chain(in_flight::IDS)
         .chain(over_http::IDS)
         .chain(http_headers::IDS)
 }
@@ -148,7 +150,13 @@ pub async fn run_all(
 ) -> Vec<Finding> {
     let mut findings = run(session, selection, seen).await;
     if let Some(target) = target {
-        findings.extend(run_raw(target, selection).await);
+        // Each on copies of its own: the two at once.
+        let (raw, in_flight) = tokio::join!(
+            run_raw(target, selection),
+            in_flight::run(session, target, selection)
+        );
+        findings.extend(raw);
+        findings.extend(in_flight);
         let server = &session.server;
         let version = &server.protocol_version;
         findings.extend(run_http(target, version, server.era, selection).await);

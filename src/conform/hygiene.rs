@@ -20,7 +20,7 @@ const PARSE_ERROR: &str = "JSON-RPC 2.0 §5.1 (-32700 parse error)";
 /// A version no server supports: the answer must be one it does.
 pub(super) const FROM_THE_FUTURE: &str = "2099-12-31";
 /// The version the other checks speak (the last with `initialize`).
-const SPOKEN: &str = "2025-11-25";
+pub(super) const SPOKEN: &str = "2025-11-25";
 /// How long a server gets to exit once its stdin is closed.
 const EXIT_WITHIN: Duration = Duration::from_secs(2);
 /// How long an answer to the line that is not JSON is waited for after the next ping's.
@@ -274,9 +274,9 @@ fn waited_for_nothing(waited: Waited) -> Waited {
     Waited { reply, ..waited }
 }
 
-const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+pub(super) const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 
-fn initialize(version: &str) -> String {
+pub(super) fn initialize(version: &str) -> String {
     json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": version, "capabilities": {},
         "clientInfo": {"name": "mcp-inspect conform", "version": env!("CARGO_PKG_VERSION")}}})
@@ -288,7 +288,7 @@ pub(super) fn ping(id: &str) -> String {
     format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#)
 }
 
-fn not_run<const N: usize>(checks: [Finding; N], why: &str) -> Vec<Finding> {
+pub(super) fn not_run<const N: usize>(checks: [Finding; N], why: &str) -> Vec<Finding> {
     checks.into_iter().map(|c| c.not_applicable(why)).collect()
 }
 
@@ -366,7 +366,7 @@ pub(super) fn parse_error() -> Finding {
 
 impl Finding {
     /// Judged on raw lines: `wrote` is what reproduces it.
-    fn judged_raw(mut self, wrote: &[String], verdict: (Status, String)) -> Finding {
+    pub(super) fn judged_raw(mut self, wrote: &[String], verdict: (Status, String)) -> Finding {
         self.wrote = wrote.to_vec();
         (self.status, self.said) = verdict;
         self
@@ -417,7 +417,7 @@ fn exit_judged(exited: bool) -> (Status, String) {
 }
 
 /// Why the handshake the later checks need failed, if it did.
-fn handshake_failed(reply: &Reply) -> Option<String> {
+pub(super) fn handshake_failed(reply: &Reply) -> Option<String> {
     match reply {
         Reply::Answer(answer) if answer.get("result").is_some() => None,
         _ => Some(format!("the handshake failed: {}", said(reply))),

@@ -48,6 +48,19 @@ pub enum Reply {
     Quiet,
 }
 
+/// What came of waiting for the next message.
+#[derive(Debug)]
+pub enum Next {
+    Message(Value),
+    Ended,
+    Quiet,
+}
+
+/// Whether `message` answers a request (a result or an error).
+pub fn is_response(message: &Value) -> bool {
+    message.get("result").is_some() || message.get("error").is_some()
+}
+
 /// A reply, and the other responses read while waiting for it (ids not the one asked for).
 #[derive(Debug)]
 pub struct Waited {
@@ -134,15 +147,10 @@ impl Probe {
     ) -> Reply {
         let deadline = tokio::time::Instant::now() + within;
         for _ in 0..MAX_MESSAGES {
-            let line = tokio::time::timeout_at(deadline, read_line(&mut self.stdout, MAX_LINE));
-            let bytes = match line.await {
-                Err(_) => return Reply::Quiet,
-                Ok(Ok(Line::Complete(bytes))) => bytes,
-                Ok(Ok(Line::TooLong { .. })) => continue,
-                Ok(Ok(Line::Eof) | Err(_)) => return Reply::Ended,
-            };
-            let Ok(message) = serde_json::from_slice::<Value>(&bytes) else {
-                continue;
+            let message = match self.next_message(deadline).await {
+                Next::Quiet => return Reply::Quiet,
+                Next::Ended => return Reply::Ended,
+                Next::Message(message) => message,
             };
             // A batch answered: each response kept as if it came alone.
             if let Value::Array(items) = message {
@@ -150,14 +158,7 @@ impl Probe {
                 others.extend(items.into_iter().filter(|m| m.is_object()).take(room));
                 continue;
             }
-            let is_response = message.get("result").is_some() || message.get("error").is_some();
-            if !is_response {
-                if let (Some(method), Some(_)) = (message.get("method"), message.get("id"))
-                    && self.requests.len() < MAX_KEPT
-                {
-                    let method = method.as_str().unwrap_or("?").to_string();
-                    self.requests.push((method, self.initialized));
-                }
+            if !is_response(&message) {
                 continue;
             }
             if id.is_some() && message.get("id") == id {
@@ -168,6 +169,30 @@ impl Probe {
             }
         }
         Reply::Quiet
+    }
+
+    /// The next JSON message the server writes before `deadline` (a line that is not JSON, or
+    /// longer than [`MAX_LINE`], skipped); the server's requests are noted on the way.
+    pub async fn next_message(&mut self, deadline: tokio::time::Instant) -> Next {
+        loop {
+            let line = tokio::time::timeout_at(deadline, read_line(&mut self.stdout, MAX_LINE));
+            let bytes = match line.await {
+                Err(_) => return Next::Quiet,
+                Ok(Ok(Line::Complete(bytes))) => bytes,
+                Ok(Ok(Line::TooLong { .. })) => continue,
+                Ok(Ok(Line::Eof) | Err(_)) => return Next::Ended,
+            };
+            let Ok(message) = serde_json::from_slice::<Value>(&bytes) else {
+                continue;
+            };
+            if let (Some(method), Some(_)) = (message.get("method"), message.get("id"))
+                && self.requests.len() < MAX_KEPT
+            {
+                let method = method.as_str().unwrap_or("?").to_string();
+                self.requests.push((method, self.initialized));
+            }
+            return Next::Message(message);
+        }
     }
 
     /// The responses that come within `within` (a server may answer out of order).

@@ -36,6 +36,11 @@ impl Catalog {
         let mut base = misbehaving_calls();
         base.extend(hostile_schemas(&url));
         base.extend(malformed_entries());
+        if options.has(Attack::Garbage) {
+            base.push(json!({"name": "progress_liar",
+                "description": "Reports progress wrongly (flat, for a token nobody sent, after its answer) and ignores cancellation.",
+                "inputSchema": no_arguments(), "annotations": {"readOnlyHint": true}}));
+        }
         if options.has(Attack::TooDeep) {
             base.push(tool(
                 "too_deep",
@@ -171,9 +176,38 @@ impl Catalog {
                 wire.result(&id, text("stderr written"));
             }
             "reflect_secrets" => reflect_secrets(wire, &id),
+            "progress_liar" => lie_about_progress(wire, id, token),
             _ => wire.result(&id, text(&format!("{name} answered{ESCAPES}"))),
         }
     }
+}
+
+/// Progress that breaks every rule, from a thread (cancellation never heard): 1, 2, 2 for the
+/// call's token, one for a token nobody sent, more after a cancel would have been read, the
+/// answer, then progress after it.
+fn lie_about_progress(wire: &Wire, id: Value, token: Option<Value>) {
+    let wire = wire.clone();
+    std::thread::spawn(move || {
+        let token = token.unwrap_or(json!("hostile-token"));
+        let steps = [(&token, 1), (&token, 2), (&token, 2)];
+        let stranger = json!(format!("nobody-sent-this{ESCAPES}"));
+        let later = [(&stranger, 1), (&token, 3), (&token, 4), (&token, 5)];
+        for (token, progress) in steps.into_iter().chain(later) {
+            std::thread::sleep(Duration::from_millis(100));
+            wire.notify(
+                "notifications/progress",
+                json!({"progressToken": token, "progress": progress, "total": 5}),
+            );
+        }
+        wire.result(
+            &id,
+            json!({"content": [{"type": "text", "text": "done anyway"}]}),
+        );
+        wire.notify(
+            "notifications/progress",
+            json!({"progressToken": token, "progress": 6, "total": 5}),
+        );
+    });
 }
 
 /// The values of its environment that look like secrets (what `-e` gave it), reflected every

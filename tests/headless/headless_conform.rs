@@ -31,6 +31,10 @@ fn the_demo_conforms_in_both_eras() {
             "{era}: {}",
             r.stdout
         );
+        // Its `slow` reports progress and stops when cancelled.
+        for id in ["progress-notifications", "cancellation-respected"] {
+            assert_eq!(status_of(&checks, id), "pass", "{era} {id}: {}", r.stdout);
+        }
         let ping = status_of(&checks, "ping");
         assert_eq!(
             ping,
@@ -86,6 +90,10 @@ fn the_hostile_server_fails_what_it_breaks_with_a_reproduce_line() {
         assert_eq!(status_of(&checks, id), "fail", "{id}: {}", garbage.stdout);
     }
     assert_eq!(status_of(&checks, "string-id-echoed"), "pass");
+    // Its progress_liar goes on after a cancel, and garbage sends progress with no token.
+    for id in ["progress-notifications", "cancellation-respected"] {
+        assert_eq!(status_of(&checks, id), "fail", "{id}: {}", garbage.stdout);
+    }
     let stdout = checks.iter().find(|c| c["id"] == "stdout-only-json-rpc");
     assert!(
         stdout.is_some_and(|c| c["said"].as_str().unwrap_or("").contains("not JSON-RPC")),
@@ -110,9 +118,18 @@ fn server_everything_is_judged_by_every_check() {
         "unknown-tool",
         "invalid-arguments",
         "stdout-only-json-rpc",
+        "cancellation-respected",
     ] {
         assert_ne!(status_of(&checks, id), "missing", "{id}: {}", r.stdout);
     }
+    // Its long-running operation reports progress as the spec says (it goes on after a
+    // cancel, found when its next step comes in time).
+    assert_eq!(
+        status_of(&checks, "progress-notifications"),
+        "pass",
+        "{}",
+        r.stdout
+    );
     assert_eq!(status_of(&checks, "unknown-method"), "pass", "{}", r.stdout);
     assert_eq!(
         status_of(&checks, "stdout-only-json-rpc"),
