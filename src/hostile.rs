@@ -21,7 +21,8 @@ pub enum Attack {
     Flood,
     /// Non-JSON lines, wrong-shaped JSON and answers to unknown ids before every answer; an
     /// empty result to any method it does not know and to a notification; a version from the
-    /// future echoed; an id past 2^53 answered rounded; a batch served.
+    /// future echoed; an id past 2^53 answered rounded; a batch served; a read-only
+    /// `progress_liar` whose progress breaks every rule and ignores cancellation.
     Garbage,
     /// 10,000 more tools, listed 500 a page.
     ManyTools,

@@ -167,19 +167,24 @@ impl Catalog {
                     "structuredContent": {"count": "many", format!("extra{ESCAPES}"): true},
                 }),
             ),
-            "stderr_flood" => {
-                let megabytes = number("megabytes", 10.0).clamp(0.0, 1024.0);
-                let line = format!("{ESCAPES}{}\n", "e".repeat(1 << 20));
-                for _ in 0..(megabytes as usize) {
-                    eprint!("{line}");
-                }
-                wire.result(&id, text("stderr written"));
-            }
+            "stderr_flood" => flood_stderr(wire, &id, number("megabytes", 10.0)),
             "reflect_secrets" => reflect_secrets(wire, &id),
             "progress_liar" => lie_about_progress(wire, id, token),
             _ => wire.result(&id, text(&format!("{name} answered{ESCAPES}"))),
         }
     }
+}
+
+/// Megabyte lines of escapes on stderr, then the answer.
+fn flood_stderr(wire: &Wire, id: &Value, megabytes: f64) {
+    let line = format!("{ESCAPES}{}\n", "e".repeat(1 << 20));
+    for _ in 0..(megabytes.clamp(0.0, 1024.0) as usize) {
+        eprint!("{line}");
+    }
+    wire.result(
+        id,
+        json!({"content": [{"type": "text", "text": "stderr written"}]}),
+    );
 }
 
 /// Progress that breaks every rule, from a thread (cancellation never heard): 1, 2, 2 for the
