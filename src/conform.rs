@@ -3,6 +3,7 @@
 //! the request that reproduces it. Only read-only tools are called. The checks that apply to
 //! any transport and era; each judged by a pure function of the answer (tested apart).
 
+mod caching;
 mod http_headers;
 mod http_lines;
 mod http_raw;
@@ -91,7 +92,7 @@ const STDIO: &str = "basic/transports#stdio";
 const NOBODY: &str = "mcp-inspect-conform-no-such";
 
 /// The checks made in the session, in the order they run.
-const IN_SESSION: [&str; 14] = [
+const IN_SESSION: [&str; 15] = [
     "unknown-method",
     "ping",
     "server-discover",
@@ -105,6 +106,7 @@ const IN_SESSION: [&str; 14] = [
     "unknown-resource",
     "completion",
     "resource-templates",
+    "caching-hints",
     "stdout-only-json-rpc",
 ];
 
@@ -220,6 +222,9 @@ pub async fn run(
     }
     if wants("resource-templates") {
         found.push(templates::check(session).await);
+    }
+    if wants("caching-hints") {
+        found.push(caching::check(session).await);
     }
     if wants("stdout-only-json-rpc") {
         found.push(stdout_only_json_rpc(&seen()));

@@ -581,6 +581,7 @@ fn conform_agrees_with_the_suites_server_scenarios() {
             Some("2026-07-28"),
             &["unknown-resource"],
         ),
+        ("caching", Some("2026-07-28"), &["caching-hints"]),
     ];
     let port = cli::free_port();
     let mut demo = Command::new(cli::BIN);

@@ -112,7 +112,14 @@ fn result(value: Value) -> Result<CallToolResponse, ErrorData> {
 }
 
 /// An rmcp result from its JSON form.
-fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+/// A result built as JSON, typed for rmcp. Each says `resultType: "complete"`, as a 2026-07-28
+/// result must (rmcp leaves it out for a peer of an earlier version).
+fn typed<T: serde::de::DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
+    if let Some(result) = value.as_object_mut() {
+        result
+            .entry("resultType")
+            .or_insert_with(|| json!("complete"));
+    }
     serde_json::from_value(value)
         .map_err(|e| ErrorData::internal_error(format!("demo built a bad result: {e}"), None))
 }
