@@ -513,11 +513,11 @@ async fn logging(session: &Session) -> Finding {
         Level::Must,
         LOGGING,
     );
-    if session.server.era == Era::Modern {
-        return check.not_applicable("the 2026-07-28 era sends the level with every request");
-    }
     if !session.server.declares("logging") {
         return check.not_applicable("`logging` is not declared");
+    }
+    if session.server.era == Era::Modern {
+        return check.not_applicable("the 2026-07-28 era sends the level with every request");
     }
     let params = json!({"level": "warning"});
     let outcome = session

@@ -46,7 +46,7 @@ fn checks() -> [Finding; 8] {
     [
         rule(
             0,
-            "a request naming a foreign Host is refused with 403",
+            "a request naming a foreign Host is refused (a 4xx: 403, or 421 Misdirected Request)",
             Level::Must,
             SECURITY,
         ),
@@ -210,7 +210,13 @@ async fn foreign(raw: &Raw<'_>, check: Finding, header: (&str, &str), version: &
     {
         raw.end(id, version).await;
     }
-    check.judged_http(vec![sent], refused_403(&got))
+    // The spec names 403 for a foreign Origin; for a foreign Host it names no status, and
+    // 421 (Misdirected Request, RFC 9110) is HTTP's own word for it.
+    let verdict = match header.0 {
+        "Host" => refused_4xx(&got),
+        _ => refused_403(&got),
+    };
+    check.judged_http(vec![sent], verdict)
 }
 
 async fn version_header(raw: &Raw<'_>, opened: &Opened, check: Finding) -> Finding {
@@ -326,6 +332,14 @@ pub fn refused_403(got: &Outcome) -> (Status, String) {
     }
 }
 
+/// Passes on any 4xx (said); fails on anything else.
+pub fn refused_4xx(got: &Outcome) -> (Status, String) {
+    match got {
+        Ok(g) if (400..500).contains(&g.status) => (Status::Pass, format!("HTTP {}", g.status)),
+        _ => refused_403(got),
+    }
+}
+
 /// Passes on 405, or on a 2xx event stream.
 pub fn stream_or_405(got: &Outcome) -> (Status, String) {
     match got {
@@ -373,6 +387,10 @@ mod tests {
         );
         assert_eq!(refused_403(&got(400, "", "")).0, Status::Fail);
         assert_eq!(refused_403(&silent).0, Status::Fail);
+        assert_eq!(refused_4xx(&got(421, "", "")).0, Status::Pass);
+        assert_eq!(refused_4xx(&got(200, "", "")).0, Status::Fail);
+        assert_eq!(refused_4xx(&got(500, "", "")).0, Status::Fail);
+        assert_eq!(refused_4xx(&silent).0, Status::Fail);
         assert_eq!(accepted_202(&got(202, "", "")).0, Status::Pass);
         assert_eq!(
             accepted_202(&got(202, "application/json", "{}")).0,

@@ -40,8 +40,14 @@ pub fn python() -> Option<String> {
     path("venv/bin/python")
 }
 pub fn fastmcp_script() -> String {
+    script("fastmcp_server.py")
+}
+
+/// A server script of `tests/peers/`, by file name.
+pub fn script(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/peers/fastmcp_server.py")
+        .join("tests/peers")
+        .join(name)
         .to_string_lossy()
         .into_owned()
 }
