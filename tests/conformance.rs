@@ -585,6 +585,7 @@ fn conform_agrees_with_the_suites_server_scenarios() {
             &["unknown-resource"],
         ),
         ("caching", Some("2026-07-28"), &["caching-hints"]),
+        ("server-initialize", None, &["http-session-id-visible"]),
     ];
     let port = cli::free_port();
     let mut demo = Command::new(cli::BIN);

@@ -184,7 +184,9 @@ fn heads(response: &reqwest::Response) -> Got {
         status: response.status().as_u16(),
         content_type: header("content-type").unwrap_or_default(),
         body: String::new(),
-        session: header("mcp-session-id"),
+        // Kept whatever its bytes, for the check that they are visible ASCII.
+        session: (response.headers().get("mcp-session-id"))
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
     }
 }
 

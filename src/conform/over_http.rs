@@ -30,7 +30,7 @@ const FIRST_WITH_VERSION_HEADER: &str = "2025-06-18";
 const NO_SUCH_SESSION: &str = "mcp-inspect-conform-no-such-session";
 
 /// The ids of the checks here, in the order they run.
-pub const IDS: [&str; 8] = [
+pub const IDS: [&str; 9] = [
     "http-foreign-host-refused",
     "http-foreign-origin-refused",
     "http-notification-accepted",
@@ -39,9 +39,10 @@ pub const IDS: [&str; 8] = [
     "http-unknown-session-404",
     "http-get-stream-or-405",
     "http-terminated-session-404",
+    "http-session-id-visible",
 ];
 
-fn checks() -> [Finding; 8] {
+fn checks() -> [Finding; 9] {
     let rule = |i: usize, rule, level, spec| finding(IDS[i], rule, level, spec);
     [
         rule(
@@ -89,6 +90,12 @@ fn checks() -> [Finding; 8] {
         rule(
             7,
             "after DELETE ends a session, a request bearing its id is answered 404",
+            Level::Must,
+            SESSIONS,
+        ),
+        rule(
+            8,
+            "a session id holds only visible ASCII (0x21 to 0x7E)",
             Level::Must,
             SESSIONS,
         ),
@@ -147,8 +154,16 @@ async fn every_check(target: &Target, version: &str, era: Era) -> Vec<Finding> {
 }
 
 /// The checks that need a session opened by hand: initialize, then `initialized`.
-async fn in_a_session(raw: &Raw<'_>, checks: [Finding; 6], version: &str) -> Vec<Finding> {
-    let [notification, header, required, unknown, get, terminated] = checks;
+async fn in_a_session(raw: &Raw<'_>, checks: [Finding; 7], version: &str) -> Vec<Finding> {
+    let [
+        notification,
+        header,
+        required,
+        unknown,
+        get,
+        terminated,
+        visible,
+    ] = checks;
     let opened = match raw.open(version).await {
         Ok(opened) => opened,
         Err(why) => {
@@ -161,7 +176,15 @@ async fn in_a_session(raw: &Raw<'_>, checks: [Finding; 6], version: &str) -> Vec
                 super::hygiene::parse_error(),
             ];
             let mut found = not_run(
-                [notification, header, required, unknown, get, terminated],
+                [
+                    notification,
+                    header,
+                    required,
+                    unknown,
+                    get,
+                    terminated,
+                    visible,
+                ],
                 &why,
             );
             found.extend(not_run(lines, &why));
@@ -170,6 +193,10 @@ async fn in_a_session(raw: &Raw<'_>, checks: [Finding; 6], version: &str) -> Vec
     };
     let notification =
         notification.judged_http(opened.sent(&[]), accepted_202(&opened.initialized));
+    let visible = match &opened.session {
+        None => visible.not_applicable("the server issued no session id (it is stateless)"),
+        Some(id) => visible.judged_http(opened.sent(&[]), visible_session_id(id)),
+    };
     let header = version_header(raw, &opened, header).await;
     let (required, unknown) = match &opened.session {
         None => (
@@ -190,7 +217,15 @@ async fn in_a_session(raw: &Raw<'_>, checks: [Finding; 6], version: &str) -> Vec
     let get = stream_or_405_check(raw, &opened, get).await;
     let lines = super::http_lines::in_session(raw, &opened).await;
     let terminated = terminated_check(raw, &opened, terminated).await;
-    let mut found = vec![notification, header, required, unknown, get, terminated];
+    let mut found = vec![
+        notification,
+        header,
+        required,
+        unknown,
+        get,
+        terminated,
+        visible,
+    ];
     found.extend(lines);
     found
 }
@@ -332,6 +367,24 @@ pub fn refused_403(got: &Outcome) -> (Status, String) {
     }
 }
 
+/// Passes on a session id of visible ASCII only (a byte past it was read as U+FFFD).
+pub fn visible_session_id(id: &str) -> (Status, String) {
+    match id.chars().find(|c| !('\u{21}'..='\u{7e}').contains(c)) {
+        None => (
+            Status::Pass,
+            format!("{} characters, all visible ASCII", id.len()),
+        ),
+        Some(c) => (
+            Status::Fail,
+            format!(
+                "{:?} in the session id {}",
+                c,
+                crate::untrusted::line(id, 80)
+            ),
+        ),
+    }
+}
+
 /// Passes on any 4xx (said); fails on anything else.
 pub fn refused_4xx(got: &Outcome) -> (Status, String) {
     match got {
@@ -391,6 +444,10 @@ mod tests {
         assert_eq!(refused_4xx(&got(200, "", "")).0, Status::Fail);
         assert_eq!(refused_4xx(&got(500, "", "")).0, Status::Fail);
         assert_eq!(refused_4xx(&silent).0, Status::Fail);
+        assert_eq!(visible_session_id("a-Z_0~!").0, Status::Pass);
+        for bad in ["with space", "tab\t", "\u{fffd}", "é", "del\u{7f}"] {
+            assert_eq!(visible_session_id(bad).0, Status::Fail, "{bad:?}");
+        }
         assert_eq!(accepted_202(&got(202, "", "")).0, Status::Pass);
         assert_eq!(
             accepted_202(&got(202, "application/json", "{}")).0,

@@ -4,8 +4,8 @@
 //! transport once: any `Host` and `Origin` served, a session id issued and then never asked
 //! for nor checked, `MCP-Protocol-Version` and the 2026 request headers ignored, a
 //! notification answered 200 with a body, a body that is not JSON answered 200, GET answered
-//! with a web page, DELETE "ending" a session that goes on. Each of `conform`'s HTTP checks
-//! fails on it.
+//! with a web page, DELETE "ending" a session that goes on, a space in the session id. Each
+//! of `conform`'s HTTP checks fails on it.
 
 use super::{Attack, Options};
 use axum::body::Bytes;
@@ -14,8 +14,8 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use std::sync::Arc;
 
-/// The one session id handed out.
-const SESSION: &str = "hostile-session";
+/// The one session id handed out, with a space a session id must not hold.
+const SESSION: &str = "hostile session";
 
 /// Serves HTTP on 127.0.0.1:`port` until killed; an exit code.
 pub fn run(options: &Options, port: u16) -> i32 {

@@ -342,6 +342,7 @@ fn the_hostile_http_server_fails_every_http_check() {
         "http-unknown-session-404",
         "http-get-stream-or-405",
         "http-terminated-session-404",
+        "http-session-id-visible",
         "version-negotiation",
         "notification-unanswered",
         "large-id-echoed",
