@@ -7,6 +7,7 @@ mod caching;
 mod http_headers;
 mod http_lines;
 mod http_raw;
+mod http_stream;
 mod hygiene;
 mod in_flight;
 mod over_http;

@@ -130,7 +130,7 @@ impl<'a> Raw<'a> {
         let _ = self.send(&delete, Some(session)).await;
     }
 
-    fn request(&self, sent: &HttpSent, session: Option<&str>) -> reqwest::RequestBuilder {
+    pub fn request(&self, sent: &HttpSent, session: Option<&str>) -> reqwest::RequestBuilder {
         let method = reqwest::Method::from_bytes(sent.method.as_bytes()).unwrap_or_default();
         let mut request = self.client.request(method, self.url).timeout(WAIT);
         for header in self.headers {

@@ -6,11 +6,14 @@
 //! cancelled at its first progress notification. A server may send no progress at all: then
 //! neither check applies.
 
+use super::http_raw::{LAST_WITH_SESSIONS, Raw};
+use super::http_stream::HttpStream;
 use super::hygiene::{INITIALIZED, SPOKEN, handshake_failed, initialize, not_run, ping};
 use super::probe::{Next, Probe, is_response};
 use super::{Finding, Level, Selection, Status, finding};
-use crate::config::target::Target;
+use crate::config::target::{HttpTransport, Target};
 use crate::mcp::Session;
+use crate::schema::Era;
 use serde_json::{Value, json};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -104,12 +107,6 @@ pub async fn run(session: &Session, target: &Target, selection: &Selection) -> V
 
 async fn every_check(session: &Session, target: &Target) -> Vec<Finding> {
     let checks = [progress_notifications(), cancellation_respected()];
-    if super::http_raw::speaks_streamable_http(target) {
-        return not_run(
-            checks,
-            "made on a copy of a stdio server (not yet over HTTP)",
-        );
-    }
     let tools = candidates(session).await;
     if tools.is_empty() {
         return not_run(
@@ -117,24 +114,12 @@ async fn every_check(session: &Session, target: &Target) -> Vec<Finding> {
             "no read-only tool to call (only read-only tools are called)",
         );
     }
-    let mut probe = match Probe::start(target) {
-        None => return not_run(checks, "needs a stdio server"),
-        Some(Err(e)) => {
-            return not_run(
-                checks,
-                &format!("could not start a second copy of the server: {e}"),
-            );
-        }
-        Some(Ok(probe)) => probe,
+    let channel = match Channel::open(target, session).await {
+        Ok(channel) => channel,
+        Err(why) => return not_run(checks, &why),
     };
-    let waited = probe.ask(&initialize(SPOKEN), &json!(1)).await;
-    if let Some(why) = handshake_failed(&waited.reply) {
-        probe.end().await;
-        return not_run(checks, &why);
-    }
-    probe.write(INITIALIZED).await;
     let mut watch = Watch {
-        probe,
+        channel,
         events: Vec::new(),
         calls: Vec::new(),
     };
@@ -146,15 +131,15 @@ async fn every_check(session: &Session, target: &Target) -> Vec<Finding> {
         }
     }
     let Watch {
-        probe,
+        channel,
         events,
         calls,
     } = watch;
     let [progress, cancellation] = checks;
-    let progress = progress.judged_raw(&probe.wrote, progress_judged(&events, &calls));
+    let progress = channel.judged(progress, progress_judged(&events, &calls));
     let cancellation = match cancelled {
         Some((call, settle)) => {
-            cancellation.judged_raw(&probe.wrote, cancellation_judged(&events, &call, settle))
+            channel.judged(cancellation, cancellation_judged(&events, &call, settle))
         }
         None => cancellation.not_applicable(&format!(
             "no read-only tool reported progress, so none was seen in flight to cancel (tried {})",
@@ -165,8 +150,82 @@ async fn every_check(session: &Session, target: &Target) -> Vec<Finding> {
                 .join(", ")
         )),
     };
-    probe.end().await;
+    channel.end().await;
     vec![progress, cancellation]
+}
+
+/// Where the calls are made and read: a fresh copy of a stdio server, or a session opened by
+/// hand on a Streamable HTTP server.
+enum Channel<'a> {
+    Stdio(Probe),
+    Http(HttpStream<'a>),
+}
+
+impl<'a> Channel<'a> {
+    /// A copy of the server started and initialized, or a session opened; why not, if not.
+    async fn open(target: &'a Target, session: &Session) -> Result<Channel<'a>, String> {
+        if let Target::Http {
+            url,
+            transport: HttpTransport::Streamable,
+            headers,
+        } = target
+        {
+            let raw = Raw::new(url, headers);
+            // `initialize` and sessions belong to the eras before 2026-07-28.
+            let version = match session.server.era {
+                Era::Modern => LAST_WITH_SESSIONS,
+                Era::Legacy => session.server.protocol_version.as_str(),
+            };
+            let opened = (raw.open(version).await)
+                .map_err(|why| format!("an initialize of its own failed: {why}"))?;
+            return Ok(Channel::Http(HttpStream::new(raw, opened)));
+        }
+        let mut probe = match Probe::start(target) {
+            None => return Err("needs a stdio or Streamable HTTP server".into()),
+            Some(Err(e)) => {
+                return Err(format!("could not start a second copy of the server: {e}"));
+            }
+            Some(Ok(probe)) => probe,
+        };
+        let waited = probe.ask(&initialize(SPOKEN), &json!(1)).await;
+        if let Some(why) = handshake_failed(&waited.reply) {
+            probe.end().await;
+            return Err(why);
+        }
+        probe.write(INITIALIZED).await;
+        Ok(Channel::Stdio(probe))
+    }
+
+    async fn write(&mut self, line: &str) {
+        match self {
+            Channel::Stdio(probe) => {
+                probe.write(line).await;
+            }
+            Channel::Http(stream) => stream.write(line).await,
+        }
+    }
+
+    async fn next_message(&mut self, deadline: Instant) -> Next {
+        match self {
+            Channel::Stdio(probe) => probe.next_message(deadline).await,
+            Channel::Http(stream) => stream.next_message(deadline).await,
+        }
+    }
+
+    /// `check` judged, with what reproduces it: the lines written, or the requests sent.
+    fn judged(&self, check: Finding, verdict: (Status, String)) -> Finding {
+        match self {
+            Channel::Stdio(probe) => check.judged_raw(&probe.wrote, verdict),
+            Channel::Http(stream) => check.judged_http(stream.sent.clone(), verdict),
+        }
+    }
+
+    async fn end(self) {
+        match self {
+            Channel::Stdio(probe) => probe.end().await,
+            Channel::Http(stream) => stream.end().await,
+        }
+    }
 }
 
 /// The read-only tools to try, those whose name or description mentions progress first, each
@@ -197,14 +256,14 @@ async fn candidates(session: &Session) -> Vec<(String, Value)> {
         .collect()
 }
 
-/// A probe and what it saw of the calls made on it.
-struct Watch {
-    probe: Probe,
+/// A channel and what it saw of the calls made on it.
+struct Watch<'a> {
+    channel: Channel<'a>,
     events: Vec<Event>,
     calls: Vec<Call>,
 }
 
-impl Watch {
+impl Watch<'_> {
     /// Calls `tool` twice at once; cancels the second call at its first progress notification
     /// and watches until the server has read the cancel and the settling time passed. Returns
     /// the cancelled call and that time, or `None` when no progress came (both answered, or
@@ -217,7 +276,7 @@ impl Watch {
     ) -> Option<(Call, Duration)> {
         let (watched, cancelled) = (Call::new("watched", n), Call::new("cancelled", n));
         for call in [&watched, &cancelled] {
-            self.probe.write(&call.line(tool, arguments)).await;
+            self.channel.write(&call.line(tool, arguments)).await;
             self.calls.push(call.clone());
         }
         let started = Instant::now();
@@ -230,7 +289,7 @@ impl Watch {
                 None => quiet_after,
             };
             let message = match self
-                .probe
+                .channel
                 .next_message(deadline.min(started + PER_TOOL))
                 .await
             {
@@ -251,7 +310,8 @@ impl Watch {
                 Event::Answered(id) => *id == cancelled.id,
                 Event::CancelRead(_) => false,
             };
-            let first_progress = settle.is_none() && of_cancelled;
+            let first_progress =
+                settle.is_none() && of_cancelled && matches!(event, Event::Progress { .. });
             self.push(event);
             if read_at.is_some() && of_cancelled {
                 // What should not come came: the verdict is in.
@@ -261,8 +321,8 @@ impl Watch {
                 // A server that goes on sends its next step about as late as its first came.
                 settle =
                     Some((started.elapsed() * 5 / 4 + Duration::from_millis(250)).min(SETTLE_MAX));
-                self.probe.write(&cancelled.cancel_line()).await;
-                self.probe
+                self.channel.write(&cancelled.cancel_line()).await;
+                self.channel
                     .write(&ping(&format!("\"{AFTER_CANCEL}\"")))
                     .await;
             }
@@ -273,7 +333,7 @@ impl Watch {
         // What is still running is told to stop, not waited for.
         for call in [&watched, &cancelled] {
             if !self.answered(call) && (settle.is_none() || *call == watched) {
-                self.probe.write(&call.cancel_line()).await;
+                self.channel.write(&call.cancel_line()).await;
             }
         }
         settle.map(|settle| (cancelled, settle))

@@ -64,6 +64,13 @@ fn the_hostile_server_fails_what_it_breaks_with_a_reproduce_line() {
         assert!(r.stdout.contains(failed), "{failed}:\n{}", r.stdout);
     }
     crate::hostile::assert_terminal_safe("conform's report", &r.stdout);
+    // Its read-only tools answer at once, without progress: nothing to watch in flight.
+    for line in [
+        "n/a  MUST   progress-notifications",
+        "n/a  SHOULD cancellation-respected",
+    ] {
+        assert!(r.stdout.contains(line), "{line}: {}", r.stdout);
+    }
     let garbage = run(&["conform", "--hostile=garbage", "--format", "json"]);
     assert_eq!(garbage.code, 1, "{}", garbage.stderr);
     let checks = checks(&garbage.stdout);
@@ -252,10 +259,14 @@ fn the_http_checks_find_what_server_everything_breaks() {
         .iter()
         .filter(|c| c["id"].as_str().is_some_and(|id| id.starts_with("http-")))
         .collect();
-    assert_eq!(http.len(), 10, "{}", r.stdout);
+    assert_eq!(http.len(), 11, "{}", r.stdout);
     assert!(http.iter().all(|c| c["status"] == "pass"), "{}", r.stdout);
-    // The raw-line checks, made over HTTP with bodies for lines.
-    for id in LINE_CHECKS {
+    // The raw-line checks, made over HTTP with bodies for lines; calls in flight watched on
+    // their event streams.
+    for id in LINE_CHECKS
+        .iter()
+        .chain(&["progress-notifications", "cancellation-respected"])
+    {
         assert_eq!(status_of(&demo_checks, id), "pass", "{id}: {}", r.stdout);
     }
     assert_eq!(
@@ -293,6 +304,7 @@ fn the_http_checks_find_what_server_everything_breaks() {
         ("parse-error", "pass"),
         // Two pings in one POST body are answered, in a version without batches.
         ("batch-refused", "fail"),
+        ("progress-notifications", "pass"),
     ] {
         assert_eq!(status_of(&checks, id), status, "{id}: {}", r.stdout);
     }
