@@ -7,6 +7,7 @@ mod clipboard;
 mod crossterm_edge;
 mod edge;
 pub mod event_loop;
+mod host_library;
 mod layout_file;
 mod picker_loop;
 pub mod saved_calls;

@@ -2,13 +2,15 @@
 //! recording followed as the tap writes it, from its start, and told to the UI as a
 //! connection's task tells it: every message into the protocol pane (the host's as sent, the
 //! server's as received), the handshake's answer as the server it connected to, each
-//! `tools/list` answer as the tool list, each host call with its answer judged as a call made
+//! `tools/list` answer as the tool list (and each list of resources, templates and prompts as
+//! the library), each host call with its answer judged as a call made
 //! here is, a line that is not JSON-RPC flagged. It only watches: a request from the UI (a
 //! call, a read, a ping) is refused with why. The recording is the only link to the tap, so
 //! nothing here can hold up the host or the server.
 
 use crate::app::call::state::{HostCall, Judged};
 use crate::app::effect::SessionRequest;
+use crate::app::library::state::Item;
 use crate::app::update::Msg;
 use crate::mcp::surface::result::CallResult;
 use crate::mcp::transport::wire::{Direction, Tap, WireLog};
@@ -22,11 +24,30 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
+use super::host_library::{self, HostLibrary};
+
 /// Why a request from the UI is not sent.
 pub const WATCHING: &str = "attached to a tap: the host drives this session and mcp-inspect only watches it (to call tools yourself, open the server: mcp-inspect -- COMMAND)";
 
-/// Why the Resources, Templates and Prompts tabs are empty.
-const NOT_LISTED: &str = "attached to a tap: resources, templates and prompts are not listed here (what the host listed is in the protocol pane, 5)";
+/// What the host was last given: the tool list and the library, once it listed them.
+#[derive(Default)]
+struct Known {
+    tools: Option<ToolList>,
+    library: Option<(Vec<Item>, Vec<String>)>,
+}
+
+impl Known {
+    /// Keeps what `msg` lists.
+    fn note(&mut self, msg: &Msg) {
+        match msg {
+            Msg::ToolsListed(list) => self.tools = Some(list.clone()),
+            Msg::LibraryListed { items, problems } => {
+                self.library = Some((items.clone(), problems.clone()));
+            }
+            _ => {}
+        }
+    }
+}
 
 /// Follows `session` until it ends or the UI is gone, answering the UI's requests meanwhile.
 pub async fn run(
@@ -35,10 +56,10 @@ pub async fn run(
     to_ui: mpsc::Sender<Msg>,
     wire: WireLog,
 ) {
-    let listed: Arc<Mutex<Option<ToolList>>> = Arc::default();
+    let known: Arc<Mutex<Known>> = Arc::default();
     let reader = {
-        let (listed, to_ui) = (listed.clone(), to_ui.clone());
-        tokio::task::spawn_blocking(move || follow(session, &to_ui, &wire, &listed))
+        let (known, to_ui) = (known.clone(), to_ui.clone());
+        tokio::task::spawn_blocking(move || follow(session, &to_ui, &wire, &known))
     };
     loop {
         let request = tokio::select! {
@@ -48,14 +69,17 @@ pub async fn run(
         let Some(request) = request else { break };
         let answer = match request {
             // The tool list is the host's: the last one it was given, once it was.
-            SessionRequest::ListTools => match listed.lock().ok().and_then(|l| l.clone()) {
+            SessionRequest::ListTools => match known.lock().ok().and_then(|k| k.tools.clone()) {
                 Some(list) => Msg::ToolsListed(list),
                 None => continue,
             },
-            SessionRequest::ListLibrary => Msg::LibraryListed {
-                items: Vec::new(),
-                problems: vec![NOT_LISTED.into()],
-            },
+            // So is the library.
+            SessionRequest::ListLibrary => {
+                let (items, problems) = (known.lock().ok())
+                    .and_then(|k| k.library.clone())
+                    .unwrap_or_else(|| (Vec::new(), vec![host_library::NOT_YET.into()]));
+                Msg::LibraryListed { items, problems }
+            }
             other => super::carrier::refusal(other, WATCHING),
         };
         if to_ui.send(answer).await.is_err() {
@@ -67,12 +91,7 @@ pub async fn run(
 
 /// Reads the recording on this blocking thread, line by line, until the tap ends or the UI
 /// is gone; says how the session ended.
-fn follow(
-    mut session: Following,
-    to_ui: &mpsc::Sender<Msg>,
-    wire: &WireLog,
-    listed: &Mutex<Option<ToolList>>,
-) {
+fn follow(mut session: Following, to_ui: &mpsc::Sender<Msg>, wire: &WireLog, known: &Mutex<Known>) {
     let tap = Tap {
         recorder: None,
         log: Some(wire.clone()),
@@ -86,11 +105,9 @@ fn follow(
     }
     while let Some(lines) = session.next_lines(|| !to_ui.is_closed()) {
         for line in lines {
-            let (said, list) = seeing.line(&String::from_utf8_lossy(&line), &tap);
-            if let Some(list) = list
-                && let Ok(mut kept) = listed.lock()
-            {
-                *kept = Some(list);
+            let said = seeing.line(&String::from_utf8_lossy(&line), &tap);
+            if let Ok(mut known) = known.lock() {
+                said.iter().for_each(|msg| known.note(msg));
             }
             for msg in said {
                 if to_ui.blocking_send(msg).is_err() {
@@ -125,6 +142,8 @@ struct Seeing {
     more_pages: bool,
     /// What the host declared in its `initialize`.
     host_capabilities: Value,
+    /// The resources, templates and prompts the host was given.
+    library: HostLibrary,
 }
 
 impl Seeing {
@@ -137,18 +156,18 @@ impl Seeing {
             tools: ToolList::default(),
             more_pages: false,
             host_capabilities: Value::Null,
+            library: HostLibrary::default(),
         }
     }
 
-    /// What one recorded line tells the UI, and the tool list when the line changed it.
-    fn line(&mut self, line: &str, tap: &Tap) -> (Vec<Msg>, Option<ToolList>) {
+    /// What one recorded line tells the UI.
+    fn line(&mut self, line: &str, tap: &Tap) -> Vec<Msg> {
         let Ok(entry) = serde_json::from_str::<Value>(line) else {
-            return (Vec::new(), None);
+            return Vec::new();
         };
         let seen = self.judging.push_entry(&entry);
         let answered = self.judging.answered().map(String::from);
         let mut said = Vec::new();
-        let mut list = None;
         if let Seen::Stray(_, stray) = &seen {
             said.push(Msg::Server(ServerEvent::Notice(format!(
                 "{} (a strict host fails here): {}",
@@ -158,7 +177,7 @@ impl Seeing {
         }
         let (message, from_host) = (&entry["message"], entry["dir"].as_str() == Some("out"));
         if !message.is_object() {
-            return (said, list);
+            return said;
         }
         let direction = match from_host {
             true => Direction::Out,
@@ -177,9 +196,10 @@ impl Seeing {
                 said.push(Msg::Connected(server));
             }
             (Some("tools/list"), false) => {
-                let listing = self.listed(&message["result"]);
-                said.push(Msg::ToolsListed(listing.clone()));
-                list = Some(listing);
+                said.push(Msg::ToolsListed(self.listed(&message["result"])))
+            }
+            (Some(method), false) if message.get("result").is_some() => {
+                said.extend(self.library.answered(method, &message["result"]));
             }
             _ => {}
         }
@@ -188,7 +208,7 @@ impl Seeing {
         {
             said.push(Msg::HostCalled(Box::new(self.host_call(call, message))));
         }
-        (said, list)
+        said
     }
 
     /// A `tools/list` page: the tools so far (a page after one that said more follow adds
@@ -292,6 +312,8 @@ mod tests {
             line(9, "out", json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "b"}})),
             line(12, "in", json!({"jsonrpc": "2.0", "id": "x", "result": {"content": [], "structuredContent": {"n": 11}}})),
             r#"{"t":13,"dir":"in","message":{"jsonrpc":"2.0","id":5,"error":{"code":1e300,"message":"no"}}}"#.to_string(),
+            line(14, "out", json!({"jsonrpc": "2.0", "id": 6, "method": "prompts/list"})),
+            line(15, "in", json!({"jsonrpc": "2.0", "id": 6, "result": {"prompts": [{"name": "review"}]}})),
         ];
         let wire = WireLog::default();
         let tap = Tap {
@@ -300,11 +322,11 @@ mod tests {
         };
         let mut seeing = Seeing::new(Instant::now());
         let mut told = Vec::new();
-        let mut last_list = None;
+        let mut known = Known::default();
         for l in &lines {
-            let (said, list) = seeing.line(l, &tap);
+            let said = seeing.line(l, &tap);
+            said.iter().for_each(|msg| known.note(msg));
             told.extend(said);
-            last_list = list.or(last_list);
         }
         let Some(Msg::Connected(server)) = told.iter().find(|m| matches!(m, Msg::Connected(_)))
         else {
@@ -326,7 +348,9 @@ mod tests {
             "{notices:?}"
         );
         assert!(notices[0].contains("Server started!") && !notices[0].contains('\u{1b}'));
-        let list = last_list.expect("listed");
+        let list = known.tools.expect("listed");
+        let (items, _) = known.library.expect("the prompts the host was given");
+        assert_eq!(items[0].json["name"], "review");
         let names: Vec<&str> = (list.tools.iter()).map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["a", "b"], "a second page adds to the first");
         let calls: Vec<&HostCall> = (told.iter())
@@ -351,7 +375,7 @@ mod tests {
         let (messages, dropped) = wire.take();
         assert_eq!(
             (messages.len(), dropped),
-            (10, 0),
+            (12, 0),
             "every message but the stray line"
         );
         assert_eq!(messages[0].direction, Direction::Out);
