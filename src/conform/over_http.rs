@@ -155,15 +155,6 @@ async fn every_check(target: &Target, version: &str, era: Era) -> Vec<Finding> {
 
 /// The checks that need a session opened by hand: initialize, then `initialized`.
 async fn in_a_session(raw: &Raw<'_>, checks: [Finding; 7], version: &str) -> Vec<Finding> {
-    let [
-        notification,
-        header,
-        required,
-        unknown,
-        get,
-        terminated,
-        visible,
-    ] = checks;
     let opened = match raw.open(version).await {
         Ok(opened) => opened,
         Err(why) => {
@@ -175,22 +166,20 @@ async fn in_a_session(raw: &Raw<'_>, checks: [Finding; 7], version: &str) -> Vec
                 super::hygiene::batch_refused(),
                 super::hygiene::parse_error(),
             ];
-            let mut found = not_run(
-                [
-                    notification,
-                    header,
-                    required,
-                    unknown,
-                    get,
-                    terminated,
-                    visible,
-                ],
-                &why,
-            );
+            let mut found = not_run(checks, &why);
             found.extend(not_run(lines, &why));
             return found;
         }
     };
+    let [
+        notification,
+        header,
+        required,
+        unknown,
+        get,
+        terminated,
+        visible,
+    ] = checks;
     let notification =
         notification.judged_http(opened.sent(&[]), accepted_202(&opened.initialized));
     let visible = match &opened.session {
