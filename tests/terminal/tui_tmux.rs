@@ -845,6 +845,15 @@ fn inspector_of(server: i32) -> i32 {
     pid
 }
 
+/// The tools the hostile server lists with `attacks`, as the Tools pane's title counts them
+/// (`garbage` adds its `progress_liar`).
+fn hostile_tools(attacks: &str) -> &'static str {
+    match attacks.contains("garbage") {
+        true => "Tools (22)",
+        false => "Tools (21)",
+    }
+}
+
 /// The inspector on a stubborn hostile server (ignores SIGTERM, has a grandchild) with `attacks`;
 /// returns the server's and grandchild's pids once the tools are listed.
 fn start_hostile(tmux: &Tmux, bin: &str, tag: &str, attacks: &str, env: &str) -> [i32; 2] {
@@ -854,7 +863,7 @@ fn start_hostile(tmux: &Tmux, bin: &str, tag: &str, attacks: &str, env: &str) ->
         "{env} {bin} --timeout 5 -- {bin} hostile-server --attack stubborn{attacks} --pid-file {}",
         pid_file.display()
     ));
-    tmux.wait_for("Tools (21)");
+    tmux.wait_for(hostile_tools(attacks));
     hostile::read_pids(&pid_file)
 }
 
@@ -899,7 +908,7 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
         "the server wrote the clipboard"
     );
     tmux.keys(&["q"]);
-    tmux.wait_gone("Tools (21)");
+    tmux.wait_gone(hostile_tools("garbage"));
     hostile::assert_gone(&pids, "quit");
     assert_eq!(tmux.stty("after-quit"), modes, "terminal modes after quit");
 
