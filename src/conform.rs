@@ -151,20 +151,28 @@ pub async fn run_all(
     selection: &Selection,
     seen: impl FnOnce() -> Seen,
 ) -> Vec<Finding> {
-    let mut findings = run(session, selection, seen).await;
-    if let Some(target) = target {
-        // Each on copies of its own: the two at once.
-        let (raw, in_flight) = tokio::join!(
-            run_raw(target, selection),
-            in_flight::run(session, target, selection)
-        );
-        findings.extend(raw);
-        findings.extend(in_flight);
-        let server = &session.server;
-        let version = &server.protocol_version;
-        findings.extend(run_http(target, version, server.era, selection).await);
-        findings.extend(http_headers::run(session, target, selection).await);
-    }
+    // The calls in flight are watched on a copy (or a session) of their own, beside the rest.
+    let in_flight = async {
+        match target {
+            Some(target) => in_flight::run(session, target, selection).await,
+            None => Vec::new(),
+        }
+    };
+    let rest = async {
+        let mut findings = run(session, selection, seen).await;
+        if let Some(target) = target {
+            findings.extend(run_raw(target, selection).await);
+            let server = &session.server;
+            let version = &server.protocol_version;
+            findings.extend(run_http(target, version, server.era, selection).await);
+            findings.extend(http_headers::run(session, target, selection).await);
+        }
+        findings
+    };
+    let (mut findings, in_flight) = tokio::join!(rest, in_flight);
+    findings.extend(in_flight);
+    // In the order `checks` lists them, whichever came back first.
+    findings.sort_by_key(|f| checks().position(|id| id == f.id));
     findings
 }
 
