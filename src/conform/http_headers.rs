@@ -1,6 +1,7 @@
 //! The 2026-07-28 era's request headers over Streamable HTTP (SEP-2243): a server checks that
 //! `Mcp-Method` names the body's method and `Mcp-Name` the tool called, and refuses a request
-//! whose headers disagree with its body (400). Each case is a stateless request of its own,
+//! whose headers disagree with its body (400), and that each `Mcp-Param-*` header a tool's
+//! `x-mcp-header` asks for carries the argument's value. Each case is a stateless request of its own,
 //! with the era's `_meta`; a request with the headers right is sent first, so a refusal is
 //! known to be the headers'. Only a read-only tool is named in a call.
 
@@ -8,16 +9,23 @@ use super::http_raw::{HttpSent, Outcome, Raw, json_headers};
 use super::{Finding, Level, Status, finding};
 use crate::config::target::Target;
 use crate::mcp::Session;
+use crate::mcp::surface::tool::Tool;
 use crate::schema::Era;
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Value, json};
 
 const HEADERS: &str = "basic/transports, 2026-07-28 (standard headers, SEP-2243)";
 const MODERN: &str = "2026-07-28";
 
 /// The ids of the checks here, in the order they run.
-pub const IDS: [&str; 2] = ["http-method-header-checked", "http-name-header-checked"];
+pub const IDS: [&str; 3] = [
+    "http-method-header-checked",
+    "http-name-header-checked",
+    "http-param-header-checked",
+];
 
-fn checks() -> [Finding; 2] {
+fn checks() -> [Finding; 3] {
     [
         finding(
             IDS[0],
@@ -31,12 +39,18 @@ fn checks() -> [Finding; 2] {
             Level::Must,
             HEADERS,
         ),
+        finding(
+            IDS[2],
+            "a tools/call whose Mcp-Param header (asked for by x-mcp-header) is missing or holds another value than the argument is refused with 400; its Base64 form is read as the value",
+            Level::Must,
+            HEADERS,
+        ),
     ]
 }
 
 /// The checks here `selection` wants, on a Streamable HTTP server in the 2026-07-28 era.
 pub async fn run(session: &Session, target: &Target, selection: &super::Selection) -> Vec<Finding> {
-    let [method, name] = checks();
+    let [method, name, param] = checks();
     let found = match target {
         Target::Http { url, headers, .. }
             if super::http_raw::speaks_streamable_http(target)
@@ -46,16 +60,19 @@ pub async fn run(session: &Session, target: &Target, selection: &super::Selectio
             vec![
                 method_header(&raw, method).await,
                 name_header(&raw, session, name).await,
+                param_header(&raw, session, param).await,
             ]
         }
-        Target::Http { .. } if super::http_raw::speaks_streamable_http(target) => [method, name]
-            .map(|c| {
-                c.not_applicable(
-                    "the headers came with 2026-07-28; the server speaks an earlier version",
-                )
-            })
-            .into(),
-        _ => [method, name]
+        Target::Http { .. } if super::http_raw::speaks_streamable_http(target) => {
+            [method, name, param]
+                .map(|c| {
+                    c.not_applicable(
+                        "the headers came with 2026-07-28; the server speaks an earlier version",
+                    )
+                })
+                .into()
+        }
+        _ => [method, name, param]
             .map(|c| c.not_applicable("needs a Streamable HTTP server"))
             .into(),
     };
@@ -114,6 +131,89 @@ async fn name_header(raw: &Raw<'_>, session: &Session, check: Finding) -> Findin
     check.judged_http(vec![sent], refused_400(&got))
 }
 
+/// A read-only tool with a string argument whose `x-mcp-header` asks for an `Mcp-Param-*`
+/// header (the tool's header annotations all valid), and a call of it whose arguments hold a
+/// value of ours there: the tool, the header's name and those arguments.
+fn param_target(tools: &[Tool]) -> Option<(&Tool, String, Value)> {
+    (tools.iter())
+        .filter(|t| t.annotations.read_only == Some(true))
+        .filter(|t| crate::schema::headers::header_problems(&t.input_schema).is_empty())
+        .find_map(|tool| {
+            let properties = tool.input_schema.get("properties")?.as_object()?;
+            let (argument, header) = properties.iter().find_map(|(name, schema)| {
+                let header = schema.get("x-mcp-header")?.as_str()?;
+                (schema.get("type")? == "string").then_some((name, header))
+            })?;
+            let mut arguments = crate::schema::generate::skeleton(&tool.input_schema);
+            arguments[argument] = json!(PARAM_VALUE);
+            Some((tool, format!("Mcp-Param-{header}"), arguments))
+        })
+}
+
+/// The argument's value in the call, and another.
+const PARAM_VALUE: &str = "mcp-inspect-a";
+const OTHER_VALUE: &str = "mcp-inspect-b";
+
+async fn param_header(raw: &Raw<'_>, session: &Session, check: Finding) -> Finding {
+    let tools = match session.list_tools().await {
+        Ok(list) => list.tools,
+        Err(e) => return check.not_applicable(&format!("tools/list failed: {e}")),
+    };
+    // A server that ignores the header runs the tool: only a read-only one is named.
+    let Some((tool, header, arguments)) = param_target(&tools) else {
+        let declared = (tools.iter()).any(|t| t.input_schema.to_string().contains("x-mcp-header"));
+        return check.not_applicable(match declared {
+            true => "no read-only tool has a string argument with x-mcp-header (only read-only tools are called)",
+            false => "the server declares no tool argument with x-mcp-header",
+        });
+    };
+    let params = json!({"name": tool.name, "arguments": arguments});
+    let named = [
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", tool.name.as_str()),
+    ];
+    let with = |value: Option<&str>| {
+        let mut headers = named.to_vec();
+        headers.extend(value.map(|v| (header.as_str(), v)));
+        request("tools/call", params.clone(), &headers)
+    };
+    let right = with(Some(PARAM_VALUE));
+    let control = raw.send(&right, None).await;
+    if !accepted(&control) {
+        return check.not_applicable(&format!(
+            "a call of {} with the headers right was refused too ({})",
+            crate::untrusted::label(&tool.name),
+            super::http_raw::answered(&control)
+        ));
+    }
+    // The same value Base64-encoded (the form a value unsafe in a header takes) is the same.
+    let encoded = format!("=?base64?{}?=", BASE64.encode(PARAM_VALUE));
+    let sent = with(Some(&encoded));
+    let got = raw.send(&sent, None).await;
+    if !accepted(&got) {
+        let said = format!(
+            "{header} holding the argument Base64-encoded ({encoded}) was refused: {}",
+            super::http_raw::answered(&got)
+        );
+        return check.judged_http(vec![right, sent], (Status::Fail, said));
+    }
+    for (value, why) in [
+        (Some(OTHER_VALUE), "holding another value"),
+        (None, "missing"),
+    ] {
+        let sent = with(value);
+        let got = raw.send(&sent, None).await;
+        let (status, said) = refused_400(&got);
+        if status == Status::Fail {
+            let said = format!("{header} {why}: {said}");
+            return check.judged_http(vec![right, sent], (status, said));
+        }
+    }
+    let said =
+        format!("400 for {header} holding another value, and missing; its Base64 form accepted");
+    check.judged_http(vec![right], (Status::Pass, said))
+}
+
 /// A stateless request of the 2026-07-28 era: the version header, the era's `_meta`, `extra`
 /// headers.
 fn request(method: &str, mut params: Value, extra: &[(&str, &str)]) -> HttpSent {
@@ -169,6 +269,35 @@ mod tests {
         assert_eq!(refused_400(&got(200, r#"{"result":{}}"#)).0, Status::Fail);
         assert_eq!(refused_400(&got(403, "")).0, Status::Fail);
         assert_eq!(refused_400(&Err("timed out".into())).0, Status::Fail);
+    }
+
+    #[test]
+    fn the_param_header_is_checked_on_a_read_only_tool_with_a_string_argument() {
+        let tool = |name: &str, read_only: bool, header: Value, kind: &str| {
+            crate::mcp::surface::tool::decode_tool(&json!({"name": name,
+                "annotations": {"readOnlyHint": read_only},
+                "inputSchema": {"type": "object", "required": ["region", "n"], "properties": {
+                    "region": {"type": kind, "x-mcp-header": header},
+                    "n": {"type": "integer"}}}}))
+            .expect("a tool")
+        };
+        let tools = [
+            tool("writes", false, json!("Region"), "string"),
+            tool("broken", true, json!("Has Space"), "string"),
+            tool("number", true, json!("Region"), "integer"),
+            tool("regional", true, json!("Region"), "string"),
+        ];
+        let (picked, header, arguments) = param_target(&tools).expect("a target");
+        assert_eq!(
+            (picked.name.as_str(), header.as_str()),
+            ("regional", "Mcp-Param-Region")
+        );
+        assert_eq!(arguments["region"], PARAM_VALUE);
+        assert!(
+            arguments["n"].is_i64(),
+            "the other required arguments filled: {arguments}"
+        );
+        assert!(param_target(&tools[..3]).is_none());
     }
 
     #[test]
