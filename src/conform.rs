@@ -93,13 +93,14 @@ const STDIO: &str = "basic/transports#stdio";
 const NOBODY: &str = "mcp-inspect-conform-no-such";
 
 /// The checks made in the session, in the order they run.
-const IN_SESSION: [&str; 15] = [
+const IN_SESSION: [&str; 16] = [
     "unknown-method",
     "ping",
     "server-discover",
     "tools-list",
     "resources-list",
     "prompts-list",
+    "undeclared-capability",
     "invalid-cursor",
     "unknown-tool",
     "invalid-arguments",
@@ -211,6 +212,9 @@ pub async fn run(
         found.push(server_discover(session).await);
     }
     found.extend(listings(session, selection).await);
+    if wants("undeclared-capability") {
+        found.push(undeclared_capability(session).await);
+    }
     if wants("invalid-cursor") {
         found.push(invalid_cursor(session).await);
     }
@@ -431,6 +435,45 @@ async fn listings(session: &Session, selection: &Selection) -> Vec<Finding> {
         found.push(check.judged((method, json!({})), (status, said)));
     }
     found
+}
+
+/// A capability the server does not declare: its methods answered -32601, not served.
+async fn undeclared_capability(session: &Session) -> Finding {
+    let check = finding(
+        "undeclared-capability",
+        "a method of a capability the server does not declare is answered with error -32601, not served",
+        Level::Should,
+        "basic/lifecycle#capability-negotiation",
+    );
+    let mut asked = Vec::new();
+    for (capability, method, params) in [
+        ("tools", "tools/list", json!({})),
+        ("resources", "resources/list", json!({})),
+        ("prompts", "prompts/list", json!({})),
+        ("logging", "logging/setLevel", json!({"level": "warning"})),
+    ] {
+        if session.server.declares(capability)
+            || (capability == "logging" && session.server.era == Era::Modern)
+        {
+            continue;
+        }
+        let outcome = session.any_request(method, Some(params.clone())).await;
+        let (status, said) = expects_error(&outcome, -32601);
+        if status == Status::Fail {
+            let said = format!("`{capability}` is not declared, yet {method} got {said}");
+            return check.judged((method, params), (status, said));
+        }
+        asked.push(method);
+    }
+    let mut check = check;
+    (check.status, check.said) = match asked.is_empty() {
+        true => (
+            Status::NotApplicable,
+            "every capability asked about is declared".into(),
+        ),
+        false => (Status::Pass, format!("-32601 for {}", asked.join(", "))),
+    };
+    check
 }
 
 async fn invalid_cursor(session: &Session) -> Finding {
