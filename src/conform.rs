@@ -10,6 +10,7 @@ mod http_raw;
 mod http_stream;
 mod hygiene;
 mod in_flight;
+mod modern;
 mod over_http;
 mod probe;
 pub mod reproduce;
@@ -119,6 +120,7 @@ pub fn checks() -> impl Iterator<Item = &'static str> {
         .chain(in_flight::IDS)
         .chain(over_http::IDS)
         .chain(http_headers::IDS)
+        .chain(modern::IDS)
 }
 
 /// Which checks run (`--only`, `--skip`): a check left out sends nothing.
@@ -167,6 +169,7 @@ pub async fn run_all(
             let version = &server.protocol_version;
             findings.extend(run_http(target, version, server.era, selection).await);
             findings.extend(http_headers::run(session, target, selection).await);
+            findings.extend(modern::run(target, server.era, selection).await);
         }
         findings
     };

@@ -34,6 +34,9 @@ pub enum Attack {
     NoInit,
     /// Ignores SIGTERM and stdin closing, and starts a grandchild process that sleeps.
     Stubborn,
+    /// Speaks 2026-07-28 (answers `server/discover`) and never checks a request's `_meta`: a
+    /// request without it, or naming a version from the future, is served.
+    Modern,
     /// Declares the skills extension (SEP-2640) and lists skills that attack a host: a
     /// tampered SKILL.md, a size lie, a YAML alias bomb, a frontmatter that differs from its
     /// entry, a file outside the skill, a gigabyte claimed, escape sequences in a name.
@@ -144,6 +147,7 @@ fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Va
                 None => wire.error(&id, -32002, "no such resource"),
             }
         }
+        "server/discover" if options.has(Attack::Modern) => wire.result(&id, discover(garbage)),
         "ping" => wire.result(&id, json!({})),
         "tools/list" => wire.result(&id, catalog.page(params.get("cursor"))),
         "tools/call" => catalog.call(wire, id, &params),
@@ -158,6 +162,19 @@ fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Va
         _ if garbage => wire.result(&id, json!({})),
         other => wire.error(&id, -32601, &format!("method not found: {other}")),
     }
+}
+
+/// `server/discover`'s answer: the 2026-07-28 era, what `initialize` declares.
+fn discover(garbage: bool) -> Value {
+    let mut result = initialize(&json!({"protocolVersion": "2025-11-25"}), garbage);
+    result["supportedVersions"] = json!(["2026-07-28"]);
+    result["resultType"] = json!("complete");
+    result["ttlMs"] = json!(0);
+    result["cacheScope"] = json!("private");
+    if let Some(r) = result.as_object_mut() {
+        r.remove("protocolVersion");
+    }
+    result
 }
 
 /// The handshake answer: a legacy-era server with a hostile name, version and instructions;

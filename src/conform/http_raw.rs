@@ -230,11 +230,16 @@ fn sse_message(text: &str) -> Option<Value> {
     sse_messages(text).into_iter().next()
 }
 
+/// The JSON-RPC message of a body: JSON, or an event stream's first message.
+pub fn message_of(body: &str) -> Option<Value> {
+    serde_json::from_str::<Value>(body)
+        .ok()
+        .or_else(|| sse_message(body))
+}
+
 /// The protocol version an initialize answer (JSON or an event stream) names.
 fn negotiated(body: &str) -> Option<String> {
-    let message = serde_json::from_str::<Value>(body)
-        .ok()
-        .or_else(|| sse_message(body))?;
+    let message = message_of(body)?;
     let version = message.pointer("/result/protocolVersion")?.as_str()?;
     // The version goes into a header: a hostile one must not break the request.
     (version.len() <= 32 && version.bytes().all(|b| b.is_ascii_graphic())).then(|| version.into())

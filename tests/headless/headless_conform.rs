@@ -35,6 +35,15 @@ fn the_demo_conforms_in_both_eras() {
         for id in ["progress-notifications", "cancellation-respected"] {
             assert_eq!(status_of(&checks, id), "pass", "{era} {id}: {}", r.stdout);
         }
+        // The 2026 request rules, checked on a copy spoken to line by line.
+        let modern = if era == "modern" {
+            "pass"
+        } else {
+            "not_applicable"
+        };
+        for id in ["meta-required", "unsupported-version-refused"] {
+            assert_eq!(status_of(&checks, id), modern, "{era} {id}: {}", r.stdout);
+        }
         let ping = status_of(&checks, "ping");
         assert_eq!(
             ping,
@@ -114,6 +123,25 @@ fn the_hostile_server_fails_what_it_breaks_with_a_reproduce_line() {
 
 /// server-everything over stdio, started as a user starts it: every check answered within a
 /// few seconds, none "missing".
+/// A server of the 2026 era that never looks at a request's `_meta` serves what it must
+/// refuse.
+#[test]
+fn the_hostile_server_in_the_2026_era_serves_requests_it_must_refuse() {
+    let r = run(&["conform", "--hostile=modern", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let checks = checks(&r.stdout);
+    assert_eq!(
+        status_of(&checks, "server-discover"),
+        "pass",
+        "{}",
+        r.stdout
+    );
+    for id in ["meta-required", "unsupported-version-refused"] {
+        assert_eq!(status_of(&checks, id), "fail", "{id}: {}", r.stdout);
+    }
+    crate::hostile::assert_terminal_safe("conform's report", &r.stdout);
+}
+
 #[test]
 fn server_everything_is_judged_by_every_check() {
     let Some(everything) = peers::everything() else {
