@@ -94,7 +94,7 @@ const STDIO: &str = "basic/transports#stdio";
 const NOBODY: &str = "mcp-inspect-conform-no-such";
 
 /// The checks made in the session, in the order they run.
-const IN_SESSION: [&str; 16] = [
+const IN_SESSION: [&str; 17] = [
     "unknown-method",
     "ping",
     "server-discover",
@@ -104,6 +104,7 @@ const IN_SESSION: [&str; 16] = [
     "undeclared-capability",
     "invalid-cursor",
     "unknown-tool",
+    "invalid-params",
     "invalid-arguments",
     "logging-set-level",
     "unknown-resource",
@@ -223,6 +224,9 @@ pub async fn run(
     }
     if wants("unknown-tool") {
         found.push(unknown_tool(session).await);
+    }
+    if wants("invalid-params") {
+        found.push(invalid_params(session).await);
     }
     if wants("invalid-arguments") {
         found.push(invalid_arguments(session).await);
@@ -516,6 +520,28 @@ async fn unknown_tool(session: &Session) -> Finding {
         .any_request("tools/call", Some(params.clone()))
         .await;
     check.judged(("tools/call", params), expects_error(&outcome, -32602))
+}
+
+/// A request whose params lack what its method requires (a `tools/call` without a tool's
+/// name): -32602, not an internal error, not "method not found", never served.
+async fn invalid_params(session: &Session) -> Finding {
+    let check = finding(
+        "invalid-params",
+        "a request whose params lack what the method requires (a tools/call without a name, a resources/read without a uri) is answered with error -32602",
+        Level::Should,
+        JSON_RPC_ERRORS,
+    );
+    let Some((method, _)) = [
+        ("tools/call", "tools"),
+        ("resources/read", "resources"),
+        ("prompts/get", "prompts"),
+    ]
+    .into_iter()
+    .find(|(_, capability)| session.server.declares(capability)) else {
+        return check.not_applicable("none of tools, resources and prompts is declared");
+    };
+    let outcome = session.any_request(method, Some(json!({}))).await;
+    check.judged((method, json!({})), expects_error(&outcome, -32602))
 }
 
 /// A read-only tool called with arguments its inputSchema refuses: refused as a tool error or

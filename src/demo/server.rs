@@ -8,12 +8,13 @@ use super::{catalog, library, skills};
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    ErrorData, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams,
-    ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig, SetLevelRequestParams,
-    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    CustomRequest, CustomResult, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, LoggingLevel, LoggingMessageNotificationParam,
+    PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ResourceUpdatedNotificationParam, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use serde_json::{Value, json};
@@ -142,7 +143,38 @@ fn arg<'a>(args: &'a serde_json::Map<String, Value>, key: &str) -> Option<&'a Va
     args.get(key)
 }
 
+/// Methods rmcp reads typed: one of them handed to `on_custom_request` had params that do not
+/// fit (the era-removed ones, `ping`, `initialize` and the like, are left out: in 2026-07-28
+/// they are unknown methods).
+const TYPED_METHODS: [&str; 8] = [
+    "tools/call",
+    "tools/list",
+    "resources/read",
+    "resources/list",
+    "resources/templates/list",
+    "prompts/get",
+    "prompts/list",
+    "completion/complete",
+];
+
 impl ServerHandler for Demo {
+    /// rmcp hands a request of a method it knows here when its params do not fit the method's
+    /// type: JSON-RPC names that -32602 (invalid params), where rmcp's default says -32601.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let method = request.method;
+        if TYPED_METHODS.contains(&method.as_str()) {
+            return Err(ErrorData::invalid_params(
+                format!("the params of {method} do not fit its schema"),
+                None,
+            ));
+        }
+        Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, method, None))
+    }
+
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()

@@ -65,6 +65,8 @@ fn the_hostile_server_fails_what_it_breaks_with_a_reproduce_line() {
         "FAIL MUST   logging-set-level",
         "FAIL SHOULD unknown-tool",
         "FAIL SHOULD invalid-cursor",
+        // A tools/call without a name is served.
+        "FAIL SHOULD invalid-params",
         "reproduce: mcp-inspect request logging/setLevel --params '{\"level\":\"warning\"}' --hostile",
         // It passes over a line that is not JSON: said with the raw lines that show it.
         "FAIL SHOULD parse-error",
@@ -169,6 +171,8 @@ fn server_everything_is_judged_by_every_check() {
         r.stdout
     );
     assert_eq!(status_of(&checks, "unknown-method"), "pass", "{}", r.stdout);
+    // A tools/call without a name is answered -32603 with the validator's text.
+    assert_eq!(status_of(&checks, "invalid-params"), "fail", "{}", r.stdout);
     assert_eq!(
         status_of(&checks, "stdout-only-json-rpc"),
         "pass",
