@@ -17,6 +17,8 @@ use futures::StreamExt;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
+/// A request body past which a lost connection is likely the server refusing its size.
+const LARGE_BODY: usize = 1 << 20;
 /// A request body read whole at most (a JSON-RPC message; larger ones are refused with 413).
 const MAX_REQUEST: usize = 64 << 20;
 /// Header values registered as secrets at most (a host sends one token, or a few).
@@ -134,13 +136,15 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
         .and_then(|v| v.to_str().ok())
         .map(String::from);
     let (sink, opening) = proxy.sink_for(session.as_deref(), &body);
-    if !body.is_empty() {
+    // A body longer than a recorded line is passed on, not recorded (as over stdio): never
+    // copied for a recording that would drop it.
+    if !body.is_empty() && body.len() <= super::sessions::MAX_LINE {
         sink.offer(Direction::Out, body.to_vec());
     }
     let mut upstream = proxy
         .client
         .request(parts.method.clone(), &proxy.upstream)
-        .body(body);
+        .body(in_pieces(body.clone()));
     for (name, value) in passed(&parts.headers) {
         upstream = upstream.header(name, value);
     }
@@ -148,7 +152,19 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
         Ok(answer) => answer,
         Err(e) => {
             let said = crate::mcp::transport::http::describe(&e);
-            return plain(StatusCode::BAD_GATEWAY, &format!("the server: {said}"));
+            // A server that refuses a large body may close the connection before its refusal
+            // (413) can be read back: say what is likely.
+            let likely = match body.len() > LARGE_BODY {
+                true => format!(
+                    " (while sending a {:.1} MiB body: the server may have refused it as too large)",
+                    body.len() as f64 / f64::from(1 << 20)
+                ),
+                false => String::new(),
+            };
+            return plain(
+                StatusCode::BAD_GATEWAY,
+                &format!("the server: {said}{likely}"),
+            );
         }
     };
     let mut response = Response::builder().status(answer.status().as_u16());
@@ -188,6 +204,20 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
             "the server's answer could not be passed on",
         )
     })
+}
+
+/// A body sent a piece at a time (each a view of it, not a copy): a server that refuses a
+/// large body answers (413) before reading it all, and the answer is read between pieces
+/// and passed on, where one write of the whole would fail on the closed connection.
+fn in_pieces(body: axum::body::Bytes) -> reqwest::Body {
+    const PIECE: usize = 64 << 10;
+    if body.len() <= PIECE {
+        return reqwest::Body::from(body);
+    }
+    let pieces = (0..body.len())
+        .step_by(PIECE)
+        .map(move |at| Ok::<_, std::io::Error>(body.slice(at..(at + PIECE).min(body.len()))));
+    reqwest::Body::wrap_stream(futures::stream::iter(pieces.collect::<Vec<_>>()))
 }
 
 /// The recordings: one per session the server issued (`Mcp-Session-Id`), and one for the

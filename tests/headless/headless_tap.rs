@@ -644,6 +644,57 @@ fn an_http_tap_passes_a_session_through_and_records_it() {
     let _ = std::fs::remove_dir_all(&state);
 }
 
+/// Bodies larger than the pieces the HTTP tap sends them in: a 600 KB argument reaches the
+/// server whole and comes back echoed; a 6 MB body the server refuses (its limit is 4 MiB)
+/// gets the refusal, or, when the server's close wins the race, a 502 that says what is
+/// likely.
+#[test]
+fn an_http_tap_passes_large_bodies_on_whole_and_says_why_one_failed() {
+    let state = state_dir("http-large");
+    let server_port = crate::cli::free_port();
+    let mut demo = Command::new(BIN);
+    demo.args(["demo-server", "--http", &server_port.to_string()]);
+    let _demo = crate::cli::start_listening(demo, server_port);
+    let (mut tap, port) = http_tap(&state, server_port);
+    let call = |message: &str| {
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+            "params": {"name": "echo", "arguments": {"message": message}, "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {}}}})
+        .to_string();
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        write!(
+            stream,
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: echo\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        )
+        .expect("write");
+        // The server may refuse before reading it all: what could not be written is its call.
+        let _ = stream.write_all(body.as_bytes());
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        String::from_utf8_lossy(&answer).into_owned()
+    };
+    // (The answer may come chunked: its chunk sizes are hex digits, never a `y`.)
+    let echoed = call(&"y".repeat(600_000));
+    assert!(
+        echoed.starts_with("HTTP/1.1 200"),
+        "{}",
+        &echoed[..echoed.len().min(300)]
+    );
+    let ys = echoed.bytes().filter(|b| *b == b'y').count();
+    assert!(ys >= 600_000, "the argument came back whole: {ys} of it");
+    let refused = call(&"x".repeat(6 << 20));
+    let head = &refused[..refused.len().min(400)];
+    assert!(
+        head.starts_with("HTTP/1.1 413")
+            || (head.starts_with("HTTP/1.1 502") && head.contains("refused it as too large")),
+        "{head}"
+    );
+    interrupted(&mut tap);
+    let _ = std::fs::remove_dir_all(&state);
+}
+
 /// `tap --listen` on a free port in front of the server on `server_port`, recording in
 /// `state`; started once it listens.
 fn http_tap(state: &Path, server_port: u16) -> (crate::cli::Background, u16) {
