@@ -74,6 +74,18 @@ pub struct Raw<'a> {
 }
 
 impl<'a> Raw<'a> {
+    /// Raw requests to `target`, when it is a Streamable HTTP server.
+    pub fn of(target: &'a Target) -> Option<Raw<'a>> {
+        match target {
+            Target::Http {
+                url,
+                transport: HttpTransport::Streamable,
+                headers,
+            } => Some(Raw::new(url, headers)),
+            _ => None,
+        }
+    }
+
     pub fn new(url: &'a str, headers: &'a [Header]) -> Raw<'a> {
         Raw {
             client: crate::mcp::transport::http::client_keeping(0),

@@ -11,7 +11,7 @@ use super::http_stream::HttpStream;
 use super::hygiene::{INITIALIZED, SPOKEN, handshake_failed, initialize, not_run, ping};
 use super::probe::{Next, Probe, is_response};
 use super::{Finding, Level, Selection, Status, finding};
-use crate::config::target::{HttpTransport, Target};
+use crate::config::target::Target;
 use crate::mcp::Session;
 use crate::schema::Era;
 use serde_json::{Value, json};
@@ -164,13 +164,7 @@ enum Channel<'a> {
 impl<'a> Channel<'a> {
     /// A copy of the server started and initialized, or a session opened; why not, if not.
     async fn open(target: &'a Target, session: &Session) -> Result<Channel<'a>, String> {
-        if let Target::Http {
-            url,
-            transport: HttpTransport::Streamable,
-            headers,
-        } = target
-        {
-            let raw = Raw::new(url, headers);
+        if let Some(raw) = Raw::of(target) {
             // `initialize` and sessions belong to the eras before 2026-07-28.
             let version = match session.server.era {
                 Era::Modern => LAST_WITH_SESSIONS,

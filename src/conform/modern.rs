@@ -8,7 +8,7 @@
 use super::http_raw::{HttpSent, Raw, json_headers};
 use super::probe::{Probe, Reply};
 use super::{Finding, Level, Status, finding};
-use crate::config::target::{HttpTransport, Target};
+use crate::config::target::Target;
 use crate::schema::Era;
 use serde_json::{Value, json};
 
@@ -132,13 +132,7 @@ async fn ask(
     let line = |(id, method, params, _): &(Value, &str, Value, &str)| {
         json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
     };
-    if let Target::Http {
-        url,
-        transport: HttpTransport::Streamable,
-        headers,
-    } = target
-    {
-        let raw = Raw::new(url, headers);
+    if let Some(raw) = Raw::of(target) {
         let (mut answers, mut sent) = (Vec::new(), Vec::new());
         for request in asked {
             let mut headers = json_headers();
