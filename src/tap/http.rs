@@ -150,22 +150,7 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
     }
     let answer = match upstream.send().await {
         Ok(answer) => answer,
-        Err(e) => {
-            let said = crate::mcp::transport::http::describe(&e);
-            // A server that refuses a large body may close the connection before its refusal
-            // (413) can be read back: say what is likely.
-            let likely = match body.len() > LARGE_BODY {
-                true => format!(
-                    " (while sending a {:.1} MiB body: the server may have refused it as too large)",
-                    body.len() as f64 / f64::from(1 << 20)
-                ),
-                false => String::new(),
-            };
-            return plain(
-                StatusCode::BAD_GATEWAY,
-                &format!("the server: {said}{likely}"),
-            );
-        }
+        Err(e) => return not_passed_on(&e, body.len()),
     };
     let mut response = Response::builder().status(answer.status().as_u16());
     for (name, value) in passed(answer.headers()) {
@@ -204,6 +189,24 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
             "the server's answer could not be passed on",
         )
     })
+}
+
+/// The 502 for a request the server was not reached with, saying what is likely.
+fn not_passed_on(e: &reqwest::Error, body: usize) -> Response {
+    let said = crate::mcp::transport::http::describe(e);
+    // A server that refuses a large body may close the connection before its refusal (413)
+    // can be read back.
+    let likely = match body > LARGE_BODY {
+        true => format!(
+            " (while sending a {:.1} MiB body: the server may have refused it as too large)",
+            body as f64 / f64::from(1 << 20)
+        ),
+        false => String::new(),
+    };
+    plain(
+        StatusCode::BAD_GATEWAY,
+        &format!("the server: {said}{likely}"),
+    )
 }
 
 /// A body sent a piece at a time (each a view of it, not a copy): a server that refuses a
