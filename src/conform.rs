@@ -273,6 +273,12 @@ impl Finding {
         self
     }
 
+    /// Judged without a request of its own to show (the verdict sums up several, or none).
+    fn concluded(mut self, verdict: (Status, String)) -> Finding {
+        (self.status, self.said) = verdict;
+        self
+    }
+
     fn judged(mut self, sent: (&str, Value), verdict: (Status, String)) -> Finding {
         self.sent = Some((sent.0.to_string(), sent.1));
         (self.status, self.said) = verdict;
@@ -472,15 +478,13 @@ async fn undeclared_capability(session: &Session) -> Finding {
         }
         asked.push(method);
     }
-    let mut check = check;
-    (check.status, check.said) = match asked.is_empty() {
+    check.concluded(match asked.is_empty() {
         true => (
             Status::NotApplicable,
             "every capability asked about is declared".into(),
         ),
         false => (Status::Pass, format!("-32601 for {}", asked.join(", "))),
-    };
-    check
+    })
 }
 
 async fn invalid_cursor(session: &Session) -> Finding {
@@ -696,8 +700,7 @@ fn stdout_only_json_rpc(seen: &Seen) -> Finding {
     if !seen.stdio {
         return check.not_applicable("not a stdio server");
     }
-    let mut check = check;
-    (check.status, check.said) = match (&seen.first_non_json, seen.non_json_lines) {
+    check.concluded(match (&seen.first_non_json, seen.non_json_lines) {
         (None, _) => (Status::Pass, "every line was JSON-RPC".into()),
         (Some(first), n) => (
             Status::Fail,
@@ -706,8 +709,7 @@ fn stdout_only_json_rpc(seen: &Seen) -> Finding {
                 crate::plural::count(n, "line")
             ),
         ),
-    };
-    check
+    })
 }
 
 #[cfg(test)]

@@ -62,15 +62,13 @@ pub async fn check(session: &Session) -> Finding {
             asked.push("resources/read");
         }
     }
-    let mut check = check;
-    (check.status, check.said) = match asked.is_empty() {
+    check.concluded(match asked.is_empty() {
         true => (
             Status::NotApplicable,
             "no cacheable result was answered".into(),
         ),
         false => (Status::Pass, format!("both hints on {}", asked.join(", "))),
-    };
-    check
+    })
 }
 
 /// What a cacheable result lacks, if anything.

@@ -57,10 +57,14 @@ pub async fn run(session: &Session, target: &Target, selection: &super::Selectio
                 && session.server.era == Era::Modern =>
         {
             let raw = Raw::new(url, headers);
+            // Listed once for the two checks that pick a tool.
+            let tools = (session.list_tools().await)
+                .map(|list| list.tools)
+                .map_err(|e| format!("tools/list failed: {e}"));
             vec![
                 method_header(&raw, method).await,
-                name_header(&raw, session, name).await,
-                param_header(&raw, session, param).await,
+                name_header(&raw, &tools, name).await,
+                param_header(&raw, &tools, param).await,
             ]
         }
         Target::Http { .. } if super::http_raw::speaks_streamable_http(target) => {
@@ -112,10 +116,13 @@ async fn method_header(raw: &Raw<'_>, check: Finding) -> Finding {
     check.judged_http(vec![right], (Status::Pass, said))
 }
 
-async fn name_header(raw: &Raw<'_>, session: &Session, check: Finding) -> Finding {
-    let tools = match session.list_tools().await {
-        Ok(list) => list.tools,
-        Err(e) => return check.not_applicable(&format!("tools/list failed: {e}")),
+/// The tools listed, or why they could not be.
+type Listed = Result<Vec<Tool>, String>;
+
+async fn name_header(raw: &Raw<'_>, tools: &Listed, check: Finding) -> Finding {
+    let tools = match tools {
+        Ok(tools) => tools,
+        Err(why) => return check.not_applicable(why),
     };
     // A server that ignores the header runs the tool the body names: only a read-only one.
     let Some(tool) = tools.iter().find(|t| t.annotations.read_only == Some(true)) else {
@@ -139,29 +146,40 @@ fn param_target(tools: &[Tool]) -> Option<(&Tool, String, Value)> {
         .filter(|t| t.annotations.read_only == Some(true))
         .filter(|t| crate::schema::headers::header_problems(&t.input_schema).is_empty())
         .find_map(|tool| {
-            let properties = tool.input_schema.get("properties")?.as_object()?;
-            let (argument, header) = properties.iter().find_map(|(name, schema)| {
-                let header = schema.get("x-mcp-header")?.as_str()?;
-                (schema.get("type")? == "string").then_some((name, header))
-            })?;
+            let (argument, header) =
+                headed_arguments(tool).find_map(|(name, schema, header)| {
+                    (schema.get("type")? == "string").then_some((name, header))
+                })?;
             let mut arguments = crate::schema::generate::skeleton(&tool.input_schema);
             arguments[argument] = json!(PARAM_VALUE);
             Some((tool, format!("Mcp-Param-{header}"), arguments))
         })
 }
 
+/// A tool's arguments (top-level properties) that ask for a header: name, schema, header.
+fn headed_arguments(tool: &Tool) -> impl Iterator<Item = (&String, &Value, &str)> {
+    let properties = tool
+        .input_schema
+        .get("properties")
+        .and_then(Value::as_object);
+    (properties.into_iter().flatten()).filter_map(|(name, schema)| {
+        let header = schema.get("x-mcp-header")?.as_str()?;
+        Some((name, schema, header))
+    })
+}
+
 /// The argument's value in the call, and another.
 const PARAM_VALUE: &str = "mcp-inspect-a";
 const OTHER_VALUE: &str = "mcp-inspect-b";
 
-async fn param_header(raw: &Raw<'_>, session: &Session, check: Finding) -> Finding {
-    let tools = match session.list_tools().await {
-        Ok(list) => list.tools,
-        Err(e) => return check.not_applicable(&format!("tools/list failed: {e}")),
+async fn param_header(raw: &Raw<'_>, tools: &Listed, check: Finding) -> Finding {
+    let tools = match tools {
+        Ok(tools) => tools,
+        Err(why) => return check.not_applicable(why),
     };
     // A server that ignores the header runs the tool: only a read-only one is named.
-    let Some((tool, header, arguments)) = param_target(&tools) else {
-        let declared = (tools.iter()).any(|t| t.input_schema.to_string().contains("x-mcp-header"));
+    let Some((tool, header, arguments)) = param_target(tools) else {
+        let declared = (tools.iter()).any(|t| headed_arguments(t).next().is_some());
         return check.not_applicable(match declared {
             true => "no read-only tool has a string argument with x-mcp-header (only read-only tools are called)",
             false => "the server declares no tool argument with x-mcp-header",
