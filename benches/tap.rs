@@ -6,7 +6,8 @@
 //!   once, direct and through the tap; the tap's share of one message is half the difference
 //!   of the median round trips (a round trip crosses it twice; target ≤ 100 µs);
 //! - memory: the tap's peak RSS while it forwards a 100 MB message, and a flood of a million
-//!   notifications (target < 20 MiB each).
+//!   notifications (target < 20 MiB each); the HTTP tap's while it forwards a 100 MB POST to a
+//!   server that reads it whole (this benchmark's own listener).
 //!
 //! The instant server is this benchmark's own binary run with `--instant-server`.
 
@@ -109,17 +110,93 @@ fn peak_rss_mib(bin: &Path, server: &str, bytes: usize) -> f64 {
         }
     }
     // Read before the tap exits: its high-water mark so far is the whole run's.
-    let kib = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+    let peak = high_water_mib(child.id());
+    drop(child.stdin.take());
+    let _ = child.wait();
+    assert_eq!(read, bytes, "what came through");
+    peak
+}
+
+/// The high-water mark of a running process's resident memory, in MiB.
+fn high_water_mib(pid: u32) -> f64 {
+    let kib = std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|s| {
             let line = s.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
             line.split_whitespace().nth(1)?.parse::<f64>().ok()
         })
         .unwrap_or(0.0);
-    drop(child.stdin.take());
-    let _ = child.wait();
-    assert_eq!(read, bytes, "what came through");
     kib / 1024.0
+}
+
+/// The HTTP tap's peak RSS (MiB) while a host POSTs a 100 MB message through it to a server
+/// that reads it all and answers.
+fn http_peak_rss_mib(bin: &Path) -> f64 {
+    use std::net::{TcpListener, TcpStream};
+    const MESSAGE: usize = 100_000_000;
+    let server = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let server_port = server.local_addr().expect("port").port();
+    let received = std::thread::spawn(move || {
+        let (stream, _) = server.accept().expect("accept");
+        let mut from = BufReader::new(stream.try_clone().expect("clone"));
+        let mut length = 0;
+        let mut line = String::new();
+        while from.read_line(&mut line).is_ok_and(|n| n > 2) {
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap_or(0);
+            }
+            line.clear();
+        }
+        let got = std::io::copy(&mut from.take(length), &mut std::io::sink()).unwrap_or(0);
+        let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
+        let mut to = stream;
+        let _ = write!(
+            to,
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+            answer.len()
+        );
+        got
+    });
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut tap = Command::new(bin);
+    tap.args(["tap", "--listen", &format!("127.0.0.1:{port}"), "--url"])
+        .arg(format!("http://127.0.0.1:{server_port}/mcp"))
+        .env("XDG_STATE_HOME", state())
+        .stderr(Stdio::null());
+    let mut tap = tap.spawn().expect("the tap");
+    let mut host = loop {
+        match TcpStream::connect(("127.0.0.1", port)) {
+            Ok(stream) => break stream,
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
+    };
+    let head = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"message":""#;
+    let tail = r#""}}}"#;
+    write!(
+        host,
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{head}",
+        MESSAGE
+    )
+    .expect("write");
+    let piece = vec![b'a'; 1 << 16];
+    let mut left = MESSAGE - head.len() - tail.len();
+    while left > 0 {
+        let n = left.min(piece.len());
+        host.write_all(&piece[..n]).expect("write");
+        left -= n;
+    }
+    host.write_all(tail.as_bytes()).expect("write");
+    let mut answer = String::new();
+    let _ = host.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert_eq!(received.join().expect("the server"), MESSAGE as u64);
+    let peak = high_water_mib(tap.id());
+    let _ = tap.kill();
+    let _ = tap.wait();
+    peak
 }
 
 fn main() {
@@ -163,6 +240,10 @@ fn main() {
         "tap: peak RSS forwarding a 100 MB message {:.1} MiB, a flood of 1,000,000 notifications {:.1} MiB (target < 20 MiB)",
         peak_rss_mib(&bin, big, 100_000_001),
         peak_rss_mib(&bin, &flood, 1_000_000 * (note.len() + 1))
+    );
+    println!(
+        "tap --listen: peak RSS forwarding a 100 MB POST {:.1} MiB (target < 20 MiB)",
+        http_peak_rss_mib(&bin)
     );
     let _ = std::fs::remove_dir_all(state());
 }

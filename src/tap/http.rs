@@ -9,18 +9,17 @@
 
 use super::sessions::{Sink, Tapped};
 use crate::mcp::transport::record::Direction;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderName, StatusCode};
 use axum::response::Response;
 use futures::StreamExt;
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A request body past which a lost connection is likely the server refusing its size.
 const LARGE_BODY: usize = 1 << 20;
-/// A request body read whole at most (a JSON-RPC message; larger ones are refused with 413).
-const MAX_REQUEST: usize = 64 << 20;
 /// Header values registered as secrets at most (a host sends one token, or a few).
 const MAX_SECRETS: usize = 64;
 /// Headers that belong to one hop, not passed on either way.
@@ -126,31 +125,41 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
         return refused;
     }
     let (parts, body) = request.into_parts();
-    let Ok(body) = axum::body::to_bytes(body, MAX_REQUEST).await else {
-        return plain(StatusCode::PAYLOAD_TOO_LARGE, "request body over 64 MiB");
-    };
     proxy.keep_secret(&parts.headers);
     let session = parts
         .headers
         .get("mcp-session-id")
         .and_then(|v| v.to_str().ok())
         .map(String::from);
-    let (sink, opening) = proxy.sink_for(session.as_deref(), &body);
+    let Some(body) = Incoming::read(body).await else {
+        return plain(
+            StatusCode::BAD_REQUEST,
+            "the request body could not be read",
+        );
+    };
+    let whole = body.whole();
+    let (sink, opening) = proxy.sink_for(session.as_deref(), whole.as_deref().unwrap_or_default());
     // A body longer than a recorded line is passed on, not recorded (as over stdio): never
-    // copied for a recording that would drop it.
-    if !body.is_empty() && body.len() <= super::sessions::MAX_LINE {
-        sink.offer(Direction::Out, body.to_vec());
+    // held for a recording that would drop it.
+    if let Some(whole) = whole.filter(|w| !w.is_empty()) {
+        sink.offer(Direction::Out, whole.to_vec());
     }
+    let sent = Arc::new(AtomicUsize::new(0));
     let mut upstream = proxy
         .client
         .request(parts.method.clone(), &proxy.upstream)
-        .body(in_pieces(body.clone()));
+        .body(body.passed_on(Arc::clone(&sent)));
     for (name, value) in passed(&parts.headers) {
         upstream = upstream.header(name, value);
     }
+    // The host's length goes with the body it frames (sent as it comes, it would otherwise
+    // go chunked, which some servers do not read).
+    if let Some(length) = parts.headers.get(axum::http::header::CONTENT_LENGTH) {
+        upstream = upstream.header(axum::http::header::CONTENT_LENGTH, length);
+    }
     let answer = match upstream.send().await {
         Ok(answer) => answer,
-        Err(e) => return not_passed_on(&e, body.len()),
+        Err(e) => return not_passed_on(&e, sent.load(Ordering::Relaxed)),
     };
     let mut response = Response::builder().status(answer.status().as_u16());
     for (name, value) in passed(answer.headers()) {
@@ -209,18 +218,70 @@ fn not_passed_on(e: &reqwest::Error, body: usize) -> Response {
     )
 }
 
-/// A body sent a piece at a time (each a view of it, not a copy): a server that refuses a
-/// large body answers (413) before reading it all, and the answer is read between pieces
-/// and passed on, where one write of the whole would fail on the closed connection.
-fn in_pieces(body: axum::body::Bytes) -> reqwest::Body {
-    const PIECE: usize = 64 << 10;
-    if body.len() <= PIECE {
-        return reqwest::Body::from(body);
+/// A request body as it arrives: read whole when it fits a recorded line (so it is recorded,
+/// and an `initialize` is told apart), else its head and the rest still streaming in, passed
+/// on as it comes: the tap never holds more than a recorded line of it.
+struct Incoming {
+    head: Vec<Bytes>,
+    rest: Option<axum::body::BodyDataStream>,
+}
+
+impl Incoming {
+    /// Reads `body` to its end or past a recorded line; `None` when the host's body broke.
+    async fn read(body: Body) -> Option<Incoming> {
+        let mut stream = body.into_data_stream();
+        let mut head = Vec::new();
+        let mut read = 0;
+        while let Some(piece) = stream.next().await {
+            let piece = piece.ok()?;
+            read += piece.len();
+            head.push(piece);
+            if read > super::sessions::MAX_LINE {
+                return Some(Incoming {
+                    head,
+                    rest: Some(stream),
+                });
+            }
+        }
+        Some(Incoming { head, rest: None })
     }
-    let pieces = (0..body.len())
-        .step_by(PIECE)
-        .map(move |at| Ok::<_, std::io::Error>(body.slice(at..(at + PIECE).min(body.len()))));
-    reqwest::Body::wrap_stream(futures::stream::iter(pieces.collect::<Vec<_>>()))
+
+    /// The whole body, when it was read to its end.
+    fn whole(&self) -> Option<Bytes> {
+        match (&self.rest, self.head.as_slice()) {
+            (Some(_), _) => None,
+            (None, [one]) => Some(one.clone()),
+            (None, pieces) => Some(pieces.concat().into()),
+        }
+    }
+
+    /// The body for the server, a piece at a time, counting in `sent` what was handed on: a
+    /// server that refuses a large body answers (413) before reading it all, and the answer
+    /// is read between pieces and passed on, where one write of the whole would fail on the
+    /// closed connection.
+    fn passed_on(self, sent: Arc<AtomicUsize>) -> reqwest::Body {
+        const PIECE: usize = 64 << 10;
+        let pieces: Vec<Bytes> = (self.head.into_iter())
+            .flat_map(|piece| {
+                (0..piece.len().max(1))
+                    .step_by(PIECE)
+                    .map(|at| piece.slice(at..(at + PIECE).min(piece.len())))
+                    .collect::<Vec<_>>()
+            })
+            .filter(|piece| !piece.is_empty())
+            .collect();
+        let rest = futures::stream::iter(self.rest)
+            .flatten()
+            .map(|piece| piece.map_err(std::io::Error::other));
+        let all = futures::stream::iter(pieces.into_iter().map(Ok))
+            .chain(rest)
+            .inspect(move |piece| {
+                if let Ok(piece) = piece {
+                    sent.fetch_add(piece.len(), Ordering::Relaxed);
+                }
+            });
+        reqwest::Body::wrap_stream(all)
+    }
 }
 
 /// The recordings: one per session the server issued (`Mcp-Session-Id`), and one for the

@@ -20,6 +20,8 @@ const QUEUED_BYTES: usize = 8 << 20;
 pub const MAX_LINE: usize = 4 << 20;
 /// The longest a recorded line waits in the buffer before it is written to the file.
 const FLUSH_EVERY: Duration = Duration::from_millis(20);
+/// How long the recording lets a busy session's lines gather before it takes them.
+const GATHER: Duration = Duration::from_millis(1);
 /// How long the end of a session waits for the recording to catch up.
 const DRAIN: Duration = Duration::from_secs(1);
 
@@ -168,7 +170,9 @@ impl Tapped {
 /// The recording thread: lines written through a buffer, flushed once nothing waits and
 /// [`FLUSH_EVERY`] has passed since the last flush (so a busy session costs a write now and
 /// then, not one a message, and a viewer sees each line within that time); the end of the
-/// session answered once every line before it is written.
+/// session answered once every line before it is written. Woken by a line, it lets the lines
+/// of a busy session gather for [`GATHER`] and takes them together: the forwarding threads
+/// wake it once a batch, not once a line (a wake-up costs them a system call each).
 fn write_lines(
     items: &Receiver<Item>,
     recorder: &Recorder,
@@ -182,16 +186,34 @@ fn write_lines(
             None => items.recv().map_err(|_| RecvTimeoutError::Disconnected),
             Some(since) => items.recv_timeout(FLUSH_EVERY.saturating_sub(since.elapsed())),
         };
-        match item {
-            Ok(Item::Line(direction, line)) => {
+        // Records a line; true at the end of the session.
+        let take = |item: Item| match item {
+            Item::Line(direction, line) => {
                 record(recorder, direction, &line);
                 waiting.fetch_sub(line.len(), Ordering::Relaxed);
-                unflushed.get_or_insert_with(std::time::Instant::now);
+                false
             }
-            Ok(Item::End) => {
-                recorder.flush();
-                unflushed = None;
-                let _ = finished.send(());
+            Item::End => true,
+        };
+        match item {
+            Ok(first) => {
+                let mut ended = take(first);
+                if !ended {
+                    std::thread::sleep(GATHER);
+                }
+                while !ended && let Ok(more) = items.try_recv() {
+                    ended = take(more);
+                }
+                match ended {
+                    true => {
+                        recorder.flush();
+                        unflushed = None;
+                        let _ = finished.send(());
+                    }
+                    false => {
+                        unflushed.get_or_insert_with(std::time::Instant::now);
+                    }
+                }
             }
             Err(RecvTimeoutError::Timeout) => {
                 recorder.flush();
