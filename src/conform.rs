@@ -14,6 +14,7 @@ mod modern;
 mod over_http;
 mod probe;
 pub mod reproduce;
+mod resumption;
 mod templates;
 
 pub use http_raw::HttpSent;
@@ -121,6 +122,7 @@ pub fn checks() -> impl Iterator<Item = &'static str> {
         .chain(in_flight::IDS)
         .chain(over_http::IDS)
         .chain(http_headers::IDS)
+        .chain(resumption::IDS)
         .chain(modern::IDS)
 }
 
@@ -170,6 +172,7 @@ pub async fn run_all(
             let version = &server.protocol_version;
             findings.extend(run_http(target, version, server.era, selection).await);
             findings.extend(http_headers::run(session, target, selection).await);
+            findings.extend(resumption::run(session, target, selection).await);
             findings.extend(modern::run(target, server.era, selection).await);
         }
         findings

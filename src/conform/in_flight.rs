@@ -107,7 +107,7 @@ pub async fn run(session: &Session, target: &Target, selection: &Selection) -> V
 
 async fn every_check(session: &Session, target: &Target) -> Vec<Finding> {
     let checks = [progress_notifications(), cancellation_respected()];
-    let tools = candidates(session).await;
+    let tools = candidates(session, true).await;
     if tools.is_empty() {
         return not_run(
             checks,
@@ -222,9 +222,9 @@ impl<'a> Channel<'a> {
     }
 }
 
-/// The read-only tools to try, those whose name or description mentions progress first, each
-/// with its inputSchema's typical arguments.
-async fn candidates(session: &Session) -> Vec<(String, Value)> {
+/// The read-only tools to try, those whose name or description mentions progress first (or
+/// last, when not `progress_first`), each with its inputSchema's typical arguments.
+pub(super) async fn candidates(session: &Session, progress_first: bool) -> Vec<(String, Value)> {
     let Ok(list) = session.list_tools().await else {
         return Vec::new();
     };
@@ -239,7 +239,7 @@ async fn candidates(session: &Session) -> Vec<(String, Value)> {
         );
         words.to_lowercase().contains("progress")
     };
-    tools.sort_by_key(|t| !mentions_progress(t));
+    tools.sort_by_key(|t| mentions_progress(t) != progress_first);
     (tools.into_iter().take(TOOLS_TRIED))
         .map(|t| {
             (

@@ -4,8 +4,10 @@
 //! transport once: any `Host` and `Origin` served, a session id issued and then never asked
 //! for nor checked, `MCP-Protocol-Version` and the 2026 request headers ignored, a
 //! notification answered 200 with a body, a body that is not JSON answered 200, GET answered
-//! with a web page, DELETE "ending" a session that goes on, a space in the session id. Each
-//! of `conform`'s HTTP checks fails on it.
+//! with a web page, DELETE "ending" a session that goes on, a space in the session id, a call
+//! with a progress token answered as an event stream whose resumption (a GET with
+//! `Last-Event-ID`) replays another request's answer under an id already used. Each of
+//! `conform`'s HTTP checks fails on it.
 
 use super::{Attack, Options};
 use axum::body::Bytes;
@@ -43,15 +45,16 @@ pub fn run(options: &Options, port: u16) -> i32 {
             }
         };
         eprintln!("hostile: ready on http://127.0.0.1:{port}/mcp");
-        let app = axum::Router::new().fallback(move |method: Method, body: Bytes| {
-            let options = Arc::clone(&options);
-            // Its tools block (hang, sleep, stream): each request on a thread of its own.
-            async move {
-                tokio::task::spawn_blocking(move || answer(&options, &method, &body))
-                    .await
-                    .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
-            }
-        });
+        let app =
+            axum::Router::new().fallback(move |method: Method, headers: HeaderMap, body: Bytes| {
+                let options = Arc::clone(&options);
+                // Its tools block (hang, sleep, stream): each request on a thread of its own.
+                async move {
+                    tokio::task::spawn_blocking(move || answer(&options, &method, &headers, &body))
+                        .await
+                        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+                }
+            });
         match axum::serve(listener, app).await {
             Ok(()) => 0,
             Err(e) => {
@@ -62,9 +65,16 @@ pub fn run(options: &Options, port: u16) -> i32 {
     })
 }
 
-/// One request's answer, whatever its headers say.
-fn answer(options: &Options, method: &Method, body: &[u8]) -> Response {
+/// The id of every event it sends, and the answer it replays on resuming any stream.
+const EVENT_ID: &str = "hostile-1";
+const FOREIGN: &str = r#"{"jsonrpc":"2.0","id":"someone-else","result":{}}"#;
+
+/// One request's answer, whatever its headers say (but `Last-Event-ID`).
+fn answer(options: &Options, method: &Method, headers: &HeaderMap, body: &[u8]) -> Response {
     match *method {
+        Method::GET if headers.contains_key("last-event-id") => {
+            event_stream(format!("id: {EVENT_ID}\ndata: {FOREIGN}\n\n"))
+        }
         Method::GET => (
             [(header::CONTENT_TYPE, "text/html")],
             "<html><body>not an event stream</body></html>",
@@ -96,7 +106,17 @@ fn posted(options: &Options, body: &[u8]) -> Response {
         (_, [one]) => one.to_string(),
         _ => "{}".into(),
     };
+    // A call that asks for progress gets a stream, primed with an event id it uses again.
+    if message.pointer("/params/_meta/progressToken").is_some() {
+        return event_stream(format!(
+            "id: {EVENT_ID}\ndata:\n\nid: {EVENT_ID}\ndata: {text}\n\n"
+        ));
+    }
     json(text, is_initialize)
+}
+
+fn event_stream(body: String) -> Response {
+    ([(header::CONTENT_TYPE, "text/event-stream")], body).into_response()
 }
 
 /// The stdio server's answer to `message`: the last whole message it wrote with an id (the
