@@ -95,7 +95,7 @@ const STDIO: &str = "basic/transports#stdio";
 const NOBODY: &str = "mcp-inspect-conform-no-such";
 
 /// The checks made in the session, in the order they run.
-const IN_SESSION: [&str; 17] = [
+const IN_SESSION: [&str; 18] = [
     "unknown-method",
     "ping",
     "server-discover",
@@ -111,6 +111,7 @@ const IN_SESSION: [&str; 17] = [
     "unknown-resource",
     "completion",
     "resource-templates",
+    "template-read",
     "caching-hints",
     "stdout-only-json-rpc",
 ];
@@ -245,6 +246,9 @@ pub async fn run(
     }
     if wants("resource-templates") {
         found.push(templates::check(session).await);
+    }
+    if wants("template-read") {
+        found.push(templates::read_check(session).await);
     }
     if wants("caching-hints") {
         found.push(caching::check(session).await);

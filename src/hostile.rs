@@ -39,7 +39,8 @@ pub enum Attack {
     Modern,
     /// Declares the skills extension (SEP-2640) and lists skills that attack a host: a
     /// tampered SKILL.md, a size lie, a YAML alias bomb, a frontmatter that differs from its
-    /// entry, a file outside the skill, a gigabyte claimed, escape sequences in a name.
+    /// entry, a file outside the skill, a gigabyte claimed, escape sequences in a name; and a
+    /// resource template whose every expansion is read as contents without a uri or a text.
     Skills,
 }
 
@@ -140,10 +141,18 @@ fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Va
             wire.result(&id, result)
         }
         "skills/list" if options.has(Attack::Skills) => wire.result(&id, skills::list()),
+        // A template whose every expansion is read as contents without a uri or a text.
+        "resources/templates/list" if options.has(Attack::Skills) => wire.result(
+            &id,
+            json!({"resourceTemplates": [{"uriTemplate": "hostile://template/{name}", "name": "malformed"}]}),
+        ),
         "resources/read" if options.has(Attack::Skills) => {
             let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default();
             match skills::read(uri) {
                 Some(contents) => wire.result(&id, contents),
+                None if uri.starts_with("hostile://template/") => {
+                    wire.result(&id, json!({"contents": [{"mimeType": "text/plain"}]}))
+                }
                 None => wire.error(&id, -32002, "no such resource"),
             }
         }

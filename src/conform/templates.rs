@@ -1,11 +1,19 @@
 //! `resource-templates`: each resource template the server lists names its URIs with an RFC 6570
 //! URI template (what a client expands with the user's values): expressions closed, an
-//! operator the RFC defines, variable names of its alphabet, prefixes of 1 to 9999. Pure but
-//! for the one request.
+//! operator the RFC defines, variable names of its alphabet, prefixes of 1 to 9999.
+//! `template-read`: a URI expanded from a template (each variable given the server's first
+//! completion for it, or a plain word) is read, or refused with an error: answered either way,
+//! with a result of the shape `resources/read` has. Pure but for the requests.
 
 use super::{Finding, Level, Status, finding};
-use crate::mcp::Session;
-use serde_json::json;
+use crate::mcp::surface::library;
+use crate::mcp::{RequestError, Session};
+use serde_json::{Value, json};
+
+/// Templates expanded and read at most.
+const READ_AT_MOST: usize = 3;
+/// A variable's value when the server completes none.
+const PLAIN: &str = "mcp-inspect";
 
 pub async fn check(session: &Session) -> Finding {
     let check = finding(
@@ -30,6 +38,113 @@ pub async fn check(session: &Session) -> Finding {
         return check.not_applicable("no resource template is listed");
     }
     check.judged(("resources/templates/list", json!({})), judged(&templates))
+}
+
+pub async fn read_check(session: &Session) -> Finding {
+    let check = finding(
+        "template-read",
+        "a URI expanded from a resource template is answered: read (each content with its uri and a text or blob) or refused with an error",
+        Level::Must,
+        "server/resources#reading-resources",
+    );
+    if !session.server.declares("resources") {
+        return check.not_applicable("`resources` is not declared");
+    }
+    let listed = (session.any_request("resources/templates/list", Some(json!({})))).await;
+    let templates: Vec<String> = (listed
+        .iter()
+        .flat_map(|l| l["resourceTemplates"].as_array()))
+    .flatten()
+    .filter_map(|t| t["uriTemplate"].as_str())
+    .filter(|t| parse(t).is_ok())
+    .take(READ_AT_MOST)
+    .map(String::from)
+    .collect();
+    if templates.is_empty() {
+        return check.not_applicable("no resource template (valid by RFC 6570) is listed");
+    }
+    let completes = session.server.declares("completions");
+    let mut said = Vec::new();
+    let mut last = None;
+    for template in &templates {
+        let Some(uri) = expanded(session, template, completes).await else {
+            continue;
+        };
+        let outcome = (session.any_request("resources/read", Some(json!({"uri": uri})))).await;
+        let verdict = read_judged(&uri, &outcome);
+        let params = json!({"uri": uri});
+        if verdict.0 == Status::Fail {
+            return check.judged(("resources/read", params), verdict);
+        }
+        said.push(verdict.1);
+        last = Some(params);
+    }
+    match last {
+        Some(params) => check.judged(("resources/read", params), (Status::Pass, said.join("; "))),
+        None => check.not_applicable("no listed template could be expanded"),
+    }
+}
+
+/// `template` expanded, each variable given the server's first completion for it (when it
+/// declares `completions`) or a plain word.
+async fn expanded(session: &Session, template: &str, completes: bool) -> Option<String> {
+    let mut values = serde_json::Map::new();
+    for name in library::variables(template) {
+        let value = match completes {
+            true => first_completion(session, template, &name).await,
+            false => None,
+        };
+        values.insert(name, json!(value.unwrap_or_else(|| PLAIN.into())));
+    }
+    library::expand(template, &values).ok()
+}
+
+/// The first value the server completes for `variable` of `template`, if a short one.
+async fn first_completion(session: &Session, template: &str, variable: &str) -> Option<String> {
+    let params = json!({"ref": {"type": "ref/resource", "uri": template},
+        "argument": {"name": variable, "value": ""}});
+    let answer = session
+        .any_request("completion/complete", Some(params))
+        .await
+        .ok()?;
+    let first = answer.pointer("/completion/values/0")?.as_str()?;
+    (!first.is_empty() && first.chars().count() <= 200).then(|| first.to_string())
+}
+
+/// The verdict on reading `uri`: passes on a result whose `contents` each have a `uri` and a
+/// `text` or `blob` string, or on a JSON-RPC error; fails on anything else (no answer, a
+/// result of another shape).
+pub fn read_judged(uri: &str, outcome: &Result<Value, RequestError>) -> (Status, String) {
+    let shown = crate::untrusted::line(uri, 200);
+    let result = match outcome {
+        Err(RequestError::Server { code, .. }) => {
+            return (Status::Pass, format!("{shown}: refused with error {code}"));
+        }
+        Err(e) => return (Status::Fail, format!("{shown}: {e}")),
+        Ok(result) => result,
+    };
+    let Some(contents) = result["contents"].as_array() else {
+        return (
+            Status::Fail,
+            format!("{shown}: a result without a `contents` array"),
+        );
+    };
+    let malformed = contents
+        .iter()
+        .position(|c| !c["uri"].is_string() || !(c["text"].is_string() || c["blob"].is_string()));
+    match malformed {
+        Some(at) => (
+            Status::Fail,
+            format!("{shown}: contents[{at}] lacks a uri string or a text or blob string"),
+        ),
+        None => (
+            Status::Pass,
+            format!(
+                "{shown}: read ({})",
+                crate::plural::count(contents.len(), "content")
+            ),
+        ),
+    }
 }
 
 /// Passes when every template parses; fails naming the first that does not, and why.
@@ -149,5 +264,34 @@ mod tests {
         assert_eq!(judged(&["a://{x}", "b://{y"]).0, Status::Fail);
         assert!(judged(&["a://{x}", "b://{y"]).1.contains("`b://{y`"));
         assert_eq!(judged(&["a://{x}"]).0, Status::Pass);
+    }
+
+    #[test]
+    fn a_read_is_judged_by_its_shape_or_its_error() {
+        let read = |v: Value| read_judged("demo://x", &Ok(v)).0;
+        assert_eq!(
+            read(json!({"contents": [{"uri": "demo://x", "text": "hi"}]})),
+            Status::Pass
+        );
+        assert_eq!(
+            read(json!({"contents": [{"uri": "demo://x", "blob": "aGk="}]})),
+            Status::Pass
+        );
+        assert_eq!(read(json!({"contents": []})), Status::Pass);
+        assert_eq!(
+            read(json!({"contents": [{"text": "no uri"}]})),
+            Status::Fail
+        );
+        assert_eq!(
+            read(json!({"contents": [{"uri": "demo://x"}]})),
+            Status::Fail
+        );
+        assert_eq!(read(json!({"content": []})), Status::Fail);
+        let refused = Err(RequestError::Server {
+            code: -32002,
+            message: "not found".into(),
+            data: None,
+        });
+        assert_eq!(read_judged("demo://x", &refused).0, Status::Pass);
     }
 }

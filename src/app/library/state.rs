@@ -158,7 +158,7 @@ impl Item {
                     Some((name, about, a.get("required") == Some(&json!(true))))
                 })
                 .collect(),
-            Kind::Template => variables(self.text("uriTemplate").unwrap_or_default())
+            Kind::Template => library::variables(self.text("uriTemplate").unwrap_or_default())
                 .into_iter()
                 .map(|name| (name, None, true))
                 .collect(),
@@ -197,7 +197,7 @@ impl Item {
             }
             Kind::Template => {
                 let template = self.text("uriTemplate").ok_or("the template has no uri")?;
-                Ok(Open::read(&expand(template, values)?))
+                Ok(Open::read(&library::expand(template, values)?))
             }
             Kind::Prompt => {
                 let name = self.text("name").ok_or("the prompt has no name")?;
@@ -321,43 +321,6 @@ impl Open {
             title: format!("read {uri}"),
         }
     }
-}
-
-/// The variable names of a URI template, in order, each once.
-pub fn variables(template: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for expression in template.split('{').skip(1) {
-        let Some((inside, _)) = expression.split_once('}') else {
-            continue;
-        };
-        let inside = inside.trim_start_matches(['+', '#', '.', '/', ';', '?', '&']);
-        for name in inside.split(',') {
-            let name = name.trim_end_matches('*');
-            let name = name.split(':').next().unwrap_or_default();
-            if !name.is_empty() && !out.iter().any(|n| n == name) {
-                out.push(name.to_string());
-            }
-        }
-    }
-    out
-}
-
-/// A URI template expanded with string values (RFC 6570, every level).
-pub fn expand(template: &str, values: &Map<String, Value>) -> Result<String, String> {
-    use iri_string::spec::UriSpec;
-    use iri_string::template::UriTemplateStr;
-    use iri_string::template::simple_context::SimpleContext;
-    let template = UriTemplateStr::new(template).map_err(|e| format!("not a URI template: {e}"))?;
-    let mut context = SimpleContext::new();
-    for (name, value) in values {
-        if let Some(text) = value.as_str().filter(|t| !t.is_empty()) {
-            context.insert(name.as_str(), text);
-        }
-    }
-    template
-        .expand::<UriSpec, _>(&context)
-        .map(|expanded| expanded.to_string())
-        .map_err(|e| format!("the template does not expand: {e}"))
 }
 
 /// What opening an item gave, as lines: a read's contents or a prompt's messages, then the
@@ -627,20 +590,6 @@ pub enum Selection {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn templates_give_their_variables_and_expand_by_rfc_6570() {
-        assert_eq!(
-            variables("demo://users/{id}{?fields*,page}{#frag:3}"),
-            ["id", "fields", "page", "frag"]
-        );
-        let values = json!({"id": "a b/c", "page": ""});
-        let values = values.as_object().expect("an object");
-        assert_eq!(
-            expand("demo://users/{id}{?page}", values),
-            Ok("demo://users/a%20b%2Fc".into())
-        );
-    }
 
     #[test]
     fn a_prompt_with_arguments_asks_for_them_and_sends_the_filled_ones() {

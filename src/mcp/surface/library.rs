@@ -4,7 +4,7 @@
 
 use crate::untrusted;
 use base64::Engine;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// `URI  name (title)  mime  size  [annotations]  description`, escaped and bounded.
 pub fn resource_line(item: &Value, template: bool) -> String {
@@ -166,4 +166,60 @@ pub fn content_lines(index: usize, content: &Value, max_lines: usize) -> Vec<Str
         (None, Err(e)) => lines.push(format!("  {}", untrusted::line(&e, 200))),
     }
     lines
+}
+
+/// The variable names of a URI template, in order, each once.
+pub fn variables(template: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for expression in template.split('{').skip(1) {
+        let Some((inside, _)) = expression.split_once('}') else {
+            continue;
+        };
+        let inside = inside.trim_start_matches(['+', '#', '.', '/', ';', '?', '&']);
+        for name in inside.split(',') {
+            let name = name.trim_end_matches('*');
+            let name = name.split(':').next().unwrap_or_default();
+            if !name.is_empty() && !out.iter().any(|n| n == name) {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// A URI template expanded with string values (RFC 6570, every level).
+pub fn expand(template: &str, values: &Map<String, Value>) -> Result<String, String> {
+    use iri_string::spec::UriSpec;
+    use iri_string::template::UriTemplateStr;
+    use iri_string::template::simple_context::SimpleContext;
+    let template = UriTemplateStr::new(template).map_err(|e| format!("not a URI template: {e}"))?;
+    let mut context = SimpleContext::new();
+    for (name, value) in values {
+        if let Some(text) = value.as_str().filter(|t| !t.is_empty()) {
+            context.insert(name.as_str(), text);
+        }
+    }
+    template
+        .expand::<UriSpec, _>(&context)
+        .map(|expanded| expanded.to_string())
+        .map_err(|e| format!("the template does not expand: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_give_their_variables_and_expand_by_rfc_6570() {
+        assert_eq!(
+            variables("demo://users/{id}{?fields*,page}{#frag:3}"),
+            ["id", "fields", "page", "frag"]
+        );
+        let values = serde_json::json!({"id": "a b/c", "page": ""});
+        let values = values.as_object().expect("an object");
+        assert_eq!(
+            expand("demo://users/{id}{?page}", values),
+            Ok("demo://users/a%20b%2Fc".into())
+        );
+    }
 }
