@@ -1,6 +1,6 @@
 //! `conform`: a server's protocol conduct held against the spec, one request per check, each
 //! finding with the rule it comes from (MUST or SHOULD), what was sent, what came back, and
-//! the request that reproduces it. Only read-only tools are called. The checks that apply to
+//! the request that reproduces it. Only read-only tools are called unless allowed. The checks that apply to
 //! any transport and era; each judged by a pure function of the answer (tested apart).
 
 mod caching;
@@ -132,9 +132,20 @@ pub fn checks() -> impl Iterator<Item = &'static str> {
 pub struct Selection {
     pub only: Vec<String>,
     pub skip: Vec<String>,
+    /// Tools beyond read-only ones the checks may call (`--allow-writes`, as `verify`).
+    pub allow: crate::verify::plan::Allow,
 }
 
+/// Why a check found no tool to call, when only some may be.
+const NO_TOOL_ALLOWED: &str = "only read-only tools are called unless --allow-writes, --allow-destructive TOOL or --allow-all allows more";
+
 impl Selection {
+    /// Whether the checks may call `tool` of `list`: a read-only one always, others as
+    /// `verify` would with the same flags.
+    pub fn may_call(&self, list: &crate::mcp::ToolList, tool: &Tool) -> bool {
+        crate::verify::plan::refusal(list, tool, &self.allow).is_none()
+    }
+
     pub fn wants(&self, id: &str) -> bool {
         (self.only.is_empty() || self.only.iter().any(|o| o == id))
             && !self.skip.iter().any(|s| s == id)
@@ -233,7 +244,7 @@ pub async fn run(
         found.push(invalid_params(session).await);
     }
     if wants("invalid-arguments") {
-        found.push(invalid_arguments(session).await);
+        found.push(invalid_arguments(session, selection).await);
     }
     if wants("logging-set-level") {
         found.push(logging(session).await);
@@ -555,9 +566,9 @@ async fn invalid_params(session: &Session) -> Finding {
     check.judged((method, json!({})), expects_error(&outcome, -32602))
 }
 
-/// A read-only tool called with arguments its inputSchema refuses: refused as a tool error or
-/// -32602, never run as if they were valid.
-async fn invalid_arguments(session: &Session) -> Finding {
+/// A tool it may call (read-only, unless allowed) called with arguments its inputSchema
+/// refuses: refused as a tool error or -32602, never run as if they were valid.
+async fn invalid_arguments(session: &Session, selection: &Selection) -> Finding {
     let check = finding(
         "invalid-arguments",
         "a call whose arguments break the tool's inputSchema is refused (isError or -32602)",
@@ -567,14 +578,15 @@ async fn invalid_arguments(session: &Session) -> Finding {
     if !session.server.declares("tools") {
         return check.not_applicable("`tools` is not declared");
     }
-    let tools = match session.list_tools().await {
-        Ok(list) => list.tools,
+    let list = match session.list_tools().await {
+        Ok(list) => list,
         Err(e) => return check.not_applicable(&format!("tools/list failed: {e}")),
     };
-    let Some((tool, arguments)) = tools.iter().find_map(refused_input) else {
-        return check.not_applicable(
-            "no read-only tool with an inputSchema that refuses some input (only read-only tools are called)",
-        );
+    let mut callable = (list.tools.iter()).filter(|t| selection.may_call(&list, t));
+    let Some((tool, arguments)) = callable.find_map(refused_input) else {
+        return check.not_applicable(&format!(
+            "no tool it may call has an inputSchema that refuses some input ({NO_TOOL_ALLOWED})"
+        ));
     };
     let params = json!({"name": tool.name, "arguments": arguments});
     let outcome = session
@@ -583,12 +595,9 @@ async fn invalid_arguments(session: &Session) -> Finding {
     check.judged(("tools/call", params), expects_refusal(&outcome))
 }
 
-/// For a read-only tool, an argument object its inputSchema refuses (one mistake away from a
-/// typical one), checked against the schema itself.
+/// An argument object `tool`'s inputSchema refuses (one mistake away from a typical one),
+/// checked against the schema itself.
 fn refused_input(tool: &Tool) -> Option<(&Tool, Value)> {
-    if tool.annotations.read_only != Some(true) {
-        return None;
-    }
     let generator = crate::schema::generate::Gen::new(&tool.input_schema);
     let compiled = crate::schema::Compiled::new(&tool.input_schema);
     let refused = generator

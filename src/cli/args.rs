@@ -184,8 +184,8 @@ pub enum Command {
     /// Check the server's protocol conduct against the spec: unknown methods, tools and
     /// cursors, arguments its inputSchema refuses, ping, declared capabilities, logging,
     /// resources, stdout hygiene; each finding with its rule (MUST or SHOULD), what came back
-    /// and a command that reproduces it. Only read-only tools are called. Exit 1 when a MUST
-    /// fails
+    /// and a command that reproduces it. Only read-only tools are called unless allowed. Exit 1
+    /// when a MUST fails
     Conform {
         /// Run only these checks (by id; repeatable, or comma-separated).
         #[arg(long, value_name = "ID", value_delimiter = ',')]
@@ -194,6 +194,8 @@ pub enum Command {
         /// comma-separated).
         #[arg(long, value_name = "ID", value_delimiter = ',')]
         skip: Vec<String>,
+        #[command(flatten)]
+        allow: AllowArgs,
         #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
         format: CheckFormat,
         #[command(flatten)]
@@ -307,17 +309,8 @@ pub enum Command {
         /// of bounds): each must get a tool error or -32602, never a success or a crash.
         #[arg(long)]
         invalid: bool,
-        /// Also call tools that are not read-only (readOnlyHint not true) but not destructive.
-        #[arg(long)]
-        allow_writes: bool,
-        /// Also call this destructive tool (destructiveHint true, or unsaid); repeat for more.
-        #[arg(long, value_name = "TOOL", requires = "allow_writes")]
-        allow_destructive: Vec<String>,
-        /// Call every tool, destructive ones too: for a throwaway server whose state does not
-        /// matter (a fresh fastmcp server has no annotations, so every tool is "maybe
-        /// destructive").
-        #[arg(long, conflicts_with_all = ["allow_writes", "allow_destructive"])]
-        allow_all: bool,
+        #[command(flatten)]
+        allow: AllowArgs,
         #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
         format: VerifyFormat,
         #[command(flatten)]
@@ -553,6 +546,32 @@ pub enum ProtocolArg {
     Modern,
     /// initialize (2025-11-25 and earlier) only.
     Legacy,
+}
+
+/// Which tools beyond read-only ones a command that calls tools by itself may call.
+#[derive(Args, Debug, Default, Clone)]
+pub struct AllowArgs {
+    /// Also call tools that are not read-only (readOnlyHint not true) but not destructive.
+    #[arg(long)]
+    pub allow_writes: bool,
+    /// Also call this destructive tool (destructiveHint true, or unsaid); repeat for more.
+    #[arg(long, value_name = "TOOL", requires = "allow_writes")]
+    pub allow_destructive: Vec<String>,
+    /// Call every tool, destructive ones too: for a throwaway server whose state does not
+    /// matter (a fresh fastmcp server has no annotations, so every tool is "maybe
+    /// destructive").
+    #[arg(long, conflicts_with_all = ["allow_writes", "allow_destructive"])]
+    pub allow_all: bool,
+}
+
+impl AllowArgs {
+    pub fn allow(&self) -> crate::verify::plan::Allow {
+        crate::verify::plan::Allow {
+            writes: self.allow_writes,
+            destructive: self.allow_destructive.clone(),
+            all: self.allow_all,
+        }
+    }
 }
 
 #[derive(Args, Debug, Default, Clone)]

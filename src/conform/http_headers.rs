@@ -59,7 +59,7 @@ pub async fn run(session: &Session, target: &Target, selection: &super::Selectio
             let raw = Raw::new(url, headers);
             // Listed once for the two checks that pick a tool.
             let tools = (session.list_tools().await)
-                .map(|list| list.tools)
+                .map(|list| Callable::of(list, selection))
                 .map_err(|e| format!("tools/list failed: {e}"));
             vec![
                 method_header(&raw, method).await,
@@ -116,17 +116,37 @@ async fn method_header(raw: &Raw<'_>, check: Finding) -> Finding {
     check.judged_http(vec![right], (Status::Pass, said))
 }
 
-/// The tools listed, or why they could not be.
-type Listed = Result<Vec<Tool>, String>;
+/// The tools listed (those the checks may call apart), or why they could not be.
+type Listed = Result<Callable, String>;
+
+struct Callable {
+    all: Vec<Tool>,
+    /// The tools a check may call (read-only ones, unless allowed): a server that ignores a
+    /// header runs the tool the body names.
+    callable: Vec<Tool>,
+}
+
+impl Callable {
+    fn of(list: crate::mcp::ToolList, selection: &super::Selection) -> Callable {
+        let callable = (list.tools.iter())
+            .filter(|t| selection.may_call(&list, t))
+            .cloned()
+            .collect();
+        Callable {
+            all: list.tools,
+            callable,
+        }
+    }
+}
 
 async fn name_header(raw: &Raw<'_>, tools: &Listed, check: Finding) -> Finding {
     let tools = match tools {
         Ok(tools) => tools,
         Err(why) => return check.not_applicable(why),
     };
-    // A server that ignores the header runs the tool the body names: only a read-only one.
-    let Some(tool) = tools.iter().find(|t| t.annotations.read_only == Some(true)) else {
-        return check.not_applicable("no read-only tool to name (only read-only tools are called)");
+    let Some(tool) = tools.callable.first() else {
+        let why = format!("no tool it may name ({})", super::NO_TOOL_ALLOWED);
+        return check.not_applicable(&why);
     };
     let params = json!({"name": tool.name, "arguments": {}});
     let wrong = [
@@ -138,12 +158,11 @@ async fn name_header(raw: &Raw<'_>, tools: &Listed, check: Finding) -> Finding {
     check.judged_http(vec![sent], refused_400(&got))
 }
 
-/// A read-only tool with a string argument whose `x-mcp-header` asks for an `Mcp-Param-*`
-/// header (the tool's header annotations all valid), and a call of it whose arguments hold a
-/// value of ours there: the tool, the header's name and those arguments.
+/// A tool (of those a check may call) with a string argument whose `x-mcp-header` asks for
+/// an `Mcp-Param-*` header (the tool's header annotations all valid), and a call of it whose
+/// arguments hold a value of ours there: the tool, the header's name and those arguments.
 fn param_target(tools: &[Tool]) -> Option<(&Tool, String, Value)> {
     (tools.iter())
-        .filter(|t| t.annotations.read_only == Some(true))
         .filter(|t| crate::schema::headers::header_problems(&t.input_schema).is_empty())
         .find_map(|tool| {
             let (argument, header) =
@@ -177,12 +196,14 @@ async fn param_header(raw: &Raw<'_>, tools: &Listed, check: Finding) -> Finding 
         Ok(tools) => tools,
         Err(why) => return check.not_applicable(why),
     };
-    // A server that ignores the header runs the tool: only a read-only one is named.
-    let Some((tool, header, arguments)) = param_target(tools) else {
-        let declared = (tools.iter()).any(|t| headed_arguments(t).next().is_some());
-        return check.not_applicable(match declared {
-            true => "no read-only tool has a string argument with x-mcp-header (only read-only tools are called)",
-            false => "the server declares no tool argument with x-mcp-header",
+    let Some((tool, header, arguments)) = param_target(&tools.callable) else {
+        let declared = (tools.all.iter()).any(|t| headed_arguments(t).next().is_some());
+        return check.not_applicable(&match declared {
+            true => format!(
+                "no tool it may call has a string argument with x-mcp-header ({})",
+                super::NO_TOOL_ALLOWED
+            ),
+            false => "the server declares no tool argument with x-mcp-header".into(),
         });
     };
     let params = json!({"name": tool.name, "arguments": arguments});
@@ -290,7 +311,7 @@ mod tests {
     }
 
     #[test]
-    fn the_param_header_is_checked_on_a_read_only_tool_with_a_string_argument() {
+    fn the_param_header_is_checked_on_a_tool_it_may_call_with_a_string_argument() {
         let tool = |name: &str, read_only: bool, header: Value, kind: &str| {
             crate::mcp::surface::tool::decode_tool(&json!({"name": name,
                 "annotations": {"readOnlyHint": read_only},
@@ -305,7 +326,14 @@ mod tests {
             tool("number", true, json!("Region"), "integer"),
             tool("regional", true, json!("Region"), "string"),
         ];
-        let (picked, header, arguments) = param_target(&tools).expect("a target");
+        let list = |tools: &[Tool]| crate::mcp::ToolList {
+            tools: tools.to_vec(),
+            rejected: Vec::new(),
+            pages: 1,
+            problem: None,
+        };
+        let read_only = Callable::of(list(&tools), &super::super::Selection::default());
+        let (picked, header, arguments) = param_target(&read_only.callable).expect("a target");
         assert_eq!(
             (picked.name.as_str(), header.as_str()),
             ("regional", "Mcp-Param-Region")
@@ -315,7 +343,14 @@ mod tests {
             arguments["n"].is_i64(),
             "the other required arguments filled: {arguments}"
         );
-        assert!(param_target(&tools[..3]).is_none());
+        let read_only = Callable::of(list(&tools[..3]), &super::super::Selection::default());
+        assert!(param_target(&read_only.callable).is_none());
+        // `--allow-all`: the tool that writes may be named too.
+        let mut all = super::super::Selection::default();
+        all.allow.all = true;
+        let every = Callable::of(list(&tools), &all);
+        let (picked, ..) = param_target(&every.callable).expect("a target");
+        assert_eq!(picked.name, "writes");
     }
 
     #[test]

@@ -100,18 +100,18 @@ pub async fn run(session: &Session, target: &Target, selection: &Selection) -> V
     if !IDS.iter().any(|id| selection.wants(id)) {
         return Vec::new();
     }
-    let mut found = every_check(session, target).await;
+    let mut found = every_check(session, target, selection).await;
     found.retain(|f| selection.wants(f.id));
     found
 }
 
-async fn every_check(session: &Session, target: &Target) -> Vec<Finding> {
+async fn every_check(session: &Session, target: &Target, selection: &Selection) -> Vec<Finding> {
     let checks = [progress_notifications(), cancellation_respected()];
-    let tools = candidates(session, true).await;
+    let tools = candidates(session, selection, true).await;
     if tools.is_empty() {
         return not_run(
             checks,
-            "no read-only tool to call (only read-only tools are called)",
+            &format!("no tool it may call ({})", super::NO_TOOL_ALLOWED),
         );
     }
     let channel = match Channel::open(target, session).await {
@@ -222,14 +222,19 @@ impl<'a> Channel<'a> {
     }
 }
 
-/// The read-only tools to try, those whose name or description mentions progress first (or
-/// last, when not `progress_first`), each with its inputSchema's typical arguments.
-pub(super) async fn candidates(session: &Session, progress_first: bool) -> Vec<(String, Value)> {
+/// The tools `selection` lets a check call (read-only ones, unless allowed), those whose name or
+/// description mentions progress first (or last, when not `progress_first`), each with its
+/// inputSchema's typical arguments.
+pub(super) async fn candidates(
+    session: &Session,
+    selection: &Selection,
+    progress_first: bool,
+) -> Vec<(String, Value)> {
     let Ok(list) = session.list_tools().await else {
         return Vec::new();
     };
     let mut tools: Vec<_> = (list.tools.iter())
-        .filter(|t| t.annotations.read_only == Some(true))
+        .filter(|t| selection.may_call(&list, t))
         .collect();
     let mentions_progress = |t: &&crate::mcp::surface::tool::Tool| {
         let words = format!(

@@ -47,10 +47,10 @@ pub async fn run(session: &Session, target: &Target, selection: &Selection) -> V
     let Some(raw) = Raw::of(target) else {
         return vec![check.not_applicable("needs a Streamable HTTP server")];
     };
-    let tools = super::in_flight::candidates(session, false).await;
+    let tools = super::in_flight::candidates(session, selection, false).await;
     if tools.is_empty() {
-        let why = "no read-only tool to call (only read-only tools are called)";
-        return vec![check.not_applicable(why)];
+        let why = format!("no tool it may call ({})", super::NO_TOOL_ALLOWED);
+        return vec![check.not_applicable(&why)];
     }
     // Streams are resumed within a session: the eras before 2026-07-28.
     let version = match session.server.era {

@@ -210,12 +210,14 @@ fn asking_plan(command: &Command) -> Plan<'_> {
         Command::Conform {
             only,
             skip,
+            allow,
             format,
             connection,
         } => {
             let selection = crate::conform::Selection {
                 only: only.clone(),
                 skip: skip.clone(),
+                allow: allow.allow(),
             };
             if let Some(unknown) = selection.unknown() {
                 let message = format!(
@@ -297,9 +299,7 @@ fn verify_plan(command: &Command) -> Plan<'_> {
         time_budget,
         call_timeout,
         invalid,
-        allow_writes,
-        allow_destructive,
-        allow_all,
+        allow,
         format,
         connection,
     } = command
@@ -315,11 +315,7 @@ fn verify_plan(command: &Command) -> Plan<'_> {
             call_limit: std::time::Duration::from_secs_f64(call_timeout.clamp(0.001, 86_400.0)),
             invalid: *invalid,
         },
-        allow: crate::verify::plan::Allow {
-            writes: *allow_writes,
-            destructive: allow_destructive.clone(),
-            all: *allow_all,
-        },
+        allow: allow.allow(),
         format: *format,
     };
     Plan::Verify {

@@ -418,3 +418,31 @@ fn the_hostile_http_server_fails_every_http_check() {
     }
     crate::hostile::assert_terminal_safe("conform's JSON", &r.stdout);
 }
+
+/// Only read-only tools are called unless allowed, as in `verify`: a fastmcp server says
+/// nothing of its tools (so each is "maybe destructive"), and its calls are made only with
+/// `--allow-all` (or `--allow-writes` with `--allow-destructive` naming the tool).
+#[test]
+fn tools_that_are_not_read_only_are_called_only_when_allowed() {
+    let Some(fastmcp) = peers::path("venv/bin/fastmcp") else {
+        return;
+    };
+    let script = peers::fastmcp_script();
+    let conform = |allow: &[&str]| {
+        let mut args = vec!["conform", "--format", "json", "--only", "invalid-arguments"];
+        args.extend(allow);
+        args.extend(["--", &fastmcp, "run", &script]);
+        let r = run(&args);
+        let checks = checks(&r.stdout);
+        let said = checks[0]["said"].as_str().unwrap_or_default().to_string();
+        (status_of(&checks, "invalid-arguments").to_string(), said)
+    };
+    let (status, said) = conform(&[]);
+    assert_eq!(status, "not_applicable", "{said}");
+    assert!(said.contains("--allow-writes"), "the flags named: {said}");
+    assert_eq!(conform(&["--allow-all"]).0, "pass");
+    // Writes allowed, but a tool that may destroy only when named.
+    assert_eq!(conform(&["--allow-writes"]).0, "not_applicable");
+    let (status, said) = conform(&["--allow-writes", "--allow-destructive", "add"]);
+    assert_eq!(status, "pass", "{said}");
+}
