@@ -15,6 +15,7 @@ mod over_http;
 mod probe;
 pub mod reproduce;
 mod resumption;
+mod tasks;
 mod templates;
 
 pub use http_raw::HttpSent;
@@ -119,6 +120,7 @@ const IN_SESSION: [&str; 18] = [
 /// The id of every check, in the order they run: `--only` and `--skip` name them.
 pub fn checks() -> impl Iterator<Item = &'static str> {
     (IN_SESSION.into_iter())
+        .chain(tasks::IDS)
         .chain(hygiene::IDS)
         .chain(in_flight::IDS)
         .chain(over_http::IDS)
@@ -264,6 +266,7 @@ pub async fn run(
     if wants("caching-hints") {
         found.push(caching::check(session).await);
     }
+    found.extend(tasks::run(session, selection).await);
     if wants("stdout-only-json-rpc") {
         found.push(stdout_only_json_rpc(&seen()));
     }

@@ -42,6 +42,12 @@ pub enum Attack {
     /// entry, a file outside the skill, a gigabyte claimed, escape sequences in a name; and a
     /// resource template whose every expansion is read as contents without a uri or a text.
     Skills,
+    /// Declares tasks (2025-11-25) and lists a read-only `task_liar` that requires one: run
+    /// without a task all the same, its task begins completed without `lastUpdatedAt` or
+    /// `ttl`, and `tasks/get` answers any id (an unknown one too) with a task that is working
+    /// again; `tasks/result` lacks the related-task `_meta`, `tasks/list` lists nothing,
+    /// `tasks/cancel` "cancels" an ended task.
+    Tasks,
 }
 
 /// What the hostile server was asked to do.
@@ -133,6 +139,10 @@ fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Va
         "initialize" if options.has(Attack::NoInit) => {}
         "initialize" => {
             let mut result = initialize(&params, garbage);
+            if options.has(Attack::Tasks) {
+                result["capabilities"]["tasks"] =
+                    json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}});
+            }
             if options.has(Attack::Skills) {
                 result["capabilities"]["resources"] = json!({});
                 result["capabilities"]["extensions"] =
@@ -157,6 +167,11 @@ fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Va
             }
         }
         "server/discover" if options.has(Attack::Modern) => wire.result(&id, discover(garbage)),
+        "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel"
+            if options.has(Attack::Tasks) =>
+        {
+            wire.result(&id, tools::task_answer(method.unwrap_or_default(), &params))
+        }
         "ping" => wire.result(&id, json!({})),
         "tools/list" => wire.result(&id, catalog.page(params.get("cursor"))),
         "tools/call" => catalog.call(wire, id, &params),

@@ -41,6 +41,12 @@ impl Catalog {
                 "description": "Reports progress wrongly (flat, for a token nobody sent, after its answer) and ignores cancellation.",
                 "inputSchema": no_arguments(), "annotations": {"readOnlyHint": true}}));
         }
+        if options.has(Attack::Tasks) {
+            base.push(json!({"name": "task_liar",
+                "description": "Requires a task, runs without one, and breaks the task lifecycle.",
+                "inputSchema": no_arguments(), "annotations": {"readOnlyHint": true},
+                "execution": {"taskSupport": "required"}}));
+        }
         if options.has(Attack::TooDeep) {
             base.push(tool(
                 "too_deep",
@@ -114,6 +120,10 @@ impl Catalog {
         let token = params.pointer("/_meta/progressToken").cloned();
         let text = |t: &str| json!({"content": [{"type": "text", "text": t}]});
         match name {
+            // Begins completed, says no lastUpdatedAt nor ttl; without a task, it runs.
+            "task_liar" if params.get("task").is_some() => wire.result(&id, json!({"task": {
+                "taskId": "hostile-task", "status": "completed", "createdAt": "2025-11-25T00:00:00Z"}})),
+            "task_liar" => wire.result(&id, text("ran without the task it requires")),
             "escape_result" => {
                 wire.notify(
                     "notifications/message",
@@ -435,4 +445,20 @@ fn malformed_entries() -> Vec<Value> {
             "annotations": {"destructiveHint": true},
         }),
     ]
+}
+
+/// The `tasks/*` answers of `--hostile=tasks`: any id is a task, working again; a result
+/// without the related-task `_meta`; an empty list; an ended task "cancelled".
+pub fn task_answer(method: &str, params: &Value) -> Value {
+    let id = params
+        .get("taskId")
+        .cloned()
+        .unwrap_or(json!("hostile-task"));
+    match method {
+        "tasks/get" => json!({"taskId": id, "status": "working",
+            "createdAt": "2025-11-25T00:00:00Z", "lastUpdatedAt": "2025-11-25T00:00:01Z", "ttl": null}),
+        "tasks/result" => json!({"content": [{"type": "text", "text": "a result of no task"}]}),
+        "tasks/list" => json!({"tasks": []}),
+        _ => json!({"taskId": id, "status": "cancelled"}),
+    }
 }

@@ -446,3 +446,66 @@ fn tools_that_are_not_read_only_are_called_only_when_allowed() {
     let (status, said) = conform(&["--allow-writes", "--allow-destructive", "add"]);
     assert_eq!(status, "pass", "{said}");
 }
+
+/// Tasks (2025-11-25) where declared: server-everything keeps the lifecycle (its
+/// `simulate-research-query` is not read-only, so `--allow-writes` lets the checks call it)
+/// and refuses unknown task ids, but answers a call of its task-requiring tool made without a
+/// task with an `isError` result, not -32601; `--hostile=tasks` breaks all three.
+#[test]
+fn tasks_are_checked_where_declared() {
+    let only = "tasks-unknown-id,tasks-lifecycle,tasks-required-refused";
+    let r = run(&[
+        "conform",
+        "--hostile=tasks",
+        "--format",
+        "json",
+        "--only",
+        only,
+    ]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let found = checks(&r.stdout);
+    for id in only.split(',') {
+        assert_eq!(status_of(&found, id), "fail", "{id}: {}", r.stdout);
+    }
+    let Some(everything) = peers::everything() else {
+        return;
+    };
+    let r = run(&[
+        "conform",
+        "--allow-writes",
+        "--format",
+        "json",
+        "--only",
+        only,
+        "--",
+        "node",
+        &everything,
+    ]);
+    let found = checks(&r.stdout);
+    assert_eq!(
+        status_of(&found, "tasks-unknown-id"),
+        "pass",
+        "{}",
+        r.stdout
+    );
+    assert_eq!(status_of(&found, "tasks-lifecycle"), "pass", "{}", r.stdout);
+    assert_eq!(
+        status_of(&found, "tasks-required-refused"),
+        "fail",
+        "{}",
+        r.stdout
+    );
+    // Without --allow-writes its one task tool is not called.
+    let r = run(&[
+        "conform",
+        "--format",
+        "json",
+        "--only",
+        only,
+        "--",
+        "node",
+        &everything,
+    ]);
+    let found = checks(&r.stdout);
+    assert_eq!(status_of(&found, "tasks-lifecycle"), "not_applicable");
+}
