@@ -4,6 +4,7 @@
 //! an inspector copes. It is not built on rmcp because rmcp would refuse to send most of this.
 
 mod http;
+mod misconduct;
 mod payloads;
 mod skills;
 mod tools;
@@ -48,6 +49,15 @@ pub enum Attack {
     /// again; `tasks/result` lacks the related-task `_meta`, `tasks/list` lists nothing,
     /// `tasks/cancel` "cancels" an ended task.
     Tasks,
+    /// Breaks the rules the others leave, once each: a request before `initialized`, ping
+    /// refused, prompts declared but listed only the second time, completions past 100 values
+    /// and not strings, a template that is not RFC 6570, an unknown resource read as empty,
+    /// any call served whatever its arguments, a string id echoed without its non-ASCII
+    /// characters; with `modern`, a second `server/discover` without capabilities; over
+    /// HTTP, a read-only tool whose argument asks for a header no one checks.
+    Misconduct,
+    /// Declares tools, resources and prompts and serves none of their lists (-32601).
+    Hollow,
 }
 
 /// What the hostile server was asked to do.
@@ -134,6 +144,9 @@ fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Va
     let params = message.get("params").cloned().unwrap_or(Value::Null);
     if garbage {
         wire.garbage();
+    }
+    if misconduct::answered(wire, options, method.unwrap_or_default(), &id, &params) {
+        return;
     }
     match method.unwrap_or_default() {
         "initialize" if options.has(Attack::NoInit) => {}

@@ -47,6 +47,9 @@ impl Catalog {
                 "inputSchema": no_arguments(), "annotations": {"readOnlyHint": true},
                 "execution": {"taskSupport": "required"}}));
         }
+        if options.has(Attack::Misconduct) {
+            base.push(super::misconduct::regional_tool());
+        }
         if options.has(Attack::TooDeep) {
             base.push(tool(
                 "too_deep",

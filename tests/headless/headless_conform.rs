@@ -509,3 +509,64 @@ fn tasks_are_checked_where_declared() {
     let found = checks(&r.stdout);
     assert_eq!(status_of(&found, "tasks-lifecycle"), "not_applicable");
 }
+
+/// Every check can fail: each is failed by one of the built-in hostile servers (over stdio,
+/// with each attack that breaks a rule, and over HTTP), run side by side.
+#[test]
+fn every_check_fails_on_some_hostile_server() {
+    let stdio = [
+        "--hostile",
+        "--hostile=garbage",
+        "--hostile=stubborn",
+        "--hostile=modern",
+        "--hostile=skills",
+        "--hostile=tasks",
+        "--hostile=hollow",
+        "--hostile=misconduct",
+        "--hostile=modern,misconduct",
+    ];
+    let servers: Vec<(crate::cli::Background, String)> =
+        [&[][..], &["--attack", "modern,misconduct"]]
+            .iter()
+            .map(|attacks| {
+                let port = crate::cli::free_port();
+                let mut hostile = std::process::Command::new(crate::cli::BIN);
+                hostile
+                    .args(["hostile-server", "--http", &port.to_string()])
+                    .args(*attacks);
+                let server = crate::cli::start_listening(hostile, port);
+                (server, format!("--url=http://127.0.0.1:{port}/mcp"))
+            })
+            .collect();
+    let connections: Vec<&str> = (stdio.iter().copied())
+        .chain(servers.iter().map(|(_, url)| url.as_str()))
+        .collect();
+    // Two at a time (the machine runs other tests beside).
+    let reports: Vec<Vec<Value>> = (connections.chunks(2))
+        .flat_map(|pair| {
+            std::thread::scope(|scope| {
+                let runs: Vec<_> = (pair.iter())
+                    .map(|c| scope.spawn(move || run(&["conform", "--format", "json", c])))
+                    .collect();
+                let done = runs.into_iter().map(|r| r.join().expect("a run"));
+                done.map(|r| checks(&r.stdout)).collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let every: Vec<&str> = (reports[0].iter())
+        .filter_map(|c| c["id"].as_str())
+        .collect();
+    assert_eq!(every.len(), 46, "every check is in each report: {every:?}");
+    // The calls in flight are judged on timing a crowded machine can stretch into "not
+    // checked": their failures are asserted on one run alone, in
+    // `the_hostile_server_fails_what_it_breaks_with_a_reproduce_line`.
+    let timed = ["progress-notifications", "cancellation-respected"];
+    let never_failed: Vec<&&str> = (every.iter())
+        .filter(|id| !timed.contains(id))
+        .filter(|id| !(reports.iter().flatten()).any(|c| c["id"] == **id && c["status"] == "fail"))
+        .collect();
+    assert!(
+        never_failed.is_empty(),
+        "no hostile server fails {never_failed:?}"
+    );
+}
