@@ -103,12 +103,18 @@ async fn read_answer(request: reqwest::RequestBuilder, to: &mpsc::Sender<Value>)
         if read > READ_MAX {
             return;
         }
+        let before = pending.len();
         pending.extend_from_slice(&chunk);
         if !stream {
             continue;
         }
-        // Whole lines only: a `data:` line may come in pieces.
-        let Some(end) = pending.iter().rposition(|b| *b == b'\n') else {
+        // Whole lines only: a `data:` line may come in pieces. What was pending holds no line
+        // end (it was kept past the last one): only the new piece is looked at.
+        let Some(end) = chunk
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map(|at| before + at)
+        else {
             continue;
         };
         let lines: Vec<u8> = pending.drain(..=end).collect();

@@ -248,10 +248,13 @@ impl SseEvent {
     }
 }
 
-/// An event stream read in pieces split anywhere: each event once its blank line came.
+/// An event stream read in pieces split anywhere: each event once its blank line came. Each
+/// byte is looked at once, however the stream is cut (a hostile one sends a byte at a time).
 #[derive(Default)]
 struct Events {
     pending: Vec<u8>,
+    /// Bytes at the start of `pending` known to hold no line end.
+    scanned: usize,
     id: Option<String>,
     data: Vec<String>,
 }
@@ -260,28 +263,38 @@ impl Events {
     fn push(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
         self.pending.extend_from_slice(chunk);
         let mut done = Vec::new();
-        while let Some(end) = self.pending.iter().position(|b| *b == b'\n') {
-            let line: Vec<u8> = self.pending.drain(..=end).collect();
-            let line = String::from_utf8_lossy(&line);
-            let line = line.trim_end_matches(['\n', '\r']);
-            if line.is_empty() {
-                if self.id.is_some() || !self.data.is_empty() {
-                    done.push(SseEvent {
-                        id: self.id.take(),
-                        data: std::mem::take(&mut self.data).join("\n"),
-                    });
-                }
-                continue;
-            }
-            let (field, value) = line.split_once(':').unwrap_or((line, ""));
-            let value = value.strip_prefix(' ').unwrap_or(value);
-            match field {
-                "id" => self.id = Some(value.to_string()),
-                "data" => self.data.push(value.to_string()),
-                _ => {}
-            }
+        let mut start = 0;
+        let mut from = self.scanned;
+        while let Some(at) = self.pending[from..].iter().position(|b| *b == b'\n') {
+            let end = from + at;
+            let line = String::from_utf8_lossy(&self.pending[start..end]).into_owned();
+            self.line(line.trim_end_matches('\r'), &mut done);
+            start = end + 1;
+            from = start;
         }
+        self.pending.drain(..start);
+        self.scanned = self.pending.len();
         done
+    }
+
+    /// One line of the stream: a field of the event being read, or the blank line that ends it.
+    fn line(&mut self, line: &str, done: &mut Vec<SseEvent>) {
+        if line.is_empty() {
+            if self.id.is_some() || !self.data.is_empty() {
+                done.push(SseEvent {
+                    id: self.id.take(),
+                    data: std::mem::take(&mut self.data).join("\n"),
+                });
+            }
+            return;
+        }
+        let (field, value) = line.split_once(':').unwrap_or((line, ""));
+        let value = value.strip_prefix(' ').unwrap_or(value);
+        match field {
+            "id" => self.id = Some(value.to_string()),
+            "data" => self.data.push(value.to_string()),
+            _ => {}
+        }
     }
 }
 
@@ -303,19 +316,16 @@ pub fn resumption_judged(
     replayed: &[SseEvent],
     ended: bool,
 ) -> (Status, String) {
-    let mut ids: Vec<&str> = seen.iter().map(String::as_str).collect();
+    let mut ids: std::collections::HashSet<&str> = seen.iter().map(String::as_str).collect();
     for event in replayed {
-        if let Some(id) = &event.id {
-            if ids.contains(&id.as_str()) {
-                let shown = crate::untrusted::line(id, 200);
-                return (
-                    Status::Fail,
-                    format!(
-                        "the resumed stream reused the event id {shown} (ids identify one event in a session)"
-                    ),
-                );
-            }
-            ids.push(id);
+        if let Some(id) = &event.id
+            && !ids.insert(id.as_str())
+        {
+            let shown = crate::untrusted::line(id, 200);
+            let said = format!(
+                "the resumed stream reused the event id {shown} (ids identify one event in a session)"
+            );
+            return (Status::Fail, said);
         }
         let Some(message) = event.message() else {
             continue;
@@ -375,6 +385,9 @@ mod tests {
         for piece in text.chunks(3) {
             got.extend(reader.push(piece));
         }
+        let mut bytewise = Events::default();
+        let one_at_a_time: Vec<SseEvent> = text.chunks(1).flat_map(|b| bytewise.push(b)).collect();
+        assert_eq!(one_at_a_time, got);
         assert_eq!(
             got,
             [

@@ -183,15 +183,24 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
         (_, _, Some(opening)) => proxy.opened_without_session(opening),
         _ => {}
     }
-    let mut reader = Messages::new(stream);
+    // Read as it streams; a JSON body is offered once it has ended (an empty last piece).
+    let reader = Arc::new(Mutex::new(Messages::new(stream)));
+    let (streaming, ending, sink_at_end) = (Arc::clone(&reader), reader, sink.clone());
     let body = answer.bytes_stream().map(move |chunk| {
-        if let Ok(bytes) = &chunk {
+        if let (Ok(bytes), Ok(mut reader)) = (&chunk, streaming.lock()) {
             for message in reader.push(bytes) {
                 sink.offer(Direction::In, message);
             }
         }
         chunk
     });
+    let end = futures::stream::once(async move {
+        if let Some(message) = ending.lock().ok().and_then(|mut r| r.ended()) {
+            sink_at_end.offer(Direction::In, message);
+        }
+        Ok(Bytes::new())
+    });
+    let body = body.chain(end);
     response.body(Body::from_stream(body)).unwrap_or_else(|_| {
         plain(
             StatusCode::BAD_GATEWAY,
@@ -475,20 +484,24 @@ impl Messages {
         }
     }
 
-    /// The messages `chunk` completes.
+    /// At the body's end: a JSON body, when it is one whole message read (parsed once).
+    fn ended(&mut self) -> Option<Vec<u8>> {
+        let whole = std::mem::take(&mut self.whole);
+        let parses = serde_json::from_slice::<serde::de::IgnoredAny>(&whole).is_ok();
+        (!self.stream && !self.overlong && parses).then_some(whole)
+    }
+
+    /// The messages `chunk` completes (of a JSON body, none: it is whole at [`Self::ended`]).
     fn push(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
         if !self.stream {
-            // A JSON body ends with the response; it is offered when it parses whole.
-            if self.whole.len() + chunk.len() > super::sessions::MAX_LINE {
+            if self.overlong || self.whole.len() + chunk.len() > super::sessions::MAX_LINE {
                 // Too long to record; forwarded all the same.
                 self.whole = Vec::new();
-                return Vec::new();
+                self.overlong = true;
+            } else {
+                self.whole.extend_from_slice(chunk);
             }
-            self.whole.extend_from_slice(chunk);
-            return match serde_json::from_slice::<serde_json::Value>(&self.whole) {
-                Ok(_) => vec![std::mem::take(&mut self.whole)],
-                Err(_) => Vec::new(),
-            };
+            return Vec::new();
         }
         let mut done = Vec::new();
         for line in self.lines.push(chunk) {
@@ -554,6 +567,12 @@ mod tests {
         );
         let mut json = Messages::new(false);
         assert!(json.push(b"{\"jsonrpc\":").is_empty());
-        assert_eq!(json.push(b"\"2.0\"}"), [b"{\"jsonrpc\":\"2.0\"}".to_vec()]);
+        assert!(json.push(b"\"2.0\"}").is_empty());
+        assert_eq!(json.ended(), Some(b"{\"jsonrpc\":\"2.0\"}".to_vec()));
+        // A body past a recorded line is not kept, nor its tail.
+        let mut long = Messages::new(false);
+        long.push(&vec![b' '; super::super::sessions::MAX_LINE]);
+        long.push(b"{}");
+        assert_eq!(long.ended(), None);
     }
 }
