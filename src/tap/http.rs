@@ -165,10 +165,6 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
     for (name, value) in passed(answer.headers()) {
         response = response.header(name, value);
     }
-    let stream = answer
-        .headers()
-        .get("content-type")
-        .is_some_and(|t| t.to_str().is_ok_and(|t| t.starts_with("text/event-stream")));
     let issued = answer
         .headers()
         .get("mcp-session-id")
@@ -183,7 +179,25 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
         (_, _, Some(opening)) => proxy.opened_without_session(opening),
         _ => {}
     }
-    // Read as it streams; a JSON body is offered once it has ended (an empty last piece).
+    let body = recorded(answer, sink);
+    response.body(Body::from_stream(body)).unwrap_or_else(|_| {
+        plain(
+            StatusCode::BAD_GATEWAY,
+            "the server's answer could not be passed on",
+        )
+    })
+}
+
+/// The server's answer as it streams on to the host, each JSON-RPC message in it handed to
+/// `sink` as it is read (a JSON body's once it has ended: an empty last piece says when).
+fn recorded(
+    answer: reqwest::Response,
+    sink: Sink,
+) -> impl futures::Stream<Item = Result<Bytes, reqwest::Error>> {
+    let stream = answer
+        .headers()
+        .get("content-type")
+        .is_some_and(|t| t.to_str().is_ok_and(|t| t.starts_with("text/event-stream")));
     let reader = Arc::new(Mutex::new(Messages::new(stream)));
     let (streaming, ending, sink_at_end) = (Arc::clone(&reader), reader, sink.clone());
     let body = answer.bytes_stream().map(move |chunk| {
@@ -200,13 +214,7 @@ async fn forward(State(proxy): State<Arc<Proxy>>, request: Request) -> Response 
         }
         Ok(Bytes::new())
     });
-    let body = body.chain(end);
-    response.body(Body::from_stream(body)).unwrap_or_else(|_| {
-        plain(
-            StatusCode::BAD_GATEWAY,
-            "the server's answer could not be passed on",
-        )
-    })
+    body.chain(end)
 }
 
 /// The 502 for a request the server was not reached with, saying what is likely.
