@@ -20,6 +20,7 @@ mod templates;
 
 pub use http_raw::HttpSent;
 pub use hygiene::run as run_raw;
+pub use in_flight::Early;
 pub use over_http::run as run_http;
 
 use crate::mcp::surface::tool::Tool;
@@ -170,12 +171,16 @@ pub async fn run_all(
     target: Option<&crate::config::target::Target>,
     selection: &Selection,
     seen: impl FnOnce() -> Seen,
+    early: Early,
 ) -> Vec<Finding> {
     // The calls in flight are watched on a copy (or a session) of their own, beside the rest.
     let in_flight = async {
         match target {
-            Some(target) => in_flight::run(session, target, selection).await,
-            None => Vec::new(),
+            Some(target) => in_flight::run(session, target, selection, early).await,
+            None => {
+                early.discard().await;
+                Vec::new()
+            }
         }
     };
     let rest = async {

@@ -60,6 +60,7 @@ pub async fn run(command: Command) -> i32 {
     // Listening from the start, once: a signal that arrives between two waits is kept.
     let mut signals = Signals::new();
     let (events, mut receiver) = EventSink::new();
+    let early = job.early();
     let connected = connect_telling(connection, &report, &mut signals, &events, &mut receiver);
     let (session, told_so_far) = match connected.await {
         Ok(connected) => connected,
@@ -77,7 +78,7 @@ pub async fn run(command: Command) -> i32 {
             }
         }
     });
-    let work = job.run(&session, &report, &teller);
+    let work = job.run(&session, &report, &teller, early);
     let code = tokio::select! {
         code = work => code,
         signal = signals.next() => {

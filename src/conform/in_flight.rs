@@ -95,26 +95,77 @@ fn cancellation_respected() -> Finding {
     )
 }
 
-/// The checks here `selection` wants, on a fresh copy of the server `target` names.
-pub async fn run(session: &Session, target: &Target, selection: &Selection) -> Vec<Finding> {
+/// A copy of a stdio server started and initialized for the checks here before the session
+/// connects (it needs none): its start is then off the checks' path, the longest of `conform`.
+pub struct Early(Option<tokio::task::JoinHandle<Result<Probe, String>>>);
+
+impl Early {
+    pub fn none() -> Early {
+        Early(None)
+    }
+
+    /// Starts the copy when `target` is a stdio server and `selection` wants the checks.
+    pub fn start(target: Option<&Target>, selection: &Selection) -> Early {
+        let wanted = IDS.iter().any(|id| selection.wants(id));
+        match target {
+            Some(target @ Target::Stdio { .. }) if wanted => {
+                let target = target.clone();
+                Early(Some(tokio::spawn(async move { open_stdio(&target).await })))
+            }
+            _ => Early(None),
+        }
+    }
+
+    /// The copy, once it is up (`None` when none was started, or its task failed).
+    async fn taken(self) -> Option<Result<Probe, String>> {
+        self.0?.await.ok()
+    }
+
+    /// Ends the copy unused.
+    pub async fn discard(self) {
+        if let Some(Ok(probe)) = self.taken().await {
+            probe.end().await;
+        }
+    }
+}
+
+/// The checks here `selection` wants, on a fresh copy of the server `target` names (`early`,
+/// when it was started already).
+pub async fn run(
+    session: &Session,
+    target: &Target,
+    selection: &Selection,
+    early: Early,
+) -> Vec<Finding> {
     if !IDS.iter().any(|id| selection.wants(id)) {
+        early.discard().await;
         return Vec::new();
     }
-    let mut found = every_check(session, target, selection).await;
+    let mut found = every_check(session, target, selection, early).await;
     found.retain(|f| selection.wants(f.id));
     found
 }
 
-async fn every_check(session: &Session, target: &Target, selection: &Selection) -> Vec<Finding> {
+async fn every_check(
+    session: &Session,
+    target: &Target,
+    selection: &Selection,
+    early: Early,
+) -> Vec<Finding> {
     let checks = [progress_notifications(), cancellation_respected()];
     let tools = candidates(session, selection, true).await;
     if tools.is_empty() {
+        early.discard().await;
         return not_run(
             checks,
             &format!("no tool it may call ({})", super::NO_TOOL_ALLOWED),
         );
     }
-    let channel = match Channel::open(target, session).await {
+    let opened = match early.taken().await {
+        Some(started) => started.map(Channel::Stdio),
+        None => Channel::open(target, session).await,
+    };
+    let channel = match opened {
         Ok(channel) => channel,
         Err(why) => return not_run(checks, &why),
     };
@@ -174,20 +225,7 @@ impl<'a> Channel<'a> {
                 .map_err(|why| format!("an initialize of its own failed: {why}"))?;
             return Ok(Channel::Http(HttpStream::new(raw, opened)));
         }
-        let mut probe = match Probe::start(target) {
-            None => return Err("needs a stdio or Streamable HTTP server".into()),
-            Some(Err(e)) => {
-                return Err(format!("could not start a second copy of the server: {e}"));
-            }
-            Some(Ok(probe)) => probe,
-        };
-        let waited = probe.ask(&initialize(SPOKEN), &json!(1)).await;
-        if let Some(why) = handshake_failed(&waited.reply) {
-            probe.end().await;
-            return Err(why);
-        }
-        probe.write(INITIALIZED).await;
-        Ok(Channel::Stdio(probe))
+        open_stdio(target).await.map(Channel::Stdio)
     }
 
     async fn write(&mut self, line: &str) {
@@ -220,6 +258,24 @@ impl<'a> Channel<'a> {
             Channel::Http(stream) => stream.end().await,
         }
     }
+}
+
+/// A fresh copy of the stdio server `target` names, started and initialized; why not, if not.
+async fn open_stdio(target: &Target) -> Result<Probe, String> {
+    let mut probe = match Probe::start(target) {
+        None => return Err("needs a stdio or Streamable HTTP server".into()),
+        Some(Err(e)) => {
+            return Err(format!("could not start a second copy of the server: {e}"));
+        }
+        Some(Ok(probe)) => probe,
+    };
+    let waited = probe.ask(&initialize(SPOKEN), &json!(1)).await;
+    if let Some(why) = handshake_failed(&waited.reply) {
+        probe.end().await;
+        return Err(why);
+    }
+    probe.write(INITIALIZED).await;
+    Ok(probe)
 }
 
 /// The tools `selection` lets a check call (read-only ones, unless allowed), those whose name or

@@ -18,6 +18,8 @@ pub struct Asked<'a> {
     pub target: Option<&'a Target>,
     pub selection: &'a crate::conform::Selection,
     pub format: CheckFormat,
+    /// The copy of the server the calls in flight are watched on, when started already.
+    pub early: crate::conform::Early,
 }
 
 pub async fn run(session: &Session, report: &Report, told: &Told, asked: Asked<'_>) -> i32 {
@@ -33,7 +35,8 @@ pub async fn run(session: &Session, report: &Report, told: &Told, asked: Asked<'
             stdio,
         }
     };
-    let found = crate::conform::run_all(session, asked.target, asked.selection, seen).await;
+    let found =
+        crate::conform::run_all(session, asked.target, asked.selection, seen, asked.early).await;
     let findings = crate::conform::with_reproduce(found, asked.words, asked.target);
     let count = |status| findings.iter().filter(|f| f.status == status).count();
     let (passed, failed, not_applicable) = (

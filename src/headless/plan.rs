@@ -455,7 +455,24 @@ fn diff<'a>(
 
 impl Job<'_> {
     /// `told`: what the connection noticed so far, and goes on noticing.
-    pub async fn run(self, session: &Session, report: &Report, told: &Told) -> i32 {
+    /// What the job starts before the session connects: `conform`'s copy of a stdio server
+    /// for the calls in flight (its start is then off the longest path).
+    pub fn early(&self) -> crate::conform::Early {
+        match self {
+            Job::Conform {
+                target, selection, ..
+            } => crate::conform::Early::start(target.as_ref(), selection),
+            _ => crate::conform::Early::none(),
+        }
+    }
+
+    pub async fn run(
+        self,
+        session: &Session,
+        report: &Report,
+        told: &Told,
+        early: crate::conform::Early,
+    ) -> i32 {
         match self {
             Job::Tools => tools::run(session, report).await,
             Job::Inspect(tool) => inspect::run(session, tool, report).await,
@@ -486,6 +503,7 @@ impl Job<'_> {
                     target: target.as_ref(),
                     selection: &selection,
                     format,
+                    early,
                 };
                 conform::run(session, report, told, asked).await
             }

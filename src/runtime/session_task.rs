@@ -363,7 +363,14 @@ impl<'s> Work<'s> {
         let (session, target) = (self.session, self.target);
         self.errands.push(Box::pin(async move {
             let selection = crate::conform::Selection::default();
-            let found = crate::conform::run_all(session, Some(target), &selection, || seen).await;
+            let found = crate::conform::run_all(
+                session,
+                Some(target),
+                &selection,
+                || seen,
+                crate::conform::Early::none(),
+            )
+            .await;
             let words = target.words();
             Msg::Conformed(Ok(crate::conform::with_reproduce(
                 found,
