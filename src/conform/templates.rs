@@ -22,22 +22,31 @@ pub async fn check(session: &Session) -> Finding {
         Level::Must,
         "server/resources#resource-templates (RFC 6570)",
     );
-    if !session.server.declares("resources") {
-        return check.not_applicable("`resources` is not declared");
-    }
-    let listed = session
-        .any_request("resources/templates/list", Some(json!({})))
-        .await;
-    let Ok(listed) = listed else {
-        return check.not_applicable("resources/templates/list was not answered with a result");
+    let templates = match listed(session).await {
+        Ok(templates) => templates,
+        Err(why) => return check.not_applicable(why),
     };
-    let templates: Vec<&str> = (listed["resourceTemplates"].as_array().into_iter().flatten())
-        .filter_map(|t| t["uriTemplate"].as_str())
-        .collect();
-    if templates.is_empty() {
-        return check.not_applicable("no resource template is listed");
-    }
+    let templates: Vec<&str> = templates.iter().map(String::as_str).collect();
     check.judged(("resources/templates/list", json!({})), judged(&templates))
+}
+
+/// The `uriTemplate` of each template the server lists (its first page), or why there are none.
+async fn listed(session: &Session) -> Result<Vec<String>, &'static str> {
+    if !session.server.declares("resources") {
+        return Err("`resources` is not declared");
+    }
+    let listed = (session.any_request("resources/templates/list", Some(json!({})))).await;
+    let Ok(listed) = listed else {
+        return Err("resources/templates/list was not answered with a result");
+    };
+    let templates: Vec<String> = (listed["resourceTemplates"].as_array().into_iter().flatten())
+        .filter_map(|t| t["uriTemplate"].as_str())
+        .map(String::from)
+        .collect();
+    match templates.is_empty() {
+        true => Err("no resource template is listed"),
+        false => Ok(templates),
+    }
 }
 
 pub async fn read_check(session: &Session) -> Finding {
@@ -47,21 +56,15 @@ pub async fn read_check(session: &Session) -> Finding {
         Level::Must,
         "server/resources#reading-resources",
     );
-    if !session.server.declares("resources") {
-        return check.not_applicable("`resources` is not declared");
-    }
-    let listed = (session.any_request("resources/templates/list", Some(json!({})))).await;
-    let templates: Vec<String> = (listed
-        .iter()
-        .flat_map(|l| l["resourceTemplates"].as_array()))
-    .flatten()
-    .filter_map(|t| t["uriTemplate"].as_str())
-    .filter(|t| parse(t).is_ok())
-    .take(READ_AT_MOST)
-    .map(String::from)
-    .collect();
+    let templates: Vec<String> = match listed(session).await {
+        Ok(listed) => (listed.into_iter())
+            .filter(|t| parse(t).is_ok())
+            .take(READ_AT_MOST)
+            .collect(),
+        Err(why) => return check.not_applicable(why),
+    };
     if templates.is_empty() {
-        return check.not_applicable("no resource template (valid by RFC 6570) is listed");
+        return check.not_applicable("no listed resource template is valid by RFC 6570");
     }
     let completes = session.server.declares("completions");
     let mut said = Vec::new();

@@ -34,12 +34,7 @@ pub fn answered(wire: &Wire, options: &Options, method: &str, id: &Value, params
 /// Declares what it does not serve: every list method is "not found".
 fn hollow(wire: &Wire, method: &str, id: &Value, params: &Value) -> bool {
     match method {
-        "initialize" => {
-            let mut result = super::initialize(params, false);
-            result["capabilities"]["resources"] = json!({});
-            result["capabilities"]["prompts"] = json!({});
-            wire.result(id, result);
-        }
+        "initialize" => wire.result(id, declaring(params, &["resources", "prompts"])),
         "tools/list" | "resources/list" | "prompts/list" => {
             wire.error(id, -32601, &format!("method not found: {method}"))
         }
@@ -51,10 +46,7 @@ fn hollow(wire: &Wire, method: &str, id: &Value, params: &Value) -> bool {
 fn misconduct(wire: &Wire, method: &str, id: &Value, params: &Value) -> bool {
     match method {
         "initialize" => {
-            let mut result = super::initialize(params, false);
-            result["capabilities"]["prompts"] = json!({});
-            result["capabilities"]["completions"] = json!({});
-            result["capabilities"]["resources"] = json!({});
+            let result = declaring(params, &["prompts", "completions", "resources"]);
             // Before `initialized` came (before the handshake is even answered).
             wire.send(&json!({"jsonrpc": "2.0", "id": "hostile-early", "method": "roots/list"}));
             wire.result(id, result);
@@ -92,6 +84,15 @@ fn misconduct(wire: &Wire, method: &str, id: &Value, params: &Value) -> bool {
         _ => return false,
     }
     true
+}
+
+/// The handshake's answer, declaring `capabilities` too.
+fn declaring(params: &Value, capabilities: &[&str]) -> Value {
+    let mut result = super::initialize(params, false);
+    for capability in capabilities {
+        result["capabilities"][*capability] = json!({});
+    }
+    result
 }
 
 /// A string id with its non-ASCII characters left out (a server that mangles what it echoes).
