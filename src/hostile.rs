@@ -46,7 +46,7 @@ pub enum Attack {
     /// Declares tasks (2025-11-25) and lists a read-only `task_liar` that requires one: run
     /// without a task all the same, its task begins completed without `lastUpdatedAt` or
     /// `ttl`, and `tasks/get` answers any id (an unknown one too) with a task that is working
-    /// again; `tasks/result` lacks the related-task `_meta`, `tasks/list` lists nothing,
+    /// again (escape sequences in its status); `tasks/result` lacks the related-task `_meta`, `tasks/list` lists nothing,
     /// `tasks/cancel` "cancels" an ended task.
     Tasks,
     /// Breaks the rules the others leave, once each: a request before `initialized`, ping

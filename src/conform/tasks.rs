@@ -159,28 +159,37 @@ async fn lifecycle_check(session: &Session, tools: &[Callable], check: Finding) 
     if let Some(status) = seen.last.filter(|s| TERMINAL.contains(&s.as_str())) {
         problems.extend(after_the_end(session, &id, &status).await);
     }
-    let verdict = match problems.is_empty() {
-        true => (
-            Status::Pass,
-            format!("task {}: {}", shown(&json!(id)), seen.said),
-        ),
-        false => (Status::Fail, super::cut(problems.join("; "))),
+    problems.truncate(MAX_PROBLEMS);
+    let course = format!("task {}: {}", shown(&json!(id)), seen.said);
+    let verdict = match (problems.is_empty(), seen.unfinished) {
+        (false, _) => (Status::Fail, super::cut(problems.join("; "))),
+        // What was not seen is not checked: never a pass.
+        (true, Some(why)) => (Status::NotApplicable, format!("{course}; {why}")),
+        (true, None) => (Status::Pass, course),
     };
     check.judged(sent, verdict)
 }
 
-/// What polling a task saw: problems, its last status, and its course in words.
+/// Problems kept at most (a task polled for [`POLL_FOR`] can give some at every answer).
+const MAX_PROBLEMS: usize = 10;
+/// Statuses of a task's course told at most.
+const MAX_COURSE: usize = 20;
+
+/// What polling a task saw: problems, its last status, its course in words, and why it was
+/// not followed to its end, when it was not.
 struct Followed {
     problems: Vec<String>,
     last: Option<String>,
     said: String,
+    unfinished: Option<String>,
 }
 
 /// Polls `tasks/get` until the task ends (or needs input, or [`POLL_FOR`] passes: then it is
 /// cancelled, when the server can, and the cancel's answer judged).
 async fn follow(session: &Session, id: &str, created: &Value) -> Followed {
     let mut problems = Vec::new();
-    let mut course = vec![created["status"].as_str().unwrap_or("?").to_string()];
+    let mut course = vec![status_of(created)];
+    let mut unfinished = None;
     let poll = |task: &Value| {
         Duration::from_millis(task["pollInterval"].as_u64().unwrap_or(500))
             .clamp(Duration::from_millis(100), Duration::from_secs(2))
@@ -190,12 +199,21 @@ async fn follow(session: &Session, id: &str, created: &Value) -> Followed {
     let params = json!({"taskId": id});
     loop {
         let last = course.last().cloned().unwrap_or_default();
-        if TERMINAL.contains(&last.as_str()) || last == "input_required" {
+        if TERMINAL.contains(&last.as_str()) {
+            break;
+        }
+        if last == "input_required" {
+            unfinished = Some(
+                "it asks for input, which conform does not give: its end is not checked".into(),
+            );
             break;
         }
         if started.elapsed() > POLL_FOR {
             problems.extend(cancelled_while_working(session, id).await);
-            course.push("cancelled by conform".into());
+            unfinished = Some(format!(
+                "still working after {} s: its end is not checked",
+                POLL_FOR.as_secs()
+            ));
             break;
         }
         tokio::time::sleep(wait).await;
@@ -206,9 +224,11 @@ async fn follow(session: &Session, id: &str, created: &Value) -> Followed {
                 break;
             }
         };
-        problems.extend(task_problems(&task, Some(id)));
-        let status = task["status"].as_str().unwrap_or("?").to_string();
-        if let Some(wrong) = transition(&last, &status) {
+        if problems.len() < MAX_PROBLEMS {
+            problems.extend(task_problems(&task, Some(id)));
+        }
+        let status = status_of(&task);
+        if let Some(wrong) = transition(&last, &status).filter(|_| problems.len() < MAX_PROBLEMS) {
             problems.push(wrong);
         }
         wait = poll(&task);
@@ -217,14 +237,28 @@ async fn follow(session: &Session, id: &str, created: &Value) -> Followed {
         }
     }
     let last = course.last().cloned();
+    if course.len() > MAX_COURSE {
+        course.drain(1..course.len() - MAX_COURSE + 1);
+        course.insert(1, "…".into());
+    }
     Followed {
         problems,
         last,
         said: course.join(" → "),
+        unfinished,
     }
 }
 
-/// A task still working after [`POLL_FOR`] is cancelled: the answer must say `cancelled`.
+/// A task's status as the server wrote it, escaped and bounded (a spec status is unchanged).
+fn status_of(task: &Value) -> String {
+    match task["status"].as_str() {
+        Some(status) => crate::untrusted::line(status, 40).into_owned(),
+        None => "?".into(),
+    }
+}
+
+/// A task still working after [`POLL_FOR`] is cancelled, when the server can: the answer must
+/// say `cancelled`.
 async fn cancelled_while_working(session: &Session, id: &str) -> Vec<String> {
     if session
         .server
@@ -232,7 +266,8 @@ async fn cancelled_while_working(session: &Session, id: &str) -> Vec<String> {
         .pointer("/tasks/cancel")
         .is_none()
     {
-        return vec![format!("still working after {} s", POLL_FOR.as_secs())];
+        // Left running: the caller says it was not followed to its end.
+        return Vec::new();
     }
     match session
         .any_request("tasks/cancel", Some(json!({"taskId": id})))
@@ -254,8 +289,7 @@ async fn after_the_end(session: &Session, id: &str, status: &str) -> Vec<String>
     let mut problems = Vec::new();
     // Asked once more, it is still where it ended.
     if let Ok(task) = session.any_request("tasks/get", Some(params.clone())).await {
-        let now = task["status"].as_str().unwrap_or("?");
-        problems.extend(transition(status, now));
+        problems.extend(transition(status, &status_of(&task)));
     }
     match session
         .any_request("tasks/result", Some(params.clone()))
@@ -378,8 +412,9 @@ pub fn transition(from: &str, to: &str) -> Option<String> {
     wrong.then(|| format!("went from {from} to {to}"))
 }
 
+/// A value the server sent, escaped and bounded.
 fn shown(value: &Value) -> String {
-    crate::untrusted::json(value, false)
+    crate::untrusted::line(&crate::untrusted::json(value, false), 120).into_owned()
 }
 
 #[cfg(test)]
@@ -396,6 +431,17 @@ mod tests {
         assert_eq!(problems.len(), 4, "{problems:?}");
         assert!(problems[0].contains("named task \"t2\""), "{problems:?}");
         assert!(task_problems(&json!("t1"), None)[0].contains("not a task object"));
+    }
+
+    #[test]
+    fn a_status_is_shown_escaped_and_bounded() {
+        assert_eq!(status_of(&json!({"status": "working"})), "working");
+        let hostile = status_of(&json!({"status": format!("working\u{1b}[2J{}", "x".repeat(500))}));
+        assert!(
+            !hostile.contains('\u{1b}') && hostile.chars().count() < 100,
+            "{hostile}"
+        );
+        assert_eq!(status_of(&json!({})), "?");
     }
 
     #[test]

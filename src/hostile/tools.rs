@@ -450,7 +450,8 @@ fn malformed_entries() -> Vec<Value> {
     ]
 }
 
-/// The `tasks/*` answers of `--hostile=tasks`: any id is a task, working again; a result
+/// The `tasks/*` answers of `--hostile=tasks`: any id is a task, "working" again (with escape
+/// sequences in its status); a result
 /// without the related-task `_meta`; an empty list; an ended task "cancelled".
 pub fn task_answer(method: &str, params: &Value) -> Value {
     let id = params
@@ -458,7 +459,7 @@ pub fn task_answer(method: &str, params: &Value) -> Value {
         .cloned()
         .unwrap_or(json!("hostile-task"));
     match method {
-        "tasks/get" => json!({"taskId": id, "status": "working",
+        "tasks/get" => json!({"taskId": id, "status": format!("working{ESCAPES}"),
             "createdAt": "2025-11-25T00:00:00Z", "lastUpdatedAt": "2025-11-25T00:00:01Z", "ttl": null}),
         "tasks/result" => json!({"content": [{"type": "text", "text": "a result of no task"}]}),
         "tasks/list" => json!({"tasks": []}),

@@ -467,6 +467,8 @@ fn tasks_are_checked_where_declared() {
     for id in only.split(',') {
         assert_eq!(status_of(&found, id), "fail", "{id}: {}", r.stdout);
     }
+    // Its statuses carry escape sequences: shown escaped.
+    crate::hostile::assert_terminal_safe("conform's tasks checks", &r.stdout);
     let Some(everything) = peers::everything() else {
         return;
     };
