@@ -16,6 +16,7 @@ mod probe;
 pub mod reproduce;
 mod resumption;
 mod tasks;
+mod tasks_extension;
 mod templates;
 
 pub use http_raw::HttpSent;
@@ -122,6 +123,7 @@ const IN_SESSION: [&str; 18] = [
 pub fn checks() -> impl Iterator<Item = &'static str> {
     (IN_SESSION.into_iter())
         .chain(tasks::IDS)
+        .chain(tasks_extension::IDS)
         .chain(hygiene::IDS)
         .chain(in_flight::IDS)
         .chain(over_http::IDS)
@@ -272,6 +274,7 @@ pub async fn run(
         found.push(caching::check(session).await);
     }
     found.extend(tasks::run(session, selection).await);
+    found.extend(tasks_extension::run(session, selection).await);
     if wants("stdout-only-json-rpc") {
         found.push(stdout_only_json_rpc(&seen()));
     }

@@ -47,7 +47,9 @@ pub enum Attack {
     /// without a task all the same, its task begins completed without `lastUpdatedAt` or
     /// `ttl`, and `tasks/get` answers any id (an unknown one too) with a task that is working
     /// again (escape sequences in its status); `tasks/result` lacks the related-task `_meta`, `tasks/list` lists nothing,
-    /// `tasks/cancel` "cancels" an ended task.
+    /// `tasks/cancel` "cancels" an ended task. With `modern`, it declares the tasks extension
+    /// (SEP-2663) beside the v1 `tasks`, serves the task methods to any request, extension
+    /// declared or not, and `task_liar` answers with a wrapped task under the v1 names.
     Tasks,
     /// Breaks the rules the others leave, once each: a request before `initialized`, ping
     /// refused, prompts declared but listed only the second time, completions past 100 values
@@ -179,8 +181,8 @@ fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Va
                 None => wire.error(&id, -32002, "no such resource"),
             }
         }
-        "server/discover" if options.has(Attack::Modern) => wire.result(&id, discover(garbage)),
-        "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel"
+        "server/discover" if options.has(Attack::Modern) => wire.result(&id, discover(options)),
+        "tasks/get" | "tasks/result" | "tasks/list" | "tasks/cancel" | "tasks/update"
             if options.has(Attack::Tasks) =>
         {
             wire.result(&id, tools::task_answer(method.unwrap_or_default(), &params))
@@ -201,9 +203,17 @@ fn answer(wire: &Wire, options: &Options, catalog: &tools::Catalog, message: &Va
     }
 }
 
-/// `server/discover`'s answer: the 2026-07-28 era, what `initialize` declares.
-fn discover(garbage: bool) -> Value {
-    let mut result = initialize(&json!({"protocolVersion": "2025-11-25"}), garbage);
+/// `server/discover`'s answer: the 2026-07-28 era, what `initialize` declares; with `tasks`,
+/// the tasks extension (SEP-2663) and the v1 `tasks` it replaces, both.
+fn discover(options: &Options) -> Value {
+    let mut result = initialize(
+        &json!({"protocolVersion": "2025-11-25"}),
+        options.has(Attack::Garbage),
+    );
+    if options.has(Attack::Tasks) {
+        result["capabilities"]["extensions"] = json!({"io.modelcontextprotocol/tasks": {}});
+        result["capabilities"]["tasks"] = json!({"cancel": {}});
+    }
     result["supportedVersions"] = json!(["2026-07-28"]);
     result["resultType"] = json!("complete");
     result["ttlMs"] = json!(0);

@@ -547,17 +547,7 @@ fn server_scenario(runner: &str, url: &str, name: &str, version: Option<&str>) -
 fn stateless_disagreements(runner: &str, url: &str, ours: &[serde_json::Value]) -> Vec<String> {
     let (_, report) = server_scenario(runner, url, "server-stateless", Some("2026-07-28"));
     let plain = strip_ansi(&report);
-    let suite_passed = |id: &str| {
-        let lines: Vec<&str> = (plain.lines())
-            .filter(|l| l.contains(&format!("[{id} ")) || l.contains(&format!("[{id}]")))
-            .collect();
-        assert!(
-            !lines.is_empty(),
-            "{id} not in the suite's report:\n{plain}"
-        );
-        lines.iter().all(|l| l.contains("SUCCESS"))
-    };
-    let pairs = [
+    let pairs: [(&str, &[&str]); 2] = [
         (
             "meta-required",
             &[
@@ -575,9 +565,30 @@ fn stateless_disagreements(runner: &str, url: &str, ours: &[serde_json::Value]) 
             ],
         ),
     ];
+    disagreements(url, &plain, ours, &pairs)
+}
+
+/// Where a check here and the suite's checks of the same rule (in `plain`, its report without
+/// colours) disagree: ours passes exactly when each of theirs succeeds.
+fn disagreements(
+    url: &str,
+    plain: &str,
+    ours: &[serde_json::Value],
+    pairs: &[(&str, &[&str])],
+) -> Vec<String> {
+    let suite_passed = |id: &str| {
+        let lines: Vec<&str> = (plain.lines())
+            .filter(|l| l.contains(&format!("[{id} ")) || l.contains(&format!("[{id}]")))
+            .collect();
+        assert!(
+            !lines.is_empty(),
+            "{id} not in the suite's report:\n{plain}"
+        );
+        lines.iter().all(|l| l.contains("SUCCESS"))
+    };
     let mut disagreements = Vec::new();
     for (id, theirs) in pairs {
-        let we_passed = ours.iter().any(|c| c["id"] == id && c["status"] == "pass");
+        let we_passed = ours.iter().any(|c| c["id"] == *id && c["status"] == "pass");
         let they_passed = theirs.iter().all(|t| suite_passed(t));
         if we_passed != they_passed {
             disagreements.push(format!(
@@ -586,6 +597,93 @@ fn stateless_disagreements(runner: &str, url: &str, ours: &[serde_json::Value]) 
         }
     }
     disagreements
+}
+
+/// `conform`'s checks of the tasks extension (SEP-2663) agree, check by check, with the
+/// suite's `tasks-*` scenarios on the one published runtime of it (fastmcp-tasks, with the
+/// fixture tools the suite calls), and all pass there. The suite's checks that need a fixture
+/// behaviour conform cannot ask of an unknown server (a protocol error inside a task, input
+/// asked mid-task) are not compared.
+#[test]
+fn conform_agrees_with_the_suites_tasks_scenarios() {
+    let (Some(runner), Some(python)) = (peers::conformance(), peers::path("venv-tasks/bin/python"))
+    else {
+        return;
+    };
+    let port = cli::free_port();
+    let mut server = Command::new(python);
+    server.args([
+        &peers::script("fastmcp_tasks_server.py"),
+        "http",
+        &port.to_string(),
+    ]);
+    let _server = cli::start_listening(server, port);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let ours = cli::run(&["conform", "--format", "json", "--url", &url]);
+    let report: serde_json::Value = serde_json::from_str(&ours.stdout).expect("json");
+    let checks = report["checks"].as_array().cloned().unwrap_or_default();
+    let extension: Vec<&serde_json::Value> = (checks.iter())
+        .filter(|c| {
+            c["id"]
+                .as_str()
+                .is_some_and(|id| id.starts_with("tasks-extension-"))
+        })
+        .collect();
+    assert_eq!(extension.len(), 6, "{}", ours.stdout);
+    assert!(
+        extension.iter().all(|c| c["status"] == "pass"),
+        "{}",
+        ours.stdout
+    );
+    let scenarios = [
+        "tasks-capability-negotiation",
+        "tasks-dispatch-and-envelope",
+        "tasks-lifecycle",
+        "tasks-wire-fields",
+        "tasks-request-state-removal",
+    ];
+    let plain: String = (scenarios.iter())
+        .map(|name| strip_ansi(&server_scenario(&runner, &url, name, None).1))
+        .collect();
+    let pairs: [(&str, &[&str]); 6] = [
+        ("tasks-extension-declared", &["tasks-extension-advertised"]),
+        (
+            "tasks-extension-gated",
+            &["sep-2663-tasks-methods-non-declaring"],
+        ),
+        (
+            "tasks-extension-methods",
+            &[
+                "sep-2663-tasks-get-invalid-task-id-32602",
+                "sep-2663-tasks-result-removed-method-not-found",
+                "tasks-removed-tasks-list",
+            ],
+        ),
+        (
+            "tasks-extension-lifecycle",
+            &[
+                "sep-2663-result-type-task-on-create",
+                "sep-2663-tasks-get-status-working",
+                "sep-2663-tasks-get-status-completed",
+                "sep-2663-durable-create-strong-consistency",
+                "tasks-cancel-terminal-idempotent-ack",
+                "tasks-wire-field-renames",
+                "tasks-no-related-task-meta-on-inlined-result",
+                "tasks-create-result-no-request-state",
+                "tasks-get-detailed-no-request-state",
+            ],
+        ),
+        (
+            "tasks-extension-cancel",
+            &["sep-2663-cancel-ack-empty-result"],
+        ),
+        (
+            "tasks-extension-sync-without",
+            &["sep-2663-server-rejects-undeclared-client"],
+        ),
+    ];
+    let found = disagreements(&url, &plain, &checks, &pairs);
+    assert!(found.is_empty(), "{}", found.join("\n\n"));
 }
 
 /// `text` without terminal colour codes.

@@ -23,15 +23,15 @@ const NO_SUCH_TASK: &str = "mcp-inspect-conform-no-such-task";
 /// How long a task is polled at most before it is cancelled.
 const POLL_FOR: Duration = Duration::from_secs(30);
 /// The statuses a task may have, and those it never leaves.
-const STATUSES: [&str; 5] = [
+pub(super) const STATUSES: [&str; 5] = [
     "working",
     "input_required",
     "completed",
     "failed",
     "cancelled",
 ];
-const TERMINAL: [&str; 3] = ["completed", "failed", "cancelled"];
-const RELATED: &str = "io.modelcontextprotocol/related-task";
+pub(super) const TERMINAL: [&str; 3] = ["completed", "failed", "cancelled"];
+pub(super) const RELATED: &str = "io.modelcontextprotocol/related-task";
 
 fn unknown_id() -> Finding {
     finding(
@@ -250,7 +250,7 @@ async fn follow(session: &Session, id: &str, created: &Value) -> Followed {
 }
 
 /// A task's status as the server wrote it, escaped and bounded (a spec status is unchanged).
-fn status_of(task: &Value) -> String {
+pub(super) fn status_of(task: &Value) -> String {
     match task["status"].as_str() {
         Some(status) => crate::untrusted::line(status, 40).into_owned(),
         None => "?".into(),
@@ -413,7 +413,7 @@ pub fn transition(from: &str, to: &str) -> Option<String> {
 }
 
 /// A value the server sent, escaped and bounded.
-fn shown(value: &Value) -> String {
+pub(super) fn shown(value: &Value) -> String {
     crate::untrusted::line(&crate::untrusted::json(value, false), 120).into_owned()
 }
 

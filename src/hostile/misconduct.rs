@@ -52,7 +52,7 @@ fn misconduct(wire: &Wire, method: &str, id: &Value, params: &Value) -> bool {
             wire.result(id, result);
         }
         "server/discover" if DISCOVERS.fetch_add(1, Ordering::Relaxed) > 0 => {
-            let mut result = super::discover(false);
+            let mut result = super::discover(&super::Options::default());
             if let Some(r) = result.as_object_mut() {
                 r.remove("capabilities");
             }

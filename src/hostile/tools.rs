@@ -123,10 +123,7 @@ impl Catalog {
         let token = params.pointer("/_meta/progressToken").cloned();
         let text = |t: &str| json!({"content": [{"type": "text", "text": t}]});
         match name {
-            // Begins completed, says no lastUpdatedAt nor ttl; without a task, it runs.
-            "task_liar" if params.get("task").is_some() => wire.result(&id, json!({"task": {
-                "taskId": "hostile-task", "status": "completed", "createdAt": "2025-11-25T00:00:00Z"}})),
-            "task_liar" => wire.result(&id, text("ran without the task it requires")),
+            "task_liar" => task_liar(wire, &id, params),
             "escape_result" => {
                 wire.notify(
                     "notifications/message",
@@ -453,6 +450,23 @@ fn malformed_entries() -> Vec<Value> {
 /// The `tasks/*` answers of `--hostile=tasks`: any id is a task, "working" again (with escape
 /// sequences in its status); a result
 /// without the related-task `_meta`; an empty list; an ended task "cancelled".
+/// `task_liar`: in the 2026 era (the tasks extension, SEP-2663), a task whatever was declared,
+/// wrapped as in 2025-11-25, with the v1 `ttl` and a time that is no time; before it, called as
+/// a task, one that begins completed without `lastUpdatedAt` nor `ttl`; without a task, it runs.
+fn task_liar(wire: &Wire, id: &Value, params: &Value) {
+    let answer = if (params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion")).is_some() {
+        json!({"resultType": "task", "taskId": "hostile-task", "status": "working",
+            "createdAt": "yesterday", "lastUpdatedAt": "today", "ttl": 60_000,
+            "task": {"taskId": "hostile-task", "status": "working"}})
+    } else if params.get("task").is_some() {
+        json!({"task": {"taskId": "hostile-task", "status": "completed",
+            "createdAt": "2025-11-25T00:00:00Z"}})
+    } else {
+        json!({"content": [{"type": "text", "text": "ran without the task it requires"}]})
+    };
+    wire.result(id, answer);
+}
+
 pub fn task_answer(method: &str, params: &Value) -> Value {
     let id = params
         .get("taskId")

@@ -510,6 +510,7 @@ fn every_check_fails_on_some_hostile_server() {
         "--hostile=hollow",
         "--hostile=misconduct",
         "--hostile=modern,misconduct",
+        "--hostile=tasks,modern",
     ];
     let servers: Vec<(crate::cli::Background, String)> =
         [&[][..], &["--attack", "modern,misconduct"]]
@@ -542,7 +543,7 @@ fn every_check_fails_on_some_hostile_server() {
     let every: Vec<&str> = (reports[0].iter())
         .filter_map(|c| c["id"].as_str())
         .collect();
-    assert_eq!(every.len(), 46, "every check is in each report: {every:?}");
+    assert_eq!(every.len(), 52, "every check is in each report: {every:?}");
     // The calls in flight are judged on timing a crowded machine can stretch into "not
     // checked": their failures are asserted on one run alone, in
     // `the_hostile_server_fails_what_it_breaks_with_a_reproduce_line`.

@@ -3,6 +3,7 @@
 
 use crate::mcp::session::error::RequestError;
 use crate::mcp::session::{Listing, ServerSummary, Session};
+use rmcp::service::PeerRequestOptions;
 use serde_json::{Map, Value, json};
 
 /// A library list a server may declare.
@@ -160,7 +161,28 @@ impl Session {
         self.request(method, params).await
     }
 
-    /// `resources/read` or `prompts/get`.
+    /// Any request whose `_meta` declares, for this request alone, the client's capabilities
+    /// and `extension` beside them (2026 era: capabilities travel with each request, SEP-2575);
+    /// its result as sent, never settled. How `conform` opts one call into the tasks
+    /// extension (SEP-2663) without declaring it for every request.
+    pub async fn any_request_declaring(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        extension: &str,
+    ) -> Result<Value, RequestError> {
+        let mut capabilities = self.service.service().client.capabilities();
+        capabilities["extensions"][extension] = json!({});
+        let mut meta = rmcp::model::RequestMetaObject::default();
+        meta.insert(
+            "io.modelcontextprotocol/clientCapabilities".to_string(),
+            capabilities,
+        );
+        let options = PeerRequestOptions::with_timeout(self.timeout).with_meta(meta);
+        let handle = self.send(method, params, options).await?;
+        self.finish(handle).await
+    }
+
     /// Every skill entry (`skills/list`, SEP-2640), across its pages, as sent.
     pub async fn list_skills(&self) -> Result<Listing, RequestError> {
         self.list_all("skills/list", "skills").await
