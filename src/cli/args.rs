@@ -183,7 +183,8 @@ pub enum Command {
     },
     /// Check the server's protocol conduct against the spec: unknown methods, tools and
     /// cursors, arguments its inputSchema refuses, ping, declared capabilities, logging,
-    /// resources, stdout hygiene; each finding with its rule (MUST or SHOULD), what came back
+    /// resources, stdout hygiene, calls in flight, Streamable HTTP sessions and headers, tasks
+    /// and the tasks extension; each finding with its rule (MUST or SHOULD), what came back
     /// and a command that reproduces it. Only read-only tools are called unless allowed. Exit 1
     /// when a MUST fails
     Conform {
