@@ -37,8 +37,10 @@ const NO_SUCH_TASK: &str = "mcp-inspect-conform-no-such-task";
 const MISSING_CAPABILITY: i64 = -32021;
 /// How long a task is polled at most.
 const POLL_FOR: Duration = Duration::from_secs(30);
-/// Tools called (declaring the extension) at most while looking for one made a task.
+/// Tools called (declaring the extension) at most while looking for one made a task, and how
+/// long each call is waited for.
 const TRIED_AT_MOST: usize = 4;
+const CALL_WAIT: Duration = Duration::from_secs(10);
 fn checks() -> [Finding; 6] {
     let rule = |id, rule| finding(id, rule, Level::Must, SEP);
     [
@@ -215,7 +217,9 @@ async fn first_task(
         let arguments = crate::schema::generate::skeleton(&tool.input_schema);
         let params = json!({"name": tool.name, "arguments": arguments});
         tried.push(crate::untrusted::line(&tool.name, 60).into_owned());
-        let Ok(answer) = declaring(session, "tools/call", &params).await else {
+        // A tool that does not answer in time is passed over (it is not this check's finding).
+        let asked = declaring(session, "tools/call", &params);
+        let Ok(Ok(answer)) = tokio::time::timeout(CALL_WAIT, asked).await else {
             continue;
         };
         if is_task(&answer) {
@@ -226,7 +230,11 @@ async fn first_task(
             };
             return (Some(made), Ok(tried));
         }
-        if let Some(kind) = answer.get("resultType").filter(|k| *k != "complete") {
+        // Answered at once: complete, or asking for input first (SEP-2322), both allowed.
+        let kind = answer.get("resultType");
+        if let Some(kind) = kind
+            .filter(|k| !["complete", "input_required"].contains(&k.as_str().unwrap_or_default()))
+        {
             let said = format!(
                 "{} answered at once with resultType {}",
                 tried.last().map_or("", String::as_str),

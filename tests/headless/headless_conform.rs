@@ -557,3 +557,32 @@ fn every_check_fails_on_some_hostile_server() {
         "no hostile server fails {never_failed:?}"
     );
 }
+
+/// The tasks extension (SEP-2663) checked over stdio, where the suite cannot go: on
+/// fastmcp-tasks every `tasks-extension-*` check passes, and the course of the task followed is
+/// told (`working → completed`, or just `completed` on a slow day).
+#[test]
+fn the_tasks_extension_is_checked_over_stdio() {
+    let Some(python) = peers::path("venv-tasks/bin/python") else {
+        return;
+    };
+    let script = peers::script("fastmcp_tasks_server.py");
+    let only = "tasks-extension-declared,tasks-extension-gated,tasks-extension-methods,tasks-extension-lifecycle,tasks-extension-cancel,tasks-extension-sync-without";
+    let out = run(&[
+        "conform", "--format", "json", "--only", only, "--", &python, &script,
+    ]);
+    let found = checks(&out.stdout);
+    assert_eq!(found.len(), 6, "{}", out.stdout);
+    assert!(
+        found.iter().all(|c| c["status"] == "pass"),
+        "{}",
+        out.stdout
+    );
+    let lifecycle = &found[3]["said"];
+    assert!(
+        lifecycle
+            .as_str()
+            .is_some_and(|s| s.starts_with("slow_compute's task") && s.ends_with("completed")),
+        "{lifecycle}"
+    );
+}
