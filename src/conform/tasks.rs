@@ -23,7 +23,7 @@ const NO_SUCH_TASK: &str = "mcp-inspect-conform-no-such-task";
 /// How long a task is polled at most before it is cancelled.
 const POLL_FOR: Duration = Duration::from_secs(30);
 /// The statuses a task may have, and those it never leaves.
-pub(super) const STATUSES: [&str; 5] = [
+const STATUSES: [&str; 5] = [
     "working",
     "input_required",
     "completed",
@@ -203,9 +203,7 @@ async fn follow(session: &Session, id: &str, created: &Value) -> Followed {
             break;
         }
         if last == "input_required" {
-            unfinished = Some(
-                "it asks for input, which conform does not give: its end is not checked".into(),
-            );
+            unfinished = Some(ASKS_FOR_INPUT.into());
             break;
         }
         if started.elapsed() > POLL_FOR {
@@ -380,15 +378,7 @@ pub fn task_problems(task: &Value, id: Option<&str>) -> Vec<String> {
         }
         _ => {}
     }
-    if !task["status"]
-        .as_str()
-        .is_some_and(|s| STATUSES.contains(&s))
-    {
-        problems.push(format!(
-            "status {} is none of the spec's",
-            shown(&task["status"])
-        ));
-    }
+    problems.extend(unknown_status(task));
     for key in ["createdAt", "lastUpdatedAt"] {
         if !task[key].is_string() {
             problems.push(format!("no {key}"));
@@ -400,6 +390,18 @@ pub fn task_problems(task: &Value, id: Option<&str>) -> Vec<String> {
     }
     problems
 }
+
+/// A task's status when it is none of the spec's, said (both task eras share the statuses).
+pub(super) fn unknown_status(task: &Value) -> Option<String> {
+    let known = task["status"]
+        .as_str()
+        .is_some_and(|s| STATUSES.contains(&s));
+    (!known).then(|| format!("status {} is none of the spec's", shown(&task["status"])))
+}
+
+/// Why a task's end is not checked when it asks for input.
+pub(super) const ASKS_FOR_INPUT: &str =
+    "it asks for input, which conform does not give: its end is not checked";
 
 /// What is wrong with a task going from status `from` to `to`, if anything: a terminal
 /// status never changes; nothing goes back to `working` but `input_required`.

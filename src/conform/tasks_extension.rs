@@ -318,9 +318,7 @@ async fn follow(session: &Session, id: &str) -> Followed {
             break;
         }
         if last == "input_required" {
-            unfinished = Some(
-                "it asks for input, which conform does not give: its end is not checked".into(),
-            );
+            unfinished = Some(super::tasks::ASKS_FOR_INPUT.into());
             break;
         }
         if started.elapsed() > POLL_FOR {

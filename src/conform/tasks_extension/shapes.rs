@@ -2,7 +2,7 @@
 //! `tasks/get` answer (a detailed task), an acknowledgement. Pure: each returns the problems
 //! it found, with what the server sent escaped and bounded.
 
-use super::super::tasks::{RELATED, STATUSES, shown};
+use super::super::tasks::{RELATED, shown, unknown_status};
 use crate::mcp::RequestError;
 use serde_json::Value;
 
@@ -85,15 +85,7 @@ fn task_fields(task: &Value) -> Vec<String> {
     if !task["taskId"].is_string() {
         problems.push("no string taskId".to_string());
     }
-    if !task["status"]
-        .as_str()
-        .is_some_and(|s| STATUSES.contains(&s))
-    {
-        problems.push(format!(
-            "status {} is none of the spec's",
-            shown(&task["status"])
-        ));
-    }
+    problems.extend(unknown_status(task));
     for key in ["createdAt", "lastUpdatedAt"] {
         if !task[key].as_str().is_some_and(is_iso_time) {
             problems.push(format!("{key} {} is no ISO 8601 time", shown(&task[key])));
