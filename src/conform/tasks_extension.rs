@@ -13,6 +13,7 @@ mod shapes;
 
 use super::tasks::{TERMINAL, shown, transition};
 use super::{Finding, Level, Selection, Status, finding};
+use crate::mcp::session::task_extension::EXTENSION;
 use crate::mcp::{RequestError, Session};
 use serde_json::{Value, json};
 use shapes::{ack_problems, created_problems, detailed_problems};
@@ -27,9 +28,6 @@ pub const IDS: [&str; 6] = [
     "tasks-extension-sync-without",
 ];
 
-/// The extension's identifier, under `capabilities.extensions` and a request's
-/// `_meta["io.modelcontextprotocol/clientCapabilities"].extensions`.
-pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 const SEP: &str = "extensions/tasks (SEP-2663, 2026-07-28)";
 /// A task id no server made.
 const NO_SUCH_TASK: &str = "mcp-inspect-conform-no-such-task";
@@ -78,12 +76,9 @@ pub async fn run(session: &Session, selection: &Selection) -> Vec<Finding> {
         return Vec::new();
     }
     let capabilities = &session.server.capabilities;
-    let declared = capabilities["extensions"]
-        .get(EXTENSION)
-        .is_some_and(|e| !e.is_null());
     let why = if session.server.era != crate::schema::Era::Modern {
         "the tasks extension (SEP-2663) is checked in the 2026-07-28 era"
-    } else if !declared {
+    } else if !session.tasks_extension() {
         "`io.modelcontextprotocol/tasks` is not declared"
     } else {
         ""

@@ -13,6 +13,7 @@ pub mod options;
 pub mod requests;
 mod skills;
 pub(crate) mod subscriptions;
+pub(crate) mod task_extension;
 pub(crate) mod tasks;
 
 use crate::mcp::session::error::RequestError;
@@ -408,9 +409,12 @@ impl Session {
         as_task: bool,
         wait: Duration,
     ) -> Result<PendingCall<'_>, RequestError> {
-        let options = PeerRequestOptions::with_timeout(wait).reset_timeout_on_progress();
+        let mut options = PeerRequestOptions::with_timeout(wait).reset_timeout_on_progress();
         let mut params = json!({"name": name, "arguments": arguments});
-        if as_task {
+        if self.tasks_extension() {
+            // The server decides which calls become tasks; the call only says it can follow one.
+            options = self.declaring(options, task_extension::EXTENSION);
+        } else if as_task {
             params["task"] = json!({});
         }
         let handle = self
@@ -446,6 +450,9 @@ impl Session {
     /// timeout is given up (as a call without progress is), and any task at the call's time
     /// limit (`--max-time`, in [`PendingCall::result_or_cancel`]).
     async fn follow_task(&self, mut task: TaskState, token: &str) -> Result<Value, RequestError> {
+        if self.tasks_extension() {
+            return self.follow_extension_task(task, token).await;
+        }
         let events = &self.service.service().events;
         let mut teller = tasks::Teller::new(events, token);
         teller.tell(&task);
@@ -586,7 +593,7 @@ impl PendingCall<'_> {
         let task = task.lock().ok().and_then(|t| t.clone());
         if let Some(task) = task {
             // The task goes on unless told to stop; its answer is not waited for long.
-            let cancel = session.request("tasks/cancel", Some(json!({"taskId": task})));
+            let cancel = session.task_request("tasks/cancel", json!({"taskId": task}));
             let _ = tokio::time::timeout(Duration::from_secs(2), cancel).await;
         }
         Err(error)

@@ -215,6 +215,65 @@ fn a_task_tool_runs_as_a_task_with_its_input() {
     );
 }
 
+/// Under the tasks extension (SEP-2663, fastmcp-tasks): a tool that runs only as a task is
+/// called (the call declares the extension; without it the server refuses with -32021), its
+/// tool error comes back as the call's; a task that asks a question gets the answer through
+/// `tasks/update` and ends with the tool's result.
+#[test]
+fn calls_go_through_the_tasks_extension() {
+    let Some(python) = peers::path("venv-tasks/bin/python") else {
+        return;
+    };
+    let script = peers::script("fastmcp_tasks_server.py");
+    let failing = run(&["call", "failing_job", "--", &python, &script]);
+    assert_eq!(failing.json()["isError"], true, "{}", failing.stdout);
+    assert!(
+        failing.stderr.contains("task completed"),
+        "{}",
+        failing.stderr
+    );
+    let asked = run(&[
+        "call",
+        "confirm_delete",
+        "--arg",
+        "filename=notes.txt",
+        "--",
+        &python,
+        &script,
+    ]);
+    assert_eq!(asked.code, 0, "{}", asked.stderr);
+    for said in [
+        "for input in a task (round 1:",
+        "answered with tasks/update",
+        "Delete notes.txt?: declined",
+        "task completed",
+    ] {
+        assert!(asked.stderr.contains(said), "{said}:\n{}", asked.stderr);
+    }
+    let text = asked.json()["content"][0]["text"].clone();
+    assert_eq!(text, "notes.txt: decline None", "{}", asked.stdout);
+}
+
+/// The hostile server's task under the extension (`--hostile=tasks,modern`): a task whose
+/// status never changes, with escape sequences in it, is given up at the timeout and shown
+/// escaped.
+#[test]
+fn a_hostile_task_under_the_extension_is_given_up_and_shown_escaped() {
+    let out = run(&[
+        "call",
+        "task_liar",
+        "--timeout",
+        "2",
+        "--hostile=tasks,modern",
+    ]);
+    assert_ne!(out.code, 0, "{}", out.stdout);
+    assert!(out.stderr.contains("task working"), "{}", out.stderr);
+    assert!(out.stderr.contains("no answer within 2"), "{}", out.stderr);
+    for stream in [&out.stdout, &out.stderr] {
+        assert!(!stream.contains('\u{1b}'), "{stream}");
+    }
+}
+
 #[test]
 fn everything_sees_a_client_with_roots_sampling_and_elicitation() {
     let Some(index) = peers::everything() else {

@@ -9,12 +9,12 @@ Usage: fastmcp_tasks_server.py            (stdio)
 import asyncio
 import sys
 
-from fastmcp import FastMCP
-from fastmcp.tools.base import ToolResult
+from fastmcp import Context, FastMCP
+from fastmcp.tools.base import InputRequiredToolResult, ToolResult
 from fastmcp.utilities.tasks import TaskConfig
 from fastmcp_tasks import TasksExtension
 from mcp.shared.exceptions import MCPError
-from mcp_types import ErrorData, TextContent
+from mcp_types import ErrorData, InputRequiredResult, TextContent
 
 mcp = FastMCP("inspect-fastmcp-tasks")
 mcp.add_extension(TasksExtension(url="memory://"))
@@ -52,6 +52,22 @@ async def protocol_error_job() -> str:
 async def test_tool_with_task() -> str:
     """Runs only as a task (a client that did not declare the extension is refused)."""
     return "ran as a task"
+
+
+# Deletes nothing: it asks whether to (a task waiting for input, SEP-2322 on SEP-2663), then says
+# what it was told.
+@mcp.tool(task=True, annotations={"readOnlyHint": True})
+async def confirm_delete(filename: str, ctx: Context) -> str:
+    """Ask whether to delete `filename` (nothing is deleted), then say the answer."""
+    answer = (ctx.input_responses or {}).get("confirm")
+    if answer is None:
+        question = {"method": "elicitation/create", "params": {
+            "mode": "form", "message": f"Delete {filename}?",
+            "requestedSchema": {"type": "object", "properties": {"confirm": {"type": "boolean"}}}}}
+        return InputRequiredToolResult(
+            InputRequiredResult(result_type="input_required", input_requests={"confirm": question}))
+    answer = answer.model_dump() if hasattr(answer, "model_dump") else answer
+    return f"{filename}: {answer.get('action')} {answer.get('content')}"
 
 
 if __name__ == "__main__":

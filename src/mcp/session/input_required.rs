@@ -56,25 +56,7 @@ pub async fn next_round(
             requests.len()
         ));
     }
-    let asked: Vec<String> = requests
-        .iter()
-        .map(|(key, r)| {
-            let what = r.get("method").and_then(Value::as_str).unwrap_or("?");
-            format!(
-                "{}: {}",
-                untrusted::line(key, 40),
-                untrusted::line(what, 40)
-            )
-        })
-        .collect();
-    handler.events.send(ServerEvent::Request(format!(
-        "for input in {method} (round {round}: {}); answered, then {method} sent again",
-        if asked.is_empty() {
-            "state only".to_string()
-        } else {
-            asked.join(", ")
-        }
-    )));
+    tell_asked(handler, method, round, &requests);
     let mut answers = Map::new();
     for (key, request) in requests {
         let asked_method = request.get("method").and_then(Value::as_str).unwrap_or("");
@@ -105,6 +87,35 @@ pub async fn next_round(
         params.insert("requestState".into(), state.clone());
     }
     Ok(Value::Object(params))
+}
+
+/// Says in the log what a round asks for, and what is done with the answers.
+fn tell_asked(handler: &Handler, method: &str, round: usize, requests: &Map<String, Value>) {
+    let asked: Vec<String> = requests
+        .iter()
+        .map(|(key, r)| {
+            let what = r.get("method").and_then(Value::as_str).unwrap_or("?");
+            format!(
+                "{}: {}",
+                untrusted::line(key, 40),
+                untrusted::line(what, 40)
+            )
+        })
+        .collect();
+    let asked = if asked.is_empty() {
+        "state only".to_string()
+    } else {
+        asked.join(", ")
+    };
+    handler.events.send(ServerEvent::Request(match method {
+        // A task of the tasks extension (SEP-2663) is answered, not asked again.
+        "tasks/update" => {
+            format!("for input in a task (round {round}: {asked}); answered with tasks/update")
+        }
+        _ => format!(
+            "for input in {method} (round {round}: {asked}); answered, then {method} sent again"
+        ),
+    }));
 }
 
 #[cfg(test)]

@@ -171,15 +171,8 @@ impl Session {
         params: Option<Value>,
         extension: &str,
     ) -> Result<Value, RequestError> {
-        let mut capabilities = self.service.service().client.capabilities();
-        capabilities["extensions"][extension] = json!({});
-        let mut meta = rmcp::model::RequestMetaObject::default();
-        meta.insert(
-            "io.modelcontextprotocol/clientCapabilities".to_string(),
-            capabilities,
-        );
-        let options = PeerRequestOptions::with_timeout(self.timeout).with_meta(meta);
-        let handle = self.send(method, params, options).await?;
+        let options = PeerRequestOptions::with_timeout(self.timeout);
+        let handle = (self.send(method, params, self.declaring(options, extension))).await?;
         self.finish(handle).await
     }
 

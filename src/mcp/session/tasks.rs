@@ -28,6 +28,10 @@ pub struct TaskState {
 impl TaskState {
     /// The task in a `tools/call` result (`{"task": {...}}`), if the server made one.
     pub fn created(result: &Value) -> Option<TaskState> {
+        // The tasks extension (SEP-2663): the result is the task itself.
+        if result.get("resultType").and_then(Value::as_str) == Some("task") {
+            return TaskState::from_task(result);
+        }
         let task = result.get("task")?;
         if result.get("content").is_some() {
             return None;
@@ -35,14 +39,16 @@ impl TaskState {
         TaskState::from_task(task)
     }
 
-    /// A task object (`taskId`, `status`, `statusMessage`, `pollInterval` in ms).
+    /// A task object (`taskId`, `status`, `statusMessage`, `pollInterval`, or the extension's
+    /// `pollIntervalMs`).
     pub fn from_task(task: &Value) -> Option<TaskState> {
         let id = task.get("taskId")?.as_str()?;
-        let poll = task
-            .get("pollInterval")
-            .and_then(Value::as_u64)
-            .map_or(Duration::from_secs(1), Duration::from_millis)
-            .clamp(FASTEST_POLL, SLOWEST_POLL);
+        let poll = (task
+            .get("pollIntervalMs")
+            .or_else(|| task.get("pollInterval")))
+        .and_then(Value::as_u64)
+        .map_or(Duration::from_secs(1), Duration::from_millis)
+        .clamp(FASTEST_POLL, SLOWEST_POLL);
         Some(TaskState {
             id: id.to_string(),
             status: task
