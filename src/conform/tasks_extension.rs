@@ -262,12 +262,18 @@ async fn lifecycle_check(session: &Session, made: &Made, check: Finding) -> Find
     if problems.is_empty() && TERMINAL.contains(&seen.last.as_str()) {
         problems.extend(after_the_end(session, id, &seen.last).await);
     }
-    let course = format!(
+    let mut course = format!(
         "{}'s task {}: {}",
         made.name,
         shown(&json!(id)),
         seen.course.join(" → ")
     );
+    if seen.rounds > 0 {
+        let rounds = crate::plural::count(seen.rounds, "round");
+        course.push_str(&format!(
+            " (its questions answered with tasks/update: {rounds})"
+        ));
+    }
     check.concluded(match (problems.is_empty(), seen.unfinished) {
         (false, _) => (
             Status::Fail,
@@ -285,15 +291,18 @@ struct Followed {
     course: Vec<String>,
     last: String,
     unfinished: Option<String>,
+    /// Rounds of questions it asked, answered with `tasks/update`.
+    rounds: usize,
 }
 
-/// Polls `tasks/get` from at once until the task ends, asks for input, breaks a rule, or
-/// [`POLL_FOR`] passes (then it is cancelled and left).
+/// Polls `tasks/get` from at once until the task ends, breaks a rule, or [`POLL_FOR`] passes
+/// (then it is cancelled and left); what it asks is answered as the session answers requests.
 async fn follow(session: &Session, id: &str) -> Followed {
     let params = json!({"taskId": id});
     let started = tokio::time::Instant::now();
     let (mut course, mut problems, mut unfinished) = (Vec::<String>::new(), Vec::new(), None);
     let mut last = String::new();
+    let mut asked = crate::mcp::session::task_extension::Asked::default();
     loop {
         let task = match declaring(session, "tasks/get", &params).await {
             Ok(task) => task,
@@ -313,8 +322,24 @@ async fn follow(session: &Session, id: &str) -> Followed {
             break;
         }
         if last == "input_required" {
-            unfinished = Some(super::tasks::ASKS_FOR_INPUT.into());
-            break;
+            // Answered as the session answers any request (declined, unless told otherwise):
+            // the acknowledgement is judged, and the task must go on.
+            match session.answer_task(id, &task, &mut asked).await {
+                Some(Ok(ack)) => problems.extend(
+                    (ack_problems(&Ok(ack)).into_iter()).map(|p| format!("tasks/update: {p}")),
+                ),
+                Some(Err(e)) => {
+                    let why = super::cut(e.to_string());
+                    unfinished = Some(format!(
+                        "its questions were not answered ({why}): its end is not checked"
+                    ));
+                    break;
+                }
+                None => {}
+            }
+            if !problems.is_empty() {
+                break;
+            }
         }
         if started.elapsed() > POLL_FOR {
             let _ = declaring(session, "tasks/cancel", &params).await;
@@ -331,6 +356,7 @@ async fn follow(session: &Session, id: &str) -> Followed {
         course,
         last,
         unfinished,
+        rounds: asked.rounds(),
     }
 }
 

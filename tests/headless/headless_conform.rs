@@ -560,7 +560,8 @@ fn every_check_fails_on_some_hostile_server() {
 
 /// The tasks extension (SEP-2663) checked over stdio, where the suite cannot go: on
 /// fastmcp-tasks every `tasks-extension-*` check passes, and the course of the task followed is
-/// told (`working → completed`, or just `completed` on a slow day).
+/// told (`working → completed`, or just `completed` on a slow day); with the tool that asks a
+/// question listed first, its question is answered through `tasks/update` and it still passes.
 #[test]
 fn the_tasks_extension_is_checked_over_stdio() {
     let Some(python) = peers::path("venv-tasks/bin/python") else {
@@ -579,6 +580,31 @@ fn the_tasks_extension_is_checked_over_stdio() {
         out.stdout
     );
     let lifecycle = &found[3]["said"];
+    // The first tool made a task asks a question: answered (declined) with tasks/update.
+    let asking = run(&[
+        "conform",
+        "--format",
+        "json",
+        "--only",
+        only,
+        "--",
+        &python,
+        &script,
+        "--asking-first",
+    ]);
+    let asked = checks(&asking.stdout);
+    assert!(
+        asked.iter().all(|c| c["status"] == "pass"),
+        "{}",
+        asking.stdout
+    );
+    let said = asked[3]["said"].as_str().unwrap_or_default();
+    assert!(
+        said.starts_with("confirm_delete's task")
+            && said.contains("input_required")
+            && said.ends_with("(its questions answered with tasks/update: 1 round)"),
+        "{said}"
+    );
     assert!(
         lifecycle
             .as_str()

@@ -1,10 +1,11 @@
 """A fastmcp server with the 2026 tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`)
 from `fastmcp-tasks`, the one runtime of it published: the fixture tools the official
 conformance suite's `tasks-*` scenarios call (`greet`, `slow_compute`, `failing_job`,
-`protocol_error_job`), so `conform` and the suite can be compared on one real implementation.
+`protocol_error_job`, `test_tool_with_task`, and `confirm_delete`, which asks a question first;
+not `multi_input`), so `conform` and the suite can be compared on one real implementation.
 
-Usage: fastmcp_tasks_server.py            (stdio)
-       fastmcp_tasks_server.py http PORT  (Streamable HTTP at 127.0.0.1:PORT/mcp)
+Usage: fastmcp_tasks_server.py [--asking-first]            (stdio)
+       fastmcp_tasks_server.py http PORT [--asking-first]  (Streamable HTTP at 127.0.0.1:PORT/mcp)
 """
 import asyncio
 import sys
@@ -18,6 +19,31 @@ from mcp_types import ErrorData, InputRequiredResult, TextContent
 
 mcp = FastMCP("inspect-fastmcp-tasks")
 mcp.add_extension(TasksExtension(url="memory://"))
+
+
+# Deletes nothing: it asks whether to (a task waiting for input, SEP-2322 on SEP-2663), then says
+# what it was told.
+async def confirm_delete(filename: str, ctx: Context) -> str:
+    """Ask whether to delete `filename` (nothing is deleted), then say the answer."""
+    answer = (ctx.input_responses or {}).get("confirm")
+    if answer is None:
+        question = {"method": "elicitation/create", "params": {
+            "mode": "form", "message": f"Delete {filename}?",
+            "requestedSchema": {"type": "object", "properties": {"confirm": {"type": "boolean"}}}}}
+        return InputRequiredToolResult(
+            InputRequiredResult(result_type="input_required", input_requests={"confirm": question}))
+    answer = answer.model_dump() if hasattr(answer, "model_dump") else answer
+    return f"{filename}: {answer.get('action')} {answer.get('content')}"
+
+
+def register_confirm_delete():
+    mcp.tool(task=True, annotations={"readOnlyHint": True})(confirm_delete)
+
+
+# `--asking-first` lists it first: the first tool a client finds made a task asks a question.
+ASKING_FIRST = "--asking-first" in sys.argv
+if ASKING_FIRST:
+    register_confirm_delete()
 
 
 @mcp.tool(annotations={"readOnlyHint": True})
@@ -54,24 +80,13 @@ async def test_tool_with_task() -> str:
     return "ran as a task"
 
 
-# Deletes nothing: it asks whether to (a task waiting for input, SEP-2322 on SEP-2663), then says
-# what it was told.
-@mcp.tool(task=True, annotations={"readOnlyHint": True})
-async def confirm_delete(filename: str, ctx: Context) -> str:
-    """Ask whether to delete `filename` (nothing is deleted), then say the answer."""
-    answer = (ctx.input_responses or {}).get("confirm")
-    if answer is None:
-        question = {"method": "elicitation/create", "params": {
-            "mode": "form", "message": f"Delete {filename}?",
-            "requestedSchema": {"type": "object", "properties": {"confirm": {"type": "boolean"}}}}}
-        return InputRequiredToolResult(
-            InputRequiredResult(result_type="input_required", input_requests={"confirm": question}))
-    answer = answer.model_dump() if hasattr(answer, "model_dump") else answer
-    return f"{filename}: {answer.get('action')} {answer.get('content')}"
+if not ASKING_FIRST:
+    register_confirm_delete()
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 3 and sys.argv[1] == "http":
-        mcp.run(transport="http", host="127.0.0.1", port=int(sys.argv[2]), show_banner=False)
+    args = [a for a in sys.argv[1:] if a != "--asking-first"]
+    if len(args) >= 2 and args[0] == "http":
+        mcp.run(transport="http", host="127.0.0.1", port=int(args[1]), show_banner=False)
     else:
         mcp.run(show_banner=False)

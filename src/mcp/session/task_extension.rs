@@ -68,7 +68,7 @@ impl Session {
         let mut teller = tasks::Teller::new(&self.service.service().events, token);
         teller.tell(&task);
         let mut changed = std::time::Instant::now();
-        let (mut round, mut answered) = (0, HashSet::new());
+        let mut asked = Asked::default();
         loop {
             if changed.elapsed() > self.timeout {
                 return Err(RequestError::Timeout(self.timeout));
@@ -90,29 +90,55 @@ impl Session {
                 "failed" => return Err(failure(&polled)),
                 "cancelled" => return Err(RequestError::Cancelled),
                 "input_required" => {
-                    let asked = unanswered(&polled, &mut answered);
-                    if asked["inputRequests"]
-                        .as_object()
-                        .is_some_and(|r| !r.is_empty())
-                    {
-                        round += 1;
-                        let handler = self.service.service();
-                        let original = json!({"taskId": task.id});
-                        let update = input_required::next_round(
-                            handler,
-                            "tasks/update",
-                            &original,
-                            &asked,
-                            round,
-                        )
-                        .await?;
-                        self.task_request("tasks/update", update).await?;
+                    if let Some(ack) = self.answer_task(&task.id, &polled, &mut asked).await {
+                        ack?;
                         changed = std::time::Instant::now();
                     }
                 }
                 _ => {}
             }
         }
+    }
+}
+
+/// The questions a task asked so far: rounds answered, and the keys of its input requests.
+#[derive(Default)]
+pub struct Asked {
+    rounds: usize,
+    keys: HashSet<String>,
+}
+
+impl Asked {
+    /// Rounds of questions answered.
+    pub fn rounds(&self) -> usize {
+        self.rounds
+    }
+}
+
+impl Session {
+    /// Answers what a task of the extension asks in `polled` (a `tasks/get` answer,
+    /// `input_required`) that was not asked before, as the server's own requests are answered,
+    /// and sends the answers with `tasks/update`: its acknowledgement as sent, or nothing when
+    /// every question was answered already (the server has not taken the answers yet).
+    pub async fn answer_task(
+        &self,
+        id: &str,
+        polled: &Value,
+        asked: &mut Asked,
+    ) -> Option<Result<Value, RequestError>> {
+        let fresh = unanswered(polled, &mut asked.keys);
+        if fresh["inputRequests"].as_object().is_none_or(Map::is_empty) {
+            return None;
+        }
+        asked.rounds += 1;
+        let handler = self.service.service();
+        let original = json!({"taskId": id});
+        let round = asked.rounds;
+        let update = input_required::next_round(handler, "tasks/update", &original, &fresh, round);
+        Some(match update.await {
+            Ok(update) => self.task_request("tasks/update", update).await,
+            Err(e) => Err(e),
+        })
     }
 }
 
