@@ -46,6 +46,9 @@ impl Catalog {
                 "description": "Requires a task, runs without one, and breaks the task lifecycle.",
                 "inputSchema": no_arguments(), "annotations": {"readOnlyHint": true},
                 "execution": {"taskSupport": "required"}}));
+            base.push(json!({"name": "task_asker",
+                "description": "In the 2026 era, a task that asks a new question at every poll.",
+                "inputSchema": no_arguments(), "annotations": {"readOnlyHint": true}}));
         }
         if options.has(Attack::Misconduct) {
             base.push(super::misconduct::regional_tool());
@@ -123,7 +126,7 @@ impl Catalog {
         let token = params.pointer("/_meta/progressToken").cloned();
         let text = |t: &str| json!({"content": [{"type": "text", "text": t}]});
         match name {
-            "task_liar" => task_liar(wire, &id, params),
+            "task_liar" | "task_asker" => task_tool(wire, &id, name, params),
             "escape_result" => {
                 wire.notify(
                     "notifications/message",
@@ -450,6 +453,22 @@ fn malformed_entries() -> Vec<Value> {
 /// The `tasks/*` answers of `--hostile=tasks`: any id is a task, "working" again (with escape
 /// sequences in its status); a result
 /// without the related-task `_meta`; an empty list; an ended task "cancelled".
+/// `task_liar`, or `task_asker`: in the 2026 era (the tasks extension, SEP-2663), a
+/// well-formed task that only ever asks questions; before it, a plain answer.
+fn task_tool(wire: &Wire, id: &Value, name: &str, params: &Value) {
+    if name == "task_liar" {
+        return task_liar(wire, id, params);
+    }
+    let answer = if (params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion")).is_some() {
+        json!({"resultType": "task", "taskId": ASKER, "status": "working",
+            "createdAt": "2026-07-28T00:00:00Z", "lastUpdatedAt": "2026-07-28T00:00:00Z",
+            "ttlMs": null, "pollIntervalMs": 1})
+    } else {
+        json!({"content": [{"type": "text", "text": "asks nothing before the 2026 era"}]})
+    };
+    wire.result(id, answer);
+}
+
 /// `task_liar`: in the 2026 era (the tasks extension, SEP-2663), a task whatever was declared,
 /// wrapped as in 2025-11-25, with the v1 `ttl` and a time that is no time; before it, called as
 /// a task, one that begins completed without `lastUpdatedAt` nor `ttl`; without a task, it runs.
@@ -467,11 +486,20 @@ fn task_liar(wire: &Wire, id: &Value, params: &Value) {
     wire.result(id, answer);
 }
 
+/// The id of `task_asker`'s task.
+const ASKER: &str = "hostile-asker";
+
+/// Questions `task_asker`'s task has asked.
+static ASKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 pub fn task_answer(method: &str, params: &Value) -> Value {
     let id = params
         .get("taskId")
         .cloned()
         .unwrap_or(json!("hostile-task"));
+    if id == ASKER {
+        return asker_answer(method);
+    }
     match method {
         "tasks/get" => json!({"taskId": id, "status": format!("working{ESCAPES}"),
             "createdAt": "2025-11-25T00:00:00Z", "lastUpdatedAt": "2025-11-25T00:00:01Z", "ttl": null}),
@@ -479,4 +507,18 @@ pub fn task_answer(method: &str, params: &Value) -> Value {
         "tasks/list" => json!({"tasks": []}),
         _ => json!({"taskId": id, "status": "cancelled"}),
     }
+}
+
+/// `task_asker`'s task: at every `tasks/get` a new question (its key and text holding escape
+/// sequences), each update acknowledged, for ever.
+fn asker_answer(method: &str) -> Value {
+    if method != "tasks/get" {
+        return json!({"resultType": "complete"});
+    }
+    let n = ASKED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let question = json!({"method": "elicitation/create", "params": {"mode": "form",
+        "message": format!("question {n}{ESCAPES}"), "requestedSchema": {"type": "object", "properties": {}}}});
+    json!({"resultType": "complete", "taskId": ASKER, "status": "input_required",
+        "createdAt": "2026-07-28T00:00:00Z", "lastUpdatedAt": "2026-07-28T00:00:00Z",
+        "ttlMs": null, "pollIntervalMs": 1, "inputRequests": {format!("q{n}{ESCAPES}"): question}})
 }

@@ -254,9 +254,9 @@ fn calls_go_through_the_tasks_extension() {
     assert_eq!(text, "notes.txt: decline None", "{}", asked.stdout);
 }
 
-/// The hostile server's task under the extension (`--hostile=tasks,modern`): a task whose
+/// The hostile server's tasks under the extension (`--hostile=tasks,modern`): a task whose
 /// status never changes, with escape sequences in it, is given up at the timeout and shown
-/// escaped.
+/// escaped; one that asks questions for ever is given up after ten rounds.
 #[test]
 fn a_hostile_task_under_the_extension_is_given_up_and_shown_escaped() {
     let out = run(&[
@@ -270,6 +270,24 @@ fn a_hostile_task_under_the_extension_is_given_up_and_shown_escaped() {
     assert!(out.stderr.contains("task working"), "{}", out.stderr);
     assert!(out.stderr.contains("no answer within 2"), "{}", out.stderr);
     for stream in [&out.stdout, &out.stderr] {
+        assert!(!stream.contains('\u{1b}'), "{stream}");
+    }
+    // A task that asks a new question (escape sequences in it) at every poll: answered ten
+    // rounds, then given up.
+    let asker = run(&["call", "task_asker", "--hostile=tasks,modern"]);
+    assert_ne!(asker.code, 0, "{}", asker.stdout);
+    assert!(
+        asker
+            .stderr
+            .contains("still asked for input after 10 rounds: stopped"),
+        "{}",
+        asker.stderr
+    );
+    assert_eq!(
+        asker.stderr.matches("answered with tasks/update").count(),
+        10
+    );
+    for stream in [&asker.stdout, &asker.stderr] {
         assert!(!stream.contains('\u{1b}'), "{stream}");
     }
 }
