@@ -656,7 +656,12 @@ fn for_the_panel_in_front(model: &mut Model, command: Command) -> Option<Vec<Eff
     if matches!(command, Command::LinkCopy | Command::LinkOpen) {
         return Some(asked::update::link(model, command));
     }
-    Reply::of(command).map(|reply| asked::update::answer(model, reply))
+    Reply::of(command).map(|reply| {
+        if crate::app::call::query::server_waits_on_user(&model.asked) {
+            call::update::waits_restart(model);
+        }
+        asked::update::answer(model, reply)
+    })
 }
 
 /// Quit, or end the session to pick another server; a running call would be lost without a

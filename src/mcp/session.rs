@@ -1,6 +1,7 @@
 //! A live connection to one server: connects in the era it speaks, lists every tool across
 //! pages, and calls tools with timeouts, progress and cancellation. Owns the server process.
 
+pub(crate) mod call_clock;
 pub mod client_side;
 pub(crate) mod connect;
 pub mod error;
@@ -409,7 +410,9 @@ impl Session {
         as_task: bool,
         wait: Duration,
     ) -> Result<PendingCall<'_>, RequestError> {
-        let mut options = PeerRequestOptions::with_timeout(wait).reset_timeout_on_progress();
+        // Timed here, not by rmcp: a call is not timed out while the user answers the server
+        // (see `result_or_cancel`).
+        let mut options = PeerRequestOptions::default();
         let mut params = json!({"name": name, "arguments": arguments});
         if self.tasks_extension() {
             // The server decides which calls become tasks; the call only says it can follow one.
@@ -420,9 +423,12 @@ impl Session {
         let handle = self
             .send("tools/call", Some(params.clone()), options)
             .await?;
+        let progress_token = token_text(&handle.progress_token);
+        self.service.service().events.clocks.start(&progress_token);
         Ok(PendingCall {
             deadline: tokio::time::Instant::now() + self.max_time,
-            progress_token: token_text(&handle.progress_token),
+            wait,
+            progress_token,
             request_id: serde_json::to_value(&handle.id)
                 .map_or_else(|_| String::new(), |v| v.to_string()),
             session: self,
@@ -539,6 +545,8 @@ pub struct PendingCall<'s> {
     task: Arc<Mutex<Option<String>>>,
     /// When the call is given up however much progress it reports (`--max-time`).
     deadline: tokio::time::Instant,
+    /// How long the call may show no life (no progress, nobody being asked) before it times out.
+    wait: Duration,
 }
 
 impl PendingCall<'_> {
@@ -575,9 +583,13 @@ impl PendingCall<'_> {
         let task = self.task.clone();
         let session = self.session;
         let deadline = self.deadline;
+        let (token, wait) = (self.progress_token.clone(), self.wait);
+        let clocks = session.service.service().events.clocks.clone();
+        let _timed = EndsClock(&clocks, &token);
         let (reason, error) = tokio::select! {
             r = self.outcome() => return r,
             () = cancel => ("cancelled by the user", RequestError::Cancelled),
+            () = silent(session, &token, wait) => ("request timeout", RequestError::Timeout(wait)),
             () = tokio::time::sleep_until(deadline) => (
                 "the inspector's time limit for the call passed",
                 RequestError::TooLong(session.max_time),
@@ -597,5 +609,32 @@ impl PendingCall<'_> {
             let _ = tokio::time::timeout(Duration::from_secs(2), cancel).await;
         }
         Err(error)
+    }
+}
+
+/// Ends a call's clock however its wait ends.
+struct EndsClock<'a>(&'a call_clock::CallClocks, &'a str);
+
+impl Drop for EndsClock<'_> {
+    fn drop(&mut self) {
+        self.0.end(self.1);
+    }
+}
+
+/// Resolves once the call with `token` has shown no life for `wait`: no progress, and nobody
+/// asked anything by the server meanwhile (a question waiting for the user keeps every call
+/// alive; the wait starts again once it is answered).
+async fn silent(session: &Session, token: &str, wait: Duration) {
+    let handler = session.service.service();
+    loop {
+        if handler.client.asking.pending() {
+            handler.events.clocks.touch(token);
+        }
+        let now = tokio::time::Instant::now();
+        let due = handler.events.clocks.last(token).unwrap_or(now) + wait;
+        if now >= due {
+            return;
+        }
+        tokio::time::sleep((due - now).min(call_clock::LOOK_EVERY)).await;
     }
 }

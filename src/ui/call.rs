@@ -268,7 +268,8 @@ fn problem_lines(state: &CallState, complete_key: &str, theme: Theme) -> Vec<Lin
 fn status_line(model: &Model, tool: &str, state: &CallState) -> Line<'static> {
     let theme = model.view.theme;
     if let Some(f) = &state.in_flight {
-        return flight_line(f, model.session.limits, model.now, theme);
+        let asking = crate::app::call::query::server_waits_on_user(&model.asked);
+        return flight_line(f, (model.session.limits, asking), model.now, theme);
     }
     // Asked here, under the draft it is about (the status line says it too).
     if let Some(confirm) = state.confirm {
@@ -305,7 +306,14 @@ fn status_line(model: &Model, tool: &str, state: &CallState) -> Line<'static> {
     }
 }
 
-fn flight_line(f: &InFlight, limits: CallLimits, now: Instant, theme: Theme) -> Line<'static> {
+/// A call in flight: its time, progress and time left, or, while the server waits on the
+/// user (`asking`), that it is not timed.
+fn flight_line(
+    f: &InFlight,
+    (limits, asking): (CallLimits, bool),
+    now: Instant,
+    theme: Theme,
+) -> Line<'static> {
     let elapsed = now.saturating_duration_since(f.started);
     let frame = SPINNER[(elapsed.as_millis() / 100) as usize % SPINNER.len()];
     let state = if f.cancelling {
@@ -332,10 +340,13 @@ fn flight_line(f: &InFlight, limits: CallLimits, now: Instant, theme: Theme) -> 
             text.push_str(&format!(" {}", untrusted::line(m, 60)));
         }
     }
-    text.push_str(&format!(
-        " · timeout in {}s",
-        remaining(f, limits, now).as_secs()
-    ));
+    match asking {
+        true => text.push_str(" · not timed while the server waits on you"),
+        false => text.push_str(&format!(
+            " · timeout in {}s",
+            remaining(f, limits, now).as_secs()
+        )),
+    }
     if !f.cancelling {
         text.push_str(" · ctrl-x cancels");
     }

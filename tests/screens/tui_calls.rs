@@ -653,6 +653,38 @@ fn time_in_flight_is_the_time_the_runtime_gives() {
     assert!(screen.contains("timeout in 14s"), "{screen}");
 }
 
+/// While the server waits on the user (its request open in a panel), the session does not
+/// time the calls in flight, and the panel says so; once answered, the wait starts again.
+#[test]
+fn a_call_is_not_timed_while_the_server_waits_on_the_user() {
+    let mut m = demo_model();
+    m.session.limits.timeout = std::time::Duration::from_secs(30);
+    open_call(&mut m, "slow");
+    send(&mut m);
+    m.now += std::time::Duration::from_secs(25);
+    update(
+        &mut m,
+        Msg::Server(ServerEvent::Asked {
+            id: 3,
+            method: "elicitation/create".into(),
+            params: json!({"message": "Your name?", "requestedSchema": {"type": "object",
+                "properties": {"name": {"type": "string", "default": "Ada"}}}}),
+        }),
+    );
+    m.now += std::time::Duration::from_secs(60);
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(
+        screen.contains("not timed while the server waits on you"),
+        "{screen}"
+    );
+    assert!(!screen.contains("timeout in"), "{screen}");
+    press(&mut m, &["ctrl-s"]);
+    assert!(m.asked.is_empty(), "answered");
+    let screen = text(&render(&mut m, 120, 40));
+    assert!(screen.contains("running 85.0s"), "{screen}");
+    assert!(screen.contains("timeout in 30s"), "{screen}");
+}
+
 #[test]
 fn quitting_while_a_call_runs_asks_first() {
     let mut m = demo_model();

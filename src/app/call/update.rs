@@ -455,6 +455,20 @@ pub fn started(model: &mut Model, tool: &str, id: u64, token: String, request: S
     }
 }
 
+/// The user answered the server's request: the session did not time the calls in flight while
+/// it waited (see `mcp::session::call_clock`), and their waits start again now.
+pub fn waits_restart(model: &mut Model) {
+    let now = model.now;
+    let calls = model
+        .tools
+        .per_tool
+        .values_mut()
+        .filter_map(|p| p.call.as_mut());
+    for flight in calls.filter_map(|state| state.in_flight.as_mut()) {
+        flight.last_activity = now;
+    }
+}
+
 pub fn progress(
     model: &mut Model,
     token: &str,

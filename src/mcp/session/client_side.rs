@@ -84,6 +84,11 @@ impl Asking {
         (id, rx)
     }
 
+    /// Whether a request waits for the user's answer now.
+    pub fn pending(&self) -> bool {
+        self.waiting.lock().is_ok_and(|w| !w.is_empty())
+    }
+
     /// Gives request `id` its answer (a request no longer waiting is ignored).
     pub fn answer(&self, id: u64, result: Result<Value, String>) {
         let waiting = self.waiting.lock().ok().and_then(|mut w| w.remove(&id));

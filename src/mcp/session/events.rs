@@ -130,6 +130,8 @@ pub fn json_bytes(value: &Value) -> usize {
 /// The sending side, cloned into every task that produces events.
 #[derive(Clone, Debug)]
 pub struct EventSink {
+    /// When each call in flight last reported progress (see `call_clock`).
+    pub clocks: Arc<crate::mcp::session::call_clock::CallClocks>,
     tx: mpsc::Sender<ServerEvent>,
     control: mpsc::Sender<ServerEvent>,
     dropped: Arc<AtomicU64>,
@@ -177,6 +179,7 @@ impl EventSink {
         let queued = Arc::new(AtomicUsize::new(0));
         (
             EventSink {
+                clocks: Arc::default(),
                 tx,
                 control: control_tx,
                 dropped: Arc::new(AtomicU64::new(0)),
@@ -204,6 +207,9 @@ impl EventSink {
     /// A full telemetry buffer (in count or bytes) drops the event and counts it. A log whose
     /// data is over [`MAX_LOG_DATA_BYTES`] is kept as a note of its size.
     pub fn send(&self, mut event: ServerEvent) {
+        if let ServerEvent::Progress { token, .. } = &event {
+            self.clocks.touch(token);
+        }
         if event.is_control() {
             self.send_control(event);
             return;
