@@ -665,7 +665,8 @@ pub struct ConnectionArgs {
     /// Protocol era.
     #[arg(long, value_enum)]
     pub protocol: Option<ProtocolArg>,
-    /// Seconds to wait for any answer (a tool call's wait restarts on progress).
+    /// Seconds to wait for any answer (a tool call's wait restarts on progress, and stops while
+    /// the server's request waits for your answer).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// Seconds a tool call may take in all, however often it reports progress or its task
