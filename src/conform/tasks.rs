@@ -400,7 +400,7 @@ pub(super) fn unknown_status(task: &Value) -> Option<String> {
 }
 
 /// Why a task's end is not checked when it asks for input.
-pub(super) const ASKS_FOR_INPUT: &str =
+const ASKS_FOR_INPUT: &str =
     "it asks for input, which conform does not give: its end is not checked";
 
 /// What is wrong with a task going from status `from` to `to`, if anything: a terminal

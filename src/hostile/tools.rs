@@ -453,13 +453,20 @@ fn malformed_entries() -> Vec<Value> {
 /// The `tasks/*` answers of `--hostile=tasks`: any id is a task, "working" again (with escape
 /// sequences in its status); a result
 /// without the related-task `_meta`; an empty list; an ended task "cancelled".
+/// Whether a request came in the 2026 era (its `_meta` names the protocol version).
+fn in_2026_era(params: &Value) -> bool {
+    params
+        .pointer("/_meta/io.modelcontextprotocol~1protocolVersion")
+        .is_some()
+}
+
 /// `task_liar`, or `task_asker`: in the 2026 era (the tasks extension, SEP-2663), a
 /// well-formed task that only ever asks questions; before it, a plain answer.
 fn task_tool(wire: &Wire, id: &Value, name: &str, params: &Value) {
     if name == "task_liar" {
         return task_liar(wire, id, params);
     }
-    let answer = if (params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion")).is_some() {
+    let answer = if in_2026_era(params) {
         json!({"resultType": "task", "taskId": ASKER, "status": "working",
             "createdAt": "2026-07-28T00:00:00Z", "lastUpdatedAt": "2026-07-28T00:00:00Z",
             "ttlMs": null, "pollIntervalMs": 1})
@@ -473,7 +480,7 @@ fn task_tool(wire: &Wire, id: &Value, name: &str, params: &Value) {
 /// wrapped as in 2025-11-25, with the v1 `ttl` and a time that is no time; before it, called as
 /// a task, one that begins completed without `lastUpdatedAt` nor `ttl`; without a task, it runs.
 fn task_liar(wire: &Wire, id: &Value, params: &Value) {
-    let answer = if (params.pointer("/_meta/io.modelcontextprotocol~1protocolVersion")).is_some() {
+    let answer = if in_2026_era(params) {
         json!({"resultType": "task", "taskId": "hostile-task", "status": "working",
             "createdAt": "yesterday", "lastUpdatedAt": "today", "ttl": 60_000,
             "task": {"taskId": "hostile-task", "status": "working"}})

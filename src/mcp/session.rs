@@ -464,25 +464,37 @@ impl Session {
         teller.tell(&task);
         let mut changed = std::time::Instant::now();
         while !task.settled() {
-            if changed.elapsed() > self.timeout {
-                return Err(RequestError::Timeout(self.timeout));
-            }
-            tokio::time::sleep(task.poll).await;
-            let polled = self
-                .request("tasks/get", Some(json!({"taskId": task.id})))
-                .await?;
-            let next = tasks::polled(&polled)?;
-            if next.told() != task.told() {
-                changed = std::time::Instant::now();
-            }
-            task = next;
-            teller.tell(&task);
+            self.poll_task(&mut task, &mut teller, &mut changed).await?;
         }
         let options = PeerRequestOptions::with_timeout(self.timeout).reset_timeout_on_progress();
         let handle = self
             .send("tasks/result", Some(json!({"taskId": task.id})), options)
             .await?;
         self.finish(handle).await
+    }
+
+    /// One step of following a task, in either era: its interval waited, `tasks/get` asked
+    /// (declaring the extension where the server has it), a changed status told as the call's
+    /// progress; a task whose status stays the same for the timeout is given up, as a call
+    /// without progress is. The answer as sent.
+    async fn poll_task(
+        &self,
+        task: &mut TaskState,
+        teller: &mut tasks::Teller<'_>,
+        changed: &mut std::time::Instant,
+    ) -> Result<Value, RequestError> {
+        if changed.elapsed() > self.timeout {
+            return Err(RequestError::Timeout(self.timeout));
+        }
+        tokio::time::sleep(task.poll).await;
+        let polled = (self.task_request("tasks/get", json!({"taskId": task.id}))).await?;
+        let next = tasks::polled(&polled)?;
+        if next.told() != task.told() {
+            *changed = std::time::Instant::now();
+        }
+        *task = next;
+        teller.tell(task);
+        Ok(polled)
     }
 
     /// The round trip of the cheapest request: `ping`, or in the 2026 era (which has none)

@@ -269,7 +269,7 @@ fn status_line(model: &Model, tool: &str, state: &CallState) -> Line<'static> {
     let theme = model.view.theme;
     if let Some(f) = &state.in_flight {
         let asking = crate::app::call::query::server_waits_on_user(&model.asked);
-        return flight_line(f, (model.session.limits, asking), model.now, theme);
+        return flight_line(f, model.session.limits, asking, model.now, theme);
     }
     // Asked here, under the draft it is about (the status line says it too).
     if let Some(confirm) = state.confirm {
@@ -310,7 +310,8 @@ fn status_line(model: &Model, tool: &str, state: &CallState) -> Line<'static> {
 /// user (`asking`), that it is not timed.
 fn flight_line(
     f: &InFlight,
-    (limits, asking): (CallLimits, bool),
+    limits: CallLimits,
+    asking: bool,
     now: Instant,
     theme: Theme,
 ) -> Line<'static> {

@@ -50,16 +50,14 @@ impl Session {
         method: &str,
         params: Value,
     ) -> Result<Value, RequestError> {
-        if !self.tasks_extension() {
-            return self.request(method, Some(params)).await;
+        match self.tasks_extension() {
+            true => (self.any_request_declaring(method, Some(params), EXTENSION)).await,
+            false => self.request(method, Some(params)).await,
         }
-        let options = PeerRequestOptions::with_timeout(self.timeout);
-        let handle = (self.send(method, Some(params), self.declaring(options, EXTENSION))).await?;
-        self.finish(handle).await
     }
 
-    /// Follows a task of the extension to its end (see the module's words). A task whose
-    /// status stays the same for the timeout is given up, as a call without progress is.
+    /// Follows a task of the extension to its end (see the module's words), a poll at a time
+    /// (`Session::poll_task`).
     pub(super) async fn follow_extension_task(
         &self,
         mut task: TaskState,
@@ -70,17 +68,7 @@ impl Session {
         let mut changed = std::time::Instant::now();
         let mut asked = Asked::default();
         loop {
-            if changed.elapsed() > self.timeout {
-                return Err(RequestError::Timeout(self.timeout));
-            }
-            tokio::time::sleep(task.poll).await;
-            let polled = (self.task_request("tasks/get", json!({"taskId": task.id}))).await?;
-            let next = tasks::polled(&polled)?;
-            if next.told() != task.told() {
-                changed = std::time::Instant::now();
-            }
-            task = next;
-            teller.tell(&task);
+            let polled = (self.poll_task(&mut task, &mut teller, &mut changed)).await?;
             match task.status.as_str() {
                 "completed" => {
                     return (polled.get("result").cloned()).ok_or_else(|| {
