@@ -9,6 +9,11 @@
 //!   notifications (target < 20 MiB each); the HTTP tap's while it forwards a 100 MB POST to a
 //!   server that reads it whole (this benchmark's own listener).
 //!
+//! Beside the tap, a bare forwarder (this benchmark's own binary run with `--forward`: two
+//! threads, each a read and a write of what came, nothing recorded or parsed): the floor any
+//! process between a host and a server pays on this machine, so the tap's own cost is the
+//! difference between the two.
+//!
 //! The instant server is this benchmark's own binary run with `--instant-server`.
 
 mod support;
@@ -31,15 +36,29 @@ fn state() -> PathBuf {
     std::env::temp_dir().join(format!("mcpi-bench-tap-{}", std::process::id()))
 }
 
-/// `server` (a command and its arguments), through the tap when `tapped`.
-fn command(bin: &Path, tapped: bool, server: &[&str]) -> Command {
-    let mut command = match tapped {
-        true => {
+/// What stands between the host and the server.
+#[derive(Clone, Copy)]
+enum Between {
+    Nothing,
+    Tap,
+    /// This benchmark's bare forwarder.
+    Forwarder,
+}
+
+/// `server` (a command and its arguments), through what is `between`.
+fn command(bin: &Path, between: Between, server: &[&str]) -> Command {
+    let mut command = match between {
+        Between::Tap => {
             let mut c = Command::new(bin);
             c.args(["tap", "--"]).args(server);
             c
         }
-        false => {
+        Between::Forwarder => {
+            let mut c = Command::new(std::env::current_exe().expect("this benchmark"));
+            c.args(["--forward", "--"]).args(server);
+            c
+        }
+        Between::Nothing => {
             let mut c = Command::new(server[0]);
             c.args(&server[1..]);
             c
@@ -50,12 +69,12 @@ fn command(bin: &Path, tapped: bool, server: &[&str]) -> Command {
 }
 
 /// Calls per second of one `load` run.
-fn load_rate(bin: &Path, server: &[&str], tapped: bool) -> f64 {
+fn load_rate(bin: &Path, server: &[&str], between: Between) -> f64 {
     let mut run = Command::new(bin);
     run.args([
         "load", "echo", "-n", "10000", "-c", "16", "--format", "json", "--",
     ]);
-    let target = command(bin, tapped, server);
+    let target = command(bin, between, server);
     run.arg(target.get_program()).args(target.get_args());
     run.env("XDG_STATE_HOME", state());
     let out = run.output().expect("mcp-inspect load");
@@ -74,8 +93,8 @@ fn spawn(mut command: Command) -> Child {
 }
 
 /// The median round trip, in µs, of requests sent one at a time after a handshake.
-fn round_trip_us(bin: &Path, server: &[&str], tapped: bool) -> f64 {
-    let mut child = spawn(command(bin, tapped, server));
+fn round_trip_us(bin: &Path, server: &[&str], between: Between) -> f64 {
+    let mut child = spawn(command(bin, between, server));
     let mut to = child.stdin.take().expect("stdin");
     let mut from = BufReader::new(child.stdout.take().expect("stdout"));
     let mut line = String::new();
@@ -99,7 +118,7 @@ fn round_trip_us(bin: &Path, server: &[&str], tapped: bool) -> f64 {
 /// The tap's peak RSS (MiB) while `server` writes `bytes` and the host reads them all (the
 /// server then waits for stdin to close, so the tap is still there to be measured).
 fn peak_rss_mib(bin: &Path, server: &str, bytes: usize) -> f64 {
-    let mut child = spawn(command(bin, true, &["sh", "-c", server]));
+    let mut child = spawn(command(bin, Between::Tap, &["sh", "-c", server]));
     let mut from = child.stdout.take().expect("stdout");
     let mut sink = [0u8; 1 << 16];
     let mut read = 0usize;
@@ -199,9 +218,44 @@ fn http_peak_rss_mib(bin: &Path) -> f64 {
     peak
 }
 
+/// The bare forwarder: starts the command after `--forward --` and copies bytes both ways
+/// until the server's output ends; its exit code.
+fn forward() -> i32 {
+    let command: Vec<String> = std::env::args().skip_while(|a| a != "--").skip(1).collect();
+    let mut child = Command::new(&command[0])
+        .args(&command[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the server");
+    fn copy(mut from: impl Read, mut to: impl Write) {
+        let mut buffer = vec![0u8; 64 * 1024];
+        while let Ok(n) = from.read(&mut buffer) {
+            if n == 0
+                || to
+                    .write_all(&buffer[..n])
+                    .and_then(|()| to.flush())
+                    .is_err()
+            {
+                break;
+            }
+        }
+    }
+    let to_server = child.stdin.take().expect("stdin");
+    let from_server = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || copy(std::io::stdin(), to_server));
+    let answers = std::thread::spawn(move || copy(from_server, std::io::stdout()));
+    let status = child.wait().expect("wait");
+    let _ = answers.join();
+    status.code().unwrap_or(1)
+}
+
 fn main() {
-    if std::env::args().any(|a| a == "--instant-server") {
-        return support::instant_server(|| {});
+    // The forwarder's own arguments end in the server's (`--instant-server` among them).
+    match std::env::args().nth(1).as_deref() {
+        Some("--forward") => std::process::exit(forward()),
+        Some("--instant-server") => return support::instant_server(|| {}),
+        _ => {}
     }
     let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/mcp-inspect");
     assert!(
@@ -211,27 +265,33 @@ fn main() {
     let me = std::env::current_exe().expect("this benchmark's binary");
     let me = me.to_string_lossy();
     let server = [&*me, "--instant-server"];
-    let (mut direct, mut tapped) = (Vec::new(), Vec::new());
+    let (mut direct, mut tapped, mut bare) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..RUNS {
-        direct.push(load_rate(&bin, &server, false));
-        tapped.push(load_rate(&bin, &server, true));
+        direct.push(load_rate(&bin, &server, Between::Nothing));
+        tapped.push(load_rate(&bin, &server, Between::Tap));
+        bare.push(load_rate(&bin, &server, Between::Forwarder));
     }
-    let (direct, tapped) = (median(direct), median(tapped));
+    let (direct, tapped, bare) = (median(direct), median(tapped), median(bare));
     println!("tap: load, 10,000 calls, 16 callers, an instant server; median of {RUNS}");
     println!(
-        "  direct {direct:.0} calls/s, through the tap {tapped:.0} calls/s: {:.1}% kept (target ≥ 95%)",
-        tapped / direct * 100.0
+        "  direct {direct:.0} calls/s, through the tap {tapped:.0} calls/s: {:.1}% kept (target ≥ 95%); \
+         through a bare forwarder {bare:.0} calls/s: {:.1}% kept",
+        tapped / direct * 100.0,
+        bare / direct * 100.0
     );
-    let (mut direct, mut tapped) = (Vec::new(), Vec::new());
+    let (mut direct, mut tapped, mut bare) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..RUNS {
-        direct.push(round_trip_us(&bin, &server, false));
-        tapped.push(round_trip_us(&bin, &server, true));
+        direct.push(round_trip_us(&bin, &server, Between::Nothing));
+        tapped.push(round_trip_us(&bin, &server, Between::Tap));
+        bare.push(round_trip_us(&bin, &server, Between::Forwarder));
     }
-    let (direct, tapped) = (median(direct), median(tapped));
+    let (direct, tapped, bare) = (median(direct), median(tapped), median(bare));
     println!("tap: {ROUND_TRIPS} requests one at a time; median round trip, median of {RUNS}");
     println!(
-        "  direct {direct:.0} µs, through the tap {tapped:.0} µs: {:.0} µs a message (target ≤ 100 µs)",
-        (tapped - direct) / 2.0
+        "  direct {direct:.0} µs, through the tap {tapped:.0} µs: {:.0} µs a message (target ≤ 100 µs); \
+         through a bare forwarder {bare:.0} µs: {:.0} µs a message",
+        (tapped - direct) / 2.0,
+        (bare - direct) / 2.0
     );
     let big = "head -c 100000000 /dev/zero | tr '\\0' a; echo; cat > /dev/null";
     let note = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#;

@@ -17,7 +17,7 @@ pub mod show;
 use crate::mcp::transport::record::Direction;
 use nix::sys::signal::{SigSet, Signal};
 use nix::unistd::Pid;
-use sessions::{Lines, Tapped};
+use sessions::Tapped;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
@@ -65,10 +65,10 @@ pub fn run(options: &Options<'_>) -> i32 {
         return 126;
     };
     let sink = tapped.sink();
-    std::thread::spawn(move || pump(std::io::stdin(), to_server, Direction::Out, &sink));
+    std::thread::spawn(move || pump(std::io::stdin(), to_server, Direction::Out, sink));
     let sink = tapped.sink();
     let answers =
-        std::thread::spawn(move || pump(from_server, std::io::stdout(), Direction::In, &sink));
+        std::thread::spawn(move || pump(from_server, std::io::stdout(), Direction::In, sink));
     let status = child.wait();
     // The server is gone (the guard ended every descendant): its stdout ends, all of it passed on.
     let _ = answers.join();
@@ -132,12 +132,12 @@ fn forward_signals(server: Pid) {
     });
 }
 
-/// Copies `from` to `to` as it comes, flushed after every read; each whole line is first
-/// handed to the recording (which drops it rather than wait). Ends at the end of `from` or when `to`
-/// is closed; `to` is closed then (the server sees the host's stdin end).
-fn pump(mut from: impl Read, mut to: impl Write, direction: Direction, sink: &sessions::Sink) {
+/// Copies `from` to `to` as it comes, flushed after every read; what is read is first handed
+/// to the recording (which drops it rather than wait, and splits it into lines on its own
+/// thread). Ends at the end of `from` or when `to` is closed; `to` is closed then (the server
+/// sees the host's stdin end).
+fn pump(mut from: impl Read, mut to: impl Write, direction: Direction, mut sink: sessions::Sink) {
     let mut buffer = vec![0u8; 64 * 1024];
-    let mut lines = Lines::default();
     loop {
         let n = match from.read(&mut buffer) {
             Ok(0) => break,
@@ -147,9 +147,7 @@ fn pump(mut from: impl Read, mut to: impl Write, direction: Direction, sink: &se
         };
         // Recorded before it is passed on (the offer never waits): a request is always in the
         // recording before the answer it leads to, which the other direction records.
-        for line in lines.push(&buffer[..n]) {
-            sink.offer(direction, line);
-        }
+        sink.offer_chunk(direction, &buffer[..n]);
         if to
             .write_all(&buffer[..n])
             .and_then(|()| to.flush())
@@ -158,7 +156,5 @@ fn pump(mut from: impl Read, mut to: impl Write, direction: Direction, sink: &se
             break;
         }
     }
-    if let Some(rest) = lines.rest() {
-        sink.offer(direction, rest);
-    }
+    sink.ended(direction);
 }

@@ -30,10 +30,21 @@ pub fn dir() -> Option<PathBuf> {
     crate::private_files::base_dir("XDG_STATE_HOME", ".local/state", "taps")
 }
 
-/// What the recording thread is handed: a line, or the end of the session (answered once
-/// every line before it is written).
+/// What the recording thread is handed: a line, bytes of a stream as read, a stream's end,
+/// or the end of the session (answered once every line before it is written).
 enum Item {
+    /// A whole message (the HTTP tap's).
     Line(Direction, Vec<u8>),
+    /// Bytes of a stream as read (the stdio tap's): split into lines on the recording thread,
+    /// off the forwarding path. `after_gap` when bytes before them were dropped: the line they
+    /// cut is not recorded.
+    Chunk {
+        direction: Direction,
+        bytes: Vec<u8>,
+        after_gap: bool,
+    },
+    /// A stream ended: what it left without a line break is recorded.
+    Ended(Direction),
     End,
 }
 
@@ -56,6 +67,8 @@ pub struct Sink {
     dropped: Arc<AtomicU64>,
     /// Bytes of the lines waiting.
     queued: Arc<AtomicUsize>,
+    /// Bytes of this sink's stream were dropped since its last chunk was queued.
+    after_gap: bool,
 }
 
 impl Sink {
@@ -65,24 +78,54 @@ impl Sink {
             sender: None,
             dropped: Arc::new(AtomicU64::new(0)),
             queued: Arc::new(AtomicUsize::new(0)),
+            after_gap: false,
         }
     }
 
     /// Hands a line to the recording, or drops it (counted) when the recording lags.
     pub fn offer(&self, direction: Direction, line: Vec<u8>) {
-        let Some(sender) = &self.sender else {
+        if !self.queue(line.len(), Item::Line(direction, line)) {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Hands bytes of a stream as read to the recording, which splits them into lines; or
+    /// drops them (their lines counted, the one they cut lost too) when the recording lags.
+    pub fn offer_chunk(&mut self, direction: Direction, bytes: &[u8]) {
+        if self.sender.is_none() {
             return;
+        }
+        let item = Item::Chunk {
+            direction,
+            bytes: bytes.to_vec(),
+            after_gap: self.after_gap,
         };
-        let size = line.len();
-        if self.queued.fetch_add(size, Ordering::Relaxed) + size > QUEUED_BYTES {
-            self.queued.fetch_sub(size, Ordering::Relaxed);
-            self.dropped.fetch_add(1, Ordering::Relaxed);
-            return;
+        self.after_gap = !self.queue(bytes.len(), item);
+        if self.after_gap {
+            let lines = bytes.iter().filter(|b| **b == b'\n').count().max(1);
+            self.dropped.fetch_add(lines as u64, Ordering::Relaxed);
         }
-        if let Err(TrySendError::Full(_)) = sender.try_send(Item::Line(direction, line)) {
-            self.queued.fetch_sub(size, Ordering::Relaxed);
+    }
+
+    /// The stream of `direction` ended: the recording takes what it left without a line break.
+    pub fn ended(&self, direction: Direction) {
+        if !self.queue(0, Item::Ended(direction)) {
             self.dropped.fetch_add(1, Ordering::Relaxed);
         }
+    }
+
+    /// Queues `item` of `size` bytes; false when it is dropped because the recording lags
+    /// (nothing is lost when nothing is recorded).
+    fn queue(&self, size: usize, item: Item) -> bool {
+        let Some(sender) = &self.sender else {
+            return true;
+        };
+        let queued = self.queued.fetch_add(size, Ordering::Relaxed) + size <= QUEUED_BYTES
+            && !matches!(sender.try_send(item), Err(TrySendError::Full(_)));
+        if !queued {
+            self.queued.fetch_sub(size, Ordering::Relaxed);
+        }
+        queued
     }
 }
 
@@ -128,6 +171,7 @@ impl Tapped {
             sender: self.sender.clone(),
             dropped: Arc::clone(&self.dropped),
             queued: Arc::clone(&self.queued),
+            after_gap: false,
         }
     }
 
@@ -181,19 +225,44 @@ fn write_lines(
 ) {
     use std::sync::mpsc::RecvTimeoutError;
     let mut unflushed: Option<std::time::Instant> = None;
+    // The stdio tap's two streams (from the host, from the server), split into lines here.
+    let mut streams = [Lines::default(), Lines::default()];
+    let stream = |direction| match direction {
+        Direction::Out => 0,
+        Direction::In => 1,
+    };
     loop {
         let item = match unflushed {
             None => items.recv().map_err(|_| RecvTimeoutError::Disconnected),
             Some(since) => items.recv_timeout(FLUSH_EVERY.saturating_sub(since.elapsed())),
         };
         // Records a line; true at the end of the session.
-        let take = |item: Item| match item {
-            Item::Line(direction, line) => {
-                record(recorder, direction, &line);
-                waiting.fetch_sub(line.len(), Ordering::Relaxed);
-                false
+        let mut take = |item: Item| {
+            match item {
+                Item::Line(direction, line) => {
+                    record(recorder, direction, &line);
+                    waiting.fetch_sub(line.len(), Ordering::Relaxed);
+                }
+                Item::Chunk {
+                    direction,
+                    bytes,
+                    after_gap,
+                } => {
+                    let lines = &mut streams[stream(direction)];
+                    if after_gap {
+                        lines.lose_line();
+                    }
+                    lines.each(&bytes, |line| record(recorder, direction, line));
+                    waiting.fetch_sub(bytes.len(), Ordering::Relaxed);
+                }
+                Item::Ended(direction) => {
+                    if let Some(rest) = streams[stream(direction)].end() {
+                        record(recorder, direction, &rest);
+                    }
+                }
+                Item::End => return true,
             }
-            Item::End => true,
+            false
         };
         match item {
             Ok(first) => {
@@ -375,17 +444,41 @@ impl Lines {
     /// The lines `chunk` completes.
     pub fn push(&mut self, chunk: &[u8]) -> Vec<Vec<u8>> {
         let mut done = Vec::new();
+        self.each(chunk, |line| done.push(line.to_vec()));
+        done
+    }
+
+    /// Hands each line `chunk` completes to `line`; a line wholly inside `chunk` is not copied.
+    pub fn each(&mut self, chunk: &[u8], mut line: impl FnMut(&[u8])) {
         let mut rest = chunk;
         while let Some(at) = rest.iter().position(|b| *b == b'\n') {
-            if self.keep(&rest[..at]) {
-                done.push(std::mem::take(&mut self.partial));
+            let whole = &rest[..at];
+            if self.partial.is_empty() && !self.overlong {
+                if whole.len() <= self.max {
+                    line(whole);
+                }
+            } else if self.keep(whole) {
+                line(&self.partial);
             }
             self.partial.clear();
             self.overlong = false;
             rest = &rest[at + 1..];
         }
         self.keep(rest);
-        done
+    }
+
+    /// Bytes of the line under way were lost: it is not recorded (the next one is).
+    pub fn lose_line(&mut self) {
+        self.partial = Vec::new();
+        self.overlong = true;
+    }
+
+    /// What the stream left without a line break at its end; the next line starts afresh.
+    pub fn end(&mut self) -> Option<Vec<u8>> {
+        let kept = !self.overlong;
+        self.overlong = false;
+        let rest = std::mem::take(&mut self.partial);
+        (kept && !rest.is_empty()).then_some(rest)
     }
 
     /// Adds `bytes` to the line under way, unless that makes it overlong: then it is dropped
@@ -398,11 +491,6 @@ impl Lines {
         }
         self.partial.extend_from_slice(bytes);
         true
-    }
-
-    /// What was left without a line break at the end of the stream.
-    pub fn rest(self) -> Option<Vec<u8>> {
-        (!self.partial.is_empty() && !self.overlong).then_some(self.partial)
     }
 }
 
@@ -422,7 +510,21 @@ mod tests {
         assert!(lines.push(&huge).is_empty());
         assert_eq!(lines.push(b"yz\nok\n"), [b"ok".to_vec()]);
         assert_eq!(lines.push(b"tail").len(), 0);
-        assert_eq!(lines.rest(), Some(b"tail".to_vec()));
+        assert_eq!(lines.end(), Some(b"tail".to_vec()));
+    }
+
+    #[test]
+    fn a_line_that_lost_bytes_is_not_recorded_and_one_too_long_inside_a_chunk_is_skipped() {
+        let mut lines = Lines::at_most(4);
+        assert!(lines.push(b"{\"a").is_empty());
+        lines.lose_line();
+        assert_eq!(
+            lines.push(b"b\"}\nok\n12345\nabcd\nef"),
+            [b"ok".to_vec(), b"abcd".to_vec()]
+        );
+        lines.lose_line();
+        assert_eq!(lines.end(), None);
+        assert_eq!(lines.push(b"new\n"), [b"new".to_vec()]);
     }
 
     #[test]
