@@ -5,6 +5,7 @@
 
 pub(crate) mod duplicate_keys;
 pub mod guard;
+pub(crate) mod handover;
 pub(crate) mod http;
 pub(crate) mod lines;
 pub(crate) mod raw;

@@ -15,7 +15,6 @@ use crate::mcp::transport::streamable::WireClient;
 use crate::untrusted;
 use rmcp::service::{ClientInitializeError, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use std::collections::HashMap;
@@ -84,10 +83,7 @@ impl Handshake<'_> {
                 }
             })?;
         let mut process = spawned.process;
-        // Our stdout screen enforces the size limit (and explains a drop); rmcp's own limit
-        // sits just above it so it never drops a line silently first.
-        let transport = AsyncRwTransport::new_client(spawned.from_server, spawned.to_server)
-            .with_max_line_length(stdio::MAX_MESSAGE_BYTES + 2);
+        let transport = spawned.transport;
         let left = self.left();
         // Kept alive past the deadline until the server's state is read: dropping it closes
         // the server's stdin, and a server that exits on EOF would then read as one that

@@ -49,6 +49,21 @@ pub const MAX_ASKED_IN_FLIGHT: usize = 16;
 /// answers gets no more than this many waiting (the rest are only counted).
 const MAX_REFUSALS_QUEUED: usize = 256;
 
+/// How the stub of an answer held here begins and ends; its id (as JSON) goes between.
+const STUB_HEAD: &str = r#"{"jsonrpc":"2.0","id":"#;
+const STUB_TAIL: &str = r#","result":{}}"#;
+
+/// The stub rmcp is handed for an answer held here (see [`Answer::Held`]).
+pub fn held_stub(id_json: &str) -> String {
+    format!("{STUB_HEAD}{id_json}{STUB_TAIL}")
+}
+
+/// The id (as JSON) of a line shaped as a held answer's stub, read off without parsing it.
+pub fn held_stub_id(line: &[u8]) -> Option<&[u8]> {
+    line.strip_prefix(STUB_HEAD.as_bytes())?
+        .strip_suffix(STUB_TAIL.as_bytes())
+}
+
 /// What goes on to rmcp of a message from the server.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Pass {
@@ -219,6 +234,17 @@ impl RawResponses {
             .unwrap_or_default()
     }
 
+    /// Queues an answer of ours to something the server sent, for the transport to write
+    /// with the refusals (at most as many wait).
+    pub fn answer_server(&self, line: Vec<u8>) {
+        if let Ok(mut asked) = self.asked.lock()
+            && asked.refusals.len() < MAX_REFUSALS_QUEUED
+        {
+            asked.refusals.push_back(line);
+            self.refusals_ready.notify_one();
+        }
+    }
+
     /// Waits until a refusal is queued.
     pub async fn refusals_queued(&self) {
         self.refusals_ready.notified().await;
@@ -276,7 +302,7 @@ impl RawResponses {
 
     /// Holds an answer read only as sent; rmcp gets the stub returned.
     fn hold(&self, id_json: String, message: Value, bytes: usize) -> Answer {
-        let stub = format!(r#"{{"jsonrpc":"2.0","id":{id_json},"result":{{}}}}"#);
+        let stub = held_stub(&id_json);
         if let Ok(mut held) = self.held.lock() {
             while !held.answers.is_empty()
                 && (held.answers.len() >= HELD || held.bytes + bytes > HELD_BYTES)

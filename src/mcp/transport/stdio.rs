@@ -4,6 +4,7 @@
 
 use crate::mcp::session::events::{EventSink, ServerEvent};
 use crate::mcp::transport::duplicate_keys;
+use crate::mcp::transport::handover::{self, Handover};
 use crate::mcp::transport::lines::{
     Line, MAX_MESSAGE_VALUES, TAIL_BYTES, count, read_line, too_costly,
 };
@@ -83,13 +84,12 @@ pub struct ServerProcess {
     pub stderr: StderrTail,
 }
 
-/// What `spawn` hands back: the process, and the two ends rmcp speaks over.
+/// What `spawn` hands back: the process, and the transport rmcp speaks over.
 pub struct Spawned {
     pub process: ServerProcess,
-    /// rmcp reads server messages from here (stdout, screened).
-    pub from_server: DuplexStream,
-    /// rmcp writes client messages here (copied to the server's stdin).
-    pub to_server: DuplexStream,
+    /// The server's messages (stdout, screened) reach rmcp typed; rmcp's are copied to the
+    /// server's stdin.
+    pub transport: Handover,
 }
 
 pub fn spawn(
@@ -105,12 +105,11 @@ pub fn spawn(
         stdout,
         to_server,
     } = spawn_unscreened((command, args, env, cwd), events, raw)?;
-    let (rmcp_side, our_side) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(pump_stdout(stdout, our_side, events.clone(), raw.clone()));
+    let (to_rmcp, from_server) = tokio::sync::mpsc::channel(handover::WAITING);
+    tokio::spawn(pump_stdout(stdout, to_rmcp, events.clone(), raw.clone()));
     Ok(Spawned {
         process,
-        from_server: rmcp_side,
-        to_server,
+        transport: Handover::new(from_server, to_server),
     })
 }
 
@@ -297,12 +296,13 @@ async fn pump_stderr(
     }
 }
 
-/// Forwards each JSON line to rmcp; reports and drops non-JSON and oversized lines, which rmcp
-/// would otherwise drop silently (or buffer without bound). A dropped response whose id can be
-/// read is answered with an error, so its request fails now rather than at the timeout.
+/// Hands each JSON line to rmcp, typed; reports and drops non-JSON and oversized lines, which
+/// rmcp would otherwise drop silently (or buffer without bound). A dropped response whose id
+/// can be read is answered with an error, so its request fails now rather than at the timeout.
+/// Ends (and rmcp sees the server's output end) at the end of stdout.
 async fn pump_stdout(
     mut reader: BufReader<tokio::process::ChildStdout>,
-    mut to_rmcp: DuplexStream,
+    to_rmcp: ToRmcp,
     events: EventSink,
     raw: RawResponses,
 ) {
@@ -311,9 +311,7 @@ async fn pump_stdout(
             Ok(Line::Complete(bytes)) => match screen_line(bytes, &raw, &events) {
                 Screened::Write(lines) => {
                     for line in lines {
-                        if to_rmcp.write_all(&line).await.is_err()
-                            || to_rmcp.write_all(b"\n").await.is_err()
-                        {
+                        if !hand_over(&to_rmcp, &line, &raw).await {
                             return;
                         }
                     }
@@ -333,14 +331,23 @@ async fn pump_stdout(
                 head,
                 tail,
             ),
-            Ok(Line::Eof) | Err(_) => {
-                let _ = to_rmcp.shutdown().await;
-                return;
-            }
+            Ok(Line::Eof) | Err(_) => return,
         };
-        if !answer_dropped(&mut to_rmcp, &events, &raw, message, &head, &tail).await {
+        if !answer_dropped(&to_rmcp, &events, &raw, message, &head, &tail).await {
             return;
         }
+    }
+}
+
+/// Where the server's messages go on to rmcp.
+type ToRmcp = tokio::sync::mpsc::Sender<rmcp::model::ServerJsonRpcMessage>;
+
+/// Hands one screened line to rmcp, typed (see [`handover::typed`]); false when rmcp's side is
+/// gone.
+async fn hand_over(to_rmcp: &ToRmcp, line: &[u8], raw: &RawResponses) -> bool {
+    match handover::typed(line, raw) {
+        Some(message) => to_rmcp.send(message).await.is_ok(),
+        None => true,
     }
 }
 
@@ -440,7 +447,7 @@ fn screen_line(mut bytes: Vec<u8>, raw: &RawResponses, events: &EventSink) -> Sc
 /// first or last bytes) with that reason, so the request fails now rather than at the timeout.
 /// False when rmcp's side is gone.
 async fn answer_dropped(
-    to_rmcp: &mut DuplexStream,
+    to_rmcp: &ToRmcp,
     events: &EventSink,
     raw: &RawResponses,
     message: String,
@@ -453,7 +460,7 @@ async fn answer_dropped(
         if let Ok(error) = serde_json::from_slice::<serde_json::Value>(&line) {
             raw.record(error, line.len());
         }
-        return to_rmcp.write_all(&line).await.is_ok();
+        return hand_over(to_rmcp, line.trim_ascii_end(), raw).await;
     }
     true
 }
