@@ -246,7 +246,13 @@ const GUARDED_AT: &[&str] = &[
 /// `enum`, `default` …) are left exactly as sent.
 pub fn guarded(schema: &Value) -> Value {
     let mut root = schema.clone();
-    let mut stack: Vec<(&mut Value, bool)> = vec![(&mut root, true)];
+    guard(&mut root);
+    root
+}
+
+/// [`guarded`] in place: for a schema that is compiled and then dropped, no copy.
+pub fn guard(root: &mut Value) {
+    let mut stack: Vec<(&mut Value, bool)> = vec![(root, true)];
     while let Some((node, is_root)) = stack.pop() {
         let Value::Object(map) = node else { continue };
         if is_root || GUARDED_AT.iter().any(|k| map.contains_key(*k)) {
@@ -273,7 +279,6 @@ pub fn guarded(schema: &Value) -> Value {
             }
         }
     }
-    root
 }
 
 /// How a schema nests: its deepest path through subschemas and same-document `$ref`s (a cycle
