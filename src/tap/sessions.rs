@@ -548,6 +548,44 @@ mod tests {
     }
 
     #[test]
+    fn chunks_are_recorded_as_lines_and_a_line_cut_by_a_drop_is_left_out() {
+        let dir = std::env::temp_dir().join(format!("mcp-inspect-chunks-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (path, recorder, _live) = new_session(&dir, &["s".into()], 2).expect("session");
+        let (sender, items) = std::sync::mpsc::sync_channel(16);
+        let chunk = |bytes: &[u8], after_gap| Item::Chunk {
+            direction: Direction::Out,
+            bytes: bytes.to_vec(),
+            after_gap,
+        };
+        for item in [
+            chunk(b"{\"a\":1}\n{\"b\"", false),
+            // The bytes between were dropped: `b` is cut, `c` is whole.
+            chunk(b":2}\n{\"c\":3}\n{\"d\":", true),
+            chunk(b"4}", false),
+            Item::Ended(Direction::Out),
+            Item::End,
+        ] {
+            sender.send(item).expect("queued");
+        }
+        drop(sender);
+        let (finished, done) = std::sync::mpsc::channel();
+        write_lines(&items, &recorder, &AtomicUsize::new(64), &finished);
+        assert!(done.try_recv().is_ok(), "the end was answered");
+        let recorded = std::fs::read_to_string(&path).expect("recording");
+        let messages: Vec<&str> = ["{\"a\":1}", "{\"b\":2}", "{\"c\":3}", "{\"d\":4}"]
+            .into_iter()
+            .filter(|m| recorded.contains(m))
+            .collect();
+        assert_eq!(
+            messages,
+            ["{\"a\":1}", "{\"c\":3}", "{\"d\":4}"],
+            "{recorded}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn the_oldest_sessions_go_past_the_cap() {
         let dir = std::env::temp_dir().join(format!("mcp-inspect-taps-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
