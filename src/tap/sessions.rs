@@ -36,16 +36,25 @@ enum Item {
     /// A whole message (the HTTP tap's).
     Line(Direction, Vec<u8>),
     /// Bytes of a stream as read (the stdio tap's): split into lines on the recording thread,
-    /// off the forwarding path. `after_gap` when bytes before them were dropped: the line they
-    /// cut is not recorded.
+    /// off the forwarding path; `gap` when bytes before them were dropped.
     Chunk {
         direction: Direction,
         bytes: Vec<u8>,
-        after_gap: bool,
+        gap: Option<Gap>,
     },
-    /// A stream ended: what it left without a line break is recorded.
-    Ended(Direction),
+    /// A stream ended: what it left without a line break is recorded (unless `gap` cut it).
+    Ended(Direction, Option<Gap>),
     End,
+}
+
+/// Bytes of a stream dropped from the recording: the line under way lost its end (or all of
+/// it), and how the dropped bytes ended says whether the next bytes start a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gap {
+    /// They ended with a line break: what follows starts a line.
+    AtLineStart,
+    /// They ended inside a line, whose rest follows: it is not recorded either.
+    MidLine,
 }
 
 /// The recording of one session, written on a thread of its own.
@@ -68,7 +77,7 @@ pub struct Sink {
     /// Bytes of the lines waiting.
     queued: Arc<AtomicUsize>,
     /// Bytes of this sink's stream were dropped since its last chunk was queued.
-    after_gap: bool,
+    gap: Option<Gap>,
 }
 
 impl Sink {
@@ -78,7 +87,7 @@ impl Sink {
             sender: None,
             dropped: Arc::new(AtomicU64::new(0)),
             queued: Arc::new(AtomicUsize::new(0)),
-            after_gap: false,
+            gap: None,
         }
     }
 
@@ -90,26 +99,44 @@ impl Sink {
     }
 
     /// Hands bytes of a stream as read to the recording, which splits them into lines; or
-    /// drops them (their lines counted, the one they cut lost too) when the recording lags.
+    /// drops them when the recording lags. Every line dropped bytes touch is lost from the
+    /// recording, and counted: the line breaks among them, and the line they end inside.
     pub fn offer_chunk(&mut self, direction: Direction, bytes: &[u8]) {
         if self.sender.is_none() {
             return;
         }
+        let gap = self.gap;
         let item = Item::Chunk {
             direction,
             bytes: bytes.to_vec(),
-            after_gap: self.after_gap,
+            gap,
         };
-        self.after_gap = !self.queue(bytes.len(), item);
-        if self.after_gap {
-            let lines = bytes.iter().filter(|b| **b == b'\n').count().max(1);
-            self.dropped.fetch_add(lines as u64, Ordering::Relaxed);
+        if self.queue(bytes.len(), item) {
+            self.gap_closed();
+        } else {
+            let breaks = bytes.iter().filter(|b| **b == b'\n').count();
+            self.dropped.fetch_add(breaks as u64, Ordering::Relaxed);
+            self.gap = match bytes.last() {
+                Some(b'\n') => Some(Gap::AtLineStart),
+                Some(_) => Some(Gap::MidLine),
+                None => gap,
+            };
         }
     }
 
     /// The stream of `direction` ended: the recording takes what it left without a line break.
-    pub fn ended(&self, direction: Direction) {
-        if !self.queue(0, Item::Ended(direction)) {
+    pub fn ended(&mut self, direction: Direction) {
+        match self.queue(0, Item::Ended(direction, self.gap)) {
+            true => self.gap_closed(),
+            false => {
+                self.dropped.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Bytes after a gap were queued: the line the gap ended inside is counted lost.
+    fn gap_closed(&mut self) {
+        if self.gap.take() == Some(Gap::MidLine) {
             self.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -171,7 +198,7 @@ impl Tapped {
             sender: self.sender.clone(),
             dropped: Arc::clone(&self.dropped),
             queued: Arc::clone(&self.queued),
-            after_gap: false,
+            gap: None,
         }
     }
 
@@ -246,17 +273,21 @@ fn write_lines(
                 Item::Chunk {
                     direction,
                     bytes,
-                    after_gap,
+                    gap,
                 } => {
                     let lines = &mut streams[stream(direction)];
-                    if after_gap {
-                        lines.lose_line();
+                    if let Some(gap) = gap {
+                        lines.lose_line(gap);
                     }
                     lines.each(&bytes, |line| record(recorder, direction, line));
                     waiting.fetch_sub(bytes.len(), Ordering::Relaxed);
                 }
-                Item::Ended(direction) => {
-                    if let Some(rest) = streams[stream(direction)].end() {
+                Item::Ended(direction, gap) => {
+                    let lines = &mut streams[stream(direction)];
+                    if let Some(gap) = gap {
+                        lines.lose_line(gap);
+                    }
+                    if let Some(rest) = lines.end() {
                         record(recorder, direction, &rest);
                     }
                 }
@@ -467,10 +498,11 @@ impl Lines {
         self.keep(rest);
     }
 
-    /// Bytes of the line under way were lost: it is not recorded (the next one is).
-    pub fn lose_line(&mut self) {
+    /// Bytes after the line under way were lost (see [`Gap`]): it is not recorded, nor, when
+    /// they ended inside a line, the rest of that line.
+    pub fn lose_line(&mut self, gap: Gap) {
         self.partial = Vec::new();
-        self.overlong = true;
+        self.overlong = gap == Gap::MidLine;
     }
 
     /// What the stream left without a line break at its end; the next line starts afresh.
@@ -517,12 +549,18 @@ mod tests {
     fn a_line_that_lost_bytes_is_not_recorded_and_one_too_long_inside_a_chunk_is_skipped() {
         let mut lines = Lines::at_most(4);
         assert!(lines.push(b"{\"a").is_empty());
-        lines.lose_line();
+        lines.lose_line(Gap::MidLine);
         assert_eq!(
             lines.push(b"b\"}\nok\n12345\nabcd\nef"),
             [b"ok".to_vec(), b"abcd".to_vec()]
         );
-        lines.lose_line();
+        lines.lose_line(Gap::AtLineStart);
+        assert_eq!(
+            lines.push(b"gh\n"),
+            [b"gh".to_vec()],
+            "a new line after the gap"
+        );
+        lines.lose_line(Gap::MidLine);
         assert_eq!(lines.end(), None);
         assert_eq!(lines.push(b"new\n"), [b"new".to_vec()]);
     }
@@ -553,17 +591,19 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let (path, recorder, _live) = new_session(&dir, &["s".into()], 2).expect("session");
         let (sender, items) = std::sync::mpsc::sync_channel(16);
-        let chunk = |bytes: &[u8], after_gap| Item::Chunk {
+        let chunk = |bytes: &[u8], gap| Item::Chunk {
             direction: Direction::Out,
             bytes: bytes.to_vec(),
-            after_gap,
+            gap,
         };
         for item in [
-            chunk(b"{\"a\":1}\n{\"b\"", false),
-            // The bytes between were dropped: `b` is cut, `c` is whole.
-            chunk(b":2}\n{\"c\":3}\n{\"d\":", true),
-            chunk(b"4}", false),
-            Item::Ended(Direction::Out),
+            chunk(b"{\"a\":1}\n{\"b\"", None),
+            // Bytes inside `b` were dropped: `b` is lost, `c` is whole.
+            chunk(b":2}\n{\"c\":3}\n{\"d\":", Some(Gap::MidLine)),
+            // The end of `d` was dropped, with its line break: `e` starts a line.
+            chunk(b"{\"e\":5}\n{\"f\"", Some(Gap::AtLineStart)),
+            // The end of `f` was dropped, then the stream ended.
+            Item::Ended(Direction::Out, Some(Gap::MidLine)),
             Item::End,
         ] {
             sender.send(item).expect("queued");
@@ -573,15 +613,11 @@ mod tests {
         write_lines(&items, &recorder, &AtomicUsize::new(64), &finished);
         assert!(done.try_recv().is_ok(), "the end was answered");
         let recorded = std::fs::read_to_string(&path).expect("recording");
-        let messages: Vec<&str> = ["{\"a\":1}", "{\"b\":2}", "{\"c\":3}", "{\"d\":4}"]
+        let messages: Vec<&str> = ["\"a\"", "\"b\"", "\"c\"", "\"d\"", "\"e\"", "\"f\""]
             .into_iter()
             .filter(|m| recorded.contains(m))
             .collect();
-        assert_eq!(
-            messages,
-            ["{\"a\":1}", "{\"c\":3}", "{\"d\":4}"],
-            "{recorded}"
-        );
+        assert_eq!(messages, ["\"a\"", "\"c\"", "\"e\""], "{recorded}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
