@@ -78,6 +78,15 @@ pub struct Sink {
     queued: Arc<AtomicUsize>,
     /// Bytes of this sink's stream were dropped since its last chunk was queued.
     gap: Option<Gap>,
+    /// The line under way in this sink's stream, as far as it came.
+    line: LineSoFar,
+}
+
+/// A line under way: its bytes so far, and whether any of them were dropped.
+#[derive(Clone, Copy, Default)]
+struct LineSoFar {
+    bytes: usize,
+    lost: bool,
 }
 
 impl Sink {
@@ -88,6 +97,7 @@ impl Sink {
             dropped: Arc::new(AtomicU64::new(0)),
             queued: Arc::new(AtomicUsize::new(0)),
             gap: None,
+            line: LineSoFar::default(),
         }
     }
 
@@ -99,46 +109,60 @@ impl Sink {
     }
 
     /// Hands bytes of a stream as read to the recording, which splits them into lines; or
-    /// drops them when the recording lags. Every line dropped bytes touch is lost from the
-    /// recording, and counted: the line breaks among them, and the line they end inside.
+    /// drops them when the recording lags: every line they touch is then lost from the
+    /// recording, and counted once.
     pub fn offer_chunk(&mut self, direction: Direction, bytes: &[u8]) {
         if self.sender.is_none() {
             return;
         }
-        let gap = self.gap;
         let item = Item::Chunk {
             direction,
             bytes: bytes.to_vec(),
-            gap,
+            gap: self.gap,
         };
-        if self.queue(bytes.len(), item) {
-            self.gap_closed();
-        } else {
-            let breaks = bytes.iter().filter(|b| **b == b'\n').count();
-            self.dropped.fetch_add(breaks as u64, Ordering::Relaxed);
-            self.gap = match bytes.last() {
-                Some(b'\n') => Some(Gap::AtLineStart),
-                Some(_) => Some(Gap::MidLine),
-                None => gap,
-            };
-        }
+        let queued = self.queue(bytes.len(), item);
+        self.gap = match (queued, bytes.last()) {
+            (true, _) => None,
+            (false, Some(b'\n')) => Some(Gap::AtLineStart),
+            (false, _) => Some(Gap::MidLine),
+        };
+        self.follow(bytes, !queued);
     }
 
     /// The stream of `direction` ended: the recording takes what it left without a line break.
     pub fn ended(&mut self, direction: Direction) {
-        match self.queue(0, Item::Ended(direction, self.gap)) {
-            true => self.gap_closed(),
-            false => {
-                self.dropped.fetch_add(1, Ordering::Relaxed);
-            }
+        if self.sender.is_none() {
+            return;
+        }
+        let gap = self.gap.take();
+        let queued = self.queue(0, Item::Ended(direction, gap));
+        let last = std::mem::take(&mut self.line);
+        if (last.lost || !queued) && (1..=MAX_LINE).contains(&last.bytes) {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
 
-    /// Bytes after a gap were queued: the line the gap ended inside is counted lost.
-    fn gap_closed(&mut self) {
-        if self.gap.take() == Some(Gap::MidLine) {
-            self.dropped.fetch_add(1, Ordering::Relaxed);
+    /// Follows the stream's lines through `bytes`, `dropped` or queued: a line that lost bytes
+    /// (or its line break) is counted once, at its end, when the recording would have kept it
+    /// (not empty, at most [`MAX_LINE`]). Queued bytes after whole lines cost one look from
+    /// their end.
+    fn follow(&mut self, bytes: &[u8], dropped: bool) {
+        let mut rest = bytes;
+        while dropped || self.line.lost {
+            let Some(at) = rest.iter().position(|b| *b == b'\n') else {
+                break;
+            };
+            if (1..=MAX_LINE).contains(&self.line.bytes.saturating_add(at)) {
+                self.dropped.fetch_add(1, Ordering::Relaxed);
+            }
+            self.line = LineSoFar::default();
+            rest = &rest[at + 1..];
         }
+        match rest.iter().rposition(|b| *b == b'\n') {
+            Some(at) => self.line.bytes = rest.len() - at - 1,
+            None => self.line.bytes = self.line.bytes.saturating_add(rest.len()),
+        }
+        self.line.lost |= dropped && !rest.is_empty();
     }
 
     /// Queues `item` of `size` bytes; false when it is dropped because the recording lags
@@ -199,6 +223,7 @@ impl Tapped {
             dropped: Arc::clone(&self.dropped),
             queued: Arc::clone(&self.queued),
             gap: None,
+            line: LineSoFar::default(),
         }
     }
 
@@ -583,6 +608,32 @@ mod tests {
         );
         assert_eq!(server_name(&words("../weird name$")), "weird");
         assert_eq!(server_name(&[]), "server");
+    }
+
+    #[test]
+    fn each_line_a_drop_touches_is_counted_once_unless_the_recording_would_not_keep_it() {
+        let (sender, _items) = std::sync::mpsc::sync_channel(16);
+        let mut sink = Sink {
+            sender: Some(sender),
+            ..Sink::none()
+        };
+        let lost = |sink: &Sink| sink.dropped.load(Ordering::Relaxed);
+        sink.follow(b"{\"a\":1}\n{\"b\"", false);
+        // `b` loses its end, `c` is dropped whole, `d` loses its start.
+        sink.follow(b":2}\n{\"c\":3}\n{\"d\"", true);
+        assert_eq!(lost(&sink), 2, "counted at their ends");
+        sink.follow(b":4}\n{\"e\":5}\n", false);
+        assert_eq!(lost(&sink), 3, "`d` once, at its end");
+        // Pieces of a line over MAX_LINE dropped twice: never recorded anyway, not counted.
+        sink.follow(&[b'x'; 100], true);
+        sink.follow(&vec![b'x'; MAX_LINE], true);
+        sink.follow(b"x\n", false);
+        // An empty line's break dropped: nothing was lost.
+        sink.follow(b"\n", true);
+        assert_eq!(lost(&sink), 3);
+        sink.follow(b"{\"f\"", true);
+        sink.ended(Direction::Out);
+        assert_eq!(lost(&sink), 4, "the last line, at the end of the stream");
     }
 
     #[test]
