@@ -277,49 +277,13 @@ fn write_lines(
 ) {
     use std::sync::mpsc::RecvTimeoutError;
     let mut unflushed: Option<std::time::Instant> = None;
-    // The stdio tap's two streams (from the host, from the server), split into lines here.
-    let mut streams = [Lines::default(), Lines::default()];
-    let stream = |direction| match direction {
-        Direction::Out => 0,
-        Direction::In => 1,
-    };
+    let mut streams = Streams::default();
     loop {
         let item = match unflushed {
             None => items.recv().map_err(|_| RecvTimeoutError::Disconnected),
             Some(since) => items.recv_timeout(FLUSH_EVERY.saturating_sub(since.elapsed())),
         };
-        // Records a line; true at the end of the session.
-        let mut take = |item: Item| {
-            match item {
-                Item::Line(direction, line) => {
-                    record(recorder, direction, &line);
-                    waiting.fetch_sub(line.len(), Ordering::Relaxed);
-                }
-                Item::Chunk {
-                    direction,
-                    bytes,
-                    gap,
-                } => {
-                    let lines = &mut streams[stream(direction)];
-                    if let Some(gap) = gap {
-                        lines.lose_line(gap);
-                    }
-                    lines.each(&bytes, |line| record(recorder, direction, line));
-                    waiting.fetch_sub(bytes.len(), Ordering::Relaxed);
-                }
-                Item::Ended(direction, gap) => {
-                    let lines = &mut streams[stream(direction)];
-                    if let Some(gap) = gap {
-                        lines.lose_line(gap);
-                    }
-                    if let Some(rest) = lines.end() {
-                        record(recorder, direction, &rest);
-                    }
-                }
-                Item::End => return true,
-            }
-            false
-        };
+        let mut take = |item| streams.take(item, recorder, waiting);
         match item {
             Ok(first) => {
                 let mut ended = take(first);
@@ -348,6 +312,54 @@ fn write_lines(
         }
     }
     recorder.flush();
+}
+
+/// The stdio tap's two streams (from the host, from the server), split into lines on the
+/// recording thread.
+#[derive(Default)]
+struct Streams {
+    from_host: Lines,
+    from_server: Lines,
+}
+
+impl Streams {
+    /// Records what `item` completes; true at the end of the session.
+    fn take(&mut self, item: Item, recorder: &Recorder, waiting: &AtomicUsize) -> bool {
+        match item {
+            Item::Line(direction, line) => {
+                record(recorder, direction, &line);
+                waiting.fetch_sub(line.len(), Ordering::Relaxed);
+            }
+            Item::Chunk {
+                direction,
+                bytes,
+                gap,
+            } => {
+                let lines = self.after(direction, gap);
+                lines.each(&bytes, |line| record(recorder, direction, line));
+                waiting.fetch_sub(bytes.len(), Ordering::Relaxed);
+            }
+            Item::Ended(direction, gap) => {
+                if let Some(rest) = self.after(direction, gap).end() {
+                    record(recorder, direction, &rest);
+                }
+            }
+            Item::End => return true,
+        }
+        false
+    }
+
+    /// The lines of `direction`, with what a `gap` before the next bytes lost let go.
+    fn after(&mut self, direction: Direction, gap: Option<Gap>) -> &mut Lines {
+        let lines = match direction {
+            Direction::Out => &mut self.from_host,
+            Direction::In => &mut self.from_server,
+        };
+        if let Some(gap) = gap {
+            lines.lose_line(gap);
+        }
+        lines
+    }
 }
 
 /// One line as the recording holds it: a JSON-RPC message as it was on the wire, or a line
