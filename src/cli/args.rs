@@ -302,8 +302,9 @@ pub enum Command {
         /// Stop starting calls after this many seconds.
         #[arg(long, value_name = "SECONDS", value_parser = seconds)]
         time_budget: Option<f64>,
-        /// Cancel a call still running after this many seconds (a timeout; the tool's other
-        /// calls are left).
+        /// Cancel a call silent (no result, no progress) for this many seconds; it is sent
+        /// again and waited for up to ten times this: silent again, a timeout; alive, the tool
+        /// is slow and its other calls are left.
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = seconds)]
         call_timeout: f64,
         /// Also send inputs the inputSchema refuses (a property missing, of the wrong type, out

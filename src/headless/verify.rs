@@ -209,14 +209,15 @@ fn with_reproduce(result: &mut ToolReport, tool: &str, words: &[String], setting
     for failure in &mut result.failures {
         let mut words = words.to_vec();
         if failure.kind == FailureKind::Timeout {
-            // The call is repeated with the wait it timed out under, not `call`'s own.
-            let limit = settings.call_limit;
-            let most = limit * crate::verify::run::PROGRESS_EXTENDS;
+            // The call is repeated with the wait that found it hung (the second, patient one:
+            // the hard maximum), not `call`'s own.
+            let most = settings.call_limit * crate::verify::run::PROGRESS_EXTENDS;
+            let most = most.as_secs_f64().to_string();
             let flags = [
                 "--timeout".to_string(),
-                limit.as_secs_f64().to_string(),
+                most.clone(),
                 "--max-time".to_string(),
-                most.as_secs_f64().to_string(),
+                most,
             ];
             words.splice(0..0, flags);
         }

@@ -151,6 +151,7 @@ impl Catalog {
                 std::process::exit(101);
             }
             "never_answer" => {}
+            "answer_late" | "progress_late" => late(wire, id, token, name == "progress_late"),
             "huge_result" => huge(wire, &id, number("megabytes", 100.0)),
             "flood_during_call" => {
                 let seconds = number("seconds", 3.0).clamp(0.0, 600.0);
@@ -319,6 +320,16 @@ fn misbehaving_calls() -> Vec<Value> {
         tool(
             "never_answer",
             "Never answers (try cancel, and the timeout).",
+            no_arguments(),
+        ),
+        tool(
+            "answer_late",
+            "Silent for 2 s, then answers: slow, not hung (verify --call-timeout 1 tells them apart).",
+            no_arguments(),
+        ),
+        tool(
+            "progress_late",
+            "Silent for 2 s, then reports progress and answers a second later: slow, not hung.",
             no_arguments(),
         ),
         tool(
@@ -528,4 +539,24 @@ fn asker_answer(method: &str) -> Value {
     json!({"resultType": "complete", "taskId": ASKER, "status": "input_required",
         "createdAt": "2026-07-28T00:00:00Z", "lastUpdatedAt": "2026-07-28T00:00:00Z",
         "ttlMs": null, "pollIntervalMs": 1, "inputRequests": {format!("q{n}{ESCAPES}"): question}})
+}
+
+/// A slow tool, not a hung one: silent for 2 s, then (with `progress`) a progress
+/// notification and the answer a second later, else the answer at once.
+fn late(wire: &Wire, id: Value, token: Option<Value>, progress: bool) {
+    let wire = wire.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(2));
+        if let (true, Some(token)) = (progress, token) {
+            wire.notify(
+                "notifications/progress",
+                json!({"progressToken": token, "progress": 1, "total": 2}),
+            );
+            std::thread::sleep(Duration::from_secs(1));
+        }
+        wire.result(
+            &id,
+            json!({"content": [{"type": "text", "text": "late, not hung"}]}),
+        );
+    });
 }

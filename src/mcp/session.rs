@@ -561,9 +561,27 @@ pub struct PendingCall<'s> {
     wait: Duration,
 }
 
-impl PendingCall<'_> {
+impl<'s> PendingCall<'s> {
     pub async fn result(self) -> Result<CallResult, RequestError> {
         self.result_or_cancel(std::future::pending()).await
+    }
+
+    /// Resolves once the call shows life after it began: a progress notification, its task's
+    /// status told, or a question of the server's waiting for an answer. Never, once the call
+    /// is over.
+    pub fn shows_life(&self) -> impl Future<Output = ()> + Send + 's {
+        let handler = self.session.service.service();
+        let token = self.progress_token.clone();
+        let began = handler.events.clocks.last(&token);
+        async move {
+            loop {
+                let now = handler.events.clocks.last(&token);
+                if now.is_some() && (now != began || handler.client.asking.pending()) {
+                    return;
+                }
+                tokio::time::sleep(call_clock::LOOK_EVERY).await;
+            }
+        }
     }
 
     /// The result, through any `input_required` rounds and the task the server made of it.

@@ -16,6 +16,7 @@ use crate::schema::judge::Judge;
 use crate::schema::{Compiled, Status};
 use serde_json::Value;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// Calls spent shrinking one failure at most.
@@ -78,18 +79,33 @@ pub struct Settings {
     pub invalid: bool,
 }
 
-/// How each call of one tool is made and judged: its wait, and its output schema compiled
-/// once for the run (shrinking alone may judge hundreds of results).
+/// How each call of one tool is made and judged: its wait, whether a silent call is sent
+/// again to tell slow from hung, and its output schema compiled once for the run (shrinking
+/// alone may judge hundreds of results).
+#[derive(Clone)]
 struct Calling {
     limit: Duration,
+    /// A call silent for `limit` is sent again, waited for up to the hard maximum (see
+    /// [`patient`]); not while shrinking, where a timeout only tells a candidate apart.
+    patient: bool,
+    /// When the time budget is spent: no call is sent again after it.
+    until: Option<Instant>,
     output: Option<Arc<Judge>>,
 }
 
 impl Calling {
-    /// `output`: the tool's judge when the caller has one already (else compiled here).
-    fn new(tool: &Tool, output: Option<Arc<Judge>>, settings: &Settings) -> Calling {
+    /// `output`: the tool's judge when the caller has one already (else compiled here);
+    /// `started`: when the run began, for its time budget.
+    fn new(
+        tool: &Tool,
+        output: Option<Arc<Judge>>,
+        settings: &Settings,
+        started: Instant,
+    ) -> Calling {
         Calling {
             limit: settings.call_limit,
+            patient: true,
+            until: settings.budget.map(|budget| started + budget),
             output: output
                 .or_else(|| (tool.output_schema.as_deref()).map(|s| Arc::new(Judge::new(s)))),
         }
@@ -104,8 +120,9 @@ struct Tally {
     not_checked: usize,
     /// Why the first of them could not be.
     not_checked_why: Option<String>,
-    /// A call still working at this run's limit, reporting progress: the tool is left, not
-    /// judged (its calls would most likely take as long).
+    /// A call that outlived this run's wait without being hung (still working at the hard
+    /// maximum, reporting progress; or silent past `--call-timeout`, then alive when sent
+    /// again): the tool is left (its calls would most likely take as long), in these words.
     outlived: Option<String>,
 }
 
@@ -236,7 +253,7 @@ pub async fn verify_tool<L: Link>(
     let generator = Gen::new(&schema);
     let mut inputs = Inputs::new(&generator, seed, &tool.name);
     let (mut calls, mut unmade, mut tally) = (0, 0, Tally::default());
-    let calling = Calling::new(tool, output, settings);
+    let calling = Calling::new(tool, output, settings, started);
     let (mut failures, mut distinct) = (Vec::new(), Distinct::default());
     let (mut timed_out, mut lost) = (false, None);
     let in_budget = || settings.budget.is_none_or(|b| started.elapsed() <= b);
@@ -268,8 +285,11 @@ pub async fn verify_tool<L: Link>(
         timed_out = failed.kind == Kind::Timeout;
         let (failure, gone) = match distinct.count(&failed) {
             None => continue,
-            Some(true) => shrunk(link, tool, (args, failed), &calling, &valid).await,
-            Some(false) => (as_found(args, failed), None),
+            // A slow tool's failure is left as found: each try would take as long.
+            Some(true) if tally.outlived.is_none() => {
+                shrunk(link, tool, (args, failed), &calling, &valid).await
+            }
+            Some(_) => (as_found(args, failed), None),
         };
         failures.push(failure);
         lost = gone;
@@ -281,7 +301,9 @@ pub async fn verify_tool<L: Link>(
     distinct.tell(&mut failures);
     let mut invalid_calls = 0;
     if settings.invalid && lost.is_none() {
-        let sent = invalid_inputs(link, tool, &generator, &input, settings, &mut failures).await;
+        let calls = (&calling, settings.calls);
+        let invalid = (&generator, &input);
+        let sent = invalid_inputs(link, tool, invalid, calls, &mut tally, &mut failures).await;
         invalid_calls = sent.unwrap_or_else(|(sent, code)| {
             lost = Some(code);
             sent
@@ -477,9 +499,9 @@ fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Failure>) -> To
 async fn invalid_inputs<L: Link>(
     link: &mut L,
     tool: &Tool,
-    generator: &Gen<'_>,
-    input: &Compiled,
-    settings: &Settings,
+    (generator, input): (&Gen<'_>, &Compiled),
+    (calling, calls): (&Calling, usize),
+    tally: &mut Tally,
     failures: &mut Vec<Failure>,
 ) -> Result<usize, (usize, L::Lost)> {
     let refused = |v: &Value| {
@@ -488,13 +510,16 @@ async fn invalid_inputs<L: Link>(
     };
     let mut seen: Vec<Kind> = Vec::new();
     let mut sent = 0;
-    for args in generator.invalid().take(settings.calls) {
+    for args in generator.invalid().take(calls) {
         tokio::task::yield_now().await;
+        if tally.outlived.is_some() {
+            break;
+        }
         let Some(why) = refused(&args) else {
             continue;
         };
         sent += 1;
-        let found = attempt_invalid(link, tool, &args, settings.call_limit).await;
+        let found = attempt_invalid(link, tool, &args, calling, tally).await;
         let Some((kind, message)) = found.map_err(|code| (sent, code))? else {
             continue;
         };
@@ -527,7 +552,10 @@ async fn attempt<L: Link>(
     tally: &mut Tally,
 ) -> Result<Option<Failed>, L::Lost> {
     let limit = calling.limit;
-    let result = match send(link, tool, args, limit).await? {
+    let Some(outcome) = called(link, tool, args, calling, tally).await? else {
+        return Ok(None);
+    };
+    let result = match outcome {
         Ok(result) => result,
         // Still working at this run's limit, reporting progress all along: the tool was alive,
         // the limit is ours. Not judged; its other calls are left.
@@ -598,9 +626,13 @@ async fn attempt_invalid<L: Link>(
     link: &mut L,
     tool: &Tool,
     args: &Value,
-    limit: Duration,
+    calling: &Calling,
+    tally: &mut Tally,
 ) -> Result<Option<(Kind, String)>, L::Lost> {
-    Ok(match send(link, tool, args, limit).await? {
+    let Some(outcome) = called(link, tool, args, calling, tally).await? else {
+        return Ok(None);
+    };
+    Ok(match outcome {
         Ok(result) if result.is_error => None,
         Ok(_) => Some((
             Kind::AcceptedInvalid,
@@ -613,12 +645,74 @@ async fn attempt_invalid<L: Link>(
                 "error {code} to an invalid input (invalid params are -32602, or a tool error): {message}"
             ),
         )),
-        Err(e) => Some(failure(e, limit)),
+        Err(e) => Some(failure(e, calling.limit)),
     })
 }
 
+/// One call's outcome, a silent one sent again to tell slow from hung (see [`patient`]);
+/// `None` when the second try showed life but gave nothing to judge (the tool is left: the
+/// tally says why).
+async fn called<L: Link>(
+    link: &mut L,
+    tool: &Tool,
+    args: &Value,
+    calling: &Calling,
+    tally: &mut Tally,
+) -> Result<Option<Result<CallResult, RequestError>>, L::Lost> {
+    match send(link, tool, args, calling.limit).await? {
+        Err(RequestError::Timeout(_)) if calling.patient => {
+            patient(link, tool, args, calling, tally).await
+        }
+        outcome => Ok(Some(outcome)),
+    }
+}
+
+/// A call silent for `--call-timeout` is sent again with the same input, and waited for up to
+/// the hard maximum (10 × `--call-timeout`) or its first sign of life: a tool whose normal run
+/// takes that long answers or reports progress then, and is slow, not hung (left, its calls
+/// not judged, said so); one silent again the whole time is hung (the timeout failure, its
+/// message saying both waits). The second outcome to judge, or `None` when there is none.
+async fn patient<L: Link>(
+    link: &mut L,
+    tool: &Tool,
+    args: &Value,
+    calling: &Calling,
+    tally: &mut Tally,
+) -> Result<Option<Result<CallResult, RequestError>>, L::Lost> {
+    let limit = calling.limit.as_secs_f64();
+    let silent = format!("a call was silent for {limit} s");
+    let left = "slow, not hung; its other calls are left (raise --call-timeout to check them)";
+    if calling.until.is_some_and(|until| Instant::now() >= until) {
+        tally.not_checked += 1;
+        tally.outlived = Some(format!(
+            "{silent}, and the time budget was spent before it could be sent again (slow or hung: not told)"
+        ));
+        return Ok(None);
+    }
+    let hard = calling.limit.saturating_mul(PROGRESS_EXTENDS);
+    let began = Instant::now();
+    let (outcome, alive) = sent(link, tool, args, hard, None).await?;
+    let after = began.elapsed().as_secs_f64();
+    if alive {
+        tally.not_checked += 1;
+        tally.outlived = Some(format!(
+            "{silent}, then alive when sent again (progress after {after:.1} s): {left}"
+        ));
+        return Ok(None);
+    }
+    if !matches!(
+        outcome,
+        Err(RequestError::Timeout(_) | RequestError::Cancelled)
+    ) {
+        tally.outlived = Some(format!(
+            "{silent}, then answered in {after:.1} s when sent again: {left}"
+        ));
+    }
+    Ok(Some(outcome))
+}
+
 /// Progress extends a call's wait up to this many times `--call-timeout` in all: a server that
-/// reports progress for ever (or floods it) is still cut.
+/// reports progress for ever (or floods it) is still cut. The hard maximum of a call.
 pub const PROGRESS_EXTENDS: u32 = 10;
 
 /// Sends one call; a call silent for `limit` (a progress notification restarts the wait, as
@@ -630,39 +724,67 @@ async fn send<L: Link>(
     args: &Value,
     limit: Duration,
 ) -> Result<Result<CallResult, RequestError>, L::Lost> {
+    let cap = limit.saturating_mul(PROGRESS_EXTENDS);
+    Ok(sent(link, tool, args, limit, Some(cap)).await?.0)
+}
+
+/// Sends one call, waiting up to `wait` for each sign of life and `cap` in all, or with no
+/// cap only until its first sign of life; cancelled at either limit, at that sign of life, or
+/// when the run stops. The outcome, and whether it was cut at a sign of life.
+async fn sent<L: Link>(
+    link: &mut L,
+    tool: &Tool,
+    args: &Value,
+    wait: Duration,
+    cap: Option<Duration>,
+) -> Result<(Result<CallResult, RequestError>, bool), L::Lost> {
     let stopped = link.stopped();
     let session = link.session().await?;
     let as_task = tool.task_support() == Some("required");
     let started = session
-        .start_call_waiting(&tool.name, args.clone(), as_task, limit)
+        .start_call_waiting(&tool.name, args.clone(), as_task, wait)
         .await;
-    let cap = limit.saturating_mul(PROGRESS_EXTENDS);
     let began = tokio::time::Instant::now();
-    let cancel = async {
-        tokio::select! {
-            () = tokio::time::sleep(cap) => {}
-            () = stopped => {}
-        }
-    };
+    let alive = std::sync::atomic::AtomicBool::new(false);
     let outcome = match started {
-        Ok(pending) => pending.result_or_cancel(cancel).await,
+        Ok(pending) => {
+            let life = pending.shows_life();
+            let cancel = async {
+                let most = cap.unwrap_or(Duration::MAX);
+                tokio::select! {
+                    () = tokio::time::sleep(most), if cap.is_some() => {}
+                    () = stopped => {}
+                    () = life, if cap.is_none() => alive.store(true, Ordering::Relaxed),
+                }
+            };
+            pending.result_or_cancel(cancel).await
+        }
         Err(e) => Err(e),
     };
+    let alive = alive.load(Ordering::Relaxed);
     // Cancelled at the cap, not by a stop: the call was still working (a silent one ends at
-    // `limit` with a timeout, before the cap).
-    Ok(match outcome {
-        Err(RequestError::Cancelled) if began.elapsed() >= cap => Err(RequestError::TooLong(cap)),
-        other => other,
+    // `wait` with a timeout, before the cap).
+    Ok(match (outcome, cap) {
+        (Err(RequestError::Cancelled), Some(cap)) if began.elapsed() >= cap => {
+            (Err(RequestError::TooLong(cap)), false)
+        }
+        (other, _) => (other, alive),
     })
 }
 
 /// A call that got no result, as a failure.
 fn failure(error: RequestError, limit: Duration) -> (Kind, String) {
     match error {
-        // The wait ran out with no answer and no progress since (the server told).
-        RequestError::Timeout(_) => {
+        // The wait ran out with no answer and no progress since (the server told); a longer
+        // wait than the call's own is the second, patient one (see `patient`).
+        RequestError::Timeout(waited) => {
             let limit = limit.as_secs_f64();
-            let said = format!("no result within {limit} s (nor progress): cancelled");
+            let said = match waited.as_secs_f64() {
+                waited if waited > limit => format!(
+                    "no result within {limit} s, nor within {waited} s when sent again (no progress either time): hung, cancelled"
+                ),
+                _ => format!("no result within {limit} s (nor progress): cancelled"),
+            };
             (Kind::Timeout, said)
         }
         // The run was stopped with the call in flight (`x` in the TUI, a signal).
@@ -703,6 +825,11 @@ async fn shrink<L: Link>(
         return Ok(out);
     }
     let mut ignored = Tally::default();
+    // A timeout only tells a candidate apart here: not sent again.
+    let calling = &Calling {
+        patient: false,
+        ..calling.clone()
+    };
     'again: loop {
         for pass in [candidates, pairs] {
             for candidate in pass(&out.input) {

@@ -128,8 +128,8 @@ fn each_fault_ends_promptly_with_a_message_that_names_it() {
 fn a_server_that_floods_lies_and_lists_ten_thousand_tools_is_still_served() {
     let r = run(&["tools", "--hostile=flood,garbage,many-tools"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    // 21 hostile tools, garbage's progress_liar and 10,000 more.
-    assert_eq!(r.stdout.lines().count(), 21 + 1 + 10_000);
+    // 23 hostile tools, garbage's progress_liar and 10,000 more.
+    assert_eq!(r.stdout.lines().count(), 23 + 1 + 10_000);
     let r = run(&[
         "call",
         "flood_during_call",
@@ -290,7 +290,12 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
     ];
     let m = verify_hostile(&quick, &["--calls", "4"]);
     let slow = verify_hostile(
-        &["never_answer", "flood_during_call"],
+        &[
+            "never_answer",
+            "flood_during_call",
+            "answer_late",
+            "progress_late",
+        ],
         &["--call-timeout", "1"],
     );
     let huge = verify_hostile(&["huge_result"], &["--calls", "1"]);
@@ -307,10 +312,16 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
         "reproduce: mcp-inspect call lying_output --args '{}' --hostile\n",
         "ok wide_schema",
         "NOT CHECKED regex_bomb: ",
+        // A silent call is sent again and waited for ten times as long: silent again, hung.
         "FAIL never_answer: 1 calls",
-        "no result within 1 s (nor progress): cancelled",
-        // A timeout is repeated with the wait it timed out under.
-        "reproduce: mcp-inspect call never_answer --args '{}' --timeout 1 --max-time 10 --hostile",
+        "no result within 1 s, nor within 10 s when sent again (no progress either time): hung",
+        // A timeout is repeated with the wait that found it hung.
+        "reproduce: mcp-inspect call never_answer --args '{}' --timeout 10 --max-time 10 --hostile",
+        // Alive the second time (an answer, or progress): slow, not hung, and not a pass.
+        "NOT CHECKED answer_late: 1 calls",
+        "1 of 5 calls: a call was silent for 1 s, then answered in 2",
+        "NOT CHECKED progress_late: 1 calls",
+        "1 of 5 calls: a call was silent for 1 s, then alive when sent again (progress after 2",
         // Progress extends the wait (the short floods pass), up to ten times it; a call still
         // reporting progress there is cut, and the tool is not judged (the limit is ours).
         "NOT CHECKED flood_during_call: 3 calls",
