@@ -34,6 +34,7 @@ impl Catalog {
             .clone()
             .unwrap_or_else(|| "http://127.0.0.1:9".into());
         let mut base = misbehaving_calls();
+        base.extend(slow_calls());
         base.extend(hostile_schemas(&url));
         base.extend(malformed_entries());
         if options.has(Attack::Garbage) {
@@ -323,16 +324,6 @@ fn misbehaving_calls() -> Vec<Value> {
             no_arguments(),
         ),
         tool(
-            "answer_late",
-            "Silent for 2 s, then answers: slow, not hung (verify --call-timeout 1 tells them apart).",
-            no_arguments(),
-        ),
-        tool(
-            "progress_late",
-            "Silent for 2 s, then reports progress and answers a second later: slow, not hung.",
-            no_arguments(),
-        ),
-        tool(
             "huge_result",
             "Answers with one text block of the given size, in one line.",
             json!({"type": "object", "properties": {"megabytes": {"type": "integer", "minimum": 0, "maximum": 2048, "default": 100}}}),
@@ -539,6 +530,22 @@ fn asker_answer(method: &str) -> Value {
     json!({"resultType": "complete", "taskId": ASKER, "status": "input_required",
         "createdAt": "2026-07-28T00:00:00Z", "lastUpdatedAt": "2026-07-28T00:00:00Z",
         "ttlMs": null, "pollIntervalMs": 1, "inputRequests": {format!("q{n}{ESCAPES}"): question}})
+}
+
+/// Tools slower than a short timeout, not hung (`verify --call-timeout 1` tells them apart).
+fn slow_calls() -> [Value; 2] {
+    [
+        tool(
+            "answer_late",
+            "Silent for 2 s, then answers.",
+            no_arguments(),
+        ),
+        tool(
+            "progress_late",
+            "Silent for 2 s, then reports progress and answers a second later.",
+            no_arguments(),
+        ),
+    ]
 }
 
 /// A slow tool, not a hung one: silent for 2 s, then (with `progress`) a progress

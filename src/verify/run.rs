@@ -257,10 +257,7 @@ pub async fn verify_tool<L: Link>(
     let (mut failures, mut distinct) = (Vec::new(), Distinct::default());
     let (mut timed_out, mut lost) = (false, None);
     let in_budget = || settings.budget.is_none_or(|b| started.elapsed() <= b);
-    let planned = match takes_no_arguments(&schema) {
-        true => settings.calls.min(NO_ARGUMENT_CALLS),
-        false => settings.calls,
-    };
+    let planned = planned(&schema, settings.calls);
     while !timed_out && tally.outlived.is_none() && calls < planned && in_budget() {
         let Some(args) = inputs.next(&generator, &valid).await else {
             unmade += 1;
@@ -299,16 +296,14 @@ pub async fn verify_tool<L: Link>(
         }
     }
     distinct.tell(&mut failures);
-    let mut invalid_calls = 0;
-    if settings.invalid && lost.is_none() {
-        let calls = (&calling, settings.calls);
-        let invalid = (&generator, &input);
-        let sent = invalid_inputs(link, tool, invalid, calls, &mut tally, &mut failures).await;
-        invalid_calls = sent.unwrap_or_else(|(sent, code)| {
-            lost = Some(code);
-            sent
-        });
-    }
+    let (invalid_calls, gone) = match settings.invalid && lost.is_none() {
+        true => {
+            let (invalid, calls) = ((&generator, &input), (&calling, settings.calls));
+            invalid_inputs(link, tool, invalid, calls, &mut tally, &mut failures).await
+        }
+        false => (0, None),
+    };
+    lost = lost.or(gone);
     let ended = Ended {
         calls,
         planned,
@@ -321,6 +316,14 @@ pub async fn verify_tool<L: Link>(
     };
     let result = report(&tool.name, &ended, tally, failures);
     Verified { result, lost }
+}
+
+/// The calls a run is to make: `calls`, or a handful for a tool that takes no arguments.
+fn planned(schema: &Value, calls: usize) -> usize {
+    match takes_no_arguments(schema) {
+        true => calls.min(NO_ARGUMENT_CALLS),
+        false => calls,
+    }
 }
 
 /// Whether the only input is `{}`: no properties and nothing that could add one.
@@ -495,7 +498,8 @@ fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Failure>) -> To
 }
 
 /// `--invalid`: the inputs one mistake away that the schema refuses, each sent; a failure of
-/// each kind kept (with why the schema refuses the input). How many were sent.
+/// each kind kept (with why the schema refuses the input). How many were sent, and why the
+/// connection was lost if it was.
 async fn invalid_inputs<L: Link>(
     link: &mut L,
     tool: &Tool,
@@ -503,7 +507,7 @@ async fn invalid_inputs<L: Link>(
     (calling, calls): (&Calling, usize),
     tally: &mut Tally,
     failures: &mut Vec<Failure>,
-) -> Result<usize, (usize, L::Lost)> {
+) -> (usize, Option<L::Lost>) {
     let refused = |v: &Value| {
         let checked = input.check(v).ok()?;
         Some(checked.violations.first()?.brief())
@@ -519,9 +523,10 @@ async fn invalid_inputs<L: Link>(
             continue;
         };
         sent += 1;
-        let found = attempt_invalid(link, tool, &args, calling, tally).await;
-        let Some((kind, message)) = found.map_err(|code| (sent, code))? else {
-            continue;
+        let (kind, message) = match attempt_invalid(link, tool, &args, calling, tally).await {
+            Ok(Some(failed)) => failed,
+            Ok(None) => continue,
+            Err(lost) => return (sent, Some(lost)),
         };
         if !seen.contains(&kind) {
             seen.push(kind);
@@ -538,7 +543,7 @@ async fn invalid_inputs<L: Link>(
             });
         }
     }
-    Ok(sent)
+    (sent, None)
 }
 
 /// One call with a valid input, judged: `None` when it went well (a tool error, `isError`,

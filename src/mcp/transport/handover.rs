@@ -9,25 +9,61 @@ use rmcp::service::RoleClient;
 use rmcp::transport::Transport;
 use std::sync::Arc;
 use tokio::io::{AsyncWriteExt, DuplexStream};
-use tokio::sync::{Mutex, mpsc};
+use tokio::sync::{Mutex, OwnedSemaphorePermit, Semaphore, mpsc};
 
 /// Messages from the server waiting for rmcp at most; the screen waits past it, as it waited
 /// on a full pipe before.
-pub const WAITING: usize = 256;
+const WAITING: usize = 256;
+/// Bytes (as the server wrote them) of the messages waiting for rmcp at most; a larger message
+/// waits alone. A server flooding large messages faster than rmcp takes them (40 log messages
+/// of 15 MB before its handshake answer) holds the screen back, never memory.
+pub const WAITING_BYTES: usize = 4 << 20;
+
+/// A message waiting for rmcp, holding its bytes' room until rmcp takes it.
+pub struct Waiting {
+    message: ServerJsonRpcMessage,
+    _room: OwnedSemaphorePermit,
+}
+
+/// The screen's side of the handover: messages wait in it, bounded in number and in bytes.
+pub struct ToRmcp {
+    sender: mpsc::Sender<Waiting>,
+    room: Arc<Semaphore>,
+}
+
+impl ToRmcp {
+    /// Hands `message`, `size` bytes as the server wrote it, to rmcp once there is room; false
+    /// when rmcp's side is gone.
+    pub async fn send(&self, message: ServerJsonRpcMessage, size: usize) -> bool {
+        let bytes = u32::try_from(size.clamp(1, WAITING_BYTES)).unwrap_or(u32::MAX);
+        let Ok(room) = Arc::clone(&self.room).acquire_many_owned(bytes).await else {
+            return false;
+        };
+        let waiting = Waiting {
+            message,
+            _room: room,
+        };
+        self.sender.send(waiting).await.is_ok()
+    }
+}
+
+/// The channel from the screen to rmcp.
+pub fn channel() -> (ToRmcp, mpsc::Receiver<Waiting>) {
+    let (sender, receiver) = mpsc::channel(WAITING);
+    let room = Arc::new(Semaphore::new(WAITING_BYTES));
+    (ToRmcp { sender, room }, receiver)
+}
 
 /// The transport rmcp's client runs over for a stdio server.
 pub struct Handover {
-    from_server: mpsc::Receiver<ServerJsonRpcMessage>,
+    from_server: mpsc::Receiver<Waiting>,
     /// Written to the stdin pump; dropped when rmcp closes the transport, which ends the pump
     /// and closes the server's stdin.
     to_server: Arc<Mutex<Option<DuplexStream>>>,
 }
 
 impl Handover {
-    pub fn new(
-        from_server: mpsc::Receiver<ServerJsonRpcMessage>,
-        to_server: DuplexStream,
-    ) -> Handover {
+    pub fn new(from_server: mpsc::Receiver<Waiting>, to_server: DuplexStream) -> Handover {
         Handover {
             from_server,
             to_server: Arc::new(Mutex::new(Some(to_server))),
@@ -57,7 +93,9 @@ impl Transport<RoleClient> for Handover {
     }
 
     fn receive(&mut self) -> impl Future<Output = Option<ServerJsonRpcMessage>> + Send {
-        self.from_server.recv()
+        let from_server = &mut self.from_server;
+        // Its room is freed as rmcp takes it.
+        async move { from_server.recv().await.map(|waiting| waiting.message) }
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
@@ -112,6 +150,39 @@ mod tests {
                 serde_json::to_value(&read).ok()
             );
         }
+    }
+
+    /// Messages wait for rmcp bounded in bytes, not only in number: a server writing large
+    /// messages faster than rmcp takes them is held back once [`WAITING_BYTES`] wait.
+    #[tokio::test]
+    async fn messages_waiting_for_rmcp_are_bounded_in_bytes() {
+        use futures::FutureExt;
+        let note = || {
+            ServerJsonRpcMessage::notification(
+                rmcp::model::ServerNotification::ToolListChangedNotification(Default::default()),
+            )
+        };
+        let (to_rmcp, receiver) = channel();
+        let (_pipe, to_server) = tokio::io::duplex(64);
+        let mut handover = Handover::new(receiver, to_server);
+        let quarter = WAITING_BYTES / 4;
+        for _ in 0..4 {
+            let sent = to_rmcp.send(note(), quarter).now_or_never();
+            assert_eq!(sent, Some(true), "room for four quarters");
+        }
+        let fifth = to_rmcp.send(note(), quarter);
+        tokio::pin!(fifth);
+        assert!((&mut fifth).now_or_never().is_none(), "the fifth waits");
+        assert!(handover.receive().await.is_some());
+        assert!(fifth.await, "room once rmcp took one");
+        // A message larger than the whole room waits alone, and goes once the room is empty.
+        let huge = to_rmcp.send(note(), 10 * WAITING_BYTES);
+        tokio::pin!(huge);
+        assert!((&mut huge).now_or_never().is_none());
+        for _ in 0..4 {
+            assert!(handover.receive().await.is_some());
+        }
+        assert!(huge.await);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::mcp::session::events::{EventSink, ServerEvent};
 use crate::mcp::transport::duplicate_keys;
-use crate::mcp::transport::handover::{self, Handover};
+use crate::mcp::transport::handover::{self, Handover, ToRmcp};
 use crate::mcp::transport::lines::{
     Line, MAX_MESSAGE_VALUES, TAIL_BYTES, count, read_line, too_costly,
 };
@@ -105,7 +105,7 @@ pub fn spawn(
         stdout,
         to_server,
     } = spawn_unscreened((command, args, env, cwd), events, raw)?;
-    let (to_rmcp, from_server) = tokio::sync::mpsc::channel(handover::WAITING);
+    let (to_rmcp, from_server) = handover::channel();
     tokio::spawn(pump_stdout(stdout, to_rmcp, events.clone(), raw.clone()));
     Ok(Spawned {
         process,
@@ -339,14 +339,11 @@ async fn pump_stdout(
     }
 }
 
-/// Where the server's messages go on to rmcp.
-type ToRmcp = tokio::sync::mpsc::Sender<rmcp::model::ServerJsonRpcMessage>;
-
 /// Hands one screened line to rmcp, typed (see [`handover::typed`]); false when rmcp's side is
 /// gone.
 async fn hand_over(to_rmcp: &ToRmcp, line: &[u8], raw: &RawResponses) -> bool {
     match handover::typed(line, raw) {
-        Some(message) => to_rmcp.send(message).await.is_ok(),
+        Some(message) => to_rmcp.send(message, line.len()).await,
         None => true,
     }
 }
