@@ -686,7 +686,7 @@ async fn patient<L: Link>(
 ) -> Result<Option<Result<CallResult, RequestError>>, L::Lost> {
     let limit = calling.limit.as_secs_f64();
     let silent = format!("a call was silent for {limit} s");
-    let left = "slow, not hung; its other calls are left (raise --call-timeout to check them)";
+    let left = "slow, not hung; its other calls are left (a longer verify --call-timeout checks them)";
     if calling.until.is_some_and(|until| Instant::now() >= until) {
         tally.not_checked += 1;
         tally.outlived = Some(format!(
