@@ -88,7 +88,7 @@ struct Calling {
     /// A call silent for `limit` is sent again, waited for up to the hard maximum (see
     /// [`patient`]); not while shrinking, where a timeout only tells a candidate apart.
     patient: bool,
-    /// When the time budget is spent: no call is sent again after it.
+    /// When the time budget is spent: no call is started after it.
     until: Option<Instant>,
     output: Option<Arc<Judge>>,
 }
@@ -109,6 +109,11 @@ impl Calling {
             output: output
                 .or_else(|| (tool.output_schema.as_deref()).map(|s| Arc::new(Judge::new(s)))),
         }
+    }
+
+    /// Whether a call may still be started (the time budget not spent).
+    fn in_budget(&self) -> bool {
+        self.until.is_none_or(|until| Instant::now() <= until)
     }
 }
 
@@ -256,9 +261,8 @@ pub async fn verify_tool<L: Link>(
     let calling = Calling::new(tool, output, settings, started);
     let (mut failures, mut distinct) = (Vec::new(), Distinct::default());
     let (mut timed_out, mut lost) = (false, None);
-    let in_budget = || settings.budget.is_none_or(|b| started.elapsed() <= b);
     let planned = planned(&schema, settings.calls);
-    while !timed_out && tally.outlived.is_none() && calls < planned && in_budget() {
+    while !timed_out && tally.outlived.is_none() && calls < planned && calling.in_budget() {
         let Some(args) = inputs.next(&generator, &valid).await else {
             unmade += 1;
             if unmade > 3 {
@@ -686,8 +690,9 @@ async fn patient<L: Link>(
 ) -> Result<Option<Result<CallResult, RequestError>>, L::Lost> {
     let limit = calling.limit.as_secs_f64();
     let silent = format!("a call was silent for {limit} s");
-    let left = "slow, not hung; its other calls are left (a longer verify --call-timeout checks them)";
-    if calling.until.is_some_and(|until| Instant::now() >= until) {
+    let left =
+        "slow, not hung; its other calls are left (a longer verify --call-timeout checks them)";
+    if !calling.in_budget() {
         tally.not_checked += 1;
         tally.outlived = Some(format!(
             "{silent}, and the time budget was spent before it could be sent again (slow or hung: not told)"

@@ -254,6 +254,11 @@ fn no_process_outlives_the_inspector() {
 /// `verify` against faults of the built-in hostile server, each allowed by name; its report.
 /// Runs apart, as one slow fault holds the server's single line for the tools after it.
 fn verify_hostile(tools: &[&str], more: &[&str]) -> hostile::Measured {
+    verify_hostile_exiting(tools, more, 1)
+}
+
+/// [`verify_hostile`], exiting with `code`.
+fn verify_hostile_exiting(tools: &[&str], more: &[&str], code: i32) -> hostile::Measured {
     let mut args = vec!["verify", "--allow-writes", "--seed", "3"];
     for name in tools {
         args.extend(["--allow-destructive", name]);
@@ -269,7 +274,7 @@ fn verify_hostile(tools: &[&str], more: &[&str]) -> hostile::Measured {
         "{tools:?}: peaked at {} KB",
         m.peak_kb
     );
-    assert_eq!(m.code, 1, "{}{}", m.stdout, m.stderr);
+    assert_eq!(m.code, code, "{}{}", m.stdout, m.stderr);
     m
 }
 
@@ -299,7 +304,10 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
         &["--call-timeout", "1"],
     );
     let huge = verify_hostile(&["huge_result"], &["--calls", "1"]);
-    let all = format!("{}{}{}", m.stdout, slow.stdout, huge.stdout);
+    let spent = ["--call-timeout", "1", "--time-budget", "0.5"];
+    // Nothing failed, nothing passed: exit 7.
+    let spent = verify_hostile_exiting(&["never_answer"], &spent, 7);
+    let all = format!("{}{}{}{}", m.stdout, slow.stdout, huge.stdout, spent.stdout);
     for said in [
         "ok escape_result",
         "FAIL crash_mid_call",
@@ -322,6 +330,9 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
         "1 of 5 calls: a call was silent for 1 s, then answered in 2",
         "NOT CHECKED progress_late: 1 calls",
         "1 of 5 calls: a call was silent for 1 s, then alive when sent again (progress after 2",
+        // With the time budget spent, a silent call is not sent again: neither hung nor ok.
+        "NOT CHECKED never_answer: 1 calls",
+        "a call was silent for 1 s, and the time budget was spent before it could be sent again",
         // Progress extends the wait (the short floods pass), up to ten times it; a call still
         // reporting progress there is cut, and the tool is not judged (the limit is ours).
         "NOT CHECKED flood_during_call: 3 calls",
