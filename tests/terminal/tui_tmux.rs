@@ -845,25 +845,33 @@ fn inspector_of(server: i32) -> i32 {
     pid
 }
 
-/// The tools the hostile server lists with `attacks`, as the Tools pane's title counts them
-/// (`garbage` adds its `progress_liar`).
-fn hostile_tools(attacks: &str) -> &'static str {
-    match attacks.contains("garbage") {
-        true => "Tools (22)",
-        false => "Tools (21)",
-    }
+/// The Tools pane's title for the hostile server with `attacks`: as many tools as `tools`
+/// lists with them (`garbage` adds its `progress_liar`, `many-tools` ten thousand).
+fn hostile_tools(bin: &str, attacks: &[&str]) -> String {
+    let hostile = match attacks {
+        [] => "--hostile".to_string(),
+        _ => format!("--hostile={}", attacks.join(",")),
+    };
+    let listed = Command::new(bin)
+        .args(["tools", &hostile])
+        .output()
+        .expect("tools");
+    assert!(listed.status.success(), "tools {hostile}");
+    let count = String::from_utf8_lossy(&listed.stdout).lines().count();
+    format!("Tools ({count})")
 }
 
 /// The inspector on a stubborn hostile server (ignores SIGTERM, has a grandchild) with `attacks`;
 /// returns the server's and grandchild's pids once the tools are listed.
-fn start_hostile(tmux: &Tmux, bin: &str, tag: &str, attacks: &str, env: &str) -> [i32; 2] {
+fn start_hostile(tmux: &Tmux, bin: &str, tag: &str, attacks: &[&str], env: &str) -> [i32; 2] {
     let pid_file = std::env::temp_dir().join(format!("mcp-inspect-{}-{tag}.pids", tmux.socket));
     let _ = std::fs::remove_file(&pid_file);
+    let more: String = attacks.iter().map(|a| format!(" --attack {a}")).collect();
     tmux.type_line(&format!(
-        "{env} {bin} --timeout 5 -- {bin} hostile-server --attack stubborn{attacks} --pid-file {}",
+        "{env} {bin} --timeout 5 -- {bin} hostile-server --attack stubborn{more} --pid-file {}",
         pid_file.display()
     ));
-    tmux.wait_for(hostile_tools(attacks));
+    tmux.wait_for(&hostile_tools(bin, attacks));
     hostile::read_pids(&pid_file)
 }
 
@@ -877,13 +885,7 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
 
     // Escapes everywhere, under a flood of notifications and garbage lines: every tool shown,
     // two results, the log; then quit.
-    let pids = start_hostile(
-        &tmux,
-        &bin,
-        "escapes",
-        " --attack flood --attack garbage",
-        "",
-    );
+    let pids = start_hostile(&tmux, &bin, "escapes", &["flood", "garbage"], "");
     let screen = tmux.screen();
     assert!(screen.contains("evil\\e]0;pwned-title\\x07"), "{screen}");
     for _ in 0..21 {
@@ -908,24 +910,25 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
         "the server wrote the clipboard"
     );
     tmux.keys(&["q"]);
-    tmux.wait_gone(hostile_tools("garbage"));
+    tmux.wait_gone(&hostile_tools(&bin, &["garbage"]));
     hostile::assert_gone(&pids, "quit");
     assert_eq!(tmux.stty("after-quit"), modes, "terminal modes after quit");
 
     // The server crashes mid-call: the UI says so, the grandchild goes with it.
-    let pids = start_hostile(&tmux, &bin, "crash", "", "");
+    let plain = hostile_tools(&bin, &[]);
+    let pids = start_hostile(&tmux, &bin, "crash", &[], "");
     tmux.keys(&["/"]);
     tmux.run(&["send-keys", "-t", "main", "-l", "crash_mid_call"]);
     tmux.keys(&["Enter", "a", "C-s"]);
     tmux.wait_for("connection lost");
     hostile::assert_gone(&pids, "server crash");
     tmux.keys(&["q"]);
-    tmux.wait_gone("Tools (21)");
+    tmux.wait_gone(&plain);
 
     // Ten thousand tools, schema bombs and a 100 MB answer: each bomb opens, the answer is
     // refused with its size, and the keys still answer.
     tmux.type_line(&format!("{bin} --timeout 5 --hostile=many-tools"));
-    tmux.wait_for("Tools (10021)");
+    tmux.wait_for(&hostile_tools(&bin, &["many-tools"]));
     for tool in [
         "ref_bomb",
         "wide_schema",
@@ -957,7 +960,7 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
         ("HUP", ""),
         ("panic", "MCP_INSPECT_PANIC_ON_KEY=P"),
     ] {
-        let pids = start_hostile(&tmux, &bin, how, "", env);
+        let pids = start_hostile(&tmux, &bin, how, &[], env);
         if how == "panic" {
             tmux.keys(&["P"]);
             tmux.wait_for("panic requested by MCP_INSPECT_PANIC_ON_KEY");
@@ -968,7 +971,7 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
                 .status()
                 .expect("kill");
         }
-        tmux.wait_gone("Tools (21)");
+        tmux.wait_gone(&plain);
         hostile::assert_gone(&pids, how);
         assert_eq!(
             tmux.stty(&format!("after-{how}")),
@@ -977,7 +980,7 @@ fn hostile_server_attacks_leave_the_terminal_intact() {
         );
         let screen = tmux.screen();
         assert!(
-            !screen.contains("Tools (21)"),
+            !screen.contains(&plain),
             "{how}: still on the alternate screen:\n{screen}"
         );
         tmux.type_line("clear");
