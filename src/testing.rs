@@ -166,7 +166,7 @@ pub mod schema {
         pub use crate::schema::tree::{MAX_NODES, MAX_REF_ROWS};
     }
     pub mod validate {
-        pub use crate::schema::validate::Violation;
+        pub use crate::schema::validate::{VALIDATION_BUDGET, Violation};
     }
     pub mod verdict {
         pub use crate::schema::verdict::{Mirror, ResultView, Verdict, verdict};
