@@ -22,6 +22,7 @@ mod teller;
 mod test;
 mod tools;
 mod verify;
+mod verify_status;
 
 use crate::cli::{Command, ConnectionArgs};
 use crate::mcp::{EventReceiver, EventSink, Session};

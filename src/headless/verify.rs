@@ -8,6 +8,7 @@
 //! no call made (the time budget spent, no valid input found). Never read as a pass.
 
 use super::output::Report;
+use super::verify_status::{Counts, shown};
 use crate::cli::{ConnectionArgs, VerifyFormat};
 use crate::headless::exit;
 use crate::mcp::Session;
@@ -133,10 +134,16 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
                 None,
             ),
             false => {
-                let settings = &options.settings;
-                let run =
-                    verify_tool(&mut link, (tool, None), settings, (seed, started), &mut ()).await;
-                let Verified { result, lost } = run;
+                let (settings, counts) = (&options.settings, Counts::default());
+                let mut counting = counts.clone();
+                let run = verify_tool(
+                    &mut link,
+                    (tool, None),
+                    settings,
+                    (seed, started),
+                    &mut counting,
+                );
+                let Verified { result, lost } = shown(&report, &tool.name, &counts, run).await;
                 (result, lost)
             }
         };

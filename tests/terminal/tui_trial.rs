@@ -1,6 +1,6 @@
 //! `V` and `M` in a real terminal on the release binary: the demo's `bad_output` verified (its
 //! finding listed, then opened as a call), `pi` under load with its rate drawn, and the shell
-//! given back as it was.
+//! given back as it was; headless `verify`'s status line in a terminal, and never in a pipe.
 
 use crate::tui_tmux::{Tmux, release_binary};
 
@@ -35,4 +35,31 @@ fn verify_and_load_in_a_real_terminal() {
     assert!(screen.contains("calls/s, p50"), "{screen}");
     tmux.keys(&["q"]);
     tmux.wait_for("$ ");
+}
+
+/// Headless `verify` in a terminal: while a tool runs (here a silent call, sent again), a
+/// status line at the foot of stderr says which tool, its calls so far and for how long; it is
+/// taken off for the tool's result, and never reaches a pipe.
+#[test]
+fn verify_shows_a_status_line_in_a_terminal_only() {
+    let Some(bin) = release_binary() else { return };
+    let tmux = Tmux::start("verify-status", 120, 30);
+    tmux.wait_for("$");
+    let verify = format!("{bin} verify answer_late --hostile --allow-all --call-timeout 1");
+    tmux.type_line(&verify);
+    tmux.wait_for("verify answer_late: 0 calls so far, 0 failures, ");
+    let screen = tmux.wait_for("NOT CHECKED answer_late: 1 calls");
+    assert!(!screen.contains("calls so far"), "{screen}");
+    tmux.wait_for("$ ");
+    // Piped, stderr holds no status line.
+    let piped = std::process::Command::new("sh")
+        .args(["-c", &format!("{verify} 2>&1 | cat")])
+        .output()
+        .expect("sh");
+    let piped = String::from_utf8_lossy(&piped.stdout);
+    assert!(piped.contains("NOT CHECKED answer_late"), "{piped}");
+    assert!(
+        !piped.contains("so far") && !piped.contains('\u{1b}'),
+        "{piped}"
+    );
 }
