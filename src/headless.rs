@@ -18,11 +18,11 @@ mod resources;
 mod signals;
 mod skills;
 mod snapshot_watch;
+mod status;
 mod teller;
 mod test;
 mod tools;
 mod verify;
-mod verify_status;
 
 use crate::cli::{Command, ConnectionArgs};
 use crate::mcp::{EventReceiver, EventSink, Session};

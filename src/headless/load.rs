@@ -65,8 +65,11 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
     let started = Instant::now();
     // A signal stops the run: calls in flight are cancelled and what was measured is reported
     // (exit 130); a second signal ends it at once.
+    let sampled = super::status::Sampled::default();
     let outcome = {
-        let run = callers(&sessions, &shape, started, None);
+        let run = callers(&sessions, &shape, started, sampled.tap());
+        let line = |seconds| sampled.line(options.tool, seconds, options.duration);
+        let run = super::status::shown(&report, line, run);
         tokio::pin!(run);
         tokio::select! {
             done = &mut run => Ok((done, None)),

@@ -8,7 +8,7 @@
 //! no call made (the time budget spent, no valid input found). Never read as a pass.
 
 use super::output::Report;
-use super::verify_status::{Counts, shown};
+use super::status::{Counts, shown};
 use crate::cli::{ConnectionArgs, VerifyFormat};
 use crate::headless::exit;
 use crate::mcp::Session;
@@ -143,7 +143,8 @@ async fn verify_all(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
                     (seed, started),
                     &mut counting,
                 );
-                let Verified { result, lost } = shown(&report, &tool.name, &counts, run).await;
+                let line = |seconds| counts.line(&tool.name, seconds);
+                let Verified { result, lost } = shown(&report, line, run).await;
                 (result, lost)
             }
         };

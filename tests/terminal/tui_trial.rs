@@ -1,6 +1,7 @@
 //! `V` and `M` in a real terminal on the release binary: the demo's `bad_output` verified (its
 //! finding listed, then opened as a call), `pi` under load with its rate drawn, and the shell
-//! given back as it was; headless `verify`'s status line in a terminal, and never in a pipe.
+//! given back as it was; headless `verify`'s and `load`'s status lines in a terminal, never in
+//! a pipe.
 
 use crate::tui_tmux::{Tmux, release_binary};
 
@@ -39,7 +40,7 @@ fn verify_and_load_in_a_real_terminal() {
 
 /// Headless `verify` in a terminal: while a tool runs (here a silent call, sent again), a
 /// status line at the foot of stderr says which tool, its calls so far and for how long; it is
-/// taken off for the tool's result, and never reaches a pipe.
+/// taken off for the tool's result, and never reaches a pipe. `load` has one too.
 #[test]
 fn verify_shows_a_status_line_in_a_terminal_only() {
     let Some(bin) = release_binary() else { return };
@@ -51,6 +52,13 @@ fn verify_shows_a_status_line_in_a_terminal_only() {
     let screen = tmux.wait_for("NOT CHECKED answer_late: 1 calls");
     assert!(!screen.contains("calls so far"), "{screen}");
     tmux.wait_for("$ ");
+    // `load` counts as it goes, the same way.
+    tmux.type_line(&format!(
+        "{bin} load echo --demo --duration 3 --arg message=hi"
+    ));
+    tmux.wait_for("load echo: ");
+    let screen = tmux.wait_for("calls of echo by 4 callers");
+    assert!(!screen.contains("load echo: "), "{screen}");
     // Piped, stderr holds no status line.
     let piped = std::process::Command::new("sh")
         .args(["-c", &format!("{verify} 2>&1 | cat")])
