@@ -9,7 +9,7 @@ use crate::headless::exit;
 use crate::mcp::Session;
 use crate::schema::Compiled;
 use crate::schema::judge::Judge;
-use crate::verify::load::{Shape, callers, summarize};
+use crate::verify::load::{Done, Shape, callers, summarize};
 use crate::verify::report::LoadSummary;
 use serde_json::Value;
 use std::time::{Duration, Instant};
@@ -63,25 +63,7 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
     };
     let before = unclaimed(&sessions);
     let started = Instant::now();
-    // A signal stops the run: calls in flight are cancelled and what was measured is reported
-    // (exit 130); a second signal ends it at once.
-    let sampled = super::status::Sampled::default();
-    let outcome = {
-        let run = callers(&sessions, &shape, started, sampled.tap());
-        let line = |seconds| sampled.line(options.tool, seconds, options.duration);
-        let run = super::status::shown(&report, line, run);
-        tokio::pin!(run);
-        tokio::select! {
-            done = &mut run => Ok((done, None)),
-            signal = signals.next() => {
-                let _ = stop.send(true);
-                tokio::select! {
-                    done = &mut run => Ok((done, Some(signal))),
-                    again = signals.next() => Err(again),
-                }
-            }
-        }
-    };
+    let outcome = measured(&sessions, &shape, started, &mut signals, (&report, &stop)).await;
     let (done, interrupted) = match outcome {
         Ok(ran) => ran,
         Err(again) => {
@@ -111,6 +93,33 @@ pub async fn run(connection: &ConnectionArgs, options: Options<'_>) -> i32 {
         return close_all(sessions, report.error(&said, 130)).await;
     }
     close_all(sessions, code).await
+}
+
+/// The callers' calls, from `started`, with the status line shown on a terminal. A signal
+/// stops the run: calls in flight are cancelled and what was measured is kept, with the
+/// signal (exit 130); a second signal ends it at once (`Err`).
+async fn measured(
+    sessions: &[Session],
+    shape: &Shape<'_>,
+    started: Instant,
+    signals: &mut super::Signals,
+    (report, stop): (&Report, &tokio::sync::watch::Sender<bool>),
+) -> Result<(Vec<Done>, Option<&'static str>), &'static str> {
+    let sampled = super::status::Sampled::default();
+    let run = callers(sessions, shape, started, sampled.tap());
+    let line = |seconds| sampled.line(shape.tool, seconds, shape.duration);
+    let run = super::status::shown(report, line, run);
+    tokio::pin!(run);
+    tokio::select! {
+        done = &mut run => Ok((done, None)),
+        signal = signals.next() => {
+            let _ = stop.send(true);
+            tokio::select! {
+                done = &mut run => Ok((done, Some(signal))),
+                again = signals.next() => Err(again),
+            }
+        }
+    }
 }
 
 /// The answers nothing claimed on all `sessions` so far: (stray, late).
