@@ -71,7 +71,7 @@ impl Sampled {
         std::io::stderr().is_terminal().then_some(&self.ended)
     }
 
-    /// `load TOOL: 1,234 calls (0 failed), 617/s, 2 s of 10`.
+    /// `load TOOL: 1234 calls (0 failed), 617/s, 2 s of 10`.
     pub fn line(&self, tool: &str, seconds: u64, of: Option<Duration>) -> String {
         let taken = std::mem::take(&mut *self.ended.lock().unwrap_or_else(|e| e.into_inner()));
         let mut counted = self.counted.lock().unwrap_or_else(|e| e.into_inner());
