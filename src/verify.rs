@@ -1,6 +1,7 @@
 //! `verify` and `load`: a server's tools exercised with generated inputs, each result judged
 //! and each failure shrunk to its smallest input; and one tool under concurrent calls.
 
+pub mod calls;
 pub mod load;
 pub mod plan;
 pub mod report;

@@ -13,9 +13,10 @@ use crate::cli::{ConnectionArgs, VerifyFormat};
 use crate::headless::exit;
 use crate::mcp::Session;
 use crate::mcp::surface::tool::Tool;
+use crate::verify::calls::Link;
 use crate::verify::plan::{Allow, refusal};
 use crate::verify::report::{FailureKind, Status, ToolReport};
-use crate::verify::run::{Link, Settings, Verified, verify_tool};
+use crate::verify::run::{Settings, Verified, verify_tool};
 use serde_json::{Value, json};
 use std::time::Instant;
 
@@ -219,7 +220,7 @@ fn with_reproduce(result: &mut ToolReport, tool: &str, words: &[String], setting
         if failure.kind == FailureKind::Timeout {
             // The call is repeated with the wait that found it hung (the second, patient one:
             // the hard maximum), not `call`'s own.
-            let most = settings.call_limit * crate::verify::run::PROGRESS_EXTENDS;
+            let most = settings.call_limit * crate::verify::calls::PROGRESS_EXTENDS;
             let most = most.as_secs_f64().to_string();
             let flags = [
                 "--timeout".to_string(),

@@ -5,18 +5,18 @@
 //! first failure of each kind shrunk to its smallest input. Over any [`Link`]: one that starts
 //! the server again after a crash (headless), or the TUI's live session.
 
+use super::calls::{Called, Link, Wait, called};
 use super::report::{Failure, FailureKind, Status as Reported, ToolReport};
 use super::shrink::{candidates, pairs};
+use crate::mcp::RequestError;
 use crate::mcp::surface::result::CallResult;
 use crate::mcp::surface::tool::Tool;
-use crate::mcp::{RequestError, Session};
 use crate::schema::generate::rng::Rng;
 use crate::schema::generate::{Gen, Spent};
 use crate::schema::judge::Judge;
 use crate::schema::{Compiled, Status};
 use serde_json::Value;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// Calls spent shrinking one failure at most.
@@ -26,45 +26,6 @@ const TRIES: usize = 30;
 /// Calls to a tool that takes no arguments: the same `{}` a hundred times finds nothing a
 /// handful does not (a flaky or stateful tool shows by then).
 const NO_ARGUMENT_CALLS: usize = 5;
-
-/// Where calls go: a session, or why there is none.
-pub trait Link: Send {
-    /// Why no session could be had, in the link's own words (the headless link: the exit code
-    /// of the failure it already told); the run ends and hands it back.
-    type Lost: Send;
-
-    fn session(&mut self) -> impl Future<Output = Result<&Session, Self::Lost>> + Send;
-
-    /// Resolves when the run is to stop: a call in flight is then cancelled (the server told).
-    fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
-        std::future::pending()
-    }
-}
-
-/// The TUI's session as it is: once closed, or once `stop` says so, the run ends.
-pub struct Live<'s> {
-    pub session: &'s Session,
-    pub stop: tokio::sync::watch::Receiver<bool>,
-}
-
-impl Link for Live<'_> {
-    /// The session closed or the run was stopped: the TUI says which itself.
-    type Lost = ();
-
-    async fn session(&mut self) -> Result<&Session, ()> {
-        match self.session.is_closed() || *self.stop.borrow() {
-            true => Err(()),
-            false => Ok(self.session),
-        }
-    }
-
-    fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
-        let mut stop = self.stop.clone();
-        async move {
-            let _ = stop.wait_for(|stopped| *stopped).await;
-        }
-    }
-}
 
 /// How one tool is verified.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,17 +40,11 @@ pub struct Settings {
     pub invalid: bool,
 }
 
-/// How each call of one tool is made and judged: its wait, whether a silent call is sent
-/// again to tell slow from hung, and its output schema compiled once for the run (shrinking
-/// alone may judge hundreds of results).
+/// How each call of one tool is made and judged: its wait (see [`Wait`]), and its output
+/// schema compiled once for the run (shrinking alone may judge hundreds of results).
 #[derive(Clone)]
 struct Calling {
-    limit: Duration,
-    /// A call silent for `limit` is sent again, waited for up to the hard maximum (see
-    /// [`patient`]); not while shrinking, where a timeout only tells a candidate apart.
-    patient: bool,
-    /// When the time budget is spent: no call is started after it.
-    until: Option<Instant>,
+    wait: Wait,
     output: Option<Arc<Judge>>,
 }
 
@@ -103,17 +58,14 @@ impl Calling {
         started: Instant,
     ) -> Calling {
         Calling {
-            limit: settings.call_limit,
-            patient: true,
-            until: settings.budget.map(|budget| started + budget),
+            wait: Wait {
+                limit: settings.call_limit,
+                patient: true,
+                until: settings.budget.map(|budget| started + budget),
+            },
             output: output
                 .or_else(|| (tool.output_schema.as_deref()).map(|s| Arc::new(Judge::new(s)))),
         }
-    }
-
-    /// Whether a call may still be started (the time budget not spent).
-    fn in_budget(&self) -> bool {
-        self.until.is_none_or(|until| Instant::now() <= until)
     }
 }
 
@@ -129,6 +81,26 @@ struct Tally {
     /// maximum, reporting progress; or silent past `--call-timeout`, then alive when sent
     /// again): the tool is left (its calls would most likely take as long), in these words.
     outlived: Option<String>,
+}
+
+impl Tally {
+    /// A call's outcome to judge, or `None` when there is none; told here when the call left
+    /// the tool (slow, not hung: see [`Called`]).
+    fn outcome(&mut self, called: Called) -> Option<Result<CallResult, RequestError>> {
+        match called {
+            Called::Left(why) => {
+                self.not_checked += 1;
+                self.outlived = Some(why);
+                None
+            }
+            Called::Ended(outcome, slow) => {
+                if slow.is_some() {
+                    self.outlived = slow;
+                }
+                Some(*outcome)
+            }
+        }
+    }
 }
 
 /// Why a call failed, as the report names it.
@@ -262,7 +234,7 @@ pub async fn verify_tool<L: Link>(
     let (mut failures, mut distinct) = (Vec::new(), Distinct::default());
     let (mut timed_out, mut lost) = (false, None);
     let planned = planned(&schema, settings.calls);
-    while !timed_out && tally.outlived.is_none() && calls < planned && calling.in_budget() {
+    while !timed_out && tally.outlived.is_none() && calls < planned && calling.wait.in_budget() {
         let Some(args) = inputs.next(&generator, &valid).await else {
             unmade += 1;
             if unmade > 3 {
@@ -560,8 +532,8 @@ async fn attempt<L: Link>(
     calling: &Calling,
     tally: &mut Tally,
 ) -> Result<Option<Failed>, L::Lost> {
-    let limit = calling.limit;
-    let Some(outcome) = called(link, tool, args, calling, tally).await? else {
+    let limit = calling.wait.limit;
+    let Some(outcome) = tally.outcome(called(link, tool, args, calling.wait).await?) else {
         return Ok(None);
     };
     let result = match outcome {
@@ -638,7 +610,7 @@ async fn attempt_invalid<L: Link>(
     calling: &Calling,
     tally: &mut Tally,
 ) -> Result<Option<(Kind, String)>, L::Lost> {
-    let Some(outcome) = called(link, tool, args, calling, tally).await? else {
+    let Some(outcome) = tally.outcome(called(link, tool, args, calling.wait).await?) else {
         return Ok(None);
     };
     Ok(match outcome {
@@ -654,131 +626,7 @@ async fn attempt_invalid<L: Link>(
                 "error {code} to an invalid input (invalid params are -32602, or a tool error): {message}"
             ),
         )),
-        Err(e) => Some(failure(e, calling.limit)),
-    })
-}
-
-/// One call's outcome, a silent one sent again to tell slow from hung (see [`patient`]);
-/// `None` when the second try showed life but gave nothing to judge (the tool is left: the
-/// tally says why).
-async fn called<L: Link>(
-    link: &mut L,
-    tool: &Tool,
-    args: &Value,
-    calling: &Calling,
-    tally: &mut Tally,
-) -> Result<Option<Result<CallResult, RequestError>>, L::Lost> {
-    match send(link, tool, args, calling.limit).await? {
-        Err(RequestError::Timeout(_)) if calling.patient => {
-            patient(link, tool, args, calling, tally).await
-        }
-        outcome => Ok(Some(outcome)),
-    }
-}
-
-/// A call silent for `--call-timeout` is sent again with the same input, and waited for up to
-/// the hard maximum (10 × `--call-timeout`) or its first sign of life: a tool whose normal run
-/// takes that long answers or reports progress then, and is slow, not hung (left, its calls
-/// not judged, said so); one silent again the whole time is hung (the timeout failure, its
-/// message saying both waits). The second outcome to judge, or `None` when there is none.
-async fn patient<L: Link>(
-    link: &mut L,
-    tool: &Tool,
-    args: &Value,
-    calling: &Calling,
-    tally: &mut Tally,
-) -> Result<Option<Result<CallResult, RequestError>>, L::Lost> {
-    let limit = calling.limit.as_secs_f64();
-    let silent = format!("a call was silent for {limit} s");
-    let left =
-        "slow, not hung; its other calls are left (a longer verify --call-timeout checks them)";
-    if !calling.in_budget() {
-        tally.not_checked += 1;
-        tally.outlived = Some(format!(
-            "{silent}, and the time budget was spent before it could be sent again (slow or hung: not told)"
-        ));
-        return Ok(None);
-    }
-    let hard = calling.limit.saturating_mul(PROGRESS_EXTENDS);
-    let began = Instant::now();
-    let (outcome, alive) = sent(link, tool, args, hard, None).await?;
-    let after = began.elapsed().as_secs_f64();
-    if alive {
-        tally.not_checked += 1;
-        tally.outlived = Some(format!(
-            "{silent}, then alive when sent again (progress after {after:.1} s): {left}"
-        ));
-        return Ok(None);
-    }
-    if !matches!(
-        outcome,
-        Err(RequestError::Timeout(_) | RequestError::Cancelled)
-    ) {
-        tally.outlived = Some(format!(
-            "{silent}, then answered in {after:.1} s when sent again: {left}"
-        ));
-    }
-    Ok(Some(outcome))
-}
-
-/// Progress extends a call's wait up to this many times `--call-timeout` in all: a server that
-/// reports progress for ever (or floods it) is still cut. The hard maximum of a call.
-pub const PROGRESS_EXTENDS: u32 = 10;
-
-/// Sends one call; a call silent for `limit` (a progress notification restarts the wait, as
-/// the spec allows, up to [`PROGRESS_EXTENDS`] times `limit` in all), or still running when
-/// the run stops, is cancelled.
-async fn send<L: Link>(
-    link: &mut L,
-    tool: &Tool,
-    args: &Value,
-    limit: Duration,
-) -> Result<Result<CallResult, RequestError>, L::Lost> {
-    let cap = limit.saturating_mul(PROGRESS_EXTENDS);
-    Ok(sent(link, tool, args, limit, Some(cap)).await?.0)
-}
-
-/// Sends one call, waiting up to `wait` for each sign of life and `cap` in all, or with no
-/// cap only until its first sign of life; cancelled at either limit, at that sign of life, or
-/// when the run stops. The outcome, and whether it was cut at a sign of life.
-async fn sent<L: Link>(
-    link: &mut L,
-    tool: &Tool,
-    args: &Value,
-    wait: Duration,
-    cap: Option<Duration>,
-) -> Result<(Result<CallResult, RequestError>, bool), L::Lost> {
-    let stopped = link.stopped();
-    let session = link.session().await?;
-    let as_task = tool.task_support() == Some("required");
-    let started = session
-        .start_call_waiting(&tool.name, args.clone(), as_task, wait)
-        .await;
-    let began = tokio::time::Instant::now();
-    let alive = std::sync::atomic::AtomicBool::new(false);
-    let outcome = match started {
-        Ok(pending) => {
-            let life = pending.shows_life();
-            let cancel = async {
-                let most = cap.unwrap_or(Duration::MAX);
-                tokio::select! {
-                    () = tokio::time::sleep(most), if cap.is_some() => {}
-                    () = stopped => {}
-                    () = life, if cap.is_none() => alive.store(true, Ordering::Relaxed),
-                }
-            };
-            pending.result_or_cancel(cancel).await
-        }
-        Err(e) => Err(e),
-    };
-    let alive = alive.load(Ordering::Relaxed);
-    // Cancelled at the cap, not by a stop: the call was still working (a silent one ends at
-    // `wait` with a timeout, before the cap).
-    Ok(match (outcome, cap) {
-        (Err(RequestError::Cancelled), Some(cap)) if began.elapsed() >= cap => {
-            (Err(RequestError::TooLong(cap)), false)
-        }
-        (other, _) => (other, alive),
+        Err(e) => Some(failure(e, calling.wait.limit)),
     })
 }
 
@@ -786,7 +634,7 @@ async fn sent<L: Link>(
 fn failure(error: RequestError, limit: Duration) -> (Kind, String) {
     match error {
         // The wait ran out with no answer and no progress since (the server told); a longer
-        // wait than the call's own is the second, patient one (see `patient`).
+        // wait than the call's own is the second, patient one (see `super::calls`).
         RequestError::Timeout(waited) => {
             let limit = limit.as_secs_f64();
             let said = match waited.as_secs_f64() {
@@ -836,10 +684,9 @@ async fn shrink<L: Link>(
     }
     let mut ignored = Tally::default();
     // A timeout only tells a candidate apart here: not sent again.
-    let calling = &Calling {
-        patient: false,
-        ..calling.clone()
-    };
+    let mut calling = calling.clone();
+    calling.wait.patient = false;
+    let calling = &calling;
     'again: loop {
         for pass in [candidates, pairs] {
             for candidate in pass(&out.input) {

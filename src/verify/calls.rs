@@ -1,0 +1,189 @@
+//! One call of `verify`, sent over a [`Link`] and waited for: a progress notification extends
+//! its wait up to the hard maximum, and a call silent for the whole wait is sent again to tell
+//! a slow tool from a hung one.
+
+use crate::mcp::surface::result::CallResult;
+use crate::mcp::surface::tool::Tool;
+use crate::mcp::{RequestError, Session};
+use serde_json::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Where calls go: a session, or why there is none.
+pub trait Link: Send {
+    /// Why no session could be had, in the link's own words (the headless link: the exit code
+    /// of the failure it already told); the run ends and hands it back.
+    type Lost: Send;
+
+    fn session(&mut self) -> impl Future<Output = Result<&Session, Self::Lost>> + Send;
+
+    /// Resolves when the run is to stop: a call in flight is then cancelled (the server told).
+    fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
+        std::future::pending()
+    }
+}
+
+/// The TUI's session as it is: once closed, or once `stop` says so, the run ends.
+pub struct Live<'s> {
+    pub session: &'s Session,
+    pub stop: tokio::sync::watch::Receiver<bool>,
+}
+
+impl Link for Live<'_> {
+    /// The session closed or the run was stopped: the TUI says which itself.
+    type Lost = ();
+
+    async fn session(&mut self) -> Result<&Session, ()> {
+        match self.session.is_closed() || *self.stop.borrow() {
+            true => Err(()),
+            false => Ok(self.session),
+        }
+    }
+
+    fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
+        let mut stop = self.stop.clone();
+        async move {
+            let _ = stop.wait_for(|stopped| *stopped).await;
+        }
+    }
+}
+
+/// How a tool's calls wait.
+#[derive(Debug, Clone, Copy)]
+pub struct Wait {
+    /// Silence (no result, no progress) past this is a timeout (`--call-timeout`).
+    pub limit: Duration,
+    /// A call silent for `limit` is sent again, waited for up to the hard maximum (see
+    /// [`patient`]); not while shrinking, where a timeout only tells a candidate apart.
+    pub patient: bool,
+    /// When the time budget is spent: no call is started after it.
+    pub until: Option<Instant>,
+}
+
+impl Wait {
+    /// Whether a call may still be started (the time budget not spent).
+    pub fn in_budget(&self) -> bool {
+        self.until.is_none_or(|until| Instant::now() <= until)
+    }
+}
+
+/// How a call went.
+pub enum Called {
+    /// An outcome to judge, and, when it came only when the call was sent again, why the
+    /// tool's other calls are left (it is slow).
+    Ended(Box<Result<CallResult, RequestError>>, Option<String>),
+    /// Nothing to judge: the tool is left, not checked, for this reason.
+    Left(String),
+}
+
+/// One call sent, a silent one sent again to tell slow from hung (see [`patient`]).
+pub async fn called<L: Link>(
+    link: &mut L,
+    tool: &Tool,
+    args: &Value,
+    wait: Wait,
+) -> Result<Called, L::Lost> {
+    match send(link, tool, args, wait.limit).await? {
+        Err(RequestError::Timeout(_)) if wait.patient => patient(link, tool, args, wait).await,
+        outcome => Ok(Called::Ended(Box::new(outcome), None)),
+    }
+}
+
+/// A call silent for `--call-timeout` is sent again with the same input, and waited for up to
+/// the hard maximum (10 × `--call-timeout`) or its first sign of life: a tool whose normal run
+/// takes that long answers or reports progress then, and is slow, not hung (left, its calls
+/// not judged, said so); one silent again the whole time is hung (the timeout failure, its
+/// message saying both waits).
+async fn patient<L: Link>(
+    link: &mut L,
+    tool: &Tool,
+    args: &Value,
+    wait: Wait,
+) -> Result<Called, L::Lost> {
+    let limit = wait.limit.as_secs_f64();
+    let silent = format!("a call was silent for {limit} s");
+    let left =
+        "slow, not hung; its other calls are left (a longer verify --call-timeout checks them)";
+    if !wait.in_budget() {
+        return Ok(Called::Left(format!(
+            "{silent}, and the time budget was spent before it could be sent again (slow or hung: not told)"
+        )));
+    }
+    let hard = wait.limit.saturating_mul(PROGRESS_EXTENDS);
+    let began = Instant::now();
+    let (outcome, alive) = sent(link, tool, args, hard, None).await?;
+    let after = began.elapsed().as_secs_f64();
+    if alive {
+        return Ok(Called::Left(format!(
+            "{silent}, then alive when sent again (progress after {after:.1} s): {left}"
+        )));
+    }
+    let slow = !matches!(
+        outcome,
+        Err(RequestError::Timeout(_) | RequestError::Cancelled)
+    );
+    let slow =
+        slow.then(|| format!("{silent}, then answered in {after:.1} s when sent again: {left}"));
+    Ok(Called::Ended(Box::new(outcome), slow))
+}
+
+/// Progress extends a call's wait up to this many times `--call-timeout` in all: a server that
+/// reports progress for ever (or floods it) is still cut. The hard maximum of a call.
+pub const PROGRESS_EXTENDS: u32 = 10;
+
+/// Sends one call; a call silent for `limit` (a progress notification restarts the wait, as
+/// the spec allows, up to [`PROGRESS_EXTENDS`] times `limit` in all), or still running when
+/// the run stops, is cancelled.
+async fn send<L: Link>(
+    link: &mut L,
+    tool: &Tool,
+    args: &Value,
+    limit: Duration,
+) -> Result<Result<CallResult, RequestError>, L::Lost> {
+    let cap = limit.saturating_mul(PROGRESS_EXTENDS);
+    Ok(sent(link, tool, args, limit, Some(cap)).await?.0)
+}
+
+/// Sends one call, waiting up to `wait` for each sign of life and `cap` in all, or with no
+/// cap only until its first sign of life; cancelled at either limit, at that sign of life, or
+/// when the run stops. The outcome, and whether it was cut at a sign of life.
+async fn sent<L: Link>(
+    link: &mut L,
+    tool: &Tool,
+    args: &Value,
+    wait: Duration,
+    cap: Option<Duration>,
+) -> Result<(Result<CallResult, RequestError>, bool), L::Lost> {
+    let stopped = link.stopped();
+    let session = link.session().await?;
+    let as_task = tool.task_support() == Some("required");
+    let started = session
+        .start_call_waiting(&tool.name, args.clone(), as_task, wait)
+        .await;
+    let began = tokio::time::Instant::now();
+    let alive = AtomicBool::new(false);
+    let outcome = match started {
+        Ok(pending) => {
+            let life = pending.shows_life();
+            let cancel = async {
+                let most = cap.unwrap_or(Duration::MAX);
+                tokio::select! {
+                    () = tokio::time::sleep(most), if cap.is_some() => {}
+                    () = stopped => {}
+                    () = life, if cap.is_none() => alive.store(true, Ordering::Relaxed),
+                }
+            };
+            pending.result_or_cancel(cancel).await
+        }
+        Err(e) => Err(e),
+    };
+    let alive = alive.load(Ordering::Relaxed);
+    // Cancelled at the cap, not by a stop: the call was still working (a silent one ends at
+    // `wait` with a timeout, before the cap).
+    Ok(match (outcome, cap) {
+        (Err(RequestError::Cancelled), Some(cap)) if began.elapsed() >= cap => {
+            (Err(RequestError::TooLong(cap)), false)
+        }
+        (other, _) => (other, alive),
+    })
+}
