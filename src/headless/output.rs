@@ -39,8 +39,8 @@ impl Report {
     pub fn line(&self, text: &str) {
         above_status(|| {
             let mut out = std::io::stdout().lock();
+            // Line-buffered: out before the status line is drawn again.
             let _ = writeln!(out, "{}", crate::untrusted::sink(text));
-            let _ = out.flush();
         });
     }
 

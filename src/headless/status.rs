@@ -87,3 +87,20 @@ impl Sampled {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tool's name is the server's: escaped in the line, however it is drawn.
+    #[test]
+    fn a_tool_name_is_escaped_in_the_line() {
+        let name = "evil\u{1b}]0;pwned\u{7}\u{1b}[2J\u{202e}tool";
+        let verify = Counts::default().line(name, 3);
+        let load = Sampled::default().line(name, 3, Some(Duration::from_secs(10)));
+        for line in [verify, load] {
+            assert!(!line.chars().any(crate::untrusted::is_dangerous), "{line:?}");
+            assert!(line.contains("evil\\e]0;pwned"), "{line}");
+        }
+    }
+}

@@ -433,7 +433,6 @@ fn message(error: &jsonschema::ValidationError<'_>) -> String {
     crate::untrusted::line(&text, MAX_MESSAGE_CHARS).into_owned()
 }
 
-/// The validator of `schema` in its dialect, the unknown parts passing or failing.
 /// The draft a schema is compiled in, or why it cannot be: an unknown dialect, too many
 /// values, too deep.
 fn compilable(
@@ -462,7 +461,8 @@ fn compilable(
     Ok(draft)
 }
 
-/// Compiles `guarded` (a schema with [`budget::guard`]'s keywords) in `draft`.
+/// The validator of `guarded` (a schema with [`budget::guard`]'s keywords) in `draft`, the
+/// unknown parts passing or failing.
 fn compile(
     guarded: &Value,
     draft: jsonschema::Draft,

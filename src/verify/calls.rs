@@ -118,12 +118,13 @@ async fn patient<L: Link>(
             "{silent}, then alive when sent again (progress after {after:.1} s): {left}"
         )));
     }
-    let slow = !matches!(
+    // Silent again (hung), stopped, or gone with the server: nothing answered.
+    let answered = !matches!(
         outcome,
-        Err(RequestError::Timeout(_) | RequestError::Cancelled)
+        Err(RequestError::Timeout(_) | RequestError::Cancelled | RequestError::Closed(_))
     );
-    let slow =
-        slow.then(|| format!("{silent}, then answered in {after:.1} s when sent again: {left}"));
+    let slow = answered
+        .then(|| format!("{silent}, then answered in {after:.1} s when sent again: {left}"));
     Ok(Called::Ended(Box::new(outcome), slow))
 }
 
