@@ -99,7 +99,10 @@ mod tests {
         let verify = Counts::default().line(name, 3);
         let load = Sampled::default().line(name, 3, Some(Duration::from_secs(10)));
         for line in [verify, load] {
-            assert!(!line.chars().any(crate::untrusted::is_dangerous), "{line:?}");
+            assert!(
+                !line.chars().any(crate::untrusted::is_dangerous),
+                "{line:?}"
+            );
             assert!(line.contains("evil\\e]0;pwned"), "{line}");
         }
     }
