@@ -304,7 +304,8 @@ pub enum Command {
         time_budget: Option<f64>,
         /// Cancel a call silent (no result, no progress) for this many seconds; it is sent
         /// again and waited for up to ten times this: silent again, a timeout; alive, the tool
-        /// is slow and its other calls are left.
+        /// is slow, and a read-only one's calls then run 16 at a time, each waited for up to
+        /// ten times this (another's are left).
         #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = seconds)]
         call_timeout: f64,
         /// Also send inputs the inputSchema refuses (a property missing, of the wrong type, out

@@ -297,7 +297,7 @@ fn tell_tool(report: &Report, result: &ToolReport) {
             0 => String::new(),
             n => format!(", {n} not checked"),
         },
-        (result.note.as_deref()).map_or(String::new(), |n| format!("; {}", line(n, 200)))
+        (result.note.as_deref()).map_or(String::new(), |n| format!("; {}", line(n, 400)))
     ));
     for f in &result.failures {
         report.lines_under(("  ✗ ", "    "), &f.message, 8);

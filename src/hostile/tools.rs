@@ -537,14 +537,12 @@ fn slow_calls() -> [Value; 2] {
     [
         tool(
             "answer_late",
-            "Silent for 2 s, then answers.",
+            "Silent for 2 s, then answers; not read-only, so verify leaves its calls once it knows it is slow.",
             no_arguments(),
         ),
-        tool(
-            "progress_late",
-            "Silent for 2 s, then reports progress and answers a second later.",
-            no_arguments(),
-        ),
+        json!({"name": "progress_late",
+            "description": "Silent for 2 s, then reports progress and answers a second later; read-only, so verify runs its calls together once it knows it is slow.",
+            "inputSchema": no_arguments(), "annotations": {"readOnlyHint": true}}),
     ]
 }
 

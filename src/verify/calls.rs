@@ -5,6 +5,8 @@
 use crate::mcp::surface::result::CallResult;
 use crate::mcp::surface::tool::Tool;
 use crate::mcp::{RequestError, Session};
+use futures::future::{BoxFuture, FutureExt, Shared};
+use futures::stream::{FuturesUnordered, StreamExt};
 use serde_json::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -69,11 +71,15 @@ impl Wait {
 
 /// How a call went.
 pub enum Called {
-    /// An outcome to judge, and, when it came only when the call was sent again, why the
-    /// tool's other calls are left (it is slow).
+    /// An outcome to judge, and, when it came only when the call was sent again, the words
+    /// that say the tool is slow.
     Ended(Box<Result<CallResult, RequestError>>, Option<String>),
-    /// Nothing to judge: the tool is left, not checked, for this reason.
-    Left(String),
+    /// Silent, then alive when sent again (cut at its first sign of life): the tool is slow,
+    /// this call not judged; in these words.
+    Alive(String),
+    /// Silent, and the time budget spent before it could be sent again: slow or hung is not
+    /// told, the tool is left; in these words.
+    Unsent(String),
 }
 
 /// One call sent, a silent one sent again to tell slow from hung (see [`patient`]).
@@ -91,9 +97,9 @@ pub async fn called<L: Link>(
 
 /// A call silent for `--call-timeout` is sent again with the same input, and waited for up to
 /// the hard maximum (10 × `--call-timeout`) or its first sign of life: a tool whose normal run
-/// takes that long answers or reports progress then, and is slow, not hung (left, its calls
-/// not judged, said so); one silent again the whole time is hung (the timeout failure, its
-/// message saying both waits).
+/// takes that long answers or reports progress then, and is slow, not hung (said so; its
+/// calls then run together when it is read-only, see [`Together`]); one silent again the
+/// whole time is hung (the timeout failure, its message saying both waits).
 async fn patient<L: Link>(
     link: &mut L,
     tool: &Tool,
@@ -102,10 +108,8 @@ async fn patient<L: Link>(
 ) -> Result<Called, L::Lost> {
     let limit = wait.limit.as_secs_f64();
     let silent = format!("a call was silent for {limit} s");
-    let left =
-        "slow, not hung; its other calls are left (a longer verify --call-timeout checks them)";
     if !wait.in_budget() {
-        return Ok(Called::Left(format!(
+        return Ok(Called::Unsent(format!(
             "{silent}, and the time budget was spent before it could be sent again (slow or hung: not told)"
         )));
     }
@@ -114,8 +118,8 @@ async fn patient<L: Link>(
     let (outcome, alive) = sent(link, tool, args, hard, None).await?;
     let after = began.elapsed().as_secs_f64();
     if alive {
-        return Ok(Called::Left(format!(
-            "{silent}, then alive when sent again (progress after {after:.1} s): {left}"
+        return Ok(Called::Alive(format!(
+            "{silent}, then alive when sent again (progress after {after:.1} s): slow, not hung"
         )));
     }
     // Silent again (hung), stopped, or gone with the server: nothing answered.
@@ -123,8 +127,9 @@ async fn patient<L: Link>(
         outcome,
         Err(RequestError::Timeout(_) | RequestError::Cancelled | RequestError::Closed(_))
     );
-    let slow = answered
-        .then(|| format!("{silent}, then answered in {after:.1} s when sent again: {left}"));
+    let slow = answered.then(|| {
+        format!("{silent}, then answered in {after:.1} s when sent again: slow, not hung")
+    });
     Ok(Called::Ended(Box::new(outcome), slow))
 }
 
@@ -157,6 +162,17 @@ async fn sent<L: Link>(
 ) -> Result<(Result<CallResult, RequestError>, bool), L::Lost> {
     let stopped = link.stopped();
     let session = link.session().await?;
+    Ok(sent_on(session, stopped, tool, args, (wait, cap)).await)
+}
+
+/// [`sent`] on a session had already, `stopped` resolving when the run is to stop.
+async fn sent_on(
+    session: &Session,
+    stopped: impl Future<Output = ()>,
+    tool: &Tool,
+    args: &Value,
+    (wait, cap): (Duration, Option<Duration>),
+) -> (Result<CallResult, RequestError>, bool) {
     let as_task = tool.task_support() == Some("required");
     let started = session
         .start_call_waiting(&tool.name, args.clone(), as_task, wait)
@@ -181,10 +197,74 @@ async fn sent<L: Link>(
     let alive = alive.load(Ordering::Relaxed);
     // Cancelled at the cap, not by a stop: the call was still working (a silent one ends at
     // `wait` with a timeout, before the cap).
-    Ok(match (outcome, cap) {
+    match (outcome, cap) {
         (Err(RequestError::Cancelled), Some(cap)) if began.elapsed() >= cap => {
             (Err(RequestError::TooLong(cap)), false)
         }
         (other, _) => (other, alive),
-    })
+    }
+}
+
+/// Calls of a slow tool run together: once a tool is known to be slow (it answered, or showed
+/// life, only after a silence of `--call-timeout`), its calls each wait up to the hard maximum
+/// (10 × `--call-timeout`, silent or not), [`TOGETHER`] at a time, so that its planned calls
+/// are made in the time of a few. Only for a read-only tool: calls that change state could
+/// meet each other.
+pub struct Together<'s> {
+    session: &'s Session,
+    tool: &'s Tool,
+    stopped: Shared<BoxFuture<'static, ()>>,
+    hard: Duration,
+    running: FuturesUnordered<BoxFuture<'s, (Value, Result<CallResult, RequestError>)>>,
+}
+
+/// How many calls of a slow tool run at once.
+pub const TOGETHER: usize = 16;
+
+impl<'s> Together<'s> {
+    /// Calls to `tool` on `link`'s session, each waiting up to the hard maximum of `wait`.
+    pub async fn new<L: Link>(
+        link: &'s mut L,
+        tool: &'s Tool,
+        wait: Wait,
+    ) -> Result<Together<'s>, L::Lost> {
+        let stopped = link.stopped().boxed().shared();
+        Ok(Together {
+            session: link.session().await?,
+            tool,
+            stopped,
+            hard: wait.limit.saturating_mul(PROGRESS_EXTENDS),
+            running: FuturesUnordered::new(),
+        })
+    }
+
+    /// The era the session speaks, for judging results.
+    pub fn era(&self) -> crate::schema::Era {
+        self.session.server.era
+    }
+
+    /// Whether another call may start now.
+    pub fn has_room(&self) -> bool {
+        self.running.len() < TOGETHER
+    }
+
+    /// Starts a call with `args`.
+    pub fn start(&mut self, args: Value) {
+        let (session, tool, hard) = (self.session, self.tool, self.hard);
+        let stopped = self.stopped.clone();
+        self.running.push(Box::pin(async move {
+            let (outcome, _) = sent_on(session, stopped, tool, &args, (hard, Some(hard))).await;
+            (args, outcome)
+        }));
+    }
+
+    /// The next call to end, with its input; `None` when none is running.
+    pub async fn next(&mut self) -> Option<(Value, Result<CallResult, RequestError>)> {
+        self.running.next().await
+    }
+
+    /// The longest a call waits, in seconds.
+    pub fn hard_secs(&self) -> f64 {
+        self.hard.as_secs_f64()
+    }
 }

@@ -5,7 +5,7 @@
 //! first failure of each kind shrunk to its smallest input. Over any [`Link`]: one that starts
 //! the server again after a crash (headless), or the TUI's live session.
 
-use super::calls::{Called, Link, Wait, called};
+use super::calls::{Called, Link, TOGETHER, Together, Wait, called};
 use super::report::{Failure, FailureKind, Status as Reported, ToolReport};
 use super::shrink::{candidates, pairs};
 use crate::mcp::RequestError;
@@ -14,7 +14,7 @@ use crate::mcp::surface::tool::Tool;
 use crate::schema::generate::rng::Rng;
 use crate::schema::generate::{Gen, Spent};
 use crate::schema::judge::Judge;
-use crate::schema::{Compiled, Status};
+use crate::schema::{Compiled, Era, Status};
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -77,29 +77,49 @@ struct Tally {
     not_checked: usize,
     /// Why the first of them could not be.
     not_checked_why: Option<String>,
-    /// A call that outlived this run's wait without being hung (still working at the hard
-    /// maximum, reporting progress; or silent past `--call-timeout`, then alive when sent
-    /// again): the tool is left (its calls would most likely take as long), in these words.
-    outlived: Option<String>,
+    /// The tool is slow, not hung (a call outlived `--call-timeout`, then answered or showed
+    /// life when sent again, or reported progress up to the hard maximum), in these words: a
+    /// read-only tool's calls then run together ([`together`]), another's are left.
+    slow: Option<String>,
+    /// A call silent for `--call-timeout` with the time budget spent: the tool is left.
+    unsent: Option<String>,
+    /// The input of the call cut at its first sign of life, not judged: sent again first
+    /// when the tool's calls run together.
+    unjudged: Option<Value>,
+    /// Calls still without a result at the hard maximum (not judged).
+    outlasted: usize,
 }
 
 impl Tally {
-    /// A call's outcome to judge, or `None` when there is none; told here when the call left
-    /// the tool (slow, not hung: see [`Called`]).
-    fn outcome(&mut self, called: Called) -> Option<Result<CallResult, RequestError>> {
+    /// A call's outcome to judge, or `None` when there is none (see [`Called`]).
+    fn outcome(
+        &mut self,
+        called: Called,
+        args: &Value,
+    ) -> Option<Result<CallResult, RequestError>> {
         match called {
-            Called::Left(why) => {
+            Called::Alive(why) => {
                 self.not_checked += 1;
-                self.outlived = Some(why);
+                (self.slow, self.unjudged) = (Some(why), Some(args.clone()));
+                None
+            }
+            Called::Unsent(why) => {
+                self.not_checked += 1;
+                self.unsent = Some(why);
                 None
             }
             Called::Ended(outcome, slow) => {
                 if slow.is_some() {
-                    self.outlived = slow;
+                    self.slow = slow;
                 }
                 Some(*outcome)
             }
         }
+    }
+
+    /// Whether the tool's calls, one at a time, are to stop (it is slow, or the budget went).
+    fn left(&self) -> bool {
+        self.slow.is_some() || self.unsent.is_some()
     }
 }
 
@@ -228,49 +248,28 @@ pub async fn verify_tool<L: Link>(
     let schema = tool.input_schema.read_once();
     let valid = |v: &Value| input.check(v).is_ok_and(|c| c.violations.is_empty());
     let generator = Gen::new(&schema);
-    let mut inputs = Inputs::new(&generator, seed, &tool.name);
-    let (mut calls, mut unmade, mut tally) = (0, 0, Tally::default());
+    let mut source = Source {
+        inputs: Inputs::new(&generator, seed, &tool.name),
+        generator: &generator,
+        valid: &valid,
+    };
     let calling = Calling::new(tool, output, settings, started);
-    let (mut failures, mut distinct) = (Vec::new(), Distinct::default());
-    let (mut timed_out, mut lost) = (false, None);
+    let (mut made, mut found) = (Made::default(), Found::default());
     let planned = planned(&schema, settings.calls);
-    while !timed_out && tally.outlived.is_none() && calls < planned && calling.wait.in_budget() {
-        let Some(args) = inputs.next(&generator, &valid).await else {
-            unmade += 1;
-            if unmade > 3 {
-                break;
-            }
-            continue;
-        };
-        calls += 1;
-        let found = attempt(link, tool, &args, &calling, &mut tally).await;
-        progress.called(calls, &failures);
-        let failed = match found {
-            Ok(None) => continue,
-            Ok(Some(failed)) => failed,
-            // No session to send it on: the call was not made.
-            Err(code) => {
-                (calls, lost) = (calls - 1, Some(code));
-                break;
-            }
-        };
-        // Each call after a timeout would most likely wait as long: the tool is left.
-        timed_out = failed.kind == Kind::Timeout;
-        let (failure, gone) = match distinct.count(&failed) {
-            None => continue,
-            // A slow tool's failure is left as found: each try would take as long.
-            Some(true) if tally.outlived.is_none() => {
-                shrunk(link, tool, (args, failed), &calling, &valid).await
-            }
-            Some(_) => (as_found(args, failed), None),
-        };
-        failures.push(failure);
-        lost = gone;
-        progress.called(calls, &failures);
-        if lost.is_some() {
-            break;
+    let run = (&mut source, &calling, planned);
+    let mut lost = one_at_a_time(link, tool, run, (&mut made, &mut found), progress).await;
+    if lost.is_none() && !made.timed_out && found.tally.slow.is_some() && made.calls < planned {
+        let run = (&mut source, &calling, planned);
+        match together(link, tool, run, made.calls, &mut found, progress).await {
+            Ok(calls) => made.calls = calls,
+            Err(gone) => lost = Some(gone),
         }
     }
+    let Found {
+        mut tally,
+        mut failures,
+        distinct,
+    } = found;
     distinct.tell(&mut failures);
     let (invalid_calls, gone) = match settings.invalid && lost.is_none() {
         true => {
@@ -281,17 +280,176 @@ pub async fn verify_tool<L: Link>(
     };
     lost = lost.or(gone);
     let ended = Ended {
-        calls,
+        calls: made.calls,
         planned,
         invalid_calls,
-        no_input: unmade > 3,
+        no_input: made.unmade > 3,
         spent: generator.spent(),
-        timed_out,
+        timed_out: made.timed_out,
         lost: lost.is_some(),
         unkept: distinct.unkept,
     };
     let result = report(&tool.name, &ended, tally, failures);
     Verified { result, lost }
+}
+
+/// Whether an input is valid for the tool's inputSchema.
+type Valid<'a> = &'a (dyn Fn(&Value) -> bool + Sync);
+
+/// Where a tool's inputs come from: the generator, the inputs made so far, what is valid.
+struct Source<'g> {
+    generator: &'g Gen<'g>,
+    inputs: Inputs<'g>,
+    valid: Valid<'g>,
+}
+
+impl Source<'_> {
+    /// The next valid input (see [`Inputs::next`]).
+    async fn next(&mut self) -> Option<Value> {
+        self.inputs.next(self.generator, self.valid).await
+    }
+}
+
+/// What a tool's calls found so far.
+#[derive(Default)]
+struct Found {
+    tally: Tally,
+    failures: Vec<Failure>,
+    distinct: Distinct,
+}
+
+/// How far a tool's calls got: made, inputs that could not be made, and whether one timed out.
+#[derive(Default)]
+struct Made {
+    calls: usize,
+    unmade: usize,
+    timed_out: bool,
+}
+
+/// The tool's calls one at a time until `planned` are made, the budget is spent, one times
+/// out, or the tool is found slow; each failure shrunk (see [`shrunk`]). Why the connection
+/// was lost, if it was.
+async fn one_at_a_time<L: Link>(
+    link: &mut L,
+    tool: &Tool,
+    (source, calling, planned): (&mut Source<'_>, &Calling, usize),
+    (made, found): (&mut Made, &mut Found),
+    progress: &mut impl Progress,
+) -> Option<L::Lost> {
+    while !made.timed_out && !found.tally.left() && made.calls < planned && calling.wait.in_budget()
+    {
+        let Some(args) = source.next().await else {
+            made.unmade += 1;
+            if made.unmade > 3 {
+                break;
+            }
+            continue;
+        };
+        made.calls += 1;
+        let attempted = attempt(link, tool, &args, calling, &mut found.tally).await;
+        progress.called(made.calls, &found.failures);
+        let failed = match attempted {
+            Ok(None) => continue,
+            Ok(Some(failed)) => failed,
+            // No session to send it on: the call was not made.
+            Err(code) => {
+                made.calls -= 1;
+                return Some(code);
+            }
+        };
+        // Each call after a timeout would most likely wait as long: the tool is left.
+        made.timed_out = failed.kind == Kind::Timeout;
+        let (failure, gone) = match found.distinct.count(&failed) {
+            None => continue,
+            // A slow tool's failure is left as found: each try would take as long.
+            Some(true) if found.tally.slow.is_none() => {
+                shrunk(link, tool, (args, failed), calling, source.valid).await
+            }
+            Some(_) => (as_found(args, failed), None),
+        };
+        found.failures.push(failure);
+        progress.called(made.calls, &found.failures);
+        if gone.is_some() {
+            return gone;
+        }
+    }
+    None
+}
+
+/// A slow tool's calls after the one that showed it: run together ([`Together`]) when it is
+/// read-only and the time budget lasts, the input of the call cut at its first sign of life
+/// first, then new ones until `planned` calls are made; each result judged as any (a failure
+/// left as found: each try of a shrink would take as long). A crash or a stop ends them.
+/// Another tool's calls are left. The calls made; the tool's note said in `tally.slow`.
+async fn together<L: Link>(
+    link: &mut L,
+    tool: &Tool,
+    (source, calling, planned): (&mut Source<'_>, &Calling, usize),
+    mut calls: usize,
+    found: &mut Found,
+    progress: &mut impl Progress,
+) -> Result<usize, L::Lost> {
+    let Found {
+        tally,
+        failures,
+        distinct,
+    } = found;
+    let slow = tally.slow.take().unwrap_or_default();
+    let why_not = match (tool.annotations.read_only, calling.wait.in_budget()) {
+        (Some(true), true) => None,
+        (Some(true), false) => Some("the time budget was spent"),
+        _ => Some(
+            "not read-only, so they are not run together; a longer verify --call-timeout checks them",
+        ),
+    };
+    if let Some(why_not) = why_not {
+        tally.slow = Some(format!("{slow}; its other calls are left ({why_not})"));
+        return Ok(calls);
+    }
+    let mut running = Together::new(link, tool, calling.wait).await?;
+    let era = running.era();
+    if let Some(args) = tally.unjudged.take() {
+        tally.not_checked -= 1;
+        running.start(args);
+    }
+    let mut ended = false;
+    loop {
+        while !ended && running.has_room() && calls < planned && calling.wait.in_budget() {
+            match source.next().await {
+                Some(args) => (calls, ()) = (calls + 1, running.start(args)),
+                None => ended = true,
+            }
+        }
+        let Some((args, outcome)) = running.next().await else {
+            break;
+        };
+        let failed = match outcome {
+            // Past the hard maximum, silent or still working: not judged (slow or hung is not
+            // told for a tool known to be slow).
+            Err(RequestError::Timeout(_) | RequestError::TooLong(_)) => {
+                (tally.not_checked, tally.outlasted) = (tally.not_checked + 1, tally.outlasted + 1);
+                None
+            }
+            other => judged(other, calling, era, tally).await,
+        };
+        progress.called(calls, failures);
+        let Some(failed) = failed else { continue };
+        // The server gone, or the run stopped (a cancelled call reads as a timeout).
+        ended |= matches!(failed.kind, Kind::Crash | Kind::Timeout);
+        if distinct.count(&failed).is_some() {
+            failures.push(as_found(args, failed));
+            progress.called(calls, failures);
+        }
+    }
+    let outlasted = match tally.outlasted {
+        0 => String::new(),
+        n => format!("; {n} without a result by then, not judged"),
+    };
+    tally.slow = Some(format!(
+        "{slow}; its calls then ran {TOGETHER} at a time, each waited for up to {} s{outlasted}",
+        running.hard_secs()
+    ));
+    Ok(calls)
 }
 
 /// The calls a run is to make: `calls`, or a handful for a tool that takes no arguments.
@@ -337,11 +495,7 @@ impl<'g> Inputs<'g> {
     }
 
     /// The next valid input, in a few tries of random ones; `None` when none came.
-    async fn next(
-        &mut self,
-        generator: &Gen<'_>,
-        valid: &(dyn Fn(&Value) -> bool + Sync),
-    ) -> Option<Value> {
+    async fn next(&mut self, generator: &Gen<'_>, valid: Valid<'_>) -> Option<Value> {
         let mut next = None;
         for v in self.boundary.by_ref() {
             tokio::task::yield_now().await;
@@ -385,7 +539,7 @@ async fn shrunk<L: Link>(
     tool: &Tool,
     (args, failed): (Value, Failed),
     calling: &Calling,
-    valid: &(dyn Fn(&Value) -> bool + Sync),
+    valid: Valid<'_>,
 ) -> (Failure, Option<L::Lost>) {
     let (lost, shrunk) = match shrink(link, tool, args.clone(), &failed, calling, valid).await {
         Ok(shrunk) => (None, shrunk),
@@ -443,8 +597,9 @@ fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Failure>) -> To
             ),
         },
         (_, true, ..) => "its calls stopped after a timeout".into(),
-        _ if tally.outlived.is_some() => {
-            format!("{of}: {}", tally.outlived.as_deref().unwrap_or_default())
+        _ if tally.unsent.is_some() || tally.slow.is_some() => {
+            let why = tally.unsent.as_ref().or(tally.slow.as_ref());
+            format!("{of}: {}", why.map_or("", String::as_str))
         }
         (_, _, true, _) => format!("{of}: the connection was lost, the run ended there"),
         (.., Some(why)) => format!("results not checked against the outputSchema: {why}"),
@@ -492,7 +647,7 @@ async fn invalid_inputs<L: Link>(
     let mut sent = 0;
     for args in generator.invalid().take(calls) {
         tokio::task::yield_now().await;
-        if tally.outlived.is_some() {
+        if tally.left() {
             break;
         }
         let Some(why) = refused(&args) else {
@@ -532,47 +687,57 @@ async fn attempt<L: Link>(
     calling: &Calling,
     tally: &mut Tally,
 ) -> Result<Option<Failed>, L::Lost> {
-    let limit = calling.wait.limit;
-    let Some(outcome) = tally.outcome(called(link, tool, args, calling.wait).await?) else {
-        return Ok(None);
-    };
+    let era = link.session().await?.server.era;
+    let called = called(link, tool, args, calling.wait).await?;
+    Ok(match tally.outcome(called, args) {
+        Some(outcome) => judged(outcome, calling, era, tally).await,
+        None => None,
+    })
+}
+
+/// A call's outcome judged (see [`attempt`]).
+async fn judged(
+    outcome: Result<CallResult, RequestError>,
+    calling: &Calling,
+    era: Era,
+    tally: &mut Tally,
+) -> Option<Failed> {
     let result = match outcome {
         Ok(result) => result,
         // Still working at this run's limit, reporting progress all along: the tool was alive,
-        // the limit is ours. Not judged; its other calls are left.
+        // the limit is ours. Not judged; the tool is slow.
         Err(RequestError::TooLong(cap)) => {
-            tally.not_checked += 1;
-            tally.outlived = Some(format!(
-                "a call was still working after {} s, reporting progress: the limit of a call here (10 × --call-timeout), not a failure of the tool",
+            (tally.not_checked, tally.outlasted) = (tally.not_checked + 1, tally.outlasted + 1);
+            tally.slow.get_or_insert_with(|| format!(
+                "a call was still working after {} s, reporting progress (the limit of a call here, 10 × --call-timeout): slow, not hung",
                 cap.as_secs_f64()
             ));
-            return Ok(None);
+            return None;
         }
         // A person's step (a URL elicitation to complete), not the server failing: not judged.
         Err(e) if e.needs_a_person().is_some() => {
             tally.not_checked += 1;
             let why = e.needs_a_person().unwrap_or_default();
             tally.not_checked_why.get_or_insert_with(|| why.into());
-            return Ok(None);
+            return None;
         }
         Err(RequestError::Server { code, message, .. }) => {
             let said = format!("the server answered error {code} to a valid input: {message}");
-            return Ok(Some(Failed::new(Kind::ServerError(code), said)));
+            return Some(Failed::new(Kind::ServerError(code), said));
         }
         Err(e) => {
-            let (kind, said) = failure(e, limit);
-            return Ok(Some(Failed::new(kind, said)));
+            let (kind, said) = failure(e, calling.wait.limit);
+            return Some(Failed::new(kind, said));
         }
     };
     let output = calling.output.clone();
-    let era = link.session().await?.server.era;
     let verdict = tokio::task::spawn_blocking(move || {
         result.verdict(output.as_deref().map(Judge::parts), era)
     })
     .await
     // The judge panicked: a bug of ours, not the server's failure.
     .unwrap_or_else(|failed| std::panic::resume_unwind(failed.into_panic()));
-    Ok(match verdict.status {
+    match verdict.status {
         Status::ToolError => {
             tally.tool_errors += 1;
             None
@@ -597,7 +762,7 @@ async fn attempt<L: Link>(
             }
             None
         }
-    })
+    }
 }
 
 /// One call with an input the inputSchema refuses (`--invalid`): it must get a tool error or
@@ -610,7 +775,7 @@ async fn attempt_invalid<L: Link>(
     calling: &Calling,
     tally: &mut Tally,
 ) -> Result<Option<(Kind, String)>, L::Lost> {
-    let Some(outcome) = tally.outcome(called(link, tool, args, calling.wait).await?) else {
+    let Some(outcome) = tally.outcome(called(link, tool, args, calling.wait).await?, args) else {
         return Ok(None);
     };
     Ok(match outcome {
@@ -670,7 +835,7 @@ async fn shrink<L: Link>(
     start: Value,
     failed: &Failed,
     calling: &Calling,
-    valid: &(dyn Fn(&Value) -> bool + Sync),
+    valid: Valid<'_>,
 ) -> Result<Shrunk, L::Lost> {
     let kind = failed.kind;
     let mut out = Shrunk {

@@ -307,7 +307,19 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
     let spent = ["--call-timeout", "1", "--time-budget", "0.5"];
     // Nothing failed, nothing passed: exit 7.
     let spent = verify_hostile_exiting(&["never_answer"], &spent, 7);
+    // A read-only slow tool whose calls outlast the hard maximum (2.5 s, its answers take 3):
+    // made, not judged, never a pass.
+    let cut = ["--call-timeout", "0.25"];
+    let cut = verify_hostile_exiting(&["progress_late"], &cut, 7);
     let all = format!("{}{}{}{}", m.stdout, slow.stdout, huge.stdout, spent.stdout);
+    assert!(
+        cut.stdout.contains("NOT CHECKED progress_late: 5 calls")
+            && cut
+                .stdout
+                .contains("each waited for up to 2.5 s; 5 without a result by then, not judged"),
+        "{}",
+        cut.stdout
+    );
     for said in [
         "ok escape_result",
         "FAIL crash_mid_call",
@@ -325,11 +337,15 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
         "no result within 1 s, nor within 10 s when sent again (no progress either time): hung",
         // A timeout is repeated with the wait that found it hung.
         "reproduce: mcp-inspect call never_answer --args '{}' --timeout 10 --max-time 10 --hostile",
-        // Alive the second time (an answer, or progress): slow, not hung, and not a pass.
+        // Alive the second time (an answer, or progress): slow, not hung. A tool that is not
+        // read-only is left there, not a pass; a read-only one's calls then run together,
+        // each waited for up to the hard maximum, and are judged.
         "NOT CHECKED answer_late: 1 calls",
         "1 of 5 calls: a call was silent for 1 s, then answered in 2",
-        "NOT CHECKED progress_late: 1 calls",
-        "1 of 5 calls: a call was silent for 1 s, then alive when sent again (progress after 2",
+        "its other calls are left (not read-only, so they are not run together",
+        "ok progress_late: 5 calls",
+        "5 of 5 calls: a call was silent for 1 s, then alive when sent again (progress after 2",
+        "its calls then ran 16 at a time, each waited for up to 10 s\n",
         // With the time budget spent, a silent call is not sent again: neither hung nor ok.
         "NOT CHECKED never_answer: 1 calls",
         "a call was silent for 1 s, and the time budget was spent before it could be sent again",
