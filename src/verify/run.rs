@@ -399,7 +399,7 @@ async fn together<L: Link>(
         (Some(true), true) => None,
         (Some(true), false) => Some("the time budget was spent"),
         _ => Some(
-            "not read-only, so they are not run together; a longer verify --call-timeout checks them",
+            "not read-only, so they are not run together; a longer call timeout checks them: --call-timeout, or e in the TUI's trial pane",
         ),
     };
     if let Some(why_not) = why_not {

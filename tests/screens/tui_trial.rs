@@ -12,6 +12,7 @@ use mcp_inspect::testing::app::trial::state::Sample;
 use mcp_inspect::testing::app::trial::update::Update;
 use mcp_inspect::testing::app::update::{Effect, Msg, SessionRequest, update};
 use serde_json::json;
+use std::time::Duration;
 use tui::{demo_model, press, render, text, type_text};
 
 fn select(model: &mut Model, tool: &str) {
@@ -319,12 +320,17 @@ fn a_run_is_set_up_by_a_form_and_kept_for_the_next() {
     let screen = text(&render(&mut model, 140, 45));
     assert!(screen.contains("ctrl-s run it"), "{screen}");
     type_text(&mut model, "7");
-    press(&mut model, &["down", "space"]);
+    press(&mut model, &["down", "space", "down"]);
+    type_text(&mut model, "30");
     let effects = press(&mut model, &["ctrl-s"]);
     let Some(Effect::Session(SessionRequest::Verify { settings, .. })) = effects.first() else {
         panic!("no verify asked for: {effects:?}");
     };
-    assert_eq!((settings.calls, settings.invalid), (7, true));
+    let limit = Duration::from_secs(30);
+    assert_eq!(
+        (settings.calls, settings.invalid, settings.call_limit),
+        (7, true, limit)
+    );
     let screen = text(&render(&mut model, 120, 40));
     assert!(screen.contains("0/7 calls"), "{screen}");
     // A load run's form has its own fields; its answer starts a load with them.

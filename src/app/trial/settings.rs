@@ -1,6 +1,7 @@
-//! How a run from the TUI goes (`e` in the trial pane): a verify run's calls and whether it
-//! also sends inputs the schema refuses, a load run's length and callers. A form of our own;
-//! kept for the session, the next run of that kind starts with them. Pure.
+//! How a run from the TUI goes (`e` in the trial pane): a verify run's calls, whether it
+//! also sends inputs the schema refuses and its call timeout, a load run's length and
+//! callers. A form of our own; kept for the session, the next run of that kind starts with
+//! them. Pure.
 
 use super::state::{Kind, Run};
 use crate::app::asked::state::{AskPanel, OwnForm};
@@ -23,7 +24,9 @@ pub fn edit(model: &mut Model) -> Vec<Effect> {
                 "calls": {"type": "integer", "title": "Calls", "minimum": 1, "maximum": MOST_CALLS, "default": now.verify_calls,
                           "description": "Calls at most: boundary values first, then random ones"},
                 "invalid": {"type": "boolean", "title": "Invalid inputs too", "default": now.verify_invalid,
-                            "description": "Also send inputs the inputSchema refuses (the tool should answer with an error, not crash)"}
+                            "description": "Also send inputs the inputSchema refuses (the tool should answer with an error, not crash)"},
+                "call_timeout": {"type": "number", "title": "Call timeout (s)", "exclusiveMinimum": 0, "maximum": MOST_SECONDS, "default": now.verify_call_timeout,
+                                 "description": "A call silent this long is sent again; ten times it is the longest a call is waited for (a slow tool needs more)"}
             }),
             "how the verify run goes; ctrl-s starts it on the selected tool",
         ),
@@ -67,6 +70,11 @@ pub fn chosen(model: &mut Model, kind: Kind, result: Result<Value, String>) -> V
         let n = content.get(key).and_then(Value::as_u64)?;
         usize::try_from(n).ok().map(|n| n.clamp(1, most))
     };
+    // Seconds over zero, at most an hour (the form's bounds, held again: an answer is data).
+    let seconds = |key: &str, was: f64| {
+        let n = content.get(key).and_then(Value::as_f64);
+        n.filter(|s| *s > 0.0).map_or(was, |s| s.min(MOST_SECONDS))
+    };
     let settings = &mut model.trial.settings;
     match kind {
         Kind::Verify => {
@@ -75,12 +83,10 @@ pub fn chosen(model: &mut Model, kind: Kind, result: Result<Value, String>) -> V
                 .get("invalid")
                 .and_then(Value::as_bool)
                 .unwrap_or(settings.verify_invalid);
+            settings.verify_call_timeout = seconds("call_timeout", settings.verify_call_timeout);
         }
         Kind::Load => {
-            let seconds = content.get("seconds").and_then(Value::as_f64);
-            settings.load_seconds = seconds
-                .filter(|s| *s > 0.0)
-                .map_or(settings.load_seconds, |s| s.min(MOST_SECONDS));
+            settings.load_seconds = seconds("seconds", settings.load_seconds);
             settings.load_callers = count("callers", MOST_CALLERS).unwrap_or(settings.load_callers);
         }
     }

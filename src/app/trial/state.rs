@@ -100,6 +100,9 @@ pub struct TrialSettings {
     pub verify_calls: usize,
     /// A verify run also sends inputs the inputSchema refuses (`verify --invalid`).
     pub verify_invalid: bool,
+    /// A verify run's call timeout in seconds (`verify --call-timeout`): a call silent this
+    /// long is sent again, and ten times it is the hard maximum of a call.
+    pub verify_call_timeout: f64,
     /// How long a load run lasts, in seconds (`load --seconds`).
     pub load_seconds: f64,
     /// Callers of a load run (`load -c`).
@@ -112,6 +115,7 @@ impl Default for TrialSettings {
         TrialSettings {
             verify_calls: 100,
             verify_invalid: false,
+            verify_call_timeout: 10.0,
             load_seconds: 10.0,
             load_callers: 4,
         }

@@ -14,9 +14,6 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// A call of a verify run still running after this is cancelled (as `verify`'s default).
-pub const CALL_LIMIT: Duration = Duration::from_secs(10);
-
 /// What the connection task tells of a run.
 #[derive(Debug, Clone)]
 pub enum Update {
@@ -135,7 +132,7 @@ fn request(
             settings: Settings {
                 calls: set.verify_calls,
                 budget: None,
-                call_limit: CALL_LIMIT,
+                call_limit: Duration::from_secs_f64(set.verify_call_timeout),
                 invalid: set.verify_invalid,
             },
         },
