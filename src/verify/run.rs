@@ -408,8 +408,10 @@ async fn together<L: Link>(
     }
     let mut running = Together::new(link, tool, calling.wait).await?;
     let era = running.era();
+    // The calls ended, as the run's progress tells them (those in flight are not counted).
+    let mut done = calls;
     if let Some(args) = tally.unjudged.take() {
-        tally.not_checked -= 1;
+        (tally.not_checked, done) = (tally.not_checked - 1, done - 1);
         running.start(args);
     }
     let mut ended = false;
@@ -432,13 +434,14 @@ async fn together<L: Link>(
             }
             other => judged(other, calling, era, tally).await,
         };
-        progress.called(calls, failures);
+        done += 1;
+        progress.called(done, failures);
         let Some(failed) = failed else { continue };
         // The server gone, or the run stopped (a cancelled call reads as a timeout).
         ended |= matches!(failed.kind, Kind::Crash | Kind::Timeout);
         if distinct.count(&failed).is_some() {
             failures.push(as_found(args, failed));
-            progress.called(calls, failures);
+            progress.called(done, failures);
         }
     }
     let outlasted = match tally.outlasted {
