@@ -541,7 +541,7 @@ fn slow_calls() -> [Value; 2] {
             no_arguments(),
         ),
         json!({"name": "progress_late",
-            "description": "Silent for 2 s, then reports progress and answers a second later; read-only, so verify runs its calls together once it knows it is slow.",
+            "description": "Silent for 2 s, then reports progress and answers a second later, cancelled or not; read-only, so verify runs its calls together once it knows it is slow.",
             "inputSchema": no_arguments(), "annotations": {"readOnlyHint": true}}),
     ]
 }
