@@ -541,8 +541,9 @@ fn slow_calls() -> [Value; 2] {
             no_arguments(),
         ),
         json!({"name": "progress_late",
-            "description": "Silent for 2 s, then reports progress and answers a second later, cancelled or not; read-only, so verify runs its calls together once it knows it is slow.",
-            "inputSchema": no_arguments(), "annotations": {"readOnlyHint": true}}),
+            "description": "Silent for 2 s, then reports progress and answers a second later, cancelled or not, whatever its label (even one its schema refuses); read-only, so verify runs its calls together once it knows it is slow.",
+            "inputSchema": {"type": "object", "properties": {"label": {"type": "string", "maxLength": 8}}},
+            "annotations": {"readOnlyHint": true}}),
     ]
 }
 

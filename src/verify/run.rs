@@ -632,7 +632,8 @@ fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Failure>) -> To
 }
 
 /// `--invalid`: the inputs one mistake away that the schema refuses, each sent; a failure of
-/// each kind kept (with why the schema refuses the input). How many were sent, and why the
+/// each kind kept (with why the schema refuses the input). A slow read-only tool's run
+/// together (see [`together`]); another slow tool's are left. How many were sent, and why the
 /// connection was lost if it was.
 async fn invalid_inputs<L: Link>(
     link: &mut L,
@@ -646,9 +647,18 @@ async fn invalid_inputs<L: Link>(
         let checked = input.check(v).ok()?;
         Some(checked.violations.first()?.brief())
     };
-    let mut seen: Vec<Kind> = Vec::new();
-    let mut sent = 0;
-    for args in generator.invalid().take(calls) {
+    let inputs = generator.invalid().take(calls);
+    let mut invalid = Invalid::default();
+    if tally.slow.is_some() && tool.annotations.read_only == Some(true) {
+        let run = (
+            inputs,
+            &refused as &(dyn Fn(&Value) -> Option<String> + Sync),
+        );
+        let lost = invalid_together(link, tool, run, calling, tally, &mut invalid).await;
+        failures.extend(invalid.failures);
+        return (invalid.sent, lost.err());
+    }
+    for args in inputs {
         tokio::task::yield_now().await;
         if tally.left() {
             break;
@@ -656,28 +666,87 @@ async fn invalid_inputs<L: Link>(
         let Some(why) = refused(&args) else {
             continue;
         };
-        sent += 1;
-        let (kind, message) = match attempt_invalid(link, tool, &args, calling, tally).await {
-            Ok(Some(failed)) => failed,
-            Ok(None) => continue,
-            Err(lost) => return (sent, Some(lost)),
-        };
-        if !seen.contains(&kind) {
-            seen.push(kind);
-            failures.push(Failure {
-                kind: kind.reported(),
-                at: None,
-                message: format!("{message} (the inputSchema refuses it {why})"),
-                input: args.clone(),
-                found: args,
-                shrink_calls: 0,
-                smallest: None,
-                hits: None,
-                reproduce: None,
-            });
+        invalid.sent += 1;
+        match attempt_invalid(link, tool, &args, calling, tally).await {
+            Ok(Some(failed)) => invalid.keep(failed, why, args),
+            Ok(None) => {}
+            Err(lost) => {
+                failures.extend(invalid.failures);
+                return (invalid.sent, Some(lost));
+            }
         }
     }
-    (sent, None)
+    failures.extend(invalid.failures);
+    (invalid.sent, None)
+}
+
+/// Why the inputSchema refuses an input, or `None` when it does not.
+type Refused<'a> = &'a (dyn Fn(&Value) -> Option<String> + Sync);
+
+/// What `--invalid` sent and found: a failure of each kind.
+#[derive(Default)]
+struct Invalid {
+    sent: usize,
+    seen: Vec<Kind>,
+    failures: Vec<Failure>,
+}
+
+impl Invalid {
+    /// Keeps a failed call when its kind is new, with `why` the schema refuses its input.
+    fn keep(&mut self, (kind, message): (Kind, String), why: String, args: Value) {
+        if self.seen.contains(&kind) {
+            return;
+        }
+        self.seen.push(kind);
+        self.failures.push(Failure {
+            kind: kind.reported(),
+            at: None,
+            message: format!("{message} (the inputSchema refuses it {why})"),
+            input: args.clone(),
+            found: args,
+            shrink_calls: 0,
+            smallest: None,
+            hits: None,
+            reproduce: None,
+        });
+    }
+}
+
+/// `--invalid` for a slow read-only tool: its invalid inputs run together as its valid ones
+/// did (see [`together`]); one without a result at the hard maximum is not judged.
+async fn invalid_together<L: Link>(
+    link: &mut L,
+    tool: &Tool,
+    (mut inputs, refused): (impl Iterator<Item = Value>, Refused<'_>),
+    calling: &Calling,
+    tally: &mut Tally,
+    invalid: &mut Invalid,
+) -> Result<(), L::Lost> {
+    let mut running = Together::new(link, tool, calling.wait).await?;
+    let mut ended = false;
+    loop {
+        while !ended && running.has_room() && calling.wait.in_budget() {
+            match inputs.next() {
+                Some(args) if refused(&args).is_some() => {
+                    (invalid.sent, ()) = (invalid.sent + 1, running.start(args));
+                }
+                Some(_) => {}
+                None => ended = true,
+            }
+        }
+        let Some((args, outcome)) = running.next().await else {
+            return Ok(());
+        };
+        if let Err(RequestError::Timeout(_) | RequestError::TooLong(_)) = outcome {
+            (tally.not_checked, tally.outlasted) = (tally.not_checked + 1, tally.outlasted + 1);
+            continue;
+        }
+        if let Some(failed) = invalid_failure(outcome, calling.wait.limit) {
+            // The server gone, or the run stopped (a cancelled call reads as a timeout).
+            ended |= matches!(failed.0, Kind::Crash | Kind::Timeout);
+            invalid.keep(failed, refused(&args).unwrap_or_default(), args);
+        }
+    }
 }
 
 /// One call with a valid input, judged: `None` when it went well (a tool error, `isError`,
@@ -781,7 +850,15 @@ async fn attempt_invalid<L: Link>(
     let Some(outcome) = tally.outcome(called(link, tool, args, calling.wait).await?, args) else {
         return Ok(None);
     };
-    Ok(match outcome {
+    Ok(invalid_failure(outcome, calling.wait.limit))
+}
+
+/// How an invalid input's call failed, or `None` when it was refused as it should be.
+fn invalid_failure(
+    outcome: Result<CallResult, RequestError>,
+    limit: Duration,
+) -> Option<(Kind, String)> {
+    match outcome {
         Ok(result) if result.is_error => None,
         Ok(_) => Some((
             Kind::AcceptedInvalid,
@@ -794,8 +871,8 @@ async fn attempt_invalid<L: Link>(
                 "error {code} to an invalid input (invalid params are -32602, or a tool error): {message}"
             ),
         )),
-        Err(e) => Some(failure(e, calling.wait.limit)),
-    })
+        Err(e) => Some(failure(e, limit)),
+    }
 }
 
 /// A call that got no result, as a failure.

@@ -76,11 +76,13 @@ fn the_hostile_server_fails_what_it_breaks_with_a_reproduce_line() {
     }
     crate::hostile::assert_terminal_safe("conform's report", &r.stdout);
     // Its one read-only tool that reports progress (`progress_late`) names the token, and
-    // answers a call that was cancelled.
+    // answers a call that was cancelled, and one with arguments its schema refuses.
     for line in [
         "pass MUST   progress-notifications",
         "FAIL SHOULD cancellation-respected",
         "got: the cancelled call was answered after the cancel was read",
+        // It serves a label its schema refuses.
+        "FAIL MUST   invalid-arguments",
         // resources and prompts are not declared, and their lists are "not found".
         "pass SHOULD undeclared-capability",
     ] {
@@ -223,6 +225,8 @@ fn checks_are_chosen_by_id_and_failures_are_sarif_results() {
         "logging-set-level",
         "--skip",
         "parse-error",
+        "--skip",
+        "invalid-arguments",
         "--format",
         "json",
         "--hostile",

@@ -301,7 +301,7 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
             "answer_late",
             "progress_late",
         ],
-        &["--call-timeout", "1"],
+        &["--call-timeout", "1", "--calls", "5"],
     );
     let huge = verify_hostile(&["huge_result"], &["--calls", "1"]);
     let spent = ["--call-timeout", "1", "--time-budget", "0.5"];
@@ -309,8 +309,21 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
     let spent = verify_hostile_exiting(&["never_answer"], &spent, 7);
     // A read-only slow tool whose calls outlast the hard maximum (2.5 s, its answers take 3):
     // made, not judged, never a pass.
-    let cut = ["--call-timeout", "0.25"];
+    let cut = ["--call-timeout", "0.25", "--calls", "5"];
     let cut = verify_hostile_exiting(&["progress_late"], &cut, 7);
+    // `--invalid` on it: its invalid inputs run together too, and it answers them.
+    let invalid = ["--call-timeout", "1", "--calls", "3", "--invalid"];
+    let invalid = verify_hostile(&["progress_late"], &invalid);
+    assert!(
+        invalid
+            .stdout
+            .contains("FAIL progress_late: 3 calls and 3 with invalid inputs")
+            && invalid
+                .stdout
+                .contains("a success to an input its inputSchema refuses"),
+        "{}",
+        invalid.stdout
+    );
     let all = format!("{}{}{}{}", m.stdout, slow.stdout, huge.stdout, spent.stdout);
     assert!(
         cut.stdout.contains("NOT CHECKED progress_late: 5 calls")
@@ -352,7 +365,7 @@ fn verify_and_load_name_every_fault_in_bounded_memory() {
         // Progress extends the wait (the short floods pass), up to ten times it; a call still
         // reporting progress there is cut, and the tool is not judged (the limit is ours).
         "NOT CHECKED flood_during_call: 3 calls",
-        "3 of 100 calls: a call was still working after 10 s, reporting progress",
+        "3 of 5 calls: a call was still working after 10 s, reporting progress",
         "FAIL huge_result: 1 calls",
         "over the 16 MiB limit",
     ] {
