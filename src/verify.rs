@@ -2,7 +2,9 @@
 //! and each failure shrunk to its smallest input; and one tool under concurrent calls.
 
 pub mod calls;
+mod invalid;
 pub mod load;
+mod outcome;
 pub mod plan;
 pub mod report;
 pub mod run;

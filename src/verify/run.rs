@@ -2,19 +2,22 @@
 //! inputSchema (boundaries, then random ones from the seed), each call judged (a result that
 //! breaks the outputSchema with boxing unwrapped, or leaves out the structuredContent it
 //! declares, a JSON-RPC error to a valid input, a timeout, a malformed answer, a crash), the
-//! first failure of each kind shrunk to its smallest input. Over any [`Link`]: one that starts
-//! the server again after a crash (headless), or the TUI's live session.
+//! first failure of each kind shrunk to its smallest input (each call made and judged by
+//! `outcome.rs`; `--invalid`'s inputs by `invalid.rs`); a slow read-only tool's calls run
+//! together. Over any [`Link`]: one that starts the server again after a crash (headless), or
+//! the TUI's live session.
 
-use super::calls::{Called, Link, TOGETHER, Together, Wait, called};
-use super::report::{Failure, FailureKind, Status as Reported, ToolReport};
+use super::calls::{Link, TOGETHER, Together, Wait};
+use super::invalid::invalid_inputs;
+use super::outcome::{Calling, Failed, Kind, Tally, attempt, judged};
+use super::report::{Failure, Status as Reported, ToolReport};
 use super::shrink::{candidates, pairs};
 use crate::mcp::RequestError;
-use crate::mcp::surface::result::CallResult;
 use crate::mcp::surface::tool::Tool;
+use crate::schema::Compiled;
 use crate::schema::generate::rng::Rng;
 use crate::schema::generate::{Gen, Spent};
 use crate::schema::judge::Judge;
-use crate::schema::{Compiled, Era, Status};
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,140 +41,6 @@ pub struct Settings {
     pub call_limit: Duration,
     /// Also send inputs the inputSchema refuses.
     pub invalid: bool,
-}
-
-/// How each call of one tool is made and judged: its wait (see [`Wait`]), and its output
-/// schema compiled once for the run (shrinking alone may judge hundreds of results).
-#[derive(Clone)]
-struct Calling {
-    wait: Wait,
-    output: Option<Arc<Judge>>,
-}
-
-impl Calling {
-    /// `output`: the tool's judge when the caller has one already (else compiled here);
-    /// `started`: when the run began, for its time budget.
-    fn new(
-        tool: &Tool,
-        output: Option<Arc<Judge>>,
-        settings: &Settings,
-        started: Instant,
-    ) -> Calling {
-        Calling {
-            wait: Wait {
-                limit: settings.call_limit,
-                patient: true,
-                until: settings.budget.map(|budget| started + budget),
-            },
-            output: output
-                .or_else(|| (tool.output_schema.as_deref()).map(|s| Arc::new(Judge::new(s)))),
-        }
-    }
-}
-
-/// What one tool's calls gave besides failures.
-#[derive(Default)]
-struct Tally {
-    tool_errors: usize,
-    /// Results with an outputSchema to answer to that could not be judged.
-    not_checked: usize,
-    /// Why the first of them could not be.
-    not_checked_why: Option<String>,
-    /// The tool is slow, not hung (a call outlived `--call-timeout`, then answered or showed
-    /// life when sent again, or reported progress up to the hard maximum), in these words: a
-    /// read-only tool's calls then run together ([`together`]), another's are left.
-    slow: Option<String>,
-    /// A call silent for `--call-timeout` with the time budget spent: the tool is left.
-    unsent: Option<String>,
-    /// The input of the call cut at its first sign of life, not judged: sent again first
-    /// when the tool's calls run together.
-    unjudged: Option<Value>,
-    /// Calls still without a result at the hard maximum (not judged).
-    outlasted: usize,
-}
-
-impl Tally {
-    /// A call's outcome to judge, or `None` when there is none (see [`Called`]).
-    fn outcome(
-        &mut self,
-        called: Called,
-        args: &Value,
-    ) -> Option<Result<CallResult, RequestError>> {
-        match called {
-            Called::Alive(why) => {
-                self.not_checked += 1;
-                (self.slow, self.unjudged) = (Some(why), Some(args.clone()));
-                None
-            }
-            Called::Unsent(why) => {
-                self.not_checked += 1;
-                self.unsent = Some(why);
-                None
-            }
-            Called::Ended(outcome, slow) => {
-                if slow.is_some() {
-                    self.slow = slow;
-                }
-                Some(*outcome)
-            }
-        }
-    }
-
-    /// Whether the tool's calls, one at a time, are to stop (it is slow, or the budget went).
-    fn left(&self) -> bool {
-        self.slow.is_some() || self.unsent.is_some()
-    }
-}
-
-/// Why a call failed, as the report names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    BreaksOutputSchema,
-    NoStructuredContent,
-    ServerError(i64),
-    Timeout,
-    Crash,
-    Malformed,
-    /// `--invalid`: a success to an input the inputSchema refuses.
-    AcceptedInvalid,
-}
-
-impl Kind {
-    /// As the report names it (a server error's code is in its message).
-    fn reported(self) -> FailureKind {
-        match self {
-            Kind::BreaksOutputSchema => FailureKind::BreaksOutputSchema,
-            Kind::NoStructuredContent => FailureKind::MissingStructuredContent,
-            Kind::ServerError(_) => FailureKind::ServerError,
-            Kind::Timeout => FailureKind::Timeout,
-            Kind::Crash => FailureKind::Crash,
-            Kind::Malformed => FailureKind::MalformedAnswer,
-            Kind::AcceptedInvalid => FailureKind::AcceptedInvalidInput,
-        }
-    }
-}
-
-/// A failed call: how it failed, where in the outputSchema (the first violation's schema
-/// location, for a schema break), and in words. Two failures are the same bug when kind and
-/// place agree: each such bug is reported once, with how many calls hit it.
-struct Failed {
-    kind: Kind,
-    at: Option<String>,
-    message: String,
-}
-
-impl Failed {
-    fn new(kind: Kind, message: String) -> Failed {
-        Failed {
-            kind,
-            at: None,
-            message,
-        }
-    }
-
-    fn key(&self) -> (Kind, Option<&str>) {
-        (self.kind, self.at.as_deref())
-    }
 }
 
 /// The distinct failures of one tool so far: each one's key and the calls that hit it, and
@@ -253,7 +122,12 @@ pub async fn verify_tool<L: Link>(
         generator: &generator,
         valid: &valid,
     };
-    let calling = Calling::new(tool, output, settings, started);
+    let wait = Wait {
+        limit: settings.call_limit,
+        patient: true,
+        until: settings.budget.map(|budget| started + budget),
+    };
+    let calling = Calling::new(tool, output, wait);
     let (mut made, mut found) = (Made::default(), Found::default());
     let planned = planned(&schema, settings.calls);
     let run = (&mut source, &calling, planned);
@@ -628,273 +502,6 @@ fn report(tool: &str, ended: &Ended, tally: Tally, failures: Vec<Failure>) -> To
         failures,
         note: (!note.is_empty()).then_some(note),
         unkept_failures: (ended.unkept > 0).then_some(ended.unkept),
-    }
-}
-
-/// `--invalid`: the inputs one mistake away that the schema refuses, each sent; a failure of
-/// each kind kept (with why the schema refuses the input). A slow read-only tool's run
-/// together (see [`together`]); another slow tool's are left. How many were sent, and why the
-/// connection was lost if it was.
-async fn invalid_inputs<L: Link>(
-    link: &mut L,
-    tool: &Tool,
-    (generator, input): (&Gen<'_>, &Compiled),
-    (calling, calls): (&Calling, usize),
-    tally: &mut Tally,
-    failures: &mut Vec<Failure>,
-) -> (usize, Option<L::Lost>) {
-    let refused = |v: &Value| {
-        let checked = input.check(v).ok()?;
-        Some(checked.violations.first()?.brief())
-    };
-    let inputs = generator.invalid().take(calls);
-    let mut invalid = Invalid::default();
-    if tally.slow.is_some() && tool.annotations.read_only == Some(true) {
-        let run = (
-            inputs,
-            &refused as &(dyn Fn(&Value) -> Option<String> + Sync),
-        );
-        let lost = invalid_together(link, tool, run, calling, tally, &mut invalid).await;
-        failures.extend(invalid.failures);
-        return (invalid.sent, lost.err());
-    }
-    for args in inputs {
-        tokio::task::yield_now().await;
-        if tally.left() {
-            break;
-        }
-        let Some(why) = refused(&args) else {
-            continue;
-        };
-        invalid.sent += 1;
-        match attempt_invalid(link, tool, &args, calling, tally).await {
-            Ok(Some(failed)) => invalid.keep(failed, why, args),
-            Ok(None) => {}
-            Err(lost) => {
-                failures.extend(invalid.failures);
-                return (invalid.sent, Some(lost));
-            }
-        }
-    }
-    failures.extend(invalid.failures);
-    (invalid.sent, None)
-}
-
-/// Why the inputSchema refuses an input, or `None` when it does not.
-type Refused<'a> = &'a (dyn Fn(&Value) -> Option<String> + Sync);
-
-/// What `--invalid` sent and found: a failure of each kind.
-#[derive(Default)]
-struct Invalid {
-    sent: usize,
-    seen: Vec<Kind>,
-    failures: Vec<Failure>,
-}
-
-impl Invalid {
-    /// Keeps a failed call when its kind is new, with `why` the schema refuses its input.
-    fn keep(&mut self, (kind, message): (Kind, String), why: String, args: Value) {
-        if self.seen.contains(&kind) {
-            return;
-        }
-        self.seen.push(kind);
-        self.failures.push(Failure {
-            kind: kind.reported(),
-            at: None,
-            message: format!("{message} (the inputSchema refuses it {why})"),
-            input: args.clone(),
-            found: args,
-            shrink_calls: 0,
-            smallest: None,
-            hits: None,
-            reproduce: None,
-        });
-    }
-}
-
-/// `--invalid` for a slow read-only tool: its invalid inputs run together as its valid ones
-/// did (see [`together`]); one without a result at the hard maximum is not judged.
-async fn invalid_together<L: Link>(
-    link: &mut L,
-    tool: &Tool,
-    (mut inputs, refused): (impl Iterator<Item = Value>, Refused<'_>),
-    calling: &Calling,
-    tally: &mut Tally,
-    invalid: &mut Invalid,
-) -> Result<(), L::Lost> {
-    let mut running = Together::new(link, tool, calling.wait).await?;
-    let mut ended = false;
-    loop {
-        while !ended && running.has_room() && calling.wait.in_budget() {
-            match inputs.next() {
-                Some(args) if refused(&args).is_some() => {
-                    (invalid.sent, ()) = (invalid.sent + 1, running.start(args));
-                }
-                Some(_) => {}
-                None => ended = true,
-            }
-        }
-        let Some((args, outcome)) = running.next().await else {
-            return Ok(());
-        };
-        if let Err(RequestError::Timeout(_) | RequestError::TooLong(_)) = outcome {
-            (tally.not_checked, tally.outlasted) = (tally.not_checked + 1, tally.outlasted + 1);
-            continue;
-        }
-        if let Some(failed) = invalid_failure(outcome, calling.wait.limit) {
-            // The server gone, or the run stopped (a cancelled call reads as a timeout).
-            ended |= matches!(failed.0, Kind::Crash | Kind::Timeout);
-            invalid.keep(failed, refused(&args).unwrap_or_default(), args);
-        }
-    }
-}
-
-/// One call with a valid input, judged: `None` when it went well (a tool error, `isError`,
-/// is a tool's answer, counted, not a failure; a result that could not be judged is counted
-/// too, never taken for a pass).
-async fn attempt<L: Link>(
-    link: &mut L,
-    tool: &Tool,
-    args: &Value,
-    calling: &Calling,
-    tally: &mut Tally,
-) -> Result<Option<Failed>, L::Lost> {
-    let era = link.session().await?.server.era;
-    let called = called(link, tool, args, calling.wait).await?;
-    Ok(match tally.outcome(called, args) {
-        Some(outcome) => judged(outcome, calling, era, tally).await,
-        None => None,
-    })
-}
-
-/// A call's outcome judged (see [`attempt`]).
-async fn judged(
-    outcome: Result<CallResult, RequestError>,
-    calling: &Calling,
-    era: Era,
-    tally: &mut Tally,
-) -> Option<Failed> {
-    let result = match outcome {
-        Ok(result) => result,
-        // Still working at this run's limit, reporting progress all along: the tool was alive,
-        // the limit is ours. Not judged; the tool is slow.
-        Err(RequestError::TooLong(cap)) => {
-            (tally.not_checked, tally.outlasted) = (tally.not_checked + 1, tally.outlasted + 1);
-            tally.slow.get_or_insert_with(|| format!(
-                "a call was still working after {} s, reporting progress (the limit of a call here, 10 × --call-timeout): slow, not hung",
-                cap.as_secs_f64()
-            ));
-            return None;
-        }
-        // A person's step (a URL elicitation to complete), not the server failing: not judged.
-        Err(e) if e.needs_a_person().is_some() => {
-            tally.not_checked += 1;
-            let why = e.needs_a_person().unwrap_or_default();
-            tally.not_checked_why.get_or_insert_with(|| why.into());
-            return None;
-        }
-        Err(RequestError::Server { code, message, .. }) => {
-            let said = format!("the server answered error {code} to a valid input: {message}");
-            return Some(Failed::new(Kind::ServerError(code), said));
-        }
-        Err(e) => {
-            let (kind, said) = failure(e, calling.wait.limit);
-            return Some(Failed::new(kind, said));
-        }
-    };
-    let output = calling.output.clone();
-    let verdict = tokio::task::spawn_blocking(move || {
-        result.verdict(output.as_deref().map(Judge::parts), era)
-    })
-    .await
-    // The judge panicked: a bug of ours, not the server's failure.
-    .unwrap_or_else(|failed| std::panic::resume_unwind(failed.into_panic()));
-    match verdict.status {
-        Status::ToolError => {
-            tally.tool_errors += 1;
-            None
-        }
-        Status::Violations => {
-            let first = verdict.violations.first();
-            let brief = first.map_or(String::new(), |v| format!(": {}", v.brief()));
-            Some(Failed {
-                kind: Kind::BreaksOutputSchema,
-                at: first.map(|v| v.schema_path.clone()),
-                message: format!("the result breaks its outputSchema{brief}"),
-            })
-        }
-        Status::MissingStructuredContent => Some(Failed::new(
-            Kind::NoStructuredContent,
-            "the result leaves out the structuredContent its outputSchema declares".into(),
-        )),
-        _ => {
-            if let Some(why) = verdict.unjudged() {
-                tally.not_checked += 1;
-                tally.not_checked_why.get_or_insert_with(|| why.to_string());
-            }
-            None
-        }
-    }
-}
-
-/// One call with an input the inputSchema refuses (`--invalid`): it must get a tool error or
-/// the JSON-RPC error for invalid params (-32602); a success, another error, a timeout or a
-/// crash is a failure.
-async fn attempt_invalid<L: Link>(
-    link: &mut L,
-    tool: &Tool,
-    args: &Value,
-    calling: &Calling,
-    tally: &mut Tally,
-) -> Result<Option<(Kind, String)>, L::Lost> {
-    let Some(outcome) = tally.outcome(called(link, tool, args, calling.wait).await?, args) else {
-        return Ok(None);
-    };
-    Ok(invalid_failure(outcome, calling.wait.limit))
-}
-
-/// How an invalid input's call failed, or `None` when it was refused as it should be.
-fn invalid_failure(
-    outcome: Result<CallResult, RequestError>,
-    limit: Duration,
-) -> Option<(Kind, String)> {
-    match outcome {
-        Ok(result) if result.is_error => None,
-        Ok(_) => Some((
-            Kind::AcceptedInvalid,
-            "a success to an input its inputSchema refuses".into(),
-        )),
-        Err(RequestError::Server { code: -32602, .. }) => None,
-        Err(RequestError::Server { code, message, .. }) => Some((
-            Kind::ServerError(code),
-            format!(
-                "error {code} to an invalid input (invalid params are -32602, or a tool error): {message}"
-            ),
-        )),
-        Err(e) => Some(failure(e, limit)),
-    }
-}
-
-/// A call that got no result, as a failure.
-fn failure(error: RequestError, limit: Duration) -> (Kind, String) {
-    match error {
-        // The wait ran out with no answer and no progress since (the server told); a longer
-        // wait than the call's own is the second, patient one (see `super::calls`).
-        RequestError::Timeout(waited) => {
-            let limit = limit.as_secs_f64();
-            let said = match waited.as_secs_f64() {
-                waited if waited > limit => format!(
-                    "no result within {limit} s, nor within {waited} s when sent again (no progress either time): hung, cancelled"
-                ),
-                _ => format!("no result within {limit} s (nor progress): cancelled"),
-            };
-            (Kind::Timeout, said)
-        }
-        // The run was stopped with the call in flight (`x` in the TUI, a signal).
-        RequestError::Cancelled => (Kind::Timeout, "cancelled: the run was stopped".into()),
-        e @ RequestError::TooLong(_) => (Kind::Timeout, e.to_string()),
-        e @ RequestError::Closed(_) => (Kind::Crash, format!("the server crashed: {e}")),
-        e => (Kind::Malformed, e.to_string()),
     }
 }
 
