@@ -13,8 +13,8 @@ use serde_json::Value;
 
 /// `--invalid`: the inputs one mistake away that the schema refuses, each sent; a failure of
 /// each kind kept (with why the schema refuses the input). A slow read-only tool's run
-/// together (see `run::together`); another slow tool's are left. How many were sent, and why the
-/// connection was lost if it was.
+/// together (see `run::together`); another slow tool's are left. How many were sent, and why
+/// the connection was lost if it was.
 pub(super) async fn invalid_inputs<L: Link>(
     link: &mut L,
     tool: &Tool,
@@ -27,17 +27,26 @@ pub(super) async fn invalid_inputs<L: Link>(
         let checked = input.check(v).ok()?;
         Some(checked.violations.first()?.brief())
     };
-    let inputs = generator.invalid().take(calls);
+    let run = (generator.invalid().take(calls), &refused as Refused<'_>);
     let mut invalid = Invalid::default();
-    if tally.slow.is_some() && tool.annotations.read_only == Some(true) {
-        let run = (
-            inputs,
-            &refused as &(dyn Fn(&Value) -> Option<String> + Sync),
-        );
-        let lost = invalid_together(link, tool, run, calling, tally, &mut invalid).await;
-        failures.extend(invalid.failures);
-        return (invalid.sent, lost.err());
-    }
+    let lost = match tally.slow.is_some() && tool.annotations.read_only == Some(true) {
+        true => (invalid_together(link, tool, run, calling, tally, &mut invalid).await).err(),
+        false => one_by_one(link, tool, run, calling, tally, &mut invalid).await,
+    };
+    failures.extend(invalid.failures);
+    (invalid.sent, lost)
+}
+
+/// The invalid inputs one at a time, until the tool is left (slow, or the budget spent); why
+/// the connection was lost, if it was.
+async fn one_by_one<L: Link>(
+    link: &mut L,
+    tool: &Tool,
+    (inputs, refused): (impl Iterator<Item = Value>, Refused<'_>),
+    calling: &Calling,
+    tally: &mut Tally,
+    invalid: &mut Invalid,
+) -> Option<L::Lost> {
     for args in inputs {
         tokio::task::yield_now().await;
         if tally.left() {
@@ -50,14 +59,10 @@ pub(super) async fn invalid_inputs<L: Link>(
         match attempt_invalid(link, tool, &args, calling, tally).await {
             Ok(Some(failed)) => invalid.keep(failed, why, args),
             Ok(None) => {}
-            Err(lost) => {
-                failures.extend(invalid.failures);
-                return (invalid.sent, Some(lost));
-            }
+            Err(lost) => return Some(lost),
         }
     }
-    failures.extend(invalid.failures);
-    (invalid.sent, None)
+    None
 }
 
 /// Why the inputSchema refuses an input, or `None` when it does not.
