@@ -62,7 +62,8 @@ impl Counts {
 #[derive(Default)]
 pub struct Sampled {
     ended: Mutex<Vec<(Duration, Outcome)>>,
-    counted: Mutex<(usize, usize)>,
+    /// Calls taken so far, and those of them that failed.
+    counted: [AtomicUsize; 2],
 }
 
 impl Sampled {
@@ -74,16 +75,16 @@ impl Sampled {
     /// `load TOOL: 1234 calls (0 failed), 617/s, 2 s of 10`.
     pub fn line(&self, tool: &str, seconds: u64, of: Option<Duration>) -> String {
         let taken = std::mem::take(&mut *self.ended.lock().unwrap_or_else(|e| e.into_inner()));
-        let mut counted = self.counted.lock().unwrap_or_else(|e| e.into_inner());
-        counted.0 += taken.len();
-        counted.1 += taken.iter().filter(|(_, o)| o.failed()).count();
-        let rate = counted.0 as u64 / seconds.max(1);
+        let failed = taken.iter().filter(|(_, o)| o.failed()).count();
+        let calls = self.counted[0].fetch_add(taken.len(), Ordering::Relaxed) + taken.len();
+        let failed = self.counted[1].fetch_add(failed, Ordering::Relaxed) + failed;
+        let rate = calls as u64 / seconds.max(1);
         let of = of.map_or(String::new(), |d| format!(" of {}", d.as_secs()));
         format!(
             "load {}: {} ({} failed), {rate}/s, {seconds} s{of}",
             crate::untrusted::line(tool, 40),
-            crate::plural::count(counted.0, "call"),
-            counted.1,
+            crate::plural::count(calls, "call"),
+            failed,
         )
     }
 }

@@ -67,6 +67,11 @@ impl Wait {
     pub fn in_budget(&self) -> bool {
         self.until.is_none_or(|until| Instant::now() <= until)
     }
+
+    /// The hard maximum of a call: [`PROGRESS_EXTENDS`] times `limit`.
+    pub fn hard(&self) -> Duration {
+        self.limit.saturating_mul(PROGRESS_EXTENDS)
+    }
 }
 
 /// How a call went.
@@ -89,7 +94,12 @@ pub async fn called<L: Link>(
     args: &Value,
     wait: Wait,
 ) -> Result<Called, L::Lost> {
-    match send(link, tool, args, wait.limit).await? {
+    // Silent for `limit`, cancelled (progress restarts the wait, as the spec allows, up to
+    // the hard maximum in all).
+    match sent(link, tool, args, wait.limit, Some(wait.hard()))
+        .await?
+        .0
+    {
         Err(RequestError::Timeout(_)) if wait.patient => patient(link, tool, args, wait).await,
         outcome => Ok(Called::Ended(Box::new(outcome), None)),
     }
@@ -113,7 +123,7 @@ async fn patient<L: Link>(
             "{silent}, and the time budget was spent before it could be sent again (slow or hung: not told)"
         )));
     }
-    let hard = wait.limit.saturating_mul(PROGRESS_EXTENDS);
+    let hard = wait.hard();
     let began = Instant::now();
     let (outcome, alive) = sent(link, tool, args, hard, None).await?;
     let after = began.elapsed().as_secs_f64();
@@ -136,19 +146,6 @@ async fn patient<L: Link>(
 /// Progress extends a call's wait up to this many times `--call-timeout` in all: a server that
 /// reports progress for ever (or floods it) is still cut. The hard maximum of a call.
 pub const PROGRESS_EXTENDS: u32 = 10;
-
-/// Sends one call; a call silent for `limit` (a progress notification restarts the wait, as
-/// the spec allows, up to [`PROGRESS_EXTENDS`] times `limit` in all), or still running when
-/// the run stops, is cancelled.
-async fn send<L: Link>(
-    link: &mut L,
-    tool: &Tool,
-    args: &Value,
-    limit: Duration,
-) -> Result<Result<CallResult, RequestError>, L::Lost> {
-    let cap = limit.saturating_mul(PROGRESS_EXTENDS);
-    Ok(sent(link, tool, args, limit, Some(cap)).await?.0)
-}
 
 /// Sends one call, waiting up to `wait` for each sign of life and `cap` in all, or with no
 /// cap only until its first sign of life; cancelled at either limit, at that sign of life, or
@@ -233,7 +230,7 @@ impl<'s> Together<'s> {
             session: link.session().await?,
             tool,
             stopped,
-            hard: wait.limit.saturating_mul(PROGRESS_EXTENDS),
+            hard: wait.hard(),
             running: FuturesUnordered::new(),
         })
     }

@@ -5,7 +5,6 @@
 use super::calls::{Link, Together};
 use super::outcome::{Calling, Kind, Tally, attempt_invalid, invalid_failure};
 use super::report::Failure;
-use crate::mcp::RequestError;
 use crate::mcp::surface::tool::Tool;
 use crate::schema::Compiled;
 use crate::schema::generate::Gen;
@@ -122,13 +121,11 @@ async fn invalid_together<L: Link>(
         let Some((args, outcome)) = running.next().await else {
             return Ok(());
         };
-        if let Err(RequestError::Timeout(_) | RequestError::TooLong(_)) = outcome {
-            (tally.not_checked, tally.outlasted) = (tally.not_checked + 1, tally.outlasted + 1);
+        if tally.outlasted(&outcome) {
             continue;
         }
         if let Some(failed) = invalid_failure(outcome, calling.wait.limit) {
-            // The server gone, or the run stopped (a cancelled call reads as a timeout).
-            ended |= matches!(failed.0, Kind::Crash | Kind::Timeout);
+            ended |= failed.0.ends_the_batch();
             invalid.keep(failed, refused(&args).unwrap_or_default(), args);
         }
     }

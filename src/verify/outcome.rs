@@ -86,6 +86,24 @@ impl Tally {
     pub(super) fn left(&self) -> bool {
         self.slow.is_some() || self.unsent.is_some()
     }
+
+    /// Counts a call of a slow tool that was cut at the hard maximum (silent or still working:
+    /// slow or hung is not told for a tool known to be slow), not judged; whether it was one.
+    pub(super) fn outlasted(&mut self, outcome: &Result<CallResult, RequestError>) -> bool {
+        let cut = matches!(
+            outcome,
+            Err(RequestError::Timeout(_) | RequestError::TooLong(_))
+        );
+        if cut {
+            self.count_outlasting();
+        }
+        cut
+    }
+
+    /// One call more without a result at the hard maximum, not judged.
+    fn count_outlasting(&mut self) {
+        (self.not_checked, self.outlasted) = (self.not_checked + 1, self.outlasted + 1);
+    }
 }
 
 /// Why a call failed, as the report names it.
@@ -113,6 +131,12 @@ impl Kind {
             Kind::Malformed => FailureKind::MalformedAnswer,
             Kind::AcceptedInvalid => FailureKind::AcceptedInvalidInput,
         }
+    }
+
+    /// Whether calls running together stop at it: the server gone, or the run stopped (a
+    /// cancelled call reads as a timeout).
+    pub(super) fn ends_the_batch(self) -> bool {
+        matches!(self, Kind::Crash | Kind::Timeout)
     }
 }
 
@@ -169,7 +193,7 @@ pub(super) async fn judged(
         // Still working at this run's limit, reporting progress all along: the tool was alive,
         // the limit is ours. Not judged; the tool is slow.
         Err(RequestError::TooLong(cap)) => {
-            (tally.not_checked, tally.outlasted) = (tally.not_checked + 1, tally.outlasted + 1);
+            tally.count_outlasting();
             tally.slow.get_or_insert_with(|| format!(
                 "a call was still working after {} s, reporting progress (the limit of a call here, 10 × --call-timeout): slow, not hung",
                 cap.as_secs_f64()

@@ -12,7 +12,6 @@ use super::invalid::invalid_inputs;
 use super::outcome::{Calling, Failed, Kind, Tally, attempt, judged};
 use super::report::{Failure, Status as Reported, ToolReport};
 use super::shrink::{candidates, pairs};
-use crate::mcp::RequestError;
 use crate::mcp::surface::tool::Tool;
 use crate::schema::Compiled;
 use crate::schema::generate::rng::Rng;
@@ -299,20 +298,14 @@ async fn together<L: Link>(
         let Some((args, outcome)) = running.next().await else {
             break;
         };
-        let failed = match outcome {
-            // Past the hard maximum, silent or still working: not judged (slow or hung is not
-            // told for a tool known to be slow).
-            Err(RequestError::Timeout(_) | RequestError::TooLong(_)) => {
-                (tally.not_checked, tally.outlasted) = (tally.not_checked + 1, tally.outlasted + 1);
-                None
-            }
-            other => judged(other, calling, era, tally).await,
+        let failed = match tally.outlasted(&outcome) {
+            true => None,
+            false => judged(outcome, calling, era, tally).await,
         };
         done += 1;
         progress.called(done, failures);
         let Some(failed) = failed else { continue };
-        // The server gone, or the run stopped (a cancelled call reads as a timeout).
-        ended |= matches!(failed.kind, Kind::Crash | Kind::Timeout);
+        ended |= failed.kind.ends_the_batch();
         if distinct.count(&failed).is_some() {
             failures.push(as_found(args, failed));
             progress.called(done, failures);
