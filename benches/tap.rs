@@ -1,7 +1,8 @@
 //! What `mcp-inspect tap` costs a host, against the same server without it, in the same run:
 //! - throughput: `mcp-inspect load` (10,000 calls, 16 callers) on an instant server, direct
-//!   and through the tap, in turns; calls per second, medians of 5 runs (target: the tap keeps
-//!   ≥ 95%);
+//!   and through the tap, in turns; calls per second, medians of 15 runs (a run is a quarter
+//!   of a second on this machine, and five left the median a few percent apart from one
+//!   bench to the next; target: the tap keeps ≥ 95%);
 //! - latency: 2,000 requests one at a time from this benchmark as the host, each answered at
 //!   once, direct and through the tap; the tap's share of one message is half the difference
 //!   of the median round trips (a round trip crosses it twice; target ≤ 100 µs);
@@ -24,6 +25,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::Instant;
 
 const RUNS: usize = 5;
+/// Runs of the throughput comparison: each is short, so more of them.
+const LOAD_RUNS: usize = 15;
 const ROUND_TRIPS: usize = 2_000;
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -266,13 +269,13 @@ fn main() {
     let me = me.to_string_lossy();
     let server = [&*me, "--instant-server"];
     let (mut direct, mut tapped, mut bare) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..RUNS {
+    for _ in 0..LOAD_RUNS {
         direct.push(load_rate(&bin, &server, Between::Nothing));
         tapped.push(load_rate(&bin, &server, Between::Tap));
         bare.push(load_rate(&bin, &server, Between::Forwarder));
     }
     let (direct, tapped, bare) = (median(direct), median(tapped), median(bare));
-    println!("tap: load, 10,000 calls, 16 callers, an instant server; median of {RUNS}");
+    println!("tap: load, 10,000 calls, 16 callers, an instant server; median of {LOAD_RUNS}");
     println!(
         "  direct {direct:.0} calls/s, through the tap {tapped:.0} calls/s: {:.1}% kept (target ≥ 95%); \
          through a bare forwarder {bare:.0} calls/s: {:.1}% kept",

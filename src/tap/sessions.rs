@@ -365,7 +365,11 @@ impl Streams {
 /// One line as the recording holds it: a JSON-RPC message as it was on the wire, or a line
 /// that is not one (a banner, a log line on stdout), flagged.
 fn record(recorder: &Recorder, direction: Direction, line: &[u8]) {
-    let text = String::from_utf8_lossy(line);
+    // Checked a word at a time first: lossy decoding looks at every byte of every line.
+    let text = match std::str::from_utf8(line) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(line),
+    };
     let text = text.trim_end_matches('\r');
     if text.trim().is_empty() {
         return;
