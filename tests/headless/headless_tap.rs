@@ -191,6 +191,42 @@ fn a_tap_passes_on_exit_codes_and_banners_and_never_records_a_secret() {
     let _ = std::fs::remove_dir_all(&state);
 }
 
+/// The envelope of a recorded line is the tap's own: a secret that reads like part of it (here
+/// `message`; a numeric one could match the time) is redacted in the message only, so every
+/// line still reads back as a message.
+#[test]
+fn a_secret_never_breaks_a_recorded_lines_envelope() {
+    let state = state_dir("envelope");
+    let script = r#"read line; printf '{"jsonrpc":"2.0","id":1,"result":{"said":"%s"}}\n' "$WORD""#;
+    let mut child = start(
+        &["tap", "-e", "WORD=message", "--", "sh", "-c", script],
+        &state,
+    );
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"ping"}}"#).expect("write");
+    drop(stdin);
+    let mut out = String::new();
+    let mut stdout = child.stdout.take().expect("stdout");
+    stdout.read_to_string(&mut out).expect("read");
+    child.wait().expect("wait");
+    let files = sessions(&state);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let recorded = std::fs::read_to_string(&files[0]).expect("read");
+    let lines: Vec<Value> = recorded
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{recorded}");
+    assert_eq!(lines[0]["dir"], "out", "{recorded}");
+    assert_eq!(lines[0]["message"]["method"], "ping", "{recorded}");
+    assert_eq!(lines[1]["dir"], "in", "{recorded}");
+    assert_eq!(
+        lines[1]["message"]["result"]["said"], "[redacted]",
+        "{recorded}"
+    );
+    let _ = std::fs::remove_dir_all(&state);
+}
+
 #[test]
 fn a_signal_to_the_tap_ends_the_whole_server_tree() {
     let state = state_dir("signal");

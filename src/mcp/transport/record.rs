@@ -114,7 +114,7 @@ impl Recorder {
             && serde_json::from_str::<Value>(text).is_ok_and(|v| v == *message);
         let body = match exact {
             true => safe_to_show(text),
-            false => safe_to_show(&redacted.to_string()).into_owned().into(),
+            false => std::borrow::Cow::Owned(safe_to_show(&redacted.to_string()).into_owned()),
         };
         self.write_message(direction, &body);
     }
@@ -130,8 +130,9 @@ impl Recorder {
     }
 
     /// Writes `{"t":…,"dir":…,"message":BODY}`, BODY redacted (the envelope holds nothing of
-    /// the server's, so a secret that happens to read `in` or `t` cannot break it), straight
-    /// into the buffer: a tap records tens of thousands of lines a second.
+    /// the server's, so a numeric secret such as `-e PIN=123456` cannot turn the time into
+    /// `"t":[redacted]`), straight into the buffer: a tap records tens of thousands of lines a
+    /// second.
     fn write_message(&self, direction: Direction, body: &str) {
         let body = crate::secrets::redact(body);
         let head = format!(
