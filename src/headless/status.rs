@@ -62,8 +62,10 @@ impl Counts {
 #[derive(Default)]
 pub struct Sampled {
     ended: Mutex<Vec<(Duration, Outcome)>>,
-    /// Calls taken so far, and those of them that failed.
-    counted: [AtomicUsize; 2],
+    /// Calls taken so far.
+    calls: AtomicUsize,
+    /// Those of them that failed.
+    failed: AtomicUsize,
 }
 
 impl Sampled {
@@ -76,8 +78,8 @@ impl Sampled {
     pub fn line(&self, tool: &str, seconds: u64, of: Option<Duration>) -> String {
         let taken = std::mem::take(&mut *self.ended.lock().unwrap_or_else(|e| e.into_inner()));
         let failed = taken.iter().filter(|(_, o)| o.failed()).count();
-        let calls = self.counted[0].fetch_add(taken.len(), Ordering::Relaxed) + taken.len();
-        let failed = self.counted[1].fetch_add(failed, Ordering::Relaxed) + failed;
+        let calls = self.calls.fetch_add(taken.len(), Ordering::Relaxed) + taken.len();
+        let failed = self.failed.fetch_add(failed, Ordering::Relaxed) + failed;
         let rate = calls as u64 / seconds.max(1);
         let of = of.map_or(String::new(), |d| format!(" of {}", d.as_secs()));
         format!(

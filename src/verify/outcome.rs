@@ -102,7 +102,8 @@ impl Tally {
 
     /// One call more without a result at the hard maximum, not judged.
     fn count_outlasting(&mut self) {
-        (self.not_checked, self.outlasted) = (self.not_checked + 1, self.outlasted + 1);
+        self.not_checked += 1;
+        self.outlasted += 1;
     }
 }
 

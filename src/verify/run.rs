@@ -284,14 +284,18 @@ async fn together<L: Link>(
     // The calls ended, as the run's progress tells them (those in flight are not counted).
     let mut done = calls;
     if let Some(args) = tally.unjudged.take() {
-        (tally.not_checked, done) = (tally.not_checked - 1, done - 1);
+        tally.not_checked -= 1;
+        done -= 1;
         running.start(args);
     }
     let mut ended = false;
     loop {
         while !ended && running.has_room() && calls < planned && calling.wait.in_budget() {
             match source.next().await {
-                Some(args) => (calls, ()) = (calls + 1, running.start(args)),
+                Some(args) => {
+                    calls += 1;
+                    running.start(args);
+                }
                 None => ended = true,
             }
         }

@@ -153,15 +153,11 @@ impl Recorder {
             "notJsonRpc": redacted,
             "note": "not a JSON-RPC message: a strict host drops the connection or fails to parse it",
         });
-        self.write(&safe_to_show(&line.to_string()));
+        self.write_parts(&[&safe_to_show(&line.to_string())]);
     }
 
-    /// One line to the file, unless it is over [`MAX_BYTES`] (then a last line says so).
-    fn write(&self, text: &str) {
-        self.write_parts(&[text]);
-    }
-
-    /// One line made of `parts`, as [`Recorder::write`].
+    /// One line made of `parts` to the file, unless it is over [`MAX_BYTES`] (then a last
+    /// line says so).
     fn write_parts(&self, parts: &[&str]) {
         let Ok(mut w) = self.file.lock() else {
             return;
