@@ -149,7 +149,7 @@ impl Sink {
     fn follow(&mut self, bytes: &[u8], dropped: bool) {
         let mut rest = bytes;
         while dropped || self.line.lost {
-            let Some(at) = rest.iter().position(|b| *b == b'\n') else {
+            let Some(at) = memchr::memchr(b'\n', rest) else {
                 break;
             };
             if (1..=MAX_LINE).contains(&self.line.bytes.saturating_add(at)) {
@@ -158,7 +158,7 @@ impl Sink {
             self.line = LineSoFar::default();
             rest = &rest[at + 1..];
         }
-        match rest.iter().rposition(|b| *b == b'\n') {
+        match memchr::memrchr(b'\n', rest) {
             Some(at) => self.line.bytes = rest.len() - at - 1,
             None => self.line.bytes = self.line.bytes.saturating_add(rest.len()),
         }
@@ -523,7 +523,7 @@ impl Lines {
     /// Hands each line `chunk` completes to `line`; a line wholly inside `chunk` is not copied.
     pub fn each(&mut self, chunk: &[u8], mut line: impl FnMut(&[u8])) {
         let mut rest = chunk;
-        while let Some(at) = rest.iter().position(|b| *b == b'\n') {
+        while let Some(at) = memchr::memchr(b'\n', rest) {
             let whole = &rest[..at];
             if self.partial.is_empty() && !self.overlong {
                 if whole.len() <= self.max {

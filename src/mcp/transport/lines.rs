@@ -40,7 +40,7 @@ pub async fn read_line<R: AsyncBufRead + Unpin>(
                 (_, true) => Line::TooLong { head, tail, total },
             });
         }
-        let (chunk, found_newline) = match available.iter().position(|b| *b == b'\n') {
+        let (chunk, found_newline) = match memchr::memchr(b'\n', available) {
             Some(i) => (&available[..i], true),
             None => (available, false),
         };
