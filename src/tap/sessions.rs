@@ -263,12 +263,13 @@ impl Tapped {
     }
 }
 
-/// The recording thread: lines written through a buffer, flushed once nothing waits and
-/// [`FLUSH_EVERY`] has passed since the last flush (so a busy session costs a write now and
-/// then, not one a message, and a viewer sees each line within that time); the end of the
-/// session answered once every line before it is written. Woken by a line, it lets the lines
-/// of a busy session gather for [`GATHER`] and takes them together: the forwarding threads
-/// wake it once a batch, not once a line (a wake-up costs them a system call each).
+/// The recording thread: lines written through a buffer, flushed within [`FLUSH_EVERY`] of
+/// the first line it holds (so a busy session costs a write now and then, not one a message,
+/// and a viewer sees each line within that time); the end of the session answered once every
+/// line before it is written. Woken by a line, it lets the lines of a busy session gather for
+/// [`GATHER`] and takes them together; while lines keep coming it looks again after another
+/// [`GATHER`] rather than wait to be woken: a wake-up costs a forwarding thread a system call,
+/// and both threads a switch.
 fn write_lines(
     items: &Receiver<Item>,
     recorder: &Recorder,
@@ -278,32 +279,43 @@ fn write_lines(
     use std::sync::mpsc::RecvTimeoutError;
     let mut unflushed: Option<std::time::Instant> = None;
     let mut streams = Streams::default();
+    let mut busy = false;
     loop {
-        let item = match unflushed {
-            None => items.recv().map_err(|_| RecvTimeoutError::Disconnected),
-            Some(since) => items.recv_timeout(FLUSH_EVERY.saturating_sub(since.elapsed())),
+        let next = match busy {
+            true => {
+                std::thread::sleep(GATHER);
+                items.try_recv().map_err(|e| match e {
+                    std::sync::mpsc::TryRecvError::Empty => RecvTimeoutError::Timeout,
+                    std::sync::mpsc::TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
+                })
+            }
+            false => match unflushed {
+                None => items.recv().map_err(|_| RecvTimeoutError::Disconnected),
+                Some(since) => items.recv_timeout(FLUSH_EVERY.saturating_sub(since.elapsed())),
+            },
         };
         let mut take = |item| streams.take(item, recorder, waiting);
-        match item {
+        match next {
             Ok(first) => {
                 let mut ended = take(first);
-                if !ended {
+                if !busy && !ended {
                     std::thread::sleep(GATHER);
                 }
                 while !ended && let Ok(more) = items.try_recv() {
                     ended = take(more);
                 }
-                match ended {
-                    true => {
-                        recorder.flush();
-                        unflushed = None;
-                        let _ = finished.send(());
-                    }
-                    false => {
-                        unflushed.get_or_insert_with(std::time::Instant::now);
-                    }
+                busy = !ended;
+                let since = *unflushed.get_or_insert_with(std::time::Instant::now);
+                if ended || since.elapsed() >= FLUSH_EVERY {
+                    recorder.flush();
+                    unflushed = None;
+                }
+                if ended {
+                    let _ = finished.send(());
                 }
             }
+            // Nothing came since the last look: wait to be woken (or for the flush).
+            Err(RecvTimeoutError::Timeout) if busy => busy = false,
             Err(RecvTimeoutError::Timeout) => {
                 recorder.flush();
                 unflushed = None;
