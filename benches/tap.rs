@@ -2,7 +2,9 @@
 //! - throughput: `mcp-inspect load` (10,000 calls, 16 callers) on an instant server, direct
 //!   and through the tap, in turns; calls per second, medians of 15 runs (a run is a quarter
 //!   of a second on this machine, and five left the median a few percent apart from one
-//!   bench to the next; target: the tap keeps ≥ 95%);
+//!   bench to the next; target: the tap keeps ≥ 95%); beside it, the CPU a call of all the
+//!   processes (getrusage of this benchmark's children), steadier on a shared machine: its
+//!   rise over direct is what stands between;
 //! - latency: 2,000 requests one at a time from this benchmark as the host, each answered at
 //!   once, direct and through the tap; the tap's share of one message is half the difference
 //!   of the median round trips (a round trip crosses it twice; target ≤ 100 µs);
@@ -72,7 +74,9 @@ fn command(bin: &Path, between: Between, server: &[&str]) -> Command {
 }
 
 /// Calls per second of one `load` run.
-fn load_rate(bin: &Path, server: &[&str], between: Between) -> f64 {
+/// Calls per second of one `load` run, and the CPU a call of every process it took (`load`,
+/// what stands between, the server), in µs.
+fn load_rate(bin: &Path, server: &[&str], between: Between) -> (f64, f64) {
     let mut run = Command::new(bin);
     run.args([
         "load", "echo", "-n", "10000", "-c", "16", "--format", "json", "--",
@@ -80,10 +84,25 @@ fn load_rate(bin: &Path, server: &[&str], between: Between) -> f64 {
     let target = command(bin, between, server);
     run.arg(target.get_program()).args(target.get_args());
     run.env("XDG_STATE_HOME", state());
+    let before = children_cpu_us();
     let out = run.output().expect("mcp-inspect load");
+    let cpu = children_cpu_us() - before;
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("load's JSON");
     assert_eq!(report["failed"], 0, "{report}");
-    report["callsPerSecond"].as_f64().unwrap_or(0.0)
+    let calls = report["calls"].as_f64().unwrap_or(1.0);
+    (
+        report["callsPerSecond"].as_f64().unwrap_or(0.0),
+        cpu / calls,
+    )
+}
+
+/// The CPU (user and system) of every process this benchmark ran and waited for, with theirs
+/// (`load` waits for what it started, and so on down), in µs.
+fn children_cpu_us() -> f64 {
+    use nix::sys::resource::{UsageWho, getrusage};
+    let usage = getrusage(UsageWho::RUSAGE_CHILDREN).expect("getrusage");
+    let us = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 * 1e6 + t.tv_usec() as f64;
+    us(usage.user_time()) + us(usage.system_time())
 }
 
 fn spawn(mut command: Command) -> Child {
@@ -268,19 +287,39 @@ fn main() {
     let me = std::env::current_exe().expect("this benchmark's binary");
     let me = me.to_string_lossy();
     let server = [&*me, "--instant-server"];
-    let (mut direct, mut tapped, mut bare) = (Vec::new(), Vec::new(), Vec::new());
+    let runs: [Vec<(f64, f64)>; 3] = std::array::from_fn(|_| Vec::new());
+    let [mut direct, mut tapped, mut bare] = runs;
     for _ in 0..LOAD_RUNS {
         direct.push(load_rate(&bin, &server, Between::Nothing));
         tapped.push(load_rate(&bin, &server, Between::Tap));
         bare.push(load_rate(&bin, &server, Between::Forwarder));
     }
-    let (direct, tapped, bare) = (median(direct), median(tapped), median(bare));
+    let rate = |runs: &[(f64, f64)]| median(runs.iter().map(|r| r.0).collect());
+    let cpu = |runs: &[(f64, f64)]| median(runs.iter().map(|r| r.1).collect());
     println!("tap: load, 10,000 calls, 16 callers, an instant server; median of {LOAD_RUNS}");
+    let (rates, cpus) = (
+        [&direct, &tapped, &bare].map(|r| rate(r)),
+        [&direct, &tapped, &bare].map(|r| cpu(r)),
+    );
     println!(
-        "  direct {direct:.0} calls/s, through the tap {tapped:.0} calls/s: {:.1}% kept (target ≥ 95%); \
-         through a bare forwarder {bare:.0} calls/s: {:.1}% kept",
-        tapped / direct * 100.0,
-        bare / direct * 100.0
+        "  direct {:.0} calls/s, through the tap {:.0} calls/s: {:.1}% kept (target ≥ 95%); \
+         through a bare forwarder {:.0} calls/s: {:.1}% kept",
+        rates[0],
+        rates[1],
+        rates[1] / rates[0] * 100.0,
+        rates[2],
+        rates[2] / rates[0] * 100.0
+    );
+    // Steadier than calls per second on a shared machine: what each call cost all the
+    // processes together; the difference from direct is what stands between.
+    println!(
+        "  CPU a call, load, server and what stands between: direct {:.1} µs, through the tap {:.1} µs \
+         (+{:.1}), through a bare forwarder {:.1} µs (+{:.1})",
+        cpus[0],
+        cpus[1],
+        cpus[1] - cpus[0],
+        cpus[2],
+        cpus[2] - cpus[0]
     );
     let (mut direct, mut tapped, mut bare) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..RUNS {
