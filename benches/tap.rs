@@ -2,9 +2,9 @@
 //! - throughput: `mcp-inspect load` (10,000 calls, 16 callers) on an instant server, direct
 //!   and through the tap, in turns; calls per second, medians of 15 runs (a run is a quarter
 //!   of a second on this machine, and five left the median a few percent apart from one
-//!   bench to the next; target: the tap keeps ≥ 95%); beside it, the CPU a call of all the
-//!   processes (getrusage of this benchmark's children), steadier on a shared machine: its
-//!   rise over direct is what stands between;
+//!   bench to the next; target: the tap keeps ≥ 95%); beside it, the CPU a call of the server
+//!   and what stands between (this benchmark's binary in front of them with `--cpu-to`),
+//!   steadier on a shared machine: its rise over direct is what stands between;
 //! - latency: 2,000 requests one at a time from this benchmark as the host, each answered at
 //!   once, direct and through the tap; the tap's share of one message is half the difference
 //!   of the median round trips (a round trip crosses it twice; target ≤ 100 µs);
@@ -24,6 +24,7 @@ mod support;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 const RUNS: usize = 5;
@@ -73,36 +74,67 @@ fn command(bin: &Path, between: Between, server: &[&str]) -> Command {
     command
 }
 
-/// Calls per second of one `load` run.
-/// Calls per second of one `load` run, and the CPU a call of every process it took (`load`,
-/// what stands between, the server), in µs.
+/// Calls per second of one `load` run, and the CPU a call of the server and what stands
+/// between it and `load` (µs): measured by this benchmark's own binary run in front of them
+/// with `--cpu-to FILE`, which waits for them and writes what they used.
 fn load_rate(bin: &Path, server: &[&str], between: Between) -> (f64, f64) {
     let mut run = Command::new(bin);
     run.args([
         "load", "echo", "-n", "10000", "-c", "16", "--format", "json", "--",
     ]);
+    let used = state().join(format!("cpu-{}", RUN.fetch_add(1, Ordering::Relaxed)));
+    run.arg(std::env::current_exe().expect("this benchmark"))
+        .arg("--cpu-to")
+        .arg(&used)
+        .arg("--");
     let target = command(bin, between, server);
     run.arg(target.get_program()).args(target.get_args());
     run.env("XDG_STATE_HOME", state());
-    let before = children_cpu_us();
     let out = run.output().expect("mcp-inspect load");
-    let cpu = children_cpu_us() - before;
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("load's JSON");
     assert_eq!(report["failed"], 0, "{report}");
+    // Written once they have ended, which may be after `load` has.
+    let deadline = Instant::now() + std::time::Duration::from_secs(10);
+    let cpu_us = loop {
+        if let Some(us) = std::fs::read_to_string(&used)
+            .ok()
+            .and_then(|text| text.trim().parse::<f64>().ok())
+        {
+            break us;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no CPU figure in {}",
+            used.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
     let calls = report["calls"].as_f64().unwrap_or(1.0);
     (
         report["callsPerSecond"].as_f64().unwrap_or(0.0),
-        cpu / calls,
+        cpu_us / calls,
     )
 }
 
-/// The CPU (user and system) of every process this benchmark ran and waited for, with theirs
-/// (`load` waits for what it started, and so on down), in µs.
-fn children_cpu_us() -> f64 {
+/// Numbers each run's CPU file.
+static RUN: AtomicUsize = AtomicUsize::new(0);
+
+/// `--cpu-to FILE -- COMMAND…`: runs the command on this process's standard streams, waits for
+/// it, and writes to FILE the CPU (user and system, µs) it and every process it waited for used.
+fn cpu_to(file: &str, command: &[String]) -> i32 {
     use nix::sys::resource::{UsageWho, getrusage};
+    let status = Command::new(&command[0])
+        .args(&command[1..])
+        .status()
+        .expect("the command");
     let usage = getrusage(UsageWho::RUSAGE_CHILDREN).expect("getrusage");
     let us = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 * 1e6 + t.tv_usec() as f64;
-    us(usage.user_time()) + us(usage.system_time())
+    let used = us(usage.user_time()) + us(usage.system_time());
+    // Written whole, then renamed: the reader never sees half a number.
+    let part = format!("{file}.part");
+    std::fs::write(&part, used.to_string()).expect("the CPU file");
+    std::fs::rename(&part, file).expect("the CPU file");
+    status.code().unwrap_or(1)
 }
 
 fn spawn(mut command: Command) -> Child {
@@ -277,6 +309,10 @@ fn main() {
     match std::env::args().nth(1).as_deref() {
         Some("--forward") => std::process::exit(forward()),
         Some("--instant-server") => return support::instant_server(|| {}),
+        Some("--cpu-to") => {
+            let args: Vec<String> = std::env::args().collect();
+            std::process::exit(cpu_to(&args[2], &args[4..]));
+        }
         _ => {}
     }
     let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/mcp-inspect");
@@ -287,6 +323,7 @@ fn main() {
     let me = std::env::current_exe().expect("this benchmark's binary");
     let me = me.to_string_lossy();
     let server = [&*me, "--instant-server"];
+    std::fs::create_dir_all(state()).expect("the benchmark's state folder");
     let runs: [Vec<(f64, f64)>; 3] = std::array::from_fn(|_| Vec::new());
     let [mut direct, mut tapped, mut bare] = runs;
     for _ in 0..LOAD_RUNS {
@@ -310,10 +347,10 @@ fn main() {
         rates[2],
         rates[2] / rates[0] * 100.0
     );
-    // Steadier than calls per second on a shared machine: what each call cost all the
-    // processes together; the difference from direct is what stands between.
+    // Steadier than calls per second on a shared machine: what each call cost the server and
+    // what stands between; the difference from direct is what stands between.
     println!(
-        "  CPU a call, load, server and what stands between: direct {:.1} µs, through the tap {:.1} µs \
+        "  CPU a call, the server and what stands between: direct {:.1} µs, through the tap {:.1} µs \
          (+{:.1}), through a bare forwarder {:.1} µs (+{:.1})",
         cpus[0],
         cpus[1],
