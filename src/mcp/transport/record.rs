@@ -135,7 +135,7 @@ impl Recorder {
     /// second.
     fn write_message(&self, direction: Direction, body: &str) {
         let body = crate::secrets::redact(body);
-        // Formatted on the stack: an allocation a line was a tenth of the tap's recording.
+        // Formatted on the stack, not allocated: a tap records tens of thousands a second.
         let mut head = [0u8; 64];
         let mut room = &mut head[..];
         let _ = write!(
