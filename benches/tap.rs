@@ -122,14 +122,11 @@ static RUN: AtomicUsize = AtomicUsize::new(0);
 /// `--cpu-to FILE -- COMMAND…`: runs the command on this process's standard streams, waits for
 /// it, and writes to FILE the CPU (user and system, µs) it and every process it waited for used.
 fn cpu_to(file: &str, command: &[String]) -> i32 {
-    use nix::sys::resource::{UsageWho, getrusage};
     let status = Command::new(&command[0])
         .args(&command[1..])
         .status()
         .expect("the command");
-    let usage = getrusage(UsageWho::RUSAGE_CHILDREN).expect("getrusage");
-    let us = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 * 1e6 + t.tv_usec() as f64;
-    let used = us(usage.user_time()) + us(usage.system_time());
+    let used = support::cpu_us(nix::sys::resource::UsageWho::RUSAGE_CHILDREN);
     // Written whole, then renamed: the reader never sees half a number.
     let part = format!("{file}.part");
     std::fs::write(&part, used.to_string()).expect("the CPU file");

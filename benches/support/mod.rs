@@ -78,6 +78,14 @@ pub fn measure_pair<A, B>(
     ]
 }
 
+/// CPU (user and system) in µs: this process's own (`RUSAGE_SELF`), or that of every child it
+/// waited for, with theirs in turn (`RUSAGE_CHILDREN`).
+pub fn cpu_us(who: nix::sys::resource::UsageWho) -> f64 {
+    let usage = nix::sys::resource::getrusage(who).expect("getrusage");
+    let us = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 * 1e6 + t.tv_usec() as f64;
+    us(usage.user_time()) + us(usage.system_time())
+}
+
 /// Peak resident memory of this process so far, in KiB (Linux).
 pub fn peak_rss_kib() -> u64 {
     status_kib("VmHWM:")

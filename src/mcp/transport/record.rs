@@ -136,7 +136,8 @@ impl Recorder {
     fn write_message(&self, direction: Direction, body: &str) {
         let body = crate::secrets::redact(body);
         // Formatted on the stack, not allocated: a tap records tens of thousands a second.
-        let mut head = [0u8; 64];
+        const HEAD: usize = 64;
+        let mut head = [0u8; HEAD];
         let mut room = &mut head[..];
         let _ = write!(
             room,
@@ -144,7 +145,7 @@ impl Recorder {
             self.started.elapsed().as_millis() as u64,
             direction.word()
         );
-        let len = 64 - room.len();
+        let len = HEAD - room.len();
         let head = std::str::from_utf8(&head[..len]).unwrap_or_default();
         self.write_parts(&[head, &body, "}"]);
     }
