@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::process::{Child, ChildStdin, Command};
 
 /// Lines of stderr kept for error messages and the log pane.
@@ -248,9 +248,7 @@ async fn pump_stdin(from_rmcp: DuplexStream, mut stdin: ChildStdin, raw: RawResp
             // Answers to the server's requests refused for a cap (see RawResponses::admit).
             () = raw.refusals_queued() => {
                 for refusal in raw.take_refusals() {
-                    if let Ok(message) = serde_json::from_slice::<serde_json::Value>(&refusal) {
-                        raw.sent(&message, String::from_utf8_lossy(&refusal).trim_end());
-                    }
+                    raw.sent_line(&refusal);
                     if stdin.write_all(&refusal).await.is_err() {
                         return;
                     }
@@ -261,8 +259,14 @@ async fn pump_stdin(from_rmcp: DuplexStream, mut stdin: ChildStdin, raw: RawResp
         match read {
             Ok(0) | Err(_) => break,
             Ok(_) => {
-                if let Ok(message) = serde_json::from_slice::<serde_json::Value>(&line) {
-                    raw.sent(&message, String::from_utf8_lossy(&line).trim_end());
+                // The lines written meanwhile, already read, go with it in one write.
+                let buffered = lines.buffer();
+                if let Some(end) = memchr::memrchr(b'\n', buffered) {
+                    line.extend_from_slice(&buffered[..=end]);
+                    std::pin::Pin::new(&mut lines).consume(end + 1);
+                }
+                for one in line.split_inclusive(|b| *b == b'\n') {
+                    raw.sent_line(one);
                 }
                 if stdin.write_all(&line).await.is_err() || stdin.flush().await.is_err() {
                     break;
