@@ -100,7 +100,13 @@ pub fn main() -> i32 {
             Some(Command::Attach { session, .. }) => {
                 crate::runtime::attach(session.as_deref(), !cli.no_mouse).await
             }
-            Some(command) => crate::headless::run(command).await,
+            // On a worker, where the connection's tasks run: the main thread, which only
+            // waits, is not woken for every answer (a call cost a switch of threads more).
+            Some(command) => match tokio::spawn(crate::headless::run(command)).await {
+                Ok(code) => code,
+                Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+                Err(_) => 1,
+            },
             None => {
                 let flags = crate::runtime::Flags::of(&cli);
                 crate::runtime::run(cli.connection.clone(), flags).await
