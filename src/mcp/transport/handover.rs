@@ -60,13 +60,20 @@ pub struct Handover {
     /// Written to the stdin pump; dropped when rmcp closes the transport, which ends the pump
     /// and closes the server's stdin.
     to_server: Arc<Mutex<Option<DuplexStream>>>,
+    /// Told of each message before it is written (the stdin pump only taps them).
+    raw: RawResponses,
 }
 
 impl Handover {
-    pub fn new(from_server: mpsc::Receiver<Waiting>, to_server: DuplexStream) -> Handover {
+    pub fn new(
+        from_server: mpsc::Receiver<Waiting>,
+        to_server: DuplexStream,
+        raw: RawResponses,
+    ) -> Handover {
         Handover {
             from_server,
             to_server: Arc::new(Mutex::new(Some(to_server))),
+            raw,
         }
     }
 }
@@ -78,6 +85,8 @@ impl Transport<RoleClient> for Handover {
         &mut self,
         item: ClientJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        // Before it is written: the answer may come back before the pump has written it all.
+        self.raw.sending(&item);
         let to_server = Arc::clone(&self.to_server);
         async move {
             let mut line = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
@@ -164,7 +173,7 @@ mod tests {
         };
         let (to_rmcp, receiver) = channel();
         let (_pipe, to_server) = tokio::io::duplex(64);
-        let mut handover = Handover::new(receiver, to_server);
+        let mut handover = Handover::new(receiver, to_server, RawResponses::default());
         let quarter = WAITING_BYTES / 4;
         for _ in 0..4 {
             let sent = to_rmcp.send(note(), quarter).now_or_never();

@@ -8,6 +8,7 @@
 use crate::mcp::session::events::{EventSink, ServerEvent};
 use crate::mcp::transport::wire::{Direction, HttpExchange, Tap};
 pub use crate::schema::verdict::UNPARSED;
+use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage};
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -209,22 +210,55 @@ impl RawResponses {
 
     /// [`expect`](Self::expect) for a message's `id` and `method`, as far as it has them.
     fn awaits(&self, id: Option<&Value>, method: Option<&Value>) {
-        match (id, method) {
-            (Some(id), Some(method)) => {
-                let method = method.as_str().unwrap_or_default();
+        if let Some(id) = id {
+            self.awaits_id(
+                id.to_string(),
+                method.map(|m| m.as_str().unwrap_or_default()),
+            );
+        }
+    }
+
+    /// Notes a message rmcp is about to write, read off its type: nothing to parse.
+    pub fn sending(&self, message: &ClientJsonRpcMessage) {
+        let (id, method) = match message {
+            JsonRpcMessage::Request(r) => (Some(&r.id), Some(r.request.method())),
+            JsonRpcMessage::Response(r) => (Some(&r.id), None),
+            JsonRpcMessage::Error(e) => (e.id.as_ref(), None),
+            JsonRpcMessage::Notification(_) => (None, None),
+        };
+        // An id as JSON, as `Value::to_string` writes it: the key answers are found by.
+        if let Some(id) = id.and_then(|id| serde_json::to_string(id).ok()) {
+            self.awaits_id(id, method);
+        }
+    }
+
+    /// The message noted by [`sending`](Self::sending), as written, to the tap if it is on.
+    pub fn tap_sent(&self, line: &[u8]) {
+        if self.tap.is_on()
+            && let Ok(message) = serde_json::from_slice::<Value>(line)
+        {
+            let text = String::from_utf8_lossy(line);
+            self.tap.note(Direction::Out, &message, text.trim_end());
+        }
+    }
+
+    /// A request of ours (`id`, as JSON) awaits an answer; without a method, the message is
+    /// our answer, which ends the server's request's time in flight.
+    fn awaits_id(&self, id: String, method: Option<&str>) {
+        match method {
+            Some(method) => {
                 let typed = READ_TYPED.contains(&method)
                     || (self.tool_lists_typed && method == "tools/list");
                 let method = method.to_string();
                 if let Ok(mut awaiting) = self.awaiting.lock() {
-                    awaiting.insert(id.to_string(), Awaited { method, typed });
+                    awaiting.insert(id, Awaited { method, typed });
                 }
             }
-            (Some(id), None) => {
+            None => {
                 if let Ok(mut asked) = self.asked.lock() {
-                    asked.in_flight.remove(&id.to_string());
+                    asked.in_flight.remove(&id);
                 }
             }
-            _ => {}
         }
     }
 
@@ -621,6 +655,44 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_message_noted_from_its_type_awaits_what_its_json_would() {
+        let messages = [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t"}}),
+            json!({"jsonrpc": "2.0", "id": "a\"b\u{e9}", "method": "tools/list"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "c", "version": "1"}}}),
+            json!({"jsonrpc": "2.0", "id": 3, "method": "x/custom", "params": {}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        ];
+        for message in messages {
+            let typed: ClientJsonRpcMessage =
+                serde_json::from_value(message.clone()).expect("rmcp reads it");
+            let by_type = RawResponses::default();
+            by_type.sending(&typed);
+            let whole = RawResponses::default();
+            whole.expect(&serde_json::to_value(&typed).expect("written"));
+            for id in [json!(1), json!("a\"b\u{e9}"), json!(2), json!(3)] {
+                let answer = json!({"jsonrpc": "2.0", "id": id, "result": {}});
+                assert_eq!(
+                    by_type.record(answer.clone(), 10),
+                    whole.record(answer, 10),
+                    "{message} answered by {id}"
+                );
+            }
+        }
+        // Our answer to a server's request ends its time in flight, as its JSON did.
+        let raw = RawResponses::default();
+        let (events, _received) = EventSink::new();
+        let asked = json!({"jsonrpc": "2.0", "id": 9, "method": "ping"});
+        assert!(raw.admit(&asked, &events));
+        assert_eq!(raw.asked.lock().expect("lock").in_flight.len(), 1);
+        let answer = json!({"jsonrpc": "2.0", "id": 9, "result": {}});
+        raw.sending(&serde_json::from_value(answer).expect("rmcp reads it"));
+        assert!(raw.asked.lock().expect("lock").in_flight.is_empty());
     }
 
     #[test]

@@ -104,12 +104,12 @@ pub fn spawn(
         process,
         stdout,
         to_server,
-    } = spawn_unscreened((command, args, env, cwd), events, raw)?;
+    } = start((command, args, env, cwd), events, raw, Writer::Rmcp)?;
     let (to_rmcp, from_server) = handover::channel();
     tokio::spawn(pump_stdout(stdout, to_rmcp, events.clone(), raw.clone()));
     Ok(Spawned {
         process,
-        transport: Handover::new(from_server, to_server),
+        transport: Handover::new(from_server, to_server, raw.clone()),
     })
 }
 
@@ -131,9 +131,27 @@ pub type CommandLine<'a> = (
 );
 
 pub fn spawn_unscreened(
+    command_line: CommandLine<'_>,
+    events: &EventSink,
+    raw: &RawResponses,
+) -> std::io::Result<Unscreened> {
+    start(command_line, events, raw, Writer::Lines)
+}
+
+/// Who writes to a server's stdin, and so who notes which requests await an answer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Writer {
+    /// rmcp, through [`Handover`], which notes each message from its type as it sends it.
+    Rmcp,
+    /// Anything that writes lines (`conform`'s probes): the stdin pump reads each.
+    Lines,
+}
+
+fn start(
     (command, args, env, cwd): CommandLine<'_>,
     events: &EventSink,
     raw: &RawResponses,
+    writer: Writer,
 ) -> std::io::Result<Unscreened> {
     check_startable(command, env, cwd)?;
     let guard = crate::mcp::transport::guard::program();
@@ -178,7 +196,7 @@ pub fn spawn_unscreened(
         events.clone(),
     ));
     let (to_server, we_read) = tokio::io::duplex(64 * 1024);
-    let stdin_pump = tokio::spawn(pump_stdin(we_read, stdin, raw.clone()));
+    let stdin_pump = tokio::spawn(pump_stdin(we_read, stdin, raw.clone(), writer));
     Ok(Unscreened {
         process: ServerProcess {
             child,
@@ -234,10 +252,16 @@ fn check_startable(
     }
 }
 
-/// Copies client messages to the server's stdin, noting which request ids await an answer.
+/// Copies client messages to the server's stdin, each tapped and, unless rmcp noted it as it
+/// sent it ([`Writer`]), read for the request ids that now await an answer.
 /// The pipe is owned here, so ending this task is what closes the server's stdin, whatever rmcp
 /// does with its end.
-async fn pump_stdin(from_rmcp: DuplexStream, mut stdin: ChildStdin, raw: RawResponses) {
+async fn pump_stdin(
+    from_rmcp: DuplexStream,
+    mut stdin: ChildStdin,
+    raw: RawResponses,
+    writer: Writer,
+) {
     let mut lines = BufReader::new(from_rmcp);
     let mut line = Vec::new();
     loop {
@@ -266,7 +290,10 @@ async fn pump_stdin(from_rmcp: DuplexStream, mut stdin: ChildStdin, raw: RawResp
                     std::pin::Pin::new(&mut lines).consume(end + 1);
                 }
                 for one in line.split_inclusive(|b| *b == b'\n') {
-                    raw.sent_line(one);
+                    match writer {
+                        Writer::Rmcp => raw.tap_sent(one),
+                        Writer::Lines => raw.sent_line(one),
+                    }
                 }
                 if stdin.write_all(&line).await.is_err() || stdin.flush().await.is_err() {
                     break;
