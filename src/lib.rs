@@ -84,37 +84,40 @@ pub fn main() -> i32 {
             return 1;
         }
     };
-    let code = runtime.block_on(async {
-        match cli.command {
-            Some(Command::DemoServer {
-                http,
-                page_size,
-                repeat_cursor,
-            }) => {
-                let paging = crate::demo::Paging {
-                    page_size,
-                    repeat_cursor,
-                };
-                crate::demo::run(http, paging).await
-            }
-            Some(Command::Attach { session, .. }) => {
-                crate::runtime::attach(session.as_deref(), !cli.no_mouse).await
-            }
-            // On a worker, where the connection's tasks run: the main thread, which only
-            // waits, is not woken for every answer (a call cost a switch of threads more).
-            Some(command) => match tokio::spawn(crate::headless::run(command)).await {
-                Ok(code) => code,
-                Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-                Err(_) => 1,
-            },
-            None => {
-                let flags = crate::runtime::Flags::of(&cli);
-                crate::runtime::run(cli.connection.clone(), flags).await
-            }
-        }
-    });
+    let code = runtime.block_on(with_runtime(cli));
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     code
+}
+
+/// The commands that run on the async runtime: the TUI, a headless command, a built-in server.
+async fn with_runtime(cli: Cli) -> i32 {
+    match cli.command {
+        Some(Command::DemoServer {
+            http,
+            page_size,
+            repeat_cursor,
+        }) => {
+            let paging = crate::demo::Paging {
+                page_size,
+                repeat_cursor,
+            };
+            crate::demo::run(http, paging).await
+        }
+        Some(Command::Attach { session, .. }) => {
+            crate::runtime::attach(session.as_deref(), !cli.no_mouse).await
+        }
+        // On a worker, where the connection's tasks run: the main thread, which only
+        // waits, is not woken for every answer (a call cost a switch of threads more).
+        Some(command) => match tokio::spawn(crate::headless::run(command)).await {
+            Ok(code) => code,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(_) => 1,
+        },
+        None => {
+            let flags = crate::runtime::Flags::of(&cli);
+            crate::runtime::run(cli.connection.clone(), flags).await
+        }
+    }
 }
 
 /// The commands that need no async runtime, run; `None` for the others.
